@@ -1,0 +1,24 @@
+//! `tunefit`: the command-line front end of tunefit-core (same query format as the page).
+use std::process::ExitCode;
+use tunefit_core::{evaluate, Query};
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let json = args.iter().any(|a| a == "--json");
+    let rest: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
+    match rest.first().map(|s| s.as_str()) {
+        Some("estimate") => {
+            let q = match Query::parse(rest.get(1).map(|s| s.as_str()).unwrap_or("")) {
+                Ok(q) => q,
+                Err(e) => { eprintln!("tunefit: {e}"); return ExitCode::from(2); }
+            };
+            match evaluate(&q) {
+                Ok(r) if json => println!("{}", serde_json::to_string_pretty(&r).unwrap()),
+                Ok(r) => println!("{r:#?}"),
+                Err(e) => { eprintln!("tunefit: {e}"); return ExitCode::from(2); }
+            }
+            ExitCode::SUCCESS
+        }
+        _ => { eprintln!("usage: tunefit estimate [--json] '<query>'"); ExitCode::from(2) }
+    }
+}

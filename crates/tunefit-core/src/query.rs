@@ -1,0 +1,678 @@
+//! The query format: every setting of a calculation as one URL query string.
+//!
+//! This is a public contract (docs/query.md). The page's URL, share links and the CLI all use
+//! it, so a link made today must decode to the same `Query` for good (golden tests in
+//! `tests/query_golden.rs`). Missing keys take the defaults of `Query::default()`; an unknown
+//! key or a bad value is a `QueryError` naming the key and what it accepts.
+//!
+//! Settings that a framework profile may choose (adapter dtype, checkpointing, loss, ...) are
+//! `Option`s here: `None` means "not set by the person", so the profile's default applies, and
+//! an explicit value always wins.
+
+use crate::choice::choice;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Version of the query format written into every link as `v=1`.
+pub const FORMAT_VERSION: u32 = 1;
+
+choice!(
+    /// What is trained.
+    Method {
+        Full = "full", Freeze = "freeze", Lora = "lora", Qlora = "qlora", Dora = "dora",
+        Adapter = "adapter", Prefix = "prefix", Prompt = "prompt",
+    }
+);
+choice!(
+    /// Storage format of the frozen base weights under QLoRA.
+    Quant { Nf4 = "nf4", Fp4 = "fp4", Int8 = "int8" }
+);
+choice!(
+    /// Numeric precision of weights and compute. `*-mixed` keep fp32 master weights;
+    /// `*-true` keep everything (optimizer states included) in the 16-bit type.
+    Precision {
+        Fp32 = "fp32", Fp16Mixed = "fp16-mixed", Bf16Mixed = "bf16-mixed",
+        Fp16True = "fp16-true", Bf16True = "bf16-true",
+    }
+);
+choice!(
+    /// Storage type of trainable adapter weights.
+    AdapterDtype { Fp32 = "fp32", Bf16 = "bf16" }
+);
+choice!(
+    /// Optimizer and its state layout.
+    Optimizer {
+        AdamW = "adamw", AdamW8bit = "adamw-8bit", PagedAdamW = "paged-adamw",
+        PagedAdamW8bit = "paged-adamw-8bit", Adafactor = "adafactor", Sgd = "sgd",
+        SgdMomentum = "sgd-momentum", Lion = "lion",
+    }
+);
+choice!(
+    /// Activation checkpointing (recomputation).
+    Checkpointing { None = "none", Selective = "selective", Full = "full" }
+);
+choice!(
+    /// Attention kernel: flash and sdpa never materialise the s x s scores; eager does.
+    Attention { Flash = "flash", Sdpa = "sdpa", Eager = "eager" }
+);
+choice!(
+    /// Loss computation: standard materialises full-vocabulary logits; chunked does not.
+    Loss { Standard = "standard", Chunked = "chunked" }
+);
+choice!(
+    /// Data-parallel sharding strategy. `fsdp` is FSDP FULL_SHARD (= ZeRO-3).
+    ShardingStrategy {
+        None = "none", Zero1 = "zero1", Zero2 = "zero2", Zero3 = "zero3", Fsdp = "fsdp",
+    }
+);
+choice!(
+    /// What is moved to host memory.
+    Offload { None = "none", Optimizer = "optimizer", All = "all" }
+);
+choice!(
+    /// Which prices the cost ranking uses.
+    Pricing { OnDemand = "on-demand", Spot = "spot", Both = "both" }
+);
+choice!(
+    /// Training framework whose allocation behaviour is modelled (docs/frameworks.md).
+    Framework {
+        Hf = "hf", Torchtune = "torchtune", Litgpt = "litgpt", Unsloth = "unsloth",
+        Axolotl = "axolotl", LlamaFactory = "llama-factory",
+    }
+);
+
+/// One linear module family an adapter can target, in PEFT's vocabulary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TargetModule { Q, K, V, O, Gate, Up, Down, Embed, LmHead }
+
+impl TargetModule {
+    pub const ALL: [TargetModule; 9] = [
+        TargetModule::Q, TargetModule::K, TargetModule::V, TargetModule::O,
+        TargetModule::Gate, TargetModule::Up, TargetModule::Down,
+        TargetModule::Embed, TargetModule::LmHead,
+    ];
+    /// The seven linear projections of a transformer block ("all" in the query format).
+    pub const LINEAR: [TargetModule; 7] = [
+        TargetModule::Q, TargetModule::K, TargetModule::V, TargetModule::O,
+        TargetModule::Gate, TargetModule::Up, TargetModule::Down,
+    ];
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TargetModule::Q => "q", TargetModule::K => "k", TargetModule::V => "v",
+            TargetModule::O => "o", TargetModule::Gate => "gate", TargetModule::Up => "up",
+            TargetModule::Down => "down", TargetModule::Embed => "embed",
+            TargetModule::LmHead => "lm_head",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Self> {
+        TargetModule::ALL.into_iter().find(|t| t.as_str() == s)
+    }
+    fn bit(self) -> u16 { 1 << (self as u16) }
+}
+
+/// A set of target modules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub struct Targets(u16);
+
+impl Targets {
+    pub const NONE: Targets = Targets(0);
+    pub fn all_linear() -> Self { Self::from_iter(TargetModule::LINEAR) }
+    pub fn contains(self, t: TargetModule) -> bool { self.0 & t.bit() != 0 }
+    pub fn with(self, t: TargetModule) -> Self { Targets(self.0 | t.bit()) }
+    pub fn without(self, t: TargetModule) -> Self { Targets(self.0 & !t.bit()) }
+    pub fn is_empty(self) -> bool { self.0 == 0 }
+    pub fn iter(self) -> impl Iterator<Item = TargetModule> {
+        TargetModule::ALL.into_iter().filter(move |t| self.contains(*t))
+    }
+    /// Canonical spelling: "all" for the seven linears, then extras, comma-separated.
+    pub fn to_query_value(self) -> String {
+        let mut parts: Vec<&str> = Vec::new();
+        let lin = Self::all_linear();
+        if self.0 & lin.0 == lin.0 {
+            parts.push("all");
+        } else {
+            parts.extend(TargetModule::LINEAR.iter().filter(|t| self.contains(**t)).map(|t| t.as_str()));
+        }
+        for t in [TargetModule::Embed, TargetModule::LmHead] {
+            if self.contains(t) { parts.push(t.as_str()); }
+        }
+        parts.join(",")
+    }
+    pub fn parse(s: &str) -> Option<Self> {
+        let mut out = Targets::NONE;
+        for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            if part == "all" {
+                out = Targets(out.0 | Self::all_linear().0);
+            } else {
+                out = out.with(TargetModule::parse(part)?);
+            }
+        }
+        if out.is_empty() { None } else { Some(out) }
+    }
+}
+
+impl FromIterator<TargetModule> for Targets {
+    fn from_iter<I: IntoIterator<Item = TargetModule>>(it: I) -> Self {
+        it.into_iter().fold(Targets::NONE, Targets::with)
+    }
+}
+
+/// Architecture fields given explicitly in the query; each overrides the preset or the
+/// architecture inferred from `params`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ArchOverrides {
+    pub layers: Option<u32>,
+    pub hidden: Option<u32>,
+    pub heads: Option<u32>,
+    pub kv_heads: Option<u32>,
+    pub head_dim: Option<u32>,
+    pub ffn: Option<u32>,
+    pub vocab: Option<u32>,
+    pub tied: Option<bool>,
+    pub experts: Option<u32>,
+    pub experts_per_token: Option<u32>,
+}
+
+impl ArchOverrides {
+    pub fn is_empty(&self) -> bool { *self == ArchOverrides::default() }
+}
+
+/// Every setting of one calculation. `Default` is the page's starting configuration.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Query {
+    // --- model ---
+    /// Preset id from the catalog (e.g. "llama-3.1-8b"). Ignored when `params` is set.
+    pub model: Option<String>,
+    /// Total parameter count, for a model given only by size; the architecture is inferred.
+    pub params: Option<u64>,
+    pub arch: ArchOverrides,
+    // --- method ---
+    pub method: Method,
+    pub rank: u32,
+    pub targets: Targets,
+    pub quant: Quant,
+    pub double_quant: bool,
+    pub train_layers: u32,
+    pub bottleneck: u32,
+    pub virtual_tokens: u32,
+    pub lora_dropout: Option<f64>,
+    // --- numerics ---
+    pub precision: Precision,
+    pub adapter_dtype: Option<AdapterDtype>,
+    pub optim: Optimizer,
+    // --- batch and activations ---
+    pub batch: u32,
+    pub seq: u32,
+    pub ga: u32,
+    pub ckpt: Option<Checkpointing>,
+    pub attn: Option<Attention>,
+    pub loss: Option<Loss>,
+    pub packing: Option<bool>,
+    pub compile: Option<bool>,
+    pub framework: Framework,
+    // --- parallelism ---
+    pub gpus: u32,
+    pub nodes: u32,
+    pub shard: ShardingStrategy,
+    pub offload: Offload,
+    pub tp: u32,
+    pub gpu: Option<String>,
+    // --- job, time and cost ---
+    pub tokens: u64,
+    pub epochs: f64,
+    pub runs: u32,
+    pub pricing: Pricing,
+    pub ckpt_interval_min: f64,
+    /// Interruptions per hour on spot; `None` takes each provider's default.
+    pub interrupt_rate: Option<f64>,
+    /// Model-FLOPs utilisation; `None` takes the default per GPU class and method.
+    pub mfu: Option<f64>,
+    pub provider: Option<String>,
+    pub storage_gb: f64,
+}
+
+impl Default for Query {
+    /// Llama 3.1 8B, QLoRA r16 on all linear layers, bf16, batch 4, sequence 2048.
+    fn default() -> Self {
+        Query {
+            model: Some("llama-3.1-8b".into()),
+            params: None,
+            arch: ArchOverrides::default(),
+            method: Method::Qlora,
+            rank: 16,
+            targets: Targets::all_linear(),
+            quant: Quant::Nf4,
+            double_quant: true,
+            train_layers: 2,
+            bottleneck: 64,
+            virtual_tokens: 20,
+            lora_dropout: None,
+            precision: Precision::Bf16Mixed,
+            adapter_dtype: None,
+            optim: Optimizer::AdamW,
+            batch: 4,
+            seq: 2048,
+            ga: 1,
+            ckpt: None,
+            attn: None,
+            loss: None,
+            packing: None,
+            compile: None,
+            framework: Framework::Hf,
+            gpus: 1,
+            nodes: 1,
+            shard: ShardingStrategy::None,
+            offload: Offload::None,
+            tp: 1,
+            gpu: None,
+            tokens: 10_000_000,
+            epochs: 3.0,
+            runs: 1,
+            pricing: Pricing::Both,
+            ckpt_interval_min: 30.0,
+            interrupt_rate: None,
+            mfu: None,
+            provider: None,
+            storage_gb: 100.0,
+        }
+    }
+}
+
+/// One problem with one key of a query string.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct QueryError {
+    /// The offending key, as written in the query.
+    pub key: String,
+    /// What was wrong and what is accepted, in one sentence.
+    pub message: String,
+}
+
+impl fmt::Display for QueryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.key, self.message)
+    }
+}
+
+impl std::error::Error for QueryError {}
+
+/// All problems found in one query string.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct QueryErrors(pub Vec<QueryError>);
+
+impl fmt::Display for QueryErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let parts: Vec<String> = self.0.iter().map(|e| e.to_string()).collect();
+        f.write_str(&parts.join("; "))
+    }
+}
+
+impl std::error::Error for QueryErrors {}
+
+fn err(key: &str, message: impl Into<String>) -> QueryError {
+    QueryError { key: key.to_string(), message: message.into() }
+}
+
+/// Decodes `%XX` and `+` in one query component. Invalid escapes are kept literally.
+pub fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => { out.push(b' '); i += 1; }
+            b'%' if i + 2 < bytes.len() => {
+                let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok()
+                    .and_then(|h| u8::from_str_radix(h, 16).ok());
+                match hex {
+                    Some(b) => { out.push(b); i += 3; }
+                    None => { out.push(b'%'); i += 1; }
+                }
+            }
+            b => { out.push(b); i += 1; }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Encodes one query component: unreserved characters and ',' stay readable.
+pub fn percent_encode(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~' | b',') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// Parses a parameter count: "8b", "350m", "1.5t", "6738415616".
+pub fn parse_count(s: &str) -> Option<u64> {
+    let s = s.trim().to_ascii_lowercase();
+    let (num, mult) = match s.chars().last()? {
+        'k' => (&s[..s.len() - 1], 1e3),
+        'm' => (&s[..s.len() - 1], 1e6),
+        'b' | 'g' => (&s[..s.len() - 1], 1e9),
+        't' => (&s[..s.len() - 1], 1e12),
+        _ => (&s[..], 1.0),
+    };
+    if mult == 1.0 {
+        if let Ok(v) = num.parse::<u64>() { return Some(v); }
+    }
+    let v: f64 = num.parse().ok()?;
+    let total = v * mult;
+    if !total.is_finite() || total < 1.0 || total > 1e15 { return None; }
+    Some(total.round() as u64)
+}
+
+/// Formats a parameter count the short way when exact ("8b"), else as digits.
+pub fn format_count(n: u64) -> String {
+    // Largest unit whose short decimal parses back exactly: 1.5b, 350m, 8b; else digits.
+    for (suffix, m) in [("t", 1e12), ("b", 1e9), ("m", 1e6), ("k", 1e3)] {
+        let v = n as f64 / m;
+        if v >= 1.0 {
+            let s = format!("{v}");
+            if s.len() <= 5 && parse_count(&format!("{s}{suffix}")) == Some(n) {
+                return format!("{s}{suffix}");
+            }
+        }
+    }
+    n.to_string()
+}
+
+/// Numeric limits per key: wide enough for any real job, narrow enough that nothing
+/// overflows or turns into NaN downstream.
+mod limits {
+    pub const RANK: (u32, u32) = (1, 4096);
+    pub const BATCH: (u32, u32) = (1, 65_536);
+    pub const SEQ: (u32, u32) = (1, 10_000_000);
+    pub const GA: (u32, u32) = (1, 65_536);
+    pub const GPUS: (u32, u32) = (1, 65_536);
+    pub const NODES: (u32, u32) = (1, 8_192);
+    pub const TP: (u32, u32) = (1, 64);
+    pub const TRAIN_LAYERS: (u32, u32) = (1, 1_000);
+    pub const BOTTLENECK: (u32, u32) = (1, 65_536);
+    pub const VIRTUAL_TOKENS: (u32, u32) = (1, 100_000);
+    pub const RUNS: (u32, u32) = (1, 10_000);
+    pub const ARCH: (u32, u32) = (1, 10_000_000);
+}
+
+fn parse_u32(key: &str, v: &str, (lo, hi): (u32, u32)) -> Result<u32, QueryError> {
+    let n: f64 = v.trim().parse().map_err(|_| err(key, format!("'{v}' is not a number; expected a whole number from {lo} to {hi}")))?;
+    if !n.is_finite() || n.fract() != 0.0 {
+        return Err(err(key, format!("'{v}' is not a whole number; expected {lo} to {hi}")));
+    }
+    if n < lo as f64 || n > hi as f64 {
+        return Err(err(key, format!("{v} is out of range; expected {lo} to {hi}")));
+    }
+    Ok(n as u32)
+}
+
+fn parse_f64(key: &str, v: &str, lo: f64, hi: f64) -> Result<f64, QueryError> {
+    let n: f64 = v.trim().parse().map_err(|_| err(key, format!("'{v}' is not a number; expected {lo} to {hi}")))?;
+    if !n.is_finite() || n < lo || n > hi {
+        return Err(err(key, format!("{v} is out of range; expected {lo} to {hi}")));
+    }
+    Ok(n)
+}
+
+fn parse_bool(key: &str, v: &str) -> Result<bool, QueryError> {
+    match v { "1" | "true" => Ok(true), "0" | "false" => Ok(false), _ => Err(err(key, format!("'{v}' is not 0 or 1"))) }
+}
+
+fn parse_id(key: &str, v: &str) -> Result<String, QueryError> {
+    let ok = !v.is_empty() && v.len() <= 64
+        && v.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'));
+    if ok { Ok(v.to_ascii_lowercase()) } else {
+        Err(err(key, "expected an id of letters, digits, '-', '_' or '.' (at most 64 characters)"))
+    }
+}
+
+macro_rules! parse_choice {
+    ($ty:ty, $key:expr, $v:expr) => {
+        <$ty>::parse($v).ok_or_else(|| err($key, format!("'{}' is not one of {}", $v, <$ty>::accepted())))
+    };
+}
+
+/// Every key the format knows, in canonical order.
+pub const KEYS: &[&str] = &[
+    "v", "model", "params", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "vocab",
+    "tied", "experts", "experts_per_token", "method", "rank", "targets", "quant", "dq",
+    "train_layers", "bottleneck", "virtual_tokens", "lora_dropout", "precision", "adapter_dtype",
+    "optim", "batch", "seq", "ga", "ckpt", "attn", "loss", "packing", "compile", "framework",
+    "gpus", "nodes", "shard", "offload", "tp", "gpu", "tokens", "epochs", "runs", "pricing",
+    "ckpt_interval_min", "interrupt_rate", "mfu", "provider", "storage_gb",
+];
+
+impl Query {
+    /// Applies one `key=value` pair.
+    pub fn set(&mut self, key: &str, v: &str) -> Result<(), QueryError> {
+        let a = &mut self.arch;
+        match key {
+            "v" => {
+                if v != "1" { return Err(err(key, format!("format version '{v}' is not supported; this build reads v=1"))); }
+            }
+            "model" => { self.model = Some(parse_id(key, v)?); }
+            "params" => {
+                self.params = Some(parse_count(v).filter(|n| (1_000_000..=100_000_000_000_000).contains(n))
+                    .ok_or_else(|| err(key, format!("'{v}' is not a parameter count from 1m to 100t (e.g. 8b, 350m, 6738415616)")))?);
+            }
+            "layers" => a.layers = Some(parse_u32(key, v, (1, 1000))?),
+            "hidden" => a.hidden = Some(parse_u32(key, v, (1, 1_000_000))?),
+            "heads" => a.heads = Some(parse_u32(key, v, (1, 10_000))?),
+            "kv_heads" => a.kv_heads = Some(parse_u32(key, v, (1, 10_000))?),
+            "head_dim" => a.head_dim = Some(parse_u32(key, v, (1, 10_000))?),
+            "ffn" => a.ffn = Some(parse_u32(key, v, limits::ARCH)?),
+            "vocab" => a.vocab = Some(parse_u32(key, v, limits::ARCH)?),
+            "tied" => a.tied = Some(parse_bool(key, v)?),
+            "experts" => a.experts = Some(parse_u32(key, v, (1, 10_000))?),
+            "experts_per_token" => a.experts_per_token = Some(parse_u32(key, v, (1, 10_000))?),
+            "method" => self.method = parse_choice!(Method, key, v)?,
+            "rank" => self.rank = parse_u32(key, v, limits::RANK)?,
+            "targets" => {
+                self.targets = Targets::parse(v).ok_or_else(|| err(key, format!("'{v}' is not a comma list of q,k,v,o,gate,up,down, all, embed, lm_head")))?;
+            }
+            "quant" => self.quant = parse_choice!(Quant, key, v)?,
+            "dq" => self.double_quant = parse_bool(key, v)?,
+            "train_layers" => self.train_layers = parse_u32(key, v, limits::TRAIN_LAYERS)?,
+            "bottleneck" => self.bottleneck = parse_u32(key, v, limits::BOTTLENECK)?,
+            "virtual_tokens" => self.virtual_tokens = parse_u32(key, v, limits::VIRTUAL_TOKENS)?,
+            "lora_dropout" => self.lora_dropout = Some(parse_f64(key, v, 0.0, 0.99)?),
+            "precision" => self.precision = parse_choice!(Precision, key, v)?,
+            "adapter_dtype" => self.adapter_dtype = Some(parse_choice!(AdapterDtype, key, v)?),
+            "optim" => self.optim = parse_choice!(Optimizer, key, v)?,
+            "batch" => self.batch = parse_u32(key, v, limits::BATCH)?,
+            "seq" => self.seq = parse_u32(key, v, limits::SEQ)?,
+            "ga" => self.ga = parse_u32(key, v, limits::GA)?,
+            "ckpt" => self.ckpt = Some(parse_choice!(Checkpointing, key, v)?),
+            "attn" => self.attn = Some(parse_choice!(Attention, key, v)?),
+            "loss" => self.loss = Some(parse_choice!(Loss, key, v)?),
+            "packing" => self.packing = Some(parse_bool(key, v)?),
+            "compile" => self.compile = Some(parse_bool(key, v)?),
+            "framework" => self.framework = parse_choice!(Framework, key, v)?,
+            "gpus" => self.gpus = parse_u32(key, v, limits::GPUS)?,
+            "nodes" => self.nodes = parse_u32(key, v, limits::NODES)?,
+            "shard" => self.shard = parse_choice!(ShardingStrategy, key, v)?,
+            "offload" => self.offload = parse_choice!(Offload, key, v)?,
+            "tp" => self.tp = parse_u32(key, v, limits::TP)?,
+            "gpu" => self.gpu = Some(parse_id(key, v)?),
+            "tokens" => {
+                self.tokens = parse_count(v).filter(|n| (1..=1_000_000_000_000_000).contains(n))
+                    .ok_or_else(|| err(key, format!("'{v}' is not a token count from 1 to 1e18 (e.g. 10m, 2.5b)")))?;
+            }
+            "epochs" => self.epochs = parse_f64(key, v, 0.01, 1000.0)?,
+            "runs" => self.runs = parse_u32(key, v, limits::RUNS)?,
+            "pricing" => self.pricing = parse_choice!(Pricing, key, v)?,
+            "ckpt_interval_min" => self.ckpt_interval_min = parse_f64(key, v, 1.0, 10_000.0)?,
+            "interrupt_rate" => self.interrupt_rate = Some(parse_f64(key, v, 0.0, 10.0)?),
+            "mfu" => self.mfu = Some(parse_f64(key, v, 0.01, 1.0)?),
+            "provider" => self.provider = Some(parse_id(key, v)?),
+            "storage_gb" => self.storage_gb = parse_f64(key, v, 0.0, 1_000_000.0)?,
+            _ => {
+                let shown: String = key.chars().take(40).collect();
+                return Err(err(&shown, "unknown key; see docs/query.md for the accepted keys"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Decodes a query string leniently: every good key applies, every bad one is reported.
+    /// A leading '?' is ignored. Repeated keys: the last one wins.
+    pub fn parse_lenient(s: &str) -> (Query, Vec<QueryError>) {
+        let mut q = Query::default();
+        let mut errors = Vec::new();
+        let s = s.strip_prefix('?').unwrap_or(s);
+        // `params` replaces `model`: a link carrying only params must not keep the default preset.
+        let mut saw_model = false;
+        for pair in s.split('&').filter(|p| !p.is_empty()) {
+            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+            let (k, v) = (percent_decode(k), percent_decode(v));
+            if k == "model" { saw_model = true; }
+            if let Err(e) = q.set(&k, &v) { errors.push(e); }
+        }
+        if q.params.is_some() && !saw_model { q.model = None; }
+        if q.params.is_some() && saw_model && q.model.is_some() {
+            errors.push(err("params", "both model and params are given; params wins and model is ignored"));
+            q.model = None;
+        }
+        if !q.arch.is_empty() && !saw_model && q.params.is_none() {
+            // Architecture fields alone describe a custom model.
+            q.model = None;
+        }
+        (q, errors)
+    }
+
+    /// Decodes a query string strictly: any bad key is an error.
+    pub fn parse(s: &str) -> Result<Query, QueryErrors> {
+        let (q, errors) = Query::parse_lenient(s);
+        if errors.is_empty() { Ok(q) } else { Err(QueryErrors(errors)) }
+    }
+
+    /// Canonical query string: keys in `KEYS` order, defaults left out, `v=1` first.
+    pub fn to_query_string(&self) -> String {
+        let d = Query::default();
+        let mut out: Vec<(String, String)> = vec![("v".into(), FORMAT_VERSION.to_string())];
+        let mut push = |k: &str, v: String| out.push((k.to_string(), v));
+        match (&self.model, self.params) {
+            (_, Some(p)) => push("params", format_count(p)),
+            (Some(m), None) if Some(m) != d.model.as_ref() => push("model", m.clone()),
+            (None, None) => push("model", "custom".into()),
+            _ => {}
+        }
+        let a = &self.arch;
+        let fields = [
+            ("layers", a.layers), ("hidden", a.hidden), ("heads", a.heads), ("kv_heads", a.kv_heads),
+            ("head_dim", a.head_dim), ("ffn", a.ffn), ("vocab", a.vocab),
+        ];
+        for (k, v) in fields { if let Some(v) = v { push(k, v.to_string()); } }
+        if let Some(t) = a.tied { push("tied", (t as u8).to_string()); }
+        if let Some(v) = a.experts { push("experts", v.to_string()); }
+        if let Some(v) = a.experts_per_token { push("experts_per_token", v.to_string()); }
+        macro_rules! diff {
+            ($k:literal, $f:ident, $fmt:expr) => {
+                if self.$f != d.$f { push($k, $fmt(&self.$f)); }
+            };
+        }
+        let s = |x: &dyn fmt::Display| x.to_string();
+        diff!("method", method, |x: &Method| s(x));
+        diff!("rank", rank, |x: &u32| s(x));
+        diff!("targets", targets, |x: &Targets| x.to_query_value());
+        diff!("quant", quant, |x: &Quant| s(x));
+        diff!("dq", double_quant, |x: &bool| (*x as u8).to_string());
+        diff!("train_layers", train_layers, |x: &u32| s(x));
+        diff!("bottleneck", bottleneck, |x: &u32| s(x));
+        diff!("virtual_tokens", virtual_tokens, |x: &u32| s(x));
+        if let Some(x) = self.lora_dropout { push("lora_dropout", fmt_f64(x)); }
+        diff!("precision", precision, |x: &Precision| s(x));
+        if let Some(x) = self.adapter_dtype { push("adapter_dtype", s(&x)); }
+        diff!("optim", optim, |x: &Optimizer| s(x));
+        diff!("batch", batch, |x: &u32| s(x));
+        diff!("seq", seq, |x: &u32| s(x));
+        diff!("ga", ga, |x: &u32| s(x));
+        if let Some(x) = self.ckpt { push("ckpt", s(&x)); }
+        if let Some(x) = self.attn { push("attn", s(&x)); }
+        if let Some(x) = self.loss { push("loss", s(&x)); }
+        if let Some(x) = self.packing { push("packing", (x as u8).to_string()); }
+        if let Some(x) = self.compile { push("compile", (x as u8).to_string()); }
+        diff!("framework", framework, |x: &Framework| s(x));
+        diff!("gpus", gpus, |x: &u32| s(x));
+        diff!("nodes", nodes, |x: &u32| s(x));
+        diff!("shard", shard, |x: &ShardingStrategy| s(x));
+        diff!("offload", offload, |x: &Offload| s(x));
+        diff!("tp", tp, |x: &u32| s(x));
+        if let Some(x) = &self.gpu { push("gpu", x.clone()); }
+        diff!("tokens", tokens, |x: &u64| format_count(*x));
+        diff!("epochs", epochs, |x: &f64| fmt_f64(*x));
+        diff!("runs", runs, |x: &u32| s(x));
+        diff!("pricing", pricing, |x: &Pricing| s(x));
+        diff!("ckpt_interval_min", ckpt_interval_min, |x: &f64| fmt_f64(*x));
+        if let Some(x) = self.interrupt_rate { push("interrupt_rate", fmt_f64(x)); }
+        if let Some(x) = self.mfu { push("mfu", fmt_f64(x)); }
+        if let Some(x) = &self.provider { push("provider", x.clone()); }
+        diff!("storage_gb", storage_gb, |x: &f64| fmt_f64(*x));
+        out.iter().map(|(k, v)| format!("{k}={}", percent_encode(v))).collect::<Vec<_>>().join("&")
+    }
+}
+
+/// Shortest decimal that parses back to the same f64.
+fn fmt_f64(x: f64) -> String { format!("{x}") }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_encodes_to_version_only() {
+        assert_eq!(Query::default().to_query_string(), "v=1");
+    }
+
+    #[test]
+    fn round_trip_of_a_busy_query() {
+        let s = "v=1&params=70b&method=lora&rank=64&targets=q,v,lm_head&precision=bf16-true&batch=8&seq=4096&ckpt=full&gpus=8&shard=zero3&gpu=h100-sxm&epochs=1.5";
+        let q = Query::parse(s).unwrap();
+        assert_eq!(q.params, Some(70_000_000_000));
+        assert_eq!(q.model, None);
+        assert!(q.targets.contains(TargetModule::LmHead));
+        assert!(!q.targets.contains(TargetModule::K));
+        assert_eq!(Query::parse(&q.to_query_string()).unwrap(), q);
+    }
+
+    #[test]
+    fn bad_values_name_their_key() {
+        let e = Query::parse("batch=0&method=magic&zzz=1").unwrap_err();
+        let keys: Vec<&str> = e.0.iter().map(|e| e.key.as_str()).collect();
+        assert_eq!(keys, ["batch", "method", "zzz"]);
+        assert!(e.0[1].message.contains("full|freeze|lora"));
+    }
+
+    #[test]
+    fn lenient_keeps_the_good_keys() {
+        let (q, errs) = Query::parse_lenient("batch=-3&seq=4096&rank=1e12");
+        assert_eq!(q.seq, 4096);
+        assert_eq!(q.batch, Query::default().batch);
+        assert_eq!(errs.len(), 2);
+    }
+
+    #[test]
+    fn counts_parse_and_format() {
+        assert_eq!(parse_count("8b"), Some(8_000_000_000));
+        assert_eq!(parse_count("350m"), Some(350_000_000));
+        assert_eq!(parse_count("1.5b"), Some(1_500_000_000));
+        assert_eq!(parse_count("6738415616"), Some(6_738_415_616));
+        assert_eq!(format_count(1_500_000_000), "1.5b");
+        assert_eq!(format_count(6_738_415_616), "6738415616");
+        assert_eq!(parse_count("nan"), None);
+        assert_eq!(parse_count("-5b"), None);
+    }
+
+    #[test]
+    fn percent_coding_survives_hostile_input() {
+        assert_eq!(percent_decode("%3Cscript%3E"), "<script>");
+        assert_eq!(percent_decode("%"), "%");
+        assert_eq!(percent_decode("%zz"), "%zz");
+        assert_eq!(percent_decode("%e2%82%ac"), "€");
+        let (_, errs) = Query::parse_lenient("model=%3Cscript%3E&batch=99999999999999999999");
+        assert_eq!(errs.len(), 2);
+    }
+}

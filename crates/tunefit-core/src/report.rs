@@ -1,0 +1,128 @@
+//! The result of one calculation, as the CLI's `--json` prints it and the page renders it.
+//!
+//! Field names here are a public contract (the CLI's JSON): add fields, never rename them.
+//! All memory figures are bytes, per GPU, unless the name says otherwise.
+
+use crate::query::Query;
+use serde::Serialize;
+use std::fmt;
+
+/// Why a query could not be evaluated.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub enum Error {
+    /// The query string itself is malformed.
+    Query(crate::QueryErrors),
+    /// The query is well-formed but describes something impossible (named key, reason).
+    Invalid { key: String, message: String },
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Query(e) => write!(f, "{e}"),
+            Error::Invalid { key, message } => write!(f, "{key}: {message}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<crate::QueryErrors> for Error {
+    fn from(e: crate::QueryErrors) -> Self { Error::Query(e) }
+}
+
+/// Which model was evaluated and how much of it trains.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ModelInfo {
+    /// Preset id, or None for a custom / inferred architecture.
+    pub id: Option<String>,
+    pub name: String,
+    pub params: u64,
+    pub trainable_params: u64,
+    /// True when the architecture was guessed from a parameter count alone.
+    pub inferred: bool,
+}
+
+/// Per-GPU memory, in bytes.
+#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+pub struct MemoryBreakdown {
+    pub weights: u64,
+    pub gradients: u64,
+    pub optimizer: u64,
+    pub activations: u64,
+    pub logits: u64,
+    pub overhead: u64,
+    /// Peak of live tensors: what torch.cuda.max_memory_allocated reports.
+    pub allocated: u64,
+    /// Peak held by the caching allocator: torch.cuda.max_memory_reserved.
+    pub reserved: u64,
+    /// What nvidia-smi shows: reserved plus the CUDA context and non-PyTorch buffers.
+    pub device: u64,
+    /// Host RAM each node needs (offloaded states, pinned buffers).
+    pub host_ram: u64,
+    /// Bytes autograd holds for backward at the end of the forward pass.
+    pub saved_for_backward: u64,
+}
+
+/// How the configuration fits one GPU model.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Fit {
+    pub gpu: String,
+    /// Usable memory of the GPU, bytes.
+    pub vram: u64,
+    pub fits: bool,
+    /// vram - device, bytes (negative when it does not fit).
+    pub headroom: i64,
+    /// Largest micro-batch that fits at the current sequence length (None if not even 1).
+    pub max_batch: Option<u32>,
+    /// Longest sequence that fits at the current micro-batch (None if not even 1 token... ).
+    pub max_seq: Option<u32>,
+    /// Fewest GPUs of this model that fit, under the chosen sharding (None if none does).
+    pub min_gpus: Option<u32>,
+}
+
+/// A caution the person should read, with a stable code for tests and translations.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Warning {
+    pub code: String,
+    pub message: String,
+}
+
+/// A figure's formula and assumptions, for the page's explanations.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Explanation {
+    /// Which figure: "weights", "gradients", "optimizer", "activations", "logits", "overhead", ...
+    pub term: String,
+    pub formula: String,
+    pub assumptions: Vec<String>,
+}
+
+/// Everything computed for one query.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    /// Canonical query string (defaults left out).
+    pub query: String,
+    pub model: ModelInfo,
+    pub memory: MemoryBreakdown,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fit: Option<Fit>,
+    pub warnings: Vec<Warning>,
+    pub explanations: Vec<Explanation>,
+}
+
+/// Evaluates one query: memory, and fit when a GPU is named.
+pub fn evaluate(q: &Query) -> Result<Report, Error> {
+    let est = crate::memory::estimate(q)?;
+    let fit = match &q.gpu {
+        Some(id) => Some(crate::memory::fit(q, &est, id)?),
+        None => None,
+    };
+    Ok(Report {
+        query: q.to_query_string(),
+        model: est.model.clone(),
+        memory: est.memory.clone(),
+        fit,
+        warnings: est.warnings.clone(),
+        explanations: est.explanations.clone(),
+    })
+}
