@@ -4,11 +4,17 @@
 //! all call `evaluate`. Everything a person sees is computed here; front ends only render a
 //! `Report` and turn controls into a `Query`.
 
+pub mod activation;
+pub mod arch;
+pub mod catalog;
 mod choice;
 pub mod dataset;
+pub mod framework;
+pub mod hfconfig;
 pub mod memory;
 pub mod query;
 pub mod report;
+pub mod solve;
 
 pub use query::{Query, QueryError, QueryErrors};
 pub use report::{evaluate, Error, Report};
