@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Sets up everything the app, CLI and tests need, pinned; idempotent (seconds when all is present).
+# Nothing here downloads a binary from GitHub: tools come from crates.io, npm and Debian.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/env.sh
+
+TRUNK_VERSION=0.21.14
+say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  say "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+
+if ! trunk --version 2>/dev/null | grep -qF "$TRUNK_VERSION"; then
+  say "installing trunk $TRUNK_VERSION (several minutes on 2 cores)"
+  # --locked: without it newer lightningcss/cssparser versions are picked and fail to build.
+  cargo install --locked trunk --version "$TRUNK_VERSION"
+fi
+
+# The CLI must equal the wasm-bindgen crate in Cargo.lock byte for byte.
+WB_VERSION=$(awk '$0=="name = \"wasm-bindgen\"" {getline; gsub(/[" ]/, "", $0); sub("version=", "", $0); print; exit}' Cargo.lock)
+if ! wasm-bindgen --version 2>/dev/null | grep -qF "$WB_VERSION"; then
+  say "installing wasm-bindgen-cli $WB_VERSION"
+  # Not --locked: its lock names a webpki-roots version this registry does not serve.
+  cargo install wasm-bindgen-cli --version "$WB_VERSION"
+fi
+
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+  say "installing chromium and chromium-driver from apt"
+  as_root apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq chromium chromium-driver
+fi
+
+stamp=node_modules/.tunefit-lock-sha
+want=$(sha256sum package-lock.json | cut -d' ' -f1)
+if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  say "installing npm devDependencies from package-lock.json"
+  # --ignore-scripts: nothing may fetch a browser; Playwright drives /usr/bin/chromium.
+  npm ci --ignore-scripts --no-audit --no-fund
+  echo "$want" > "$stamp"
+fi
+
+say "fetching crates"
+cargo fetch --quiet
+say "ready"

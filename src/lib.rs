@@ -1,0 +1,10 @@
+//! tunefit-app: the Leptos page. It renders a `tunefit_core::Report` and turns controls into a
+//! `tunefit_core::Query`; it computes nothing itself.
+
+pub mod app;
+
+/// Mounts the calculator into <body>.
+pub fn mount() {
+    console_error_panic_hook::set_once();
+    leptos::mount::mount_to_body(app::App);
+}
