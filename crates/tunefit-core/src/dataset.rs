@@ -1,22 +1,304 @@
-//! GPU, provider and offer dataset (placeholder until the dataset lands).
+//! The bundled GPU, provider and cloud-offer dataset (`data/*.csv`, compiled in).
+//!
+//! The three files are derived from `shared/reference` by `data/derive.py`; every row keeps its
+//! source and snapshot date. Rules applied there, so that nothing downstream has to guess:
+//! - **Prices are per instance** (`count` GPUs); `Offer::usd_per_gpu_hour` divides.
+//! - **GCP rows that priced only the GPU** got their host VM added (n1-standard-4 per GPU,
+//!   ~0.19 USD/h, an estimate) and are marked low confidence; GCP rows whose on-demand GPU part
+//!   was below its own spot price were replaced by the list price; rows with no price dropped.
+//! - **Spot columns that are not spot data** (RunPod: equal to on-demand; Vast: 0 = not
+//!   captured; Mithril floor placeholders) are dropped: `spot_usd_h` is `None` there, so a spot
+//!   price shown is always a real market price.
+//! - GPUs without specs in the reference (B300, GB300, MI355X, P100, A16, TPU) are dropped.
+//! - RunPod per-GPU prices are expanded to 2/4/8-GPU pods (RunPod prices linearly; marked
+//!   "derived").
+//!
+//! **VRAM unit.** Vendors' "80 GB" for HBM and GDDR parts is 80 GiB of DRAM (DRAM dies come in
+//! powers of two: an A100 80GB reports 81920 MiB total in nvidia-smi; a V100 32GB 32480 MiB).
+//! So `vram_bytes = vram_gb · 2^30`; nvidia-smi's total is at most ~0.5 % below that (ECC and
+//! driver reservations), which the memory model's device overhead covers.
 
-/// One GPU model.
-#[derive(Debug, Clone, PartialEq)]
+use std::sync::OnceLock;
+
+static GPUS_CSV: &str = include_str!("../../../data/gpus.csv");
+static PROVIDERS_CSV: &str = include_str!("../../../data/providers.csv");
+static OFFERS_CSV: &str = include_str!("../../../data/offers.csv");
+
+const GIB: f64 = 1_073_741_824.0;
+
+/// Market segment: decides default efficiency and the advice given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GpuClass { Datacenter, Pro, Consumer }
+
+/// How GPUs inside one instance talk to each other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Fabric {
+    /// NVLink through NVSwitch: every GPU of the node at full link speed.
+    Nvlink,
+    /// NVLink bridges between small groups (2 or 4); the rest goes over PCIe.
+    Bridge,
+    /// No peer link: all traffic over PCIe through the host.
+    Pcie,
+    /// AMD Infinity Fabric, all-to-all in an 8-GPU OAM node.
+    InfinityFabric,
+    /// Intel Gaudi's on-chip RoCE ports, all-to-all in the node.
+    Roce,
+}
+
+/// One GPU model, with dense (not 2:4 sparse) throughput figures.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Gpu {
     pub id: &'static str,
     pub name: &'static str,
-    /// Memory in bytes as sold (vendors' GB are 10^9 B for HBM totals like "80 GB"; see data notes).
+    pub vendor: &'static str,
+    pub architecture: &'static str,
+    pub launch_year: u32,
+    pub class: GpuClass,
+    /// Memory in bytes (see the module note: marketed GB are GiB).
     pub vram_bytes: u64,
+    pub memory_type: &'static str,
+    pub mem_bandwidth_gb_s: f64,
+    pub fp32_tflops: Option<f64>,
+    pub tf32_tflops: Option<f64>,
+    pub bf16_tflops: Option<f64>,
+    pub fp16_tflops: Option<f64>,
+    pub fp8_tflops: Option<f64>,
+    pub fp4_tflops: Option<f64>,
+    pub bf16_native: bool,
+    pub fp8_native: bool,
+    pub fp4_native: bool,
+    pub fabric: Fabric,
+    /// GPUs one fabric domain joins (8 for an HGX node, 2 for a bridge pair, 0 for PCIe).
+    pub fabric_group: u32,
+    /// Peer bandwidth per GPU, GB/s, both directions added (as vendors quote it).
+    pub fabric_gb_s: f64,
+    /// Host PCIe bandwidth per GPU, GB/s, both directions added.
+    pub pcie_gb_s: f64,
+    pub interconnect: &'static str,
+    pub confidence: &'static str,
+    pub source: &'static str,
+    pub date: &'static str,
 }
 
-const GIB: u64 = 1 << 30;
+/// How a provider rounds billed time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Billing { Second, Minute, Hour }
 
-static GPUS: &[Gpu] = &[
-    Gpu { id: "h100-sxm", name: "H100 SXM 80GB", vram_bytes: 80 * GIB },
-    Gpu { id: "a100-80gb", name: "A100 80GB", vram_bytes: 80 * GIB },
-    Gpu { id: "rtx-4090", name: "RTX 4090", vram_bytes: 24 * GIB },
-];
+impl Billing {
+    pub fn seconds(self) -> f64 {
+        match self { Billing::Second => 1.0, Billing::Minute => 60.0, Billing::Hour => 3600.0 }
+    }
+    pub fn as_str(self) -> &'static str {
+        match self { Billing::Second => "per-second", Billing::Minute => "per-minute", Billing::Hour => "per-hour" }
+    }
+}
 
-pub fn gpus() -> &'static [Gpu] { GPUS }
+/// One cloud provider's terms.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Provider {
+    pub id: &'static str,
+    pub name: &'static str,
+    pub billing: Billing,
+    /// Minimum charge per run, seconds.
+    pub billing_min_s: f64,
+    /// False when the billing rule is assumed (hourly, so cost is never understated).
+    pub billing_verified: bool,
+    /// USD per GB-month of persistent storage; None when not captured.
+    pub storage_usd_gb_month: Option<f64>,
+    /// USD per GB leaving the provider; None when not captured.
+    pub egress_usd_gb: Option<f64>,
+    pub spot: bool,
+    /// Default spot interruptions per hour (user-adjustable with `interrupt_rate`).
+    pub interrupt_rate_h: Option<f64>,
+    pub ssh: bool,
+    pub docker: bool,
+    pub jupyter: bool,
+    /// Inter-node bandwidth per GPU, GB/s one way; None: single-node only.
+    pub internode_gb_s: Option<f64>,
+    pub confidence: &'static str,
+    pub source: &'static str,
+    pub date: &'static str,
+    pub note: &'static str,
+}
 
-pub fn gpu(id: &str) -> Option<&'static Gpu> { GPUS.iter().find(|g| g.id == id) }
+/// One rentable instance: `count` GPUs at a provider, priced per instance-hour.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Offer {
+    pub id: &'static str,
+    pub provider: &'static str,
+    pub gpu: &'static str,
+    pub count: u32,
+    /// USD per instance-hour on demand; None for spot-only listings.
+    pub on_demand_usd_h: Option<f64>,
+    /// USD per instance-hour on a real spot/preemptible market; None when not captured.
+    pub spot_usd_h: Option<f64>,
+    pub region: &'static str,
+    pub instance: &'static str,
+    /// Provider tier ("secure", "community") or aggregator sub-source.
+    pub tier: &'static str,
+    /// Aggregator the price was read through, if any.
+    pub via: &'static str,
+    pub source: &'static str,
+    pub snapshot_date: &'static str,
+    pub confidence: &'static str,
+    pub note: &'static str,
+}
+
+impl Offer {
+    pub fn usd_per_gpu_hour(&self) -> Option<f64> { self.on_demand_usd_h.map(|p| p / self.count as f64) }
+}
+
+/// A malformed data row (only reachable if a data file is edited badly; tests guard it).
+#[derive(Debug, Clone, PartialEq)]
+pub struct DataError { pub file: &'static str, pub line: usize, pub column: &'static str, pub message: String }
+
+impl std::fmt::Display for DataError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}: {}: {}", self.file, self.line, self.column, self.message)
+    }
+}
+
+/// A row of a comma-separated file whose fields never contain commas (the derivation
+/// replaces them with ';').
+struct Row<'a> { file: &'static str, line: usize, header: &'a [&'static str], fields: Vec<&'static str> }
+
+impl Row<'_> {
+    fn get(&self, col: &'static str) -> Result<&'static str, DataError> {
+        let i = self.header.iter().position(|h| *h == col)
+            .ok_or_else(|| self.err(col, "column missing from header".into()))?;
+        Ok(self.fields.get(i).copied().unwrap_or("").trim())
+    }
+    fn err(&self, column: &'static str, message: String) -> DataError {
+        DataError { file: self.file, line: self.line, column, message }
+    }
+    fn req(&self, col: &'static str) -> Result<&'static str, DataError> {
+        let v = self.get(col)?;
+        if v.is_empty() { Err(self.err(col, "empty".into())) } else { Ok(v) }
+    }
+    fn num(&self, col: &'static str) -> Result<f64, DataError> {
+        self.opt_num(col)?.ok_or_else(|| self.err(col, "empty".into()))
+    }
+    fn opt_num(&self, col: &'static str) -> Result<Option<f64>, DataError> {
+        let v = self.get(col)?;
+        if v.is_empty() { return Ok(None); }
+        let x: f64 = v.parse().map_err(|_| self.err(col, format!("'{v}' is not a number")))?;
+        if !x.is_finite() || x < 0.0 { return Err(self.err(col, format!("{v} must be a finite number >= 0"))); }
+        Ok(Some(x))
+    }
+    fn yes(&self, col: &'static str) -> Result<bool, DataError> {
+        match self.get(col)? {
+            "yes" => Ok(true),
+            "no" => Ok(false),
+            v => Err(self.err(col, format!("'{v}' is not yes|no"))),
+        }
+    }
+}
+
+fn rows(file: &'static str, text: &'static str) -> Result<Vec<Row<'static>>, DataError> {
+    let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
+    let (_, head) = lines.next().ok_or(DataError { file, line: 1, column: "", message: "empty file".into() })?;
+    let header: &'static [&'static str] = Box::leak(head.split(',').collect::<Vec<_>>().into_boxed_slice());
+    lines.map(|(i, l)| {
+        let fields: Vec<&'static str> = l.split(',').collect();
+        if fields.len() != header.len() {
+            return Err(DataError { file, line: i + 1, column: "", message: format!("{} fields, header has {}", fields.len(), header.len()) });
+        }
+        Ok(Row { file, line: i + 1, header, fields })
+    }).collect()
+}
+
+fn parse_gpus() -> Result<Vec<Gpu>, DataError> {
+    rows("gpus.csv", GPUS_CSV)?.into_iter().map(|r| {
+        let class = match r.req("class")? {
+            "datacenter" => GpuClass::Datacenter, "pro" => GpuClass::Pro, "consumer" => GpuClass::Consumer,
+            v => return Err(r.err("class", format!("'{v}' is not datacenter|pro|consumer"))),
+        };
+        let fabric = match r.req("fabric")? {
+            "nvlink" => Fabric::Nvlink, "bridge" => Fabric::Bridge, "pcie" => Fabric::Pcie,
+            "infinity-fabric" => Fabric::InfinityFabric, "roce" => Fabric::Roce,
+            v => return Err(r.err("fabric", format!("'{v}' is not a known fabric"))),
+        };
+        Ok(Gpu {
+            id: r.req("id")?, name: r.req("name")?, vendor: r.req("vendor")?, architecture: r.req("architecture")?,
+            launch_year: r.num("launch_year")? as u32, class,
+            vram_bytes: (r.num("vram_gb")? * GIB).round() as u64,
+            memory_type: r.req("memory_type")?, mem_bandwidth_gb_s: r.num("mem_bandwidth_gb_s")?,
+            fp32_tflops: r.opt_num("fp32_tflops")?, tf32_tflops: r.opt_num("tf32_tflops")?,
+            bf16_tflops: r.opt_num("bf16_tflops")?, fp16_tflops: r.opt_num("fp16_tflops")?,
+            fp8_tflops: r.opt_num("fp8_tflops")?, fp4_tflops: r.opt_num("fp4_tflops")?,
+            bf16_native: r.yes("bf16_native")?, fp8_native: r.yes("fp8_native")?, fp4_native: r.yes("fp4_native")?,
+            fabric, fabric_group: r.num("fabric_group")? as u32, fabric_gb_s: r.num("fabric_gb_s")?,
+            pcie_gb_s: r.num("pcie_gb_s")?, interconnect: r.req("interconnect")?,
+            confidence: r.req("confidence")?, source: r.req("source")?, date: r.req("date")?,
+        })
+    }).collect()
+}
+
+fn parse_providers() -> Result<Vec<Provider>, DataError> {
+    rows("providers.csv", PROVIDERS_CSV)?.into_iter().map(|r| {
+        let billing = match r.req("billing")? {
+            "second" => Billing::Second, "minute" => Billing::Minute, "hour" => Billing::Hour,
+            v => return Err(r.err("billing", format!("'{v}' is not second|minute|hour"))),
+        };
+        Ok(Provider {
+            id: r.req("id")?, name: r.req("name")?, billing, billing_min_s: r.num("billing_min_s")?,
+            billing_verified: r.yes("billing_verified")?,
+            storage_usd_gb_month: r.opt_num("storage_usd_gb_month")?, egress_usd_gb: r.opt_num("egress_usd_gb")?,
+            spot: r.yes("spot")?, interrupt_rate_h: r.opt_num("interrupt_rate_h")?,
+            ssh: r.yes("ssh")?, docker: r.yes("docker")?, jupyter: r.yes("jupyter")?,
+            internode_gb_s: r.opt_num("internode_gb_s")?,
+            confidence: r.req("confidence")?, source: r.req("source")?, date: r.req("date")?, note: r.get("note")?,
+        })
+    }).collect()
+}
+
+fn parse_offers() -> Result<Vec<Offer>, DataError> {
+    rows("offers.csv", OFFERS_CSV)?.into_iter().map(|r| {
+        let count = r.num("count")?;
+        if count < 1.0 || count.fract() != 0.0 { return Err(r.err("count", "must be a whole number >= 1".into())); }
+        Ok(Offer {
+            id: r.req("id")?, provider: r.req("provider")?, gpu: r.req("gpu")?, count: count as u32,
+            on_demand_usd_h: r.opt_num("on_demand_usd_h")?, spot_usd_h: r.opt_num("spot_usd_h")?,
+            region: r.get("region")?, instance: r.get("instance")?, tier: r.get("tier")?, via: r.get("via")?,
+            source: r.req("source")?, snapshot_date: r.req("snapshot_date")?, confidence: r.req("confidence")?,
+            note: r.get("note")?,
+        })
+    }).collect()
+}
+
+struct Data { gpus: Vec<Gpu>, providers: Vec<Provider>, offers: Vec<Offer> }
+
+fn data() -> &'static Data {
+    static DATA: OnceLock<Data> = OnceLock::new();
+    // The files are compiled in and checked by tests/dataset.rs, so a parse failure is a build
+    // defect; an empty table then surfaces as "unknown GPU" errors rather than a panic.
+    DATA.get_or_init(|| Data {
+        gpus: parse_gpus().unwrap_or_default(),
+        providers: parse_providers().unwrap_or_default(),
+        offers: parse_offers().unwrap_or_default(),
+    })
+}
+
+/// Parses every data file and reports the first malformed row of each (for tests).
+pub fn check() -> Vec<DataError> {
+    [parse_gpus().err(), parse_providers().err(), parse_offers().err()].into_iter().flatten().collect()
+}
+
+pub fn gpus() -> &'static [Gpu] { &data().gpus }
+
+pub fn gpu(id: &str) -> Option<&'static Gpu> { data().gpus.iter().find(|g| g.id == id) }
+
+pub fn providers() -> &'static [Provider] { &data().providers }
+
+pub fn provider(id: &str) -> Option<&'static Provider> { data().providers.iter().find(|p| p.id == id) }
+
+pub fn offers() -> &'static [Offer] { &data().offers }
+
+/// "a|b|c" of GPU ids, for error messages.
+pub fn gpu_ids() -> String { gpus().iter().map(|g| g.id).collect::<Vec<_>>().join("|") }
+
+/// "a|b|c" of provider ids, for error messages.
+pub fn provider_ids() -> String { providers().iter().map(|p| p.id).collect::<Vec<_>>().join("|") }

@@ -1,0 +1,171 @@
+# One-off derivation of data/*.csv from /work/shared/reference (kept outside the repo; the
+# rules it applies are written into each row's note and into dataset.rs).
+import csv, re, sys
+REF = '/work/shared/reference'
+import os; OUT = os.path.dirname(os.path.abspath(__file__))
+
+def clean(s):
+    return (s or '').replace(',', ';').replace('\n', ' ').strip()
+
+# ---------------- GPUs ----------------
+gid = {
+ 'H200 SXM':'h200','H100 SXM':'h100-sxm','H100 PCIe':'h100-pcie','H100 NVL':'h100-nvl','GH200 (96GB)':'gh200',
+ 'B200 (HGX)':'b200','B100':'b100','GB200 (per B200 GPU in NVL72)':'gb200','A100 80GB SXM':'a100-80gb',
+ 'A100 40GB SXM':'a100-40gb','A100 PCIe 80GB':'a100-pcie-80gb','L40S':'l40s','L40':'l40','L4':'l4','A10G':'a10g',
+ 'A10':'a10','A40':'a40','RTX 6000 Ada':'rtx-6000-ada','RTX A6000':'rtx-a6000','RTX A5000':'rtx-a5000',
+ 'RTX 4090':'rtx-4090','RTX 5090':'rtx-5090','RTX 3090':'rtx-3090','T4':'t4','V100 16GB (SXM2)':'v100-16gb',
+ 'V100 32GB (SXM2)':'v100-32gb','MI300X':'mi300x','MI325X':'mi325x','MI250X':'mi250x','Gaudi 2':'gaudi2',
+ 'Gaudi 3':'gaudi3','RTX PRO 6000 Blackwell':'rtx-pro-6000',
+}
+pro = {'rtx-6000-ada','rtx-a6000','rtx-a5000','rtx-pro-6000'}
+consumer = {'rtx-4090','rtx-5090','rtx-3090'}
+def fabric(ic):
+    ic = ic.lower()
+    if 'pcie only' in ic: return 'pcie', 0
+    if 'bridge (2-4' in ic: return 'bridge', 4
+    if 'bridge' in ic: return 'bridge', 2
+    if 'nvlink 5 (72' in ic: return 'nvlink', 72
+    if 'nvlink' in ic: return 'nvlink', 8
+    if 'infinity' in ic: return 'infinity-fabric', 8
+    if 'roce' in ic: return 'roce', 8
+    raise Exception(ic)
+PCIE_GB_S = {'3':32,'4':64,'5':128,'6':256}
+rows = list(csv.DictReader(open(f'{REF}/gpus.csv')))
+with open(f'{OUT}/gpus.csv','w') as f:
+    cols = ['id','name','vendor','architecture','launch_year','class','vram_gb','memory_type','mem_bandwidth_gb_s',
+            'fp32_tflops','tf32_tflops','bf16_tflops','fp16_tflops','fp8_tflops','fp4_tflops','bf16_native','fp8_native',
+            'fp4_native','fabric','fabric_group','fabric_gb_s','pcie_gb_s','interconnect','confidence','source','date','note']
+    f.write(','.join(cols)+'\n')
+    for r in rows:
+        i = gid[r['gpu']]
+        cls = 'pro' if i in pro else 'consumer' if i in consumer else 'datacenter'
+        fab, grp = fabric(r['interconnect'])
+        pcie = PCIE_GB_S[r['pcie_gen']]
+        fgb = r['interconnect_gb_s_per_gpu'] if fab != 'pcie' else str(pcie)
+        src = 'shared/reference/gpus.csv: ' + (clean(r['notes']) or 'vendor datasheet') 
+        vals = [i, clean(r['gpu']), r['vendor'], clean(r['architecture']), r['launch_year'], cls, r['vram_gb'], r['memory_type'],
+                r['mem_bandwidth_gb_s'], r['fp32_tflops'], r['tf32_tflops_dense'], r['bf16_tflops_dense'], r['fp16_tflops_dense'],
+                r['fp8_tflops_dense'], r['fp4_tflops_dense'], r['bf16_native'], r['fp8_native'], r['fp4_native'], fab, str(grp), fgb,
+                str(pcie), clean(r['interconnect']), r['confidence'], 'vendor datasheet via ' + src, '2026-09', '']
+        f.write(','.join(vals)+'\n')
+
+# ---------------- Providers ----------------
+P = []  # id,name,billing,billing_min_s,billing_verified,storage_usd_gb_month,egress_usd_gb,spot,interrupt_rate_h,ssh,docker,jupyter,internode_gb_s,confidence,source,date,note
+def prov(*a): P.append(a)
+#    id         name           bill   min  ver  stor    egress spot  rate  ssh docker jup internode conf source date note
+prov('aws','AWS','second',60,'yes',0.08,0.09,'yes',0.05,'yes','yes','yes',50,'medium','providers.csv: AWS (background knowledge + SkyPilot catalog)','2026-09','gp3 0.08/GB-month; egress 0.09/GB first 10 TB; EFA 3200 Gbps per 8-GPU node = 50 GB/s per GPU')
+prov('gcp','Google Cloud','second',60,'yes',0.10,0.10,'yes',0.05,'yes','yes','yes',25,'medium','providers.csv: GCP (background knowledge + SkyPilot catalog + silybench)','2026-09','pd-balanced 0.10; egress 0.08-0.12 (midpoint); TCPXO 1600 Gbps per 8 GPUs = 25 GB/s per GPU; GPU SKU priced on top of host VM')
+prov('azure','Azure','second',60,'yes','',0.087,'yes',0.05,'yes','yes','yes',50,'medium','providers.csv: Azure docs (spot) + api-evangelist finops note + datareceipts','2026-09','premium SSD price not captured; IB NDR 400 Gb/s per GPU = 50 GB/s')
+prov('lambda','Lambda','minute',60,'yes',0.186,0.0,'no','','yes','yes','yes','','high','providers.csv: docs.lambda.ai/public-cloud/billing','2026-09','0.20 per GiB-month = 0.186 per GB-month; no egress fees; IB only on reserved 1-Click Clusters so on-demand instances are single-node')
+prov('runpod','RunPod','second',1,'yes',0.07,0.0,'yes',0.1,'yes','yes','yes','','high','providers.csv: docs.runpod.io billing','2026-09','network volume 0.07/GB-month under 1 TB; no transfer fees; interruptible pods exist but the catalog spot column equals on-demand (not real) so no spot prices are kept; Instant Clusters unverified')
+prov('vast','Vast.ai','second',1,'yes','','','yes',0.1,'yes','yes','yes','','medium','providers.csv: vast.ai pricing page transcription + docs.vast.ai','2026-10-07','storage and bandwidth prices are set per host; interruptible bids not captured; mostly single-node')
+prov('coreweave','CoreWeave','hour',3600,'yes','','','yes',0.05,'yes','yes','no',50,'medium','providers.csv: coreweave.com/pricing transcription (api-evangelist)','2026-09-20','hourly list prices; InfiniBand Quantum-2 on HGX = 400 Gb/s per GPU')
+prov('paperspace','Paperspace (DigitalOcean)','hour',3600,'no','','','no','','yes','yes','yes','','low','providers.csv: SkyPilot shadeform catalog; features unverified','2026-09','billing not verified: hourly assumed so cost is never understated')
+prov('together','Together AI','hour',3600,'no','','','no','','yes','yes','no',50,'low','providers.csv: background knowledge only','2026-09','no offers captured; fine-tuning API priced per token')
+prov('nebius','Nebius','second',1,'yes','','','yes',0.05,'yes','yes','yes',50,'high','providers.csv: docs.nebius.com (pricing; billing changes Oct 2025; compute terms) + gpuhunt','2026-09','preemptible VMs; disk price not captured; InfiniBand on 8-GPU presets')
+prov('crusoe','Crusoe','hour',3600,'no','',0.0,'yes',0.05,'yes','yes','no',50,'medium','providers.csv: gpuhunt crusoe.py + background knowledge','2026-08-19','billing not verified: hourly assumed; no data-transfer fees advertised (unverified); InfiniBand clusters')
+prov('hyperstack','Hyperstack','minute',60,'yes','',0.0,'no','','yes','yes','no','','medium','providers.csv: hyperstack.cloud/gpu-pricing transcription (api-evangelist)','2026-08-26','spot tier exists but rates not captured; egress commonly none (unverified)')
+prov('tensordock','TensorDock','second',1,'no','','','no','','yes','yes','yes','','low','providers.csv: background knowledge only','2026-09','no offers captured')
+prov('modal','Modal','second',1,'yes','','','no','','no','yes','yes','','low','providers.csv: background knowledge only','2026-09','serverless; no offers captured')
+prov('jarvislabs','Jarvislabs','minute',60,'no','','','no','','yes','yes','yes','','medium','providers.csv: SkyPilot jarvislabs catalog + background knowledge','2026-09','per-minute billing unverified')
+prov('oci','Oracle Cloud (OCI)','second',60,'yes',0.0255,0.0,'yes',0.05,'yes','yes','yes',50,'medium','providers.csv: SkyPilot oci catalog + gpuhunt oci.py + background knowledge','2026-09','preemptible = 50% only on VM shapes; first 10 TB egress free; RoCE 3200 Gbps per BM node')
+prov('vultr','Vultr','hour',3600,'no','','','no','','yes','yes','no','','low','providers.csv: background knowledge only','2026-09','hourly with monthly cap (unverified)')
+prov('fluidstack','Fluidstack','hour',3600,'no','','','no','','yes','yes','no','','low','providers.csv: background knowledge only','2026-09','no offers captured')
+# Providers seen only in offers.csv (no row in providers.csv): billing assumed hourly so cost is never understated.
+for pid, name, spot, src in [
+    ('cudo','Cudo Compute','no','skypilot-catalog v8 cudo'),('verda','Verda (DataCrunch)','yes','skypilot-catalog v8 verda'),
+    ('lium','Lium','no','skypilot-catalog v8 lium'),('seeweb','Seeweb','no','skypilot-catalog v8 seeweb'),
+    ('mithril','Mithril','yes','mithril.ai/pricing + skypilot-catalog v8 mithril'),('yotta','Yotta','no','skypilot-catalog v8 yotta'),
+    ('hyperbolic','Hyperbolic','no','skypilot-catalog v8 hyperbolic'),('spheron','Spheron','yes','skypilot-catalog v8 spheron'),
+    ('scaleway','Scaleway','no','skypilot-catalog v8 shadeform'),('massed-compute','Massed Compute','no','skypilot-catalog v8 shadeform'),
+    ('denvr','Denvr Dataworks','no','skypilot-catalog v8 shadeform'),('excess-supply','ExcessSupply','no','skypilot-catalog v8 shadeform'),
+    ('latitude','Latitude.sh','no','skypilot-catalog v8 primeintellect'),('oblivus','Oblivus','no','skypilot-catalog v8 primeintellect'),
+    ('prime-intellect','Prime Intellect (community hosts)','no','skypilot-catalog v8 primeintellect')]:
+    prov(pid,name,'hour',3600,'no','','',spot,0.1 if spot=='yes' else '','yes','yes','no','','low','offers.csv only ('+src+'); no provider facts in reference','2026-09','billing not verified: hourly assumed so cost is never understated; storage and egress prices unknown')
+with open(f'{OUT}/providers.csv','w') as f:
+    f.write('id,name,billing,billing_min_s,billing_verified,storage_usd_gb_month,egress_usd_gb,spot,interrupt_rate_h,ssh,docker,jupyter,internode_gb_s,confidence,source,date,note\n')
+    for p in P: f.write(','.join(clean(str(x)) for x in p)+'\n')
+pids = {p[0] for p in P}
+
+# ---------------- Offers ----------------
+pmap = {'AWS':'aws','GCP':'gcp','Azure':'azure','Lambda':'lambda','Nebius':'nebius','OCI':'oci','CoreWeave':'coreweave',
+ 'Crusoe':'crusoe','Hyperstack':'hyperstack','Jarvislabs':'jarvislabs','Vast.ai':'vast','Cudo Compute':'cudo',
+ 'Verda (DataCrunch)':'verda','Lium':'lium','Seeweb':'seeweb','Mithril':'mithril','Yotta':'yotta','Hyperbolic':'hyperbolic'}
+def provider_of(name):
+    if name in pmap: return pmap[name], '', ''
+    if name.startswith('RunPod'): return 'runpod', '', 'secure' if 'Secure' in name else 'community'
+    m = re.match(r'(.*) \(via (.*)\)', name)
+    if m:
+        base, via = m.group(1), m.group(2)
+        via_id = {'Shadeform':'shadeform','PrimeIntellect':'prime-intellect'}[via]
+        b = {'Paperspace':'paperspace','Scaleway':'scaleway','Massed Compute':'massed-compute','Denvr':'denvr',
+             'Crusoe':'crusoe','Vultr':'vultr','ExcessSupply':'excess-supply','DataCrunch':'verda','Latitude':'latitude',
+             'Oblivus':'oblivus','dc_roan':'prime-intellect','dc_wildebeest':'prime-intellect','Lambda':'lambda'}[base]
+        return b, via_id, ''
+    if name.startswith('Spheron'): return 'spheron', '', name[name.index('(')+1:-1]
+    raise Exception(name)
+def norm_date(d):
+    m = re.search(r'(\d{4}-\d{2}-\d{2})', d)
+    if d.startswith('~') and re.search(r'\d{4}-\d{2}', d): return '~' + re.search(r'\d{4}-\d{2}', d).group(0)
+    if m: return m.group(1)
+    if 'list price as known 2024-2025' in d: return '~2025'
+    if '2024-2026' in d: return '~2026'
+    if 'single indexed version' in d: return '~2026'
+    raise Exception(d)
+dropped = []
+offers = []
+for r in csv.DictReader(open(f'{REF}/offers.csv')):
+    notes = r['notes']; g = r['gpu']
+    if g not in gid: dropped.append((r['provider'], g, 'GPU without specs in reference')); continue
+    od = float(r['on_demand_usd_per_hour']) if r['on_demand_usd_per_hour'] else None
+    sp = float(r['spot_usd_per_hour']) if r['spot_usd_per_hour'] else None
+    pid, via, tier = provider_of(r['provider'])
+    count = int(r['count'])
+    conf = 'medium'
+    low_words = ['low confidence','knowledge only','ESTIMATED','SUSPECT','currency possibly EUR','NOT read from catalog','conflicts with']
+    if any(w in notes or w in r['source'] for w in low_words): conf = 'low'
+    if r['snapshot_date'].startswith('2026-09-2') and 'silybench' in r['source']: conf = 'high'
+    extra = []
+    if 'placeholder' in notes: dropped.append((r['provider'], g, 'spot value is a floor placeholder')); continue
+    if pid == 'runpod' or pid == 'vast':
+        if sp is not None: extra.append('spot dropped: catalog spot column is not real spot data')
+        sp = None
+    if 'SpotPrice==Price' in notes: sp = None
+    if pid == 'gcp' and 'GPU component only' in notes:
+        if od is None: dropped.append((r['provider'], g, 'GCP GPU part without host price')); continue
+        host = 0.19 * count
+        od = round(od + host, 4)
+        if sp is not None: sp = round(sp + host, 4)
+        extra.append(f'host added: n1-standard-4 per GPU at ~0.19/h (estimate from reference note) = {host:.2f}/h; spot host priced at on-demand (conservative)')
+        conf = 'low'
+    if pid == 'gcp' and 'SUSPECT' in notes:
+        od = round(5.07 * count, 4)
+        extra.append('on-demand replaced by GCP list ~5.07/GPU-h (catalog GPU part was below its own spot price)')
+    if od is None and sp is None: dropped.append((r['provider'], g, 'no price')); continue
+    if 'Seeweb' in r['provider']: extra.append('currency possibly EUR (kept as USD; low confidence)')
+    per_gpu_rows = 'per-GPU; multiply by count' in notes or 'per GPU;' in notes
+    base = dict(provider=pid, gpu=gid[g], count=count, od=od, sp=sp, region=clean(r['region']), instance=clean(r['instance']),
+                tier=tier, via=via, source=clean(r['source']), date=norm_date(r['snapshot_date']), conf=conf,
+                note=clean('; '.join([notes] + extra)))
+    offers.append(base)
+    # RunPod prices are linear in GPU count (reference: catalog 'prices linear in count'), so the per-GPU rows
+    # give 2/4/8-GPU pods too; derived rows are marked.
+    if pid == 'runpod' and per_gpu_rows:
+        for n in (2, 4, 8):
+            d = dict(base); d['count'] = n; d['od'] = round(od * n, 4); d['conf'] = 'medium' if conf != 'low' else 'low'
+            d['note'] = clean(f'derived: per-GPU price x {n} (RunPod pods price linearly in GPU count per catalog); ' + base['note'])
+            offers.append(d)
+# ids
+seen = {}
+with open(f'{OUT}/offers.csv','w') as f:
+    f.write('id,provider,gpu,count,on_demand_usd_h,spot_usd_h,region,instance,tier,via,source,snapshot_date,confidence,note\n')
+    for o in offers:
+        base = f"{o['provider']}{'-'+o['tier'] if o['tier'] else ''}{'-via-'+o['via'] if o['via'] else ''}/{o['gpu']}/{o['count']}"
+        k = seen.get(base, 0) + 1; seen[base] = k
+        oid = base if k == 1 else f'{base}-{k}'
+        assert o['provider'] in pids, o['provider']
+        f.write(','.join([oid, o['provider'], o['gpu'], str(o['count']), '' if o['od'] is None else repr(o['od']),
+                          '' if o['sp'] is None else repr(o['sp']), o['region'], o['instance'], o['tier'], o['via'], o['source'],
+                          o['date'], o['conf'], o['note']])+'\n')
+print(len(offers), 'offers;', len(dropped), 'dropped', file=sys.stderr)
+for d in dropped: print('  dropped', d, file=sys.stderr)
