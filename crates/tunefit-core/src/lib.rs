@@ -5,8 +5,10 @@
 //! `Report` and turn controls into a `Query`.
 
 pub mod activation;
+pub mod advice;
 pub mod arch;
 pub mod catalog;
+pub mod cost;
 mod choice;
 pub mod dataset;
 pub mod framework;
@@ -14,7 +16,9 @@ pub mod hfconfig;
 pub mod memory;
 pub mod query;
 pub mod report;
+pub mod sharding;
 pub mod solve;
+pub mod time;
 
 pub use query::{Query, QueryError, QueryErrors};
 pub use report::{evaluate, Error, Report};

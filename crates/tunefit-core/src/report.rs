@@ -108,6 +108,12 @@ pub struct Report {
     pub fit: Option<Fit>,
     pub warnings: Vec<Warning>,
     pub explanations: Vec<Explanation>,
+    /// Training time on the named GPU (or on the cheapest offer's configuration).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time: Option<crate::time::TimeEstimate>,
+    /// Every offer the configuration fits, ranked by total cost (crate::advice).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cost: Option<crate::advice::CostReport>,
 }
 
 /// Evaluates one query: memory, and fit when a GPU is named.
@@ -117,6 +123,8 @@ pub fn evaluate(q: &Query) -> Result<Report, Error> {
         Some(id) => Some(crate::memory::fit(q, &est, id)?),
         None => None,
     };
+    let cost = crate::advice::rank(q, &est)?;
+    let time = crate::advice::time_for(q, &est, Some(&cost));
     Ok(Report {
         query: q.to_query_string(),
         model: est.model.clone(),
@@ -124,5 +132,7 @@ pub fn evaluate(q: &Query) -> Result<Report, Error> {
         fit,
         warnings: est.warnings.clone(),
         explanations: est.explanations.clone(),
+        time,
+        cost: Some(cost),
     })
 }

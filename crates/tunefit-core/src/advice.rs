@@ -1,0 +1,295 @@
+//! Ranking every offer a configuration fits on, by total cost with its time; the cheapest, the
+//! fastest, the Pareto front of cost vs time; and a recommendation in plain words.
+//!
+//! The GPU count is the offer's: a configuration is evaluated by the memory model with
+//! `gpus = count` (and, for sharded strategies at providers with a multi-node fabric, with
+//! 2, 4, 8 … instances until it fits). Memory and timing are cached per count, so ranking all
+//! offers costs a handful of memory evaluations.
+
+use crate::cost::{self, CostInput, RESTART_MIN};
+use crate::dataset::{self, Billing, GpuClass, Offer, Provider};
+use crate::memory::Estimate;
+use crate::query::{Method, Pricing, Query, ShardingStrategy};
+use crate::report::{Error, Warning};
+use crate::time::{self, FlopShape, TimeEstimate, Timing};
+use serde::Serialize;
+
+/// Storage price assumed where a provider's was not captured: typical block storage
+/// (AWS gp3 0.08, GCP pd-balanced 0.10 USD/GB-month).
+pub const DEFAULT_STORAGE_USD_GB_MONTH: f64 = 0.10;
+/// Egress price assumed where not captured: the hyperscalers' internet rate (0.087–0.12).
+pub const DEFAULT_EGRESS_USD_GB: f64 = 0.09;
+/// Spot interruption rate assumed where a provider gives none: one per 10 hours.
+pub const DEFAULT_INTERRUPT_RATE_H: f64 = 0.1;
+/// Largest number of instances tried for one job.
+const MAX_INSTANCES: u32 = 64;
+
+/// One offer in the ranking, priced one way.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RankedOffer {
+    pub offer: &'static str,
+    pub provider: &'static str,
+    pub gpu: &'static str,
+    /// GPUs per instance.
+    pub gpus: u32,
+    pub instances: u32,
+    /// "on-demand" or "spot".
+    pub pricing: &'static str,
+    pub usd_total: f64,
+    pub usd_per_run: f64,
+    /// Expected wall-clock hours of one run (spot interruptions included).
+    pub hours: f64,
+    /// USD per hour for all instances together.
+    pub usd_per_hour: f64,
+    pub tokens_per_s: f64,
+    pub billing: &'static str,
+    pub confidence: &'static str,
+    pub region: &'static str,
+    pub snapshot_date: &'static str,
+}
+
+/// `cost` in the JSON.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CostReport {
+    /// Ranked by total cost, cheapest first.
+    pub offers: Vec<RankedOffer>,
+    pub cheapest: Option<RankedOffer>,
+    pub fastest: Option<RankedOffer>,
+    /// Offers no other offer beats on both cost and time, fastest first.
+    pub pareto: Vec<RankedOffer>,
+    pub recommendation: String,
+    pub warnings: Vec<Warning>,
+    /// Offers left out because the configuration does not fit them.
+    pub excluded: usize,
+}
+
+/// Checks the ids a query names against the dataset.
+pub fn validate(q: &Query) -> Result<(), Error> {
+    if let Some(p) = &q.provider {
+        if dataset::provider(p).is_none() {
+            return Err(Error::Invalid { key: "provider".into(), message: format!("unknown provider '{p}'; expected one of {}", dataset::provider_ids()) });
+        }
+    }
+    if let Some(g) = &q.gpu {
+        if dataset::gpu(g).is_none() {
+            return Err(Error::Invalid { key: "gpu".into(), message: format!("unknown GPU id '{g}'; expected one of {}", dataset::gpu_ids()) });
+        }
+    }
+    if let Some(r) = q.interrupt_rate { if !(r.is_finite() && r >= 0.0) { return Err(Error::Invalid { key: "interrupt_rate".into(), message: format!("{r} must be >= 0") }); } }
+    if let Some(m) = q.mfu { if !(m.is_finite() && m > 0.0 && m <= 1.0) { return Err(Error::Invalid { key: "mfu".into(), message: format!("{m} must be in (0, 1]") }); } }
+    Ok(())
+}
+
+/// Bytes that leave the provider per run: the adapter for PEFT methods, else the 16-bit weights.
+pub fn result_bytes(q: &Query, est: &Estimate) -> f64 {
+    match q.method {
+        Method::Full | Method::Freeze => est.model.params as f64 * 2.0,
+        _ => est.model.trainable_params as f64 * 2.0,
+    }
+}
+
+/// Per-GPU device memory for `count` GPUs × `instances`, memoised.
+struct FitCache<'a> { q: &'a Query, base: &'a Estimate, memo: Vec<((u32, u32), Option<u64>)> }
+
+impl FitCache<'_> {
+    fn device(&mut self, count: u32, instances: u32) -> Option<u64> {
+        if let Some((_, d)) = self.memo.iter().find(|(k, _)| *k == (count, instances)) { return *d; }
+        let d = if count == self.q.gpus && instances == self.q.nodes {
+            Some(self.base.memory.device)
+        } else {
+            let mut q2 = self.q.clone();
+            q2.gpus = count;
+            q2.nodes = instances;
+            crate::memory::estimate(&q2).ok().map(|e| e.memory.device)
+        };
+        self.memo.push(((count, instances), d));
+        d
+    }
+}
+
+/// Ranks every offer (after the `provider` and `gpu` filters) for the query.
+pub fn rank(q: &Query, est: &Estimate) -> Result<CostReport, Error> {
+    validate(q)?;
+    let shape = FlopShape::of(q, est.model.params, est.model.trainable_params);
+    let egress_gb = result_bytes(q, est) / 1e9;
+    let mut fits = FitCache { q, base: est, memo: Vec::with_capacity(16) };
+    let mut timings: Vec<((&'static str, u32, u32), Timing)> = Vec::with_capacity(64);
+    let mut out: Vec<RankedOffer> = Vec::with_capacity(dataset::offers().len() * 2);
+    let mut excluded = 0;
+    let sharded = !matches!(q.shard, ShardingStrategy::None) || q.tp > 1;
+    for o in dataset::offers() {
+        if q.provider.as_deref().is_some_and(|p| p != o.provider) { continue; }
+        if q.gpu.as_deref().is_some_and(|g| g != o.gpu) { continue; }
+        let (Some(g), Some(p)) = (dataset::gpu(o.gpu), dataset::provider(o.provider)) else { continue };
+        // Smallest number of instances on which the configuration fits.
+        let mut k = 1;
+        let instances = loop {
+            if fits.device(o.count, k).is_some_and(|d| d <= g.vram_bytes) { break Some(k); }
+            if !sharded || p.internode_gb_s.is_none() || k >= MAX_INSTANCES { break None; }
+            k *= 2;
+        };
+        let Some(k) = instances else { excluded += 1; continue };
+        let t = match timings.iter().find(|(key, _)| *key == (o.gpu, o.count, k)) {
+            Some((_, t)) => *t,
+            None => {
+                let t = time::timing(q, &shape, g, o.count, k, p.internode_gb_s);
+                timings.push(((o.gpu, o.count, k), t));
+                t
+            }
+        };
+        for (label, price, spot) in [("on-demand", o.on_demand_usd_h, false), ("spot", o.spot_usd_h, true)] {
+            let wanted = match q.pricing { Pricing::OnDemand => !spot, Pricing::Spot => spot, Pricing::Both => true };
+            let Some(price) = price else { continue };
+            if !wanted { continue; }
+            out.push(price_offer(q, o, p, k, &t, label, price, spot, egress_gb)?);
+        }
+    }
+    out.sort_by(|a, b| a.usd_total.total_cmp(&b.usd_total).then(a.hours.total_cmp(&b.hours)));
+    let cheapest = out.first().cloned();
+    let fastest = out.iter().min_by(|a, b| a.hours.total_cmp(&b.hours).then(a.usd_total.total_cmp(&b.usd_total))).cloned();
+    let pareto = pareto(&out);
+    let (recommendation, warnings) = advise(q, &out, cheapest.as_ref(), fastest.as_ref());
+    Ok(CostReport { offers: out, cheapest, fastest, pareto, recommendation, warnings, excluded })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn price_offer(q: &Query, o: &'static Offer, p: &'static Provider, k: u32, t: &Timing, label: &'static str,
+               price: f64, spot: bool, egress_gb: f64) -> Result<RankedOffer, Error> {
+    let rate = if spot { q.interrupt_rate.or(p.interrupt_rate_h).unwrap_or(DEFAULT_INTERRUPT_RATE_H) } else { 0.0 };
+    let c = cost::cost(&CostInput {
+        usd_per_instance_h: price,
+        instances: k,
+        hours_per_run: t.hours,
+        runs: q.runs,
+        billing: p.billing,
+        billing_min_s: p.billing_min_s,
+        interrupt_rate_h: rate,
+        ckpt_interval_min: q.ckpt_interval_min,
+        restart_min: RESTART_MIN,
+        storage_gb: q.storage_gb,
+        storage_usd_gb_month: p.storage_usd_gb_month.unwrap_or(DEFAULT_STORAGE_USD_GB_MONTH),
+        egress_gb,
+        egress_usd_gb: p.egress_usd_gb.unwrap_or(DEFAULT_EGRESS_USD_GB),
+    })?;
+    Ok(RankedOffer {
+        offer: o.id, provider: o.provider, gpu: o.gpu, gpus: o.count, instances: k, pricing: label,
+        usd_total: c.usd_total, usd_per_run: c.usd_per_run, hours: c.wall_hours_per_run,
+        usd_per_hour: price * k as f64, tokens_per_s: t.tokens_per_s, billing: p.billing.as_str(),
+        confidence: o.confidence, region: o.region, snapshot_date: o.snapshot_date,
+    })
+}
+
+/// Offers not beaten on both cost and time by another, fastest first.
+pub fn pareto(offers: &[RankedOffer]) -> Vec<RankedOffer> {
+    let mut by_time: Vec<&RankedOffer> = offers.iter().collect();
+    by_time.sort_by(|a, b| a.hours.total_cmp(&b.hours).then(a.usd_total.total_cmp(&b.usd_total)));
+    let mut best = f64::INFINITY;
+    let mut front = Vec::new();
+    for o in by_time {
+        if o.usd_total < best { best = o.usd_total; front.push(o.clone()); }
+    }
+    front
+}
+
+fn w(code: &str, message: String) -> Warning { Warning { code: code.into(), message } }
+
+fn fmt_usd(x: f64) -> String { if x >= 100.0 { format!("${x:.0}") } else { format!("${x:.2}") } }
+
+fn fmt_h(h: f64) -> String { if h < 1.0 { format!("{:.0} min", h * 60.0) } else { format!("{h:.1} h") } }
+
+/// The plain-words recommendation and the warnings, from the guidance that matters.
+fn advise(q: &Query, all: &[RankedOffer], cheapest: Option<&RankedOffer>, fastest: Option<&RankedOffer>) -> (String, Vec<Warning>) {
+    let mut warnings = Vec::new();
+    let Some(c) = cheapest else {
+        return ("No offer fits this configuration: reduce batch or sequence length, turn on checkpointing, shard over more GPUs, or choose a method with fewer trained weights (LoRA, QLoRA).".into(), warnings);
+    };
+    let g = dataset::gpu(c.gpu);
+    let mut parts = vec![format!(
+        "Cheapest: {}× {} at {} ({}), {} in total, {} per run of {}.",
+        c.gpus * c.instances, g.map_or(c.gpu, |g| g.name), c.provider, c.pricing, fmt_usd(c.usd_total), fmt_usd(c.usd_per_run), fmt_h(c.hours))];
+    if let Some(f) = fastest {
+        if f.offer != c.offer || f.pricing != c.pricing {
+            parts.push(format!("Fastest: {}× {} at {}, {} per run for {}.", f.gpus * f.instances,
+                dataset::gpu(f.gpu).map_or(f.gpu, |g| g.name), f.provider, fmt_h(f.hours), fmt_usd(f.usd_total)));
+        }
+    }
+    let adapter = !matches!(q.method, Method::Full | Method::Freeze);
+    if adapter {
+        if c.gpus * c.instances == 1 {
+            parts.push("For LoRA and QLoRA a single GPU with enough memory is usually best: no communication, no sharding overhead.".into());
+        } else if all.iter().any(|o| o.gpus * o.instances == 1) {
+            parts.push("A single large-memory GPU also fits this adapter job and avoids all communication.".into());
+        }
+        if let Some(g) = g {
+            if g.launch_year <= 2021 {
+                parts.push(format!("An older card with plenty of memory ({}, {}) gives the best price per result here: adapters need memory more than peak speed.", g.name, g.launch_year));
+            }
+        }
+    }
+    // Sharded full fine-tuning over PCIe only.
+    if q.method == Method::Full && !matches!(q.shard, ShardingStrategy::None) {
+        let pcie = |o: &RankedOffer| dataset::gpu(o.gpu).is_some_and(|g| {
+            let n = o.gpus;
+            n > 1 && match g.fabric {
+                dataset::Fabric::Pcie => true,
+                dataset::Fabric::Bridge => n > g.fabric_group,
+                _ => false,
+            }
+        });
+        if pcie(c) {
+            warnings.push(w("pcie_sharded", format!("The cheapest offer shards a full fine-tune over {} PCIe-connected {} GPUs; every step moves the weights over PCIe. An NVLink node (H100/H200/A100 SXM) is much faster per step.", c.gpus, c.gpu)));
+        } else if all.iter().take(10).any(pcie) {
+            warnings.push(w("pcie_sharded", "Some of the cheapest offers shard a full fine-tune over PCIe-only GPUs; full fine-tuning of large models needs NVLink nodes.".into()));
+        }
+        parts.push("Full fine-tuning of large models needs multi-GPU nodes with NVLink.".into());
+    }
+    if let Some(g) = g {
+        if g.class == GpuClass::Consumer && c.gpus * c.instances > 1 {
+            warnings.push(w("consumer_multi_gpu", format!("{} consumer cards: GDDR cards suit small models and QLoRA on one card; once a job needs several, PCIe communication and the lack of NVLink make them a poor choice.", c.gpus * c.instances)));
+        }
+    }
+    // Spot.
+    if matches!(q.pricing, Pricing::Both | Pricing::Spot) {
+        let spot_best = all.iter().find(|o| o.pricing == "spot");
+        match spot_best {
+            Some(s) if s.usd_total < c.usd_total + 1e-9 => parts.push(format!(
+                "Spot pays off here with checkpoints every {:.0} min: an interruption costs on average half an interval plus a restart.", q.ckpt_interval_min)),
+            Some(_) if q.ckpt_interval_min > 30.0 => parts.push(format!(
+                "Spot does not pay off with checkpoints every {:.0} min; checkpoint more often to make interruptions cheap.", q.ckpt_interval_min)),
+            _ => {}
+        }
+    }
+    // Per-hour billing on short, repeated runs.
+    if let Some(p) = dataset::provider(c.provider) {
+        if p.billing == Billing::Hour && c.hours < 2.0 {
+            let waste = (c.hours.ceil().max(1.0) - c.hours) / c.hours.ceil().max(1.0);
+            if waste > 0.1 {
+                warnings.push(w("hourly_billing", format!("{} bills by the hour: a {} run is billed as {:.0} h ({:.0} % paid idle){}. Per-second billing suits short, repeated experiments.",
+                    c.provider, fmt_h(c.hours), c.hours.ceil().max(1.0), waste * 100.0, if q.runs > 1 { format!(", on each of {} runs", q.runs) } else { String::new() })));
+            }
+        }
+        if !p.billing_verified {
+            warnings.push(w("billing_assumed", format!("{}'s billing rule was not verified; hourly rounding is assumed so the cost is not understated.", c.provider)));
+        }
+    }
+    if c.confidence == "low" {
+        warnings.push(w("low_confidence_price", format!("The cheapest price ({}) is low confidence in the dataset (single or estimated source, snapshot {}); check it before renting.", c.offer, c.snapshot_date)));
+    }
+    if g.is_some_and(|g| !g.bf16_native) && matches!(q.precision, crate::query::Precision::Bf16Mixed | crate::query::Precision::Bf16True) {
+        warnings.push(w("no_bf16", format!("{} has no BF16: the time assumes fp16 mixed precision.", c.gpu)));
+    }
+    (parts.join(" "), warnings)
+}
+
+/// The `time` figure for the query: on the named GPU (`gpu`, `gpus` × `nodes`), else on the
+/// cheapest offer's configuration.
+pub fn time_for(q: &Query, est: &Estimate, cost: Option<&CostReport>) -> Option<TimeEstimate> {
+    let shape = FlopShape::of(q, est.model.params, est.model.trainable_params);
+    let (g, count, inst, internode) = match (&q.gpu, cost.and_then(|c| c.cheapest.as_ref())) {
+        (Some(id), _) => (dataset::gpu(id)?, q.gpus, q.nodes, q.provider.as_deref().and_then(dataset::provider).and_then(|p| p.internode_gb_s).or(Some(50.0))),
+        (None, Some(c)) => (dataset::gpu(c.gpu)?, c.gpus, c.instances, dataset::provider(c.provider).and_then(|p| p.internode_gb_s)),
+        _ => return None,
+    };
+    let t = time::timing(q, &shape, g, count, inst, internode);
+    Some(TimeEstimate::new(q, g, count, inst, &t))
+}
