@@ -1,0 +1,124 @@
+//! Every cost rule, and the ranking built on them.
+use tunefit_core::cost::{billed_hours, cost, wall_hours, CostInput};
+use tunefit_core::dataset::Billing;
+use tunefit_core::{evaluate, Error, Query};
+
+fn input() -> CostInput {
+    CostInput {
+        usd_per_instance_h: 2.0, instances: 1, hours_per_run: 3.0, runs: 1, billing: Billing::Second,
+        billing_min_s: 0.0, interrupt_rate_h: 0.0, ckpt_interval_min: 30.0, restart_min: 10.0,
+        storage_gb: 0.0, storage_usd_gb_month: 0.1, egress_gb: 0.0, egress_usd_gb: 0.09,
+    }
+}
+
+#[test]
+fn hourly_billing_rounds_61_minutes_to_2_hours() {
+    assert_eq!(billed_hours(61.0 / 60.0, Billing::Hour, 0.0), 2.0);
+    assert_eq!(billed_hours(1.0, Billing::Hour, 0.0), 1.0);
+    assert_eq!(billed_hours(61.0 / 60.0, Billing::Minute, 0.0), 61.0 / 60.0);
+    assert!((billed_hours(61.5 / 60.0, Billing::Minute, 0.0) - 62.0 / 60.0).abs() < 1e-12);
+    // A minimum charge applies to short runs.
+    assert_eq!(billed_hours(10.0 / 3600.0, Billing::Second, 60.0), 60.0 / 3600.0);
+    let c = cost(&CostInput { hours_per_run: 61.0 / 60.0, billing: Billing::Hour, ..input() }).unwrap();
+    assert_eq!(c.compute_usd, 4.0);
+}
+
+#[test]
+fn each_run_is_rounded_separately() {
+    let c = cost(&CostInput { hours_per_run: 0.25, runs: 4, billing: Billing::Hour, ..input() }).unwrap();
+    assert_eq!(c.billed_hours_per_run, 1.0);
+    assert_eq!(c.compute_usd, 8.0); // 4 runs × 1 h × $2, not 1 h in total
+    assert_eq!(c.usd_per_run, 2.0);
+}
+
+#[test]
+fn spot_without_interruptions_costs_exactly_the_spot_price() {
+    let c = cost(&CostInput { usd_per_instance_h: 1.25, hours_per_run: 7.0, interrupt_rate_h: 0.0, ..input() }).unwrap();
+    assert_eq!(c.wall_hours_per_run, 7.0);
+    assert_eq!(c.usd_total, 1.25 * 7.0);
+}
+
+#[test]
+fn more_interruptions_or_longer_intervals_never_cost_less() {
+    let mut last = 0.0;
+    for rate in [0.0, 0.01, 0.05, 0.1, 0.5, 1.0, 3.0] {
+        let c = cost(&CostInput { interrupt_rate_h: rate, ..input() }).unwrap().usd_total;
+        assert!(c >= last, "rate {rate}: {c} < {last}");
+        last = c;
+    }
+    let mut last = 0.0;
+    for tau in [1.0, 5.0, 15.0, 30.0, 60.0, 240.0] {
+        let c = cost(&CostInput { interrupt_rate_h: 0.2, ckpt_interval_min: tau, ..input() }).unwrap().usd_total;
+        assert!(c >= last, "interval {tau}: {c} < {last}");
+        last = c;
+    }
+    // Expected lost work = λ·(τ/2 + restart): 0.5/h × (30/2 + 10) min = 12.5 min per hour.
+    assert!((wall_hours(1.0, 0.5, 30.0, 10.0) - (1.0 + 12.5 / 60.0)).abs() < 1e-12);
+}
+
+#[test]
+fn instances_runs_storage_and_egress_add_up() {
+    let c = cost(&CostInput { instances: 2, runs: 3, storage_gb: 100.0, egress_gb: 10.0, ..input() }).unwrap();
+    assert!((c.compute_usd - 2.0 * 2.0 * 3.0 * 3.0).abs() < 1e-9);
+    assert!((c.storage_usd - 100.0 * 0.1 * 9.0 / 730.0).abs() < 1e-9);
+    assert!((c.egress_usd - 10.0 * 0.09 * 3.0).abs() < 1e-9);
+    assert!((c.usd_total - (c.compute_usd + c.storage_usd + c.egress_usd)).abs() < 1e-9);
+    assert!((c.usd_per_run * 3.0 - c.usd_total).abs() < 1e-9);
+}
+
+#[test]
+fn negative_prices_and_rates_are_errors_naming_the_key() {
+    let key = |r: Result<_, Error>| match r { Err(Error::Invalid { key, .. }) => key, other => panic!("{other:?}") };
+    assert_eq!(key(cost(&CostInput { usd_per_instance_h: -1.0, ..input() })), "price");
+    assert_eq!(key(cost(&CostInput { interrupt_rate_h: -0.1, ..input() })), "interrupt_rate");
+    assert_eq!(key(cost(&CostInput { usd_per_instance_h: f64::NAN, ..input() })), "price");
+    assert_eq!(key(cost(&CostInput { egress_usd_gb: -2.0, ..input() })), "egress_price");
+    let e = Query::parse("interrupt_rate=-1").unwrap_err();
+    assert_eq!(e.0[0].key, "interrupt_rate");
+}
+
+#[test]
+fn unknown_provider_or_gpu_is_an_error_naming_the_key() {
+    for (s, k) in [("provider=nosuchcloud", "provider"), ("gpu=h900", "gpu")] {
+        match evaluate(&Query::parse(s).unwrap()) {
+            Err(Error::Invalid { key, message }) => { assert_eq!(key, k); assert!(message.contains("unknown"), "{message}"); }
+            other => panic!("{s}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn ranking_is_sorted_filtered_and_has_a_pareto_front() {
+    let r = evaluate(&Query::default()).unwrap();
+    let c = r.cost.expect("cost");
+    assert!(c.offers.len() > 20, "{}", c.offers.len());
+    assert!(c.offers.windows(2).all(|w| w[0].usd_total <= w[1].usd_total));
+    let cheapest = c.cheapest.unwrap();
+    let fastest = c.fastest.unwrap();
+    assert_eq!(cheapest, c.offers[0]);
+    assert!(c.offers.iter().all(|o| o.hours >= fastest.hours));
+    // The front starts with the fastest and ends with the cheapest; cost falls as time grows.
+    assert_eq!(c.pareto.first().unwrap().hours, fastest.hours);
+    assert_eq!(c.pareto.last().unwrap().usd_total, cheapest.usd_total);
+    assert!(c.pareto.windows(2).all(|w| w[0].hours <= w[1].hours && w[0].usd_total > w[1].usd_total));
+    assert!(!c.recommendation.is_empty());
+    for o in &c.offers { assert!(o.usd_total.is_finite() && o.usd_total > 0.0 && o.hours > 0.0, "{o:?}"); }
+
+    let only = evaluate(&Query::parse("provider=lambda&pricing=on-demand").unwrap()).unwrap().cost.unwrap();
+    assert!(!only.offers.is_empty());
+    assert!(only.offers.iter().all(|o| o.provider == "lambda" && o.pricing == "on-demand"));
+    let spot = evaluate(&Query::parse("pricing=spot").unwrap()).unwrap().cost.unwrap();
+    assert!(spot.offers.iter().all(|o| o.pricing == "spot"));
+    let g = evaluate(&Query::parse("gpu=a100-80gb").unwrap()).unwrap().cost.unwrap();
+    assert!(g.offers.iter().all(|o| o.gpu == "a100-80gb"));
+}
+
+#[test]
+fn more_runs_cost_more_and_per_run_is_total_over_runs() {
+    let one = evaluate(&Query::parse("provider=lambda&pricing=on-demand").unwrap()).unwrap().cost.unwrap().offers;
+    let five = evaluate(&Query::parse("provider=lambda&pricing=on-demand&runs=5").unwrap()).unwrap().cost.unwrap().offers;
+    let a = one.iter().find(|o| o.offer == "lambda/h100-sxm/1").unwrap();
+    let b = five.iter().find(|o| o.offer == "lambda/h100-sxm/1").unwrap();
+    assert!((b.usd_total - 5.0 * a.usd_total).abs() < 1e-6 * b.usd_total);
+    assert!((b.usd_per_run - a.usd_per_run).abs() < 1e-9 * b.usd_per_run.max(1.0));
+}
