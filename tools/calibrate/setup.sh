@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Creates tools/calibrate/.venv with the pinned probe environment (torch, transformers, peft).
+# One command, run once: `bash tools/calibrate/setup.sh` (about 1-2 minutes, ~6 GB on disk,
+# mostly torch's CUDA libraries, which its PyPI wheel needs at import even on the CPU).
+# Not part of the test command: the Rust tests read the committed data file, not this venv.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+python="${PYTHON:-python3}"
+"$python" -c 'import sys; assert sys.version_info >= (3, 10), "the probe needs Python >= 3.10"'
+if [ ! -x "$here/.venv/bin/python" ]; then
+  "$python" -m venv "$here/.venv"
+fi
+"$here/.venv/bin/pip" install --quiet --upgrade pip
+"$here/.venv/bin/pip" install --quiet -r "$here/requirements.txt"
+"$here/.venv/bin/python" -c 'import torch, transformers, peft; print("probe env ready: torch", torch.__version__, "transformers", transformers.__version__, "peft", peft.__version__)'
