@@ -1,1 +1,220 @@
-//! (in progress)
+//! Activation memory: the tensors autograd keeps for backward, per transformer block.
+//!
+//! Every term is one tensor that a PyTorch op saves (its `SavedVariable`s), per token, in
+//! bytes. PyTorch saves an op's input only when the *other* operand needs a gradient
+//! (autograd codegen guards each save with `should_compute_output`), so a frozen linear keeps
+//! nothing and a trainable one keeps its input; an elementwise product keeps both operands;
+//! SiLU/GELU keep their input; softmax keeps its output; dropout keeps a 1-byte mask.
+//! Tensors that are the same storage (the norm output read by q, k and v) count once.
+//!
+//! Korthikanti et al. (2022) Table 2 is the special case `Block::korthikanti_gpt` — a GPT
+//! block with dropout, eager attention, 16-bit, LayerNorm saving only its input — and
+//! `tests/activation.rs` checks the formulas come out exactly (`tensors()` excludes the
+//! per-row norm statistics, which the paper leaves out).
+
+use crate::arch::{Architecture, MlpKind};
+use crate::query::{Attention, Checkpointing, TargetModule, Targets};
+
+/// How a block's normalisation layers keep tensors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NormImpl {
+    /// `x.float()` then normalise (HF LlamaRMSNorm, torchtune RMSNorm, litgpt RMSNorm): the
+    /// fp32 copy of the input (4 B/elem) is saved by pow/mul; the 16-bit normalised value is
+    /// saved too when the norm weight trains.
+    Upcast,
+    /// A fused kernel (Unsloth's Triton RMSNorm, Megatron/apex LayerNorm, PyTorch's native
+    /// LayerNorm): saves its input at the activation dtype plus per-row statistics.
+    Fused,
+}
+
+/// What trains in one block and how its linears behave.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Block {
+    /// Bytes per activation element (2 for 16-bit compute, 4 for fp32).
+    pub act_bytes: f64,
+    /// Every weight of the block trains (full fine-tune, or a trainable layer under freeze).
+    pub full: bool,
+    /// Linears carrying a LoRA/DoRA adapter.
+    pub lora: Targets,
+    pub rank: f64,
+    /// The adapter runs in a wider dtype than the activations and PEFT casts its input
+    /// (`_cast_input_dtype`): each adapted linear keeps its own fp32 copy of the input.
+    pub lora_input_cast_bytes: f64,
+    /// LoRA dropout p > 0: each adapted linear keeps a mask and a dropped copy of its input.
+    pub lora_dropout: bool,
+    /// Frozen quantized linears whose autograd function saves the input anyway
+    /// (bitsandbytes `MatMul4Bit` saves `A` whenever the input needs a gradient).
+    pub quant_saves_input: bool,
+    pub norm: NormImpl,
+    pub attn: Attention,
+    /// Eager softmax in fp32 (HF eager: `softmax(dtype=float32)` then cast back): the fp32
+    /// output and the 16-bit probabilities are both kept.
+    pub eager_softmax_fp32: bool,
+    /// SDPA with GQA expands k and v to all heads before the kernel (HF `repeat_kv`,
+    /// torchtune and litgpt `expand`); flash-attn 2 reads the kv heads directly.
+    pub expand_kv: bool,
+    /// Hidden and attention-probability dropout active (GPT-2 / BERT training).
+    pub dropout: bool,
+    /// Bottleneck adapter width (0 = none): two Houlsby adapters per block.
+    pub bottleneck: f64,
+    /// torch.compile (Inductor) fuses elementwise chains: the gated MLP's silu output and
+    /// the norm's fp32 copy are recomputed in the fused backward instead of saved.
+    pub compiled: bool,
+    /// Tensor-parallel degree (Megatron layout without sequence parallelism).
+    pub tp: f64,
+}
+
+/// Saved bytes of one block, by part, for a given number of tokens.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct BlockSaved {
+    pub norms: f64,
+    /// Per-row mean/rstd kept by norms (8 B/token each); left out of Korthikanti's count.
+    pub norm_stats: f64,
+    /// Inputs of linears (q/k/v input, o input), adapters, attention kernel tensors.
+    pub attention: f64,
+    /// s² tensors of eager attention (scores softmax, dropout mask and output).
+    pub attention_scores: f64,
+    pub mlp: f64,
+    pub adapters: f64,
+    pub dropout_masks: f64,
+}
+
+impl BlockSaved {
+    /// Everything the block keeps.
+    pub fn total(&self) -> f64 { self.tensors() + self.norm_stats }
+    /// Everything but the per-row norm statistics (Korthikanti's accounting).
+    pub fn tensors(&self) -> f64 {
+        self.norms + self.attention + self.attention_scores + self.mlp + self.adapters + self.dropout_masks
+    }
+}
+
+impl Block {
+    /// The block Korthikanti et al. analyse: GPT, dropout, eager attention, 16-bit, all trainable.
+    pub fn korthikanti_gpt(tp: f64) -> Block {
+        Block {
+            act_bytes: 2.0, full: true, lora: Targets::NONE, rank: 0.0, lora_input_cast_bytes: 0.0,
+            lora_dropout: false, quant_saves_input: false, norm: NormImpl::Fused, attn: Attention::Eager,
+            eager_softmax_fp32: false, expand_kv: false, dropout: true, bottleneck: 0.0, compiled: false, tp,
+        }
+    }
+
+    fn trains(&self, t: TargetModule) -> bool { self.full || self.lora.contains(t) }
+
+    /// Bytes one block saves for `tokens` = b·s tokens of sequences of length `seq`.
+    pub fn saved(&self, a: &Architecture, tokens: f64, seq: f64, ckpt: Checkpointing) -> BlockSaved {
+        use TargetModule as T;
+        let e = self.act_bytes;
+        let (h, f) = (a.hidden as f64, a.ffn as f64);
+        let (qd, kvd) = (a.q_dim() as f64, a.kv_dim() as f64);
+        let heads = a.heads as f64;
+        let t = self.tp.max(1.0);
+        let mut s = BlockSaved::default();
+
+        // --- norms: two per block (pre-attention, pre-MLP); extra post-norms (Gemma 2) act
+        // on outputs that are summed into the residual and keep their input too.
+        let n_norms = a.norms_per_layer.max(1) as f64;
+        let per_norm = match self.norm {
+            NormImpl::Upcast => {
+                let fp32_copy = if self.compiled { e } else { 4.0 };
+                fp32_copy + if self.full { e } else { 0.0 }
+            }
+            NormImpl::Fused => e,
+        };
+        s.norms = n_norms * per_norm * h * tokens;
+        s.norm_stats = n_norms * 8.0 * tokens;
+
+        // --- attention inputs: the norm output, kept once if any consumer needs it.
+        let quant_keep = self.quant_saves_input && !self.full;
+        let qkv_in = [T::Q, T::K, T::V].iter().any(|x| self.trains(*x)) || quant_keep;
+        let qkv_in_shared = self.full || (self.lora_input_cast_bytes == 0.0 && !self.lora_dropout && qkv_in);
+        let mut attn = 0.0;
+        if qkv_in_shared || quant_keep { attn += e * h; }
+        // --- attention kernel.
+        let kv_saved = if self.expand_kv { qd } else { kvd };
+        match self.attn {
+            Attention::Flash | Attention::Sdpa => {
+                // q, k, v (after RoPE), output, and the fp32 log-sum-exp per head.
+                attn += e * (qd + 2.0 * kv_saved) / t + e * qd / t + 4.0 * heads / t;
+            }
+            Attention::Eager => {
+                // q and k for QKᵀ, v for probs·V; scores: softmax output, dropout mask and
+                // dropped probabilities (Korthikanti: 2as²b + as²b + 2as²b).
+                attn += e * (qd + 2.0 * kv_saved) / t;
+                if ckpt != Checkpointing::Selective {
+                    let sm = if self.eager_softmax_fp32 { 4.0 + e } else { e };
+                    let drop = if self.dropout { 1.0 + e } else { 0.0 };
+                    s.attention_scores = heads / t * seq * (sm + drop) * tokens;
+                }
+            }
+        }
+        // Output projection input (a contiguous copy of the attention output).
+        if self.trains(T::O) || quant_keep { attn += e * qd / t; }
+        if self.dropout { s.dropout_masks += h * tokens; }
+        s.attention = attn * tokens;
+
+        // --- MLP.
+        let mlp_in = [T::Gate, T::Up].iter().any(|x| self.trains(*x)) || quant_keep;
+        let mut mlp = 0.0;
+        let mlp_in_shared = self.full || (self.lora_input_cast_bytes == 0.0 && !self.lora_dropout && mlp_in);
+        if mlp_in_shared || quant_keep { mlp += e * h; }
+        let fe = f * a.experts_per_token as f64 / t;
+        match a.mlp {
+            MlpKind::Gated => {
+                // gate output (saved by SiLU/GELU), activation output and up output (saved by
+                // the product); Inductor recomputes the activation output in backward.
+                mlp += e * fe * if self.compiled { 2.0 } else { 3.0 };
+                if self.trains(T::Down) || quant_keep { mlp += e * fe; }
+            }
+            MlpKind::Plain => {
+                // fc1 output (GELU input), and GELU output when fc2 needs its weight gradient.
+                mlp += e * fe;
+                if self.trains(T::Down) || quant_keep { mlp += e * fe; }
+            }
+        }
+        if a.experts > 1 {
+            // Router logits (fp32 softmax over experts) and the token permutation indices.
+            mlp += 4.0 * a.experts as f64 + 8.0 * a.experts_per_token as f64;
+        }
+        if self.dropout { s.dropout_masks += h * tokens; }
+        s.mlp = mlp * tokens;
+
+        // --- adapters.
+        let mut ad = 0.0;
+        for tm in self.lora.iter() {
+            let Some(shape) = a.linear(tm) else { continue };
+            let input = shape.input as f64 / if matches!(tm, T::O | T::Down) { t } else { 1.0 };
+            let active = if matches!(tm, T::Gate | T::Up | T::Down) { a.experts_per_token as f64 } else { 1.0 };
+            // lora_A's input: a private copy when cast to the adapter dtype or dropped out.
+            if self.lora_dropout {
+                ad += active * input * (1.0 + if self.lora_input_cast_bytes > 0.0 { self.lora_input_cast_bytes } else { e });
+            } else if self.lora_input_cast_bytes > 0.0 {
+                ad += active * input * self.lora_input_cast_bytes;
+            }
+            // lora_B's input: the rank-r intermediate.
+            let rb = if self.lora_input_cast_bytes > 0.0 { self.lora_input_cast_bytes } else { e };
+            ad += active * self.rank * rb;
+        }
+        if self.bottleneck > 0.0 {
+            // Houlsby: two adapters (after attention, after MLP), each keeps its input,
+            // the down-projection output (activation input) and the activation output.
+            ad += 2.0 * e * (h + 2.0 * self.bottleneck);
+        }
+        s.adapters = ad * tokens;
+
+        match ckpt {
+            Checkpointing::Full => {
+                // Only the block input survives the forward pass (16-bit hidden state).
+                BlockSaved { norms: 0.0, norm_stats: 0.0, attention: e * h * tokens, attention_scores: 0.0, mlp: 0.0, adapters: 0.0, dropout_masks: 0.0 }
+            }
+            _ => s,
+        }
+    }
+}
+
+/// Korthikanti et al. 2022, Table 2: bytes per layer, as printed (s, b, h, a, t).
+pub mod korthikanti {
+    pub fn no_parallelism(s: f64, b: f64, h: f64, a: f64) -> f64 { s * b * h * (34.0 + 5.0 * a * s / h) }
+    pub fn tensor_parallel(s: f64, b: f64, h: f64, a: f64, t: f64) -> f64 { s * b * h * (10.0 + 24.0 / t + 5.0 * a * s / (h * t)) }
+    pub fn tp_selective(s: f64, b: f64, h: f64, t: f64) -> f64 { s * b * h * (10.0 + 24.0 / t) }
+    pub fn full_recompute(s: f64, b: f64, h: f64) -> f64 { 2.0 * s * b * h }
+}

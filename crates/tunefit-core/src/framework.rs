@@ -1,1 +1,175 @@
-//! (in progress)
+//! Framework profiles: what each training framework's code allocates, as defaults.
+//!
+//! A profile is read from the framework's source (file and function per field in
+//! docs/frameworks.md); it never holds a fitted multiplier. An explicitly set query key
+//! (`adapter_dtype`, `ckpt`, `attn`, `loss`, `packing`, `compile`, `lora_dropout`) always
+//! wins over the profile's default: `resolve` applies the profile only to `None` fields.
+
+use crate::activation::NormImpl;
+use crate::query::{AdapterDtype, Attention, Checkpointing, Framework, Loss, Method, Query};
+
+/// How the loss turns hidden states into a scalar, and what it keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LogitsImpl {
+    /// Full logits in the model dtype, `.float()` copy in the loss, fp32 log-softmax saved
+    /// (transformers `ForCausalLMLoss`).
+    Fp32Upcast,
+    /// Full logits in the model dtype; cross-entropy in that dtype (litgpt 2023:
+    /// lm_head chunked along the sequence, chunked CE, no upcast).
+    ModelDtype,
+    /// Output projection and CE in chunks, each chunk upcast to fp32 and freed
+    /// (torchtune `CEWithChunkedOutputLoss`, 8 chunks).
+    ChunkedFp32 { chunks: u32 },
+    /// A fused linear + CE kernel that never materialises full logits (Unsloth's fused CE,
+    /// Liger's FusedLinearCrossEntropy): only one chunk of logits lives at a time.
+    Fused,
+}
+
+/// One framework's allocation behaviour.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Profile {
+    pub framework: Framework,
+    pub adapter_dtype: AdapterDtype,
+    /// The adapter casts its input to the adapter dtype (PEFT `_cast_input_dtype`).
+    pub lora_casts_input: bool,
+    pub norm: NormImpl,
+    /// NF4 implementation: bitsandbytes (saves inputs of quantized linears) or torchao.
+    pub nf4_bnb: bool,
+    /// One dequantized 16-bit weight lives during each quantized matmul (torchao's
+    /// `linear_nf4` dequantizes to a full tensor; bnb's kernel also materialises it for the
+    /// backward `grad @ W`).
+    pub dequant_buffer: bool,
+    pub logits: LogitsImpl,
+    pub loss_default: Loss,
+    pub ckpt_default: Checkpointing,
+    /// Checkpointed layer inputs are moved to host memory (Unsloth "unsloth" mode,
+    /// torchtune activation offloading).
+    pub ckpt_offloaded: bool,
+    pub attn_default: Attention,
+    /// AdamW step runs the `foreach` path: one state-sized temporary list (sqrt of v).
+    pub optimizer_foreach: bool,
+    /// SDPA path expands GQA k/v to all heads before the kernel.
+    pub expand_kv: bool,
+    pub packing_default: bool,
+    pub compile_default: bool,
+    /// LoRA dropout default (PEFT LoraConfig 0.0; litgpt 0.05; Axolotl/LLaMA-Factory 0.0/0.05).
+    pub lora_dropout_default: f64,
+    /// CUDA context, bytes (nvidia-smi minus torch reserved after the first kernel).
+    pub cuda_context: u64,
+}
+
+const MIB: u64 = 1 << 20;
+
+/// CUDA context: 1343 MiB measured by transformers' guide on a V100 (CUDA 11, eager
+/// module loading); CUDA 12 with lazy loading measures ≈ 300–600 MiB. 1 GiB is the middle of
+/// the 0.3–1.3 GiB range the reference notes record (memory-cases.md §6.5).
+pub const CUDA_CONTEXT: u64 = 1024 * MIB;
+
+pub fn profile(fw: Framework) -> Profile {
+    let base = Profile {
+        framework: fw,
+        adapter_dtype: AdapterDtype::Fp32,
+        lora_casts_input: true,
+        norm: NormImpl::Upcast,
+        nf4_bnb: true,
+        dequant_buffer: true,
+        logits: LogitsImpl::Fp32Upcast,
+        loss_default: Loss::Standard,
+        ckpt_default: Checkpointing::None,
+        ckpt_offloaded: false,
+        attn_default: Attention::Sdpa,
+        optimizer_foreach: true,
+        expand_kv: true,
+        packing_default: false,
+        compile_default: false,
+        lora_dropout_default: 0.0,
+        cuda_context: CUDA_CONTEXT,
+    };
+    match fw {
+        // transformers Trainer + PEFT: autocast_adapter_dtype=True keeps LoRA fp32 and
+        // casts inputs; LlamaRMSNorm upcasts; ForCausalLMLoss upcasts logits; bnb NF4;
+        // torch AdamW foreach.
+        Framework::Hf => base,
+        // torchtune: LoRA in bf16, torchao NF4 (linear_nf4 saves no input), RMSNorm
+        // upcast, CEWithChunkedOutputLoss in the shipped LoRA/QLoRA configs, fused AdamW,
+        // activation checkpointing on in the shipped configs.
+        Framework::Torchtune => Profile {
+            adapter_dtype: AdapterDtype::Bf16, lora_casts_input: false, nf4_bnb: false,
+            logits: LogitsImpl::ChunkedFp32 { chunks: 8 }, loss_default: Loss::Chunked,
+            ckpt_default: Checkpointing::Full, optimizer_foreach: false, ..base
+        },
+        // litgpt: bf16-true, LoRA weights in the param dtype, bnb NF4, lm_head chunked and
+        // chunked CE without upcast, LoRA dropout 0.05, no AC on one GPU.
+        Framework::Litgpt => Profile {
+            adapter_dtype: AdapterDtype::Bf16, lora_casts_input: false,
+            logits: LogitsImpl::ModelDtype, loss_default: Loss::Chunked, lora_dropout_default: 0.05, ..base
+        },
+        // Unsloth: Triton fused RMSNorm (saves input + rstd), fused CE, "unsloth" offloaded
+        // gradient checkpointing by default, LoRA through PEFT but bf16 adapters.
+        Framework::Unsloth => Profile {
+            adapter_dtype: AdapterDtype::Bf16, lora_casts_input: false, norm: NormImpl::Fused,
+            logits: LogitsImpl::Fused, loss_default: Loss::Chunked, ckpt_default: Checkpointing::Full,
+            ckpt_offloaded: true, ..base
+        },
+        // Axolotl: Trainer + PEFT underneath; its example configs turn on gradient
+        // checkpointing, sample packing and flash attention.
+        Framework::Axolotl => Profile {
+            ckpt_default: Checkpointing::Full, attn_default: Attention::Flash, expand_kv: false,
+            packing_default: true, ..base
+        },
+        // LLaMA-Factory: Trainer + PEFT, upcasts trainable params to fp32, gradient
+        // checkpointing on by default (model_args.disable_gradient_checkpointing=False).
+        Framework::LlamaFactory => Profile { ckpt_default: Checkpointing::Full, ..base },
+    }
+}
+
+/// Settings after applying the profile to the keys the person left unset.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Resolved {
+    pub profile: Profile,
+    pub adapter_dtype: AdapterDtype,
+    pub ckpt: Checkpointing,
+    pub attn: Attention,
+    pub loss: Loss,
+    pub packing: bool,
+    pub compile: bool,
+    pub lora_dropout: f64,
+}
+
+pub fn resolve(q: &Query) -> Resolved {
+    let p = profile(q.framework);
+    Resolved {
+        profile: p,
+        adapter_dtype: q.adapter_dtype.unwrap_or(p.adapter_dtype),
+        ckpt: q.ckpt.unwrap_or(p.ckpt_default),
+        attn: q.attn.unwrap_or(p.attn_default),
+        loss: q.loss.unwrap_or(p.loss_default),
+        packing: q.packing.unwrap_or(p.packing_default),
+        compile: q.compile.unwrap_or(p.compile_default),
+        lora_dropout: q.lora_dropout.unwrap_or(p.lora_dropout_default),
+    }
+}
+
+/// Combinations a framework cannot run, as (code, message).
+pub fn unsupported(q: &Query) -> Vec<(&'static str, String)> {
+    use crate::query::{Offload, ShardingStrategy as S};
+    let mut out = Vec::new();
+    let fw = q.framework;
+    let name = fw.as_str();
+    if matches!(q.method, Method::Prefix | Method::Prompt | Method::Adapter)
+        && matches!(fw, Framework::Torchtune | Framework::Litgpt | Framework::Unsloth)
+    {
+        // litgpt has its own adapter (LLaMA-Adapter) recipe, not PEFT prefix/prompt/Houlsby.
+        out.push(("framework-method", format!("{name} has no {} recipe; the estimate assumes a PEFT-style implementation", q.method)));
+    }
+    if fw == Framework::Unsloth && (q.gpus > 1 || q.shard != S::None) {
+        out.push(("framework-multi-gpu", "unsloth (open-source) trains on one GPU; multi-GPU and sharding are not supported".into()));
+    }
+    if q.method == Method::Qlora && matches!(q.shard, S::Zero3) && q.offload == Offload::All {
+        out.push(("qlora-zero3-offload", "QLoRA with ZeRO-3 parameter offload: bitsandbytes 4-bit weights cannot be offloaded by DeepSpeed; expect failure or no saving".into()));
+    }
+    if fw == Framework::Torchtune && q.method == Method::Qlora && q.quant != crate::query::Quant::Nf4 {
+        out.push(("framework-quant", format!("torchtune's QLoRA uses torchao NF4 only; quant={} is not available", q.quant)));
+    }
+    out
+}

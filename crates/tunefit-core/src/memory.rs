@@ -1,29 +1,478 @@
-//! Memory model (placeholder: 16 bytes per parameter; the real model replaces this).
+//! Memory model: per-GPU bytes of one fine-tuning configuration.
+//!
+//! Terms (docs/memory-model.md): weights (frozen base in its storage format, trainable
+//! parameters in theirs, autocast's 16-bit working copies), gradients, optimizer states,
+//! activations saved for backward (crate::activation), logits and loss transients, and
+//! named overheads. Three peaks: `allocated` (live tensors at the worst moment of a step),
+//! `reserved` (allocated plus the caching allocator's fragmentation) and `device` (reserved
+//! plus the CUDA context and memory outside PyTorch: NCCL buffers, bitsandbytes paged states).
+//! All arithmetic is f64 over validated inputs and checked before it becomes bytes.
 
-use crate::query::Query;
+use crate::activation::{Block, NormImpl};
+use crate::arch::Architecture;
+use crate::framework::{self, LogitsImpl, Resolved};
+use crate::query::{
+    AdapterDtype, Attention, Checkpointing, Loss, Method, Offload, Optimizer, Precision, Quant, Query,
+    ShardingStrategy, TargetModule, Targets,
+};
 use crate::report::{Error, Explanation, Fit, MemoryBreakdown, ModelInfo, Warning};
 
+const MIB: f64 = 1048576.0;
+
+/// Everything `estimate` worked out, for solvers, the validation table and the page.
+#[derive(Debug, Clone)]
 pub struct Estimate {
     pub model: ModelInfo,
     pub memory: MemoryBreakdown,
     pub warnings: Vec<Warning>,
     pub explanations: Vec<Explanation>,
+    pub detail: Detail,
 }
 
+/// Intermediate figures (bytes per GPU) behind the breakdown.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Detail {
+    /// Peak of live tensors during forward/backward.
+    pub peak_forward_backward: f64,
+    /// Peak of live tensors during optimizer.step.
+    pub peak_step: f64,
+    /// Model states as ZeRO counts them: params + grads + optimizer (incl. fp32 master).
+    pub model_states: f64,
+    /// Saved-for-backward bytes of one block.
+    pub per_layer_activation: f64,
+    /// Largest module's own parameters (DeepSpeed's largest_layer).
+    pub largest_module: u64,
+    /// Optimizer states held in bitsandbytes paged (managed) memory: outside torch's counters.
+    pub paged_optimizer: f64,
+    pub cuda_context: f64,
+    pub fragmentation: f64,
+    pub framework_buffers: f64,
+    pub non_torch: f64,
+}
+
+/// The architecture a query describes: preset, or inferred from `params`, plus overrides.
+pub fn architecture(q: &Query) -> Result<(Architecture, Option<&'static crate::catalog::Preset>), Error> {
+    let (mut a, preset) = match (&q.params, &q.model) {
+        (Some(p), _) => (Architecture::infer(*p), None),
+        (None, Some(id)) => {
+            let p = crate::catalog::preset(id).ok_or_else(|| Error::Invalid {
+                key: "model".into(),
+                message: format!("unknown model '{id}'; accepted: {}", crate::catalog::accepted_ids()),
+            })?;
+            (p.arch.clone(), Some(p))
+        }
+        (None, None) => (crate::catalog::preset("llama-3.1-8b").expect("default preset").arch.clone(), None),
+    };
+    a.apply(&q.arch);
+    a.validate()?;
+    Ok((a, if q.arch.is_empty() { preset } else { None }))
+}
+
+fn invalid(key: &str, message: impl Into<String>) -> Error { Error::Invalid { key: key.into(), message: message.into() } }
+
+/// Trainable parameter counts of a method.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Trainable {
+    /// All trainable parameters.
+    pub total: u64,
+    /// Of which adapter parameters (LoRA/DoRA/bottleneck/prefix/prompt): stored in the adapter dtype.
+    pub adapter: u64,
+    /// Of which base-model parameters trained in full (full, freeze, embed/lm_head targets).
+    pub base: u64,
+    /// Adafactor's factored second moment: Σ(rows + cols) over trainable matrices + vectors.
+    pub adafactor_elems: u64,
+    /// Largest single trainable tensor (step temporaries of per-parameter optimizers).
+    pub largest_tensor: u64,
+}
+
+/// Exact trainable counts (GQA-aware LoRA: r·(in + out) per adapted linear).
+pub fn trainable(a: &Architecture, q: &Query) -> Result<Trainable, Error> {
+    let m = a.modules();
+    let l = a.layers;
+    let r = q.rank as u64;
+    let mut t = Trainable::default();
+    let embed_rows = a.vocab * a.hidden;
+    match q.method {
+        Method::Full => {
+            t.base = a.param_count();
+            // Factored second moment: each block matrix (rows + cols), vectors in full.
+            let mut fac = 0u64;
+            for tm in TargetModule::LINEAR {
+                if let Some(s) = a.linear(tm) { fac += s.count * (s.input + s.output); }
+            }
+            let vectors = m.norms + (m.attention + m.mlp).saturating_sub(a.block_linear_params() / l.max(1));
+            t.adafactor_elems = l * (fac + vectors) + (a.vocab + a.hidden) * if a.tied || a.encoder_only { 1 } else { 2 } + a.hidden;
+            t.largest_tensor = m.largest_module;
+        }
+        Method::Freeze => {
+            if q.train_layers as u64 > l {
+                return Err(invalid("train_layers", format!("{} exceeds the model's {} layers", q.train_layers, l)));
+            }
+            t.base = q.train_layers as u64 * a.layer_params();
+            let mut fac = 0u64;
+            for tm in TargetModule::LINEAR {
+                if let Some(s) = a.linear(tm) { fac += s.count * (s.input + s.output); }
+            }
+            t.adafactor_elems = q.train_layers as u64 * (fac + m.norms);
+            t.largest_tensor = a.hidden * a.ffn.max(a.q_dim());
+        }
+        Method::Lora | Method::Qlora | Method::Dora => {
+            if q.rank as u64 > a.hidden {
+                return Err(invalid("rank", format!("rank {} is larger than the hidden size {}", q.rank, a.hidden)));
+            }
+            let mut per_layer = 0u64;
+            let mut fac = 0u64;
+            for tm in q.targets.iter() {
+                let Some(s) = a.linear(tm) else { continue };
+                per_layer += s.count * r * (s.input + s.output);
+                fac += s.count * (r + s.input + s.output + r);
+                if q.method == Method::Dora { per_layer += s.count * s.output; fac += s.count * s.output; }
+                t.largest_tensor = t.largest_tensor.max(r * s.input.max(s.output));
+            }
+            if per_layer == 0 && !q.targets.contains(TargetModule::Embed) && !q.targets.contains(TargetModule::LmHead) {
+                return Err(invalid("targets", "none of the targets exists in this architecture (a plain MLP has no gate)"));
+            }
+            t.adapter = l * per_layer;
+            t.adafactor_elems = l * fac;
+            let mut full = 0;
+            if q.targets.contains(TargetModule::Embed) { full += embed_rows; }
+            if q.targets.contains(TargetModule::LmHead) && !(a.tied && q.targets.contains(TargetModule::Embed)) {
+                full += if a.encoder_only { 0 } else { embed_rows };
+            }
+            if full > 0 { t.largest_tensor = t.largest_tensor.max(embed_rows); t.adafactor_elems += a.vocab + a.hidden; }
+            t.base = full;
+        }
+        Method::Adapter => {
+            if q.bottleneck as u64 > a.hidden {
+                return Err(invalid("bottleneck", format!("bottleneck {} is larger than the hidden size {}", q.bottleneck, a.hidden)));
+            }
+            // Houlsby et al. 2019: two adapters per block (after attention and after the
+            // MLP), each down (h·m + m) and up (m·h + h) with biases.
+            let b = q.bottleneck as u64;
+            t.adapter = l * 2 * (2 * a.hidden * b + b + a.hidden);
+            t.adafactor_elems = l * 2 * (2 * (a.hidden + b) + b + a.hidden);
+            t.largest_tensor = a.hidden * b;
+        }
+        Method::Prefix => {
+            // PEFT prefix tuning without projection: one embedding of
+            // virtual_tokens × (layers · 2 · kv_dim) (a key and a value per layer).
+            t.adapter = q.virtual_tokens as u64 * l * 2 * a.kv_dim();
+            t.adafactor_elems = q.virtual_tokens as u64 + l * 2 * a.kv_dim();
+            t.largest_tensor = t.adapter;
+        }
+        Method::Prompt => {
+            t.adapter = q.virtual_tokens as u64 * a.hidden;
+            t.adafactor_elems = q.virtual_tokens as u64 + a.hidden;
+            t.largest_tensor = t.adapter;
+        }
+    }
+    t.total = t.adapter + t.base;
+    Ok(t)
+}
+
+/// Storage bits per parameter of a quantized linear (QLoRA §3; LLM.int8 for int8).
+pub fn quant_bits(quant: Quant, double_quant: bool, in_features: u64) -> f64 {
+    match quant {
+        // 4-bit codes + fp32 absmax per 64-block; DQ: 8-bit absmax + fp32 per 256 of them.
+        Quant::Nf4 | Quant::Fp4 => if double_quant { 4.0 + 8.0 / 64.0 + 32.0 / (64.0 * 256.0) } else { 4.0 + 32.0 / 64.0 },
+        // int8 codes + one fp32 scale per output row (bnb Int8Params SCB).
+        Quant::Int8 => 8.0 + 32.0 / in_features.max(1) as f64,
+    }
+}
+
+fn is_peft(m: Method) -> bool { !matches!(m, Method::Full | Method::Freeze) }
+
 pub fn estimate(q: &Query) -> Result<Estimate, Error> {
-    let p = q.params.unwrap_or(8_030_261_248);
-    let weights = p * 2;
-    let m = MemoryBreakdown { weights, allocated: weights, reserved: weights, device: weights, ..Default::default() };
-    Ok(Estimate {
-        model: ModelInfo { id: q.model.clone(), name: "placeholder".into(), params: p, trainable_params: p, inferred: false },
-        memory: m,
-        warnings: vec![],
-        explanations: vec![],
+    let (a, preset) = architecture(q)?;
+    let res = framework::resolve(q);
+    let tr = trainable(&a, q)?;
+    let mut warnings: Vec<Warning> = Vec::new();
+    let mut warn = |code: &str, message: String| warnings.push(Warning { code: code.into(), message });
+    for (c, m) in framework::unsupported(q) { warn(c, m); }
+
+    if q.gpus % q.tp != 0 { return Err(invalid("tp", format!("tp {} must divide gpus {}", q.tp, q.gpus))); }
+    if q.nodes > q.gpus { return Err(invalid("nodes", format!("{} nodes for {} GPUs", q.nodes, q.gpus))); }
+    if a.heads % q.tp as u64 != 0 { return Err(invalid("tp", format!("tp {} must divide the {} attention heads", q.tp, a.heads))); }
+    let p_total = a.param_count();
+    let tokens = q.batch as f64 * q.seq as f64;
+    let seq = q.seq as f64;
+    // Eager attention keeps s² scores per head: refuse before the product leaves f64's exact range.
+    if !(tokens * seq * a.heads as f64 * 6.0 * a.layers as f64).is_finite() || tokens * a.hidden as f64 * a.layers as f64 > 1e17 {
+        return Err(invalid("seq", "batch × seq is too large to hold on any GPU"));
+    }
+
+    // ---------- storage bytes per parameter ----------
+    let mixed = matches!(q.precision, Precision::Fp16Mixed | Precision::Bf16Mixed);
+    let true16 = matches!(q.precision, Precision::Fp16True | Precision::Bf16True);
+    let fp32 = q.precision == Precision::Fp32;
+    let act_bytes = if fp32 { 4.0 } else { 2.0 };
+    // Frozen base: 16-bit unless fp32 training, or full/freeze under AMP (the model is
+    // loaded in fp32 so autocast has fp32 weights to cast from).
+    let frozen_bytes = if fp32 || (mixed && !is_peft(q.method)) { 4.0 } else { 2.0 };
+    let adapter_bytes = match res.adapter_dtype { AdapterDtype::Fp32 => 4.0, AdapterDtype::Bf16 => if fp32 { 4.0 } else { 2.0 } };
+    let base_train_bytes = if true16 { 2.0 } else { 4.0 };
+    let sharded = matches!(q.shard, ShardingStrategy::Zero1 | ShardingStrategy::Zero2 | ShardingStrategy::Zero3 | ShardingStrategy::Fsdp);
+    let zero_mixed = sharded && mixed; // ZeRO bookkeeping: 16-bit params and grads, fp32 master in K.
+
+    // Frozen parameters, possibly quantized.
+    let frozen = p_total - tr.base;
+    let mut frozen_weight = frozen as f64 * frozen_bytes;
+    if q.method == Method::Qlora {
+        let lin = a.block_linear_params() as f64;
+        let bits = quant_bits(q.quant, q.double_quant, a.hidden);
+        frozen_weight = (frozen as f64 - lin) * frozen_bytes + lin * bits / 8.0;
+    }
+    let adapter_weight = tr.adapter as f64 * adapter_bytes;
+    let (base_w, base_g, base_master) = if zero_mixed {
+        (tr.base as f64 * 2.0, tr.base as f64 * 2.0, tr.base as f64 * 4.0)
+    } else {
+        (tr.base as f64 * base_train_bytes, tr.base as f64 * base_train_bytes, 0.0)
+    };
+    // Autocast's 16-bit copies of fp32 trainable weights, saved by each matmul for backward.
+    let autocast_copies = if mixed && !zero_mixed { tr.base as f64 * 2.0 } else { 0.0 };
+    let weights_full = frozen_weight + adapter_weight + base_w;
+    let grads_full = base_g + tr.adapter as f64 * adapter_bytes;
+
+    // Optimizer states.
+    let state_bytes_base = if true16 { 2.0 } else { 4.0 };
+    let state_bytes_ad = adapter_bytes;
+    let states = |per: f64| tr.base as f64 * per * state_bytes_base / 4.0 + tr.adapter as f64 * per * state_bytes_ad / 4.0;
+    let (mut opt_full, paged) = match q.optim {
+        Optimizer::AdamW => (states(8.0), false),
+        Optimizer::PagedAdamW => (states(8.0), true),
+        // bnb 8-bit blockwise: 1 B per state + one fp32 absmax per 256-element block.
+        Optimizer::AdamW8bit => (tr.total as f64 * 2.0 * (1.0 + 4.0 / 256.0), false),
+        Optimizer::PagedAdamW8bit => (tr.total as f64 * 2.0 * (1.0 + 4.0 / 256.0), true),
+        // Factored second moment (row and column means), no first moment (HF default beta1=None).
+        Optimizer::Adafactor => (tr.adafactor_elems as f64 * 4.0, false),
+        Optimizer::Sgd => (0.0, false),
+        Optimizer::SgdMomentum | Optimizer::Lion => (states(4.0), false),
+    };
+    opt_full += base_master;
+    if paged { warn("paged-optimizer", "paged optimizer states live in CUDA managed memory: they are not in torch's allocated/reserved figures, count in nvidia-smi, and may be evicted to host RAM under pressure".into()); }
+
+    // ---------- parallelism ----------
+    let tp = q.tp as f64;
+    let dp = (q.gpus / q.tp).max(1) as f64;
+    let gpus_per_node = (q.gpus as f64 / q.nodes as f64).ceil();
+    let (mut w, mut g, mut o) = (weights_full / tp, grads_full / tp, opt_full / tp);
+    let mut gathered = 0.0;
+    match q.shard {
+        ShardingStrategy::None => {}
+        ShardingStrategy::Zero1 => { o /= dp; }
+        ShardingStrategy::Zero2 => { o /= dp; g /= dp; }
+        ShardingStrategy::Zero3 | ShardingStrategy::Fsdp => {
+            o /= dp; g /= dp; w /= dp;
+            // The block being computed and the prefetched next one are gathered in 16-bit;
+            // the embedding and LM head are gathered alone at the ends.
+            gathered = (2.0 * a.layer_params() as f64 * 2.0).max(a.modules().largest_module as f64 * 2.0) / tp;
+        }
+    }
+    if sharded && dp == 1.0 { warn("shard-one-gpu", "sharding over one data-parallel rank saves nothing".into()); }
+    let mut host = 0.0;
+    match q.offload {
+        Offload::None => {}
+        Offload::Optimizer => {
+            if !sharded { warn("offload-needs-sharding", "optimizer offload needs DeepSpeed ZeRO or FSDP (shard=zero1..3/fsdp); assumed anyway".into()); }
+            host += o + if zero_mixed { g * 2.0 } else { 0.0 };
+            o = 0.0;
+        }
+        Offload::All => {
+            if !matches!(q.shard, ShardingStrategy::Zero3 | ShardingStrategy::Fsdp) {
+                warn("offload-needs-zero3", "parameter offload needs ZeRO-3 or FSDP full shard (shard=zero3|fsdp)".into());
+            }
+            host += o + w + if zero_mixed { g * 2.0 } else { 0.0 };
+            o = 0.0; w = 0.0;
+        }
+    }
+    if q.gpus > 1 && q.shard == ShardingStrategy::None && q.tp == 1 {
+        // DDP's reducer keeps gradient buckets equal in size to all gradients.
+        if grads_full > 0.0 { /* counted in buffers below */ }
+    }
+
+    // ---------- activations ----------
+    let quant_saves = q.method == Method::Qlora && res.profile.nf4_bnb;
+    let block = Block {
+        act_bytes,
+        full: matches!(q.method, Method::Full | Method::Freeze),
+        lora: if matches!(q.method, Method::Lora | Method::Qlora | Method::Dora) { q.targets } else { Targets::NONE },
+        rank: q.rank as f64,
+        lora_input_cast_bytes: if res.profile.lora_casts_input && adapter_bytes > act_bytes { adapter_bytes } else { 0.0 },
+        lora_dropout: res.lora_dropout > 0.0 && matches!(q.method, Method::Lora | Method::Qlora | Method::Dora),
+        quant_saves_input: quant_saves,
+        norm: if mixed && res.profile.norm == NormImpl::Fused && a.norm == crate::arch::NormKind::Layer { NormImpl::Upcast } else { res.profile.norm },
+        attn: res.attn,
+        eager_softmax_fp32: !fp32,
+        expand_kv: res.profile.expand_kv && res.attn != Attention::Flash,
+        dropout: a.dropout,
+        bottleneck: if q.method == Method::Adapter { q.bottleneck as f64 } else { 0.0 },
+        compiled: res.compile,
+        tp,
+    };
+    // LayerNorm (GPT-2/BERT) runs PyTorch's native kernel: input + stats, no fp32 copy
+    // unless autocast runs it in fp32 on a 16-bit input.
+    let block = if a.norm == crate::arch::NormKind::Layer && !mixed { Block { norm: NormImpl::Fused, ..block } } else { block };
+    let per_layer = block.saved(&a, tokens, seq, res.ckpt);
+    let layer_bytes = per_layer.total();
+    let layers_with_grad = match q.method { Method::Freeze => q.train_layers as f64, _ => a.layers as f64 };
+    let mut act = match res.ckpt {
+        Checkpointing::Full => {
+            let full_layer = block.saved(&a, tokens, seq, Checkpointing::None).total();
+            let inputs = if res.profile.ckpt_offloaded { 2.0 * layer_bytes } else { layers_with_grad * layer_bytes };
+            if res.profile.ckpt_offloaded { host += layers_with_grad * layer_bytes * gpus_per_node; }
+            inputs + full_layer
+        }
+        _ => layers_with_grad * layer_bytes,
+    };
+    // Final norm and LM-head input.
+    let h = a.hidden as f64;
+    let head_trains = q.method == Method::Full || q.targets.contains(TargetModule::LmHead) && is_peft(q.method);
+    act += tokens * h * (if block.norm == NormImpl::Upcast { 4.0 } else { act_bytes } + if head_trains { act_bytes } else { 0.0 });
+    // Padded batches carry a 4D additive mask (model dtype) shared by all layers; packed
+    // batches a block-causal boolean mask; flash-attn uses neither.
+    if res.attn != Attention::Flash && (q.batch > 1 || res.packing) {
+        act += q.batch as f64 * seq * seq * if res.packing { 1.0 } else { act_bytes };
+    }
+    if a.experts > 1 { act += 0.0; }
+    act += autocast_copies / tp;
+
+    // ---------- logits and loss ----------
+    let v = a.vocab as f64 / tp;
+    let logits_impl = match (res.loss, res.profile.logits) {
+        (_, LogitsImpl::Fused) => LogitsImpl::Fused,
+        (Loss::Chunked, LogitsImpl::Fp32Upcast) => LogitsImpl::ChunkedFp32 { chunks: 8 },
+        (Loss::Standard, LogitsImpl::ChunkedFp32 { .. }) => LogitsImpl::Fp32Upcast,
+        (_, x) => x,
+    };
+    let logits = if a.encoder_only { 0.0 } else {
+        match logits_impl {
+            // Backward of log-softmax: saved fp32 output, incoming grad and result, 4 B each;
+            // Inductor fuses nll and log-softmax backward, dropping one.
+            LogitsImpl::Fp32Upcast => tokens * v * if res.compile { 8.0 } else { 12.0 },
+            // litgpt: logits and log-probs in the model dtype, plus their two gradients.
+            LogitsImpl::ModelDtype => tokens * v * 4.0 * act_bytes,
+            // fp32 log-probs of every chunk are saved; one chunk's fp32 copy and grads live.
+            LogitsImpl::ChunkedFp32 { chunks } => tokens * v * 4.0 + tokens * v * 8.0 / chunks as f64,
+            // Unsloth: logits in the model dtype, gradient written in place; fp32 logsumexp.
+            LogitsImpl::Fused => tokens * v * act_bytes + tokens * 4.0,
+        }
+    };
+
+    // ---------- buffers ----------
+    let mut buffers = 0.0;
+    if q.method == Method::Qlora {
+        // One dequantized 16-bit copy of the largest quantized weight during its matmul.
+        buffers += a.hidden as f64 * a.ffn.max(a.q_dim()) as f64 * 2.0 / tp;
+    }
+    if q.gpus > 1 && dp > 1.0 {
+        buffers += match q.shard {
+            // DDP reducer buckets hold a second copy of every gradient.
+            ShardingStrategy::None => grads_full / tp,
+            // DeepSpeed's contiguous reduce bucket: reduce_bucket_size = 5e8 elements, 16-bit.
+            ShardingStrategy::Zero1 | ShardingStrategy::Zero2 | ShardingStrategy::Zero3 => (5e8 * 2.0f64).min(grads_full / tp),
+            // FSDP reduce-scatters one unit's gradients at a time.
+            ShardingStrategy::Fsdp => a.layer_params() as f64 * 2.0 / tp,
+        };
+    }
+    buffers += gathered;
+    let step_temp = match q.optim {
+        // torch AdamW foreach: one state-sized temporary list (sqrt(v)); fused kernel: none.
+        Optimizer::AdamW if res.profile.optimizer_foreach && o > 0.0 => (tr.base as f64 * state_bytes_base + tr.adapter as f64 * state_bytes_ad) / tp / if matches!(q.shard, ShardingStrategy::None) { 1.0 } else { dp },
+        Optimizer::Adafactor => tr.largest_tensor as f64 * 4.0 * 2.0 / tp,
+        _ => 0.0,
+    };
+
+    // ---------- peaks ----------
+    let paged_bytes = if paged { o } else { 0.0 };
+    let o_torch = o - paged_bytes;
+    let g_first = if head_trains || q.method == Method::Full { (a.vocab * a.hidden) as f64 * if zero_mixed { 2.0 } else { base_train_bytes } / tp } else { 0.0 };
+    let fb = if q.ga > 1 {
+        w + o_torch + g + act + logits
+    } else {
+        w + o_torch + (act + logits + g_first.min(g)).max(g)
+    };
+    let peak_fb = fb + buffers;
+    let peak_step = w + o_torch + g + step_temp + buffers;
+    let allocated = peak_fb.max(peak_step);
+    // Caching allocator: tensors created and freed every step (activations, logits, step
+    // temporaries) come in many sizes; freed blocks of one size serve later requests of
+    // another only after splitting, so a few percent stays cached but unused. 5% is the
+    // middle of PyTorch's documented behaviour (2 MiB rounding of large blocks, 20 MiB
+    // segments for 1–10 MiB requests) seen as 1–5 GiB on 20–60 GiB peaks (§6.5).
+    let dynamic = act + logits + step_temp;
+    let fragmentation = 0.05 * dynamic;
+    let reserved = allocated + fragmentation;
+    let nccl = if q.gpus > 1 { 512.0 * MIB } else { 0.0 };
+    let context = res.profile.cuda_context as f64;
+    let device = reserved + context + nccl + paged_bytes;
+    // Host RAM per node: offloaded states with DeepSpeed's 1.5× pinned staging factor, plus a
+    // ~2 GiB Python/torch/CUDA process per GPU.
+    let host_ram = host * gpus_per_node * 1.5 + gpus_per_node * 2048.0 * MIB;
+
+    let vals = [w, g, o, act, logits, allocated, reserved, device, host_ram];
+    if vals.iter().any(|x| !x.is_finite() || *x < 0.0 || *x > 1.8e19) {
+        return Err(invalid("seq", "the configuration's memory is beyond 2^64 bytes"));
+    }
+    let saved_layers = layers_with_grad * layer_bytes;
+    let memory = MemoryBreakdown {
+        weights: w as u64,
+        gradients: g as u64,
+        optimizer: o as u64,
+        activations: act as u64,
+        logits: logits as u64,
+        overhead: (fragmentation + context + nccl + buffers) as u64,
+        allocated: allocated as u64,
+        reserved: reserved as u64,
+        device: device as u64,
+        host_ram: host_ram as u64,
+        saved_for_backward: (saved_layers) as u64,
+    };
+    let model = ModelInfo {
+        id: preset.map(|p| p.id.to_string()),
+        name: preset.map(|p| p.name.to_string()).unwrap_or_else(|| if a.inferred { format!("inferred ({} params)", crate::query::format_count(p_total)) } else { "custom".into() }),
+        params: p_total,
+        trainable_params: tr.total,
+        inferred: a.inferred,
+    };
+    if a.inferred {
+        warnings.push(Warning { code: "inferred-architecture".into(), message: format!("architecture guessed from the parameter count: {} layers, hidden {}, ffn {}, vocab {}; give model= or the arch keys for exact figures", a.layers, a.hidden, a.ffn, a.vocab) });
+    }
+    let explanations = explain(q, &res, &a, &tr);
+    let detail = Detail {
+        peak_forward_backward: peak_fb, peak_step, model_states: w + g + o,
+        per_layer_activation: layer_bytes, largest_module: a.modules().largest_module,
+        paged_optimizer: paged_bytes, cuda_context: context, fragmentation, framework_buffers: buffers, non_torch: nccl,
+    };
+    Ok(Estimate { model, memory, warnings, explanations, detail })
+}
+
+fn explain(q: &Query, r: &Resolved, a: &Architecture, t: &Trainable) -> Vec<Explanation> {
+    let fw = q.framework.as_str();
+    vec![
+        Explanation { term: "weights".into(), formula: "frozen params × storage bytes (NF4 4.5 / DQ 4.127 bits for QLoRA block linears) + trainable × their dtype".into(),
+            assumptions: vec![format!("{} params, {} trainable", a.param_count(), t.total), format!("adapter dtype {} ({fw} profile unless set)", r.adapter_dtype)] },
+        Explanation { term: "optimizer".into(), formula: format!("{} states per trainable parameter", q.optim),
+            assumptions: vec!["true-16-bit precision keeps states in the parameter dtype; mixed keeps fp32 master weights and states".into()] },
+        Explanation { term: "activations".into(), formula: "Σ layers of the tensors each op saves for backward (activation.rs)".into(),
+            assumptions: vec![format!("attention {} , checkpointing {}, compile {}, packing {}", r.attn, r.ckpt, r.compile, r.packing)] },
+        Explanation { term: "logits".into(), formula: "tokens × vocab × bytes of the loss path".into(),
+            assumptions: vec![format!("loss {} as {fw} implements it", r.loss)] },
+        Explanation { term: "overhead".into(), formula: "allocator fragmentation (5% of per-step tensors) + CUDA context + framework buffers".into(),
+            assumptions: vec![format!("CUDA context {} MiB", r.profile.cuda_context >> 20)] },
+    ]
+}
+
+/// How the configuration fits one GPU, with the inverse solvers.
+pub fn fit(q: &Query, est: &Estimate, id: &str) -> Result<Fit, Error> {
+    let g = crate::dataset::gpu(id).ok_or_else(|| Error::Invalid { key: "gpu".into(), message: format!("unknown GPU id '{id}'") })?;
+    let headroom = g.vram_bytes as i64 - est.memory.device as i64;
+    Ok(Fit {
+        gpu: g.id.into(), vram: g.vram_bytes, fits: headroom >= 0, headroom,
+        max_batch: crate::solve::max_batch(q, g.vram_bytes),
+        max_seq: crate::solve::max_seq(q, g.vram_bytes),
+        min_gpus: crate::solve::min_gpus(q, g.vram_bytes),
     })
 }
 
-pub fn fit(_q: &Query, est: &Estimate, id: &str) -> Result<Fit, Error> {
-    let g = crate::dataset::gpu(id).ok_or_else(|| Error::Invalid { key: "gpu".into(), message: format!("unknown GPU id '{id}'") })?;
-    let headroom = g.vram_bytes as i64 - est.memory.device as i64;
-    Ok(Fit { gpu: g.id.into(), vram: g.vram_bytes, fits: headroom >= 0, headroom, max_batch: None, max_seq: None, min_gpus: None })
-}
+#[allow(dead_code)]
+fn _unused(_: Loss, _: Checkpointing) {}
