@@ -62,6 +62,8 @@ pub struct Block {
     pub compiled: bool,
     /// Tensor-parallel degree (Megatron layout without sequence parallelism).
     pub tp: f64,
+    /// DoRA adapters (keep the rescaled base output).
+    pub dora: bool,
 }
 
 /// Saved bytes of one block, by part, for a given number of tokens.
@@ -94,7 +96,7 @@ impl Block {
         Block {
             act_bytes: 2.0, full: true, lora: Targets::NONE, rank: 0.0, lora_input_cast_bytes: 0.0,
             lora_dropout: false, quant_saves_input: false, norm: NormImpl::Fused, attn: Attention::Eager,
-            eager_softmax_fp32: false, expand_kv: false, dropout: true, bottleneck: 0.0, compiled: false, tp,
+            eager_softmax_fp32: false, expand_kv: false, dropout: true, bottleneck: 0.0, compiled: false, tp, dora: false,
         }
     }
 
@@ -130,16 +132,18 @@ impl Block {
         let mut attn = 0.0;
         if qkv_in_shared || quant_keep { attn += e * h; }
         // --- attention kernel.
-        let kv_saved = if self.expand_kv { qd } else { kvd };
         match self.attn {
             Attention::Flash | Attention::Sdpa => {
-                // q, k, v (after RoPE), output, and the fp32 log-sum-exp per head.
+                // q, k, v (after RoPE), output, and the fp32 log-sum-exp per head. k and v
+                // keep kv heads unless the framework expands them before SDPA.
+                let kv_saved = if self.expand_kv && self.attn == Attention::Sdpa { qd } else { kvd };
                 attn += e * (qd + 2.0 * kv_saved) / t + e * qd / t + 4.0 * heads / t;
             }
             Attention::Eager => {
-                // q and k for QKᵀ, v for probs·V; scores: softmax output, dropout mask and
-                // dropped probabilities (Korthikanti: 2as²b + as²b + 2as²b).
-                attn += e * (qd + 2.0 * kv_saved) / t;
+                // q and k for QKᵀ, v for probs·V (eager implementations repeat k/v to all
+                // heads first); scores: softmax output, dropout mask and dropped
+                // probabilities (Korthikanti: 2as²b + as²b + 2as²b).
+                attn += e * 3.0 * qd / t;
                 if ckpt != Checkpointing::Selective {
                     let sm = if self.eager_softmax_fp32 { 4.0 + e } else { e };
                     let drop = if self.dropout { 1.0 + e } else { 0.0 };
@@ -147,8 +151,12 @@ impl Block {
                 }
             }
         }
-        // Output projection input (a contiguous copy of the attention output).
-        if self.trains(T::O) || quant_keep { attn += e * qd / t; }
+        // Output projection input: flash/SDPA kernels write their output in (b, s, heads, d)
+        // layout, so the o-projection reads the kernel's saved output (same storage); eager
+        // attention makes a contiguous copy.
+        if (self.trains(T::O) || quant_keep) && self.attn == Attention::Eager {
+            attn += e * qd / t;
+        }
         if self.dropout { s.dropout_masks += h * tokens; }
         s.attention = attn * tokens;
 
@@ -193,6 +201,11 @@ impl Block {
             // lora_B's input: the rank-r intermediate.
             let rb = if self.lora_input_cast_bytes > 0.0 { self.lora_input_cast_bytes } else { e };
             ad += active * self.rank * rb;
+            if self.dora {
+                // DoRA: the base layer's output, rescaled by the trainable magnitude, is kept
+                // in the adapter dtype plus its cast back to the activation dtype.
+                ad += active * (shape.output as f64 / if matches!(tm, T::Q | T::K | T::V | T::Gate | T::Up) { t } else { 1.0 }) * (rb + e);
+            }
         }
         if self.bottleneck > 0.0 {
             // Houlsby: two adapters (after attention, after MLP), each keeps its input,

@@ -81,7 +81,9 @@ pub fn profile(fw: Framework) -> Profile {
         // transformers' TrainingArguments default optim is adamw_torch_fused on torch >= 2.8
         // (training_args.py `default_optim`): no foreach temporaries.
         optimizer_foreach: false,
-        expand_kv: true,
+        // transformers 5 passes GQA k/v to SDPA unexpanded (enable_gqa); the calibration
+        // probe (data/calibration/saved-tensors.json) sees k and v saved at kv heads.
+        expand_kv: false,
         packing_default: false,
         compile_default: false,
         lora_dropout_default: 0.0,
@@ -98,7 +100,7 @@ pub fn profile(fw: Framework) -> Profile {
         Framework::Torchtune => Profile {
             adapter_dtype: AdapterDtype::Bf16, lora_casts_input: false, nf4_bnb: false,
             logits: LogitsImpl::ChunkedFp32 { chunks: 8 }, loss_default: Loss::Chunked,
-            ckpt_default: Checkpointing::Full, optimizer_foreach: false, ..base
+            ckpt_default: Checkpointing::Full, optimizer_foreach: false, expand_kv: true, ..base
         },
         // litgpt: bf16-true, LoRA weights in the param dtype, bnb NF4, lm_head chunked and
         // chunked CE without upcast, LoRA dropout 0.05, no AC on one GPU.
@@ -106,7 +108,7 @@ pub fn profile(fw: Framework) -> Profile {
             adapter_dtype: AdapterDtype::Bf16, lora_casts_input: false,
             logits: LogitsImpl::ModelDtype, loss_default: Loss::Chunked, lora_dropout_default: 0.05,
             // litgpt builds torch.optim.AdamW with default arguments: foreach on CUDA.
-            optimizer_foreach: true, ..base
+            optimizer_foreach: true, expand_kv: true, ..base
         },
         // Unsloth: Triton fused RMSNorm (saves input + rstd), fused CE, "unsloth" offloaded
         // gradient checkpointing by default, LoRA through PEFT but bf16 adapters.
@@ -118,7 +120,7 @@ pub fn profile(fw: Framework) -> Profile {
         // Axolotl: Trainer + PEFT underneath; its example configs turn on gradient
         // checkpointing, sample packing and flash attention.
         Framework::Axolotl => Profile {
-            ckpt_default: Checkpointing::Full, attn_default: Attention::Flash, expand_kv: false,
+            ckpt_default: Checkpointing::Full, attn_default: Attention::Flash,
             packing_default: true, ..base
         },
         // LLaMA-Factory: Trainer + PEFT, upcasts trainable params to fp32, gradient

@@ -303,11 +303,12 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
         norm: if mixed && res.profile.norm == NormImpl::Fused && a.norm == crate::arch::NormKind::Layer { NormImpl::Upcast } else { res.profile.norm },
         attn: res.attn,
         eager_softmax_fp32: !fp32,
-        expand_kv: res.profile.expand_kv && res.attn != Attention::Flash,
+        expand_kv: res.profile.expand_kv,
         dropout: a.dropout,
         bottleneck: if q.method == Method::Adapter { q.bottleneck as f64 } else { 0.0 },
         compiled: res.compile,
         tp,
+        dora: q.method == Method::Dora,
     };
     // LayerNorm (GPT-2/BERT) runs PyTorch's native kernel: input + stats, no fp32 copy
     // unless autocast runs it in fp32 on a 16-bit input.
@@ -324,16 +325,33 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
         }
         _ => layers_with_grad * layer_bytes,
     };
-    // Final norm and LM-head input.
+    // The first block of a PEFT model: its input (frozen embeddings) needs no gradient, so
+    // its first norm keeps nothing.
     let h = a.hidden as f64;
+    let first_norm = if block.norm == NormImpl::Upcast { if res.compile { act_bytes } else { 4.0 } } else { act_bytes };
+    let frozen_input = matches!(q.method, Method::Lora | Method::Qlora | Method::Dora | Method::Adapter | Method::Freeze)
+        && !q.targets.contains(TargetModule::Embed) && res.ckpt != Checkpointing::Full;
+    if frozen_input { act -= first_norm * h * tokens; }
+    // Final norm (fp32 copy; its 16-bit input copy when its weight trains) and the LM-head
+    // input when the head trains.
     let head_trains = q.method == Method::Full || q.targets.contains(TargetModule::LmHead) && is_peft(q.method);
-    act += tokens * h * (if block.norm == NormImpl::Upcast { 4.0 } else { act_bytes } + if head_trains { act_bytes } else { 0.0 });
+    let final_norm_trains = q.method == Method::Full;
+    let head_saved = tokens * h * (first_norm + if final_norm_trains && block.norm == NormImpl::Upcast { act_bytes } else { 0.0 } + if head_trains { act_bytes } else { 0.0 });
+    act += head_saved;
+    // Token ids and labels (int64) and the RoPE cos/sin tables.
+    let misc_saved = 16.0 * tokens + 4.0 * seq * a.head_dim as f64;
+    let blocks_saved = act;
     // Padded batches carry a 4D additive mask (model dtype) shared by all layers; packed
     // batches a block-causal boolean mask; flash-attn uses neither.
-    if res.attn != Attention::Flash && (q.batch > 1 || res.packing) {
-        act += q.batch as f64 * seq * seq * if res.packing { 1.0 } else { act_bytes };
+    // torchtune's packed samples use a block-causal boolean mask (b, s, s) for SDPA;
+    // transformers padding-free packing needs none.
+    if res.attn != Attention::Flash {
+        if !res.packing && q.batch > 1 {
+            act += q.batch as f64 * seq * seq * act_bytes;
+        } else if res.packing && q.framework == crate::query::Framework::Torchtune {
+            act += q.batch as f64 * seq * seq;
+        }
     }
-    if a.experts > 1 { act += 0.0; }
     act += autocast_copies / tp;
 
     // ---------- logits and loss ----------
@@ -343,6 +361,15 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
         (Loss::Chunked, LogitsImpl::Fp32Upcast) => LogitsImpl::ChunkedFp32 { chunks: 8 },
         (Loss::Standard, LogitsImpl::ChunkedFp32 { .. }) => LogitsImpl::Fp32Upcast,
         (_, x) => x,
+    };
+    // What the loss keeps for backward (part of `logits`, and of saved_for_backward).
+    let loss_saved = if a.encoder_only { 0.0 } else {
+        match logits_impl {
+            LogitsImpl::Fp32Upcast => tokens * v * 4.0,
+            LogitsImpl::ModelDtype => tokens * v * act_bytes,
+            LogitsImpl::ChunkedFp32 { .. } => tokens * v * if res.compile { act_bytes } else { 4.0 },
+            LogitsImpl::Fused => tokens * v * act_bytes + tokens * 4.0,
+        }
     };
     let logits = if a.encoder_only { 0.0 } else {
         match logits_impl {
@@ -419,7 +446,6 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
     if vals.iter().any(|x| !x.is_finite() || *x < 0.0 || *x > 1.8e19) {
         return Err(invalid("seq", "the configuration's memory is beyond 2^64 bytes"));
     }
-    let saved_layers = layers_with_grad * layer_bytes;
     let memory = MemoryBreakdown {
         weights: w as u64,
         gradients: g as u64,
@@ -431,7 +457,7 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
         reserved: reserved as u64,
         device: device as u64,
         host_ram: host_ram as u64,
-        saved_for_backward: (saved_layers) as u64,
+        saved_for_backward: (blocks_saved + loss_saved + misc_saved) as u64,
     };
     let model = ModelInfo {
         id: preset.map(|p| p.id.to_string()),
