@@ -18,11 +18,11 @@ How bytes are found (two views that must agree; both go into the record):
 Storages are deduplicated by identity, so views (q/k/v split of a fused projection, a
 transpose) count once, at the size of the whole storage — the memory actually held.
 
-Scaling to the real model: bytes created inside block i are per-layer; tunefit's total is
-    saved_bytes = non_layer_bytes + per_layer_bytes * real_layers
-where per_layer_bytes is the mean over the built layers (they are identical except Gemma 2,
-which alternates sliding/global attention; two layers are built so the mean is exact for an
-even real layer count). Prefix tuning's prefix keys/values are created once for all layers
+Scaling to the real model: bytes are attributed to the block whose forward created them;
+    saved_bytes = non_layer + first_block + per_layer * (real_layers - 2) + last_block
+Three blocks are built: the first differs under PEFT (its input needs no gradient), the last
+under checkpointing (no next checkpoint holds its output); middle blocks are identical
+(Gemma 2 alternates sliding/global attention, which changes no saved tensor at seq <= 4096). Prefix tuning's prefix keys/values are created once for all layers
 by the prompt encoder; their bytes are scaled by real_layers / built_layers.
 
 The model's returned logits are dropped before counting (a trainer keeps only the loss);
@@ -116,17 +116,17 @@ def _bert(L):
 LLAMA_NAMES = {"q": "q_proj", "k": "k_proj", "v": "v_proj", "o": "o_proj",
                "gate": "gate_proj", "up": "up_proj", "down": "down_proj"}
 PRESETS = {
-    "llama-3.2-1b": ("Llama", _llama, transformers.LlamaForCausalLM, 16, 2, LLAMA_NAMES),
-    "mistral-7b": ("Mistral", _mistral, transformers.MistralForCausalLM, 32, 2, LLAMA_NAMES),
-    "qwen2.5-0.5b": ("Qwen2", _qwen2, transformers.Qwen2ForCausalLM, 24, 2, LLAMA_NAMES),
+    "llama-3.2-1b": ("Llama", _llama, transformers.LlamaForCausalLM, 16, 3, LLAMA_NAMES),
+    "mistral-7b": ("Mistral", _mistral, transformers.MistralForCausalLM, 32, 3, LLAMA_NAMES),
+    "qwen2.5-0.5b": ("Qwen2", _qwen2, transformers.Qwen2ForCausalLM, 24, 3, LLAMA_NAMES),
     "gemma-2-2b": ("Gemma2", _gemma2, transformers.Gemma2ForCausalLM, 26, 3, LLAMA_NAMES),
-    "phi-3-mini": ("Phi3", _phi3, transformers.Phi3ForCausalLM, 32, 2,
+    "phi-3-mini": ("Phi3", _phi3, transformers.Phi3ForCausalLM, 32, 3,
                    {"q": "qkv_proj", "k": "qkv_proj", "v": "qkv_proj", "o": "o_proj",
                     "gate": "gate_up_proj", "up": "gate_up_proj", "down": "down_proj"}),
-    "gpt2": ("GPT-2", _gpt2, transformers.GPT2LMHeadModel, 12, 2,
+    "gpt2": ("GPT-2", _gpt2, transformers.GPT2LMHeadModel, 12, 3,
              {"q": "c_attn", "k": "c_attn", "v": "c_attn", "o": "attn.c_proj",
               "gate": "c_fc", "up": "c_fc", "down": "mlp.c_proj"}),
-    "bert-large-uncased": ("BERT", _bert, transformers.BertForSequenceClassification, 24, 2,
+    "bert-large-uncased": ("BERT", _bert, transformers.BertForSequenceClassification, 24, 3,
                            {"q": "query", "k": "key", "v": "value", "o": "attention.output.dense",
                             "gate": "intermediate.dense", "up": "intermediate.dense",
                             "down": r"\d+\.output\.dense"}),
@@ -249,7 +249,8 @@ def apply_method(model, preset, case):
             p.requires_grad_(True)
         return model
     if method in ("lora", "dora"):
-        targets = sorted({names[t] for t in case["targets"].split(",")})
+        wanted = case["targets"].replace("all", "q,k,v,o,gate,up,down").split(",")
+        targets = sorted({names[t] for t in wanted})
         if preset == "gpt2" or is_bert:
             # names with dots / regex: match by suffix through a regex over module names
             pat = "|".join(t if "\\" in t else re.escape(t) for t in targets)
@@ -375,21 +376,25 @@ def run_case(preset, case):
             by_layer[h["layer"]] = by_layer.get(h["layer"], 0) + h["bytes"]
         else:
             regions[h["region"]] = regions.get(h["region"], 0) + h["bytes"]
-    # Block 0 is kept apart: under PEFT methods its input (the frozen embedding output) needs no
-    # gradient, so its input norm saves nothing; blocks 1.. are identical to each other.
+    # The first and the last block are kept apart from the middle ones. Block 0: under PEFT
+    # methods its input (the frozen embedding output) needs no gradient, so its input norm
+    # saves nothing. Last block: under checkpointing its output is held only if the final
+    # norm saves it, while every other block's output is the next checkpoint's held input.
+    # Three blocks are built, so each kind is measured; the middle ones are identical.
     first_layer = by_layer.get(0, 0)
-    rest = [by_layer.get(i, 0) for i in range(1, built_L)]
-    per_layer = sum(rest) / len(rest)
+    last_layer = by_layer.get(built_L - 1, 0)
+    mid = [by_layer.get(i, 0) for i in range(1, built_L - 1)]
+    per_layer = sum(mid) / len(mid)
     scaled_prompt = 0.0
     if case["method"] == "prefix":
         pe = regions.pop("prompt_encoder", 0)
         scaled_prompt = pe / built_L * real_L
         regions["prefix_kv_scaled"] = scaled_prompt
     non_layer = sum(v for k, v in regions.items())
-    saved_full = non_layer + first_layer + per_layer * (real_L - 1)
+    saved_full = non_layer + first_layer + per_layer * (real_L - 2) + last_layer
     autograd_only = sum(h["bytes"] for h in held if h["held_by"] == "autograd")
 
-    tensors = [h for h in held if h["region"] != "layer" or h["layer"] in (0, 1)]
+    tensors = [h for h in held if h["region"] != "layer" or h["layer"] in (0, 1, built_L - 1)]
     tensors.sort(key=lambda h: (h["region"] != "layer", h["region"], -h["bytes"]))
     return {
         "query": query_string(preset, case),
@@ -402,6 +407,7 @@ def run_case(preset, case):
         "layers_built": built_L, "layers_real": real_L,
         "saved_bytes": int(round(saved_full)),
         "first_layer_bytes": first_layer,
+        "last_layer_bytes": last_layer,
         "per_layer_bytes": int(round(per_layer)),
         "per_layer_bytes_by_built_layer": [by_layer.get(i, 0) for i in range(built_L)],
         "non_layer_bytes": {k: int(round(v)) for k, v in sorted(regions.items())},
@@ -457,11 +463,25 @@ def matrix(quick):
         for v in variations:
             out.append((preset, case(**v)))
     # C. Llama: the variations at the two other points too (separates per-token terms)
-    for b, s in [(1, 128), (1, 256)]:
-        for v in variations:
-            out.append(("llama-3.2-1b", case(**v, batch=b, seq=s)))
+    for v in variations:
+        out.append(("llama-3.2-1b", case(**v, batch=1, seq=256)))
     # keep cases of one (model, dtype) together so the base model is built once
-    out.sort(key=lambda x: (list(PRESETS).index(x[0]), x[1]["precision"]))
+    # (A first for every family, then the variations, so that a cut-short run still covers
+    # every family; within a section one model's cases stay together.)
+    n_a = 6 * len(PRESETS)
+    out[n_a:] = sorted(out[n_a:], key=lambda x: (list(PRESETS).index(x[0]), x[1]["precision"]))
+    return out
+
+
+def _run_chunk(chunk):
+    torch.set_num_threads(2)
+    out = []
+    for i, preset, c in chunk:
+        q = query_string(preset, c)
+        try:
+            out.append((i, q, run_case(preset, c), None))
+        except Exception as e:  # noqa: BLE001 - a case that peft cannot build is reported
+            out.append((i, q, None, f"{type(e).__name__}: {e}"[:400]))
     return out
 
 
@@ -477,19 +497,32 @@ def main():
     cases = matrix(args.quick)
     if args.only:
         cases = [c for c in cases if args.only in query_string(*c)]
+    # Cases run in short-lived worker processes (a few cases of one model each): a model
+    # copy wrapped by peft is not always freed when the case ends, and 24 GiB fills fast.
+    import multiprocessing as mp
+    chunks, cur = [], []
     for i, (preset, c) in enumerate(cases):
-        q = query_string(preset, c)
-        try:
-            r = run_case(preset, c)
-        except Exception as e:  # noqa: BLE001 - a case that peft cannot build is reported
-            failures.append({"query": q, "error": f"{type(e).__name__}: {e}"[:400]})
-            print(f"[{i + 1}/{len(cases)}] FAIL {q}: {e}", file=sys.stderr, flush=True)
-            continue
-        records.append(r)
-        if args.out or not args.quick:
-            write(args, records, failures)
-        print(f"[{i + 1}/{len(cases)}] {r['saved_bytes']:>14,d} B  "
-              f"({r['forward_seconds']:.1f}s)  {q}", file=sys.stderr, flush=True)
+        if cur and (len(cur) == (6 if preset in ("llama-3.2-1b", "qwen2.5-0.5b", "gpt2", "bert-large-uncased") else 3) or (cur[-1][1], cur[-1][2]["precision"]) != (preset, c["precision"])):
+            chunks.append(cur)
+            cur = []
+        cur.append((i, preset, c))
+    if cur:
+        chunks.append(cur)
+    ctx = mp.get_context("fork")
+    results = []
+    with ctx.Pool(1, maxtasksperchild=1) as pool:
+        for chunk_out in pool.imap(_run_chunk, chunks):
+            results.extend(chunk_out)
+            for i, q, r, err in chunk_out:
+                if err:
+                    failures.append({"query": q, "error": err})
+                    print(f"[{i + 1}/{len(cases)}] FAIL {q}: {err}", file=sys.stderr, flush=True)
+                    continue
+                records.append(r)
+                print(f"[{i + 1}/{len(cases)}] {r['saved_bytes']:>14,d} B  "
+                      f"({r['forward_seconds']:.1f}s)  {q}", file=sys.stderr, flush=True)
+            if args.out or not args.quick:
+                write(args, records, failures)
     write(args, records, failures)
     if args.quick and not args.out:
         for r in records:
@@ -510,10 +543,10 @@ def write(args, records, failures):
         "device": "cpu",
         "cpu_sdpa_kernel": "_scaled_dot_product_flash_attention_for_cpu (saves out + logsumexp)",
         "notes": [
-            "saved_bytes = sum(non_layer_bytes) + first_layer_bytes + per_layer_bytes * (layers_real - 1); per_layer_bytes is the mean of built blocks 1.. (block 0 differs under PEFT: its input needs no gradient).",
+            "saved_bytes = sum(non_layer_bytes) + first_layer_bytes + per_layer_bytes * (layers_real - 2) + last_layer_bytes; per_layer_bytes is the mean of the middle built blocks (block 0 differs under PEFT: its input needs no gradient; the last differs under checkpointing: no next checkpoint holds its output).",
             "Parameters and buffers are excluded; so are the returned logits unless autograd "
             "itself holds them (logits_output_bytes gives their size).",
-            "tensors lists every held storage outside the blocks and those of blocks 0 and 1 (layer field).",
+            "tensors lists every held storage outside the blocks and those of the first, second and last built blocks (layer field).",
             "Bottleneck adapters (method=adapter): peft " + peft.__version__ + " has no "
             "bottleneck (Houlsby/Pfeiffer) adapter; not measured.",
             "QLoRA (method=qlora): bitsandbytes is not installed in this CPU environment "
