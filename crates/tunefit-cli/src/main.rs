@@ -1,4 +1,6 @@
 //! `tunefit`: the command-line front end of tunefit-core (same query format as the page).
+mod listing;
+
 use std::process::ExitCode;
 use tunefit_core::{evaluate, Query};
 
@@ -19,6 +21,8 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        _ => { eprintln!("usage: tunefit estimate [--json] '<query>'"); ExitCode::from(2) }
+        Some("gpus") => listing::gpus(json),
+        Some("offers") => listing::offers(json, rest.get(1).map(|s| s.as_str())),
+        _ => { eprintln!("usage: tunefit estimate [--json] '<query>' | gpus [--json] | offers [--json] ['provider=..&gpu=..']"); ExitCode::from(2) }
     }
 }
