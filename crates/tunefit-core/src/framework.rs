@@ -144,10 +144,13 @@ pub struct Resolved {
 
 pub fn resolve(q: &Query) -> Resolved {
     let p = profile(q.framework);
+    // PEFT's prepare_model_for_kbit_training (peft/utils/other.py), which every
+    // Trainer-based QLoRA recipe calls, turns gradient checkpointing on by default.
+    let peft_qlora = q.method == Method::Qlora && matches!(q.framework, Framework::Hf | Framework::Axolotl | Framework::LlamaFactory);
     Resolved {
         profile: p,
         adapter_dtype: q.adapter_dtype.unwrap_or(p.adapter_dtype),
-        ckpt: q.ckpt.unwrap_or(p.ckpt_default),
+        ckpt: q.ckpt.unwrap_or(if peft_qlora { Checkpointing::Full } else { p.ckpt_default }),
         attn: q.attn.unwrap_or(p.attn_default),
         loss: q.loss.unwrap_or(p.loss_default),
         packing: q.packing.unwrap_or(p.packing_default),
