@@ -1,27 +1,41 @@
-//! Root component (first cut): the per-GPU memory of the default configuration.
+//! Root component: installs the state (query signal, report memo, URL sync) and lays out
+//! the controls beside the results.
 
+use crate::components::{gpu_table::GpuTable, memory::MemoryPanel, model::ModelSection, notices::{LinkNotice, Warnings},
+    plots::MemorySeqPlot, settings::{JobSection, MethodSection, ParallelSection, TrainingSection}, toolbar::Toolbar};
+use crate::state::AppState;
 use leptos::prelude::*;
-use tunefit_core::{evaluate, Query};
-
-const GIB: f64 = (1u64 << 30) as f64;
 
 #[component]
 pub fn App() -> impl IntoView {
-    let query = RwSignal::new(Query::default());
-    let report = Memo::new(move |_| evaluate(&query.get()));
+    let st = AppState::install();
     view! {
+        <a class="skip" href="#results">{move || st.s().skip_to_results}</a>
+        <header class="top">
+            <div>
+                <h1>{move || st.s().title}</h1>
+                <p class="tagline muted">{move || st.s().tagline}</p>
+            </div>
+            <Toolbar/>
+        </header>
         <main>
-            <h1>"tunefit"</h1>
-            {move || match report.get() {
-                Ok(r) => view! {
-                    <p>"Per-GPU memory (device, GiB): "
-                        <span class="total" data-testid="total-device">
-                            {format!("{:.2}", r.memory.device as f64 / GIB)}
-                        </span>
-                    </p>
-                }.into_any(),
-                Err(e) => view! { <p role="alert">{e.to_string()}</p> }.into_any(),
-            }}
+            <LinkNotice/>
+            <div class="layout">
+                <form class="controls" on:submit=|ev| ev.prevent_default() aria-label=move || st.s().sec_model>
+                    <ModelSection/>
+                    <MethodSection/>
+                    <TrainingSection/>
+                    <ParallelSection/>
+                    <JobSection/>
+                </form>
+                <div class="results" id="results" tabindex="-1">
+                    <h2 class="sr-only">{move || st.s().sec_results}</h2>
+                    <MemoryPanel/>
+                    <Warnings/>
+                    <GpuTable/>
+                    <MemorySeqPlot/>
+                </div>
+            </div>
         </main>
     }
 }

@@ -2,6 +2,11 @@
 //! `tunefit_core::Query`; it computes nothing itself.
 
 pub mod app;
+pub mod components;
+pub mod format;
+pub mod i18n;
+pub mod state;
+pub mod url;
 
 /// Mounts the calculator into <body>.
 pub fn mount() {

@@ -1,26 +1,137 @@
 //! Component tests: mount into a fresh element in headless Chromium and assert on the DOM.
+//! All tests share one page: each resets the body and the URL first.
 #![cfg(target_arch = "wasm32")]
 
+use tunefit_app::components::controls::{parse_typed, Scale};
+use tunefit_app::format::{self, Units};
+use tunefit_app::i18n::Lang;
+use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
+use web_sys::{Event, HtmlElement, HtmlInputElement};
 wasm_bindgen_test_configure!(run_in_browser);
 
-fn fresh_root() -> web_sys::HtmlElement {
-    let doc = web_sys::window().unwrap().document().unwrap();
+const GIB: f64 = (1u64 << 30) as f64;
+
+/// Empties the body, sets the URL's query string, and mounts the app into a fresh element.
+async fn mount_at(search: &str) -> HtmlElement {
+    let w = web_sys::window().unwrap();
+    let path = w.location().pathname().unwrap();
+    w.history().unwrap().replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("{path}{search}"))).unwrap();
+    let doc = w.document().unwrap();
     let body = doc.body().unwrap();
     body.set_inner_html("");
-    let el: web_sys::HtmlElement = doc.create_element("div").unwrap().dyn_into().unwrap();
+    let el: HtmlElement = doc.create_element("div").unwrap().dyn_into().unwrap();
     body.append_child(&el).unwrap();
+    let handle = leptos::mount::mount_to(el.clone(), tunefit_app::app::App);
+    std::mem::forget(handle);
+    leptos::task::tick().await;
     el
 }
 
-use wasm_bindgen::JsCast;
+fn q(root: &HtmlElement, testid: &str) -> web_sys::Element {
+    root.query_selector(&format!("[data-testid={testid}]")).unwrap().unwrap_or_else(|| panic!("{testid} not found"))
+}
+
+fn text(root: &HtmlElement, testid: &str) -> String { q(root, testid).text_content().unwrap() }
+
+async fn type_into(root: &HtmlElement, testid: &str, value: &str, event: &str) {
+    let input: HtmlInputElement = q(root, testid).dyn_into().unwrap();
+    input.set_value(value);
+    input.dispatch_event(&Event::new(event).unwrap()).unwrap();
+    leptos::task::tick().await;
+}
+
+fn search() -> String { web_sys::window().unwrap().location().search().unwrap() }
 
 #[wasm_bindgen_test]
 async fn app_renders_the_core_estimate() {
-    let root = fresh_root();
-    let _handle = leptos::mount::mount_to(root.clone(), tunefit_app::app::App);
+    let root = mount_at("").await;
+    let expected = tunefit_core::evaluate(&tunefit_core::Query::default()).unwrap().memory.device as f64 / GIB;
+    assert_eq!(text(&root, "total-device"), format!("{expected:.2}"));
+}
+
+#[wasm_bindgen_test]
+async fn typing_a_sequence_length_updates_the_total_and_the_url() {
+    let root = mount_at("").await;
+    type_into(&root, "seq-input", "8192", "input").await;
+    let mut query = tunefit_core::Query::default();
+    query.seq = 8192;
+    let expected = tunefit_core::evaluate(&query).unwrap().memory.device as f64 / GIB;
+    assert_eq!(text(&root, "total-device"), format!("{expected:.2}"));
+    assert!(search().contains("seq=8192"), "url: {}", search());
+}
+
+#[wasm_bindgen_test]
+async fn out_of_range_value_is_clamped_with_a_message() {
+    let root = mount_at("").await;
+    type_into(&root, "batch-input", "100000", "change").await;
+    let input: HtmlInputElement = q(&root, "batch-input").dyn_into().unwrap();
+    assert_eq!(input.value(), "512");
+    assert!(text(&root, "batch-msg").contains("512"), "message: {}", text(&root, "batch-msg"));
+    assert!(search().contains("batch=512"));
+    type_into(&root, "batch-input", "abc", "change").await;
+    assert!(text(&root, "batch-msg").contains("abc"));
+    assert_eq!(input.value(), "512", "a non-number keeps the value");
+}
+
+#[wasm_bindgen_test]
+async fn a_link_restores_its_state_and_lists_bad_keys() {
+    let root = mount_at("?v=1&seq=4096&batch=-3&zzz=%3Cscript%3E").await;
+    let input: HtmlInputElement = q(&root, "seq-input").dyn_into().unwrap();
+    assert_eq!(input.value(), "4096");
+    let notice = text(&root, "link-notice");
+    assert!(notice.contains("batch") && notice.contains("zzz"), "notice: {notice}");
+    let button: HtmlElement = q(&root, "dismiss-notice").dyn_into().unwrap();
+    button.click();
     leptos::task::tick().await;
-    let total = root.query_selector("[data-testid=total-device]").unwrap().expect("total shown");
-    let expected = tunefit_core::evaluate(&tunefit_core::Query::default()).unwrap().memory.device as f64 / (1u64 << 30) as f64;
-    assert_eq!(total.text_content().unwrap(), format!("{expected:.2}"));
+    assert!(root.query_selector("[data-testid=link-notice]").unwrap().is_none());
+}
+
+#[wasm_bindgen_test]
+async fn units_and_language_switch() {
+    let root = mount_at("?v=1&units=gb&lang=ru").await;
+    assert_eq!(text(&root, "units-symbol"), "GB");
+    let expected = tunefit_core::evaluate(&tunefit_core::Query::default()).unwrap().memory.device as f64 / 1e9;
+    assert_eq!(text(&root, "total-device"), format!("{expected:.2}").replace('.', ","));
+    let html = web_sys::window().unwrap().document().unwrap().document_element().unwrap();
+    assert_eq!(html.get_attribute("lang").as_deref(), Some("ru"));
+}
+
+#[wasm_bindgen_test]
+async fn bad_config_json_says_what_is_wrong() {
+    let root = mount_at("").await;
+    let radio: HtmlElement = q(&root, "source-config").dyn_into().unwrap();
+    radio.click();
+    leptos::task::tick().await;
+    let area: web_sys::HtmlTextAreaElement = q(&root, "config-json").dyn_into().unwrap();
+    area.set_value("{not json");
+    area.dispatch_event(&Event::new("input").unwrap()).unwrap();
+    leptos::task::tick().await;
+    assert!(text(&root, "config-status").contains("JSON"), "{}", text(&root, "config-status"));
+    area.set_value(r#"{"model_type": "llama", "hidden_size": 4096}"#);
+    area.dispatch_event(&Event::new("input").unwrap()).unwrap();
+    leptos::task::tick().await;
+    assert!(text(&root, "config-status").contains("num_attention_heads"), "{}", text(&root, "config-status"));
+}
+
+#[wasm_bindgen_test]
+fn log_scale_round_trips_and_clamps() {
+    let s = Scale::log(128.0, 131_072.0, 100, true);
+    assert_eq!(s.from_pos(0), 128.0);
+    assert_eq!(s.from_pos(100), 131_072.0);
+    assert_eq!(s.to_pos(2048.0), 40);
+    assert!(s.from_pos(41) > s.from_pos(40), "positions increase monotonically");
+    assert_eq!(s.clamp(1e9), Err(131_072.0));
+    assert_eq!(s.clamp(5.0), Err(128.0));
+    assert_eq!(s.to_pos(f64::NAN), 0);
+    assert_eq!(parse_typed("1,5"), Some(1.5));
+    assert_eq!(parse_typed("inf"), None);
+}
+
+#[wasm_bindgen_test]
+fn formatting_never_shows_nan() {
+    assert_eq!(format::number(f64::NAN, 2, Lang::En), "—");
+    assert_eq!(format::number(1234567.891, 2, Lang::En), "1,234,567.89");
+    assert_eq!(format::number(1234.5, 1, Lang::Ru), "1\u{a0}234,5");
+    assert_eq!(format::bytes_value(GIB * 1.5, Units::GiB, Lang::En), "1.50");
 }

@@ -1,0 +1,204 @@
+//! Generic form controls: a slider paired with a numeric input, a select over one of the
+//! query format's choices, and a checkbox. Each is labelled with its unit, keyboard-operable,
+//! and reads and writes one setting through a getter and a callback.
+
+use crate::i18n::{value_label, Strings};
+use crate::state::use_state;
+use leptos::prelude::*;
+use tunefit_core::query::{
+    Attention, Checkpointing, Framework, Method, Offload, Optimizer, Precision, Pricing, Quant, ShardingStrategy, Loss,
+};
+
+/// Picks one string out of the current language's table.
+pub type Text = fn(&Strings) -> &'static str;
+
+/// A slider's range and how positions map onto values.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Scale {
+    pub min: f64,
+    pub max: f64,
+    /// Positions from 0 to `steps`; with `log`, equal steps are equal ratios, so one arrow key
+    /// press is the same relative change anywhere on the range.
+    pub steps: u32,
+    pub log: bool,
+    /// Values are whole numbers.
+    pub integer: bool,
+}
+
+impl Scale {
+    pub const fn log(min: f64, max: f64, steps: u32, integer: bool) -> Scale { Scale { min, max, steps, log: true, integer } }
+    pub const fn linear(min: f64, max: f64, steps: u32, integer: bool) -> Scale { Scale { min, max, steps, log: false, integer } }
+
+    /// Slider position of a value (values outside the range pin to the ends).
+    pub fn to_pos(&self, v: f64) -> u32 {
+        if !v.is_finite() { return 0; }
+        let v = v.clamp(self.min, self.max);
+        let t = if self.log { (v / self.min).ln() / (self.max / self.min).ln() } else { (v - self.min) / (self.max - self.min) };
+        (t * self.steps as f64).round().clamp(0.0, self.steps as f64) as u32
+    }
+
+    /// Value at a slider position, rounded to what a person would type.
+    pub fn from_pos(&self, pos: u32) -> f64 {
+        let t = pos.min(self.steps) as f64 / self.steps as f64;
+        let v = if self.log { self.min * (self.max / self.min).powf(t) } else { self.min + t * (self.max - self.min) };
+        self.round(v).clamp(self.min, self.max)
+    }
+
+    /// Whole numbers for integer settings; three significant digits otherwise.
+    pub fn round(&self, v: f64) -> f64 {
+        if self.integer { return v.round(); }
+        if v == 0.0 || !v.is_finite() { return v; }
+        let mag = 10f64.powi(v.abs().log10().floor() as i32 - 2);
+        (v / mag).round() * mag
+    }
+
+    /// Clamps a typed value; `Err(clamped)` when it was outside the range.
+    pub fn clamp(&self, v: f64) -> Result<f64, f64> {
+        let r = self.round(v);
+        if r < self.min { Err(self.min) } else if r > self.max { Err(self.max) } else { Ok(r) }
+    }
+}
+
+/// Parses what a person typed: accepts a decimal comma, spaces and a trailing unit-less
+/// exponent ("1e6"). `None` when it is not a finite number.
+pub fn parse_typed(s: &str) -> Option<f64> {
+    let t: String = s.trim().chars().filter(|c| !c.is_whitespace() && *c != '\u{a0}').map(|c| if c == ',' { '.' } else { c }).collect();
+    t.parse::<f64>().ok().filter(|v| v.is_finite())
+}
+
+/// A slider with a paired numeric input for exact values. Typed values outside the range
+/// are clamped on commit (Enter or leaving the field), with a visible message.
+#[component]
+pub fn SliderField(
+    /// Element id stem; also the `data-testid` stem (`{id}-range`, `{id}-input`, `{id}-msg`).
+    id: &'static str,
+    label: Text,
+    unit: Text,
+    scale: Scale,
+    #[prop(into)] value: Signal<f64>,
+    #[prop(into)] on_change: Callback<f64>,
+) -> impl IntoView {
+    let st = use_state();
+    let message = RwSignal::new(None::<String>);
+    let input_ref = NodeRef::<leptos::html::Input>::new();
+    let shown = move || crate::format::plain(value.get());
+    let commit = move |raw: String, on_commit: bool| {
+        match parse_typed(&raw) {
+            None if on_commit => {
+                message.set(Some((st.s().not_a_number)(&raw)));
+                if let Some(el) = input_ref.get() { el.set_value(&shown()); }
+            }
+            None => {}
+            Some(v) => match scale.clamp(v) {
+                Ok(v) => {
+                    message.set(None);
+                    if v != value.get_untracked() { on_change.run(v); }
+                }
+                Err(to) if on_commit => {
+                    let p = crate::format::plain;
+                    message.set(Some((st.s().clamped)(&raw, &p(to), &p(scale.min), &p(scale.max))));
+                    on_change.run(to);
+                    if let Some(el) = input_ref.get() { el.set_value(&p(to)); }
+                }
+                Err(_) => {}
+            },
+        }
+    };
+    let msg_id = format!("{id}-msg");
+    view! {
+        <div class="field slider-field">
+            <label for=id>{move || label(st.s())}" "<span class="unit">{move || format!("({})", unit(st.s()))}</span></label>
+            <div class="slider-row">
+                <input type="range" id=format!("{id}-range") data-testid=format!("{id}-range")
+                    min="0" max=scale.steps.to_string() step="1"
+                    aria-label=move || format!("{} ({})", label(st.s()), unit(st.s()))
+                    aria-valuetext=move || format!("{} {}", shown(), unit(st.s()))
+                    prop:value=move || scale.to_pos(value.get()).to_string()
+                    on:input=move |ev| {
+                        let pos: u32 = event_target_value(&ev).parse().unwrap_or(0);
+                        message.set(None);
+                        let v = scale.from_pos(pos);
+                        if v != value.get_untracked() { on_change.run(v); }
+                    }
+                />
+                <input type="text" inputmode="decimal" id=id data-testid=format!("{id}-input") node_ref=input_ref
+                    class="num" autocomplete="off" spellcheck="false"
+                    aria-describedby=msg_id.clone()
+                    prop:value=shown
+                    on:input=move |ev| commit(event_target_value(&ev), false)
+                    on:change=move |ev| commit(event_target_value(&ev), true)
+                />
+            </div>
+            <p class="msg" id=msg_id data-testid=format!("{id}-msg") role="status" aria-live="polite">{move || message.get()}</p>
+        </div>
+    }
+}
+
+/// One of the core's `choice!` enums, as a select can list it.
+pub trait Choice: Copy + PartialEq + Send + Sync + 'static {
+    fn all() -> &'static [Self];
+    fn spelling(self) -> &'static str;
+    fn from_spelling(s: &str) -> Option<Self>;
+}
+
+macro_rules! impl_choice {
+    ($($t:ty),*) => {$(
+        impl Choice for $t {
+            fn all() -> &'static [Self] { <$t>::ALL }
+            fn spelling(self) -> &'static str { self.as_str() }
+            fn from_spelling(s: &str) -> Option<Self> { <$t>::parse(s) }
+        }
+    )*};
+}
+impl_choice!(Method, Quant, Precision, Optimizer, Checkpointing, Attention, Loss, Framework, ShardingStrategy, Offload, Pricing);
+
+/// A labelled select over a choice. With `optional`, a first entry means "framework default"
+/// (`None`).
+#[component]
+pub fn ChoiceSelect<T: Choice>(
+    id: &'static str,
+    label: Text,
+    #[prop(into)] value: Signal<Option<T>>,
+    #[prop(into)] on_change: Callback<Option<T>>,
+    #[prop(optional)] optional: bool,
+) -> impl IntoView {
+    let st = use_state();
+    view! {
+        <div class="field">
+            <label for=id>{move || label(st.s())}</label>
+            <select id=id data-testid=id
+                on:change=move |ev| on_change.run(T::from_spelling(&event_target_value(&ev)))>
+                {move || {
+                    let lang = st.lang.get();
+                    let current = value.get();
+                    let default = optional.then(|| view! {
+                        <option value="" selected=current.is_none()>{st.s().profile_default}</option>
+                    });
+                    let opts = T::all().iter().map(|c| {
+                        let c = *c;
+                        view! { <option value=c.spelling() selected=current == Some(c)>{value_label(lang, c.spelling()).to_string()}</option> }
+                    }).collect_view();
+                    (default, opts)
+                }}
+            </select>
+        </div>
+    }
+}
+
+/// A labelled checkbox.
+#[component]
+pub fn CheckField(
+    id: &'static str,
+    label: Text,
+    #[prop(into)] value: Signal<bool>,
+    #[prop(into)] on_change: Callback<bool>,
+) -> impl IntoView {
+    let st = use_state();
+    view! {
+        <div class="field check">
+            <input type="checkbox" id=id data-testid=id prop:checked=move || value.get()
+                on:change=move |ev| on_change.run(event_target_checked(&ev)) />
+            <label for=id>{move || label(st.s())}</label>
+        </div>
+    }
+}

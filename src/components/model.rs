@@ -1,0 +1,238 @@
+//! The model picker: a searchable preset list grouped by family, a custom size with optional
+//! architecture fields, or a pasted / dropped config.json.
+//!
+//! The source is a page-local choice; the query only ever holds `model`, or `params`, or the
+//! architecture fields, and the core decides what they mean.
+
+use super::controls::{Scale, SliderField, Text};
+use crate::state::use_state;
+use leptos::prelude::*;
+use tunefit_core::catalog;
+use tunefit_core::query::ArchOverrides;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Source { Preset, Custom, Config }
+
+/// 0.1 B to 1 T parameters; 160 steps of ~6 % each.
+const PARAMS_B: Scale = Scale::log(0.1, 1000.0, 160, false);
+
+#[component]
+pub fn ModelSection() -> impl IntoView {
+    let st = use_state();
+    let initial = st.query.with_untracked(|q| {
+        if q.params.is_some() { Source::Custom } else if q.model.is_none() { Source::Config } else { Source::Preset }
+    });
+    let source = RwSignal::new(initial);
+    let choose = move |s: Source| {
+        source.set(s);
+        match s {
+            Source::Preset => st.edit(|q| {
+                if q.model.is_none() { q.model = tunefit_core::Query::default().model; }
+                q.params = None;
+                q.arch = ArchOverrides::default();
+            }),
+            Source::Custom => {
+                // Start from the size of what is shown now, so switching does not jump.
+                let p = st.report.with_untracked(|r| r.as_ref().map(|r| r.model.params).ok()).unwrap_or(8_000_000_000);
+                st.edit(|q| { q.model = None; q.params = Some(p); q.arch = ArchOverrides::default(); });
+            }
+            Source::Config => {}
+        }
+    };
+    let radio = move |s: Source, text: Text, id: &'static str| view! {
+        <label class="radio" for=id>
+            <input type="radio" name="model-source" id=id data-testid=id
+                prop:checked=move || source.get() == s on:change=move |_| choose(s) />
+            {move || text(st.s())}
+        </label>
+    };
+    view! {
+        <fieldset class="group" data-testid="model-section">
+            <legend>{move || st.s().sec_model}</legend>
+            <div role="radiogroup" class="radios" aria-label=move || st.s().model_source>
+                {radio(Source::Preset, |s| s.mode_preset, "source-preset")}
+                {radio(Source::Custom, |s| s.mode_custom, "source-custom")}
+                {radio(Source::Config, |s| s.mode_config, "source-config")}
+            </div>
+            {move || match source.get() {
+                Source::Preset => view! { <PresetPicker/> }.into_any(),
+                Source::Custom => view! { <CustomModel/> }.into_any(),
+                Source::Config => view! { <ConfigImport/> }.into_any(),
+            }}
+            <ModelSummary/>
+        </fieldset>
+    }
+}
+
+/// Case-insensitive match of every word of `filter` against a preset's id, name and family.
+fn matches(p: &catalog::Preset, filter: &str) -> bool {
+    let hay = format!("{} {} {}", p.id, p.name, p.family).to_lowercase();
+    filter.split_whitespace().all(|w| hay.contains(&w.to_lowercase()))
+}
+
+#[component]
+fn PresetPicker() -> impl IntoView {
+    let st = use_state();
+    let filter = RwSignal::new(String::new());
+    let current = move || st.query.with(|q| q.model.clone());
+    view! {
+        <div class="field">
+            <label for="preset-search">{move || st.s().search_presets}</label>
+            <input type="search" id="preset-search" data-testid="preset-search" autocomplete="off"
+                placeholder=move || st.s().search_placeholder
+                prop:value=move || filter.get() on:input=move |ev| filter.set(event_target_value(&ev)) />
+        </div>
+        <div class="field">
+            <label for="preset">{move || st.s().preset}</label>
+            <select id="preset" data-testid="preset" on:change=move |ev| {
+                let id = event_target_value(&ev);
+                if catalog::preset(&id).is_some() { st.edit(|q| { q.model = Some(id); q.params = None; q.arch = ArchOverrides::default(); }); }
+            }>
+                {move || {
+                    let f = filter.get();
+                    let cur = current();
+                    catalog::families().into_iter().filter_map(|(fam, list)| {
+                        // The selected preset stays listed so the select never shows a wrong name.
+                        let shown: Vec<_> = list.into_iter().filter(|p| matches(p, &f) || cur.as_deref() == Some(p.id)).collect();
+                        (!shown.is_empty()).then(|| view! {
+                            <optgroup label=fam>
+                                {shown.into_iter().map(|p| view! {
+                                    <option value=p.id selected=cur.as_deref() == Some(p.id)>{p.name}</option>
+                                }).collect_view()}
+                            </optgroup>
+                        })
+                    }).collect_view()
+                }}
+            </select>
+            <p class="msg" role="status">{move || {
+                let f = filter.get();
+                (!f.trim().is_empty() && !catalog::presets().iter().any(|p| matches(p, &f))).then(|| st.s().no_match)
+            }}</p>
+        </div>
+    }
+}
+
+#[component]
+fn CustomModel() -> impl IntoView {
+    let st = use_state();
+    let params_b = Signal::derive(move || st.query.with(|q| q.params.map_or(8.0, |p| p as f64 / 1e9)));
+    let set_params = move |b: f64| st.edit(|q| { q.params = Some((b * 1e9).round().max(1e6) as u64); q.model = None; });
+    type Get = fn(&ArchOverrides) -> Option<u32>;
+    type Set = fn(&mut ArchOverrides, Option<u32>);
+    let fields: [(&'static str, Text, Get, Set); 6] = [
+        ("arch-layers", |s| s.layers, |a| a.layers, |a, v| a.layers = v),
+        ("arch-hidden", |s| s.hidden, |a| a.hidden, |a, v| a.hidden = v),
+        ("arch-heads", |s| s.heads, |a| a.heads, |a, v| a.heads = v),
+        ("arch-kv-heads", |s| s.kv_heads, |a| a.kv_heads, |a, v| a.kv_heads = v),
+        ("arch-ffn", |s| s.ffn, |a| a.ffn, |a, v| a.ffn = v),
+        ("arch-vocab", |s| s.vocab, |a| a.vocab, |a, v| a.vocab = v),
+    ];
+    view! {
+        <SliderField id="params" label=|s| s.params unit=|s| s.u_billion scale=PARAMS_B value=params_b on_change=set_params />
+        <details class="arch">
+            <summary>{move || st.s().arch_fields}</summary>
+            <p class="hint">{move || st.s().arch_inferred_hint}</p>
+            <div class="grid2">
+                {fields.into_iter().map(|(id, label, get, set)| {
+                    let msg = RwSignal::new(None::<String>);
+                    view! {
+                        <div class="field">
+                            <label for=id>{move || label(st.s())}</label>
+                            <input type="text" inputmode="numeric" id=id data-testid=id class="num" autocomplete="off"
+                                prop:value=move || st.query.with(|q| get(&q.arch).map(|v| v.to_string()).unwrap_or_default())
+                                on:change=move |ev| {
+                                    let raw = event_target_value(&ev);
+                                    if raw.trim().is_empty() { msg.set(None); st.edit(|q| set(&mut q.arch, None)); return; }
+                                    match super::controls::parse_typed(&raw) {
+                                        Some(v) => {
+                                            let c = v.round().clamp(1.0, 10_000_000.0);
+                                            msg.set((c != v).then(|| (st.s().clamped)(&raw, &c.to_string(), "1", "10000000")));
+                                            st.edit(|q| set(&mut q.arch, Some(c as u32)));
+                                        }
+                                        None => msg.set(Some((st.s().not_a_number)(&raw))),
+                                    }
+                                } />
+                            <p class="msg" role="status" data-testid=format!("{id}-msg")>{move || msg.get()}</p>
+                        </div>
+                    }
+                }).collect_view()}
+            </div>
+        </details>
+    }
+}
+
+#[component]
+fn ConfigImport() -> impl IntoView {
+    let st = use_state();
+    let text = RwSignal::new(String::new());
+    let status = RwSignal::new(None::<Result<String, String>>);
+    let apply = move |raw: String| {
+        text.set(raw.clone());
+        if raw.trim().is_empty() { status.set(None); return; }
+        match tunefit_core::hfconfig::parse(&raw) {
+            Ok(arch) => {
+                let o = arch.to_overrides();
+                let summary = (st.s().config_read)(arch.layers, arch.hidden, &crate::format::count(arch.param_count(), st.lang.get_untracked()));
+                st.edit(|q| { q.model = None; q.params = None; q.arch = o; });
+                status.set(Some(Ok(summary)));
+            }
+            Err(e) => status.set(Some(Err(e.to_string()))),
+        }
+    };
+    let on_drop = move |ev: leptos::ev::DragEvent| {
+        ev.prevent_default();
+        let file = ev.data_transfer().and_then(|d| d.files()).and_then(|f| f.get(0));
+        if let Some(f) = file { read_file(f, apply); }
+    };
+    view! {
+        <div class="field dropzone" on:dragover=|ev: leptos::ev::DragEvent| ev.prevent_default() on:drop=on_drop>
+            <label for="config-json">{move || st.s().config_paste}</label>
+            <textarea id="config-json" data-testid="config-json" rows="6" spellcheck="false"
+                aria-describedby="config-status"
+                placeholder=move || st.s().config_drop_hint
+                prop:value=move || text.get()
+                on:input=move |ev| apply(event_target_value(&ev))></textarea>
+            <label class="file" for="config-file">{move || st.s().config_file}</label>
+            <input type="file" id="config-file" accept=".json,application/json" on:change=move |ev| {
+                let input: web_sys::HtmlInputElement = event_target(&ev);
+                if let Some(f) = input.files().and_then(|f| f.get(0)) { read_file(f, apply); }
+            } />
+            <p id="config-status" data-testid="config-status" role="status" aria-live="polite"
+                class=move || match status.get() { Some(Err(_)) => "msg bad", _ => "msg ok" }>
+                {move || match status.get() {
+                    Some(Ok(s)) => s,
+                    Some(Err(e)) => format!("{} {e}", st.s().config_problem),
+                    None => String::new(),
+                }}
+            </p>
+        </div>
+    }
+}
+
+/// Reads a dropped or chosen file as text and hands it to `then`.
+fn read_file(file: web_sys::File, then: impl Fn(String) + 'static) {
+    leptos::task::spawn_local(async move {
+        let promise = file.text();
+        if let Ok(v) = wasm_bindgen_futures::JsFuture::from(promise).await {
+            then(v.as_string().unwrap_or_default());
+        }
+    });
+}
+
+/// The evaluated model's name and parameter counts.
+#[component]
+fn ModelSummary() -> impl IntoView {
+    let st = use_state();
+    move || st.report.with(|r| r.as_ref().ok().map(|r| {
+        let s = st.s();
+        let lang = st.lang.get();
+        view! {
+            <p class="model-summary" data-testid="model-summary">
+                <strong>{r.model.name.clone()}</strong>": "
+                {format!("{} {}, {} {}", crate::format::count(r.model.params, lang), s.model_params.to_lowercase(),
+                    crate::format::count(r.model.trainable_params, lang), s.trainable_params.to_lowercase())}
+                {r.model.inferred.then(|| view! { <span class="badge warn">{s.inferred_arch}</span> })}
+            </p>
+        }
+    }))
+}

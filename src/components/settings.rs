@@ -1,0 +1,203 @@
+//! The settings sections below the model: method (with its own settings), training,
+//! GPUs and sharding, and the job. Each control reads and writes one query key.
+
+use super::controls::{CheckField, ChoiceSelect, Scale, SliderField};
+use crate::state::use_state;
+use leptos::prelude::*;
+use tunefit_core::dataset;
+use tunefit_core::query::{Method, TargetModule};
+
+/// Ranges of the sliders. The query format accepts wider ranges; these are what a person
+/// fine-tuning a model plausibly uses, and the numeric input takes exact values within them.
+pub mod ranges {
+    use super::Scale;
+    /// 1 to 256, ~9 % per arrow step.
+    pub const RANK: Scale = Scale::log(1.0, 256.0, 64, true);
+    pub const BATCH: Scale = Scale::log(1.0, 512.0, 72, true);
+    /// 128 to 128k tokens, ~7 % per step.
+    pub const SEQ: Scale = Scale::log(128.0, 131_072.0, 100, true);
+    pub const GA: Scale = Scale::log(1.0, 1024.0, 60, true);
+    pub const GPUS: Scale = Scale::log(1.0, 1024.0, 60, true);
+    pub const BOTTLENECK: Scale = Scale::log(1.0, 4096.0, 60, true);
+    pub const VIRTUAL_TOKENS: Scale = Scale::log(1.0, 1024.0, 60, true);
+    pub const TRAIN_LAYERS: Scale = Scale::log(1.0, 200.0, 60, true);
+    /// 1M to 1T tokens.
+    pub const TOKENS: Scale = Scale::log(1e6, 1e12, 120, true);
+    pub const EPOCHS: Scale = Scale::log(0.1, 100.0, 60, false);
+    pub const RUNS: Scale = Scale::log(1.0, 1000.0, 60, true);
+    pub const CKPT_MIN: Scale = Scale::log(1.0, 1440.0, 60, true);
+}
+
+#[component]
+pub fn MethodSection() -> impl IntoView {
+    let st = use_state();
+    let method = Signal::derive(move || st.query.with(|q| q.method));
+    let is = move |ms: &[Method]| ms.contains(&method.get());
+    view! {
+        <fieldset class="group" data-testid="method-section">
+            <legend>{move || st.s().sec_method}</legend>
+            <ChoiceSelect id="method" label=|s| s.method
+                value=Signal::derive(move || Some(method.get()))
+                on_change={move |m: Option<Method>| { if let Some(m) = m { st.edit(|q| q.method = m) } }} />
+            <Show when=move || is(&[Method::Lora, Method::Qlora, Method::Dora])>
+                <SliderField id="rank" label=|s| s.rank unit=|s| s.u_count scale=ranges::RANK
+                    value=Signal::derive(move || st.query.with(|q| q.rank as f64))
+                    on_change=move |v: f64| st.edit(|q| q.rank = v as u32) />
+                <Targets/>
+            </Show>
+            <Show when=move || is(&[Method::Qlora])>
+                <ChoiceSelect id="quant" label=|s| s.quant
+                    value=Signal::derive(move || Some(st.query.with(|q| q.quant)))
+                    on_change={move |v: Option<_>| { if let Some(v) = v { st.edit(|q| q.quant = v) } }} />
+                <CheckField id="dq" label=|s| s.double_quant
+                    value=Signal::derive(move || st.query.with(|q| q.double_quant))
+                    on_change=move |v| st.edit(|q| q.double_quant = v) />
+            </Show>
+            <Show when=move || is(&[Method::Adapter])>
+                <SliderField id="bottleneck" label=|s| s.bottleneck unit=|s| s.u_count scale=ranges::BOTTLENECK
+                    value=Signal::derive(move || st.query.with(|q| q.bottleneck as f64))
+                    on_change=move |v: f64| st.edit(|q| q.bottleneck = v as u32) />
+            </Show>
+            <Show when=move || is(&[Method::Prefix, Method::Prompt])>
+                <SliderField id="virtual-tokens" label=|s| s.virtual_tokens unit=|s| s.u_tokens scale=ranges::VIRTUAL_TOKENS
+                    value=Signal::derive(move || st.query.with(|q| q.virtual_tokens as f64))
+                    on_change=move |v: f64| st.edit(|q| q.virtual_tokens = v as u32) />
+            </Show>
+            <Show when=move || is(&[Method::Freeze])>
+                <SliderField id="train-layers" label=|s| s.train_layers unit=|s| s.u_layers scale=ranges::TRAIN_LAYERS
+                    value=Signal::derive(move || st.query.with(|q| q.train_layers as f64))
+                    on_change=move |v: f64| st.edit(|q| q.train_layers = v as u32) />
+            </Show>
+        </fieldset>
+    }
+}
+
+/// Checkboxes for the adapter's target modules; the last one cannot be unticked (an adapter
+/// needs at least one module).
+#[component]
+fn Targets() -> impl IntoView {
+    let st = use_state();
+    view! {
+        <fieldset class="targets" data-testid="targets">
+            <legend>{move || st.s().targets}</legend>
+            {TargetModule::ALL.into_iter().map(|t| {
+                let id = format!("target-{}", t.as_str());
+                    let (id1, id2) = (id.clone(), id.clone());
+                view! {
+                    <label class="chip" for=id1>
+                        <input type="checkbox" id=id2 data-testid=id
+                            prop:checked=move || st.query.with(|q| q.targets.contains(t))
+                            on:change=move |ev| {
+                                let on = event_target_checked(&ev);
+                                let next = st.query.with_untracked(|q| if on { q.targets.with(t) } else { q.targets.without(t) });
+                                if next.is_empty() {
+                                    let el: web_sys::HtmlInputElement = event_target(&ev);
+                                    el.set_checked(true);
+                                } else {
+                                    st.edit(|q| q.targets = next);
+                                }
+                            } />
+                        {t.as_str()}
+                    </label>
+                }
+            }).collect_view()}
+        </fieldset>
+    }
+}
+
+#[component]
+pub fn TrainingSection() -> impl IntoView {
+    let st = use_state();
+    view! {
+        <fieldset class="group" data-testid="training-section">
+            <legend>{move || st.s().sec_training}</legend>
+            <ChoiceSelect id="precision" label=|s| s.precision
+                value=Signal::derive(move || Some(st.query.with(|q| q.precision)))
+                on_change={move |v: Option<_>| { if let Some(v) = v { st.edit(|q| q.precision = v) } }} />
+            <ChoiceSelect id="optim" label=|s| s.optimizer
+                value=Signal::derive(move || Some(st.query.with(|q| q.optim)))
+                on_change={move |v: Option<_>| { if let Some(v) = v { st.edit(|q| q.optim = v) } }} />
+            <SliderField id="batch" label=|s| s.batch unit=|s| s.u_seqs scale=ranges::BATCH
+                value=Signal::derive(move || st.query.with(|q| q.batch as f64))
+                on_change=move |v: f64| st.edit(|q| q.batch = v as u32) />
+            <SliderField id="seq" label=|s| s.seq unit=|s| s.u_tokens scale=ranges::SEQ
+                value=Signal::derive(move || st.query.with(|q| q.seq as f64))
+                on_change=move |v: f64| st.edit(|q| q.seq = v as u32) />
+            <SliderField id="ga" label=|s| s.ga unit=|s| s.u_steps scale=ranges::GA
+                value=Signal::derive(move || st.query.with(|q| q.ga as f64))
+                on_change=move |v: f64| st.edit(|q| q.ga = v as u32) />
+            <ChoiceSelect id="ckpt" label=|s| s.ckpt optional=true
+                value=Signal::derive(move || st.query.with(|q| q.ckpt))
+                on_change=move |v| st.edit(|q| q.ckpt = v) />
+            <ChoiceSelect id="attn" label=|s| s.attn optional=true
+                value=Signal::derive(move || st.query.with(|q| q.attn))
+                on_change=move |v| st.edit(|q| q.attn = v) />
+            <ChoiceSelect id="loss" label=|s| s.loss optional=true
+                value=Signal::derive(move || st.query.with(|q| q.loss))
+                on_change=move |v| st.edit(|q| q.loss = v) />
+            <ChoiceSelect id="framework" label=|s| s.framework
+                value=Signal::derive(move || Some(st.query.with(|q| q.framework)))
+                on_change={move |v: Option<_>| { if let Some(v) = v { st.edit(|q| q.framework = v) } }} />
+        </fieldset>
+    }
+}
+
+#[component]
+pub fn ParallelSection() -> impl IntoView {
+    let st = use_state();
+    view! {
+        <fieldset class="group" data-testid="parallel-section">
+            <legend>{move || st.s().sec_parallel}</legend>
+            <SliderField id="gpus" label=|s| s.gpus unit=|s| s.u_gpus scale=ranges::GPUS
+                value=Signal::derive(move || st.query.with(|q| q.gpus as f64))
+                on_change=move |v: f64| st.edit(|q| q.gpus = v as u32) />
+            <ChoiceSelect id="shard" label=|s| s.shard
+                value=Signal::derive(move || Some(st.query.with(|q| q.shard)))
+                on_change={move |v: Option<_>| { if let Some(v) = v { st.edit(|q| q.shard = v) } }} />
+            <ChoiceSelect id="offload" label=|s| s.offload
+                value=Signal::derive(move || Some(st.query.with(|q| q.offload)))
+                on_change={move |v: Option<_>| { if let Some(v) = v { st.edit(|q| q.offload = v) } }} />
+            <div class="field">
+                <label for="gpu">{move || st.s().target_gpu}</label>
+                <select id="gpu" data-testid="gpu" on:change=move |ev| {
+                    let v = event_target_value(&ev);
+                    st.edit(|q| q.gpu = dataset::gpu(&v).map(|g| g.id.to_string()));
+                }>
+                    {move || {
+                        let cur = st.query.with(|q| q.gpu.clone());
+                        let none = view! { <option value="" selected=cur.is_none()>{st.s().gpu_none}</option> };
+                        let list = dataset::gpus().iter().map(|g| view! {
+                            <option value=g.id selected=cur.as_deref() == Some(g.id)>{g.name}</option>
+                        }).collect_view();
+                        (none, list)
+                    }}
+                </select>
+            </div>
+        </fieldset>
+    }
+}
+
+#[component]
+pub fn JobSection() -> impl IntoView {
+    let st = use_state();
+    view! {
+        <fieldset class="group" data-testid="job-section">
+            <legend>{move || st.s().sec_job}</legend>
+            <SliderField id="tokens" label=|s| s.tokens unit=|s| s.u_tokens scale=ranges::TOKENS
+                value=Signal::derive(move || st.query.with(|q| q.tokens as f64))
+                on_change=move |v: f64| st.edit(|q| q.tokens = v as u64) />
+            <SliderField id="epochs" label=|s| s.epochs unit=|s| s.u_count scale=ranges::EPOCHS
+                value=Signal::derive(move || st.query.with(|q| q.epochs))
+                on_change=move |v: f64| st.edit(|q| q.epochs = v) />
+            <SliderField id="runs" label=|s| s.runs unit=|s| s.u_count scale=ranges::RUNS
+                value=Signal::derive(move || st.query.with(|q| q.runs as f64))
+                on_change=move |v: f64| st.edit(|q| q.runs = v as u32) />
+            <ChoiceSelect id="pricing" label=|s| s.pricing
+                value=Signal::derive(move || Some(st.query.with(|q| q.pricing)))
+                on_change={move |v: Option<_>| { if let Some(v) = v { st.edit(|q| q.pricing = v) } }} />
+            <SliderField id="ckpt-interval" label=|s| s.ckpt_interval unit=|s| s.u_min scale=ranges::CKPT_MIN
+                value=Signal::derive(move || st.query.with(|q| q.ckpt_interval_min))
+                on_change=move |v: f64| st.edit(|q| q.ckpt_interval_min = v) />
+        </fieldset>
+    }
+}

@@ -1,0 +1,102 @@
+//! The page's state: one `RwSignal<Query>` holds every setting, and everything shown is
+//! derived from it (`report` is a memo over `tunefit_core::evaluate`).
+//!
+//! Presentation settings (language, theme, units) are signals beside it. `AppState::install`
+//! reads the URL once, provides the state as context, and keeps the URL, `<html lang>` and
+//! `<html data-theme>` in step with the signals.
+
+use crate::format::Units;
+use crate::i18n::{Lang, Strings};
+use crate::url::{self, Prefs, Theme};
+use leptos::prelude::*;
+use tunefit_core::{evaluate, Error, Query, QueryError, Report};
+
+#[derive(Clone, Copy)]
+pub struct AppState {
+    pub query: RwSignal<Query>,
+    pub report: Memo<Result<Report, Error>>,
+    pub lang: RwSignal<Lang>,
+    pub theme: RwSignal<Theme>,
+    pub units: RwSignal<Units>,
+    /// Keys of the opening link that could not be applied; cleared when dismissed.
+    pub link_errors: RwSignal<Vec<QueryError>>,
+    passthrough: StoredValue<Vec<(String, String)>>,
+    default_lang: Lang,
+}
+
+impl AppState {
+    /// Builds the state from the current URL and provides it to every component below.
+    pub fn install() -> AppState {
+        let default_lang = url::default_lang();
+        let (q, prefs, errors) = url::decode(&url::current_search(), default_lang);
+        let query = RwSignal::new(q);
+        let st = AppState {
+            query,
+            report: Memo::new(move |_| query.with(evaluate)),
+            lang: RwSignal::new(prefs.lang),
+            theme: RwSignal::new(prefs.theme),
+            units: RwSignal::new(prefs.units),
+            link_errors: RwSignal::new(errors),
+            passthrough: StoredValue::new(prefs.passthrough),
+            default_lang,
+        };
+        provide_context(st);
+        st.sync_url();
+        st.sync_document();
+        st.follow_history();
+        st
+    }
+
+    /// The strings of the current language (tracks the language signal).
+    pub fn s(&self) -> &'static Strings { self.lang.get().strings() }
+
+    /// Applies a change to the query.
+    pub fn edit(&self, f: impl FnOnce(&mut Query)) { self.query.update(f) }
+
+    fn prefs(&self) -> Prefs {
+        Prefs { lang: self.lang.get(), theme: self.theme.get(), units: self.units.get(), passthrough: self.passthrough.get_value() }
+    }
+
+    /// Writes the canonical query string into the URL whenever a setting changes.
+    fn sync_url(&self) {
+        let st = *self;
+        Effect::new(move |_| {
+            let s = st.query.with(|q| url::encode(q, &st.prefs(), st.default_lang));
+            url::replace_search(&s);
+        });
+    }
+
+    /// `<html lang>` follows the language, `<html data-theme>` the theme ("auto" removes it so
+    /// the CSS follows prefers-color-scheme).
+    fn sync_document(&self) {
+        let st = *self;
+        Effect::new(move |_| {
+            let Some(html) = document().document_element() else { return };
+            let _ = html.set_attribute("lang", st.lang.get().code());
+            let _ = match st.theme.get() {
+                Theme::Auto => html.remove_attribute("data-theme"),
+                t => html.set_attribute("data-theme", t.code()),
+            };
+        });
+    }
+
+    /// Back/forward to an entry with another query string restores that state.
+    fn follow_history(&self) {
+        let st = *self;
+        let handle = window_event_listener(leptos::ev::popstate, move |_| {
+            let (q, prefs, errors) = url::decode(&url::current_search(), st.default_lang);
+            st.query.set(q);
+            st.lang.set(prefs.lang);
+            st.theme.set(prefs.theme);
+            st.units.set(prefs.units);
+            st.passthrough.set_value(prefs.passthrough);
+            st.link_errors.set(errors);
+        });
+        on_cleanup(move || handle.remove());
+    }
+}
+
+/// The state provided by `AppState::install`.
+pub fn use_state() -> AppState {
+    use_context::<AppState>().expect("AppState is installed by App")
+}
