@@ -1,5 +1,6 @@
 //! `tunefit`: the command-line front end of tunefit-core (same query format as the page).
 mod listing;
+mod readable;
 
 use std::process::ExitCode;
 use tunefit_core::{evaluate, Query};
@@ -15,8 +16,9 @@ fn main() -> ExitCode {
                 Err(e) => { eprintln!("tunefit: {e}"); return ExitCode::from(2); }
             };
             match evaluate(&q) {
-                Ok(r) if json => println!("{}", serde_json::to_string_pretty(&r).unwrap()),
-                Ok(r) => println!("{r:#?}"),
+                // Writes ignore a closed pipe (`tunefit ... | head`) instead of panicking.
+                Ok(r) if json => { use std::io::Write; let _ = writeln!(std::io::stdout(), "{}", serde_json::to_string_pretty(&r).unwrap_or_default()); }
+                Ok(r) => { use std::io::Write; let _ = write!(std::io::stdout(), "{}", readable::render(&r)); }
                 Err(e) => { eprintln!("tunefit: {e}"); return ExitCode::from(2); }
             }
             ExitCode::SUCCESS

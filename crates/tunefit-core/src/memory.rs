@@ -193,6 +193,9 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
     if q.gpus % q.tp != 0 { return Err(invalid("tp", format!("tp {} must divide gpus {}", q.tp, q.gpus))); }
     if q.nodes > q.gpus { return Err(invalid("nodes", format!("{} nodes for {} GPUs", q.nodes, q.gpus))); }
     if a.heads % q.tp as u64 != 0 { return Err(invalid("tp", format!("tp {} must divide the {} attention heads", q.tp, a.heads))); }
+    if a.positions > 0 && q.seq as u64 > a.positions {
+        return Err(invalid("seq", format!("{} tokens exceed the model's {} learned positions", q.seq, a.positions)));
+    }
     let p_total = a.param_count();
     let tokens = q.batch as f64 * q.seq as f64;
     let seq = q.seq as f64;

@@ -49,7 +49,7 @@ proptest! {
     #[test]
     fn zero3_per_gpu_non_increasing_in_gpus(model in prop::sample::select(vec!["llama-3.1-8b", "qwen2.5-14b", "mixtral-8x7b", "gpt2"]),
                                             method in prop::sample::select(vec![Method::Full, Method::Lora]), n in 1u32..=512) {
-        let q = |g: u32| Query { model: Some(model.into()), method, shard: ShardingStrategy::Zero3, gpus: g, nodes: g.div_ceil(8), ..Query::default() };
+        let q = |g: u32| Query { model: Some(model.into()), method, shard: ShardingStrategy::Zero3, seq: 1024, gpus: g, nodes: g.div_ceil(8), ..Query::default() };
         let a = evaluate(&q(n)).unwrap().memory;
         let b = evaluate(&q(n + 1)).unwrap().memory;
         prop_assert!(b.weights + b.gradients + b.optimizer <= a.weights + a.gradients + a.optimizer);
