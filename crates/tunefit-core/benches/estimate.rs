@@ -1,10 +1,24 @@
+//! Speed budget (issue 3 item 12): one memory estimate ≤ 5 µs, each inverse solver ≤ 200 µs.
+//! `cargo bench -p tunefit-core --bench estimate` prints criterion's figures.
 use criterion::{criterion_group, criterion_main, Criterion};
-use tunefit_core::{evaluate, Query};
+use std::hint::black_box;
+use tunefit_core::{memory, solve, Query};
 
 fn bench(c: &mut Criterion) {
-    let q = Query::default();
-    c.bench_function("estimate/default", |b| b.iter(|| evaluate(std::hint::black_box(&q)).unwrap()));
+    let default = Query::default();
+    let big = Query::parse("model=llama-3.1-70b&method=full&precision=bf16-mixed&shard=zero3&gpus=64&nodes=8&ckpt=full&seq=4096").unwrap();
+    c.bench_function("estimate/default (8B QLoRA)", |b| b.iter(|| memory::estimate(black_box(&default)).unwrap()));
+    c.bench_function("estimate/70B full ZeRO-3 x64", |b| b.iter(|| memory::estimate(black_box(&big)).unwrap()));
+    let vram = 80u64 << 30;
+    c.bench_function("solve/max_batch", |b| b.iter(|| solve::max_batch(black_box(&default), vram)));
+    c.bench_function("solve/max_seq", |b| b.iter(|| solve::max_seq(black_box(&default), vram)));
+    let full = Query::parse("model=llama-3.1-70b&method=full&precision=bf16-mixed&shard=zero3&ckpt=full&batch=1").unwrap();
+    c.bench_function("solve/min_gpus", |b| b.iter(|| solve::min_gpus(black_box(&full), vram)));
 }
 
-criterion_group!(benches, bench);
+criterion_group! {
+    name = benches;
+    config = Criterion::default().warm_up_time(std::time::Duration::from_millis(300)).measurement_time(std::time::Duration::from_secs(1)).sample_size(20);
+    targets = bench
+}
 criterion_main!(benches);
