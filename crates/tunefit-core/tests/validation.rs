@@ -1,25 +1,7 @@
 //! Every measured reference case the query format can express, against its own metric.
 //! Data: tests/data/reference-cases.json (a transcription; the repo stays self-contained).
-use serde_json::Value;
-use tunefit_core::{evaluate, Query};
-
-pub struct Row { pub expressible: bool, pub id: String, pub query: String, pub metric: String, pub measured: f64, pub predicted: f64, pub tol: f64 }
-
-pub fn rows() -> Vec<Row> {
-    let text = include_str!("data/reference-cases.json");
-    let v: Value = serde_json::from_str(text).unwrap();
-    v["cases"].as_array().unwrap().iter().map(|c| {
-        let q = Query::parse(c["query"].as_str().unwrap()).unwrap_or_else(|e| panic!("{}: {e}", c["id"]));
-        let r = evaluate(&q).unwrap();
-        let metric = c["metric"].as_str().unwrap().to_string();
-        let predicted = match metric.as_str() {
-            "allocated" => r.memory.allocated, "reserved" => r.memory.reserved, "device" => r.memory.device,
-            m => panic!("unknown metric {m}"),
-        } as f64;
-        Row { expressible: c["expressible"].as_bool().unwrap_or(true), id: c["id"].as_str().unwrap().into(), query: c["query"].as_str().unwrap().into(), metric,
-            measured: c["measured_bytes"].as_f64().unwrap(), predicted, tol: c["tolerance"].as_f64().unwrap() }
-    }).collect()
-}
+mod common;
+use common::rows;
 
 #[test]
 fn measured_cases_within_tolerance_and_targets() {
