@@ -321,8 +321,11 @@ pub fn percent_decode(s: &str) -> String {
         match bytes[i] {
             b'+' => { out.push(b' '); i += 1; }
             b'%' if i + 2 < bytes.len() => {
-                let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok()
-                    .and_then(|h| u8::from_str_radix(h, 16).ok());
+                // Two hex digits exactly: from_str_radix alone would also take "+1".
+                let (h, l) = (bytes[i + 1], bytes[i + 2]);
+                let hex = (h.is_ascii_hexdigit() && l.is_ascii_hexdigit())
+                    .then(|| std::str::from_utf8(&bytes[i + 1..i + 3]).ok().and_then(|h| u8::from_str_radix(h, 16).ok()))
+                    .flatten();
                 match hex {
                     Some(b) => { out.push(b); i += 3; }
                     None => { out.push(b'%'); i += 1; }
@@ -529,8 +532,15 @@ impl Query {
             let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
             let (k, v) = (percent_decode(k), percent_decode(v));
             if k == "model" { saw_model = true; }
-            if let Err(e) = q.set(&k, &v) { errors.push(e); }
+            if let Err(mut e) = q.set(&k, &v) {
+                // A hostile link can carry megabytes in one value; the notice quotes a prefix.
+                if v.len() > 60 { e.message = e.message.replace(v.as_str(), &clip(&v)); }
+                errors.push(e);
+            }
         }
+        // `model=custom` is how the encoder writes "no preset" (an architecture given field by
+        // field); it is not a preset id.
+        if q.model.as_deref() == Some("custom") { q.model = None; }
         if q.params.is_some() && !saw_model { q.model = None; }
         if q.params.is_some() && saw_model && q.model.is_some() {
             errors.push(err("params", "both model and params are given; params wins and model is ignored"));
@@ -554,9 +564,11 @@ impl Query {
         let d = Query::default();
         let mut out: Vec<(String, String)> = vec![("v".into(), FORMAT_VERSION.to_string())];
         let mut push = |k: &str, v: String| out.push((k.to_string(), v));
+        let arch_empty = self.arch.is_empty();
         match (&self.model, self.params) {
             (_, Some(p)) => push("params", format_count(p)),
-            (Some(m), None) if Some(m) != d.model.as_ref() => push("model", m.clone()),
+            // With architecture fields, an omitted model would decode as "custom": say it.
+            (Some(m), None) if Some(m) != d.model.as_ref() || !arch_empty => push("model", m.clone()),
             (None, None) => push("model", "custom".into()),
             _ => {}
         }
@@ -613,6 +625,12 @@ impl Query {
         diff!("storage_gb", storage_gb, |x: &f64| fmt_f64(*x));
         out.iter().map(|(k, v)| format!("{k}={}", percent_encode(v))).collect::<Vec<_>>().join("&")
     }
+}
+
+/// The first 40 characters of a long value, for error messages.
+fn clip(v: &str) -> String {
+    let head: String = v.chars().take(40).collect();
+    format!("{head}… ({} bytes)", v.len())
 }
 
 /// Shortest decimal that parses back to the same f64.

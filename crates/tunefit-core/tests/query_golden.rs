@@ -1,0 +1,231 @@
+//! Golden v1 links: each link below must decode to exactly the state written beside it, for
+//! good. A link someone shared today has to open the same calculation after any later change,
+//! so the expected states are spelled out by hand (never produced by the encoder), and the
+//! v1 defaults themselves are pinned field by field in `v1_defaults`: changing
+//! `Query::default()` would silently change every link that omits a key.
+//!
+//! Adding a case is fine; editing or removing one breaks a promise to people holding links.
+use tunefit_core::query::*;
+use tunefit_core::Query;
+
+/// Every field of the state a bare `v=1` link decodes to. Do not edit: it is the meaning of
+/// every omitted key in every v1 link ever shared.
+fn v1_defaults() -> Query {
+    Query {
+        model: Some("llama-3.1-8b".into()),
+        params: None,
+        arch: ArchOverrides {
+            layers: None, hidden: None, heads: None, kv_heads: None, head_dim: None, ffn: None,
+            vocab: None, tied: None, experts: None, experts_per_token: None,
+        },
+        method: Method::Qlora,
+        rank: 16,
+        targets: [TargetModule::Q, TargetModule::K, TargetModule::V, TargetModule::O,
+                  TargetModule::Gate, TargetModule::Up, TargetModule::Down].into_iter().collect(),
+        quant: Quant::Nf4,
+        double_quant: true,
+        train_layers: 2,
+        bottleneck: 64,
+        virtual_tokens: 20,
+        lora_dropout: None,
+        precision: Precision::Bf16Mixed,
+        adapter_dtype: None,
+        optim: Optimizer::AdamW,
+        batch: 4,
+        seq: 2048,
+        ga: 1,
+        ckpt: None,
+        attn: None,
+        loss: None,
+        packing: None,
+        compile: None,
+        framework: Framework::Hf,
+        gpus: 1,
+        nodes: 1,
+        shard: ShardingStrategy::None,
+        offload: Offload::None,
+        tp: 1,
+        gpu: None,
+        tokens: 10_000_000,
+        epochs: 3.0,
+        runs: 1,
+        pricing: Pricing::Both,
+        ckpt_interval_min: 30.0,
+        interrupt_rate: None,
+        mfu: None,
+        provider: None,
+        storage_gb: 100.0,
+    }
+}
+
+fn targets(ts: &[TargetModule]) -> Targets { ts.iter().copied().collect() }
+
+/// One golden case: the link, whether it is already canonical (the encoder writes exactly
+/// it back), and the edits from the v1 defaults it stands for.
+struct Case { link: &'static str, canonical: bool, expect: fn(&mut Query) }
+
+use TargetModule as T;
+
+const CASES: &[Case] = &[
+    Case { link: "v=1", canonical: true, expect: |_| {} },
+    Case { link: "", canonical: false, expect: |_| {} },
+    Case { link: "?v=1", canonical: false, expect: |_| {} },
+    Case { link: "v=1&model=llama-3.1-70b", canonical: true, expect: |q| q.model = Some("llama-3.1-70b".into()) },
+    Case { link: "v=1&model=Mistral-7B", canonical: false, expect: |q| q.model = Some("mistral-7b".into()) },
+    Case { link: "v=1&params=7b", canonical: true, expect: |q| { q.model = None; q.params = Some(7_000_000_000); } },
+    Case { link: "v=1&params=1.5b&method=full", canonical: true, expect: |q| {
+        q.model = None; q.params = Some(1_500_000_000); q.method = Method::Full; } },
+    Case { link: "v=1&params=350m", canonical: true, expect: |q| { q.model = None; q.params = Some(350_000_000); } },
+    Case { link: "v=1&params=6738415616", canonical: true, expect: |q| { q.model = None; q.params = Some(6_738_415_616); } },
+    Case { link: "v=1&model=custom&layers=24&hidden=2048&heads=16&kv_heads=8&head_dim=128&ffn=5632&vocab=32000&tied=1",
+        canonical: true, expect: |q| {
+            q.model = None;
+            q.arch = ArchOverrides { layers: Some(24), hidden: Some(2048), heads: Some(16), kv_heads: Some(8),
+                head_dim: Some(128), ffn: Some(5632), vocab: Some(32000), tied: Some(true), experts: None, experts_per_token: None };
+        } },
+    Case { link: "v=1&layers=16&hidden=2048", canonical: false, expect: |q| {
+        q.model = None; q.arch.layers = Some(16); q.arch.hidden = Some(2048); } },
+    Case { link: "v=1&model=mixtral-8x7b&experts=8&experts_per_token=2&method=lora", canonical: true, expect: |q| {
+        q.model = Some("mixtral-8x7b".into()); q.arch.experts = Some(8); q.arch.experts_per_token = Some(2); q.method = Method::Lora; } },
+    Case { link: "v=1&model=qwen2.5-7b&tied=0", canonical: true, expect: |q| { q.model = Some("qwen2.5-7b".into()); q.arch.tied = Some(false); } },
+    Case { link: "v=1&method=lora&rank=64&targets=q,v", canonical: true, expect: |q| {
+        q.method = Method::Lora; q.rank = 64; q.targets = targets(&[T::Q, T::V]); } },
+    Case { link: "v=1&targets=all,embed,lm_head", canonical: true, expect: |q| {
+        q.targets = targets(&[T::Q, T::K, T::V, T::O, T::Gate, T::Up, T::Down, T::Embed, T::LmHead]); } },
+    Case { link: "v=1&targets=q,k,v,o", canonical: true, expect: |q| q.targets = targets(&[T::Q, T::K, T::V, T::O]) },
+    Case { link: "v=1&targets=gate%2Cup%2Cdown", canonical: false, expect: |q| q.targets = targets(&[T::Gate, T::Up, T::Down]) },
+    Case { link: "v=1&targets=q,k,v,o,gate,up,down", canonical: false, expect: |_| {} },
+    Case { link: "v=1&quant=fp4&dq=0", canonical: true, expect: |q| { q.quant = Quant::Fp4; q.double_quant = false; } },
+    Case { link: "v=1&quant=int8", canonical: true, expect: |q| q.quant = Quant::Int8 },
+    Case { link: "v=1&method=dora&rank=8&lora_dropout=0.05", canonical: true, expect: |q| {
+        q.method = Method::Dora; q.rank = 8; q.lora_dropout = Some(0.05); } },
+    Case { link: "v=1&method=freeze&train_layers=4", canonical: true, expect: |q| { q.method = Method::Freeze; q.train_layers = 4; } },
+    Case { link: "v=1&method=adapter&bottleneck=128", canonical: true, expect: |q| { q.method = Method::Adapter; q.bottleneck = 128; } },
+    Case { link: "v=1&method=prefix&virtual_tokens=30", canonical: true, expect: |q| { q.method = Method::Prefix; q.virtual_tokens = 30; } },
+    Case { link: "v=1&method=prompt", canonical: true, expect: |q| q.method = Method::Prompt },
+    Case { link: "v=1&method=full&precision=fp32&optim=sgd-momentum", canonical: true, expect: |q| {
+        q.method = Method::Full; q.precision = Precision::Fp32; q.optim = Optimizer::SgdMomentum; } },
+    Case { link: "v=1&precision=fp16-mixed&adapter_dtype=fp32", canonical: true, expect: |q| {
+        q.precision = Precision::Fp16Mixed; q.adapter_dtype = Some(AdapterDtype::Fp32); } },
+    Case { link: "v=1&method=lora&precision=bf16-true&adapter_dtype=bf16&optim=adamw-8bit", canonical: true, expect: |q| {
+        q.method = Method::Lora; q.precision = Precision::Bf16True; q.adapter_dtype = Some(AdapterDtype::Bf16); q.optim = Optimizer::AdamW8bit; } },
+    Case { link: "v=1&precision=fp16-true&optim=paged-adamw-8bit", canonical: true, expect: |q| {
+        q.precision = Precision::Fp16True; q.optim = Optimizer::PagedAdamW8bit; } },
+    Case { link: "v=1&optim=paged-adamw", canonical: true, expect: |q| q.optim = Optimizer::PagedAdamW },
+    Case { link: "v=1&optim=adafactor", canonical: true, expect: |q| q.optim = Optimizer::Adafactor },
+    Case { link: "v=1&method=full&optim=lion", canonical: true, expect: |q| { q.method = Method::Full; q.optim = Optimizer::Lion; } },
+    Case { link: "v=1&method=full&optim=sgd", canonical: true, expect: |q| { q.method = Method::Full; q.optim = Optimizer::Sgd; } },
+    Case { link: "v=1&batch=16&seq=4096&ga=8", canonical: true, expect: |q| { q.batch = 16; q.seq = 4096; q.ga = 8; } },
+    Case { link: "v=1&seq=131072&ckpt=full&attn=flash&loss=chunked", canonical: true, expect: |q| {
+        q.seq = 131_072; q.ckpt = Some(Checkpointing::Full); q.attn = Some(Attention::Flash); q.loss = Some(Loss::Chunked); } },
+    Case { link: "v=1&ckpt=none&attn=eager&loss=standard", canonical: true, expect: |q| {
+        q.ckpt = Some(Checkpointing::None); q.attn = Some(Attention::Eager); q.loss = Some(Loss::Standard); } },
+    Case { link: "v=1&ckpt=selective&attn=sdpa", canonical: true, expect: |q| {
+        q.ckpt = Some(Checkpointing::Selective); q.attn = Some(Attention::Sdpa); } },
+    Case { link: "v=1&packing=1&compile=0", canonical: true, expect: |q| { q.packing = Some(true); q.compile = Some(false); } },
+    Case { link: "v=1&packing=true&compile=true", canonical: false, expect: |q| { q.packing = Some(true); q.compile = Some(true); } },
+    Case { link: "v=1&framework=unsloth", canonical: true, expect: |q| q.framework = Framework::Unsloth },
+    Case { link: "v=1&framework=torchtune", canonical: true, expect: |q| q.framework = Framework::Torchtune },
+    Case { link: "v=1&framework=litgpt", canonical: true, expect: |q| q.framework = Framework::Litgpt },
+    Case { link: "v=1&framework=axolotl", canonical: true, expect: |q| q.framework = Framework::Axolotl },
+    Case { link: "v=1&framework=llama-factory", canonical: true, expect: |q| q.framework = Framework::LlamaFactory },
+    Case { link: "v=1&model=llama-3.1-70b&method=full&gpus=8&shard=zero3&gpu=h100-sxm", canonical: true, expect: |q| {
+        q.model = Some("llama-3.1-70b".into()); q.method = Method::Full; q.gpus = 8;
+        q.shard = ShardingStrategy::Zero3; q.gpu = Some("h100-sxm".into()); } },
+    Case { link: "v=1&method=full&gpus=16&nodes=2&shard=fsdp&tp=2", canonical: true, expect: |q| {
+        q.method = Method::Full; q.gpus = 16; q.nodes = 2; q.shard = ShardingStrategy::Fsdp; q.tp = 2; } },
+    Case { link: "v=1&gpus=2&shard=zero1", canonical: true, expect: |q| { q.gpus = 2; q.shard = ShardingStrategy::Zero1; } },
+    Case { link: "v=1&gpus=4&shard=zero2&offload=optimizer", canonical: true, expect: |q| {
+        q.gpus = 4; q.shard = ShardingStrategy::Zero2; q.offload = Offload::Optimizer; } },
+    Case { link: "v=1&shard=zero3&offload=all", canonical: true, expect: |q| { q.shard = ShardingStrategy::Zero3; q.offload = Offload::All; } },
+    Case { link: "v=1&gpu=rtx-4090", canonical: true, expect: |q| q.gpu = Some("rtx-4090".into()) },
+    Case { link: "v=1&tokens=2.5b&epochs=1.5&runs=4", canonical: true, expect: |q| {
+        q.tokens = 2_500_000_000; q.epochs = 1.5; q.runs = 4; } },
+    Case { link: "v=1&tokens=50000", canonical: false, expect: |q| q.tokens = 50_000 },
+    Case { link: "v=1&tokens=123456789", canonical: true, expect: |q| q.tokens = 123_456_789 },
+    Case { link: "v=1&pricing=spot&ckpt_interval_min=10&interrupt_rate=0.25", canonical: true, expect: |q| {
+        q.pricing = Pricing::Spot; q.ckpt_interval_min = 10.0; q.interrupt_rate = Some(0.25); } },
+    Case { link: "v=1&pricing=on-demand&provider=lambda", canonical: true, expect: |q| {
+        q.pricing = Pricing::OnDemand; q.provider = Some("lambda".into()); } },
+    Case { link: "v=1&mfu=0.45&storage_gb=500", canonical: true, expect: |q| { q.mfu = Some(0.45); q.storage_gb = 500.0; } },
+    Case { link: "v=1&storage_gb=0", canonical: true, expect: |q| q.storage_gb = 0.0 },
+    Case { link: "v=1&batch=8&batch=2", canonical: false, expect: |q| q.batch = 2 },
+    Case { link: "batch=1e1&seq=4096.0", canonical: false, expect: |q| { q.batch = 10; q.seq = 4096; } },
+    Case { link: "v=1&provider=RunPod&gpu=A100-80GB", canonical: false, expect: |q| {
+        q.provider = Some("runpod".into()); q.gpu = Some("a100-80gb".into()); } },
+    Case { link: "v=1&model=gemma-2-9b&method=qlora&quant=nf4&dq=1", canonical: false, expect: |q| q.model = Some("gemma-2-9b".into()) },
+    Case { link: "v=1&model=llama-3.1-8b&layers=8", canonical: true, expect: |q| q.arch.layers = Some(8) },
+];
+
+#[test]
+fn enough_cases_and_every_key_is_covered() {
+    assert!(CASES.len() >= 30, "{} cases", CASES.len());
+    let mut seen: Vec<&str> = Vec::new();
+    for c in CASES {
+        for pair in c.link.trim_start_matches('?').split('&').filter(|p| !p.is_empty()) {
+            seen.push(pair.split('=').next().unwrap());
+        }
+    }
+    let missing: Vec<&&str> = KEYS.iter().filter(|k| !seen.contains(k)).collect();
+    assert!(missing.is_empty(), "keys without a golden link: {missing:?}");
+}
+
+#[test]
+fn bare_v1_is_the_pinned_defaults() {
+    assert_eq!(Query::default(), v1_defaults(), "Query::default() changed: every v1 link that omits a key would change meaning");
+    assert_eq!(Query::parse("v=1").unwrap(), v1_defaults());
+}
+
+#[test]
+fn every_golden_link_decodes_to_its_state() {
+    for c in CASES {
+        let mut want = v1_defaults();
+        (c.expect)(&mut want);
+        let got = Query::parse(c.link).unwrap_or_else(|e| panic!("{}: {e}", c.link));
+        assert_eq!(got, want, "link {:?}", c.link);
+    }
+}
+
+#[test]
+fn canonical_links_are_written_back_exactly() {
+    for c in CASES.iter().filter(|c| c.canonical) {
+        let q = Query::parse(c.link).unwrap();
+        assert_eq!(q.to_query_string(), c.link);
+    }
+}
+
+#[test]
+fn canonical_form_is_short_versioned_and_stable() {
+    for c in CASES {
+        let q = Query::parse(c.link).unwrap();
+        let s = q.to_query_string();
+        assert!(s == "v=1" || s.starts_with("v=1&"), "{s}");
+        // Defaults are left out: dropping any one key changes the decoded state.
+        let pairs: Vec<&str> = s.split('&').collect();
+        for i in 1..pairs.len() {
+            // `model=custom` is kept for readability even where architecture fields imply it.
+            if pairs[i] == "model=custom" { continue; }
+            let without: Vec<&str> = pairs.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, p)| *p).collect();
+            let q2 = Query::parse(&without.join("&")).unwrap();
+            assert_ne!(q2, q, "{} in {s} is redundant", pairs[i]);
+        }
+        // Readable: no percent escapes for the values the format itself produces.
+        assert!(!s.contains('%'), "{s}");
+        assert_eq!(Query::parse(&s).unwrap(), q, "{s}");
+    }
+}
+
+#[test]
+fn a_link_from_a_later_version_is_refused_by_name() {
+    let (_, errs) = Query::parse_lenient("v=2&batch=8");
+    assert_eq!(errs.len(), 1);
+    assert_eq!(errs[0].key, "v");
+}
+
+#[test]
+fn model_custom_decodes_to_no_preset() {
+    // The encoder writes an architecture-only model as model=custom; it must come back as None.
+    let q = Query::parse("v=1&model=custom&layers=4").unwrap();
+    assert_eq!(q.model, None);
+    assert_eq!(Query::parse(&q.to_query_string()).unwrap(), q);
+}
