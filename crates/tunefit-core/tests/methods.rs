@@ -1,0 +1,115 @@
+//! Trainable-parameter counts per method (exact, GQA-aware) and framework-profile rules.
+use tunefit_core::{evaluate, Query};
+
+fn trainable(q: &str) -> u64 { evaluate(&Query::parse(q).unwrap()).unwrap().model.trainable_params }
+fn mem(q: &str) -> tunefit_core::report::MemoryBreakdown { evaluate(&Query::parse(q).unwrap()).unwrap().memory }
+
+#[test]
+fn lora_counts_match_logged_runs() {
+    // PEFT MetaMathQA: Llama-3.2-3B r32 q,v → 9,175,040 (logged num_trainable_params).
+    assert_eq!(trainable("model=llama-3.2-3b&method=lora&rank=32&targets=q,v"), 9_175_040);
+    // litgpt resource tables: r8 query+value.
+    assert_eq!(trainable("model=llama-2-7b&method=lora&rank=8&targets=q,v"), 4_194_304);
+    assert_eq!(trainable("model=phi-1.5&method=lora&rank=8&targets=q,v"), 1_572_864);
+    // GQA: k and v map 4096 → 1024 on Llama 3.1 8B: r·(4096 + 1024) each.
+    assert_eq!(trainable("model=llama-3.1-8b&method=lora&rank=16&targets=k"), 32 * 16 * (4096 + 1024));
+    // All seven linears, r16, Llama 3.1 8B: the widely quoted 41,943,040.
+    assert_eq!(trainable("model=llama-3.1-8b&method=lora&rank=16&targets=all"), 41_943_040);
+    // MoE: one adapter per expert projection.
+    let one = trainable("model=mixtral-8x7b&method=lora&rank=8&targets=up");
+    assert_eq!(one, 32 * 8 * 8 * (4096 + 14336));
+}
+
+#[test]
+fn other_methods() {
+    let l = trainable("model=llama-3.1-8b&method=lora&rank=16&targets=q,v");
+    // DoRA adds a magnitude vector of `out` per adapted linear.
+    assert_eq!(trainable("model=llama-3.1-8b&method=dora&rank=16&targets=q,v"), l + 32 * (4096 + 1024));
+    assert_eq!(trainable("model=llama-3.1-8b&method=qlora&rank=16&targets=q,v"), l);
+    // Embedding and LM head trained in full on top of the adapters.
+    assert_eq!(trainable("model=llama-3.1-8b&method=lora&rank=16&targets=q,v,embed,lm_head"), l + 2 * 128_256 * 4096);
+    // Tied model: embed and lm_head are one matrix.
+    assert_eq!(trainable("model=llama-3.2-1b&method=lora&rank=16&targets=q,embed,lm_head"),
+               trainable("model=llama-3.2-1b&method=lora&rank=16&targets=q,embed"));
+    // Freeze: last N blocks.
+    let a = tunefit_core::catalog::preset("llama-3.1-8b").unwrap().arch.clone();
+    assert_eq!(trainable("model=llama-3.1-8b&method=freeze&train_layers=2"), 2 * a.layer_params());
+    // Houlsby bottleneck adapters: two per block, down and up with biases.
+    assert_eq!(trainable("model=llama-3.1-8b&method=adapter&bottleneck=64"), 32 * 2 * (2 * 4096 * 64 + 64 + 4096));
+    // Prefix: virtual_tokens · layers · 2 · kv_dim; prompt: virtual_tokens · hidden.
+    assert_eq!(trainable("model=llama-3.1-8b&method=prefix&virtual_tokens=20"), 20 * 32 * 2 * 1024);
+    assert_eq!(trainable("model=llama-3.1-8b&method=prompt&virtual_tokens=20"), 20 * 4096);
+    assert_eq!(trainable("model=llama-3.1-8b&method=full"), 8_030_261_248);
+}
+
+#[test]
+fn precision_and_optimizer_bytes() {
+    let p = 8_030_261_248u64;
+    // bf16-true full AdamW: 2 B weights, 2 B grads, 4 B states.
+    let m = mem("model=llama-3.1-8b&method=full&precision=bf16-true");
+    assert_eq!((m.weights, m.gradients, m.optimizer), (2 * p, 2 * p, 4 * p));
+    // Mixed without sharding (torch AMP): fp32 weights and grads, fp32 states.
+    let m = mem("model=llama-3.1-8b&method=full&precision=bf16-mixed");
+    assert_eq!((m.weights, m.gradients, m.optimizer), (4 * p, 4 * p, 8 * p));
+    assert_eq!(mem("model=llama-3.1-8b&method=full&precision=bf16-true&optim=sgd").optimizer, 0);
+    assert_eq!(mem("model=llama-3.1-8b&method=full&precision=bf16-true&optim=lion").optimizer, 2 * p);
+    let eight = mem("model=llama-3.1-8b&method=full&precision=bf16-true&optim=adamw-8bit").optimizer as f64;
+    assert!((eight / p as f64 - 2.03).abs() < 0.01);
+    let fac = mem("model=llama-3.1-8b&method=full&precision=fp32&optim=adafactor").optimizer as f64;
+    assert!(fac < 0.05 * p as f64 * 4.0, "factored second moment is tiny: {fac}");
+}
+
+#[test]
+fn paged_states_leave_torch_counters_but_not_device() {
+    let a = mem("model=llama-3.1-8b&method=full&precision=bf16-true&optim=adamw&ckpt=full&batch=1");
+    let b = mem("model=llama-3.1-8b&method=full&precision=bf16-true&optim=paged-adamw&ckpt=full&batch=1");
+    assert!(b.allocated < a.allocated);
+    assert!(b.device + (1 << 30) > a.device);
+    let r = evaluate(&Query::parse("optim=paged-adamw").unwrap()).unwrap();
+    assert!(r.warnings.iter().any(|w| w.code == "paged-optimizer"));
+}
+
+#[test]
+fn offload_moves_states_to_host() {
+    let a = mem("model=llama-3.1-8b&method=full&precision=bf16-mixed&shard=zero3&gpus=8");
+    let b = mem("model=llama-3.1-8b&method=full&precision=bf16-mixed&shard=zero3&gpus=8&offload=optimizer");
+    let c = mem("model=llama-3.1-8b&method=full&precision=bf16-mixed&shard=zero3&gpus=8&offload=all");
+    assert_eq!(b.optimizer, 0);
+    assert!(b.host_ram > a.host_ram + a.optimizer * 8);
+    assert!(c.weights == 0 && c.host_ram > b.host_ram);
+}
+
+#[test]
+fn explicit_keys_override_the_profile() {
+    // torchtune defaults to chunked loss and full checkpointing; explicit keys win.
+    let prof = mem("framework=torchtune&method=lora&model=llama-3.2-3b");
+    let expl = mem("framework=torchtune&method=lora&model=llama-3.2-3b&loss=standard&ckpt=none");
+    assert!(expl.logits > prof.logits && expl.activations > prof.activations);
+    let hf = mem("framework=hf&method=lora&model=llama-3.2-3b&loss=chunked&ckpt=full");
+    assert!(hf.logits < mem("framework=hf&method=lora&model=llama-3.2-3b").logits);
+    // Adapter dtype: explicit bf16 under hf halves adapter weights.
+    let f = mem("model=llama-3.2-3b&method=lora&targets=all&rank=64&precision=bf16-true");
+    let b = mem("model=llama-3.2-3b&method=lora&targets=all&rank=64&precision=bf16-true&adapter_dtype=bf16");
+    assert!(b.weights < f.weights);
+}
+
+#[test]
+fn physical_effects_of_new_keys() {
+    let base = "model=llama-3.1-8b&method=lora&targets=all&ckpt=none&batch=2&seq=1024";
+    assert!(mem(&format!("{base}&lora_dropout=0.1")).activations > mem(&format!("{base}&lora_dropout=0")).activations);
+    assert!(mem(&format!("{base}&compile=1")).activations < mem(&format!("{base}&compile=0")).activations);
+    // Padded batches carry a mask; packed (padding-free) ones do not, in transformers.
+    assert!(mem(&format!("{base}&packing=0")).activations > mem(&format!("{base}&packing=1")).activations);
+    // Eager attention keeps s² scores; flash does not.
+    assert!(mem(&format!("{base}&attn=eager")).activations > mem(&format!("{base}&attn=flash")).activations);
+}
+
+#[test]
+fn unsupported_combinations_warn_by_name() {
+    let w = |q: &str| evaluate(&Query::parse(q).unwrap()).unwrap().warnings.into_iter().map(|w| w.code).collect::<Vec<_>>();
+    assert!(w("framework=torchtune&method=prefix").contains(&"framework-method".to_string()));
+    assert!(w("framework=unsloth&gpus=2&shard=zero2").contains(&"framework-multi-gpu".to_string()));
+    assert!(w("method=qlora&shard=zero3&offload=all&gpus=2").contains(&"qlora-zero3-offload".to_string()));
+    let e = Query::parse("framework=megatron").unwrap_err();
+    assert!(e.0[0].message.contains("hf|torchtune|litgpt|unsloth|axolotl|llama-factory"));
+}
