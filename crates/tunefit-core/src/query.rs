@@ -502,7 +502,7 @@ impl Query {
             "gpu" => self.gpu = Some(parse_id(key, v)?),
             "tokens" => {
                 self.tokens = parse_count(v).filter(|n| (1..=1_000_000_000_000_000).contains(n))
-                    .ok_or_else(|| err(key, format!("'{v}' is not a token count from 1 to 1e18 (e.g. 10m, 2.5b)")))?;
+                    .ok_or_else(|| err(key, format!("'{v}' is not a token count from 1 to 1e15 (e.g. 10m, 2.5b)")))?;
             }
             "epochs" => self.epochs = parse_f64(key, v, 0.01, 1000.0)?,
             "runs" => self.runs = parse_u32(key, v, limits::RUNS)?,
