@@ -13,6 +13,7 @@ mod choice;
 pub mod dataset;
 pub mod framework;
 pub mod hfconfig;
+pub mod markdown;
 pub mod memory;
 pub mod query;
 pub mod report;

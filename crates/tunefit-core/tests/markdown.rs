@@ -1,0 +1,90 @@
+//! "Copy as Markdown": the table names the model, method, settings, memory with its unit,
+//! fit, time, top offers and the link; cell text cannot break the table.
+use tunefit_core::markdown::{report_markdown, report_markdown_with_link};
+use tunefit_core::{evaluate, Query};
+
+fn md(link: &str) -> (tunefit_core::Report, String) {
+    let r = evaluate(&Query::parse(link).unwrap()).unwrap();
+    let m = report_markdown(&r);
+    (r, m)
+}
+
+#[test]
+fn states_model_method_settings_and_units() {
+    let (r, m) = md("v=1&method=lora&rank=32&targets=q,v&batch=8&seq=4096&gpu=h100-sxm");
+    assert!(m.contains(&r.model.name), "{m}");
+    assert!(m.contains("`llama-3.1-8b`"));
+    assert!(m.contains("lora, rank 32, targets q,v"), "{m}");
+    assert!(m.contains("micro-batch 8 × sequence 4096 tokens"), "{m}");
+    assert!(m.contains("GiB = 2^30 bytes"));
+    assert!(m.contains("bf16-mixed, optimizer adamw"));
+}
+
+#[test]
+fn memory_rows_are_the_reports_bytes_in_gib() {
+    let (r, m) = md("v=1&gpu=a100-80gb");
+    let gib = |b: u64| format!("{:.2}", b as f64 / 1_073_741_824.0);
+    assert!(m.contains(&format!("| Weights | {} |", gib(r.memory.weights))), "{m}");
+    assert!(m.contains(&format!("| **Device** (nvidia-smi) | {} |", gib(r.memory.device))), "{m}");
+    assert!(m.contains(&format!("| **Allocated** (torch max_memory_allocated) | {} |", gib(r.memory.allocated))));
+}
+
+#[test]
+fn fit_time_offers_and_link_when_present() {
+    let (r, m) = md("v=1&gpu=h100-sxm");
+    assert!(m.contains("**Fit on h100-sxm**"), "{m}");
+    assert!(m.contains(": fits,"), "{m}");
+    assert!(m.contains("**Time**"));
+    let c = r.cost.as_ref().unwrap();
+    assert!(!c.offers.is_empty());
+    assert!(m.contains("**Cheapest offers**"));
+    let first = &c.offers[0];
+    assert!(m.contains(&format!("| 1 | {} | {} |", first.provider, first.gpu)), "{m}");
+    // At most five offer rows.
+    assert!(!m.contains("\n| 6 |"));
+    assert!(m.contains(&format!("Link: `?{}`", r.query)));
+    let full = report_markdown_with_link(&r, Some("https://example.org/tunefit/"));
+    assert!(full.contains(&format!("Link: `https://example.org/tunefit/?{}`", r.query)));
+}
+
+#[test]
+fn a_config_that_does_not_fit_says_so() {
+    let (_, m) = md("v=1&model=llama-3.1-70b&method=full&gpu=rtx-4090");
+    assert!(m.contains("does not fit"), "{m}");
+    assert!(m.contains("headroom -"), "{m}");
+}
+
+#[test]
+fn no_gpu_means_no_fit_section() {
+    let (r, m) = md("v=1");
+    assert!(r.fit.is_none());
+    assert!(!m.contains("**Fit on"));
+}
+
+fn assert_tables_well_formed(m: &str) {
+    let mut block: Vec<usize> = Vec::new();
+    for line in m.lines().chain([""]) {
+        if line.starts_with('|') {
+            block.push(line.replace("\\|", "").matches('|').count());
+        } else if !block.is_empty() {
+            assert!(block.iter().all(|n| *n == block[0]), "ragged table {block:?} in\n{m}");
+            block.clear();
+        }
+    }
+}
+
+#[test]
+fn every_table_row_has_its_columns() {
+    let (_, m) = md("v=1&method=qlora&gpu=l4&pricing=both");
+    assert_tables_well_formed(&m);
+}
+
+#[test]
+fn hostile_text_cannot_break_the_table() {
+    let (mut r, _) = md("v=1&gpu=h100-sxm");
+    r.model.name = "evil | name\n<script>alert(1)</script>".into();
+    let m = report_markdown(&r);
+    assert!(!m.contains("<script>"), "{m}");
+    assert!(m.contains("evil \\| name"), "{m}");
+    assert_tables_well_formed(&m);
+}
