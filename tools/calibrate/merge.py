@@ -5,10 +5,14 @@ Plain Python (no torch):
     python3 tools/calibrate/merge.py OUT.json IN1.json [IN2.json ...]
 Records are keyed by `query`; a later file wins. Each record gains
 
-  dropout_mask_bytes_cpu  bytes of dropout masks held (CPU keeps them in the input dtype)
-  saved_bytes_gpu         saved_bytes with each mask at 1 byte per element, as CUDA's fused
-                          native_dropout keeps it (bool); everything else is device-independent
-                          except SDPA with attention dropout (see sdpa_math_fallback_on_cpu).
+  saved_bytes_cpu         the probe's raw CPU measurement
+  saved_bytes             the GPU figure tunefit must match: saved_bytes_cpu with each dropout
+                          mask at 1 byte per element, as CUDA's fused native_dropout keeps it
+                          (bool; the CPU keeps it in the input dtype). Equal to saved_bytes_cpu
+                          where no mask is held. Mask tensors gain `bytes_gpu`.
+  dropout_mask_bytes_cpu  bytes of dropout masks held on the CPU (whole model)
+  autocast_weight_copy_bytes  (bf16-mixed) bf16 copies of weights that autocast made and a
+                          matmul saved: per parameter, not per token (part of saved_bytes).
   sdpa_math_fallback_on_cpu  true when attn=sdpa but the CPU flash kernel was not used (it has
                           no dropout): those records hold s^2 tensors a CUDA flash kernel would
                           not; compare them only with eager, or not at all.
@@ -44,13 +48,20 @@ def is_mask(t):
 
 
 def annotate(r):
+    if "saved_bytes_cpu" not in r:  # first pass: keep the raw CPU figure
+        r["saved_bytes_cpu"] = r["saved_bytes"]
+    for t in r["tensors"]:
+        if is_mask(t):
+            t["bytes_gpu"] = t["bytes"] // ELEM[t["dtype"]]
     mask = whole_model(r, lambda t: t["bytes"] if is_mask(t) else 0)
-    mask_gpu = whole_model(r, lambda t: t["bytes"] / ELEM[t["dtype"]] if is_mask(t) else 0)
+    mask_gpu = whole_model(r, lambda t: t["bytes_gpu"] if is_mask(t) else 0)
     r["dropout_mask_bytes_cpu"] = int(round(mask))
-    r["saved_bytes_gpu"] = int(round(r["saved_bytes"] - mask + mask_gpu))
-    ops = {t["op"] for t in r["tensors"]}
-    r["sdpa_math_fallback_on_cpu"] = (r["attn"] == "sdpa"
-                                      and "_scaled_dot_product_flash_attention_for_cpu" not in ops)
+    r["saved_bytes"] = int(round(r["saved_bytes_cpu"] - mask + mask_gpu))
+    r["autocast_weight_copy_bytes"] = int(round(whole_model(
+        r, lambda t: t["bytes"] if t["op"] == "_to_copy(weight)" else 0)))
+    # the math path saves a softmax of the scores inside the blocks; the flash kernel never does
+    r["sdpa_math_fallback_on_cpu"] = r["attn"] == "sdpa" and any(
+        t["region"] == "layer" and t["op"] in ("_softmax", "_safe_softmax") for t in r["tensors"])
     return r
 
 
@@ -69,8 +80,10 @@ def main():
                 fails[f["query"]] = f
     base["records"] = [annotate(r) for r in by_q.values()]
     base["failures"] = list(fails.values())
-    note = ("saved_bytes_gpu: saved_bytes with dropout masks at 1 B/element (CUDA bool mask); "
-            "records with sdpa_math_fallback_on_cpu=true are not GPU-representative.")
+    note = ("saved_bytes is the GPU figure: saved_bytes_cpu (raw probe) with dropout masks at "
+            "1 B/element (CUDA's bool mask); per-block fields and tensors[].bytes are raw CPU "
+            "bytes (mask tensors carry bytes_gpu). Records with sdpa_math_fallback_on_cpu=true "
+            "are not GPU-representative.")
     if note not in base["notes"]:
         base["notes"].append(note)
     with open(out, "w") as f:

@@ -148,6 +148,7 @@ class Tracker(TorchDispatchMode):
         self.module_stack = ["<top>"]
         self.storages = {}  # key -> record
         self.saved_keys = set()
+        self.param_keys = set()
 
     def _note(self, t, op):
         if not isinstance(t, torch.Tensor) or t.device.type == "meta":
@@ -166,8 +167,12 @@ class Tracker(TorchDispatchMode):
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         out = func(*args, **(kwargs or {}))
         op = func.__name__ if hasattr(func, "__name__") else str(func)
+        name = str(func.overloadpacket.__name__) if hasattr(func, "overloadpacket") else op
+        if name == "_to_copy" and args and isinstance(args[0], torch.Tensor) \
+                and args[0].untyped_storage()._cdata in self.param_keys:
+            name = "_to_copy(weight)"  # autocast's low-precision copy of a parameter
         for t in tree_flatten(out)[0]:
-            self._note(t, str(func.overloadpacket.__name__) if hasattr(func, "overloadpacket") else op)
+            self._note(t, name)
         return out
 
     # saved-tensor hooks: the tensor itself is returned (no copy); only identity is noted.
@@ -225,13 +230,16 @@ def region_of(module, root_names):
 BASE_CACHE = {}
 
 
-def base_model(preset, dtype):
-    key = (preset, dtype)
+def base_model(preset, dtype, attn_dropout_off=False):
+    key = (preset, dtype, attn_dropout_off)
     if key not in BASE_CACHE:
         BASE_CACHE.clear()
         gc.collect()
         family, cfg_fn, cls, real_L, built_L, _ = PRESETS[preset]
         cfg = cfg_fn(built_L)
+        if attn_dropout_off:
+            cfg.attn_pdrop = 0.0  # GPT-2
+            cfg.attention_probs_dropout_prob = 0.0  # BERT
         cfg.use_cache = False
         torch.manual_seed(0)
         model = cls(cfg).to(dtype)
@@ -239,9 +247,33 @@ def base_model(preset, dtype):
     return BASE_CACHE[key]
 
 
+def quantize_blocks_nf4(model, compute_dtype):
+    """Replace every linear inside the blocks by a bitsandbytes NF4 Linear4bit (double
+    quantisation on), as transformers' BitsAndBytesConfig(load_in_4bit=True) does; the
+    embeddings and the LM head stay in 16 bits, as there."""
+    import bitsandbytes as bnb
+    for name, mod in list(model.named_modules()):
+        for cname, child in list(mod.named_children()):
+            full = f"{name}.{cname}"
+            if type(child) is torch.nn.Linear and LAYER_RE.search(full):
+                q = bnb.nn.Linear4bit(child.in_features, child.out_features,
+                                      bias=child.bias is not None, compute_dtype=compute_dtype,
+                                      quant_type="nf4", compress_statistics=True)
+                q.weight = bnb.nn.Params4bit(child.weight.data.to(torch.bfloat16),
+                                             requires_grad=False, quant_type="nf4",
+                                             compress_statistics=True)._quantize("cpu")
+                if child.bias is not None:
+                    q.bias = torch.nn.Parameter(child.bias.data, requires_grad=False)
+                setattr(mod, cname, q)
+    return model
+
+
 def apply_method(model, preset, case):
     names = PRESETS[preset][5]
     method = case["method"]
+    if method == "qlora":
+        model = quantize_blocks_nf4(model, torch.bfloat16)
+        method = "lora"
     is_bert = preset.startswith("bert")
     task = "SEQ_CLS" if is_bert else "CAUSAL_LM"
     if method == "full":
@@ -297,26 +329,37 @@ def make_batch(preset, case, vocab):
 
 def query_string(preset, case):
     q = [("v", "1"), ("model", preset), ("method", case["method"])]
-    if case["method"] in ("lora", "dora"):
+    if case["method"] in ("lora", "dora", "qlora"):
         q += [("rank", str(case["rank"])), ("targets", case["targets"])]
+    if case["method"] == "qlora":
+        q += [("quant", "nf4"), ("dq", "1")]
     if case["method"] in ("prompt", "prefix"):
         q += [("virtual_tokens", str(VIRTUAL_TOKENS))]
     q += [("precision", case["precision"])]
-    if case["method"] in ("lora", "dora"):
+    if case["method"] in ("lora", "dora", "qlora"):
         # PEFT's autocast_adapter_dtype=True default keeps adapter weights fp32 on a bf16 base
         q += [("adapter_dtype", "fp32")]
     q += [("batch", str(case["batch"])), ("seq", str(case["seq"])), ("attn", case["attn"]),
           ("ckpt", case["ckpt"]), ("loss", "standard"),
           ("packing", "0" if case["padded"] else "1"), ("framework", "hf")]
-    if case["method"] in ("lora", "dora"):
+    if case["method"] in ("lora", "dora", "qlora"):
         q += [("lora_dropout", f"{case['lora_dropout']:g}")]
     return "&".join(f"{k}={v}" for k, v in q)
 
 
 def run_case(preset, case):
     family, _, _, real_L, built_L, _ = PRESETS[preset]
-    dtype = torch.float32 if case["precision"] == "fp32" else torch.bfloat16
-    model = copy.deepcopy(base_model(preset, dtype))
+    # bf16-mixed: fp32 weights, forward under autocast to bf16 (HF Trainer bf16=True)
+    dtype = torch.float32 if case["precision"] in ("fp32", "bf16-mixed") else torch.bfloat16
+    autocast = case["precision"] == "bf16-mixed"
+    # GPT-2 and BERT train with dropout on the attention probabilities. CUDA's flash and
+    # memory-efficient SDPA kernels apply it inside the kernel and save only an RNG state; the
+    # CPU flash kernel has no dropout, so SDPA would fall back to the math path and save s^2
+    # tensors no GPU run holds. For attn=sdpa that one dropout is therefore set to 0 here, so
+    # the CPU flash kernel runs and saves what the GPU kernel saves (q, k, v, out, logsumexp).
+    # Eager attention keeps it (its mask and output are real, saved tensors on any device).
+    attn_dropout_off = case["attn"] == "sdpa" and preset in ("gpt2", "bert-large-uncased")
+    model = copy.deepcopy(base_model(preset, dtype, attn_dropout_off))
     model.set_attn_implementation(case["attn"])
     if case["ckpt"] == "full":
         model.gradient_checkpointing_enable()
@@ -332,9 +375,11 @@ def run_case(preset, case):
     param_keys |= {b.untyped_storage()._cdata for b in model.buffers()}
 
     tracker = Tracker()
+    tracker.param_keys = param_keys
     handles = attach_module_hooks(model, tracker)
     t0 = time.time()
-    with torch.autograd.graph.saved_tensors_hooks(tracker.pack, tracker.unpack), tracker:
+    with torch.autograd.graph.saved_tensors_hooks(tracker.pack, tracker.unpack), tracker, \
+            torch.autocast("cpu", dtype=torch.bfloat16, enabled=autocast):
         out = model(**batch)
     elapsed = time.time() - t0
     loss = out.loss
@@ -413,6 +458,9 @@ def run_case(preset, case):
         "non_layer_bytes": {k: int(round(v)) for k, v in sorted(regions.items())},
         "built_model_saved_bytes": sum(h["bytes"] for h in held),
         "built_model_autograd_saved_bytes": autograd_only,
+        "cpu_substitution": ("attention-probability dropout set to 0 so that the CPU flash "
+                             "SDPA kernel runs (CUDA kernels do that dropout internally)"
+                             if attn_dropout_off else None),
         "logits_output_bytes": logits_bytes,
         "logits_held_by_autograd": logits_held_by_autograd,
         "tensors": tensors,
@@ -465,10 +513,32 @@ def matrix(quick):
     # C. Llama: the variations at the two other points too (separates per-token terms)
     for v in variations:
         out.append(("llama-3.2-1b", case(**v, batch=1, seq=256)))
+    # D. QLoRA (bitsandbytes NF4 on the CPU) and bf16-mixed (autocast) where they apply
+    llama_like = ["llama-3.2-1b", "mistral-7b", "qwen2.5-0.5b", "gemma-2-2b", "phi-3-mini"]
+    for preset in llama_like:
+        pts = POINTS if preset == "llama-3.2-1b" else [(2, 128)]
+        for b, s in pts:
+            out.append((preset, case("qlora", batch=b, seq=s)))
+    for preset in PRESETS:
+        pts = POINTS if preset == "llama-3.2-1b" else [(2, 128)]
+        for b, s in pts:
+            for m in ("full", "lora"):
+                out.append((preset, case(m, precision="bf16-mixed", batch=b, seq=s)))
+    # Gemma 2 has no SDPA path in transformers 5.x (attention soft-capping): eager only, as
+    # HF trains it; its sdpa cases are measured with eager instead (once each).
+    seen, uniq = set(), []
+    for preset, c in out:
+        if preset == "gemma-2-2b":
+            c = dict(c, attn="eager")
+        key = query_string(preset, c)
+        if key not in seen:
+            seen.add(key)
+            uniq.append((preset, c))
+    out = uniq
     # keep cases of one (model, dtype) together so the base model is built once
     # (A first for every family, then the variations, so that a cut-short run still covers
     # every family; within a section one model's cases stay together.)
-    n_a = 6 * len(PRESETS)
+    n_a = sum(1 for p, c in out[:6 * len(PRESETS)])
     out[n_a:] = sorted(out[n_a:], key=lambda x: (list(PRESETS).index(x[0]), x[1]["precision"]))
     return out
 
@@ -491,12 +561,18 @@ def main():
     ap.add_argument("--out", default=None, help="JSON path (default: stdout summary only "
                     "with --quick, data/calibration/saved-tensors.json otherwise)")
     ap.add_argument("--only", default=None, help="run only cases whose query contains this")
+    ap.add_argument("--skip-existing", default=None, metavar="JSON",
+                    help="skip cases whose query already has a record in this file")
     args = ap.parse_args()
     torch.set_num_threads(max(1, min(2, torch.get_num_threads())))
     records, failures = [], []
     cases = matrix(args.quick)
     if args.only:
         cases = [c for c in cases if args.only in query_string(*c)]
+    if args.skip_existing:
+        with open(args.skip_existing) as f:
+            have = {r["query"] for r in json.load(f)["records"]}
+        cases = [c for c in cases if query_string(*c) not in have]
     # Cases run in short-lived worker processes (a few cases of one model each): a model
     # copy wrapped by peft is not always freed when the case ends, and 24 GiB fills fast.
     import multiprocessing as mp
@@ -531,6 +607,14 @@ def main():
     return 0 if not failures else 1
 
 
+def _bnb_version():
+    try:
+        import bitsandbytes
+        return bitsandbytes.__version__
+    except Exception:  # noqa: BLE001
+        return "(not installed)"
+
+
 def write(args, records, failures):
     doc = {
         "about": "Bytes autograd holds at the end of one training forward pass (activations "
@@ -549,10 +633,14 @@ def write(args, records, failures):
             "tensors lists every held storage outside the blocks and those of the first, second and last built blocks (layer field).",
             "Bottleneck adapters (method=adapter): peft " + peft.__version__ + " has no "
             "bottleneck (Houlsby/Pfeiffer) adapter; not measured.",
-            "QLoRA (method=qlora): bitsandbytes is not installed in this CPU environment "
-            "(its 4-bit CPU path is not part of the pinned set); not measured. A QLoRA layer "
-            "saves what a LoRA layer saves plus nothing for the frozen NF4 weight, but "
-            "bitsandbytes' dequantisation buffers are transient and not held.",
+            "QLoRA (method=qlora): bitsandbytes " + _bnb_version() + " on the CPU (its "
+            "torch fallback); every linear inside the blocks replaced by an NF4 Linear4bit "
+            "(double quantisation, bf16 compute), embeddings and LM head bf16, LoRA on top; "
+            "prepare_model_for_kbit_training is NOT applied (it would upcast norms, "
+            "embeddings and LM head to fp32).",
+            "bf16-mixed: fp32 weights, forward under torch.autocast(bfloat16); the bf16 "
+            "copies of weights that autocast makes are held when a matmul saves them "
+            "(op _to_copy with a weight's shape in the tensor list).",
             "BERT records use BertForSequenceClassification (2 labels), the catalog's head.",
             "GPT-2 and BERT keep their real dropout 0.1 (masks are saved as bool, 1 B/elem).",
         ],
