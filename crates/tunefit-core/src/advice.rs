@@ -109,7 +109,18 @@ impl FitCache<'_> {
 
 /// Ranks every offer (after the `provider` and `gpu` filters) for the query.
 pub fn rank(q: &Query, est: &Estimate) -> Result<CostReport, Error> {
-    validate(q)?;
+    rank_with(q, est, dataset::offers(), &[])
+}
+
+/// Ranks `offers` (the dataset's with a person's prices applied, `prices::Market`);
+/// `extra_providers` gives the terms of providers the dataset does not know.
+pub fn rank_with(q: &Query, est: &Estimate, offers: &[Offer], extra_providers: &[Provider]) -> Result<CostReport, Error> {
+    let provider_of = |id: &str| extra_providers.iter().find(|p| p.id == id).or_else(|| dataset::provider(id));
+    if q.provider.as_deref().is_some_and(|p| extra_providers.iter().any(|e| e.id == p)) {
+        validate(&Query { provider: None, ..q.clone() })?;
+    } else {
+        validate(q)?;
+    }
     let shape = FlopShape::of(q, est.model.params, est.model.trainable_params);
     let egress_gb = result_bytes(q, est) / 1e9;
     let mut fits = FitCache { q, base: est, memo: Vec::with_capacity(16) };
@@ -117,10 +128,10 @@ pub fn rank(q: &Query, est: &Estimate) -> Result<CostReport, Error> {
     let mut out: Vec<RankedOffer> = Vec::with_capacity(dataset::offers().len() * 2);
     let mut excluded = 0;
     let sharded = !matches!(q.shard, ShardingStrategy::None) || q.tp > 1;
-    for o in dataset::offers() {
+    for o in offers {
         if q.provider.as_deref().is_some_and(|p| p != o.provider) { continue; }
         if q.gpu.as_deref().is_some_and(|g| g != o.gpu) { continue; }
-        let (Some(g), Some(p)) = (dataset::gpu(o.gpu), dataset::provider(o.provider)) else { continue };
+        let (Some(g), Some(p)) = (dataset::gpu(o.gpu), provider_of(o.provider)) else { continue };
         // Smallest number of instances on which the configuration fits.
         let mut k = 1;
         let instances = loop {
@@ -153,7 +164,7 @@ pub fn rank(q: &Query, est: &Estimate) -> Result<CostReport, Error> {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn price_offer(q: &Query, o: &'static Offer, p: &'static Provider, k: u32, t: &Timing, label: &'static str,
+fn price_offer(q: &Query, o: &Offer, p: &Provider, k: u32, t: &Timing, label: &'static str,
                price: f64, spot: bool, egress_gb: f64) -> Result<RankedOffer, Error> {
     let rate = if spot { q.interrupt_rate.or(p.interrupt_rate_h).unwrap_or(DEFAULT_INTERRUPT_RATE_H) } else { 0.0 };
     let c = cost::cost(&CostInput {

@@ -15,6 +15,7 @@ pub mod framework;
 pub mod hfconfig;
 pub mod markdown;
 pub mod memory;
+pub mod prices;
 pub mod query;
 pub mod report;
 pub mod sharding;

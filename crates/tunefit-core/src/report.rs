@@ -124,6 +124,26 @@ pub fn evaluate(q: &Query) -> Result<Report, Error> {
         None => None,
     };
     let cost = crate::advice::rank(q, &est)?;
+    finish(q, est, fit, cost)
+}
+
+/// `evaluate`, with a person's own prices applied to the cost ranking (`crate::prices`).
+/// A price book that does not validate is an error naming its entry and field.
+pub fn evaluate_with_prices(q: &Query, prices: &crate::prices::PriceBook) -> Result<Report, Error> {
+    if prices.is_empty() { return evaluate(q); }
+    prices.validate().map_err(|e| Error::Invalid { key: format!("prices: {}", e.field), message: e.message })?;
+    let est = crate::memory::estimate(q)?;
+    let fit = match &q.gpu {
+        Some(id) => Some(crate::memory::fit(q, &est, id)?),
+        None => None,
+    };
+    let market = prices.market();
+    let mut cost = crate::advice::rank_with(q, &est, &market.offers, &market.providers)?;
+    cost.warnings.extend(market.warnings);
+    finish(q, est, fit, cost)
+}
+
+fn finish(q: &Query, est: crate::memory::Estimate, fit: Option<Fit>, cost: crate::advice::CostReport) -> Result<Report, Error> {
     let time = crate::advice::time_for(q, &est, Some(&cost));
     Ok(Report {
         query: q.to_query_string(),
