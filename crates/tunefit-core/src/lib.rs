@@ -18,6 +18,7 @@ pub mod memory;
 pub mod prices;
 pub mod query;
 pub mod report;
+pub mod share;
 pub mod sharding;
 pub mod solve;
 pub mod time;
