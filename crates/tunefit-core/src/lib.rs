@@ -11,6 +11,7 @@ pub mod catalog;
 pub mod cost;
 mod choice;
 pub mod dataset;
+pub mod export;
 pub mod framework;
 pub mod hfconfig;
 pub mod markdown;

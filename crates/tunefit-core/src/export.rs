@@ -1,0 +1,1224 @@
+//! Config export: the current configuration as a ready-to-run snippet in one framework's format.
+//!
+//! Each framework gets its own vocabulary (docs/frameworks.md, "Config export", names the
+//! files and versions the key names were read from): Transformers + PEFT as Python with an
+//! accelerate FSDP or DeepSpeed config, torchtune as YAML overrides plus a `tune run` line,
+//! litgpt as CLI flags, Axolotl and LLaMA-Factory as YAML, Unsloth as Python.
+//!
+//! The export states what tunefit assumed: settings the person left unset are written with the
+//! framework profile's resolved value (`framework::resolve`), so the run matches the estimate.
+//! A setting the framework cannot express is never dropped silently: it becomes a `Warning`
+//! that names it.
+
+use crate::arch::{Architecture, MlpKind};
+use crate::framework::{self, Resolved};
+use crate::query::{
+    AdapterDtype, Attention, Checkpointing, Framework, Loss, Method, Offload, Optimizer, Precision, Quant,
+    Query, ShardingStrategy, TargetModule,
+};
+use crate::report::{Error, Warning};
+use serde::Serialize;
+
+/// One file of an export.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ExportFile {
+    /// File name the snippet expects to be saved as (other files refer to it by this name).
+    pub name: String,
+    /// "python" | "yaml" | "json" | "shell".
+    pub language: String,
+    pub content: String,
+}
+
+/// Everything exported for one query and framework.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ConfigExport {
+    pub framework: Framework,
+    pub files: Vec<ExportFile>,
+    /// Settings the framework cannot express, and placeholders the person must fill in.
+    pub warnings: Vec<Warning>,
+}
+
+/// Every framework an export can target, "a|b|c", for error messages.
+pub fn accepted() -> String { Framework::accepted() }
+
+/// Exports `q` for `fw` (the query's own `framework` key is replaced by `fw`, so profile
+/// defaults are those of the framework exported to).
+pub fn export(q: &Query, fw: Framework) -> Result<ConfigExport, Error> {
+    let mut q = q.clone();
+    q.framework = fw;
+    // The same validation as the estimate: an export of an impossible configuration is an error.
+    crate::memory::estimate(&q)?;
+    let (arch, preset) = crate::memory::architecture(&q)?;
+    let mut ctx = Ctx {
+        res: framework::resolve(&q),
+        naming: naming(preset.map(|p| p.id), &arch),
+        model: model_id(preset.map(|p| p.id)),
+        preset: preset.map(|p| p.id),
+        arch,
+        q,
+        warnings: Vec::new(),
+    };
+    for (code, message) in framework::unsupported(&ctx.q) { ctx.warn(code, message); }
+    if ctx.model.is_none() {
+        ctx.warn("export-model-placeholder", format!(
+            "custom or inferred model: the export names it {PLACEHOLDER}; replace it with the checkpoint whose shape you entered"));
+    }
+    let files = match fw {
+        Framework::Hf => hf(&mut ctx),
+        Framework::Torchtune => torchtune(&mut ctx),
+        Framework::Litgpt => litgpt(&mut ctx),
+        Framework::Axolotl => axolotl(&mut ctx),
+        Framework::LlamaFactory => llama_factory(&mut ctx),
+        Framework::Unsloth => unsloth(&mut ctx),
+    };
+    Ok(ConfigExport { framework: fw, files, warnings: ctx.warnings })
+}
+
+/// Stands in for the model id of a custom or inferred architecture.
+pub const PLACEHOLDER: &str = "YOUR-ORG/YOUR-MODEL";
+
+struct Ctx {
+    q: Query,
+    res: Resolved,
+    arch: Architecture,
+    preset: Option<&'static str>,
+    naming: Naming,
+    model: Option<&'static str>,
+    warnings: Vec<Warning>,
+}
+
+impl Ctx {
+    fn warn(&mut self, code: &str, message: impl Into<String>) {
+        let message = message.into();
+        if !self.warnings.iter().any(|w| w.code == code && w.message == message) {
+            self.warnings.push(Warning { code: code.into(), message });
+        }
+    }
+    fn model(&self) -> &'static str { self.model.unwrap_or(PLACEHOLDER) }
+    fn fw(&self) -> &'static str { self.q.framework.as_str() }
+    fn lora_like(&self) -> bool { matches!(self.q.method, Method::Lora | Method::Qlora | Method::Dora) }
+    /// LoRA alpha. The query has no alpha key (alpha scales the update, not memory); alpha =
+    /// 2·rank is the ratio the shipped configs use (torchtune llama3_1/8B_qlora_single_device:
+    /// rank 8, alpha 16; litgpt's default lora_alpha 16 over lora_r 8; LLaMA-Factory's
+    /// default lora_alpha = lora_rank * 2).
+    fn alpha(&self) -> u32 { self.q.rank.saturating_mul(2) }
+    fn dp(&self) -> u32 { (self.q.gpus / self.q.tp.max(1)).max(1) }
+    fn gpus_per_node(&self) -> u32 { self.q.gpus.div_ceil(self.q.nodes.max(1)) }
+    fn bf16(&self) -> bool { matches!(self.q.precision, Precision::Bf16Mixed | Precision::Bf16True) }
+    fn fp16(&self) -> bool { matches!(self.q.precision, Precision::Fp16Mixed | Precision::Fp16True) }
+    fn ckpt_on(&self) -> bool { self.res.ckpt != Checkpointing::None }
+    fn zero_stage(&self) -> Option<u32> {
+        match self.q.shard {
+            ShardingStrategy::Zero1 => Some(1), ShardingStrategy::Zero2 => Some(2), ShardingStrategy::Zero3 => Some(3),
+            _ => None,
+        }
+    }
+    /// Common cross-framework notices: tensor parallelism, selective checkpointing.
+    fn common_warnings(&mut self) {
+        if self.q.tp > 1 {
+            let msg = format!("tp={}: tensor parallelism is not part of this export; {} trains data-parallel only here", self.q.tp, self.fw());
+            self.warn("export-tp", msg);
+        }
+        if self.res.ckpt == Checkpointing::Selective {
+            let msg = format!("ckpt=selective: {} exposes whole-block activation checkpointing only; the export turns full checkpointing on, which saves more memory than estimated", self.fw());
+            self.warn("export-ckpt-selective", msg);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Models: HF repo ids and module names per architecture family.
+// ---------------------------------------------------------------------------------------------
+
+/// Hugging Face repo id of each preset (the checkpoint its config.json fields were read from).
+fn model_id(preset: Option<&str>) -> Option<&'static str> {
+    Some(match preset? {
+        "llama-2-7b" => "meta-llama/Llama-2-7b-hf",
+        "llama-2-13b" => "meta-llama/Llama-2-13b-hf",
+        "llama-2-70b" => "meta-llama/Llama-2-70b-hf",
+        "codellama-7b" => "meta-llama/CodeLlama-7b-hf",
+        "llama-3-8b" => "meta-llama/Meta-Llama-3-8B",
+        "llama-3.1-8b" => "meta-llama/Llama-3.1-8B",
+        "llama-3-70b" => "meta-llama/Meta-Llama-3-70B",
+        "llama-3.1-70b" => "meta-llama/Llama-3.1-70B",
+        // Llama 3.3 was published as an instruct model only.
+        "llama-3.3-70b" => "meta-llama/Llama-3.3-70B-Instruct",
+        "llama-3.1-405b" => "meta-llama/Llama-3.1-405B",
+        "llama-3.2-1b" => "meta-llama/Llama-3.2-1B",
+        "llama-3.2-3b" => "meta-llama/Llama-3.2-3B",
+        "tinyllama-1.1b" => "TinyLlama/TinyLlama-1.1B-intermediate-step-1431k-3T",
+        "mistral-7b" => "mistralai/Mistral-7B-v0.1",
+        "mistral-7b-v0.3" => "mistralai/Mistral-7B-v0.3",
+        "mixtral-8x7b" => "mistralai/Mixtral-8x7B-v0.1",
+        "qwen-7b" => "Qwen/Qwen-7B",
+        "qwen2-7b" => "Qwen/Qwen2-7B",
+        "qwen2.5-0.5b" => "Qwen/Qwen2.5-0.5B",
+        "qwen2.5-1.5b" => "Qwen/Qwen2.5-1.5B",
+        "qwen2.5-3b" => "Qwen/Qwen2.5-3B",
+        "qwen2.5-7b" => "Qwen/Qwen2.5-7B",
+        "qwen2.5-14b" => "Qwen/Qwen2.5-14B",
+        "qwen2.5-32b" => "Qwen/Qwen2.5-32B",
+        "qwen2.5-72b" => "Qwen/Qwen2.5-72B",
+        "gemma-2b" => "google/gemma-2b",
+        "gemma-7b" => "google/gemma-7b",
+        "gemma-2-2b" => "google/gemma-2-2b",
+        "gemma-2-9b" => "google/gemma-2-9b",
+        "gemma-2-27b" => "google/gemma-2-27b",
+        "phi-1.5" => "microsoft/phi-1_5",
+        "phi-3-mini" => "microsoft/Phi-3-mini-4k-instruct",
+        "gpt2" => "openai-community/gpt2",
+        "gpt2-medium" => "openai-community/gpt2-medium",
+        "gpt2-large" => "openai-community/gpt2-large",
+        "gpt2-xl" => "openai-community/gpt2-xl",
+        "bert-base-uncased" => "google-bert/bert-base-uncased",
+        "bert-large-uncased" => "google-bert/bert-large-uncased",
+        _ => return None,
+    })
+}
+
+/// How a family's transformers modeling file names its linear layers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Naming {
+    /// modeling_llama / mistral / qwen2 / gemma: q_proj … down_proj.
+    Llama,
+    /// modeling_mixtral: experts' w1 (gate), w3 (up), w2 (down).
+    Mixtral,
+    /// modeling_phi3: fused qkv_proj and gate_up_proj.
+    Phi3,
+    /// modeling_phi (phi-1.5): q_proj, k_proj, v_proj, dense, fc1, fc2.
+    Phi,
+    /// modeling_gpt2: fused c_attn (Conv1D), attn.c_proj, mlp.c_fc, mlp.c_proj.
+    Gpt2,
+    /// modeling_bert: query, key, value, attention.output.dense, intermediate.dense, output.dense.
+    Bert,
+    /// Qwen v1 remote code: fused c_attn, attn.c_proj, w1 (up), w2 (gate), mlp.c_proj.
+    QwenV1,
+}
+
+fn naming(preset: Option<&str>, a: &Architecture) -> Naming {
+    match preset.unwrap_or("") {
+        "mixtral-8x7b" => Naming::Mixtral,
+        "phi-3-mini" => Naming::Phi3,
+        "phi-1.5" => Naming::Phi,
+        "qwen-7b" => Naming::QwenV1,
+        p if p.starts_with("gpt2") => Naming::Gpt2,
+        p if p.starts_with("bert") => Naming::Bert,
+        _ if a.encoder_only => Naming::Bert,
+        _ if a.mlp == MlpKind::Plain => Naming::Gpt2,
+        _ => Naming::Llama,
+    }
+}
+
+impl Naming {
+    /// Transformers decoder-layer class, for FSDP's transformer auto-wrap policy.
+    fn layer_class(self, preset: Option<&str>) -> &'static str {
+        match self {
+            Naming::Mixtral => "MixtralDecoderLayer",
+            Naming::Phi3 => "Phi3DecoderLayer",
+            Naming::Phi => "PhiDecoderLayer",
+            Naming::Gpt2 => "GPT2Block",
+            Naming::Bert => "BertLayer",
+            Naming::QwenV1 => "QWenBlock",
+            Naming::Llama => match preset.unwrap_or("") {
+                p if p.starts_with("mistral") => "MistralDecoderLayer",
+                p if p.starts_with("qwen2") => "Qwen2DecoderLayer",
+                p if p.starts_with("gemma-2") => "Gemma2DecoderLayer",
+                p if p.starts_with("gemma") => "GemmaDecoderLayer",
+                _ => "LlamaDecoderLayer",
+            },
+        }
+    }
+
+    /// PEFT `target_modules` for the query's targets, with a warning when a fused module
+    /// forces more (or the name is ambiguous).
+    fn peft_targets(self, q: &Query) -> (Vec<&'static str>, Option<String>) {
+        use TargetModule as T;
+        let has = |t: T| q.targets.contains(t);
+        let mut out: Vec<&'static str> = Vec::new();
+        let mut note = None;
+        let mut fused = |out: &mut Vec<&'static str>, parts: &[T], name: &'static str, what: &str| {
+            let n = parts.iter().filter(|t| has(**t)).count();
+            if n > 0 {
+                out.push(name);
+                if n < parts.len() {
+                    note = Some(format!("targets: this model fuses {what} into one {name} linear; LoRA on {name} adapts all of them (more trainable parameters than estimated)"));
+                }
+            }
+        };
+        match self {
+            Naming::Llama | Naming::Mixtral | Naming::Phi3 | Naming::Phi => {
+                match self {
+                    Naming::Phi3 => fused(&mut out, &[T::Q, T::K, T::V], "qkv_proj", "q, k and v"),
+                    _ => {
+                        if has(T::Q) { out.push("q_proj"); }
+                        if has(T::K) { out.push("k_proj"); }
+                        if has(T::V) { out.push("v_proj"); }
+                    }
+                }
+                if has(T::O) { out.push(if self == Naming::Phi { "dense" } else { "o_proj" }); }
+                match self {
+                    Naming::Phi3 => fused(&mut out, &[T::Gate, T::Up], "gate_up_proj", "gate and up"),
+                    Naming::Mixtral => { if has(T::Gate) { out.push("w1"); } if has(T::Up) { out.push("w3"); } }
+                    Naming::Phi => { if has(T::Up) { out.push("fc1"); } }
+                    _ => { if has(T::Gate) { out.push("gate_proj"); } if has(T::Up) { out.push("up_proj"); } }
+                }
+                if has(T::Down) {
+                    out.push(match self { Naming::Mixtral => "w2", Naming::Phi => "fc2", _ => "down_proj" });
+                }
+            }
+            Naming::Gpt2 => {
+                fused(&mut out, &[T::Q, T::K, T::V], "c_attn", "q, k and v");
+                if has(T::O) { out.push("attn.c_proj"); }
+                if has(T::Up) { out.push("mlp.c_fc"); }
+                if has(T::Down) { out.push("mlp.c_proj"); }
+            }
+            Naming::QwenV1 => {
+                fused(&mut out, &[T::Q, T::K, T::V], "c_attn", "q, k and v");
+                if has(T::O) { out.push("attn.c_proj"); }
+                if has(T::Gate) { out.push("w2"); }
+                if has(T::Up) { out.push("w1"); }
+                if has(T::Down) { out.push("mlp.c_proj"); }
+            }
+            Naming::Bert => {
+                if has(T::Q) { out.push("query"); }
+                if has(T::K) { out.push("key"); }
+                if has(T::V) { out.push("value"); }
+                if has(T::O) { out.push("attention.output.dense"); }
+                if has(T::Up) { out.push("intermediate.dense"); }
+                if has(T::Down) {
+                    // PEFT matches by name suffix: "output.dense" also matches attention.output.dense.
+                    out.push("output.dense");
+                    if !has(T::O) {
+                        note = Some("targets: BERT's MLP output is named output.dense, which PEFT also matches in attention.output.dense; the attention output is adapted too".into());
+                    }
+                }
+            }
+        }
+        (out, note)
+    }
+
+    /// Names of the embedding and LM head, for PEFT `modules_to_save` (trained in full).
+    fn full_modules(self, q: &Query) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        if q.targets.contains(TargetModule::Embed) {
+            out.push(match self { Naming::Gpt2 => "wte", Naming::Bert => "word_embeddings", Naming::QwenV1 => "wte", _ => "embed_tokens" });
+        }
+        if q.targets.contains(TargetModule::LmHead) && self != Naming::Bert {
+            out.push("lm_head");
+        }
+        out
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Small emitters: YAML (ordered, always-quoted strings), Python literals, shell words.
+// ---------------------------------------------------------------------------------------------
+
+/// A YAML value. Strings are written as JSON strings, which YAML reads as double-quoted scalars.
+#[derive(Debug, Clone)]
+enum Y {
+    S(String),
+    I(i64),
+    F(f64),
+    B(bool),
+    Null,
+    L(Vec<Y>),
+    /// Ordered mapping; a key starting with '#' is written as a comment line.
+    M(Vec<(String, Y)>),
+}
+
+fn s(v: impl Into<String>) -> Y { Y::S(v.into()) }
+fn i(v: impl Into<i64>) -> Y { Y::I(v.into()) }
+fn strs(v: &[&str]) -> Y { Y::L(v.iter().map(|x| s(*x)).collect()) }
+fn comment(text: impl Into<String>) -> (String, Y) { (format!("# {}", text.into()), Y::Null) }
+
+fn fmt_float(x: f64) -> String {
+    let t = format!("{x}");
+    if t.contains('.') || t.contains('e') || t.contains("inf") || t.contains("NaN") { t } else { format!("{t}.0") }
+}
+
+fn json_str(v: &str) -> String { serde_json::to_string(v).unwrap_or_else(|_| "\"\"".into()) }
+
+fn yaml_scalar(v: &Y) -> String {
+    match v {
+        Y::S(x) => json_str(x),
+        Y::I(x) => x.to_string(),
+        Y::F(x) => fmt_float(*x),
+        Y::B(x) => x.to_string(),
+        Y::Null => "null".into(),
+        Y::L(items) => format!("[{}]", items.iter().map(yaml_scalar).collect::<Vec<_>>().join(", ")),
+        Y::M(_) => "{}".into(),
+    }
+}
+
+fn yaml(entries: &[(String, Y)]) -> String {
+    fn go(out: &mut String, entries: &[(String, Y)], indent: usize) {
+        let pad = " ".repeat(indent);
+        for (k, v) in entries {
+            if let Some(c) = k.strip_prefix('#') {
+                out.push_str(&format!("{pad}#{c}\n"));
+                continue;
+            }
+            match v {
+                Y::M(inner) if !inner.is_empty() => {
+                    out.push_str(&format!("{pad}{k}:\n"));
+                    go(out, inner, indent + 2);
+                }
+                _ => out.push_str(&format!("{pad}{k}: {}\n", yaml_scalar(v))),
+            }
+        }
+    }
+    let mut out = String::new();
+    go(&mut out, entries, 0);
+    out
+}
+
+fn py_bool(b: bool) -> &'static str { if b { "True" } else { "False" } }
+fn py_list(v: &[&str]) -> String { format!("[{}]", v.iter().map(|x| json_str(x)).collect::<Vec<_>>().join(", ")) }
+
+/// A shell word: bare when safe, single-quoted otherwise.
+fn sh(v: &str) -> String {
+    if !v.is_empty() && v.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@".contains(&b)) {
+        v.to_string()
+    } else {
+        format!("'{}'", v.replace('\'', "'\\''"))
+    }
+}
+
+fn file(name: &str, language: &str, content: String) -> ExportFile {
+    ExportFile { name: name.into(), language: language.into(), content }
+}
+
+/// The query the export was made from, as a comment header line.
+fn origin(q: &Query) -> String { format!("tunefit export of ?{}", q.to_query_string()) }
+
+// ---------------------------------------------------------------------------------------------
+// Shared by the Trainer-based frameworks (hf, axolotl, llama-factory).
+// ---------------------------------------------------------------------------------------------
+
+/// Transformers `optim` name (training_args.py `OptimizerNames`).
+fn hf_optim(ctx: &Ctx) -> &'static str {
+    match ctx.q.optim {
+        // The hf profile models Trainer's fused AdamW (no foreach temporaries): say so.
+        Optimizer::AdamW => if ctx.res.profile.optimizer_foreach { "adamw_torch" } else { "adamw_torch_fused" },
+        Optimizer::AdamW8bit => "adamw_bnb_8bit",
+        Optimizer::PagedAdamW => "paged_adamw_32bit",
+        Optimizer::PagedAdamW8bit => "paged_adamw_8bit",
+        Optimizer::Adafactor => "adafactor",
+        Optimizer::Sgd | Optimizer::SgdMomentum => "sgd",
+        Optimizer::Lion => "lion_32bit",
+    }
+}
+
+/// `optim_args` where the name alone does not say it (SGD momentum).
+fn hf_optim_args(ctx: &Ctx) -> Option<&'static str> {
+    (ctx.q.optim == Optimizer::SgdMomentum).then_some("momentum=0.9")
+}
+
+/// DeepSpeed JSON (ZeRO stage, offload), with "auto" where the Trainer fills the value in.
+fn deepspeed_json(ctx: &Ctx) -> Option<String> {
+    let stage = ctx.zero_stage()?;
+    let mut zero = serde_json::json!({ "stage": stage });
+    let off = |dev: &str| serde_json::json!({ "device": dev, "pin_memory": true });
+    match ctx.q.offload {
+        Offload::None => {}
+        Offload::Optimizer => { zero["offload_optimizer"] = off("cpu"); }
+        Offload::All => {
+            zero["offload_optimizer"] = off("cpu");
+            if stage == 3 { zero["offload_param"] = off("cpu"); }
+        }
+    }
+    if stage == 3 {
+        zero["overlap_comm"] = true.into();
+        zero["stage3_gather_16bit_weights_on_model_save"] = true.into();
+    }
+    let v = serde_json::json!({
+        "zero_optimization": zero,
+        "bf16": { "enabled": "auto" },
+        "fp16": { "enabled": "auto" },
+        "train_micro_batch_size_per_gpu": "auto",
+        "gradient_accumulation_steps": "auto",
+        "train_batch_size": "auto",
+        "gradient_clipping": "auto",
+    });
+    Some(serde_json::to_string_pretty(&v).unwrap_or_default() + "\n")
+}
+
+/// accelerate config for FSDP FULL_SHARD (shard=fsdp), or None.
+fn accelerate_fsdp_yaml(ctx: &Ctx) -> Option<String> {
+    if ctx.q.shard != ShardingStrategy::Fsdp { return None; }
+    let mixed = if ctx.bf16() { "bf16" } else if ctx.fp16() { "fp16" } else { "no" };
+    Some(yaml(&[
+        comment(origin(&ctx.q)),
+        ("compute_environment".into(), s("LOCAL_MACHINE")),
+        ("distributed_type".into(), s("FSDP")),
+        ("mixed_precision".into(), s(mixed)),
+        ("num_machines".into(), i(ctx.q.nodes)),
+        ("num_processes".into(), i(ctx.q.gpus)),
+        ("machine_rank".into(), i(0)),
+        ("fsdp_config".into(), Y::M(vec![
+            ("fsdp_sharding_strategy".into(), s("FULL_SHARD")),
+            ("fsdp_offload_params".into(), Y::B(ctx.q.offload == Offload::All)),
+            ("fsdp_auto_wrap_policy".into(), s("TRANSFORMER_BASED_WRAP")),
+            ("fsdp_transformer_layer_cls_to_wrap".into(), s(ctx.naming.layer_class(ctx.preset))),
+            ("fsdp_backward_prefetch".into(), s("BACKWARD_PRE")),
+            ("fsdp_state_dict_type".into(), s("SHARDED_STATE_DICT")),
+            ("fsdp_use_orig_params".into(), Y::B(true)),
+            ("fsdp_cpu_ram_efficient_loading".into(), Y::B(true)),
+            ("fsdp_sync_module_states".into(), Y::B(true)),
+            // Activation checkpointing is set in the training script (gradient_checkpointing).
+            ("fsdp_activation_checkpointing".into(), Y::B(false)),
+        ])),
+    ]))
+}
+
+/// Warnings shared by the Trainer-based exports.
+fn trainer_warnings(ctx: &mut Ctx) {
+    ctx.common_warnings();
+    if ctx.q.offload == Offload::Optimizer && ctx.q.shard == ShardingStrategy::Fsdp {
+        ctx.warn("export-offload-fsdp", "offload=optimizer with FSDP: FSDP offloads parameters and optimizer together (fsdp_offload_params); the export keeps everything on the GPU. Use shard=zero2/zero3 for optimizer-only offload");
+    }
+    if ctx.q.offload != Offload::None && ctx.q.shard == ShardingStrategy::None {
+        let msg = format!("offload={}: offload needs DeepSpeed ZeRO or FSDP; with shard=none the export has no offload", ctx.q.offload);
+        ctx.warn("export-offload-unsharded", msg);
+    }
+    if ctx.q.offload == Offload::All && matches!(ctx.q.shard, ShardingStrategy::Zero1 | ShardingStrategy::Zero2) {
+        ctx.warn("export-offload-param-stage", "offload=all: DeepSpeed offloads parameters only under ZeRO-3; the config offloads the optimizer only");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Transformers Trainer + PEFT.
+// ---------------------------------------------------------------------------------------------
+
+fn hf(ctx: &mut Ctx) -> Vec<ExportFile> {
+    trainer_warnings(ctx);
+    let q = ctx.q.clone();
+    let mut files = Vec::new();
+    let mut py = String::new();
+    let push = |py: &mut String, line: &str| { py.push_str(line); py.push('\n'); };
+    push(&mut py, &format!("# {}", origin(&q)));
+    push(&mut py, "# Transformers Trainer + PEFT. Fill in the dataset; everything else is what tunefit estimated.");
+    push(&mut py, "import torch");
+    push(&mut py, "from transformers import AutoModelForCausalLM, AutoTokenizer, BitsAndBytesConfig, Trainer, TrainingArguments");
+    push(&mut py, "from transformers import DataCollatorForLanguageModeling, DataCollatorWithFlattening");
+    push(&mut py, "from peft import LoraConfig, PrefixTuningConfig, PromptTuningConfig, get_peft_model, prepare_model_for_kbit_training");
+    push(&mut py, "");
+    push(&mut py, &format!("MODEL_ID = {}", json_str(ctx.model())));
+    push(&mut py, &format!("MAX_SEQ_LENGTH = {}", q.seq));
+    push(&mut py, "");
+
+    // Weights dtype at load: 16-bit except fp32 training and full/freeze under AMP, as the
+    // memory model stores them (memory.rs "frozen_bytes").
+    let peft = !matches!(q.method, Method::Full | Method::Freeze);
+    let load_dtype = match q.precision {
+        Precision::Fp32 => "torch.float32",
+        Precision::Bf16Mixed | Precision::Fp16Mixed if !peft => "torch.float32",
+        Precision::Bf16True => "torch.bfloat16",
+        Precision::Fp16True => "torch.float16",
+        Precision::Bf16Mixed => "torch.bfloat16",
+        Precision::Fp16Mixed => "torch.float16",
+    };
+    let compute_dtype = if ctx.fp16() { "torch.float16" } else if q.precision == Precision::Fp32 { "torch.float32" } else { "torch.bfloat16" };
+    let attn = match ctx.res.attn { Attention::Flash => "flash_attention_2", Attention::Sdpa => "sdpa", Attention::Eager => "eager" };
+    let mut load_args = vec![format!("torch_dtype={load_dtype}"), format!("attn_implementation={}", json_str(attn))];
+    if q.method == Method::Qlora {
+        let bnb = match q.quant {
+            Quant::Int8 => "bnb_config = BitsAndBytesConfig(load_in_8bit=True)".to_string(),
+            Quant::Nf4 | Quant::Fp4 => format!(
+                "bnb_config = BitsAndBytesConfig(\n    load_in_4bit=True,\n    bnb_4bit_quant_type={},\n    bnb_4bit_use_double_quant={},\n    bnb_4bit_compute_dtype={compute_dtype},\n    bnb_4bit_quant_storage={load_dtype},  # lets FSDP/ZeRO-3 shard the packed weights\n)",
+                json_str(q.quant.as_str()), py_bool(q.double_quant)),
+        };
+        push(&mut py, &bnb);
+        load_args.push("quantization_config=bnb_config".into());
+    }
+    push(&mut py, &format!("model = AutoModelForCausalLM.from_pretrained(\n    MODEL_ID,\n    {},\n)", load_args.join(",\n    ")));
+    push(&mut py, "tokenizer = AutoTokenizer.from_pretrained(MODEL_ID)");
+    push(&mut py, "tokenizer.pad_token = tokenizer.pad_token or tokenizer.eos_token");
+    if q.method == Method::Qlora {
+        push(&mut py, &format!("model = prepare_model_for_kbit_training(model, use_gradient_checkpointing={})", py_bool(ctx.ckpt_on())));
+    }
+    if ctx.ckpt_on() {
+        // Reentrant-free checkpointing is what transformers recommends with PEFT adapters.
+        push(&mut py, "model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={\"use_reentrant\": False})");
+        push(&mut py, "model.enable_input_require_grads()");
+    }
+    match q.method {
+        Method::Lora | Method::Qlora | Method::Dora => {
+            let (targets, note) = ctx.naming.peft_targets(&q);
+            if let Some(n) = note { ctx.warn("export-targets-fused", n); }
+            let full = ctx.naming.full_modules(&q);
+            let mut args = vec![
+                format!("r={}", q.rank),
+                format!("lora_alpha={}", ctx.alpha()),
+                format!("lora_dropout={}", fmt_float(ctx.res.lora_dropout)),
+                format!("target_modules={}", py_list(&targets)),
+                "bias=\"none\"".into(),
+                "task_type=\"CAUSAL_LM\"".into(),
+            ];
+            if !full.is_empty() { args.push(format!("modules_to_save={}", py_list(&full))); }
+            if q.method == Method::Dora { args.push("use_dora=True".into()); }
+            // GPT-2's Conv1D stores weights transposed (PEFT sets this itself, with a warning).
+            if ctx.naming == Naming::Gpt2 { args.push("fan_in_fan_out=True".into()); }
+            push(&mut py, &format!("peft_config = LoraConfig(\n    {},\n)", args.join(",\n    ")));
+            // autocast_adapter_dtype=True (PEFT's default) keeps adapters in fp32.
+            let autocast = ctx.res.adapter_dtype == AdapterDtype::Fp32;
+            push(&mut py, &format!("model = get_peft_model(model, peft_config, autocast_adapter_dtype={})", py_bool(autocast)));
+        }
+        Method::Prefix => {
+            push(&mut py, &format!("peft_config = PrefixTuningConfig(task_type=\"CAUSAL_LM\", num_virtual_tokens={})", q.virtual_tokens));
+            push(&mut py, "model = get_peft_model(model, peft_config)");
+        }
+        Method::Prompt => {
+            push(&mut py, &format!("peft_config = PromptTuningConfig(task_type=\"CAUSAL_LM\", num_virtual_tokens={})", q.virtual_tokens));
+            push(&mut py, "model = get_peft_model(model, peft_config)");
+        }
+        Method::Adapter => {
+            ctx.warn("export-method-adapter", format!("method=adapter: PEFT has no Houlsby bottleneck adapter; the export leaves the model unwrapped (bottleneck={} not applied). Use the adapters library (AdapterHub) for it", q.bottleneck));
+        }
+        Method::Freeze => {
+            let n = q.train_layers;
+            push(&mut py, &format!("# method=freeze: train only the last {n} blocks."));
+            push(&mut py, "for p in model.parameters():\n    p.requires_grad_(False)");
+            let layers = match ctx.naming { Naming::Gpt2 => "model.transformer.h", Naming::Bert => "model.bert.encoder.layer", Naming::QwenV1 => "model.transformer.h", _ => "model.model.layers" };
+            push(&mut py, &format!("for block in {layers}[-{n}:]:\n    for p in block.parameters():\n        p.requires_grad_(True)"));
+        }
+        Method::Full => {}
+    }
+    push(&mut py, "");
+    push(&mut py, "train_dataset = ...  # your tokenized dataset: input_ids truncated to MAX_SEQ_LENGTH");
+    if ctx.res.packing {
+        // Padding-free packing: sequences concatenated with position_ids restarting per sample.
+        push(&mut py, "data_collator = DataCollatorWithFlattening()  # packing=1: no padding tokens");
+    } else {
+        push(&mut py, "data_collator = DataCollatorForLanguageModeling(tokenizer, mlm=False, pad_to_multiple_of=8)");
+    }
+    push(&mut py, "");
+    let mut ta = vec![
+        "output_dir=\"out\"".to_string(),
+        format!("per_device_train_batch_size={}", q.batch),
+        format!("gradient_accumulation_steps={}", q.ga),
+        format!("num_train_epochs={}", fmt_float(q.epochs)),
+        format!("bf16={}", py_bool(matches!(q.precision, Precision::Bf16Mixed | Precision::Bf16True))),
+        // fp16 AMP needs fp32 master weights; pure fp16 ("fp16-true") runs without the scaler.
+        format!("fp16={}", py_bool(q.precision == Precision::Fp16Mixed)),
+        format!("gradient_checkpointing={}", py_bool(ctx.ckpt_on())),
+        format!("optim={}", json_str(hf_optim(ctx))),
+    ];
+    if ctx.ckpt_on() { ta.push("gradient_checkpointing_kwargs={\"use_reentrant\": False}".into()); }
+    if let Some(a) = hf_optim_args(ctx) { ta.push(format!("optim_args={}", json_str(a))); }
+    if ctx.res.compile { ta.push("torch_compile=True".into()); }
+    if ctx.res.loss == Loss::Chunked {
+        // Transformers has no chunked loss of its own; Liger's fused linear cross-entropy
+        // never materialises full logits, which is what loss=chunked estimates.
+        ta.push("use_liger_kernel=True  # loss=chunked: fused linear cross-entropy (pip install liger-kernel)".into());
+    }
+    if ctx.zero_stage().is_some() { ta.push("deepspeed=\"ds_config.json\"".into()); }
+    ta.push("logging_steps=10".into());
+    ta.push("save_strategy=\"epoch\"".into());
+    ta.push("report_to=\"none\"".into());
+    push(&mut py, &format!("args = TrainingArguments(\n    {},\n)", ta.join(",\n    ")));
+    push(&mut py, "trainer = Trainer(model=model, args=args, train_dataset=train_dataset, data_collator=data_collator)");
+    push(&mut py, "trainer.train()");
+    if q.precision == Precision::Fp16True {
+        ctx.warn("export-fp16-true", "precision=fp16-true: the model is loaded in fp16 and trained without a loss scaler (Trainer's fp16=True needs fp32 master weights); watch for overflow");
+    }
+    files.push(file("train.py", "python", py));
+    if let Some(j) = deepspeed_json(ctx) { files.push(file("ds_config.json", "json", j)); }
+    if let Some(y) = accelerate_fsdp_yaml(ctx) { files.push(file("accelerate_fsdp.yaml", "yaml", y)); }
+    files.push(file("launch.sh", "shell", trainer_launch(ctx, "train.py")));
+    files
+}
+
+/// Launch line for a Trainer script: python on one GPU, accelerate or deepspeed on several.
+fn trainer_launch(ctx: &Ctx, script: &str) -> String {
+    let q = &ctx.q;
+    let mut out = format!("#!/usr/bin/env bash\n# {}\nset -euo pipefail\n", origin(q));
+    let node_args = if q.nodes > 1 {
+        format!(" --num_machines {} --machine_rank \"${{NODE_RANK:-0}}\" --main_process_ip \"${{MASTER_ADDR:?set MASTER_ADDR}}\"", q.nodes)
+    } else { String::new() };
+    if q.shard == ShardingStrategy::Fsdp {
+        out += &format!("accelerate launch --config_file accelerate_fsdp.yaml{node_args} {script}\n");
+    } else if ctx.zero_stage().is_some() || q.gpus > 1 {
+        out += &format!("accelerate launch --num_processes {} --num_machines {}{} {script}\n", q.gpus, q.nodes,
+            if q.nodes > 1 { " --machine_rank \"${NODE_RANK:-0}\" --main_process_ip \"${MASTER_ADDR:?set MASTER_ADDR}\"" } else { "" });
+    } else {
+        out += &format!("python {script}\n");
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// torchtune.
+// ---------------------------------------------------------------------------------------------
+
+/// (builder module, builder name, config folder, config size) of presets torchtune ships.
+fn torchtune_model(preset: Option<&str>) -> Option<(&'static str, &'static str, &'static str, &'static str)> {
+    Some(match preset? {
+        "llama-2-7b" => ("llama2", "llama2_7b", "llama2", "7B"),
+        "llama-2-13b" => ("llama2", "llama2_13b", "llama2", "13B"),
+        "llama-2-70b" => ("llama2", "llama2_70b", "llama2", "70B"),
+        "codellama-7b" => ("code_llama2", "code_llama2_7b", "code_llama2", "7B"),
+        "llama-3-8b" => ("llama3", "llama3_8b", "llama3", "8B"),
+        "llama-3-70b" => ("llama3", "llama3_70b", "llama3", "70B"),
+        "llama-3.1-8b" => ("llama3_1", "llama3_1_8b", "llama3_1", "8B"),
+        "llama-3.1-70b" => ("llama3_1", "llama3_1_70b", "llama3_1", "70B"),
+        "llama-3.1-405b" => ("llama3_1", "llama3_1_405b", "llama3_1", "405B"),
+        "llama-3.3-70b" => ("llama3_3", "llama3_3_70b", "llama3_3", "70B"),
+        "llama-3.2-1b" => ("llama3_2", "llama3_2_1b", "llama3_2", "1B"),
+        "llama-3.2-3b" => ("llama3_2", "llama3_2_3b", "llama3_2", "3B"),
+        "mistral-7b" => ("mistral", "mistral_7b", "mistral", "7B"),
+        "qwen2-7b" => ("qwen2", "qwen2_7b", "qwen2", "7B"),
+        "qwen2.5-0.5b" => ("qwen2_5", "qwen2_5_0_5b", "qwen2_5", "0.5B"),
+        "qwen2.5-1.5b" => ("qwen2_5", "qwen2_5_1_5b_base", "qwen2_5", "1.5B"),
+        "qwen2.5-3b" => ("qwen2_5", "qwen2_5_3b", "qwen2_5", "3B"),
+        "qwen2.5-7b" => ("qwen2_5", "qwen2_5_7b_base", "qwen2_5", "7B"),
+        "qwen2.5-14b" => ("qwen2_5", "qwen2_5_14b_base", "qwen2_5", "14B"),
+        "qwen2.5-32b" => ("qwen2_5", "qwen2_5_32b_base", "qwen2_5", "32B"),
+        "qwen2.5-72b" => ("qwen2_5", "qwen2_5_72b_base", "qwen2_5", "72B"),
+        "gemma-2b" => ("gemma", "gemma_2b", "gemma", "2B"),
+        "gemma-7b" => ("gemma", "gemma_7b", "gemma", "7B"),
+        "gemma-2-2b" => ("gemma2", "gemma2_2b", "gemma2", "2B"),
+        "gemma-2-9b" => ("gemma2", "gemma2_9b", "gemma2", "9B"),
+        "gemma-2-27b" => ("gemma2", "gemma2_27b", "gemma2", "27B"),
+        "phi-3-mini" => ("phi3", "phi3_mini", "phi3", "mini"),
+        _ => return None,
+    })
+}
+
+fn torchtune(ctx: &mut Ctx) -> Vec<ExportFile> {
+    ctx.common_warnings();
+    let q = ctx.q.clone();
+    let distributed = q.gpus > 1;
+    let lora = ctx.lora_like();
+    if q.method == Method::Freeze {
+        ctx.warn("framework-method", "torchtune has no freeze (train last layers) recipe; the export is a full fine-tune config");
+    }
+    let tm = torchtune_model(ctx.preset);
+    let (module, builder, dir, size) = tm.unwrap_or(("llama3_1", "llama3_1_8b", "llama3_1", "8B"));
+    if tm.is_none() {
+        let what = ctx.preset.map(|p| format!("model {p}")).unwrap_or_else(|| "this custom model".into());
+        ctx.warn("export-torchtune-model", format!("{what}: torchtune ships no builder tunefit knows; the export names the Llama 3.1 8B builder as a template — replace model._component_ and the checkpointer"));
+    }
+    let kind = if lora { if q.method == Method::Qlora { "qlora" } else { "lora" } } else { "full" };
+    let recipe = format!("{}_finetune_{}", if lora { "lora" } else { "full" }, if distributed { "distributed" } else { "single_device" });
+    // Shipped configs: {size}_lora_single_device, {size}_lora (distributed), {size}_full(_single_device).
+    let base = format!("{dir}/{size}_{kind}{}", if distributed { "" } else { "_single_device" });
+
+    let mut model: Vec<(String, Y)> = vec![(
+        "_component_".into(),
+        s(format!("torchtune.models.{module}.{}{builder}", if lora { "lora_" } else { "" })),
+    )];
+    if lora {
+        use TargetModule as T;
+        let mut attn = Vec::new();
+        for (t, n) in [(T::Q, "q_proj"), (T::K, "k_proj"), (T::V, "v_proj"), (T::O, "output_proj")] {
+            if q.targets.contains(t) { attn.push(n); }
+        }
+        let mlp_n = [T::Gate, T::Up, T::Down].iter().filter(|t| q.targets.contains(**t)).count();
+        if mlp_n > 0 && mlp_n < 3 {
+            ctx.warn("export-targets-mlp", "targets: torchtune's apply_lora_to_mlp adapts all MLP projections (gate, up, down) together; the export adapts all three");
+        }
+        if q.targets.contains(T::Embed) {
+            ctx.warn("export-targets-embed", "targets=embed: torchtune's LoRA builders cannot train the embedding; it stays frozen in this config");
+        }
+        model.push(("lora_attn_modules".into(), strs(&attn)));
+        model.push(("apply_lora_to_mlp".into(), Y::B(mlp_n > 0)));
+        model.push(("apply_lora_to_output".into(), Y::B(q.targets.contains(T::LmHead))));
+        model.push(("lora_rank".into(), i(q.rank)));
+        model.push(("lora_alpha".into(), i(ctx.alpha())));
+        model.push(("lora_dropout".into(), Y::F(ctx.res.lora_dropout)));
+        if q.method == Method::Dora { model.push(("use_dora".into(), Y::B(true))); }
+        if q.method == Method::Qlora { model.push(("quantize_base".into(), Y::B(true))); }
+    }
+    let dtype = match q.precision {
+        Precision::Fp32 => "fp32",
+        _ => "bf16",
+    };
+    if ctx.fp16() {
+        ctx.warn("export-precision", format!("precision={}: torchtune trains in bf16 or fp32 only; the export uses bf16", q.precision));
+    } else if q.precision == Precision::Bf16Mixed {
+        ctx.warn("export-precision", "precision=bf16-mixed: torchtune has no mixed precision (no fp32 master weights); dtype bf16 keeps every parameter and optimizer state in bf16");
+    }
+    let optimizer = match q.optim {
+        Optimizer::AdamW => Y::M(vec![("_component_".into(), s("torch.optim.AdamW")), ("fused".into(), Y::B(true))]),
+        Optimizer::AdamW8bit => Y::M(vec![("_component_".into(), s("bitsandbytes.optim.AdamW8bit"))]),
+        Optimizer::PagedAdamW => Y::M(vec![("_component_".into(), s("bitsandbytes.optim.PagedAdamW"))]),
+        Optimizer::PagedAdamW8bit => Y::M(vec![("_component_".into(), s("bitsandbytes.optim.PagedAdamW8bit"))]),
+        Optimizer::Adafactor => Y::M(vec![("_component_".into(), s("torch.optim.Adafactor"))]),
+        Optimizer::Sgd => Y::M(vec![("_component_".into(), s("torch.optim.SGD"))]),
+        Optimizer::SgdMomentum => Y::M(vec![("_component_".into(), s("torch.optim.SGD")), ("momentum".into(), Y::F(0.9))]),
+        Optimizer::Lion => Y::M(vec![("_component_".into(), s("bitsandbytes.optim.Lion"))]),
+    };
+    let loss = match ctx.res.loss {
+        Loss::Chunked => "torchtune.modules.loss.CEWithChunkedOutputLoss",
+        Loss::Standard => "torch.nn.CrossEntropyLoss",
+    };
+    let mut top: Vec<(String, Y)> = vec![
+        comment(origin(&q)),
+        comment(format!("Overrides on torchtune's {base}: tune cp {base} base.yaml, then merge these keys in,")),
+        comment("or run launch.sh, which passes the same values as command-line overrides."),
+        ("model".into(), Y::M(model)),
+        ("tokenizer".into(), Y::M(vec![("max_seq_len".into(), i(q.seq))])),
+        ("dataset".into(), Y::M(vec![("packed".into(), Y::B(ctx.res.packing))])),
+        ("batch_size".into(), i(q.batch)),
+        ("gradient_accumulation_steps".into(), i(q.ga)),
+        ("epochs".into(), i(q.epochs.ceil() as i64)),
+        ("optimizer".into(), optimizer),
+        ("loss".into(), Y::M(vec![("_component_".into(), s(loss))])),
+        ("dtype".into(), s(dtype)),
+        ("enable_activation_checkpointing".into(), Y::B(ctx.ckpt_on())),
+        ("enable_activation_offloading".into(), Y::B(ctx.ckpt_on() && ctx.res.profile.ckpt_offloaded)),
+        ("compile".into(), Y::B(ctx.res.compile)),
+    ];
+    if q.epochs.fract() != 0.0 {
+        ctx.warn("export-epochs", format!("epochs={}: torchtune counts whole epochs; the export rounds up (cap steps with max_steps_per_epoch)", q.epochs));
+    }
+    if distributed {
+        top.push(("fsdp_cpu_offload".into(), Y::B(q.offload == Offload::All)));
+        match q.shard {
+            ShardingStrategy::Zero3 | ShardingStrategy::Fsdp => {}
+            ShardingStrategy::Zero2 => {
+                // FSDP2 keeping parameters gathered after forward ≈ ZeRO-2 during the step.
+                top.push(("fsdp_reshard_after_forward".into(), Y::B(false)));
+                ctx.warn("export-sharding", "shard=zero2: torchtune's distributed recipes always use FSDP; reshard_after_forward=False is the nearest (parameters stay gathered between forward and backward)");
+            }
+            s => ctx.warn("export-sharding", format!("shard={s}: torchtune's distributed recipes always shard parameters, gradients and optimizer (FSDP); memory will be lower than estimated")),
+        }
+        if q.offload == Offload::Optimizer {
+            ctx.warn("export-offload", "offload=optimizer: torchtune's distributed recipes offload parameters, gradients and optimizer together (fsdp_cpu_offload) or nothing; the export offloads nothing");
+        }
+    } else if q.offload != Offload::None {
+        ctx.warn("export-offload", format!("offload={}: torchtune's single-device recipes do not offload model states; the export offloads nothing", q.offload));
+    }
+    if ctx.res.attn == Attention::Eager {
+        ctx.warn("export-attn", "attn=eager: torchtune always uses scaled_dot_product_attention; the export cannot select eager attention");
+    }
+    let y = yaml(&top);
+    // Dotted overrides for `tune run`, from the same entries.
+    let mut dotted = Vec::new();
+    fn flatten(prefix: &str, entries: &[(String, Y)], out: &mut Vec<String>) {
+        for (k, v) in entries {
+            if k.starts_with('#') { continue; }
+            let key = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+            match v {
+                Y::M(inner) => flatten(&key, inner, out),
+                Y::S(x) => out.push(format!("{key}={x}")),
+                // OmegaConf reads [a,b] as a list of strings: no quotes, so no shell escaping.
+                Y::L(items) => out.push(format!("{key}=[{}]", items.iter().map(|i| match i { Y::S(x) => x.clone(), o => yaml_scalar(o) }).collect::<Vec<_>>().join(","))),
+                Y::B(b) => out.push(format!("{key}={}", if *b { "True" } else { "False" })),
+                other => out.push(format!("{key}={}", yaml_scalar(other))),
+            }
+        }
+    }
+    flatten("", &top, &mut dotted);
+    let launcher = if distributed {
+        let mut l = format!("tune run --nproc_per_node {}", ctx.gpus_per_node());
+        if q.nodes > 1 { l += &format!(" --nnodes {}", q.nodes); }
+        l
+    } else { "tune run".into() };
+    let mut shl = format!("#!/usr/bin/env bash\n# {}\nset -euo pipefail\n", origin(&q));
+    shl += &format!("# tune download {} --output-dir /tmp/{}\n", ctx.model(), ctx.model().rsplit('/').next().unwrap_or("model"));
+    shl += &format!("{launcher} {recipe} --config {base} \\\n");
+    shl += &dotted.iter().map(|d| format!("  {}", sh(d))).collect::<Vec<_>>().join(" \\\n");
+    shl.push('\n');
+    vec![file("torchtune_overrides.yaml", "yaml", y), file("launch.sh", "shell", shl)]
+}
+
+// ---------------------------------------------------------------------------------------------
+// litgpt.
+// ---------------------------------------------------------------------------------------------
+
+/// litgpt's checkpoint name where its config.py names the HF repo differently.
+fn litgpt_model(preset: Option<&str>, hf: Option<&'static str>) -> Option<&'static str> {
+    match preset? {
+        // litgpt/config.py registers Llama 3.1 under hf_config name "Meta-Llama-3.1-*".
+        "llama-3.1-8b" => Some("meta-llama/Meta-Llama-3.1-8B"),
+        "llama-3.1-70b" => Some("meta-llama/Meta-Llama-3.1-70B"),
+        "llama-3.1-405b" => Some("meta-llama/Meta-Llama-3.1-405B"),
+        // Not in litgpt's config list (GPT-2, BERT, Qwen v1 remote code).
+        p if p.starts_with("gpt2") || p.starts_with("bert") || p == "qwen-7b" => None,
+        _ => hf,
+    }
+}
+
+fn litgpt(ctx: &mut Ctx) -> Vec<ExportFile> {
+    use TargetModule as T;
+    ctx.common_warnings();
+    let q = ctx.q.clone();
+    let model = match litgpt_model(ctx.preset, ctx.model) {
+        Some(m) => m,
+        None => {
+            if ctx.model.is_some() {
+                ctx.warn("export-litgpt-model", format!("model {}: not in litgpt's supported checkpoints; the command names it anyway", ctx.preset.unwrap_or("?")));
+            }
+            ctx.model()
+        }
+    };
+    let cmd = match q.method {
+        Method::Full => "finetune_full",
+        Method::Adapter => "finetune_adapter",
+        Method::Freeze => {
+            ctx.warn("framework-method", "method=freeze: litgpt has no train-last-layers recipe; the command is a full fine-tune");
+            "finetune_full"
+        }
+        Method::Dora => {
+            ctx.warn("export-dora", "method=dora: litgpt has no DoRA; the command runs plain LoRA (magnitude vectors not trained)");
+            "finetune_lora"
+        }
+        _ => "finetune_lora",
+    };
+    let mut flags: Vec<(String, String)> = Vec::new();
+    let mut f = |k: &str, v: String| flags.push((k.to_string(), v));
+    f("--devices", ctx.gpus_per_node().to_string());
+    if q.nodes > 1 { f("--num_nodes", q.nodes.to_string()); }
+    let precision = match q.precision {
+        Precision::Fp32 => "32-true", Precision::Fp16Mixed => "16-mixed", Precision::Bf16Mixed => "bf16-mixed",
+        Precision::Fp16True => "16-true", Precision::Bf16True => "bf16-true",
+    };
+    let quantized = q.method == Method::Qlora;
+    if quantized && precision.ends_with("-mixed") {
+        // finetune_lora raises "The combination of quantization and mixed precision is not supported".
+        ctx.warn("export-precision", format!("precision={}: litgpt refuses --quantize with mixed precision; the command uses {}-true (adapters and optimizer states in 16-bit, less memory than estimated)", q.precision, if ctx.bf16() { "bf16" } else { "16" }));
+    }
+    let precision = match (quantized, precision) {
+        (true, "bf16-mixed") => "bf16-true",
+        (true, "16-mixed") => "16-true",
+        (_, p) => p,
+    };
+    f("--precision", precision.into());
+    if quantized {
+        let qz = match q.quant {
+            Quant::Nf4 => if q.double_quant { "bnb.nf4-dq" } else { "bnb.nf4" },
+            Quant::Fp4 => if q.double_quant { "bnb.fp4-dq" } else { "bnb.fp4" },
+            Quant::Int8 => "bnb.int8-training",
+        };
+        f("--quantize", qz.into());
+        if q.gpus > 1 {
+            ctx.warn("export-quantize-multi-gpu", "QLoRA on several GPUs: litgpt's finetune_lora refuses --quantize with more than one device");
+        }
+    }
+    if ctx.lora_like() {
+        f("--lora_r", q.rank.to_string());
+        f("--lora_alpha", ctx.alpha().to_string());
+        f("--lora_dropout", fmt_float(ctx.res.lora_dropout));
+        f("--lora_query", q.targets.contains(T::Q).to_string());
+        f("--lora_key", q.targets.contains(T::K).to_string());
+        f("--lora_value", q.targets.contains(T::V).to_string());
+        f("--lora_projection", q.targets.contains(T::O).to_string());
+        let mlp_n = [T::Gate, T::Up, T::Down].iter().filter(|t| q.targets.contains(**t)).count();
+        f("--lora_mlp", (mlp_n > 0).to_string());
+        f("--lora_head", q.targets.contains(T::LmHead).to_string());
+        if mlp_n > 0 && mlp_n < 3 {
+            ctx.warn("export-targets-mlp", "targets: litgpt's --lora_mlp adapts every MLP projection together; the command adapts all of them");
+        }
+        if q.targets.contains(T::Embed) {
+            ctx.warn("export-targets-embed", "targets=embed: litgpt's LoRA cannot train the embedding; it stays frozen");
+        }
+    }
+    let global = q.batch as u64 * q.ga as u64 * ctx.dp() as u64;
+    f("--train.micro_batch_size", q.batch.to_string());
+    f("--train.global_batch_size", global.to_string());
+    f("--train.max_seq_length", q.seq.to_string());
+    f("--train.epochs", (q.epochs.ceil() as u64).to_string());
+    let optim = match q.optim {
+        Optimizer::AdamW => "AdamW",
+        Optimizer::AdamW8bit => "bitsandbytes.optim.AdamW8bit",
+        Optimizer::PagedAdamW => "bitsandbytes.optim.PagedAdamW",
+        Optimizer::PagedAdamW8bit => "bitsandbytes.optim.PagedAdamW8bit",
+        Optimizer::Adafactor => "Adafactor",
+        Optimizer::Sgd | Optimizer::SgdMomentum => "SGD",
+        Optimizer::Lion => "bitsandbytes.optim.Lion",
+    };
+    f("--optimizer", optim.into());
+    if q.optim == Optimizer::SgdMomentum { f("--optimizer.momentum", "0.9".into()); }
+    // What litgpt decides itself, and what it cannot do.
+    if q.gpus > 1 && !matches!(q.shard, ShardingStrategy::Fsdp | ShardingStrategy::Zero3) {
+        ctx.warn("export-sharding", format!("shard={}: litgpt trains on several devices with FSDP full sharding only; memory will be lower than estimated", q.shard));
+    }
+    if q.offload != Offload::None {
+        ctx.warn("export-offload", format!("offload={}: litgpt's finetune commands have no CPU offload flag; nothing is offloaded", q.offload));
+    }
+    if ctx.ckpt_on() && q.gpus == 1 {
+        ctx.warn("export-ckpt", "activation checkpointing: litgpt turns it on only with FSDP (several devices); on one device it has no flag, so activations are kept");
+    }
+    if !ctx.ckpt_on() && q.gpus > 1 {
+        ctx.warn("export-ckpt", "ckpt=none: litgpt's FSDP strategy checkpoints every Block on several devices; activations will be lower than estimated");
+    }
+    if ctx.res.packing {
+        ctx.warn("export-packing", "packing=1: litgpt has no sequence packing; batches are padded");
+    }
+    if q.compile == Some(true) {
+        ctx.warn("export-compile", "compile=1: litgpt's finetune commands have no compile flag");
+    }
+    let mut shl = format!("#!/usr/bin/env bash\n# {}\nset -euo pipefail\n", origin(&q));
+    shl += &format!("litgpt download {}\n", sh(model));
+    shl += &format!("litgpt {cmd} {} \\\n", sh(model));
+    shl += &flags.iter().map(|(k, v)| format!("  {k} {}", sh(v))).collect::<Vec<_>>().join(" \\\n");
+    shl.push('\n');
+    vec![file("finetune.sh", "shell", shl)]
+}
+
+// ---------------------------------------------------------------------------------------------
+// Axolotl.
+// ---------------------------------------------------------------------------------------------
+
+fn axolotl(ctx: &mut Ctx) -> Vec<ExportFile> {
+    trainer_warnings(ctx);
+    let q = ctx.q.clone();
+    let mut top: Vec<(String, Y)> = vec![
+        comment(origin(&q)),
+        comment("Run: axolotl train axolotl.yaml (accelerate launch -m axolotl.cli.train axolotl.yaml on older versions)"),
+        ("base_model".into(), s(ctx.model())),
+        ("load_in_8bit".into(), Y::B(q.method == Method::Qlora && q.quant == Quant::Int8)),
+        ("load_in_4bit".into(), Y::B(q.method == Method::Qlora && q.quant != Quant::Int8)),
+    ];
+    if q.method == Method::Qlora && q.quant != Quant::Int8 {
+        top.push(("bnb_config_kwargs".into(), Y::M(vec![
+            ("bnb_4bit_quant_type".into(), s(q.quant.as_str())),
+            ("bnb_4bit_use_double_quant".into(), Y::B(q.double_quant)),
+        ])));
+    }
+    top.push(("datasets".into(), Y::L(vec![])));
+    top.push(comment("datasets: - path: your/dataset  type: alpaca"));
+    match q.method {
+        Method::Lora | Method::Qlora | Method::Dora => {
+            let (targets, note) = ctx.naming.peft_targets(&q);
+            if let Some(n) = note { ctx.warn("export-targets-fused", n); }
+            // Axolotl's "qlora" adapter is LoRA on a 4-bit model; int8 bases use "lora".
+            let adapter = if q.method == Method::Qlora && q.quant != Quant::Int8 { "qlora" } else { "lora" };
+            top.push(("adapter".into(), s(adapter)));
+            top.push(("lora_r".into(), i(q.rank)));
+            top.push(("lora_alpha".into(), i(ctx.alpha())));
+            top.push(("lora_dropout".into(), Y::F(ctx.res.lora_dropout)));
+            top.push(("lora_target_modules".into(), strs(&targets)));
+            let full = ctx.naming.full_modules(&q);
+            if !full.is_empty() { top.push(("lora_modules_to_save".into(), strs(&full))); }
+            if q.method == Method::Dora { top.push(("peft_use_dora".into(), Y::B(true))); }
+        }
+        Method::Freeze => {
+            let l = ctx.arch.layers as i64;
+            let first = (l - q.train_layers as i64).max(0);
+            let prefix = match ctx.naming { Naming::Gpt2 | Naming::QwenV1 => "transformer.h", Naming::Bert => "bert.encoder.layer", _ => "model.layers" };
+            let pats: Vec<Y> = (first..l).map(|n| s(format!("{prefix}.{n}.*"))).collect();
+            top.push(("unfrozen_parameters".into(), Y::L(pats)));
+        }
+        Method::Full => {}
+        m => ctx.warn("framework-method", format!("method={m}: Axolotl has no {m} adapter; the config has no adapter section, so it would train every weight; change method or framework")),
+    }
+    top.extend([
+        ("sequence_len".into(), i(q.seq)),
+        ("sample_packing".into(), Y::B(ctx.res.packing)),
+        ("pad_to_sequence_len".into(), Y::B(true)),
+        ("micro_batch_size".into(), i(q.batch)),
+        ("gradient_accumulation_steps".into(), i(q.ga)),
+        ("num_epochs".into(), Y::F(q.epochs)),
+        ("optimizer".into(), s(hf_optim(ctx))),
+        ("bf16".into(), Y::B(ctx.bf16())),
+        ("fp16".into(), Y::B(q.precision == Precision::Fp16Mixed)),
+        ("tf32".into(), Y::B(false)),
+        ("gradient_checkpointing".into(), Y::B(ctx.ckpt_on())),
+        ("flash_attention".into(), Y::B(ctx.res.attn == Attention::Flash)),
+        ("sdp_attention".into(), Y::B(ctx.res.attn == Attention::Sdpa)),
+        ("torch_compile".into(), Y::B(ctx.res.compile)),
+    ]);
+    if let Some(a) = hf_optim_args(ctx) { top.push(("optim_args".into(), s(a))); }
+    if ctx.res.loss == Loss::Chunked {
+        top.push(comment("loss=chunked: Liger's fused linear cross-entropy never materialises full logits"));
+        top.push(("plugins".into(), strs(&["axolotl.integrations.liger.LigerPlugin"])));
+        top.push(("liger_fused_linear_cross_entropy".into(), Y::B(true)));
+    }
+    if q.precision == Precision::Bf16True {
+        // Axolotl loads the model in bf16 when bf16 is on; "true" precision also keeps the
+        // trainable weights and optimizer states in bf16 (no fp32 upcast of trainables).
+        top.push(("bfloat16".into(), Y::B(true)));
+    }
+    let mut files = Vec::new();
+    if ctx.zero_stage().is_some() {
+        top.push(("deepspeed".into(), s("ds_config.json")));
+    } else if q.shard == ShardingStrategy::Fsdp {
+        top.push(("fsdp".into(), strs(&["full_shard", "auto_wrap"])));
+        top.push(("fsdp_config".into(), Y::M(vec![
+            ("fsdp_offload_params".into(), Y::B(q.offload == Offload::All)),
+            ("fsdp_auto_wrap_policy".into(), s("TRANSFORMER_BASED_WRAP")),
+            ("fsdp_transformer_layer_cls_to_wrap".into(), s(ctx.naming.layer_class(ctx.preset))),
+            ("fsdp_state_dict_type".into(), s("SHARDED_STATE_DICT")),
+            ("fsdp_use_orig_params".into(), Y::B(false)),
+            ("fsdp_cpu_ram_efficient_loading".into(), Y::B(true)),
+        ])));
+    }
+    top.push(("output_dir".into(), s("./outputs/out")));
+    files.push(file("axolotl.yaml", "yaml", yaml(&top)));
+    if let Some(j) = deepspeed_json(ctx) { files.push(file("ds_config.json", "json", j)); }
+    files
+}
+
+// ---------------------------------------------------------------------------------------------
+// LLaMA-Factory.
+// ---------------------------------------------------------------------------------------------
+
+fn llama_factory(ctx: &mut Ctx) -> Vec<ExportFile> {
+    trainer_warnings(ctx);
+    let q = ctx.q.clone();
+    let mut top: Vec<(String, Y)> = vec![
+        comment(origin(&q)),
+        comment("Run: llamafactory-cli train llamafactory.yaml"),
+        ("model_name_or_path".into(), s(ctx.model())),
+    ];
+    if q.method == Method::Qlora {
+        let bits = if q.quant == Quant::Int8 { 8 } else { 4 };
+        top.push(("quantization_bit".into(), i(bits)));
+        top.push(("quantization_method".into(), s("bitsandbytes")));
+        if bits == 4 {
+            top.push(("quantization_type".into(), s(q.quant.as_str())));
+            top.push(("double_quantization".into(), Y::B(q.double_quant)));
+        }
+    }
+    let flash = match ctx.res.attn { Attention::Flash => "fa2", Attention::Sdpa => "sdpa", Attention::Eager => "disabled" };
+    top.push(("flash_attn".into(), s(flash)));
+    top.push(("stage".into(), s("sft")));
+    top.push(("do_train".into(), Y::B(true)));
+    match q.method {
+        Method::Lora | Method::Qlora | Method::Dora => {
+            let (targets, note) = ctx.naming.peft_targets(&q);
+            if let Some(n) = note { ctx.warn("export-targets-fused", n); }
+            top.push(("finetuning_type".into(), s("lora")));
+            top.push(("lora_rank".into(), i(q.rank)));
+            top.push(("lora_alpha".into(), i(ctx.alpha())));
+            top.push(("lora_dropout".into(), Y::F(ctx.res.lora_dropout)));
+            // lora_target is one comma-separated string in LLaMA-Factory's FinetuningArguments.
+            top.push(("lora_target".into(), s(targets.join(","))));
+            let full = ctx.naming.full_modules(&q);
+            if !full.is_empty() { top.push(("additional_target".into(), s(full.join(",")))); }
+            if q.method == Method::Dora { top.push(("use_dora".into(), Y::B(true))); }
+        }
+        Method::Freeze => {
+            top.push(("finetuning_type".into(), s("freeze")));
+            top.push(("freeze_trainable_layers".into(), i(q.train_layers)));
+            top.push(("freeze_trainable_modules".into(), s("all")));
+        }
+        Method::Full => top.push(("finetuning_type".into(), s("full"))),
+        m => {
+            ctx.warn("framework-method", format!("method={m}: LLaMA-Factory has no {m} tuning; the config runs LoRA at rank {} instead", q.rank));
+            top.push(("finetuning_type".into(), s("lora")));
+            top.push(("lora_rank".into(), i(q.rank)));
+            top.push(("lora_target".into(), s("all")));
+        }
+    }
+    top.extend([
+        ("dataset".into(), s("alpaca_en_demo")),
+        ("template".into(), s("default")),
+        ("cutoff_len".into(), i(q.seq)),
+        ("packing".into(), Y::B(ctx.res.packing)),
+        ("output_dir".into(), s("saves/tunefit")),
+        ("per_device_train_batch_size".into(), i(q.batch)),
+        ("gradient_accumulation_steps".into(), i(q.ga)),
+        ("num_train_epochs".into(), Y::F(q.epochs)),
+        ("optim".into(), s(hf_optim(ctx))),
+        ("bf16".into(), Y::B(ctx.bf16())),
+        ("fp16".into(), Y::B(q.precision == Precision::Fp16Mixed)),
+        // pure_bf16: train in bf16 without fp32 master weights ("bf16-true").
+        ("pure_bf16".into(), Y::B(q.precision == Precision::Bf16True)),
+        ("disable_gradient_checkpointing".into(), Y::B(!ctx.ckpt_on())),
+        ("torch_compile".into(), Y::B(ctx.res.compile)),
+    ]);
+    if let Some(a) = hf_optim_args(ctx) { top.push(("optim_args".into(), s(a))); }
+    if ctx.res.loss == Loss::Chunked {
+        top.push(comment("loss=chunked: Liger's fused linear cross-entropy never materialises full logits"));
+        top.push(("enable_liger_kernel".into(), Y::B(true)));
+    }
+    if ctx.zero_stage().is_some() { top.push(("deepspeed".into(), s("ds_config.json"))); }
+    let mut files = vec![];
+    files.push(file("llamafactory.yaml", "yaml", yaml(&top)));
+    if let Some(j) = deepspeed_json(ctx) { files.push(file("ds_config.json", "json", j)); }
+    if let Some(y) = accelerate_fsdp_yaml(ctx) {
+        files.push(file("accelerate_fsdp.yaml", "yaml", y));
+        let launch = format!("#!/usr/bin/env bash\n# {}\nset -euo pipefail\naccelerate launch --config_file accelerate_fsdp.yaml -m llamafactory.launcher llamafactory.yaml\n", origin(&q));
+        files.push(file("launch.sh", "shell", launch));
+    } else if q.gpus > 1 {
+        let launch = format!("#!/usr/bin/env bash\n# {}\nset -euo pipefail\nFORCE_TORCHRUN=1 NNODES={} NPROC_PER_NODE={} llamafactory-cli train llamafactory.yaml\n", origin(&q), q.nodes, ctx.gpus_per_node());
+        files.push(file("launch.sh", "shell", launch));
+    }
+    files
+}
+
+// ---------------------------------------------------------------------------------------------
+// Unsloth.
+// ---------------------------------------------------------------------------------------------
+
+fn unsloth(ctx: &mut Ctx) -> Vec<ExportFile> {
+    ctx.common_warnings();
+    let q = ctx.q.clone();
+    if q.method == Method::Qlora && q.quant == Quant::Fp4 {
+        ctx.warn("export-quant", "quant=fp4: Unsloth loads 4-bit models as NF4 only; the export uses NF4");
+    }
+    if q.method == Method::Qlora && !q.double_quant && q.quant != Quant::Int8 {
+        ctx.warn("export-double-quant", "dq=0: Unsloth's 4-bit loading always uses double quantization");
+    }
+    if q.method == Method::Dora {
+        ctx.warn("export-dora", "method=dora: Unsloth's fast LoRA kernels do not cover DoRA; the export runs plain LoRA");
+    }
+    if q.method == Method::Freeze {
+        ctx.warn("framework-method", "method=freeze: Unsloth has no train-last-layers mode; the export is a full fine-tune");
+    }
+    if q.offload != Offload::None {
+        ctx.warn("export-offload", format!("offload={}: Unsloth offloads activations (use_gradient_checkpointing=\"unsloth\"), not model states", q.offload));
+    }
+    if ctx.res.attn == Attention::Eager {
+        ctx.warn("export-attn", "attn=eager: Unsloth picks its own attention kernels (flash or xformers)");
+    }
+    if q.precision == Precision::Fp32 {
+        ctx.warn("export-precision", "precision=fp32: Unsloth trains in bf16 or fp16; the export loads float32 anyway");
+    }
+    let mut py = String::new();
+    let push = |py: &mut String, line: &str| { py.push_str(line); py.push('\n'); };
+    push(&mut py, &format!("# {}", origin(&q)));
+    push(&mut py, "# Unsloth must be imported before transformers/trl/peft to patch them.");
+    push(&mut py, "from unsloth import FastLanguageModel");
+    push(&mut py, "import torch");
+    push(&mut py, "from trl import SFTConfig, SFTTrainer");
+    push(&mut py, "");
+    push(&mut py, &format!("MAX_SEQ_LENGTH = {}", q.seq));
+    let dtype = match q.precision {
+        Precision::Fp32 => "torch.float32",
+        Precision::Fp16Mixed | Precision::Fp16True => "torch.float16",
+        _ => "torch.bfloat16",
+    };
+    let four = q.method == Method::Qlora && q.quant != Quant::Int8;
+    let eight = q.method == Method::Qlora && q.quant == Quant::Int8;
+    let full = matches!(q.method, Method::Full | Method::Freeze);
+    push(&mut py, &format!(
+        "model, tokenizer = FastLanguageModel.from_pretrained(\n    model_name={},\n    max_seq_length=MAX_SEQ_LENGTH,\n    dtype={dtype},\n    load_in_4bit={},\n    load_in_8bit={},\n    full_finetuning={},\n)",
+        json_str(ctx.model()), py_bool(four), py_bool(eight), py_bool(full)));
+    // Unsloth's "unsloth" mode offloads checkpointed layer inputs to host memory.
+    let gc = if !ctx.ckpt_on() { "False".to_string() } else if ctx.res.profile.ckpt_offloaded { "\"unsloth\"".into() } else { "True".into() };
+    if ctx.lora_like() {
+        let (targets, note) = ctx.naming.peft_targets(&q);
+        if let Some(n) = note { ctx.warn("export-targets-fused", n); }
+        let mut all: Vec<&str> = targets.clone();
+        all.extend(ctx.naming.full_modules(&q));
+        push(&mut py, &format!(
+            "model = FastLanguageModel.get_peft_model(\n    model,\n    r={},\n    target_modules={},\n    lora_alpha={},\n    lora_dropout={},\n    bias=\"none\",\n    use_gradient_checkpointing={gc},\n    random_state=3407,\n)",
+            q.rank, py_list(&all), ctx.alpha(), fmt_float(ctx.res.lora_dropout)));
+    } else if ctx.ckpt_on() {
+        push(&mut py, "model.gradient_checkpointing_enable()");
+    }
+    push(&mut py, "");
+    push(&mut py, "train_dataset = ...  # your dataset with a \"text\" column");
+    let mut args = vec![
+        format!("per_device_train_batch_size={}", q.batch),
+        format!("gradient_accumulation_steps={}", q.ga),
+        format!("num_train_epochs={}", fmt_float(q.epochs)),
+        "max_length=MAX_SEQ_LENGTH".to_string(),
+        format!("packing={}", py_bool(ctx.res.packing)),
+        format!("bf16={}", py_bool(ctx.bf16())),
+        format!("fp16={}", py_bool(ctx.fp16())),
+        format!("optim={}", json_str(hf_optim(ctx))),
+        "output_dir=\"outputs\"".into(),
+        "report_to=\"none\"".into(),
+    ];
+    if let Some(a) = hf_optim_args(ctx) { args.push(format!("optim_args={}", json_str(a))); }
+    push(&mut py, &format!("trainer = SFTTrainer(\n    model=model,\n    tokenizer=tokenizer,\n    train_dataset=train_dataset,\n    args=SFTConfig(\n        {},\n    ),\n)", args.join(",\n        ")));
+    push(&mut py, "trainer.train()");
+    vec![file("train_unsloth.py", "python", py)]
+}

@@ -1,0 +1,382 @@
+//! Config export: every snippet parses in its own language (Python via `ast`, YAML via PyYAML,
+//! JSON via serde_json, shell via `bash -n`) and carries the configuration's values: rank,
+//! targets, batch, sequence, precision, checkpointing, sharding. Settings a framework cannot
+//! express come back as warnings that name them.
+
+use serde_json::Value;
+use std::io::Write;
+use std::process::{Command, Stdio};
+use tunefit_core::export::{export, ConfigExport, ExportFile, PLACEHOLDER};
+use tunefit_core::query::Framework;
+use tunefit_core::Query;
+
+fn ex(fw: Framework, qs: &str) -> ConfigExport {
+    export(&Query::parse(qs).unwrap(), fw).unwrap_or_else(|e| panic!("{fw} {qs}: {e}"))
+}
+
+fn get<'a>(e: &'a ConfigExport, name: &str) -> &'a ExportFile {
+    e.files.iter().find(|f| f.name == name).unwrap_or_else(|| {
+        panic!("{} export has no {name}; files: {:?}", e.framework, e.files.iter().map(|f| &f.name).collect::<Vec<_>>())
+    })
+}
+
+fn has_warning(e: &ConfigExport, needle: &str) -> bool {
+    e.warnings.iter().any(|w| w.code.contains(needle) || w.message.contains(needle))
+}
+
+/// Runs a checker program with `input` on stdin; None when the program is absent.
+fn run(program: &str, args: &[&str], input: &str) -> Option<Result<String, String>> {
+    let mut child = match Command::new(program).args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn() {
+        Ok(c) => c,
+        Err(_) => return None,
+    };
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    Some(if out.status.success() {
+        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).into_owned())
+    })
+}
+
+fn python_has_yaml() -> bool {
+    static HAS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *HAS.get_or_init(|| matches!(run("python3", &["-c", "import yaml"], ""), Some(Ok(_))))
+}
+
+/// Parses many Python and YAML files in one python3 process (one start per file would take
+/// most of the test's time): returns one error string per file that fails.
+fn python_check_all(files: &[(String, &ExportFile)]) -> Option<Vec<String>> {
+    let items: Vec<Value> = files.iter().map(|(ctx, f)| serde_json::json!({"ctx": ctx, "name": f.name, "lang": f.language, "content": f.content})).collect();
+    let script = "import ast, json, sys\ntry:\n    import yaml\nexcept ImportError:\n    yaml = None\nerrs = []\nfor it in json.load(sys.stdin):\n    try:\n        if it['lang'] == 'python': ast.parse(it['content'])\n        elif yaml is not None: yaml.safe_load(it['content'])\n    except Exception as e:\n        errs.append(it['ctx'] + ' ' + it['name'] + ': ' + str(e))\nprint(json.dumps(errs))\n";
+    let out = run("python3", &["-c", script], &serde_json::to_string(&items).unwrap())?;
+    Some(serde_json::from_str(&out.unwrap_or_else(|e| panic!("checker failed: {e}"))).unwrap())
+}
+
+/// YAML as JSON (through PyYAML), or None with a printed notice when python3/PyYAML is absent.
+fn yaml_value(content: &str) -> Option<Value> {
+    if !python_has_yaml() {
+        eprintln!("notice: python3 with PyYAML not found; YAML structure not checked");
+        return None;
+    }
+    let out = run("python3", &["-c", "import sys, json, yaml; print(json.dumps(yaml.safe_load(sys.stdin)))"], content)
+        .unwrap()
+        .unwrap_or_else(|e| panic!("YAML does not parse: {e}\n{content}"));
+    Some(serde_json::from_str(&out).unwrap())
+}
+
+/// Checks that a file parses in its language. Python and YAML need python3; shell needs bash.
+fn check_parses(f: &ExportFile, ctx: &str) {
+    match f.language.as_str() {
+        "json" => { serde_json::from_str::<Value>(&f.content).unwrap_or_else(|e| panic!("{ctx} {}: JSON: {e}", f.name)); }
+        "yaml" => { yaml_value(&f.content); }
+        "python" => match run("python3", &["-c", "import ast, sys; ast.parse(sys.stdin.read())"], &f.content) {
+            None => eprintln!("notice: python3 not found; {} not syntax-checked", f.name),
+            Some(r) => { r.unwrap_or_else(|e| panic!("{ctx} {}: Python syntax: {e}\n{}", f.name, f.content)); }
+        },
+        "shell" => match run("bash", &["-n"], &f.content) {
+            None => eprintln!("notice: bash not found; {} not syntax-checked", f.name),
+            Some(r) => { r.unwrap_or_else(|e| panic!("{ctx} {}: shell syntax: {e}\n{}", f.name, f.content)); }
+        },
+        other => panic!("{ctx} {}: unknown language {other}", f.name),
+    }
+}
+
+/// A spread of configurations: defaults (QLoRA), LoRA subsets with the LM head, full FSDP,
+/// ZeRO-3 with full offload, DoRA, ZeRO-2 optimizer offload in fp16, other families, a custom
+/// model, prefix tuning and freeze.
+const QUERIES: &[&str] = &[
+    "",
+    "method=lora&rank=64&targets=q,v,lm_head&batch=2&seq=4096",
+    "method=full&precision=bf16-mixed&gpus=8&shard=fsdp&ckpt=full",
+    "method=lora&gpus=8&shard=zero3&offload=all&precision=bf16-true",
+    "method=qlora&gpus=4&shard=zero3&offload=all",
+    "method=dora&rank=8&targets=q,k,v,o",
+    "method=lora&precision=fp16-mixed&gpus=2&shard=zero2&offload=optimizer&optim=paged-adamw-8bit",
+    "model=gpt2&method=lora&rank=8&seq=1024&precision=fp32",
+    "model=phi-3-mini&method=lora&targets=q,gate",
+    "model=qwen2.5-7b&method=qlora&quant=fp4&dq=0&packing=1&compile=1",
+    "params=7b&method=lora",
+    "method=prefix&virtual_tokens=30",
+    "model=llama-3.2-1b&method=freeze&train_layers=4&optim=sgd-momentum",
+    "model=mixtral-8x7b&method=qlora&quant=int8&gpus=2&nodes=2&shard=fsdp",
+];
+
+#[test]
+fn every_snippet_parses_for_every_framework() {
+    let exports: Vec<(String, ConfigExport)> = QUERIES.iter()
+        .flat_map(|qs| Framework::ALL.iter().map(move |fw| (format!("{fw} ?{qs}"), ex(*fw, qs))))
+        .collect();
+    let mut for_python = Vec::new();
+    for (ctx, e) in &exports {
+        assert!(!e.files.is_empty(), "{ctx}: no files");
+        for f in &e.files {
+            assert!(!f.content.trim().is_empty(), "{ctx}: {} is empty", f.name);
+            match f.language.as_str() {
+                "python" | "yaml" => for_python.push((ctx.clone(), f)),
+                _ => check_parses(f, ctx),
+            }
+        }
+    }
+    match python_check_all(&for_python) {
+        None => eprintln!("notice: python3 not found; Python and YAML files not syntax-checked"),
+        Some(errs) => {
+            if !python_has_yaml() { eprintln!("notice: PyYAML not found; YAML files not parsed"); }
+            assert!(errs.is_empty(), "{} files do not parse:\n{}", errs.len(), errs.join("\n"));
+        }
+    }
+}
+
+/// LoRA r48 on q,v; micro-batch 3, GA 5, seq 3072, bf16-true, full checkpointing, 4 GPUs
+/// with ZeRO-3 and everything offloaded.
+const Z3: &str = "method=lora&rank=48&targets=q,v&batch=3&seq=3072&ga=5&precision=bf16-true&ckpt=full&gpus=4&shard=zero3&offload=all";
+
+fn check_ds_zero3_offload(e: &ConfigExport) {
+    let ds: Value = serde_json::from_str(&get(e, "ds_config.json").content).unwrap();
+    assert_eq!(ds["zero_optimization"]["stage"], 3);
+    assert_eq!(ds["zero_optimization"]["offload_optimizer"]["device"], "cpu");
+    assert_eq!(ds["zero_optimization"]["offload_param"]["device"], "cpu");
+}
+
+#[test]
+fn hf_carries_values_and_deepspeed() {
+    let e = ex(Framework::Hf, Z3);
+    let py = &get(&e, "train.py").content;
+    for needle in [
+        "r=48,", "lora_alpha=96,", "target_modules=[\"q_proj\", \"v_proj\"]", "per_device_train_batch_size=3,",
+        "gradient_accumulation_steps=5,", "MAX_SEQ_LENGTH = 3072", "bf16=True,", "torch_dtype=torch.bfloat16",
+        "gradient_checkpointing=True,", "deepspeed=\"ds_config.json\"", "optim=\"adamw_torch_fused\"",
+    ] {
+        assert!(py.contains(needle), "train.py lacks {needle}:\n{py}");
+    }
+    check_ds_zero3_offload(&e);
+    assert!(get(&e, "launch.sh").content.contains("--num_processes 4"));
+
+    // ZeRO-2 with optimizer offload: no parameter offload; fp16 AMP; paged 8-bit optimizer.
+    let e = ex(Framework::Hf, "method=lora&precision=fp16-mixed&gpus=2&shard=zero2&offload=optimizer&optim=paged-adamw-8bit&ckpt=none");
+    let ds: Value = serde_json::from_str(&get(&e, "ds_config.json").content).unwrap();
+    assert_eq!(ds["zero_optimization"]["stage"], 2);
+    assert_eq!(ds["zero_optimization"]["offload_optimizer"]["device"], "cpu");
+    assert!(ds["zero_optimization"].get("offload_param").is_none());
+    let py = &get(&e, "train.py").content;
+    assert!(py.contains("fp16=True,") && py.contains("bf16=False,") && py.contains("optim=\"paged_adamw_8bit\""), "{py}");
+    assert!(py.contains("gradient_checkpointing=False,"), "{py}");
+}
+
+#[test]
+fn hf_qlora_bits_and_fsdp() {
+    let py = get(&ex(Framework::Hf, ""), "train.py").content.clone();
+    assert!(py.contains("load_in_4bit=True") && py.contains("bnb_4bit_quant_type=\"nf4\"") && py.contains("bnb_4bit_use_double_quant=True"), "{py}");
+    assert!(py.contains("prepare_model_for_kbit_training"));
+    let py = get(&ex(Framework::Hf, "quant=fp4&dq=0"), "train.py").content.clone();
+    assert!(py.contains("bnb_4bit_quant_type=\"fp4\"") && py.contains("bnb_4bit_use_double_quant=False"), "{py}");
+    let py = get(&ex(Framework::Hf, "quant=int8"), "train.py").content.clone();
+    assert!(py.contains("load_in_8bit=True") && !py.contains("load_in_4bit"), "{py}");
+
+    let e = ex(Framework::Hf, "method=full&gpus=8&shard=fsdp&offload=all");
+    let acc = yaml_value(&get(&e, "accelerate_fsdp.yaml").content);
+    if let Some(acc) = acc {
+        assert_eq!(acc["distributed_type"], "FSDP");
+        assert_eq!(acc["num_processes"], 8);
+        assert_eq!(acc["fsdp_config"]["fsdp_sharding_strategy"], "FULL_SHARD");
+        assert_eq!(acc["fsdp_config"]["fsdp_offload_params"], true);
+        assert_eq!(acc["fsdp_config"]["fsdp_transformer_layer_cls_to_wrap"], "LlamaDecoderLayer");
+    }
+    assert!(get(&e, "launch.sh").content.contains("--config_file accelerate_fsdp.yaml"));
+    // Full fine-tuning under AMP loads fp32 weights (autocast casts from fp32 masters).
+    assert!(get(&e, "train.py").content.contains("torch_dtype=torch.float32"));
+}
+
+#[test]
+fn torchtune_carries_values() {
+    let e = ex(Framework::Torchtune, Z3);
+    let text = &get(&e, "torchtune_overrides.yaml").content;
+    assert!(text.contains("lora_rank: 48") && text.contains("batch_size: 3") && text.contains("max_seq_len: 3072"), "{text}");
+    if let Some(y) = yaml_value(text) {
+        assert_eq!(y["model"]["_component_"], "torchtune.models.llama3_1.lora_llama3_1_8b");
+        assert_eq!(y["model"]["lora_rank"], 48);
+        assert_eq!(y["model"]["lora_alpha"], 96);
+        assert_eq!(y["model"]["lora_attn_modules"], serde_json::json!(["q_proj", "v_proj"]));
+        assert_eq!(y["model"]["apply_lora_to_mlp"], false);
+        assert_eq!(y["batch_size"], 3);
+        assert_eq!(y["gradient_accumulation_steps"], 5);
+        assert_eq!(y["tokenizer"]["max_seq_len"], 3072);
+        assert_eq!(y["dtype"], "bf16");
+        assert_eq!(y["enable_activation_checkpointing"], true);
+        assert_eq!(y["fsdp_cpu_offload"], true);
+    }
+    let sh = &get(&e, "launch.sh").content;
+    assert!(sh.contains("--nproc_per_node 4") && sh.contains("lora_finetune_distributed") && sh.contains("--config llama3_1/8B_lora"), "{sh}");
+    assert!(sh.contains("model.lora_rank=48") && sh.contains("fsdp_cpu_offload=True"), "{sh}");
+
+    // Single-device QLoRA: the qlora config, quantize_base, profile defaults (chunked loss, AC on).
+    let e = ex(Framework::Torchtune, "");
+    let text = &get(&e, "torchtune_overrides.yaml").content;
+    if let Some(y) = yaml_value(text) {
+        assert_eq!(y["model"]["quantize_base"], true);
+        assert_eq!(y["loss"]["_component_"], "torchtune.modules.loss.CEWithChunkedOutputLoss");
+        assert_eq!(y["enable_activation_checkpointing"], true);
+        assert!(y.get("fsdp_cpu_offload").is_none());
+    }
+    assert!(get(&e, "launch.sh").content.contains("lora_finetune_single_device --config llama3_1/8B_qlora_single_device"));
+    // An explicit key beats the profile.
+    let text = get(&ex(Framework::Torchtune, "ckpt=none&loss=standard"), "torchtune_overrides.yaml").content.clone();
+    assert!(text.contains("enable_activation_checkpointing: false") && text.contains("torch.nn.CrossEntropyLoss"), "{text}");
+}
+
+#[test]
+fn litgpt_carries_values() {
+    let e = ex(Framework::Litgpt, Z3);
+    let sh = &get(&e, "finetune.sh").content;
+    for needle in [
+        "litgpt finetune_lora meta-llama/Meta-Llama-3.1-8B", "--lora_r 48", "--lora_alpha 96", "--lora_query true",
+        "--lora_key false", "--lora_value true", "--lora_mlp false", "--train.micro_batch_size 3",
+        "--train.global_batch_size 60", "--train.max_seq_length 3072", "--precision bf16-true", "--devices 4",
+    ] {
+        assert!(sh.contains(needle), "finetune.sh lacks {needle}:\n{sh}");
+    }
+    assert!(has_warning(&e, "offload=all"), "{:?}", e.warnings);
+    let e = ex(Framework::Litgpt, "");
+    let sh = &get(&e, "finetune.sh").content;
+    assert!(sh.contains("--quantize bnb.nf4-dq") && sh.contains("--precision bf16-true"), "{sh}");
+    assert!(has_warning(&e, "mixed precision"), "{:?}", e.warnings);
+    assert!(get(&ex(Framework::Litgpt, "quant=fp4&dq=0"), "finetune.sh").content.contains("--quantize bnb.fp4 "));
+    assert!(get(&ex(Framework::Litgpt, "method=full"), "finetune.sh").content.contains("litgpt finetune_full "));
+}
+
+#[test]
+fn axolotl_carries_values() {
+    let e = ex(Framework::Axolotl, Z3);
+    let text = &get(&e, "axolotl.yaml").content;
+    assert!(text.contains("lora_r: 48") && text.contains("micro_batch_size: 3") && text.contains("sequence_len: 3072"), "{text}");
+    if let Some(y) = yaml_value(text) {
+        assert_eq!(y["adapter"], "lora");
+        assert_eq!(y["lora_r"], 48);
+        assert_eq!(y["lora_target_modules"], serde_json::json!(["q_proj", "v_proj"]));
+        assert_eq!(y["micro_batch_size"], 3);
+        assert_eq!(y["gradient_accumulation_steps"], 5);
+        assert_eq!(y["sequence_len"], 3072);
+        assert_eq!(y["bf16"], true);
+        assert_eq!(y["gradient_checkpointing"], true);
+        assert_eq!(y["deepspeed"], "ds_config.json");
+    }
+    check_ds_zero3_offload(&e);
+    // QLoRA: 4-bit load with its bnb settings; the profile's packing and flash attention.
+    let text = get(&ex(Framework::Axolotl, "quant=fp4"), "axolotl.yaml").content.clone();
+    if let Some(y) = yaml_value(&text) {
+        assert_eq!(y["adapter"], "qlora");
+        assert_eq!(y["load_in_4bit"], true);
+        assert_eq!(y["bnb_config_kwargs"]["bnb_4bit_quant_type"], "fp4");
+        assert_eq!(y["sample_packing"], true);
+        assert_eq!(y["flash_attention"], true);
+    }
+    let text = get(&ex(Framework::Axolotl, "packing=0&ckpt=none"), "axolotl.yaml").content.clone();
+    assert!(text.contains("sample_packing: false") && text.contains("gradient_checkpointing: false"), "{text}");
+}
+
+#[test]
+fn llama_factory_carries_values() {
+    let e = ex(Framework::LlamaFactory, Z3);
+    let text = &get(&e, "llamafactory.yaml").content;
+    assert!(text.contains("lora_rank: 48") && text.contains("cutoff_len: 3072"), "{text}");
+    if let Some(y) = yaml_value(text) {
+        assert_eq!(y["finetuning_type"], "lora");
+        assert_eq!(y["lora_target"], "q_proj,v_proj");
+        assert_eq!(y["per_device_train_batch_size"], 3);
+        assert_eq!(y["gradient_accumulation_steps"], 5);
+        assert_eq!(y["pure_bf16"], true);
+        assert_eq!(y["disable_gradient_checkpointing"], false);
+        assert_eq!(y["deepspeed"], "ds_config.json");
+    }
+    check_ds_zero3_offload(&e);
+    assert!(get(&e, "launch.sh").content.contains("NPROC_PER_NODE=4"));
+    let text = get(&ex(Framework::LlamaFactory, "quant=int8"), "llamafactory.yaml").content.clone();
+    assert!(text.contains("quantization_bit: 8") && !text.contains("quantization_type"), "{text}");
+    let text = get(&ex(Framework::LlamaFactory, "model=llama-3.2-1b&method=freeze&train_layers=3"), "llamafactory.yaml").content.clone();
+    assert!(text.contains("finetuning_type: \"freeze\"") && text.contains("freeze_trainable_layers: 3"), "{text}");
+}
+
+#[test]
+fn unsloth_carries_values() {
+    let e = ex(Framework::Unsloth, "method=qlora&rank=48&targets=q,v&batch=3&seq=3072&ga=5");
+    let py = &get(&e, "train_unsloth.py").content;
+    for needle in [
+        "load_in_4bit=True", "r=48,", "lora_alpha=96,", "target_modules=[\"q_proj\", \"v_proj\"]",
+        "per_device_train_batch_size=3,", "gradient_accumulation_steps=5,", "MAX_SEQ_LENGTH = 3072",
+        "use_gradient_checkpointing=\"unsloth\"", "bf16=True,",
+    ] {
+        assert!(py.contains(needle), "train_unsloth.py lacks {needle}:\n{py}");
+    }
+    assert!(get(&ex(Framework::Unsloth, "ckpt=none"), "train_unsloth.py").content.contains("use_gradient_checkpointing=False"));
+    let e = ex(Framework::Unsloth, Z3);
+    assert!(has_warning(&e, "framework-multi-gpu") && has_warning(&e, "offload=all"), "{:?}", e.warnings);
+}
+
+#[test]
+fn family_module_names() {
+    let py = get(&ex(Framework::Hf, "model=gpt2&method=lora&targets=all&seq=1024"), "train.py").content.clone();
+    assert!(py.contains("\"c_attn\", \"attn.c_proj\", \"mlp.c_fc\", \"mlp.c_proj\"") && py.contains("fan_in_fan_out=True"), "{py}");
+    let py = get(&ex(Framework::Hf, "model=bert-base-uncased&method=lora&targets=q,k,v&seq=512"), "train.py").content.clone();
+    assert!(py.contains("[\"query\", \"key\", \"value\"]"), "{py}");
+    let e = ex(Framework::Hf, "model=phi-3-mini&method=lora&targets=q,o,gate,up,down");
+    let py = &get(&e, "train.py").content;
+    assert!(py.contains("[\"qkv_proj\", \"o_proj\", \"gate_up_proj\", \"down_proj\"]"), "{py}");
+    assert!(has_warning(&e, "qkv_proj"), "fused q-only target must warn: {:?}", e.warnings);
+    let py = get(&ex(Framework::Hf, "model=mixtral-8x7b&method=lora&targets=gate,up,down"), "train.py").content.clone();
+    assert!(py.contains("[\"w1\", \"w3\", \"w2\"]"), "{py}");
+    let text = get(&ex(Framework::Axolotl, "method=lora&targets=all,embed,lm_head"), "axolotl.yaml").content.clone();
+    assert!(text.contains("lora_modules_to_save: [\"embed_tokens\", \"lm_head\"]"), "{text}");
+}
+
+#[test]
+fn model_ids_and_placeholder() {
+    let py = get(&ex(Framework::Hf, "model=qwen2.5-7b"), "train.py").content.clone();
+    assert!(py.contains("MODEL_ID = \"Qwen/Qwen2.5-7B\""), "{py}");
+    for fw in Framework::ALL {
+        let e = ex(*fw, "params=13b&method=lora");
+        assert!(e.files.iter().any(|f| f.content.contains(PLACEHOLDER)), "{fw}: no placeholder");
+        assert!(has_warning(&e, "export-model-placeholder"), "{fw}: {:?}", e.warnings);
+    }
+    assert!(!has_warning(&ex(Framework::Hf, ""), "export-model-placeholder"));
+}
+
+#[test]
+fn unsupported_settings_are_named_warnings() {
+    for fw in [Framework::Torchtune, Framework::Litgpt, Framework::Unsloth] {
+        let e = ex(fw, "method=prefix");
+        assert!(has_warning(&e, "prefix"), "{fw}: {:?}", e.warnings);
+    }
+    for fw in [Framework::Litgpt, Framework::Unsloth] {
+        let e = ex(fw, "method=dora");
+        assert!(has_warning(&e, "dora"), "{fw}: {:?}", e.warnings);
+    }
+    assert!(!has_warning(&ex(Framework::Torchtune, "method=dora"), "dora"), "torchtune has use_dora");
+    assert!(get(&ex(Framework::Torchtune, "method=dora"), "torchtune_overrides.yaml").content.contains("use_dora: true"));
+    let e = ex(Framework::Hf, "method=qlora&gpus=4&shard=zero3&offload=all");
+    assert!(has_warning(&e, "qlora-zero3-offload"), "{:?}", e.warnings);
+    check_ds_zero3_offload(&e);
+    assert!(has_warning(&ex(Framework::Torchtune, "precision=fp16-mixed"), "precision=fp16-mixed"));
+    assert!(has_warning(&ex(Framework::Hf, "method=lora&ckpt=selective"), "ckpt=selective"));
+    assert!(has_warning(&ex(Framework::Hf, "method=lora&offload=optimizer"), "offload=optimizer"));
+    // A plain supported configuration exports without warnings.
+    let e = ex(Framework::Hf, "method=lora");
+    assert!(e.warnings.is_empty(), "{:?}", e.warnings);
+}
+
+#[test]
+fn bad_configuration_is_an_error_naming_the_key() {
+    let q = Query::parse("model=gpt2&method=lora&rank=4000").unwrap();
+    let err = export(&q, Framework::Hf).unwrap_err().to_string();
+    assert!(err.starts_with("rank:"), "{err}");
+    let q = Query::parse("model=gpt2&seq=5000").unwrap();
+    assert!(export(&q, Framework::Torchtune).unwrap_err().to_string().starts_with("seq:"));
+}
+
+#[test]
+fn export_serialises_with_stable_names() {
+    let v = serde_json::to_value(ex(Framework::Axolotl, "")).unwrap();
+    assert_eq!(v["framework"], "axolotl");
+    assert_eq!(v["files"][0]["name"], "axolotl.yaml");
+    assert_eq!(v["files"][0]["language"], "yaml");
+    assert!(v["warnings"].is_array());
+}
