@@ -1,0 +1,68 @@
+// tunefit service worker: the app works offline after the first load, and a new deployment
+// is picked up on the next load.
+//
+// - The page (index.html) and unhashed files (boot.js, favicon, robots.txt) are network-first:
+//   online, a reload always gets the newest deployment; offline, the cached copy answers.
+// - Trunk's hashed files (name-<16 hex>.js/.wasm/.css) never change under one name, so they
+//   are cache-first. Each time a fresh index.html arrives, the files it references are cached
+//   and every other cached file (an older deployment's) is deleted.
+// - Only same-origin GET requests are handled; the page makes no others. Everything is
+//   resolved against the worker's scope, so dist/ works from any sub-path.
+const CACHE = 'tunefit';
+const SCOPE = self.registration.scope;
+const INDEX = new URL('./', SCOPE).href;
+const HASHED = /-[0-9a-f]{16}(_bg)?\.(js|wasm|css)$/;
+
+// Every local file a page references: href/src and the loader's data-js/data-wasm.
+function referenced(html) {
+  const out = new Set([INDEX, new URL('./index.html', SCOPE).href, new URL('./sw.js', SCOPE).href]);
+  for (const m of html.matchAll(/(?:href|src|data-js|data-wasm)="([^"]+)"/g)) {
+    const url = new URL(m[1], SCOPE);
+    if (url.origin === self.location.origin) out.add(url.href);
+  }
+  return out;
+}
+
+// Fetches index.html and everything it references, then drops what it no longer references.
+async function refresh(response) {
+  const html = await response.clone().text();
+  const keep = referenced(html);
+  const cache = await caches.open(CACHE);
+  await cache.put(INDEX, response.clone());
+  await Promise.all([...keep].filter((u) => u !== INDEX).map(async (u) => {
+    if (await cache.match(u)) return;
+    try { const r = await fetch(u, { cache: 'no-cache' }); if (r.ok) await cache.put(u, r); } catch (_) { /* offline: next time */ }
+  }));
+  for (const req of await cache.keys()) {
+    if (!keep.has(req.url)) await cache.delete(req);
+  }
+}
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(fetch(INDEX, { cache: 'no-cache' }).then((r) => r.ok && refresh(r)).then(() => self.skipWaiting()));
+});
+
+self.addEventListener('activate', (event) => { event.waitUntil(self.clients.claim()); });
+
+self.addEventListener('fetch', (event) => {
+  const req = event.request;
+  const url = new URL(req.url);
+  if (req.method !== 'GET' || url.origin !== self.location.origin || !url.href.startsWith(SCOPE)) return;
+  const path = url.origin + url.pathname;
+  if (HASHED.test(url.pathname)) {
+    event.respondWith(caches.match(path).then((hit) => hit || fetch(req).then(async (r) => {
+      if (r.ok) (await caches.open(CACHE)).put(path, r.clone());
+      return r;
+    })));
+    return;
+  }
+  const isPage = req.mode === 'navigate' || path === INDEX || path === new URL('./index.html', SCOPE).href;
+  event.respondWith(fetch(req, { cache: 'no-cache' }).then((r) => {
+    if (r.ok) {
+      // The query string is state, not a different page: one cached copy of index.html.
+      if (isPage) event.waitUntil(refresh(r.clone()));
+      else { const copy = r.clone(); event.waitUntil(caches.open(CACHE).then((c) => c.put(path, copy))); }
+    }
+    return r;
+  }).catch(() => caches.match(isPage ? INDEX : path).then((hit) => hit || Response.error())));
+});
