@@ -64,6 +64,13 @@ pub struct Block {
     pub tp: f64,
     /// DoRA adapters (keep the rescaled base output).
     pub dora: bool,
+    /// q, k and v adapters share one input (fused qkv projection with one lora_A).
+    pub fused_qkv_adapter: bool,
+    /// An attention mask reaches SDPA (padded batches, prefix tuning): k/v are repeated to
+    /// all heads and every layer keeps the mask (transformers).
+    pub masked: bool,
+    /// Prefix-tuning virtual tokens prepended to keys and values.
+    pub prefix_tokens: f64,
 }
 
 /// Saved bytes of one block, by part, for a given number of tokens.
@@ -96,7 +103,7 @@ impl Block {
         Block {
             act_bytes: 2.0, full: true, lora: Targets::NONE, rank: 0.0, lora_input_cast_bytes: 0.0,
             lora_dropout: false, quant_saves_input: false, norm: NormImpl::Fused, attn: Attention::Eager,
-            eager_softmax_fp32: false, expand_kv: false, dropout: true, bottleneck: 0.0, compiled: false, tp, dora: false,
+            eager_softmax_fp32: false, expand_kv: false, dropout: true, bottleneck: 0.0, compiled: false, tp, dora: false, fused_qkv_adapter: false, masked: false, prefix_tokens: 0.0,
         }
     }
 
@@ -110,6 +117,8 @@ impl Block {
         let (qd, kvd) = (a.q_dim() as f64, a.kv_dim() as f64);
         let heads = a.heads as f64;
         let t = self.tp.max(1.0);
+        // Prefix tuning prepends virtual keys/values: k, v and scores span seq + prefix.
+        let kv_ratio = (seq + self.prefix_tokens) / seq;
         let mut s = BlockSaved::default();
 
         // --- norms: two per block (pre-attention, pre-MLP); extra post-norms (Gemma 2) act
@@ -136,18 +145,22 @@ impl Block {
             Attention::Flash | Attention::Sdpa => {
                 // q, k, v (after RoPE), output, and the fp32 log-sum-exp per head. k and v
                 // keep kv heads unless the framework expands them before SDPA.
-                let kv_saved = if self.expand_kv && self.attn == Attention::Sdpa { qd } else { kvd };
+                // With an attention mask (padded batch, prefix) transformers' SDPA path repeats
+                // k/v to all heads and each layer keeps its own mask in the model dtype.
+                let expand = (self.expand_kv || self.masked) && self.attn == Attention::Sdpa;
+                let kv_saved = if expand { qd } else { kvd } * kv_ratio;
                 attn += e * (qd + 2.0 * kv_saved) / t + e * qd / t + 4.0 * heads / t;
+                if self.masked && self.attn == Attention::Sdpa { attn += e * seq * kv_ratio; }
             }
             Attention::Eager => {
                 // q and k for QKᵀ, v for probs·V (eager implementations repeat k/v to all
                 // heads first); scores: softmax output, dropout mask and dropped
                 // probabilities (Korthikanti: 2as²b + as²b + 2as²b).
-                attn += e * 3.0 * qd / t;
+                attn += e * qd * (1.0 + 2.0 * kv_ratio) / t;
                 if ckpt != Checkpointing::Selective {
                     let sm = if self.eager_softmax_fp32 { 4.0 + e } else { e };
                     let drop = if self.dropout { 1.0 + e } else { 0.0 };
-                    s.attention_scores = heads / t * seq * (sm + drop) * tokens;
+                    s.attention_scores = heads / t * seq * kv_ratio * (sm + drop) * tokens;
                 }
             }
         }
@@ -166,17 +179,21 @@ impl Block {
         let mlp_in_shared = self.full || (self.lora_input_cast_bytes == 0.0 && !self.lora_dropout && mlp_in);
         if mlp_in_shared || quant_keep { mlp += e * h; }
         let fe = f * a.experts_per_token as f64 / t;
+        // The down projection's own input is kept when its weight trains, when a quantized
+        // linear keeps it, or when an adapter reads it uncast and undropped (same storage).
+        let down_reads_input = self.full || quant_keep
+            || (self.lora.contains(T::Down) && self.lora_input_cast_bytes == 0.0 && !self.lora_dropout);
         match a.mlp {
             MlpKind::Gated => {
                 // gate output (saved by SiLU/GELU), activation output and up output (saved by
                 // the product); Inductor recomputes the activation output in backward.
                 mlp += e * fe * if self.compiled { 2.0 } else { 3.0 };
-                if self.trains(T::Down) || quant_keep { mlp += e * fe; }
+                if down_reads_input { mlp += e * fe; }
             }
             MlpKind::Plain => {
                 // fc1 output (GELU input), and GELU output when fc2 needs its weight gradient.
                 mlp += e * fe;
-                if self.trains(T::Down) || quant_keep { mlp += e * fe; }
+                if down_reads_input { mlp += e * fe; }
             }
         }
         if a.experts > 1 {
@@ -188,8 +205,17 @@ impl Block {
 
         // --- adapters.
         let mut ad = 0.0;
+        let mut qkv_input_done = false;
         for tm in self.lora.iter() {
             let Some(shape) = a.linear(tm) else { continue };
+            // A fused-qkv adapter (litgpt's LoRAQKVLinear, one lora_A over the merged
+            // projection) drops out and reads its input once for q, k and v together.
+            let shared = self.fused_qkv_adapter && matches!(tm, T::Q | T::K | T::V);
+            if shared && qkv_input_done {
+                ad += self.rank * e;
+                continue;
+            }
+            if shared { qkv_input_done = true; }
             let input = shape.input as f64 / if matches!(tm, T::O | T::Down) { t } else { 1.0 };
             let active = if matches!(tm, T::Gate | T::Up | T::Down) { a.experts_per_token as f64 } else { 1.0 };
             // lora_A's input: a private copy when cast to the adapter dtype or dropped out.

@@ -56,6 +56,12 @@ pub struct Profile {
     pub lora_dropout_default: f64,
     /// CUDA context, bytes (nvidia-smi minus torch reserved after the first kernel).
     pub cuda_context: u64,
+    /// The q/k/v projection is one fused linear whose adapter has a single lora_A, so the
+    /// adapter input (and its dropout) is kept once for q, k and v (litgpt LoRAQKVLinear).
+    pub fused_qkv_adapter: bool,
+    /// Padded batches hand SDPA a mask that every layer keeps, with k/v repeated to all
+    /// heads (transformers' sdpa_attention_forward: `use_gqa_in_sdpa` is false with a mask).
+    pub mask_per_layer: bool,
 }
 
 const MIB: u64 = 1 << 20;
@@ -88,6 +94,8 @@ pub fn profile(fw: Framework) -> Profile {
         compile_default: false,
         lora_dropout_default: 0.0,
         cuda_context: CUDA_CONTEXT,
+        fused_qkv_adapter: false,
+        mask_per_layer: true,
     };
     match fw {
         // transformers Trainer + PEFT: autocast_adapter_dtype=True keeps LoRA fp32 and
@@ -100,7 +108,7 @@ pub fn profile(fw: Framework) -> Profile {
         Framework::Torchtune => Profile {
             adapter_dtype: AdapterDtype::Bf16, lora_casts_input: false, nf4_bnb: false,
             logits: LogitsImpl::ChunkedFp32 { chunks: 8 }, loss_default: Loss::Chunked,
-            ckpt_default: Checkpointing::Full, optimizer_foreach: false, expand_kv: true, ..base
+            ckpt_default: Checkpointing::Full, optimizer_foreach: false, expand_kv: true, mask_per_layer: false, ..base
         },
         // litgpt: bf16-true, LoRA weights in the param dtype, bnb NF4, lm_head chunked and
         // chunked CE without upcast, LoRA dropout 0.05, no AC on one GPU.
@@ -108,7 +116,7 @@ pub fn profile(fw: Framework) -> Profile {
             adapter_dtype: AdapterDtype::Bf16, lora_casts_input: false,
             logits: LogitsImpl::ModelDtype, loss_default: Loss::Chunked, lora_dropout_default: 0.05,
             // litgpt builds torch.optim.AdamW with default arguments: foreach on CUDA.
-            optimizer_foreach: true, expand_kv: true, ..base
+            optimizer_foreach: true, expand_kv: true, fused_qkv_adapter: true, mask_per_layer: false, ..base
         },
         // Unsloth: Triton fused RMSNorm (saves input + rstd), fused CE, "unsloth" offloaded
         // gradient checkpointing by default, LoRA through PEFT but bf16 adapters.

@@ -197,8 +197,9 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
         return Err(invalid("seq", format!("{} tokens exceed the model's {} learned positions", q.seq, a.positions)));
     }
     let p_total = a.param_count();
-    let tokens = q.batch as f64 * q.seq as f64;
-    let seq = q.seq as f64;
+    // Prompt tuning prepends its virtual tokens to every sequence (logits included).
+    let seq = q.seq as f64 + if q.method == Method::Prompt { q.virtual_tokens as f64 } else { 0.0 };
+    let tokens = q.batch as f64 * seq;
     // Eager attention keeps s² scores per head: refuse before the product leaves f64's exact range.
     if !(tokens * seq * a.heads as f64 * 6.0 * a.layers as f64).is_finite() || tokens * a.hidden as f64 * a.layers as f64 > 1e17 {
         return Err(invalid("seq", "batch × seq is too large to hold on any GPU"));
@@ -211,7 +212,9 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
     let act_bytes = if fp32 { 4.0 } else { 2.0 };
     // Frozen base: 16-bit unless fp32 training, or full/freeze under AMP (the model is
     // loaded in fp32 so autocast has fp32 weights to cast from).
-    let frozen_bytes = if fp32 || (mixed && !is_peft(q.method)) { 4.0 } else { 2.0 };
+    // Mixed precision means an fp32 model under autocast (the Trainer's `bf16=True` on a
+    // model loaded in fp32): frozen weights are fp32 too. A 16-bit-loaded model is `*-true`.
+    let frozen_bytes = if fp32 || mixed { 4.0 } else { 2.0 };
     let adapter_bytes = match res.adapter_dtype { AdapterDtype::Fp32 => 4.0, AdapterDtype::Bf16 => if fp32 { 4.0 } else { 2.0 } };
     let base_train_bytes = if true16 { 2.0 } else { 4.0 };
     let sharded = matches!(q.shard, ShardingStrategy::Zero1 | ShardingStrategy::Zero2 | ShardingStrategy::Zero3 | ShardingStrategy::Fsdp);
@@ -232,7 +235,18 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
         (tr.base as f64 * base_train_bytes, tr.base as f64 * base_train_bytes, 0.0)
     };
     // Autocast's 16-bit copies of fp32 trainable weights, saved by each matmul for backward.
-    let autocast_copies = if mixed && !zero_mixed { tr.base as f64 * 2.0 } else { 0.0 };
+    // Autocast casts every fp32 matmul weight (linears and the LM head; embeddings run in
+    // fp32) to 16 bits per forward; each matmul whose input needs a gradient keeps its copy.
+    // Quantized linears are dequantized by their own kernel instead.
+    let matmul_params = {
+        let m = a.modules();
+        let lin = a.block_linear_params() as f64;
+        let head = if a.encoder_only { 0.0 } else { (a.vocab * a.hidden) as f64 };
+        let quantized = if q.method == Method::Qlora { lin } else { 0.0 };
+        let _ = m;
+        lin - quantized + head
+    };
+    let autocast_copies = if mixed && !zero_mixed { matmul_params * 2.0 } else { 0.0 };
     let weights_full = frozen_weight + adapter_weight + base_w;
     let grads_full = base_g + tr.adapter as f64 * adapter_bytes;
 
@@ -312,6 +326,10 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
         compiled: res.compile,
         tp,
         dora: q.method == Method::Dora,
+        fused_qkv_adapter: res.profile.fused_qkv_adapter,
+        masked: res.profile.mask_per_layer && res.attn == Attention::Sdpa
+            && ((!res.packing && q.batch > 1) || q.method == Method::Prefix),
+        prefix_tokens: if q.method == Method::Prefix { q.virtual_tokens as f64 } else { 0.0 },
     };
     // LayerNorm (GPT-2/BERT) runs PyTorch's native kernel: input + stats, no fp32 copy
     // unless autocast runs it in fp32 on a 16-bit input.
@@ -319,20 +337,22 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
     let per_layer = block.saved(&a, tokens, seq, res.ckpt);
     let layer_bytes = per_layer.total();
     let layers_with_grad = match q.method { Method::Freeze => q.train_layers as f64, _ => a.layers as f64 };
-    let mut act = match res.ckpt {
-        Checkpointing::Full => {
-            let full_layer = block.saved(&a, tokens, seq, Checkpointing::None).total();
-            let inputs = if res.profile.ckpt_offloaded { 2.0 * layer_bytes } else { layers_with_grad * layer_bytes };
-            if res.profile.ckpt_offloaded { host += layers_with_grad * layer_bytes * gpus_per_node; }
-            inputs + full_layer
+    // What the blocks keep at the end of the forward pass, and (full checkpointing) the one
+    // block recomputed during backward on top of it.
+    let mut act = layers_with_grad * layer_bytes;
+    let mut recompute = 0.0;
+    if res.ckpt == Checkpointing::Full {
+        recompute = block.saved(&a, tokens, seq, Checkpointing::None).total();
+        if res.profile.ckpt_offloaded {
+            host += layers_with_grad * layer_bytes * gpus_per_node;
+            act = 2.0 * layer_bytes;
         }
-        _ => layers_with_grad * layer_bytes,
-    };
+    }
     // The first block of a PEFT model: its input (frozen embeddings) needs no gradient, so
     // its first norm keeps nothing.
     let h = a.hidden as f64;
     let first_norm = if block.norm == NormImpl::Upcast { if res.compile { act_bytes } else { 4.0 } } else { act_bytes };
-    let frozen_input = matches!(q.method, Method::Lora | Method::Qlora | Method::Dora | Method::Adapter | Method::Freeze)
+    let frozen_input = matches!(q.method, Method::Lora | Method::Qlora | Method::Dora | Method::Adapter | Method::Freeze | Method::Prefix)
         && !q.targets.contains(TargetModule::Embed) && res.ckpt != Checkpointing::Full;
     if frozen_input { act -= first_norm * h * tokens; }
     // Final norm (fp32 copy; its 16-bit input copy when its weight trains) and the LM-head
@@ -343,19 +363,18 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
     act += head_saved;
     // Token ids and labels (int64) and the RoPE cos/sin tables.
     let misc_saved = 16.0 * tokens + 4.0 * seq * a.head_dim as f64;
+    // Autocast's 16-bit weight copies are saved by the matmuls that need them for backward.
+    act += autocast_copies / tp;
     let blocks_saved = act;
+    act += recompute;
     // Padded batches carry a 4D additive mask (model dtype) shared by all layers; packed
     // batches a block-causal boolean mask; flash-attn uses neither.
-    // torchtune's packed samples use a block-causal boolean mask (b, s, s) for SDPA;
-    // transformers padding-free packing needs none.
-    if res.attn != Attention::Flash {
-        if !res.packing && q.batch > 1 {
-            act += q.batch as f64 * seq * seq * act_bytes;
-        } else if res.packing && q.framework == crate::query::Framework::Torchtune {
-            act += q.batch as f64 * seq * seq;
-        }
+    // Masks: transformers keeps one per layer (inside the block, above); torchtune's
+    // packed samples use one block-causal boolean mask (b, s, s) for SDPA; eager attention
+    // in transformers builds one additive mask shared by all layers.
+    if !res.profile.mask_per_layer && res.attn != Attention::Flash {
+        if res.packing { act += q.batch as f64 * seq * seq; } else if q.batch > 1 { act += q.batch as f64 * seq * seq * act_bytes; }
     }
-    act += autocast_copies / tp;
 
     // ---------- logits and loss ----------
     let v = a.vocab as f64 / tp;

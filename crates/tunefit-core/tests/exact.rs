@@ -105,11 +105,11 @@ fn qlora_storage_bits() {
     let a = &preset("llama-2-7b").unwrap().arch;
     let lin = a.block_linear_params() as f64;
     assert!((lin / 1e9 - 6.48).abs() < 0.01);
-    let q = |dq: u8| Query::parse(&format!("model=llama-2-7b&method=qlora&quant=nf4&dq={dq}")).unwrap();
+    let q = |dq: u8| Query::parse(&format!("model=llama-2-7b&method=qlora&quant=nf4&dq={dq}&precision=bf16-true")).unwrap();
     let w0 = evaluate(&q(0)).unwrap().memory.weights as f64;
     let w1 = evaluate(&q(1)).unwrap().memory.weights as f64;
     assert!(((w0 - w1) / 1e9 - 0.30).abs() < 0.01, "{}", (w0 - w1) / 1e9);
-    // Weights = 16-bit non-linear parameters + linear parameters at 4.127 bits (+ bf16 LoRA? no: fp32 adapters, hf).
+    // Weights = 16-bit non-linear parameters + linear parameters at 4.127 bits + fp32 adapters (hf).
     let r = evaluate(&q(1)).unwrap();
     let frozen_other = (a.param_count() as f64 - lin) * 2.0;
     let adapters = r.model.trainable_params as f64 * 4.0;
