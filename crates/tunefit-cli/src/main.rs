@@ -1,4 +1,5 @@
 //! `tunefit`: the command-line front end of tunefit-core (same query format as the page).
+mod export_cmd;
 mod listing;
 mod readable;
 
@@ -9,6 +10,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let json = args.iter().any(|a| a == "--json");
     let rest: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
+    if args.first().map(|s| s.as_str()) == Some("export") { return export_cmd::run(&args[1..]); }
     match rest.first().map(|s| s.as_str()) {
         Some("estimate") => {
             let q = match Query::parse(rest.get(1).map(|s| s.as_str()).unwrap_or("")) {
@@ -25,6 +27,6 @@ fn main() -> ExitCode {
         }
         Some("gpus") => listing::gpus(json),
         Some("offers") => listing::offers(json, rest.get(1).map(|s| s.as_str())),
-        _ => { eprintln!("usage: tunefit estimate [--json] '<query>' | gpus [--json] | offers [--json] ['provider=..&gpu=..']"); ExitCode::from(2) }
+        _ => { eprintln!("usage: tunefit estimate [--json] '<query>' | gpus [--json] | offers [--json] ['provider=..&gpu=..'] | {}", export_cmd::USAGE); ExitCode::from(2) }
     }
 }

@@ -691,8 +691,9 @@ fn torchtune(ctx: &mut Ctx) -> Vec<ExportFile> {
     let q = ctx.q.clone();
     let distributed = q.gpus > 1;
     let lora = ctx.lora_like();
-    if q.method == Method::Freeze {
-        ctx.warn("framework-method", "torchtune has no freeze (train last layers) recipe; the export is a full fine-tune config");
+    if matches!(q.method, Method::Freeze | Method::Prefix | Method::Prompt | Method::Adapter) {
+        let msg = format!("method={}: torchtune has no such recipe; the export is a full fine-tune config", q.method);
+        ctx.warn("export-method", msg);
     }
     let tm = torchtune_model(ctx.preset);
     let (module, builder, dir, size) = tm.unwrap_or(("llama3_1", "llama3_1_8b", "llama3_1", "8B"));
@@ -866,6 +867,10 @@ fn litgpt(ctx: &mut Ctx) -> Vec<ExportFile> {
             ctx.warn("export-dora", "method=dora: litgpt has no DoRA; the command runs plain LoRA (magnitude vectors not trained)");
             "finetune_lora"
         }
+        Method::Prefix | Method::Prompt => {
+            ctx.warn("export-method", format!("method={}: litgpt has no {} tuning; the command runs LoRA at rank {}", q.method, q.method, q.rank));
+            "finetune_lora"
+        }
         _ => "finetune_lora",
     };
     let mut flags: Vec<(String, String)> = Vec::new();
@@ -898,7 +903,7 @@ fn litgpt(ctx: &mut Ctx) -> Vec<ExportFile> {
             ctx.warn("export-quantize-multi-gpu", "QLoRA on several GPUs: litgpt's finetune_lora refuses --quantize with more than one device");
         }
     }
-    if ctx.lora_like() {
+    if cmd == "finetune_lora" {
         f("--lora_r", q.rank.to_string());
         f("--lora_alpha", ctx.alpha().to_string());
         f("--lora_dropout", fmt_float(ctx.res.lora_dropout));
@@ -1159,7 +1164,11 @@ fn unsloth(ctx: &mut Ctx) -> Vec<ExportFile> {
         ctx.warn("export-dora", "method=dora: Unsloth's fast LoRA kernels do not cover DoRA; the export runs plain LoRA");
     }
     if q.method == Method::Freeze {
-        ctx.warn("framework-method", "method=freeze: Unsloth has no train-last-layers mode; the export is a full fine-tune");
+        ctx.warn("export-method", "method=freeze: Unsloth has no train-last-layers mode; the export is a full fine-tune");
+    }
+    if matches!(q.method, Method::Prefix | Method::Prompt | Method::Adapter) {
+        let msg = format!("method={}: Unsloth trains LoRA or full weights only; the export runs LoRA at rank {}", q.method, q.rank);
+        ctx.warn("export-method", msg);
     }
     if q.offload != Offload::None {
         ctx.warn("export-offload", format!("offload={}: Unsloth offloads activations (use_gradient_checkpointing=\"unsloth\"), not model states", q.offload));
@@ -1192,7 +1201,7 @@ fn unsloth(ctx: &mut Ctx) -> Vec<ExportFile> {
         json_str(ctx.model()), py_bool(four), py_bool(eight), py_bool(full)));
     // Unsloth's "unsloth" mode offloads checkpointed layer inputs to host memory.
     let gc = if !ctx.ckpt_on() { "False".to_string() } else if ctx.res.profile.ckpt_offloaded { "\"unsloth\"".into() } else { "True".into() };
-    if ctx.lora_like() {
+    if !full {
         let (targets, note) = ctx.naming.peft_targets(&q);
         if let Some(n) = note { ctx.warn("export-targets-fused", n); }
         let mut all: Vec<&str> = targets.clone();

@@ -345,7 +345,10 @@ fn unsupported_settings_are_named_warnings() {
     for fw in [Framework::Torchtune, Framework::Litgpt, Framework::Unsloth] {
         let e = ex(fw, "method=prefix");
         assert!(has_warning(&e, "prefix"), "{fw}: {:?}", e.warnings);
+        assert!(has_warning(&e, "export-method"), "{fw}: the export must say what it runs instead: {:?}", e.warnings);
     }
+    assert!(get(&ex(Framework::Litgpt, "method=prefix&rank=12"), "finetune.sh").content.contains("--lora_r 12"));
+    assert!(get(&ex(Framework::Unsloth, "method=prompt&rank=12"), "train_unsloth.py").content.contains("r=12,"));
     for fw in [Framework::Litgpt, Framework::Unsloth] {
         let e = ex(fw, "method=dora");
         assert!(has_warning(&e, "dora"), "{fw}: {:?}", e.warnings);
