@@ -71,6 +71,9 @@ pub struct Block {
     pub masked: bool,
     /// Prefix-tuning virtual tokens prepended to keys and values.
     pub prefix_tokens: f64,
+    /// The framework calls the native GELU kernel (saves its input only) where transformers
+    /// writes `gelu_new` as elementwise ops.
+    pub native_gelu: bool,
 }
 
 /// Saved bytes of one block, by part, for a given number of tokens.
@@ -103,7 +106,7 @@ impl Block {
         Block {
             act_bytes: 2.0, full: true, lora: Targets::NONE, rank: 0.0, lora_input_cast_bytes: 0.0,
             lora_dropout: false, quant_saves_input: false, norm: NormImpl::Fused, attn: Attention::Eager,
-            eager_softmax_fp32: false, expand_kv: false, dropout: true, bottleneck: 0.0, compiled: false, tp, dora: false, fused_qkv_adapter: false, masked: false, prefix_tokens: 0.0,
+            eager_softmax_fp32: false, expand_kv: false, dropout: true, bottleneck: 0.0, compiled: false, tp, dora: false, fused_qkv_adapter: false, masked: false, prefix_tokens: 0.0, native_gelu: true,
         }
     }
 
@@ -127,7 +130,10 @@ impl Block {
         let per_norm = match self.norm {
             NormImpl::Upcast => {
                 let fp32_copy = if self.compiled { e } else { 4.0 };
-                fp32_copy + if self.full { e } else { 0.0 }
+                // The weight's gradient needs the normalised input: 16-bit, or fp32 where the
+                // norm scales in fp32 (Gemma's `(1 + weight)`).
+                let normed = if a.quirks.norm_fp32_scale { 4.0 } else { e };
+                fp32_copy + if self.full { normed } else { 0.0 }
             }
             NormImpl::Fused => e,
         };
@@ -149,7 +155,14 @@ impl Block {
                 // k/v to all heads and each layer keeps its own mask in the model dtype.
                 let expand = (self.expand_kv || self.masked) && self.attn == Attention::Sdpa;
                 let kv_saved = if expand { qd } else { kvd } * kv_ratio;
-                attn += e * (qd + 2.0 * kv_saved) / t + e * qd / t + 4.0 * heads / t;
+                if a.quirks.fused_qkv && !expand && self.prefix_tokens == 0.0 {
+                    // v is a view of the fused projection's output, which stays alive whole;
+                    // rotary q and k are new tensors (learned positions: q, k are views too).
+                    let roped = if a.positions == 0 { qd + kvd } else { 0.0 };
+                    attn += e * (roped + qd + 2.0 * kvd) / t + e * qd / t + 4.0 * heads / t;
+                } else {
+                    attn += e * (qd + 2.0 * kv_saved) / t + e * qd / t + 4.0 * heads / t;
+                }
                 if self.masked && self.attn == Attention::Sdpa { attn += e * seq * kv_ratio; }
             }
             Attention::Eager => {
@@ -158,9 +171,12 @@ impl Block {
                 // probabilities (Korthikanti: 2as²b + as²b + 2as²b).
                 attn += e * qd * (1.0 + 2.0 * kv_ratio) / t;
                 if ckpt != Checkpointing::Selective {
-                    let sm = if self.eager_softmax_fp32 { 4.0 + e } else { e };
-                    let drop = if self.dropout { 1.0 + e } else { 0.0 };
-                    s.attention_scores = heads / t * seq * kv_ratio * (sm + drop) * tokens;
+                    // Gemma 2 soft-caps scores with tanh, whose output is kept too.
+                    // Softmax output (fp32 when upcast), then either the dropout's mask and
+                    // 16-bit output, or (no dropout) the 16-bit cast the probs·V matmul reads.
+                    let sm = if self.eager_softmax_fp32 { 4.0 } else { e } + if a.quirks.softcap { e } else { 0.0 };
+                    let after = if self.dropout { 1.0 + e } else if self.eager_softmax_fp32 { e } else { 0.0 };
+                    s.attention_scores = heads / t * seq * kv_ratio * (sm + after) * tokens;
                 }
             }
         }
@@ -191,8 +207,9 @@ impl Block {
                 if down_reads_input { mlp += e * fe; }
             }
             MlpKind::Plain => {
-                // fc1 output (GELU input), and GELU output when fc2 needs its weight gradient.
-                mlp += e * fe;
+                // fc1 output (GELU input), and GELU output when fc2 needs its weight gradient;
+                // a GELU written as elementwise ops keeps its intermediates (unless fused).
+                mlp += e * fe * (1.0 + if self.compiled || self.native_gelu { 0.0 } else { a.quirks.act_extra_saves as f64 });
                 if down_reads_input { mlp += e * fe; }
             }
         }
@@ -210,7 +227,7 @@ impl Block {
             let Some(shape) = a.linear(tm) else { continue };
             // A fused-qkv adapter (litgpt's LoRAQKVLinear, one lora_A over the merged
             // projection) drops out and reads its input once for q, k and v together.
-            let shared = self.fused_qkv_adapter && matches!(tm, T::Q | T::K | T::V);
+            let shared = (self.fused_qkv_adapter || a.quirks.fused_qkv) && matches!(tm, T::Q | T::K | T::V);
             if shared && qkv_input_done {
                 ad += self.rank * e;
                 continue;

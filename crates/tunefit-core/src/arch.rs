@@ -64,6 +64,28 @@ pub struct Architecture {
     pub dropout: bool,
     /// Guessed from a parameter count alone.
     pub inferred: bool,
+    /// Activation-level behaviour that changes which tensors are kept (not parameters).
+    pub quirks: Quirks,
+}
+
+/// Implementation details of a model family that change its saved tensors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct Quirks {
+    /// Extra FFN-width tensors the activation keeps: GPT-2/phi's `gelu_new` is written as
+    /// elementwise ops (0.5·x, tanh, 1 + tanh kept besides the input): 3.
+    pub act_extra_saves: u64,
+    /// q, k and v come from one fused linear (GPT-2 c_attn, Phi-3 qkv_proj): v is a view that
+    /// keeps the whole output alive, and one adapter reads one input.
+    pub fused_qkv: bool,
+    /// Gemma 2: tanh soft-capping of attention scores (one more s² tensor per head) and of
+    /// the final logits (one more V-wide tensor per token).
+    pub softcap: bool,
+    /// Gemma: the norm multiplies by (1 + weight) in fp32, so the fp32 normalised input is
+    /// kept when the weight trains.
+    pub norm_fp32_scale: bool,
+    /// Eager attention runs softmax in fp32 and casts back, keeping both (transformers'
+    /// shared `eager_attention_forward`); GPT-2 and BERT keep one softmax in the model dtype.
+    pub softmax_fp32: bool,
 }
 
 /// Parameter counts of the parts of a model.
@@ -189,7 +211,7 @@ impl Architecture {
             tied: false, mlp: MlpKind::Gated, norm: NormKind::Rms, norms_per_layer: 2,
             qk_norm: false, qkv_bias: false, o_bias: false, mlp_bias: false, lm_head_bias: false,
             positions: 0, experts: 1, experts_per_token: 1, encoder_only: false, type_vocab: 0,
-            dropout: false, inferred: true,
+            dropout: false, inferred: true, quirks: Quirks::default(),
         };
         let fixed = a.param_count() - layers * 3 * h; // everything but ffn columns (ffn = 1)
         let per_col = layers * 3 * h;

@@ -5,7 +5,7 @@
 //! reference notes, 2026-12). Each preset's `published` count is the number its model card or
 //! a machine log reports; `tests/catalog.rs` checks that the fields reproduce it exactly.
 
-use crate::arch::{Architecture, MlpKind, NormKind};
+use crate::arch::{Architecture, MlpKind, NormKind, Quirks};
 
 /// One preset model.
 #[derive(Debug, Clone)]
@@ -27,12 +27,15 @@ const fn llama(layers: u64, hidden: u64, heads: u64, kv: u64, hd: u64, ffn: u64,
         mlp: MlpKind::Gated, norm: NormKind::Rms, norms_per_layer: 2, qk_norm: false,
         qkv_bias: false, o_bias: false, mlp_bias: false, lm_head_bias: false, positions: 0,
         experts: 1, experts_per_token: 1, encoder_only: false, type_vocab: 0, dropout: false,
-        inferred: false,
+        inferred: false, quirks: Quirks { act_extra_saves: 0, fused_qkv: false, softcap: false, norm_fp32_scale: false, softmax_fp32: true },
     }
 }
 
 const fn with_qkv_bias(mut a: Architecture) -> Architecture { a.qkv_bias = true; a }
 const fn with_norms(mut a: Architecture, n: u64) -> Architecture { a.norms_per_layer = n; a }
+/// Gemma: fp32 (1 + weight) scaling in the norm; Gemma 2 also soft-caps scores and logits.
+const fn gemma(mut a: Architecture, softcap: bool) -> Architecture { a.quirks.norm_fp32_scale = true; a.quirks.softcap = softcap; a }
+const fn fused_qkv(mut a: Architecture) -> Architecture { a.quirks.fused_qkv = true; a }
 const fn moe(mut a: Architecture, e: u64, k: u64) -> Architecture { a.experts = e; a.experts_per_token = k; a }
 
 /// GPT-2: LayerNorm, plain 4h MLP with biases everywhere, learned positions, tied, dropout 0.1.
@@ -42,7 +45,7 @@ const fn gpt2(layers: u64, hidden: u64, heads: u64) -> Architecture {
         tied: true, mlp: MlpKind::Plain, norm: NormKind::Layer, norms_per_layer: 2, qk_norm: false,
         qkv_bias: true, o_bias: true, mlp_bias: true, lm_head_bias: false, positions: 1024,
         experts: 1, experts_per_token: 1, encoder_only: false, type_vocab: 0, dropout: true,
-        inferred: false,
+        inferred: false, quirks: Quirks { act_extra_saves: 3, fused_qkv: true, softcap: false, norm_fp32_scale: false, softmax_fp32: false },
     }
 }
 
@@ -50,6 +53,8 @@ const fn gpt2(layers: u64, hidden: u64, heads: u64) -> Architecture {
 const fn bert(layers: u64, hidden: u64, heads: u64) -> Architecture {
     let mut a = gpt2(layers, hidden, heads);
     a.vocab = 30522; a.positions = 512; a.type_vocab = 2; a.encoder_only = true;
+    // BERT: exact GELU (one saved input) and separate query/key/value linears.
+    a.quirks = Quirks { act_extra_saves: 0, fused_qkv: false, softcap: false, norm_fp32_scale: false, softmax_fp32: false };
     a
 }
 
@@ -70,6 +75,8 @@ pub fn presets() -> &'static [Preset] {
             let mut a = gpt2(24, 2048, 32);
             a.vocab = 51200; a.positions = 0; a.tied = false; a.lm_head_bias = true;
             a.norms_per_layer = 1; a.dropout = false;
+            a.quirks.fused_qkv = false; // HF PhiAttention: separate q_proj, k_proj, v_proj
+            a.quirks.softmax_fp32 = true; // and the shared eager path upcasts softmax
             a
         };
         let qwen3_8b = { let mut a = llama(36, 4096, 32, 8, 128, 12288, 151936, false); a.qk_norm = true; a };
@@ -106,14 +113,14 @@ pub fn presets() -> &'static [Preset] {
             p!("qwen2.5-32b", "Qwen2.5 32B", "Qwen", 32_763_876_352, with_qkv_bias(llama(64, 5120, 40, 8, 128, 27648, 152064, false))),
             p!("qwen2.5-72b", "Qwen2.5 72B", "Qwen", 72_706_203_648, with_qkv_bias(llama(80, 8192, 64, 8, 128, 29568, 152064, false))),
             // Gemma (GeGLU, head_dim 256; Gemma 2 has four norms per block).
-            p!("gemma-2b", "Gemma 2B", "Gemma", 2_506_172_416, llama(18, 2048, 8, 1, 256, 16384, 256000, true)),
-            p!("gemma-7b", "Gemma 7B", "Gemma", 8_537_680_896, llama(28, 3072, 16, 16, 256, 24576, 256000, true)),
-            p!("gemma-2-2b", "Gemma 2 2B", "Gemma", 2_614_341_888, with_norms(llama(26, 2304, 8, 4, 256, 9216, 256000, true), 4)),
-            p!("gemma-2-9b", "Gemma 2 9B", "Gemma", 9_241_705_984, with_norms(llama(42, 3584, 16, 8, 256, 14336, 256000, true), 4)),
-            p!("gemma-2-27b", "Gemma 2 27B", "Gemma", 27_227_128_320, with_norms(llama(46, 4608, 32, 16, 128, 36864, 256000, true), 4)),
+            p!("gemma-2b", "Gemma 2B", "Gemma", 2_506_172_416, gemma(llama(18, 2048, 8, 1, 256, 16384, 256000, true), false)),
+            p!("gemma-7b", "Gemma 7B", "Gemma", 8_537_680_896, gemma(llama(28, 3072, 16, 16, 256, 24576, 256000, true), false)),
+            p!("gemma-2-2b", "Gemma 2 2B", "Gemma", 2_614_341_888, gemma(with_norms(llama(26, 2304, 8, 4, 256, 9216, 256000, true), 4), true)),
+            p!("gemma-2-9b", "Gemma 2 9B", "Gemma", 9_241_705_984, gemma(with_norms(llama(42, 3584, 16, 8, 256, 14336, 256000, true), 4), true)),
+            p!("gemma-2-27b", "Gemma 2 27B", "Gemma", 27_227_128_320, gemma(with_norms(llama(46, 4608, 32, 16, 128, 36864, 256000, true), 4), true)),
             // Phi.
             p!("phi-1.5", "phi-1.5", "Phi", 1_418_270_720, phi15),
-            p!("phi-3-mini", "Phi-3 mini 4k", "Phi", 3_821_079_552, llama(32, 3072, 32, 32, 96, 8192, 32064, false)),
+            p!("phi-3-mini", "Phi-3 mini 4k", "Phi", 3_821_079_552, fused_qkv(llama(32, 3072, 32, 32, 96, 8192, 32064, false))),
             // GPT-2 (openai-community/gpt2*, HF model cards).
             p!("gpt2", "GPT-2 (124M)", "GPT-2", 124_439_808, gpt2(12, 768, 12)),
             p!("gpt2-medium", "GPT-2 Medium", "GPT-2", 354_823_168, gpt2(24, 1024, 16)),

@@ -92,6 +92,11 @@ pub fn from_value(v: &Value) -> Result<Architecture, ConfigError> {
                 mlp_bias: f.bool_or("mlp_bias", false)?, lm_head_bias: false, positions: 0,
                 experts: 1, experts_per_token: 1, encoder_only: false, type_vocab: 0, dropout: false,
                 inferred: false,
+                quirks: crate::arch::Quirks {
+                    act_extra_saves: 0, fused_qkv: ty == "phi3",
+                    softcap: ty == "gemma2", norm_fp32_scale: matches!(ty, "gemma" | "gemma2"),
+                    softmax_fp32: true,
+                },
             };
             if ty == "mixtral" {
                 a.experts = f.u64("num_local_experts")?;

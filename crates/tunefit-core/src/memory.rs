@@ -319,7 +319,8 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
         quant_saves_input: quant_saves,
         norm: if mixed && res.profile.norm == NormImpl::Fused && a.norm == crate::arch::NormKind::Layer { NormImpl::Upcast } else { res.profile.norm },
         attn: res.attn,
-        eager_softmax_fp32: !fp32,
+        // Autocast runs softmax in fp32; transformers' shared eager path upcasts too.
+        eager_softmax_fp32: mixed || (!fp32 && a.quirks.softmax_fp32),
         expand_kv: res.profile.expand_kv,
         dropout: a.dropout,
         bottleneck: if q.method == Method::Adapter { q.bottleneck as f64 } else { 0.0 },
@@ -330,6 +331,7 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
         masked: res.profile.mask_per_layer && res.attn == Attention::Sdpa
             && ((!res.packing && q.batch > 1) || q.method == Method::Prefix),
         prefix_tokens: if q.method == Method::Prefix { q.virtual_tokens as f64 } else { 0.0 },
+        native_gelu: matches!(q.framework, crate::query::Framework::Litgpt | crate::query::Framework::Torchtune),
     };
     // LayerNorm (GPT-2/BERT) runs PyTorch's native kernel: input + stats, no fp32 copy
     // unless autocast runs it in fp32 on a 16-bit input.
@@ -359,7 +361,11 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
     // input when the head trains.
     let head_trains = q.method == Method::Full || q.targets.contains(TargetModule::LmHead) && is_peft(q.method);
     let final_norm_trains = q.method == Method::Full;
-    let head_saved = tokens * h * (first_norm + if final_norm_trains && block.norm == NormImpl::Upcast { act_bytes } else { 0.0 } + if head_trains { act_bytes } else { 0.0 });
+    let normed = if a.quirks.norm_fp32_scale { 4.0 } else { act_bytes };
+    let head_saved = tokens * h * (first_norm + if final_norm_trains && block.norm == NormImpl::Upcast { normed } else { 0.0 } + if head_trains { act_bytes } else { 0.0 });
+    // Encoder-only models: the embedding LayerNorm keeps its input, and with dropout the
+    // embedding dropout keeps its mask.
+    let head_saved = head_saved + if a.dropout { tokens * h } else { 0.0 };
     act += head_saved;
     // Token ids and labels (int64) and the RoPE cos/sin tables.
     let misc_saved = 16.0 * tokens + 4.0 * seq * a.head_dim as f64;
@@ -387,7 +393,7 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
     // What the loss keeps for backward (part of `logits`, and of saved_for_backward).
     let loss_saved = if a.encoder_only { 0.0 } else {
         match logits_impl {
-            LogitsImpl::Fp32Upcast => tokens * v * 4.0,
+            LogitsImpl::Fp32Upcast => tokens * v * if a.quirks.softcap { 4.0 + act_bytes } else { 4.0 },
             LogitsImpl::ModelDtype => tokens * v * act_bytes,
             LogitsImpl::ChunkedFp32 { .. } => tokens * v * if res.compile { act_bytes } else { 4.0 },
             LogitsImpl::Fused => tokens * v * act_bytes + tokens * 4.0,
@@ -397,7 +403,8 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
         match logits_impl {
             // Backward of log-softmax: saved fp32 output, incoming grad and result, 4 B each;
             // Inductor fuses nll and log-softmax backward, dropping one.
-            LogitsImpl::Fp32Upcast => tokens * v * if res.compile { 8.0 } else { 12.0 },
+            // Gemma 2's logit soft-cap keeps a tanh output of the same width.
+            LogitsImpl::Fp32Upcast => tokens * v * (if res.compile { 8.0 } else { 12.0 } + if a.quirks.softcap { act_bytes } else { 0.0 }),
             // litgpt: logits and log-probs in the model dtype, plus their two gradients.
             LogitsImpl::ModelDtype => tokens * v * 4.0 * act_bytes,
             // fp32 log-probs of every chunk are saved; one chunk's fp32 copy and grads live.

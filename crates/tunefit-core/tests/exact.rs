@@ -120,6 +120,8 @@ fn qlora_storage_bits() {
 fn gpt(layers: u64, h: u64, a: u64) -> Architecture {
     let mut x = preset("gpt2").unwrap().arch.clone();
     x.layers = layers; x.hidden = h; x.heads = a; x.kv_heads = a; x.head_dim = h / a; x.ffn = 4 * h;
+    // Megatron's block: fused GELU kernel, no HF-specific tensor quirks.
+    x.quirks = Default::default();
     x
 }
 
