@@ -3,6 +3,7 @@
 
 use crate::components::{gpu_table::GpuTable, memory::MemoryPanel, model::ModelSection, notices::{LinkNotice, Warnings},
     plots::MemorySeqPlot, settings::{JobSection, MethodSection, ParallelSection, TrainingSection}, toolbar::Toolbar};
+use crate::components::{export::ExportPanel, prices::PricesPanel, share::SharePanel};
 use crate::state::AppState;
 use leptos::prelude::*;
 
@@ -19,6 +20,7 @@ pub fn App() -> impl IntoView {
             <Toolbar/>
         </header>
         <main>
+            <SharePanel/>
             <LinkNotice/>
             <div class="layout">
                 <form class="controls" on:submit=|ev| ev.prevent_default() aria-label=move || st.s().sec_model>
@@ -35,6 +37,10 @@ pub fn App() -> impl IntoView {
                     <GpuTable/>
                     <MemorySeqPlot/>
                 </div>
+            </div>
+            <div class="extras">
+                <PricesPanel/>
+                <ExportPanel/>
             </div>
         </main>
     }

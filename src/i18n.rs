@@ -519,3 +519,143 @@ pub static RU: Strings = Strings {
     dismiss: "Закрыть",
     cannot_compute: "Эту конфигурацию нельзя посчитать:",
 };
+
+// ---- Sharing, embed, own prices and config export (issue 6, issue 7 part 5) ----
+// A table of its own so these strings can grow without touching `Strings`; the same rule
+// holds: a field added here fails to compile until both languages fill it.
+
+/// Strings of the share bar, the embed widget, the own-prices editor and the config export.
+pub struct ShareStrings {
+    pub share: &'static str,
+    pub copy_markdown: &'static str,
+    pub download_json: &'static str,
+    pub embed: &'static str,
+    pub include_prices: &'static str,
+    pub copied: &'static str,
+    pub copy_failed: &'static str,
+    pub downloaded: &'static str,
+    pub embed_hint: &'static str,
+    pub embed_view: &'static str,
+    pub embed_view_all: &'static str,
+    pub copy_snippet: &'static str,
+    pub open_full: &'static str,
+    // own prices
+    pub prices_title: &'static str,
+    pub prices_hint: &'static str,
+    pub prices_apply: &'static str,
+    pub prices_clear: &'static str,
+    pub prices_import: &'static str,
+    pub prices_export_csv: &'static str,
+    pub prices_export_json: &'static str,
+    pub prices_saved: fn(n: usize) -> String,
+    pub prices_error: fn(e: &str) -> String,
+    pub prices_corrupt: fn(e: &str) -> String,
+    pub prices_not_saved: &'static str,
+    pub link_prices: fn(n: usize) -> String,
+    pub link_prices_bad: fn(e: &str) -> String,
+    pub use_link_prices: &'static str,
+    pub keep_mine: &'static str,
+    // config export
+    pub export_title: &'static str,
+    pub export_for: fn(fw: &str) -> String,
+    pub copy_config: &'static str,
+    pub export_warnings: &'static str,
+    /// What choosing the framework changes, in one line (docs/frameworks.md's table).
+    pub framework_desc: fn(fw: tunefit_core::query::Framework) -> &'static str,
+}
+
+impl Lang {
+    pub fn sh(self) -> &'static ShareStrings { match self { Lang::En => &SHARE_EN, Lang::Ru => &SHARE_RU } }
+}
+
+pub static SHARE_EN: ShareStrings = ShareStrings {
+    share: "Share link",
+    copy_markdown: "Copy as Markdown",
+    download_json: "Download JSON",
+    embed: "Embed",
+    include_prices: "Include my prices in the link",
+    copied: "Copied to the clipboard.",
+    copy_failed: "The clipboard is not available here; select the text below and copy it.",
+    downloaded: "Downloaded.",
+    embed_hint: "Paste into a page: the iframe shows this configuration, and the script resizes it to its content.",
+    embed_view: "Show",
+    embed_view_all: "memory, fit and cost",
+    copy_snippet: "Copy snippet",
+    open_full: "Open in tunefit",
+    prices_title: "Your prices",
+    prices_hint: "One line per price, CSV with a header (kind,provider,gpu,gpus_per_instance,on_demand_usd_h,spot_usd_h,billing,name). kind=override replaces a listed offer's price; kind=custom adds an offer of your own. USD per instance-hour. Kept in this browser only.",
+    prices_apply: "Save and apply",
+    prices_clear: "Clear",
+    prices_import: "Import CSV or JSON",
+    prices_export_csv: "Export CSV",
+    prices_export_json: "Export JSON",
+    prices_saved: |n| format!("Saved: {n} entries applied."),
+    prices_error: |e| format!("Not applied: {e}"),
+    prices_corrupt: |e| format!("Your saved prices could not be read and were ignored ({e})."),
+    prices_not_saved: "Applied, but this browser does not allow saving them.",
+    link_prices: |n| format!("This link carries the sender's prices ({n} entries). Use them instead of yours?"),
+    link_prices_bad: |e| format!("The prices in this link could not be read and were ignored ({e})."),
+    use_link_prices: "Use the link's prices",
+    keep_mine: "Keep mine",
+    export_title: "Copy config",
+    export_for: |fw| format!("A starting config for {fw} with the settings of this estimate."),
+    copy_config: "Copy file",
+    export_warnings: "Not expressed in this config",
+    framework_desc: |fw| {
+        use tunefit_core::query::Framework as F;
+        match fw {
+            F::Hf => "Transformers + PEFT: fp32 adapters, fp32 loss upcast, no checkpointing by default (full for QLoRA).",
+            F::Torchtune => "bf16 adapters, chunked fp32 loss, full checkpointing, torchao NF4, k/v expanded to all heads.",
+            F::Litgpt => "bf16 adapters, logits in model dtype, no checkpointing, foreach AdamW temporary, LoRA dropout 0.05.",
+            F::Unsloth => "bf16 adapters, fused norm and loss, checkpointing with inputs offloaded to host memory.",
+            F::Axolotl => "As Transformers, with flash attention, full checkpointing and sample packing on by default.",
+            F::LlamaFactory => "As Transformers, with full checkpointing by default.",
+        }
+    },
+};
+
+pub static SHARE_RU: ShareStrings = ShareStrings {
+    share: "Ссылка",
+    copy_markdown: "Копировать как Markdown",
+    download_json: "Скачать JSON",
+    embed: "Встроить",
+    include_prices: "Добавить мои цены в ссылку",
+    copied: "Скопировано в буфер обмена.",
+    copy_failed: "Буфер обмена здесь недоступен; выделите текст ниже и скопируйте.",
+    downloaded: "Скачано.",
+    embed_hint: "Вставьте в страницу: iframe покажет эту конфигурацию, а скрипт подгонит его высоту под содержимое.",
+    embed_view: "Показать",
+    embed_view_all: "память, помещение и стоимость",
+    copy_snippet: "Копировать код",
+    open_full: "Открыть в tunefit",
+    prices_title: "Ваши цены",
+    prices_hint: "По строке на цену, CSV с заголовком (kind,provider,gpu,gpus_per_instance,on_demand_usd_h,spot_usd_h,billing,name). kind=override заменяет цену предложения из списка; kind=custom добавляет ваше предложение. USD за час инстанса. Хранятся только в этом браузере.",
+    prices_apply: "Сохранить и применить",
+    prices_clear: "Очистить",
+    prices_import: "Импорт CSV или JSON",
+    prices_export_csv: "Экспорт CSV",
+    prices_export_json: "Экспорт JSON",
+    prices_saved: |n| format!("Сохранено: записей применено — {n}."),
+    prices_error: |e| format!("Не применено: {e}"),
+    prices_corrupt: |e| format!("Сохранённые цены не удалось прочитать, они пропущены ({e})."),
+    prices_not_saved: "Применено, но этот браузер не разрешает их сохранить.",
+    link_prices: |n| format!("В ссылке есть цены отправителя (записей: {n}). Использовать их вместо ваших?"),
+    link_prices_bad: |e| format!("Цены в ссылке не удалось прочитать, они пропущены ({e})."),
+    use_link_prices: "Взять цены из ссылки",
+    keep_mine: "Оставить мои",
+    export_title: "Конфиг для фреймворка",
+    export_for: |fw| format!("Заготовка конфига для {fw} с настройками этой оценки."),
+    copy_config: "Копировать файл",
+    export_warnings: "Не выражено в этом конфиге",
+    framework_desc: |fw| {
+        use tunefit_core::query::Framework as F;
+        match fw {
+            F::Hf => "Transformers + PEFT: адаптеры в fp32, потери с приведением к fp32, без чекпоинтинга по умолчанию (полный для QLoRA).",
+            F::Torchtune => "Адаптеры в bf16, потери по частям в fp32, полный чекпоинтинг, NF4 из torchao, k/v размножены на все головы.",
+            F::Litgpt => "Адаптеры в bf16, логиты в типе модели, без чекпоинтинга, временный буфер foreach AdamW, LoRA dropout 0.05.",
+            F::Unsloth => "Адаптеры в bf16, слитые норма и потери, чекпоинтинг с выгрузкой входов в память хоста.",
+            F::Axolotl => "Как Transformers, но по умолчанию flash attention, полный чекпоинтинг и упаковка примеров.",
+            F::LlamaFactory => "Как Transformers, но по умолчанию полный чекпоинтинг.",
+        }
+    },
+};

@@ -6,6 +6,7 @@ pub mod components;
 pub mod format;
 pub mod i18n;
 pub mod state;
+pub mod storage;
 pub mod url;
 
 /// Mounts the calculator into <body>.

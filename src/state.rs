@@ -7,9 +7,11 @@
 
 use crate::format::Units;
 use crate::i18n::{Lang, Strings};
-use crate::url::{self, Prefs, Theme};
+use crate::url::{self, Prefs, Theme, View};
 use leptos::prelude::*;
-use tunefit_core::{evaluate, Error, Query, QueryError, Report};
+use tunefit_core::prices::PriceBook;
+use tunefit_core::report::evaluate_with_prices;
+use tunefit_core::{Error, Query, QueryError, Report};
 
 #[derive(Clone, Copy)]
 pub struct AppState {
@@ -20,6 +22,15 @@ pub struct AppState {
     pub units: RwSignal<Units>,
     /// Keys of the opening link that could not be applied; cleared when dismissed.
     pub link_errors: RwSignal<Vec<QueryError>>,
+    /// The person's own prices (storage.rs), applied by the cost ranking.
+    pub prices: RwSignal<PriceBook>,
+    /// Why stored or linked prices were ignored; cleared when dismissed.
+    pub prices_notice: RwSignal<Option<String>>,
+    /// Prices carried by the opening link (`#prices=`), until the person accepts or declines.
+    pub link_prices: RwSignal<Option<PriceBook>>,
+    /// `embed=1`: the compact widget (embed.rs), and the one section it shows.
+    pub embed: bool,
+    pub view: Option<View>,
     passthrough: StoredValue<Vec<(String, String)>>,
     default_lang: Lang,
 }
@@ -30,9 +41,24 @@ impl AppState {
         let default_lang = url::default_lang();
         let (q, prefs, errors) = url::decode(&url::current_search(), default_lang);
         let query = RwSignal::new(q);
+        // An embedded widget shows the link's figures, not the viewer's stored prices.
+        let (stored, stored_err) = if prefs.embed() { (PriceBook::default(), None) } else {
+            match crate::storage::load_prices() { Ok(b) => (b, None), Err(e) => (PriceBook::default(), Some(e)) }
+        };
+        let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
+        let mut linked = tunefit_core::share::open_link(&hash);
+        // The widget has no one to ask: a link's prices apply as given.
+        let stored = if prefs.embed() { linked.prices.take().unwrap_or(stored) } else { stored };
+        let prices = RwSignal::new(stored);
         let st = AppState {
             query,
-            report: Memo::new(move |_| query.with(evaluate)),
+            report: Memo::new(move |_| query.with(|q| prices.with(|p| evaluate_with_prices(q, p)))),
+            prices,
+            prices_notice: RwSignal::new(stored_err.map(|e| (prefs.lang.sh().prices_corrupt)(&e))
+                .or(linked.price_error.map(|e| (prefs.lang.sh().link_prices_bad)(&e.to_string())))),
+            link_prices: RwSignal::new(linked.prices),
+            embed: prefs.embed(),
+            view: prefs.view(),
             lang: RwSignal::new(prefs.lang),
             theme: RwSignal::new(prefs.theme),
             units: RwSignal::new(prefs.units),

@@ -39,7 +39,23 @@ pub fn default_lang() -> Lang {
     if nav.to_ascii_lowercase().starts_with("ru") { Lang::Ru } else { Lang::En }
 }
 
+/// The one section an embedded widget shows (`view=`); none shows memory, fit and cost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum View { Memory, Fit, Cost }
+
+impl View {
+    pub const ALL: [View; 3] = [View::Memory, View::Fit, View::Cost];
+    pub fn code(self) -> &'static str { match self { View::Memory => "memory", View::Fit => "fit", View::Cost => "cost" } }
+    pub fn parse(s: &str) -> Option<View> { View::ALL.into_iter().find(|v| v.code() == s) }
+}
+
 impl Prefs {
+    fn key(&self, k: &str) -> Option<&str> { self.passthrough.iter().rev().find(|(pk, _)| pk == k).map(|(_, v)| v.as_str()) }
+    /// `embed=1`: the compact widget for an iframe (docs/sharing.md, "Embed mode").
+    pub fn embed(&self) -> bool { self.key("embed") == Some("1") }
+    /// `view=`: the section the widget shows; `None` shows all three.
+    pub fn view(&self) -> Option<View> { self.key("view").and_then(View::parse) }
+
     pub fn defaults(lang: Lang) -> Prefs {
         Prefs { lang, theme: Theme::Auto, units: Units::GiB, passthrough: Vec::new() }
     }
@@ -61,6 +77,8 @@ pub fn decode(search: &str, default_lang: Lang) -> (Query, Prefs, Vec<QueryError
             "lang" => match Lang::parse(&val) { Some(l) => prefs.lang = l, None => errors.push(bad("en|ru")) },
             "theme" => match Theme::parse(&val) { Some(t) => prefs.theme = t, None => errors.push(bad("auto|light|dark")) },
             "units" => match Units::parse(&val) { Some(u) => prefs.units = u, None => errors.push(bad("gib|gb")) },
+            "embed" if val != "1" && val != "0" => errors.push(bad("0|1")),
+            "view" if View::parse(&val).is_none() => errors.push(bad("memory|fit|cost")),
             _ => prefs.passthrough.push((key, val)),
         }
     }

@@ -138,6 +138,7 @@ pub fn TrainingSection() -> impl IntoView {
             <ChoiceSelect id="framework" label=|s| s.framework
                 value=Signal::derive(move || Some(st.query.with(|q| q.framework)))
                 on_change={move |v: Option<_>| { if let Some(v) = v { st.edit(|q| q.framework = v) } }} />
+            <p class="hint" data-testid="framework-desc">{move || (st.lang.get().sh().framework_desc)(st.query.with(|q| q.framework))}</p>
         </fieldset>
     }
 }

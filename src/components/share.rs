@@ -1,0 +1,151 @@
+//! The share bar: copy the canonical link (with the person's prices only when they tick the
+//! box), copy the result as Markdown, download the CLI's JSON, and the embed snippet.
+//!
+//! Every text comes from the core (`share::share_link`, `markdown::report_markdown_with_link`,
+//! the `Report`'s serde form = `tunefit estimate --json`); this module only moves it to the
+//! clipboard or a file. Copying falls back to `execCommand('copy')` and then to a selected
+//! text box, so it works where the async clipboard is missing (plain http, old browsers).
+
+use crate::state::use_state;
+use crate::url::View;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use wasm_bindgen::{JsCast, JsValue};
+
+/// The page's address without query or fragment: what links and snippets are built on.
+pub fn page_base() -> String {
+    let Some(w) = web_sys::window() else { return String::new() };
+    let loc = w.location();
+    format!("{}{}", loc.origin().unwrap_or_default(), loc.pathname().unwrap_or_default())
+}
+
+/// Copies `text`; false when neither the async clipboard nor the legacy command works.
+pub async fn copy_text(text: &str) -> bool {
+    let Some(w) = web_sys::window() else { return false };
+    let nav = w.navigator();
+    // `navigator.clipboard` is undefined outside a secure context; calling it would throw.
+    let has_clip = js_sys::Reflect::get(&nav, &"clipboard".into()).map(|c| !c.is_undefined()).unwrap_or(false);
+    if has_clip && wasm_bindgen_futures::JsFuture::from(nav.clipboard().write_text(text)).await.is_ok() {
+        return true;
+    }
+    legacy_copy(text).unwrap_or(false)
+}
+
+/// `document.execCommand('copy')` on a temporary text area (called through Reflect: the
+/// deprecated API has no web-sys binding in the features this crate enables).
+fn legacy_copy(text: &str) -> Option<bool> {
+    let doc = web_sys::window()?.document()?;
+    let ta = doc.create_element("textarea").ok()?;
+    js_sys::Reflect::set(&ta, &"value".into(), &text.into()).ok()?;
+    doc.body()?.append_child(&ta).ok()?;
+    let call = |obj: &JsValue, name: &str, arg: Option<&str>| -> Option<JsValue> {
+        let f: js_sys::Function = js_sys::Reflect::get(obj, &name.into()).ok()?.dyn_into().ok()?;
+        match arg { Some(a) => f.call1(obj, &a.into()).ok(), None => f.call0(obj).ok() }
+    };
+    call(&ta, "select", None);
+    let ok = call(&doc, "execCommand", Some("copy")).and_then(|v| v.as_bool()).unwrap_or(false);
+    ta.remove();
+    Some(ok)
+}
+
+/// Offers `text` as a file download named `name`.
+pub fn download(name: &str, mime: &str, text: &str) -> Option<()> {
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type(mime);
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&js_sys::Array::of1(&text.into()), &opts).ok()?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob).ok()?;
+    let a: web_sys::HtmlAnchorElement = document().create_element("a").ok()?.dyn_into().ok()?;
+    a.set_href(&url);
+    a.set_download(name);
+    a.click();
+    // Revoked later: revoking at once can cancel the download in some browsers.
+    gloo_timers::callback::Timeout::new(10_000, move || { let _ = web_sys::Url::revoke_object_url(&url); }).forget();
+    Some(())
+}
+
+/// The iframe snippet for `src`, with a script that sets the frame's height from the
+/// widget's `{type: 'tunefit:height', height}` messages (only those from the widget's origin).
+pub fn embed_snippet(src: &str, origin: &str) -> String {
+    let src = src.replace('&', "&amp;").replace('"', "&quot;");
+    format!(
+        "<iframe class=\"tunefit-embed\" src=\"{src}\" title=\"tunefit\" width=\"100%\" height=\"480\" style=\"border:0\" loading=\"lazy\"></iframe>\n\
+<script>\n\
+addEventListener('message', (e) => {{\n\
+  if (e.origin !== '{origin}' || !e.data || e.data.type !== 'tunefit:height') return;\n\
+  for (const f of document.querySelectorAll('iframe.tunefit-embed'))\n\
+    if (f.contentWindow === e.source) f.style.height = Math.ceil(e.data.height) + 'px';\n\
+}});\n\
+</script>"
+    )
+}
+
+#[component]
+pub fn SharePanel() -> impl IntoView {
+    let st = use_state();
+    let sh = move || st.lang.get().sh();
+    let with_prices = RwSignal::new(false);
+    let status = RwSignal::new(None::<String>);
+    // Text the clipboard refused, shown for copying by hand.
+    let manual = RwSignal::new(None::<String>);
+    let embed_open = RwSignal::new(false);
+    let embed_view = RwSignal::new(None::<View>);
+
+    let link = move || {
+        let prices = st.prices.get();
+        let include = with_prices.get() && !prices.is_empty();
+        st.query.with(|q| tunefit_core::share::share_link(&page_base(), q, include.then_some(&prices)))
+    };
+    let copy = move |text: String| spawn_local(async move {
+        let ok = copy_text(&text).await;
+        manual.set((!ok).then_some(text));
+        status.set(Some(if ok { sh().copied } else { sh().copy_failed }.to_string()));
+    });
+    let markdown = move || st.report.with(|r| r.as_ref().ok().map(|r| tunefit_core::markdown::report_markdown_with_link(r, Some(&page_base()))));
+    let json = move || st.report.with(|r| r.as_ref().ok().and_then(|r| serde_json::to_string_pretty(r).ok()));
+    let snippet = move || {
+        let mut src = format!("{}?{}&embed=1", page_base(), st.query.with(|q| q.to_query_string()));
+        if let Some(v) = embed_view.get() { src.push_str("&view="); src.push_str(v.code()); }
+        // The page's language and a fixed theme carry over; "auto" follows the reader's system.
+        if st.lang.get() != crate::i18n::Lang::En { src.push_str("&lang="); src.push_str(st.lang.get().code()); }
+        if st.theme.get() != crate::url::Theme::Auto { src.push_str("&theme="); src.push_str(st.theme.get().code()); }
+        let origin = web_sys::window().and_then(|w| w.location().origin().ok()).unwrap_or_default();
+        embed_snippet(&src, &origin)
+    };
+
+    view! {
+        <div class="share-bar" role="group" aria-label=move || sh().share data-testid="share-bar">
+            <button type="button" data-testid="share" on:click=move |_| copy(link())>{move || sh().share}</button>
+            <button type="button" data-testid="copy-markdown" disabled=move || markdown().is_none()
+                on:click=move |_| if let Some(m) = markdown() { copy(m) }>{move || sh().copy_markdown}</button>
+            <button type="button" data-testid="download-json" disabled=move || json().is_none()
+                on:click=move |_| if let Some(j) = json() {
+                    if download("tunefit.json", "application/json", &j).is_some() { status.set(Some(sh().downloaded.into())) }
+                }>{move || sh().download_json}</button>
+            <button type="button" data-testid="embed" aria-expanded=move || embed_open.get().to_string()
+                on:click=move |_| embed_open.update(|o| *o = !*o)>{move || sh().embed}</button>
+            <Show when=move || st.prices.with(|p| !p.is_empty())>
+                <label class="chip"><input type="checkbox" data-testid="share-prices"
+                    prop:checked=move || with_prices.get() on:change=move |ev| with_prices.set(event_target_checked(&ev)) />
+                    {move || sh().include_prices}</label>
+            </Show>
+            <p class="share-status muted" role="status" aria-live="polite" data-testid="share-status">{move || status.get()}</p>
+            {move || manual.get().map(|t| view! {
+                <textarea class="manual-copy" readonly rows="4" data-testid="manual-copy" prop:value=t></textarea>
+            })}
+        </div>
+        <Show when=move || embed_open.get()>
+            <div class="card embed-box" data-testid="embed-box">
+                <p class="hint">{move || sh().embed_hint}</p>
+                <div class="field inline">
+                    <label for="embed-view">{move || sh().embed_view}</label>
+                    <select id="embed-view" data-testid="embed-view" on:change=move |ev| embed_view.set(View::parse(&event_target_value(&ev)))>
+                        <option value="">{move || sh().embed_view_all}</option>
+                        {View::ALL.into_iter().map(|v| view! { <option value=v.code()>{v.code()}</option> }).collect_view()}
+                    </select>
+                </div>
+                <textarea readonly rows="8" class="code" data-testid="embed-snippet" prop:value=snippet></textarea>
+                <button type="button" data-testid="copy-snippet" on:click=move |_| copy(snippet())>{move || sh().copy_snippet}</button>
+            </div>
+        </Show>
+    }
+}

@@ -1,0 +1,34 @@
+//! The person's own prices in localStorage, as `PriceBook::to_json` (docs/sharing.md).
+//!
+//! Storage is never trusted: text that does not read as a valid price book is reported and
+//! ignored, and a browser that refuses storage (private mode, a sandboxed iframe) is the same
+//! as an empty one. Nothing here panics.
+
+use tunefit_core::prices::PriceBook;
+
+/// The localStorage key; versioned so a later format can live beside this one.
+pub const PRICES_KEY: &str = "tunefit.prices.v1";
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+/// The stored price book: empty when nothing is stored or storage is unavailable, an error
+/// message (naming the line and field) when what is stored cannot be read.
+pub fn load_prices() -> Result<PriceBook, String> {
+    let Some(text) = storage().and_then(|s| s.get_item(PRICES_KEY).ok().flatten()) else { return Ok(PriceBook::default()) };
+    PriceBook::from_json(&text).map_err(|e| e.to_string())
+}
+
+/// Stores the book (an empty book removes the entry); false when the browser refuses.
+pub fn save_prices(book: &PriceBook) -> bool {
+    let Some(s) = storage() else { return false };
+    if book.is_empty() { s.remove_item(PRICES_KEY).is_ok() } else { s.set_item(PRICES_KEY, &book.to_json()).is_ok() }
+}
+
+/// Reads a price list typed or imported by the person: JSON when it starts with '{', else CSV.
+pub fn parse_price_list(text: &str) -> Result<PriceBook, String> {
+    let t = text.trim_start_matches('\u{feff}').trim_start();
+    let r = if t.starts_with('{') { PriceBook::from_json(t) } else { PriceBook::from_csv(text) };
+    r.map_err(|e| e.to_string())
+}
