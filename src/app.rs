@@ -1,7 +1,7 @@
 //! Root component: installs the state (query signal, report memo, URL sync) and lays out
 //! the controls beside the results.
 
-use crate::components::{gpu_table::GpuTable, memory::MemoryPanel, model::ModelSection, notices::{LinkNotice, Warnings},
+use crate::components::{cost::CostSection, gpu_table::GpuTable, memory::MemoryPanel, model::ModelSection, notices::{LinkNotice, Warnings},
     plots::MemorySeqPlot, settings::{JobSection, MethodSection, ParallelSection, TrainingSection}, toolbar::Toolbar};
 use crate::components::{export::ExportPanel, prices::PricesPanel, share::SharePanel};
 use crate::state::AppState;
@@ -36,6 +36,7 @@ pub fn App() -> impl IntoView {
                     <Warnings/>
                     <GpuTable/>
                     <MemorySeqPlot/>
+                    <CostSection/>
                 </div>
             </div>
             <div class="extras">

@@ -12,15 +12,32 @@ pub type GpuFit = (&'static str, &'static str, Option<Fit>);
 
 /// The fit of the current query on every GPU of the dataset: one memory estimate, then the
 /// core's `memory::fit` (with its solvers) per GPU. Empty when the query cannot be estimated.
+///
+/// `memory::fit` depends on the GPU only through its memory size (headroom and the solvers
+/// take `vram_bytes`), and many GPUs share a size (80 GiB, 24 GiB, 48 GiB ...), so it runs
+/// once per distinct size and the result is reused with the GPU's id: the same figures for a
+/// fraction of the solver work. TODO(core): a `fit_for_vram` would make this explicit.
 pub fn fits(q: &tunefit_core::Query) -> Vec<GpuFit> {
     let Ok(est) = memory::estimate(q) else { return Vec::new() };
-    dataset::gpus().iter().map(|g| (g.id, g.name, memory::fit(q, &est, g.id).ok())).collect()
+    let mut by_size: Vec<(u64, Option<Fit>)> = Vec::new();
+    dataset::gpus().iter().map(|g| {
+        let fit = match by_size.iter().find(|(v, _)| *v == g.vram_bytes) {
+            Some((_, f)) => f.clone().map(|f| Fit { gpu: g.id.to_string(), ..f }),
+            None => {
+                let f = memory::fit(q, &est, g.id).ok();
+                by_size.push((g.vram_bytes, f.clone()));
+                f
+            }
+        };
+        (g.id, g.name, fit)
+    }).collect()
 }
 
 #[component]
 pub fn GpuTable() -> impl IntoView {
     let st = use_state();
-    let rows = Memo::new(move |_| st.query.with(fits));
+    let q = super::deferred::frame_query();
+    let rows = Memo::new(move |_| q.with(fits));
     view! {
         <section class="card" aria-labelledby="gpu-title" data-testid="gpu-table">
             <h2 id="gpu-title">{move || st.s().gpu_title}</h2>

@@ -43,19 +43,28 @@ pub fn MemoryPanel() -> impl IntoView {
                             <div class=format!("seg t-{t}") style:width=format!("{:.3}%", pct(f(m))) title=term_label(s, t)></div>
                         }).collect_view()}
                     </div>
-                    <table class="terms">
-                        <caption class="sr-only">{s.mem_breakdown}</caption>
-                        <tbody>
-                            {TERMS.iter().map(|(t, f)| view! {
-                                <tr data-testid=format!("term-{t}")>
-                                    <th scope="row"><span class=format!("swatch t-{t}") aria-hidden="true"></span>{term_label(s, t)}</th>
-                                    <td class="num" data-testid=format!("mem-{t}")>{bytes(f(m) as f64, u, lang)}</td>
-                                    <td class="num muted">{format!("{:.0}%", pct(f(m)))}</td>
-                                    <td><Explain term=t ex=ex.clone() s=s /></td>
-                                </tr>
-                            }).collect_view()}
-                        </tbody>
-                    </table>
+                    <ul class="terms" aria-label=s.mem_breakdown>
+                        {TERMS.iter().map(|(t, f)| {
+                            let row = view! {
+                                <span class="term-name"><span class=format!("swatch t-{t}") aria-hidden="true"></span>{term_label(s, t)}</span>
+                                <span class="num" data-testid=format!("mem-{t}")>{bytes(f(m) as f64, u, lang)}</span>
+                                <span class="num muted">{format!("{:.0}%", pct(f(m)))}</span>
+                            };
+                            view! {
+                                <li data-testid=format!("term-{t}")>
+                                    {match find(&ex, t) {
+                                        Some(e) => view! {
+                                            <details class="explain" data-testid=format!("explain-{t}")>
+                                                <summary class="term-row" title=s.explain>{row}</summary>
+                                                <ExplainBody e=e s=s />
+                                            </details>
+                                        }.into_any(),
+                                        None => view! { <div class="term-row">{row}</div> }.into_any(),
+                                    }}
+                                </li>
+                            }
+                        }).collect_view()}
+                    </ul>
                     <dl class="levels">
                         <Level name=s.allocated hint=s.allocated_hint value=bytes(m.allocated as f64, u, lang) id="mem-allocated" ex=find(&ex, "allocated") s=s />
                         <Level name=s.reserved hint=s.reserved_hint value=bytes(m.reserved as f64, u, lang) id="mem-reserved" ex=find(&ex, "reserved") s=s />
@@ -81,30 +90,24 @@ fn Level(name: &'static str, hint: &'static str, value: String, id: &'static str
         <div class="level">
             <dt>{name}{(!hint.is_empty()).then(|| view! { <small class="muted">{hint}</small> })}</dt>
             <dd class="num" data-testid=id>{value}</dd>
-            {ex.map(|e| view! { <dd><ExplainBody e=e s=s /></dd> })}
+            {ex.map(|e| {
+                let tid = format!("explain-{}", e.term);
+                view! { <dd><details class="explain" data-testid=tid><summary>{s.explain}</summary><ExplainBody e=e s=s /></details></dd> }
+            })}
         </div>
     }
 }
 
-/// "How is this computed?" for one term: the core's formula and assumptions.
-#[component]
-fn Explain(term: &'static str, ex: Vec<Explanation>, s: &'static Strings) -> impl IntoView {
-    match find(&ex, term) {
-        Some(e) => view! { <ExplainBody e=e s=s /> }.into_any(),
-        None => view! { <span class="muted small" title=s.no_explanation>"—"</span> }.into_any(),
-    }
-}
-
+/// The core's formula and assumptions for one figure.
 #[component]
 fn ExplainBody(e: Explanation, s: &'static Strings) -> impl IntoView {
     view! {
-        <details class="explain" data-testid=format!("explain-{}", e.term)>
-            <summary>{s.explain}</summary>
+        <div class="explain-body">
             <p><strong>{s.formula}": "</strong><code>{e.formula}</code></p>
             {(!e.assumptions.is_empty()).then(|| view! {
                 <p><strong>{s.assumptions}":"</strong></p>
                 <ul>{e.assumptions.into_iter().map(|a| view! { <li>{a}</li> }).collect_view()}</ul>
             })}
-        </details>
+        </div>
     }
 }

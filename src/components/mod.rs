@@ -1,6 +1,8 @@
 //! The page's components, one job each.
 
 pub mod controls;
+pub mod cost;
+pub mod deferred;
 pub mod gpu_table;
 pub mod memory;
 pub mod model;

@@ -62,7 +62,8 @@ fn vram_lines() -> Vec<(u64, String)> {
 #[component]
 pub fn MemorySeqPlot() -> impl IntoView {
     let st = use_state();
-    let curve = Memo::new(move |_| st.query.with(memory_curve));
+    let q = super::deferred::frame_query();
+    let curve = Memo::new(move |_| q.with(memory_curve));
     view! {
         <section class="card" aria-labelledby="plot-seq-title" data-testid="plot-mem-seq">
             <h2 id="plot-seq-title">{move || st.s().plot_mem_seq}</h2>
@@ -71,7 +72,7 @@ pub fn MemorySeqPlot() -> impl IntoView {
                 let s = st.s();
                 let (u, lang) = (st.units.get(), st.lang.get());
                 let pts = curve.get();
-                let cur_seq = st.query.with(|q| q.seq);
+                let cur_seq = q.with(|q| q.seq);
                 let lines = vram_lines();
                 let cur_mem = pts.iter().find(|(x, _)| *x == cur_seq).map(|p| p.1).unwrap_or(0);
                 let max_vram = lines.last().map(|l| l.0).unwrap_or(1);

@@ -1,0 +1,209 @@
+// The calculator page driven like a person: real mouse drags, method switches, a pasted
+// config.json, language and theme, the cost ranking, and the page's figures against the CLI's
+// JSON for the same query.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { serve, launch, openPage, num } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await serve(); browser = await launch(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+const GIB = 2 ** 30;
+const cli = (query) => JSON.parse(execFileSync('target/release/tunefit', ['estimate', '--json', query], { encoding: 'utf8' }));
+/** The page's URL query without the page's own presentation keys: what the CLI takes. */
+const coreQuery = (page) => {
+  const p = new URL(page.url()).searchParams;
+  for (const k of ['lang', 'theme', 'units', 'embed', 'view']) p.delete(k);
+  return decodeURIComponent(p.toString());
+};
+async function open(search = '', opts) {
+  const page = await openPage(browser, server.url + search, opts);
+  await page.getByTestId('memory-panel').waitFor();
+  return page;
+}
+const total = async (page) => num(await page.getByTestId('total-device').textContent());
+
+/** Drags a range input's thumb by `dx` pixels with the real mouse. */
+async function drag(page, testid, dx) {
+  const el = page.getByTestId(testid);
+  await el.scrollIntoViewIfNeeded();
+  const box = await el.boundingBox();
+  const frac = await el.evaluate((e) => (e.value - e.min) / (e.max - e.min));
+  // Chromium's thumb travels the track minus its own width (~16 px).
+  const x = box.x + 8 + frac * (box.width - 16);
+  const y = box.y + box.height / 2;
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(x + dx / 2, y, { steps: 4 });
+  await page.mouse.move(x + dx, y, { steps: 4 });
+  await page.mouse.up();
+}
+
+test('dragging the sequence and batch sliders moves memory the right way', async () => {
+  const page = await open();
+  const t0 = await total(page);
+  const seq0 = Number(await page.getByTestId('seq-input').inputValue());
+  await drag(page, 'seq-range', 60);
+  const seq1 = Number(await page.getByTestId('seq-input').inputValue());
+  const t1 = await total(page);
+  assert.ok(seq1 > seq0, `sequence grew: ${seq0} -> ${seq1}`);
+  assert.ok(t1 > t0, `memory grew with the sequence: ${t0} -> ${t1}`);
+  assert.match(page.url(), new RegExp(`seq=${seq1}`));
+  await drag(page, 'batch-range', -200);
+  assert.equal(await page.getByTestId('batch-input').inputValue(), '1');
+  assert.ok((await total(page)) < t1, 'memory fell with the batch');
+  assert.deepEqual(page.problems, []);
+});
+
+test('switching methods shows each method\'s settings and changes memory', async () => {
+  const page = await open();
+  const qlora = await total(page);
+  await page.getByTestId('method').selectOption('full');
+  await page.getByTestId('rank-range').waitFor({ state: 'detached' });
+  const full = await total(page);
+  assert.ok(full > qlora, `full fine-tuning needs more than QLoRA: ${full} vs ${qlora}`);
+  await page.getByTestId('method').selectOption('prompt');
+  await page.getByTestId('virtual-tokens-input').waitFor();
+  await page.getByTestId('method').selectOption('lora');
+  await page.getByTestId('rank-input').waitFor();
+  assert.match(page.url(), /method=lora/);
+  assert.deepEqual(page.problems, []);
+});
+
+const LLAMA2_7B = JSON.stringify({
+  model_type: 'llama', hidden_size: 4096, intermediate_size: 11008, num_attention_heads: 32,
+  num_hidden_layers: 32, num_key_value_heads: 32, vocab_size: 32000, tie_word_embeddings: false,
+});
+
+test('a pasted config.json sets the architecture; a broken one says what is wrong', async () => {
+  const page = await open();
+  await page.getByTestId('source-config').check();
+  await page.getByTestId('config-json').fill('{"model_type": "llama", ');
+  assert.match(await page.getByTestId('config-status').textContent(), /JSON/);
+  await page.getByTestId('config-json').fill('{"model_type": "llama", "hidden_size": 4096}');
+  assert.match(await page.getByTestId('config-status').textContent(), /num_attention_heads|intermediate_size|num_hidden_layers/);
+  await page.getByTestId('config-json').fill(LLAMA2_7B);
+  assert.match(await page.getByTestId('config-status').textContent(), /32/);
+  assert.match(page.url(), /layers=32/);
+  assert.match(await page.getByTestId('model-summary').textContent(), /6[.,]7\d/);
+  assert.deepEqual(page.problems, []);
+});
+
+test('language and theme switch, and persist in the link', async () => {
+  const page = await open();
+  await page.getByTestId('lang').selectOption('ru');
+  assert.equal(await page.locator('#mem-title').textContent(), 'Память на GPU');
+  assert.equal(await page.locator('html').getAttribute('lang'), 'ru');
+  assert.match(page.url(), /lang=ru/);
+  await page.getByTestId('theme').selectOption('dark');
+  assert.equal(await page.locator('html').getAttribute('data-theme'), 'dark');
+  const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  assert.equal(bg, 'rgb(13, 17, 23)');
+  await page.reload();
+  await page.getByTestId('total-device').waitFor();
+  assert.equal(await page.locator('#mem-title').textContent(), 'Память на GPU');
+  assert.equal(await page.locator('html').getAttribute('data-theme'), 'dark');
+  assert.deepEqual(page.problems, []);
+});
+
+test('the cost table is ordered by cost and marks the cheapest', async () => {
+  const page = await open();
+  const rows = page.getByTestId('offer-row');
+  await rows.first().waitFor();
+  const costs = (await rows.evaluateAll((rs) => rs.map((r) => Number(r.dataset.bestUsd))));
+  assert.ok(costs.length > 1, 'several offers');
+  for (let i = 1; i < costs.length; i++) assert.ok(costs[i] >= costs[i - 1], `row ${i}: ${costs[i]} < ${costs[i - 1]}`);
+  assert.equal(await page.getByTestId('cheapest').count(), 1);
+  assert.ok(await rows.first().getByTestId('cheapest').count() === 1, 'the first row is the cheapest');
+});
+
+test('the page shows the figures the CLI computes for the same query', async () => {
+  const page = await open('?v=1&model=mistral-7b&method=lora&rank=64&batch=2&seq=4096&gpu=a100-80gb&units=gib');
+  const q = coreQuery(page);
+  const r = cli(q);
+  const gib = (b) => (b / GIB).toFixed(2);
+  assert.equal((await total(page)).toFixed(2), gib(r.memory.device));
+  for (const term of ['weights', 'gradients', 'optimizer', 'activations', 'logits', 'overhead']) {
+    assert.equal(num(await page.getByTestId(`mem-${term}`).textContent()).toFixed(2), gib(r.memory[term]), term);
+  }
+  for (const [id, key] of [['mem-allocated', 'allocated'], ['mem-reserved', 'reserved']]) {
+    assert.equal(num(await page.getByTestId(id).textContent()).toFixed(2), gib(r.memory[key]), key);
+  }
+  if (r.cost?.cheapest) {
+    const first = Number(await page.getByTestId('offer-row').first().getAttribute('data-best-usd'));
+    assert.ok(Math.abs(first - r.cost.cheapest.usd_total) < 1e-6 * Math.max(1, first), `cheapest ${first} vs ${r.cost.cheapest.usd_total}`);
+  }
+});
+
+test('out-of-range and non-numeric typed values are clamped or refused, visibly', async () => {
+  const page = await open();
+  await page.getByTestId('seq-input').fill('99999999');
+  await page.getByTestId('seq-input').press('Enter');
+  assert.equal(await page.getByTestId('seq-input').inputValue(), '131072');
+  assert.match(await page.getByTestId('seq-msg').textContent(), /131072/);
+  await page.getByTestId('rank-input').fill('zero');
+  await page.getByTestId('rank-input').press('Tab');
+  assert.match(await page.getByTestId('rank-msg').textContent(), /zero/);
+  assert.equal(await page.getByTestId('rank-input').inputValue(), '16');
+  const body = await page.locator('body').innerText();
+  assert.doesNotMatch(body, /NaN|undefined|Infinity/);
+  assert.deepEqual(page.problems, []);
+});
+
+test('hostile links never break the page; bad keys are listed and dismissible', async () => {
+  const links = [
+    '?v=1&batch=%3Cscript%3Ealert(1)%3C/script%3E&seq=4096',
+    '?v=1&seq=99999999999999999999999&rank=1e400&params=1e30',
+    '?v=1&model=%F0%9F%A6%99&gpus=-1&gpus=2&%E2%82%AC=1',
+    '?v=1&seq=40',
+    '?v=2&&&=&batch',
+    '?v=1&params=100t&seq=10000000&batch=65536',
+  ];
+  for (const link of links) {
+    const page = await open(link);
+    const body = await page.locator('body').innerText();
+    assert.doesNotMatch(body, /NaN|undefined|Infinity/, link);
+    assert.ok(body.length > 200, `page not blank for ${link}`);
+    assert.deepEqual(page.problems, [], link);
+    await page.close();
+  }
+  const page = await open('?v=1&batch=abc&seq=4096');
+  await page.getByTestId('link-notice').waitFor();
+  assert.match(await page.getByTestId('link-notice').textContent(), /batch/);
+  assert.equal(await page.getByTestId('seq-input').inputValue(), '4096');
+  await page.getByTestId('dismiss-notice').click();
+  assert.equal(await page.getByTestId('link-notice').count(), 0);
+});
+
+test('a link reproduces the state after a reload', async () => {
+  const page = await open();
+  await page.getByTestId('method').selectOption('lora');
+  await page.getByTestId('rank-input').fill('64');
+  await page.getByTestId('units-gb').check();
+  const before = [await total(page), page.url()];
+  await page.reload();
+  await page.getByTestId('total-device').waitFor();
+  assert.equal(await page.getByTestId('rank-input').inputValue(), '64');
+  assert.equal(await page.getByTestId('units-symbol').textContent(), 'GB');
+  assert.deepEqual([await total(page), page.url()], before);
+});
+
+test('fits a 360 px phone without sideways scrolling', async () => {
+  const page = await open('', { viewport: { width: 360, height: 740 } });
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 360, `page is ${width}px wide`);
+});
+
+const AXE = readFileSync('node_modules/axe-core/axe.min.js', 'utf8');
+for (const theme of ['light', 'dark']) {
+  test(`axe-core finds no accessibility violations (${theme})`, async () => {
+    const page = await open(`?v=1&theme=${theme}`);
+    await page.addScriptTag({ content: AXE });
+    const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+    const summary = result.violations.map((v) => `${v.id}: ${v.nodes.length} × ${v.nodes[0]?.target}`);
+    assert.deepEqual(summary, []);
+  });
+}
