@@ -64,6 +64,7 @@ for model, rs in by_family.items():
         print(f"| {variant(r)} | {r['batch']} | {r['seq']} | {r['saved_bytes']:,} | {r.get('saved_bytes_cpu', r['saved_bytes']):,} | {r['first_layer_bytes']:,} | "
               f"{r['per_layer_bytes']:,} | {r['last_layer_bytes']:,} | {nb:,} |")
     seen = set()
+    shown_rest = set()
     for r in rs:
         if (r["batch"], r["seq"]) != (2, 128):
             continue
@@ -78,7 +79,13 @@ for model, rs in by_family.items():
               f"({r['per_layer_bytes'] / tokens:,.1f} B/token)</summary>\n")
         print("Middle block:\n")
         print(table(mid, tokens, r["seq"]))
-        print("\nOutside the blocks (held once):\n")
-        print(table(rest, tokens, r["seq"]))
+        # the non-block tensors are the same for most variations of a family: shown when
+        # their total differs from the family's last shown set
+        nb = (r["method"], r["precision"], r["padded"], r["ckpt"])
+        key = sum(t["bytes"] for t in rest)
+        if key not in shown_rest:
+            shown_rest.add(key)
+            print("\nOutside the blocks (held once):\n")
+            print(table(rest, tokens, r["seq"]))
         print("\n</details>")
 print("\n<!-- END GENERATED -->")
