@@ -1,5 +1,7 @@
 //! Component tests: mount into a fresh element in headless Chromium and assert on the DOM.
-//! All tests share one page: each resets the body and the URL first.
+//! All tests share one page: each resets the URL and replaces the previous test's root.
+//! Never clear <body>: wasm-bindgen-test-runner reports results through its own elements there,
+//! and wiping them makes every test look as if it had never run (a 180 s "timeout").
 #![cfg(target_arch = "wasm32")]
 
 use tunefit_app::components::controls::{parse_typed, Scale};
@@ -12,15 +14,19 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 const GIB: f64 = (1u64 << 30) as f64;
 
-/// Empties the body, sets the URL's query string, and mounts the app into a fresh element.
+/// Sets the URL's query string, removes the previous test's root and mounts the app into a
+/// fresh one.
 async fn mount_at(search: &str) -> HtmlElement {
     let w = web_sys::window().unwrap();
     let path = w.location().pathname().unwrap();
     w.history().unwrap().replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("{path}{search}"))).unwrap();
     let doc = w.document().unwrap();
     let body = doc.body().unwrap();
-    body.set_inner_html("");
+    if let Some(old) = doc.get_element_by_id("tunefit-test-root") {
+        old.remove();
+    }
     let el: HtmlElement = doc.create_element("div").unwrap().dyn_into().unwrap();
+    el.set_id("tunefit-test-root");
     body.append_child(&el).unwrap();
     let handle = leptos::mount::mount_to(el.clone(), tunefit_app::app::App);
     std::mem::forget(handle);
