@@ -12,7 +12,7 @@
 //! `tests/activation.rs` checks the formulas come out exactly (`tensors()` excludes the
 //! per-row norm statistics, which the paper leaves out).
 
-use crate::arch::{Architecture, MlpKind};
+use crate::arch::{Architecture, MlpKind, NormKind};
 use crate::query::{Attention, Checkpointing, TargetModule, Targets};
 
 /// How a block's normalisation layers keep tensors.
@@ -43,7 +43,8 @@ pub struct Block {
     /// LoRA dropout p > 0: each adapted linear keeps a mask and a dropped copy of its input.
     pub lora_dropout: bool,
     /// Frozen quantized linears whose autograd function saves the input anyway
-    /// (bitsandbytes `MatMul4Bit` saves `A` whenever the input needs a gradient).
+    /// (bitsandbytes ≤ 0.43.1 `MatMul4Bit` saved `A` whenever the input needs a gradient;
+    /// from 0.43.2 it does not: `Profile::quant_saves_input`).
     pub quant_saves_input: bool,
     pub norm: NormImpl,
     pub attn: Attention,
@@ -74,6 +75,11 @@ pub struct Block {
     /// The framework calls the native GELU kernel (saves its input only) where transformers
     /// writes `gelu_new` as elementwise ops.
     pub native_gelu: bool,
+    /// Mixed precision: an fp32 model under `torch.autocast`. The residual stream and the
+    /// norms stay fp32, and autocast casts an activation to 16 bits separately for every
+    /// matmul that reads it (only weights, as leaves, are cached), so each trainable linear
+    /// keeps its own 16-bit copy of the norm output.
+    pub autocast: bool,
 }
 
 /// Saved bytes of one block, by part, for a given number of tokens.
@@ -106,7 +112,7 @@ impl Block {
         Block {
             act_bytes: 2.0, full: true, lora: Targets::NONE, rank: 0.0, lora_input_cast_bytes: 0.0,
             lora_dropout: false, quant_saves_input: false, norm: NormImpl::Fused, attn: Attention::Eager,
-            eager_softmax_fp32: false, expand_kv: false, dropout: true, bottleneck: 0.0, compiled: false, tp, dora: false, fused_qkv_adapter: false, masked: false, prefix_tokens: 0.0, native_gelu: true,
+            eager_softmax_fp32: false, expand_kv: false, dropout: true, bottleneck: 0.0, compiled: false, tp, dora: false, fused_qkv_adapter: false, masked: false, prefix_tokens: 0.0, native_gelu: true, autocast: false,
         }
     }
 
@@ -128,6 +134,13 @@ impl Block {
         // on outputs that are summed into the residual and keep their input too.
         let n_norms = a.norms_per_layer.max(1) as f64;
         let per_norm = match self.norm {
+            // Under autocast LayerNorm runs in fp32 (autocast's fp32 op list): the native
+            // kernel keeps only its fp32 input (the residual) and the row statistics.
+            NormImpl::Upcast if self.autocast && a.norm == NormKind::Layer => 4.0,
+            // Under autocast RMSNorm's `x.to(float32)` is a no-op on the fp32 residual, which
+            // the norm keeps (4h); with a trainable fp32 weight it keeps the fp32 normalised
+            // value too. (Gemma's (1 + weight) scale already works in fp32: same bytes.)
+            NormImpl::Upcast if self.autocast => 4.0 + if self.full { 4.0 } else { 0.0 },
             NormImpl::Upcast => {
                 let fp32_copy = if self.compiled { e } else { 4.0 };
                 // The weight's gradient needs the normalised input: 16-bit, or fp32 where the
@@ -145,7 +158,10 @@ impl Block {
         let qkv_in = [T::Q, T::K, T::V].iter().any(|x| self.trains(*x)) || quant_keep;
         let qkv_in_shared = self.full || (self.lora_input_cast_bytes == 0.0 && !self.lora_dropout && qkv_in);
         let mut attn = 0.0;
-        if qkv_in_shared || quant_keep { attn += e * h; }
+        // One 16-bit norm output shared by q, k and v; under autocast with trainable weights
+        // each projection keeps its own cast of the fp32 norm output (fused qkv: one).
+        let qkv_casts = if self.autocast && self.full && !a.quirks.fused_qkv { 3.0 } else { 1.0 };
+        if qkv_in_shared || quant_keep { attn += e * h * qkv_casts; }
         // --- attention kernel.
         match self.attn {
             Attention::Flash | Attention::Sdpa => {
@@ -153,15 +169,26 @@ impl Block {
                 // keep kv heads unless the framework expands them before SDPA.
                 // With an attention mask (padded batch, prefix) transformers' SDPA path repeats
                 // k/v to all heads and each layer keeps its own mask in the model dtype.
-                let expand = (self.expand_kv || self.masked) && self.attn == Attention::Sdpa;
+                // Repeating k/v to all heads is the identity when there are as many kv heads
+                // as heads (`repeat_kv` returns its input for n_rep = 1).
+                let expand = (self.expand_kv || self.masked) && self.attn == Attention::Sdpa && a.kv_heads < a.heads;
                 let kv_saved = if expand { qd } else { kvd } * kv_ratio;
                 if a.quirks.fused_qkv && !expand && self.prefix_tokens == 0.0 {
                     // v is a view of the fused projection's output, which stays alive whole;
                     // rotary q and k are new tensors (learned positions: q, k are views too).
                     let roped = if a.positions == 0 { qd + kvd } else { 0.0 };
                     attn += e * (roped + qd + 2.0 * kvd) / t + e * qd / t + 4.0 * heads / t;
+                    // A `cat`-built rotary q is contiguous head-major, and the kernel's output
+                    // follows q's layout, so `transpose(1, 2).contiguous()` copies it for
+                    // o_proj, which keeps the copy when its weight trains (Phi-3's `clone`).
+                    // (An adapter that casts its input keeps its own fp32 copy instead.)
+                    let o_reads_copy = self.full || (self.lora.contains(T::O) && self.lora_input_cast_bytes == 0.0 && !self.lora_dropout);
+                    if a.positions == 0 && o_reads_copy { attn += e * qd / t; }
                 } else {
-                    attn += e * (qd + 2.0 * kv_saved) / t + e * qd / t + 4.0 * heads / t;
+                    // With prefix keys/values, k and v are new (`cat`) tensors; a q that is a
+                    // view of the fused projection (no rotary: GPT-2) still keeps it whole.
+                    let q_saved = if a.quirks.fused_qkv && a.positions > 0 && !expand { qd + 2.0 * kvd } else { qd };
+                    attn += e * (q_saved + 2.0 * kv_saved) / t + e * qd / t + 4.0 * heads / t;
                 }
                 if self.masked && self.attn == Attention::Sdpa { attn += e * seq * kv_ratio; }
             }
@@ -193,7 +220,9 @@ impl Block {
         let mlp_in = [T::Gate, T::Up].iter().any(|x| self.trains(*x)) || quant_keep;
         let mut mlp = 0.0;
         let mlp_in_shared = self.full || (self.lora_input_cast_bytes == 0.0 && !self.lora_dropout && mlp_in);
-        if mlp_in_shared || quant_keep { mlp += e * h; }
+        // Likewise gate and up each keep their cast under autocast (fused gate_up: one).
+        let mlp_casts = if self.autocast && self.full && a.mlp == MlpKind::Gated && !a.quirks.fused_qkv { 2.0 } else { 1.0 };
+        if mlp_in_shared || quant_keep { mlp += e * h * mlp_casts; }
         let fe = f * a.experts_per_token as f64 / t;
         // The down projection's own input is kept when its weight trains, when a quantized
         // linear keeps it, or when an adapter reads it uncast and undropped (same storage).
@@ -223,13 +252,23 @@ impl Block {
         // --- adapters.
         let mut ad = 0.0;
         let mut qkv_input_done = false;
+        let mut gate_up_done = false;
         for tm in self.lora.iter() {
             let Some(shape) = a.linear(tm) else { continue };
+            // Phi-3's checkpoint fuses gate and up (`gate_up_proj`): PEFT wraps one module,
+            // with one input copy, one rank-r intermediate and (DoRA) one 2f-wide output.
+            if a.quirks.fused_qkv && a.mlp == MlpKind::Gated && matches!(tm, T::Gate | T::Up) {
+                if gate_up_done { continue; }
+                gate_up_done = true;
+            }
             // A fused-qkv adapter (litgpt's LoRAQKVLinear, one lora_A over the merged
             // projection) drops out and reads its input once for q, k and v together.
             let shared = (self.fused_qkv_adapter || a.quirks.fused_qkv) && matches!(tm, T::Q | T::K | T::V);
             if shared && qkv_input_done {
-                ad += self.rank * e;
+                // litgpt's lora_A has r rows per enabled projection (its lora_B input grows by
+                // r); a model whose checkpoint fuses qkv (GPT-2 c_attn, Phi-3 qkv_proj) gets
+                // one PEFT module for q, k and v together: nothing more.
+                if !a.quirks.fused_qkv { ad += self.rank * e; }
                 continue;
             }
             if shared { qkv_input_done = true; }
@@ -246,8 +285,12 @@ impl Block {
             ad += active * self.rank * rb;
             if self.dora {
                 // DoRA: the base layer's output, rescaled by the trainable magnitude, is kept
-                // in the adapter dtype plus its cast back to the activation dtype.
-                ad += active * (shape.output as f64 / if matches!(tm, T::Q | T::K | T::V | T::Gate | T::Up) { t } else { 1.0 }) * (rb + e);
+                // in the adapter dtype plus its cast back to the activation dtype. On a fused
+                // qkv checkpoint the one PEFT module's output is the whole q + k + v width.
+                let out = if shared && a.quirks.fused_qkv { qd + 2.0 * kvd }
+                    else if gate_up_done && matches!(tm, T::Gate | T::Up) { 2.0 * f }
+                    else { shape.output as f64 };
+                ad += active * (out / if matches!(tm, T::Q | T::K | T::V | T::Gate | T::Up) { t } else { 1.0 }) * (rb + e);
             }
         }
         if self.bottleneck > 0.0 {

@@ -74,8 +74,10 @@ pub struct Quirks {
     /// Extra FFN-width tensors the activation keeps: GPT-2/phi's `gelu_new` is written as
     /// elementwise ops (0.5·x, tanh, 1 + tanh kept besides the input): 3.
     pub act_extra_saves: u64,
-    /// q, k and v come from one fused linear (GPT-2 c_attn, Phi-3 qkv_proj): v is a view that
-    /// keeps the whole output alive, and one adapter reads one input.
+    /// The checkpoint fuses its projections: q, k and v come from one linear (GPT-2 c_attn,
+    /// Phi-3 qkv_proj), and in a gated MLP gate and up too (Phi-3 gate_up_proj, the only
+    /// gated family with fused qkv). v is a view that keeps the whole output alive, and PEFT
+    /// wraps each fused linear as one module: one adapter, one input.
     pub fused_qkv: bool,
     /// Gemma 2: tanh soft-capping of attention scores (one more s² tensor per head) and of
     /// the final logits (one more V-wide tensor per token).

@@ -33,8 +33,14 @@ pub struct Profile {
     /// The adapter casts its input to the adapter dtype (PEFT `_cast_input_dtype`).
     pub lora_casts_input: bool,
     pub norm: NormImpl,
-    /// NF4 implementation: bitsandbytes (saves inputs of quantized linears) or torchao.
+    /// NF4 implementation: bitsandbytes or torchao.
     pub nf4_bnb: bool,
+    /// bitsandbytes' `MatMul4Bit.forward` keeps the quantized linear's input `A` for backward
+    /// (`ctx.tensors = (A, B)`), although the frozen 4-bit weight never needs it. True up to
+    /// bitsandbytes 0.43.1; PR #1270 (merged 2024-07-16, released in 0.43.2) changed it to
+    /// `ctx.tensors = (None, B)`. A version property: the profile carries the version its
+    /// framework's reference runs used.
+    pub quant_saves_input: bool,
     /// One dequantized 16-bit weight lives during each quantized matmul (torchao's
     /// `linear_nf4` dequantizes to a full tensor; bnb's kernel also materialises it for the
     /// backward `grad @ W`).
@@ -78,6 +84,9 @@ pub fn profile(fw: Framework) -> Profile {
         lora_casts_input: true,
         norm: NormImpl::Upcast,
         nf4_bnb: true,
+        // Current bitsandbytes (0.50.2 in the calibration probe: QLoRA saves byte for byte
+        // what LoRA saves, data/calibration/saved-tensors.json).
+        quant_saves_input: false,
         dequant_buffer: true,
         logits: LogitsImpl::Fp32Upcast,
         loss_default: Loss::Standard,
@@ -106,7 +115,7 @@ pub fn profile(fw: Framework) -> Profile {
         // upcast, CEWithChunkedOutputLoss in the shipped LoRA/QLoRA configs, fused AdamW,
         // activation checkpointing on in the shipped configs.
         Framework::Torchtune => Profile {
-            adapter_dtype: AdapterDtype::Bf16, lora_casts_input: false, nf4_bnb: false,
+            adapter_dtype: AdapterDtype::Bf16, lora_casts_input: false, nf4_bnb: false, quant_saves_input: false,
             logits: LogitsImpl::ChunkedFp32 { chunks: 8 }, loss_default: Loss::Chunked,
             ckpt_default: Checkpointing::Full, optimizer_foreach: false, expand_kv: true, mask_per_layer: false, ..base
         },
@@ -116,7 +125,10 @@ pub fn profile(fw: Framework) -> Profile {
             adapter_dtype: AdapterDtype::Bf16, lora_casts_input: false,
             logits: LogitsImpl::ModelDtype, loss_default: Loss::Chunked, lora_dropout_default: 0.05,
             // litgpt builds torch.optim.AdamW with default arguments: foreach on CUDA.
-            optimizer_foreach: true, expand_kv: true, fused_qkv_adapter: true, mask_per_layer: false, ..base
+            optimizer_foreach: true, expand_kv: true, fused_qkv_adapter: true, mask_per_layer: false,
+            // The profile is lit-gpt of Oct 2023 (resource tables @8641822, bitsandbytes
+            // 0.41.1), whose MatMul4Bit still saved its input A.
+            quant_saves_input: true, ..base
         },
         // Unsloth: Triton fused RMSNorm (saves input + rstd), fused CE, "unsloth" offloaded
         // gradient checkpointing by default, LoRA through PEFT but bf16 adapters.

@@ -12,7 +12,7 @@ use crate::activation::{Block, NormImpl};
 use crate::arch::Architecture;
 use crate::framework::{self, LogitsImpl, Resolved};
 use crate::query::{
-    AdapterDtype, Attention, Checkpointing, Loss, Method, Offload, Optimizer, Precision, Quant, Query,
+    AdapterDtype, Attention, Checkpointing, Framework, Loss, Method, Offload, Optimizer, Precision, Quant, Query,
     ShardingStrategy, TargetModule, Targets,
 };
 use crate::report::{Error, Explanation, Fit, MemoryBreakdown, ModelInfo, Warning};
@@ -308,13 +308,16 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
     }
 
     // ---------- activations ----------
-    let quant_saves = q.method == Method::Qlora && res.profile.nf4_bnb;
+    let quant_saves = q.method == Method::Qlora && res.profile.nf4_bnb && res.profile.quant_saves_input;
     let block = Block {
         act_bytes,
         full: matches!(q.method, Method::Full | Method::Freeze),
         lora: if matches!(q.method, Method::Lora | Method::Qlora | Method::Dora) { q.targets } else { Targets::NONE },
         rank: q.rank as f64,
-        lora_input_cast_bytes: if res.profile.lora_casts_input && adapter_bytes > act_bytes { adapter_bytes } else { 0.0 },
+        // PEFT casts the adapter input to the adapter dtype; under autocast the fp32 adapter's
+        // matmul then casts it back to 16 bits, and that cast is the copy lora_A keeps (its
+        // rank-r output is 16-bit too: the probe's bf16-mixed LoRA records).
+        lora_input_cast_bytes: if res.profile.lora_casts_input && adapter_bytes > act_bytes { if mixed { act_bytes } else { adapter_bytes } } else { 0.0 },
         lora_dropout: res.lora_dropout > 0.0 && matches!(q.method, Method::Lora | Method::Qlora | Method::Dora),
         quant_saves_input: quant_saves,
         norm: if mixed && res.profile.norm == NormImpl::Fused && a.norm == crate::arch::NormKind::Layer { NormImpl::Upcast } else { res.profile.norm },
@@ -332,6 +335,7 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
             && ((!res.packing && q.batch > 1) || q.method == Method::Prefix),
         prefix_tokens: if q.method == Method::Prefix { q.virtual_tokens as f64 } else { 0.0 },
         native_gelu: matches!(q.framework, crate::query::Framework::Litgpt | crate::query::Framework::Torchtune),
+        autocast: mixed,
     };
     // LayerNorm (GPT-2/BERT) runs PyTorch's native kernel: input + stats, no fp32 copy
     // unless autocast runs it in fp32 on a 16-bit input.
@@ -366,6 +370,14 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
     // Encoder-only models: the embedding LayerNorm keeps its input, and with dropout the
     // embedding dropout keeps its mask.
     let head_saved = head_saved + if a.dropout { tokens * h } else { 0.0 };
+    // PEFT with gradient checkpointing calls `enable_input_require_grads`: the frozen token
+    // embedding's output becomes a leaf that requires grad, held by the graph's AccumulateGrad
+    // node until backward. With learned positions (GPT-2, BERT) something is added to it
+    // before block 0, so it is a tensor of its own; otherwise it is block 0's input, counted.
+    let peft_trainer = matches!(q.framework, Framework::Hf | Framework::Axolotl | Framework::LlamaFactory | Framework::Unsloth);
+    let embed_leaf = peft_trainer && is_peft(q.method) && res.ckpt == Checkpointing::Full && a.positions > 0
+        && !q.targets.contains(TargetModule::Embed);
+    let head_saved = head_saved + if embed_leaf { tokens * h * act_bytes } else { 0.0 };
     act += head_saved;
     // Token ids and labels (int64) and the RoPE cos/sin tables.
     let misc_saved = 16.0 * tokens + 4.0 * seq * a.head_dim as f64;

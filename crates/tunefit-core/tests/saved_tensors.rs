@@ -1,53 +1,56 @@
 //! `memory.saved_for_backward` against the bytes autograd really holds after a forward pass,
-//! measured by tools/calibrate (data/calibration/saved-tensors.json). Each record within 2%.
-//! Without the file the test says so and passes; with it, any disagreement fails.
+//! measured by tools/calibrate: **every** record of data/calibration/saved-tensors.json must
+//! be within 2%. A record the model cannot reach yet is listed, with the tensor it gets wrong
+//! and why, in data/calibration/known-misses.json. The list may only shrink: an unlisted
+//! record outside 2% fails, and so does a listed record that now matches (remove it).
 use serde_json::Value;
+use std::collections::BTreeMap;
 use tunefit_core::{evaluate, Query};
 
-#[test]
-fn saved_for_backward_matches_the_probe() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/calibration/saved-tensors.json");
-    let Ok(text) = std::fs::read_to_string(path) else {
-        println!("data/calibration/saved-tensors.json is absent: nothing to check yet");
-        return;
-    };
-    let v: Value = serde_json::from_str(&text).expect("saved-tensors.json parses");
-    let recs = v["records"].as_array().expect("records array");
-    let mut bad = Vec::new();
-    for r in recs {
-        let qs = r["query"].as_str().unwrap();
-        let measured = r["saved_bytes"].as_f64().unwrap();
-        let q = match Query::parse(qs) { Ok(q) => q, Err(e) => { bad.push(format!("{qs}: query error {e}")); continue } };
-        let got = evaluate(&q).map(|r| r.memory.saved_for_backward as f64);
-        match got {
-            Ok(p) => {
-                let e = p / measured - 1.0;
-                println!("{:+6.2}%  measured {:>12} predicted {:>12}  {qs}", e * 100.0, measured, p);
-                if e.abs() > 0.02 { bad.push(format!("{qs}: {:+.2}%", e * 100.0)); }
-            }
-            Err(e) => bad.push(format!("{qs}: {e}")),
-        }
-    }
-    assert!(bad.is_empty(), "{} of {} records outside 2%:\n{}", bad.len(), recs.len(), bad.join("\n"));
+const TOLERANCE: f64 = 0.02;
+
+fn load(name: &str) -> Value {
+    let path = format!("{}/../../data/calibration/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
-/// Reports (without failing) how the model does on every probe record, including those not yet
-/// moved into the canonical file (data/calibration/saved-tensors-all.json).
 #[test]
-fn report_on_all_probe_records() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/calibration/saved-tensors-all.json");
-    let Ok(text) = std::fs::read_to_string(path) else { println!("saved-tensors-all.json absent"); return };
-    let v: Value = serde_json::from_str(&text).expect("parses");
-    let (mut ok, mut n) = (0, 0);
-    for r in v["records"].as_array().expect("records") {
-        let qs = r["query"].as_str().unwrap();
-        let measured = r["saved_bytes"].as_f64().unwrap();
-        let Ok(q) = Query::parse(qs) else { continue };
-        let Ok(rep) = evaluate(&q) else { continue };
-        n += 1;
-        let e = rep.memory.saved_for_backward as f64 / measured - 1.0;
-        if e.abs() <= 0.02 { ok += 1; }
-        println!("ALL {:+7.2}%  {qs}", e * 100.0);
+fn every_probe_record_within_2_percent_or_a_listed_miss() {
+    let data = load("saved-tensors.json");
+    let misses = load("known-misses.json");
+    let mut listed: BTreeMap<String, (String, String)> = BTreeMap::new();
+    for m in misses["misses"].as_array().expect("misses array") {
+        let q = m["query"].as_str().expect("miss query").to_string();
+        let tensor = m["tensor"].as_str().expect("miss names the tensor").to_string();
+        let why = m["why"].as_str().expect("miss says why").to_string();
+        assert!(!tensor.is_empty() && !why.is_empty(), "{q}: a listed miss names its tensor and reason");
+        assert!(listed.insert(q.clone(), (tensor, why)).is_none(), "{q} listed twice");
     }
-    println!("ALL within 2%: {ok} of {n}");
+    let recs = data["records"].as_array().expect("records array");
+    assert!(recs.len() >= 160, "the file holds every measurement ({} records)", recs.len());
+    let mut failures = Vec::new();
+    let mut seen = 0;
+    let mut within = 0;
+    for r in recs {
+        let qs = r["query"].as_str().expect("query");
+        let measured = r["saved_bytes"].as_f64().expect("saved_bytes");
+        let q = Query::parse(qs).unwrap_or_else(|e| panic!("{qs}: query error {e}"));
+        let predicted = evaluate(&q).unwrap_or_else(|e| panic!("{qs}: {e}")).memory.saved_for_backward as f64;
+        let e = predicted / measured - 1.0;
+        let miss = e.abs() > TOLERANCE;
+        println!("{:+7.2}%  measured {:>13} predicted {:>13}  {qs}", e * 100.0, measured, predicted);
+        match (miss, listed.get(qs)) {
+            (false, None) => within += 1,
+            (true, Some(_)) => seen += 1,
+            (true, None) => failures.push(format!("{qs}: {:+.2}% and not in known-misses.json", e * 100.0)),
+            (false, Some(_)) => failures.push(format!("{qs}: now within 2% ({:+.2}%): remove it from known-misses.json", e * 100.0)),
+        }
+    }
+    let queries: Vec<&str> = recs.iter().map(|r| r["query"].as_str().unwrap()).collect();
+    for q in listed.keys() {
+        if !queries.contains(&q.as_str()) { failures.push(format!("{q}: listed as a miss but not a record")); }
+    }
+    println!("within 2%: {within} of {}; listed misses: {seen}", recs.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
