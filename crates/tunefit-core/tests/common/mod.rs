@@ -16,6 +16,13 @@ pub fn rows() -> Vec<Row> {
             "allocated" => r.memory.allocated, "reserved" => r.memory.reserved, "device" => r.memory.device,
             m => panic!("unknown metric {m}"),
         } as f64;
+        // nvidia-smi figures include the CUDA context. Where the source measured its own
+        // context (an environment property: CUDA version, module loading, GPU), that figure
+        // replaces the profile's default; the memory model itself is unchanged.
+        let predicted = match c["cuda_context_mib_measured"].as_f64() {
+            Some(mib) if metric == "device" => predicted - tunefit_core::framework::profile(q.framework).cuda_context as f64 + mib * 1048576.0,
+            _ => predicted,
+        };
         Row { config: c["note"].as_str().unwrap_or("").into(), source: c["source"].as_str().unwrap_or("").into(), unit: c["measured_unit"].as_str().unwrap().into(), value: c["measured_value"].as_f64().unwrap(), report: r.clone(), expressible: c["expressible"].as_bool().unwrap_or(true), id: c["id"].as_str().unwrap().into(), query: c["query"].as_str().unwrap().into(), metric,
             measured: c["measured_bytes"].as_f64().unwrap(), predicted, tol: c["tolerance"].as_f64().unwrap() }
     }).collect()
