@@ -12,5 +12,7 @@ pub mod url;
 /// Mounts the calculator into <body>.
 pub fn mount() {
     console_error_panic_hook::set_once();
-    leptos::mount::mount_to_body(app::App);
+    // `embed=1` mounts the compact widget (no header, controls or footer) instead of the page.
+    let (_, prefs, _) = url::decode(&url::current_search(), i18n::Lang::En);
+    if prefs.embed() { leptos::mount::mount_to_body(components::embed::EmbedApp) } else { leptos::mount::mount_to_body(app::App) }
 }

@@ -5,7 +5,7 @@
 //! Parsing, validation and the cost ranking are the core's (`PriceBook`,
 //! `evaluate_with_prices`); saving is storage.rs.
 
-use super::share::download;
+use super::share::{action_of, download};
 use crate::state::use_state;
 use crate::storage::{parse_price_list, save_prices};
 use leptos::prelude::*;
@@ -21,7 +21,7 @@ fn csv_of(b: &PriceBook) -> String { if b.is_empty() { empty_csv() } else { b.to
 #[component]
 pub fn PricesPanel() -> impl IntoView {
     let st = use_state();
-    let sh = move || st.lang.get().sh();
+    let sh = move || st.lang.get_untracked().sh();
     let text = RwSignal::new(st.prices.with_untracked(csv_of));
     // (message, is an error)
     let status = RwSignal::new(None::<(String, bool)>);
@@ -37,8 +37,7 @@ pub fn PricesPanel() -> impl IntoView {
         Ok(b) => apply(b),
         Err(e) => status.set(Some(((sh().prices_error)(&e), true))),
     };
-    let import = move |ev: leptos::ev::Event| {
-        let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
+    let import = move |input: web_sys::HtmlInputElement| {
         let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
         spawn_local(async move {
             let got = wasm_bindgen_futures::JsFuture::from(file.text()).await.ok().and_then(|v| v.as_string());
@@ -49,46 +48,56 @@ pub fn PricesPanel() -> impl IntoView {
             input.set_value("");
         });
     };
+    // One listener for every button of the panel and the notices (see share::action_of).
+    let act = move |ev: web_sys::Event| match action_of(&ev).as_deref() {
+        Some("apply") => apply_text(&text.get_untracked()),
+        Some("clear") => apply(PriceBook::default()),
+        Some("csv") => { download("tunefit-prices.csv", "text/csv", &st.prices.with_untracked(csv_of)); }
+        Some("json") => { download("tunefit-prices.json", "application/json", &st.prices.with_untracked(|b| b.to_json())); }
+        Some("import") => if ev.type_() == "change" { if let Some(i) = ev.target().and_then(|t| t.dyn_into().ok()) { import(i) } },
+        Some("use-link") => { if let Some(b) = st.link_prices.get_untracked() { apply(b) } st.link_prices.set(None) }
+        Some("keep-mine") => st.link_prices.set(None),
+        Some("dismiss") => st.prices_notice.set(None),
+        _ => {}
+    };
 
-    view! {
-        {move || st.prices_notice.get().map(|m| view! {
-            <div class="notice warn" role="alert" data-testid="prices-notice">
-                <p>{m}</p>
-                <button type="button" on:click=move |_| st.prices_notice.set(None)>{st.s().dismiss}</button>
+    // One closure re-renders the panel when the language changes (signals keep its state).
+    move || {
+        let sh = st.lang.get().sh();
+        view! {
+            <div class="prices-box" on:click=move |e: web_sys::MouseEvent| act(e.into()) on:change=act>
+                {move || st.prices_notice.get().map(|m| view! {
+                    <div class="notice warn" role="alert" data-testid="prices-notice">
+                        <p>{m}</p>
+                        <button type="button" data-act="dismiss">{st.s().dismiss}</button>
+                    </div>
+                })}
+                {move || st.link_prices.with(|b| b.as_ref().map(|b| b.overrides.len() + b.custom_offers.len())).map(|n| view! {
+                    <div class="notice" role="alert" data-testid="link-prices">
+                        <p>{(sh.link_prices)(n)}</p>
+                        <button type="button" data-testid="use-link-prices" data-act="use-link">{sh.use_link_prices}</button>
+                        <button type="button" data-testid="keep-my-prices" data-act="keep-mine">{sh.keep_mine}</button>
+                    </div>
+                })}
+                <details class="card prices" data-testid="prices">
+                    <summary><h2>{sh.prices_title}</h2></summary>
+                    <p class="hint">{sh.prices_hint}</p>
+                    <textarea class="code" rows="6" spellcheck="false" data-testid="prices-text" aria-label=sh.prices_title
+                        prop:value=text on:input=move |ev| text.set(event_target_value(&ev))></textarea>
+                    <div class="row">
+                        <button type="button" data-testid="prices-apply" data-act="apply">{sh.prices_apply}</button>
+                        <button type="button" data-testid="prices-clear" data-act="clear">{sh.prices_clear}</button>
+                        <label class="file-button">{sh.prices_import}
+                            <input type="file" accept=".csv,.json,text/csv,application/json" data-testid="prices-import" data-act="import" />
+                        </label>
+                        <button type="button" data-testid="prices-export-csv" data-act="csv">{sh.prices_export_csv}</button>
+                        <button type="button" data-testid="prices-export-json" data-act="json">{sh.prices_export_json}</button>
+                    </div>
+                    {move || status.get().map(|(m, err)| view! {
+                        <p class=if err { "notice warn" } else { "muted" } role="status" data-testid="prices-status">{m}</p>
+                    })}
+                </details>
             </div>
-        })}
-        {move || st.link_prices.get().map(|b| {
-            let n = b.overrides.len() + b.custom_offers.len();
-            view! {
-                <div class="notice" role="alert" data-testid="link-prices">
-                    <p>{(sh().link_prices)(n)}</p>
-                    <button type="button" data-testid="use-link-prices" on:click=move |_| {
-                        apply(b.clone());
-                        st.link_prices.set(None);
-                    }>{sh().use_link_prices}</button>
-                    <button type="button" data-testid="keep-my-prices" on:click=move |_| st.link_prices.set(None)>{sh().keep_mine}</button>
-                </div>
-            }
-        })}
-        <details class="card prices" data-testid="prices">
-            <summary><h2>{move || sh().prices_title}</h2></summary>
-            <p class="hint">{move || sh().prices_hint}</p>
-            <textarea class="code" rows="6" spellcheck="false" data-testid="prices-text" aria-label=move || sh().prices_title
-                prop:value=move || text.get() on:input=move |ev| text.set(event_target_value(&ev))></textarea>
-            <div class="row">
-                <button type="button" data-testid="prices-apply" on:click=move |_| apply_text(&text.get_untracked())>{move || sh().prices_apply}</button>
-                <button type="button" data-testid="prices-clear" on:click=move |_| apply(PriceBook::default())>{move || sh().prices_clear}</button>
-                <label class="file-button">{move || sh().prices_import}
-                    <input type="file" accept=".csv,.json,text/csv,application/json" data-testid="prices-import" on:change=import />
-                </label>
-                <button type="button" data-testid="prices-export-csv"
-                    on:click=move |_| { download("tunefit-prices.csv", "text/csv", &st.prices.with(csv_of)); }>{move || sh().prices_export_csv}</button>
-                <button type="button" data-testid="prices-export-json"
-                    on:click=move |_| { download("tunefit-prices.json", "application/json", &st.prices.with(|b| b.to_json())); }>{move || sh().prices_export_json}</button>
-            </div>
-            {move || status.get().map(|(m, err)| view! {
-                <p class=if err { "notice warn" } else { "muted" } role="status" data-testid="prices-status">{m}</p>
-            })}
-        </details>
+        }
     }
 }

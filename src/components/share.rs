@@ -19,8 +19,22 @@ pub fn page_base() -> String {
     format!("{}{}", loc.origin().unwrap_or_default(), loc.pathname().unwrap_or_default())
 }
 
+/// Copies `text`, then tells `done` whether it worked. One non-generic entry point: every
+/// caller shares one future type (each distinct future costs wasm).
+pub fn copy_then(text: String, done: Box<dyn Fn(bool, String)>) {
+    spawn_local(async move { let ok = copy_text(&text).await; done(ok, text) });
+}
+
+/// The `data-act` of the element an event came from (or its nearest ancestor with one).
+/// Panels handle all their buttons with one listener: each `on:` closure is its own
+/// monomorphised listener in the wasm, and a panel with a dozen of them costs kilobytes.
+pub fn action_of(ev: &web_sys::Event) -> Option<String> {
+    let el: web_sys::Element = ev.target()?.dyn_into().ok()?;
+    el.closest("[data-act]").ok()??.get_attribute("data-act")
+}
+
 /// Copies `text`; false when neither the async clipboard nor the legacy command works.
-pub async fn copy_text(text: &str) -> bool {
+async fn copy_text(text: &str) -> bool {
     let Some(w) = web_sys::window() else { return false };
     let nav = w.navigator();
     // `navigator.clipboard` is undefined outside a secure context; calling it would throw.
@@ -82,7 +96,7 @@ addEventListener('message', (e) => {{\n\
 #[component]
 pub fn SharePanel() -> impl IntoView {
     let st = use_state();
-    let sh = move || st.lang.get().sh();
+    let sh = move || st.lang.get_untracked().sh();
     let with_prices = RwSignal::new(false);
     let status = RwSignal::new(None::<String>);
     // Text the clipboard refused, shown for copying by hand.
@@ -95,11 +109,10 @@ pub fn SharePanel() -> impl IntoView {
         let include = with_prices.get() && !prices.is_empty();
         st.query.with(|q| tunefit_core::share::share_link(&page_base(), q, include.then_some(&prices)))
     };
-    let copy = move |text: String| spawn_local(async move {
-        let ok = copy_text(&text).await;
+    let copy = move |text: String| copy_then(text, Box::new(move |ok, text| {
         manual.set((!ok).then_some(text));
         status.set(Some(if ok { sh().copied } else { sh().copy_failed }.to_string()));
-    });
+    }));
     let markdown = move || st.report.with(|r| r.as_ref().ok().map(|r| tunefit_core::markdown::report_markdown_with_link(r, Some(&page_base()))));
     let json = move || st.report.with(|r| r.as_ref().ok().and_then(|r| serde_json::to_string_pretty(r).ok()));
     let snippet = move || {
@@ -112,40 +125,55 @@ pub fn SharePanel() -> impl IntoView {
         embed_snippet(&src, &origin)
     };
 
-    view! {
-        <div class="share-bar" role="group" aria-label=move || sh().share data-testid="share-bar">
-            <button type="button" data-testid="share" on:click=move |_| copy(link())>{move || sh().share}</button>
-            <button type="button" data-testid="copy-markdown" disabled=move || markdown().is_none()
-                on:click=move |_| if let Some(m) = markdown() { copy(m) }>{move || sh().copy_markdown}</button>
-            <button type="button" data-testid="download-json" disabled=move || json().is_none()
-                on:click=move |_| if let Some(j) = json() {
-                    if download("tunefit.json", "application/json", &j).is_some() { status.set(Some(sh().downloaded.into())) }
-                }>{move || sh().download_json}</button>
-            <button type="button" data-testid="embed" aria-expanded=move || embed_open.get().to_string()
-                on:click=move |_| embed_open.update(|o| *o = !*o)>{move || sh().embed}</button>
-            <Show when=move || st.prices.with(|p| !p.is_empty())>
-                <label class="chip"><input type="checkbox" data-testid="share-prices"
-                    prop:checked=move || with_prices.get() on:change=move |ev| with_prices.set(event_target_checked(&ev)) />
-                    {move || sh().include_prices}</label>
-            </Show>
-            <p class="share-status muted" role="status" aria-live="polite" data-testid="share-status">{move || status.get()}</p>
-            {move || manual.get().map(|t| view! {
-                <textarea class="manual-copy" readonly rows="4" data-testid="manual-copy" prop:value=t></textarea>
-            })}
-        </div>
-        <Show when=move || embed_open.get()>
-            <div class="card embed-box" data-testid="embed-box">
-                <p class="hint">{move || sh().embed_hint}</p>
+    let act = move |ev: web_sys::Event| {
+        let Some(a) = action_of(&ev) else { return };
+        let value = || ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok());
+        match a.as_str() {
+            "share" => copy(link()),
+            "markdown" => if let Some(m) = markdown() { copy(m) },
+            "json" => if let Some(j) = json() {
+                if download("tunefit.json", "application/json", &j).is_some() { status.set(Some(sh().downloaded.into())) }
+            },
+            "embed" => embed_open.update(|o| *o = !*o),
+            "snippet" => copy(snippet()),
+            "prices" => if let Some(i) = value() { with_prices.set(i.checked()) },
+            "view" => if let Some(v) = ev.target().and_then(|t| js_sys::Reflect::get(&t, &"value".into()).ok()).and_then(|v| v.as_string()) {
+                embed_view.set(View::parse(&v))
+            },
+            _ => {}
+        }
+    };
+
+    // One closure re-renders the bar when the language changes (signals keep its state).
+    move || {
+        let sh = st.lang.get().sh();
+        view! {
+            <div class="share-bar" role="group" aria-label=sh.share data-testid="share-bar" on:click=move |e: web_sys::MouseEvent| act(e.into())>
+                <button type="button" data-testid="share" data-act="share">{sh.share}</button>
+                <button type="button" data-testid="copy-markdown" data-act="markdown">{sh.copy_markdown}</button>
+                <button type="button" data-testid="download-json" data-act="json">{sh.download_json}</button>
+                <button type="button" data-testid="embed" data-act="embed">{sh.embed}</button>
+                <label class="chip" class:hidden=move || st.prices.with(|p| p.is_empty())>
+                    <input type="checkbox" data-testid="share-prices" data-act="prices" prop:checked=with_prices />{sh.include_prices}
+                </label>
+                <p class="share-status muted" role="status" aria-live="polite" data-testid="share-status">{status}</p>
+                {move || manual.get().map(|t| view! { <textarea class="manual-copy" readonly rows="4" data-testid="manual-copy" prop:value=t></textarea> })}
+            </div>
+            <div class="card embed-box" data-testid="embed-box" class:hidden=move || !embed_open.get()
+                on:click=move |e: web_sys::MouseEvent| act(e.into()) on:change=act>
+                <p class="hint">{sh.embed_hint}</p>
                 <div class="field inline">
-                    <label for="embed-view">{move || sh().embed_view}</label>
-                    <select id="embed-view" data-testid="embed-view" on:change=move |ev| embed_view.set(View::parse(&event_target_value(&ev)))>
-                        <option value="">{move || sh().embed_view_all}</option>
-                        {View::ALL.into_iter().map(|v| view! { <option value=v.code()>{v.code()}</option> }).collect_view()}
+                    <label for="embed-view">{sh.embed_view}</label>
+                    <select id="embed-view" data-testid="embed-view" data-act="view">
+                        <option value="">{sh.embed_view_all}</option>
+                        <option value="memory">"memory"</option>
+                        <option value="fit">"fit"</option>
+                        <option value="cost">"cost"</option>
                     </select>
                 </div>
                 <textarea readonly rows="8" class="code" data-testid="embed-snippet" prop:value=snippet></textarea>
-                <button type="button" data-testid="copy-snippet" on:click=move |_| copy(snippet())>{move || sh().copy_snippet}</button>
+                <button type="button" data-testid="copy-snippet" data-act="snippet">{sh.copy_snippet}</button>
             </div>
-        </Show>
+        }
     }
 }

@@ -1,0 +1,148 @@
+// Sharing and a person's own prices: the Share button copies the canonical link, Markdown and
+// JSON come out of the core (the JSON equals the CLI's), own prices apply, persist, reach a
+// link only when asked, survive import/export, and corrupted storage is a notice, not a crash.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { serve, launch, openPage } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await serve(); browser = await launch(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+const CLIP = { permissions: ['clipboard-read', 'clipboard-write'] };
+const Q = 'v=1&model=llama-3.1-8b&method=lora&batch=4&seq=2048';
+const cli = (q) => JSON.parse(execFileSync('target/release/tunefit', ['estimate', '--json', q], { encoding: 'utf8' }));
+const clipboard = (page) => page.evaluate(() => navigator.clipboard.readText());
+async function downloaded(page, testid) {
+  const [d] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testid).click()]);
+  return { name: d.suggestedFilename(), text: await readFile(await d.path(), 'utf8') };
+}
+// A custom offer far below every bundled price: it must rank first.
+const CHEAP_CSV = 'kind,provider,gpu,gpus_per_instance,on_demand_usd_h,spot_usd_h,billing,name\ncustom,lab,l40s,1,0.01,,hour,cheap\n';
+
+test('Share copies the canonical link; Markdown and JSON are the core\'s', async () => {
+  const page = await openPage(browser, `${server.url}?${Q}`, CLIP);
+  await page.getByTestId('total-device').waitFor();
+  await page.getByTestId('share').click();
+  await page.getByTestId('share-status').filter({ hasText: /\S/ }).waitFor();
+  const link = await clipboard(page);
+  assert.equal(link, await page.evaluate(() => location.origin + location.pathname + location.search));
+  assert.ok(link.includes('?v=1&'), link);
+  assert.ok(!link.includes('#'), 'no prices unless asked');
+
+  await page.getByTestId('copy-markdown').click();
+  await page.waitForFunction(async () => (await navigator.clipboard.readText()).startsWith('### tunefit'));
+  const md = await clipboard(page);
+  assert.match(md, /\| Setting \| Value \|/);
+  assert.ok(md.includes(link), 'the Markdown carries the full link');
+
+  const json = await downloaded(page, 'download-json');
+  assert.equal(json.name, 'tunefit.json');
+  assert.deepEqual(JSON.parse(json.text), cli(Q), 'Download JSON equals `tunefit estimate --json`');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('own prices apply, persist, and reach a link only when asked', async () => {
+  const page = await openPage(browser, `${server.url}?v=1`, CLIP);
+  await page.getByTestId('cost-table').waitFor();
+  await page.getByTestId('prices').locator('summary').click();
+  await page.getByTestId('prices-text').fill(CHEAP_CSV);
+  await page.getByTestId('prices-apply').click();
+  await page.getByTestId('prices-status').filter({ hasText: '1' }).waitFor();
+  const firstProvider = () => page.getByTestId('offer-row').first().locator('th').textContent();
+  assert.equal(await firstProvider(), 'lab');
+
+  // Kept in localStorage: a reload still ranks the custom offer first.
+  await page.reload();
+  await page.getByTestId('cost-table').waitFor();
+  assert.equal(await firstProvider(), 'lab');
+  const json = JSON.parse((await downloaded(page, 'download-json')).text);
+  assert.equal(json.cost.cheapest.offer, 'own/cheap');
+  assert.equal(json.cost.cheapest.confidence, 'user');
+
+  // Not in the link by default; in the fragment when the box is ticked.
+  await page.getByTestId('share').click();
+  assert.ok(!(await clipboard(page)).includes('#'));
+  await page.getByTestId('share-prices').check();
+  await page.getByTestId('share').click();
+  await page.waitForFunction(async () => (await navigator.clipboard.readText()).includes('#prices='));
+  const withPrices = await clipboard(page);
+  assert.match(withPrices, /#prices=c:cheap:lab:l40s:1:0\.01:/);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+
+  // The receiver is asked before the link's prices replace theirs.
+  const other = await openPage(browser, withPrices);
+  await other.getByTestId('link-prices').waitFor();
+  assert.notEqual(await other.getByTestId('offer-row').first().locator('th').textContent(), 'lab');
+  await other.getByTestId('use-link-prices').click();
+  await other.getByTestId('offer-row').first().locator('th', { hasText: 'lab' }).waitFor();
+  assert.equal(await other.evaluate(() => JSON.parse(localStorage.getItem('tunefit.prices.v1')).custom_offers[0].name), 'cheap');
+  assert.deepEqual(other.problems, []);
+  await other.context().close();
+});
+
+test('corrupted stored prices are ignored with a notice', async () => {
+  const ctx = await browser.newContext();
+  await ctx.addInitScript(() => localStorage.setItem('tunefit.prices.v1', '{"overrides": [{"provider": 7'));
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${server.url}?v=1`);
+  await page.getByTestId('total-device').waitFor();
+  const notice = page.getByTestId('prices-notice');
+  await notice.waitFor();
+  assert.match(await notice.textContent(), /line 1/);
+  await page.getByTestId('cost-table').waitFor();
+  assert.notEqual(await page.getByTestId('offer-row').first().locator('th').textContent(), 'lab');
+  await notice.getByRole('button').click();
+  assert.equal(await notice.count(), 0);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('a price list is imported from CSV and exported as JSON and CSV', async () => {
+  const page = await openPage(browser, `${server.url}?v=1`);
+  await page.getByTestId('cost-table').waitFor();
+  await page.getByTestId('prices').locator('summary').click();
+  await page.getByTestId('prices-import').setInputFiles({ name: 'p.csv', mimeType: 'text/csv', buffer: Buffer.from(CHEAP_CSV) });
+  await page.getByTestId('offer-row').first().locator('th', { hasText: 'lab' }).waitFor();
+  const json = JSON.parse((await downloaded(page, 'prices-export-json')).text);
+  assert.deepEqual(json.custom_offers.map((o) => [o.name, o.gpu, o.on_demand_usd_h]), [['cheap', 'l40s', 0.01]]);
+  const csv = (await downloaded(page, 'prices-export-csv')).text;
+  assert.match(csv, /^kind,provider,gpu,gpus_per_instance,on_demand_usd_h,spot_usd_h,billing,name/);
+  assert.match(csv, /custom,lab,l40s,1,0\.01/);
+
+  // A bad file names the line and field, and keeps the prices in force.
+  await page.getByTestId('prices-import').setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from('kind,provider,gpu,gpus_per_instance,on_demand_usd_h,spot_usd_h\ncustom,lab,l40s,1,-5,\n') });
+  await page.getByTestId('prices-status').filter({ hasText: 'line 2' }).waitFor();
+  assert.equal(await page.getByTestId('offer-row').first().locator('th').textContent(), 'lab');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('the framework selector says what it changes; Copy config has a tab per file', async () => {
+  const page = await openPage(browser, `${server.url}?v=1&method=lora&gpus=2&shard=zero3&framework=hf`, CLIP);
+  await page.getByTestId('total-device').waitFor();
+  const desc = page.getByTestId('framework-desc');
+  assert.match(await desc.textContent(), /PEFT/);
+  await page.getByTestId('framework').selectOption('torchtune');
+  assert.match(await desc.textContent(), /chunked/);
+  await page.getByTestId('framework').selectOption('hf');
+
+  await page.getByTestId('export').locator('summary').click();
+  const tabs = page.getByTestId('export-tab');
+  assert.ok(await tabs.count() >= 2, 'a training script and a sharding config');
+  const first = await page.getByTestId('export-file').textContent();
+  await tabs.nth(1).click();
+  const second = await page.getByTestId('export-file').textContent();
+  assert.notEqual(first, second);
+  assert.equal(await tabs.nth(1).getAttribute('aria-selected'), 'true');
+  await page.getByTestId('copy-config').click();
+  await page.waitForFunction(async (t) => (await navigator.clipboard.readText()) === t, second);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
