@@ -5,32 +5,18 @@
 use crate::format::{bytes, number};
 use crate::state::use_state;
 use leptos::prelude::*;
-use tunefit_core::{dataset, memory, report::Fit};
+use tunefit_core::{dataset, report::Fit, solve};
 
 /// One row: the GPU's id and name, and its fit (None when the core could not evaluate it).
 pub type GpuFit = (&'static str, &'static str, Option<Fit>);
 
-/// The fit of the current query on every GPU of the dataset: one memory estimate, then the
-/// core's `memory::fit` (with its solvers) per GPU. Empty when the query cannot be estimated.
-///
-/// `memory::fit` depends on the GPU only through its memory size (headroom and the solvers
-/// take `vram_bytes`), and many GPUs share a size (80 GiB, 24 GiB, 48 GiB ...), so it runs
-/// once per distinct size and the result is reused with the GPU's id: the same figures for a
-/// fraction of the solver work. TODO(core): a `fit_for_vram` would make this explicit.
+/// The fit of the current query on every GPU of the dataset (the core's `fit_every_gpu`),
+/// paired with each GPU's display name. Empty when the query cannot be estimated.
 pub fn fits(q: &tunefit_core::Query) -> Vec<GpuFit> {
-    let Ok(est) = memory::estimate(q) else { return Vec::new() };
-    let mut by_size: Vec<(u64, Option<Fit>)> = Vec::new();
-    dataset::gpus().iter().map(|g| {
-        let fit = match by_size.iter().find(|(v, _)| *v == g.vram_bytes) {
-            Some((_, f)) => f.clone().map(|f| Fit { gpu: g.id.to_string(), ..f }),
-            None => {
-                let f = memory::fit(q, &est, g.id).ok();
-                by_size.push((g.vram_bytes, f.clone()));
-                f
-            }
-        };
-        (g.id, g.name, fit)
-    }).collect()
+    let all = solve::fit_every_gpu(q).unwrap_or_default();
+    dataset::gpus().iter().zip(all.into_iter().map(Some).chain(std::iter::repeat(None)))
+        .map(|(g, f)| (g.id, g.name, f))
+        .collect()
 }
 
 #[component]

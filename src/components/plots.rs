@@ -7,7 +7,7 @@
 use crate::format::{bytes, number};
 use crate::state::use_state;
 use leptos::prelude::*;
-use tunefit_core::{dataset, memory, Query};
+use tunefit_core::{dataset, solve, Query};
 
 /// Plot box in SVG user units.
 pub const W: f64 = 640.0;
@@ -37,13 +37,9 @@ pub fn seq_ladder(current: u32) -> Vec<u32> {
     v
 }
 
-/// Device memory per GPU at each sequence length, from the core's memory model (points the core cannot evaluate are left out).
+/// Device memory per GPU at each sequence length of the ladder (the core's `device_by_seq`).
 pub fn memory_curve(q: &Query) -> Vec<(u32, u64)> {
-    seq_ladder(q.seq).into_iter().filter_map(|s| {
-        let mut q = q.clone();
-        q.seq = s;
-        memory::estimate(&q).ok().map(|e| (s, e.memory.device))
-    }).collect()
+    solve::device_by_seq(q, &seq_ladder(q.seq))
 }
 
 /// Distinct GPU memory sizes with the GPU names that have them, smallest first.

@@ -538,14 +538,5 @@ fn explain(q: &Query, r: &Resolved, a: &Architecture, t: &Trainable) -> Vec<Expl
 /// How the configuration fits one GPU, with the inverse solvers.
 pub fn fit(q: &Query, est: &Estimate, id: &str) -> Result<Fit, Error> {
     let g = crate::dataset::gpu(id).ok_or_else(|| Error::Invalid { key: "gpu".into(), message: format!("unknown GPU id '{id}'") })?;
-    let headroom = g.vram_bytes as i64 - est.memory.device as i64;
-    Ok(Fit {
-        gpu: g.id.into(), vram: g.vram_bytes, fits: headroom >= 0, headroom,
-        max_batch: crate::solve::max_batch(q, g.vram_bytes),
-        max_seq: crate::solve::max_seq(q, g.vram_bytes),
-        min_gpus: crate::solve::min_gpus(q, g.vram_bytes),
-    })
+    Ok(crate::solve::fit_on(q, est, g))
 }
-
-#[allow(dead_code)]
-fn _unused(_: Loss, _: Checkpointing) {}

@@ -62,3 +62,66 @@ pub fn min_gpus(q: &Query, vram: u64) -> Option<u32> {
         if q.shard == crate::query::ShardingStrategy::None && q.tp == 1 { return None; }
     }
 }
+
+/// How an estimated configuration fits one GPU: headroom against its memory, and the three
+/// solvers at that memory size.
+pub fn fit_on(q: &Query, est: &crate::memory::Estimate, gpu: &crate::dataset::Gpu) -> crate::report::Fit {
+    let headroom = gpu.vram_bytes as i64 - est.memory.device as i64;
+    crate::report::Fit {
+        gpu: gpu.id.into(),
+        vram: gpu.vram_bytes,
+        fits: headroom >= 0,
+        headroom,
+        max_batch: max_batch(q, gpu.vram_bytes),
+        max_seq: max_seq(q, gpu.vram_bytes),
+        min_gpus: min_gpus(q, gpu.vram_bytes),
+    }
+}
+
+/// The fit of `q` on every GPU of the dataset, in dataset order. A fit depends on the GPU only
+/// through its memory size, and many GPUs share one (80, 48, 24 GiB ...), so the solvers run
+/// once per distinct size and the result is reused under each GPU's id.
+pub fn fit_every_gpu(q: &Query) -> Result<Vec<crate::report::Fit>, crate::report::Error> {
+    let est = crate::memory::estimate(q)?;
+    let mut by_size: Vec<crate::report::Fit> = Vec::new();
+    Ok(crate::dataset::gpus().iter().map(|g| {
+        match by_size.iter().find(|f| f.vram == g.vram_bytes) {
+            Some(f) => crate::report::Fit { gpu: g.id.to_string(), ..f.clone() },
+            None => {
+                let f = fit_on(q, &est, g);
+                by_size.push(f.clone());
+                f
+            }
+        }
+    }).collect())
+}
+
+/// Per-GPU device memory at each sequence length of `seqs` (lengths the model rejects, such
+/// as beyond a model's learned positions, are left out).
+pub fn device_by_seq(q: &Query, seqs: &[u32]) -> Vec<(u32, u64)> {
+    let mut q2 = q.clone();
+    seqs.iter().filter_map(|&s| { q2.seq = s; device(&q2).map(|d| (s, d)) }).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_gpu_gets_the_fit_its_own_evaluation_gives() {
+        let q = Query::default();
+        let all = fit_every_gpu(&q).unwrap();
+        assert_eq!(all.len(), crate::dataset::gpus().len());
+        let est = crate::memory::estimate(&q).unwrap();
+        for (g, f) in crate::dataset::gpus().iter().zip(&all) {
+            assert_eq!(f, &crate::memory::fit(&q, &est, g.id).unwrap(), "{}", g.id);
+        }
+    }
+
+    #[test]
+    fn memory_grows_with_sequence_length() {
+        let pts = device_by_seq(&Query::default(), &[512, 2048, 8192]);
+        assert_eq!(pts.len(), 3);
+        assert!(pts[0].1 < pts[1].1 && pts[1].1 < pts[2].1);
+    }
+}
