@@ -12,7 +12,6 @@ pub mod url;
 /// Mounts the calculator into <body>.
 pub fn mount() {
     console_error_panic_hook::set_once();
-    // `embed=1` mounts the compact widget (no header, controls or footer) instead of the page.
-    let (_, prefs, _) = url::decode(&url::current_search(), i18n::Lang::En);
-    if prefs.embed() { leptos::mount::mount_to_body(components::embed::EmbedApp) } else { leptos::mount::mount_to_body(app::App) }
+    // `embed=1` is the same app laid out as a widget by CSS (public/boot.js, docs/sharing.md).
+    leptos::mount::mount_to_body(app::App);
 }

@@ -7,7 +7,7 @@
 
 use crate::format::Units;
 use crate::i18n::{Lang, Strings};
-use crate::url::{self, Prefs, Theme, View};
+use crate::url::{self, Prefs, Theme};
 use leptos::prelude::*;
 use tunefit_core::prices::PriceBook;
 use tunefit_core::report::evaluate_with_prices;
@@ -28,9 +28,8 @@ pub struct AppState {
     pub prices_notice: RwSignal<Option<String>>,
     /// Prices carried by the opening link (`#prices=`), until the person accepts or declines.
     pub link_prices: RwSignal<Option<PriceBook>>,
-    /// `embed=1`: the compact widget (embed.rs), and the one section it shows.
+    /// `embed=1`: the compact widget (laid out by CSS from public/boot.js's attributes).
     pub embed: bool,
-    pub view: Option<View>,
     passthrough: StoredValue<Vec<(String, String)>>,
     default_lang: Lang,
 }
@@ -58,7 +57,6 @@ impl AppState {
                 .or(linked.price_error.map(|e| (prefs.lang.sh().link_prices_bad)(&e.to_string())))),
             link_prices: RwSignal::new(linked.prices),
             embed: prefs.embed(),
-            view: prefs.view(),
             lang: RwSignal::new(prefs.lang),
             theme: RwSignal::new(prefs.theme),
             units: RwSignal::new(prefs.units),

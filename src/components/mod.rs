@@ -11,7 +11,6 @@ pub mod plots;
 pub mod settings;
 pub mod toolbar;
 // Sharing, embed, own prices, config export (issue 6, issue 7 part 5).
-pub mod embed;
 pub mod export;
 pub mod prices;
 pub mod share;

@@ -3,14 +3,14 @@
 //!
 //! Every text comes from the core (`share::share_link`, `markdown::report_markdown_with_link`,
 //! the `Report`'s serde form = `tunefit estimate --json`); this module only moves it to the
-//! clipboard or a file. Copying falls back to `execCommand('copy')` and then to a selected
-//! text box, so it works where the async clipboard is missing (plain http, old browsers).
+//! clipboard or a file. Where the async clipboard is missing or refused (plain http, old
+//! browsers, no permission), the text is shown in a box to copy by hand, with a message.
 
 use crate::state::use_state;
 use crate::url::View;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsCast;
 
 /// The page's address without query or fragment: what links and snippets are built on.
 pub fn page_base() -> String {
@@ -33,7 +33,7 @@ pub fn action_of(ev: &web_sys::Event) -> Option<String> {
     el.closest("[data-act]").ok()??.get_attribute("data-act")
 }
 
-/// Copies `text`; false when neither the async clipboard nor the legacy command works.
+/// Copies `text` with the async clipboard; false where it is missing or refused.
 async fn copy_text(text: &str) -> bool {
     let Some(w) = web_sys::window() else { return false };
     let nav = w.navigator();
@@ -42,24 +42,8 @@ async fn copy_text(text: &str) -> bool {
     if has_clip && wasm_bindgen_futures::JsFuture::from(nav.clipboard().write_text(text)).await.is_ok() {
         return true;
     }
-    legacy_copy(text).unwrap_or(false)
-}
-
-/// `document.execCommand('copy')` on a temporary text area (called through Reflect: the
-/// deprecated API has no web-sys binding in the features this crate enables).
-fn legacy_copy(text: &str) -> Option<bool> {
-    let doc = web_sys::window()?.document()?;
-    let ta = doc.create_element("textarea").ok()?;
-    js_sys::Reflect::set(&ta, &"value".into(), &text.into()).ok()?;
-    doc.body()?.append_child(&ta).ok()?;
-    let call = |obj: &JsValue, name: &str, arg: Option<&str>| -> Option<JsValue> {
-        let f: js_sys::Function = js_sys::Reflect::get(obj, &name.into()).ok()?.dyn_into().ok()?;
-        match arg { Some(a) => f.call1(obj, &a.into()).ok(), None => f.call0(obj).ok() }
-    };
-    call(&ta, "select", None);
-    let ok = call(&doc, "execCommand", Some("copy")).and_then(|v| v.as_bool()).unwrap_or(false);
-    ta.remove();
-    Some(ok)
+    // The fallback is the page's: the text shown selected in a box for copying by hand.
+    false
 }
 
 /// Offers `text` as a file download named `name`.

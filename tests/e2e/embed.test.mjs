@@ -41,11 +41,11 @@ test('the embedded widget shows the right figures and the iframe follows its hei
   await total.waitFor();
   assert.equal(num(await total.textContent()).toFixed(2), cliDeviceGiB(Q).toFixed(2));
   // Compact: no page header, controls or share bar.
-  for (const sel of ['header', 'form.controls', '[data-testid=share-bar]']) assert.equal(await frame.locator(sel).count(), 0, sel);
+  for (const sel of ['header', 'form.controls', '[data-testid=share-bar]', '[data-testid=prices]']) assert.equal(await frame.locator(sel).isVisible(), false, sel);
   await frame.getByTestId('cost-section').waitFor();
 
   // The snippet's 480 px becomes the widget's own height.
-  const contentHeight = () => frame.getByTestId('embed-root').evaluate((el) => Math.ceil(el.getBoundingClientRect().height));
+  const contentHeight = () => frame.locator('main').evaluate((el) => Math.ceil(el.getBoundingClientRect().height));
   await page.waitForFunction(() => heights.length > 0);
   await page.waitForFunction(() => Math.abs(document.querySelector('iframe.tunefit-embed').getBoundingClientRect().height - heights.at(-1)) < 1);
   const wide = await height();
@@ -65,8 +65,9 @@ test('view=memory shows one section; theme and lang apply', async () => {
   assert.match(snip, /view=memory/);
   const { page, frame } = await hostWith(snip);
   await frame.getByTestId('total-device').waitFor();
-  assert.equal(await frame.getByTestId('cost-section').count(), 0);
-  assert.equal(await frame.getByTestId('gpu-table').count(), 0);
+  assert.equal(await frame.getByTestId('cost-section').isVisible(), false);
+  assert.equal(await frame.getByTestId('gpu-table').isVisible(), false);
+  assert.equal(await frame.getByTestId('memory-panel').isVisible(), true);
   const html = frame.locator('html');
   assert.equal(await html.getAttribute('data-theme'), 'dark');
   assert.equal(await html.getAttribute('lang'), 'ru');
