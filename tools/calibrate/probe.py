@@ -559,7 +559,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="two Llama records, ~1 minute")
     ap.add_argument("--out", default=None, help="JSON path (default: stdout summary only "
-                    "with --quick, data/calibration/saved-tensors.json otherwise)")
+                    "with --quick, /tmp/tunefit-saved-tensors-raw.json otherwise; merge it into "
+                    "data/calibration/ with merge.py, never overwrite measured records)")
     ap.add_argument("--only", default=None, help="run only cases whose query contains this")
     ap.add_argument("--skip-existing", default=None, metavar="JSON",
                     help="skip cases whose query already has a record in this file")
@@ -649,7 +650,9 @@ def write(args, records, failures):
     }
     out = args.out
     if out is None and not args.quick:
-        out = "data/calibration/saved-tensors.json"
+        # Never the committed data file: a partial or different-version run must be merged
+        # deliberately (merge.py), not silently replace measured records.
+        out = "/tmp/tunefit-saved-tensors-raw.json"
     if out:
         with open(out + ".tmp", "w") as f:
             json.dump(doc, f, indent=1)
