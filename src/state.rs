@@ -82,11 +82,24 @@ impl AppState {
     }
 
     /// Writes the canonical query string into the URL whenever a setting changes.
+    ///
+    /// The write waits for the task after the change: `history.replaceState` costs several
+    /// milliseconds in Chromium, which made it the largest part of an input's update, and a
+    /// drag's events within one task coalesce into one write (Chromium also throttles more
+    /// than a few hundred replaceState calls per 10 s).
     fn sync_url(&self) {
         let st = *self;
+        let pending = StoredValue::new(false);
         Effect::new(move |_| {
-            let s = st.query.with(|q| url::encode(q, &st.prefs(), st.default_lang));
-            url::replace_search(&s);
+            st.query.track();
+            st.prefs();
+            if pending.get_value() { return }
+            pending.set_value(true);
+            set_timeout(move || {
+                pending.set_value(false);
+                let s = untrack(|| st.query.with(|q| url::encode(q, &st.prefs(), st.default_lang)));
+                url::replace_search(&s);
+            }, std::time::Duration::ZERO);
         });
     }
 

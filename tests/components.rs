@@ -45,6 +45,8 @@ async fn type_into(root: &HtmlElement, testid: &str, value: &str, event: &str) {
     input.set_value(value);
     input.dispatch_event(&Event::new(event).unwrap()).unwrap();
     leptos::task::tick().await;
+    // The URL follows in the next task (state.rs, sync_url).
+    gloo_timers::future::TimeoutFuture::new(0).await;
 }
 
 fn search() -> String { web_sys::window().unwrap().location().search().unwrap() }

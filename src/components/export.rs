@@ -12,7 +12,10 @@ pub fn ExportPanel() -> impl IntoView {
     let st = use_state();
     let tab = RwSignal::new(0usize);
     let copied = RwSignal::new(None::<&'static str>);
-    let export = Memo::new(move |_| st.query.with(|q| tunefit_core::export::export(q, q.framework)));
+    // The export follows on the next frame (deferred.rs): it re-runs the estimate and writes
+    // every file, and an input's own update should not wait for a panel that is mostly closed.
+    let q = super::deferred::frame_query();
+    let export = Memo::new(move |_| q.with(|q| tunefit_core::export::export(q, q.framework)));
     // A new export (another framework has other files) starts at its first file.
     Effect::new(move |_| { export.track(); tab.set(0); copied.set(None); });
     // One listener for the tabs and the copy button (see share::action_of).

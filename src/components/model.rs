@@ -74,7 +74,8 @@ fn matches(p: &catalog::Preset, filter: &str) -> bool {
 fn PresetPicker() -> impl IntoView {
     let st = use_state();
     let filter = RwSignal::new(String::new());
-    let current = move || st.query.with(|q| q.model.clone());
+    // Only the model id: any other edit (a slider) must not rebuild the option list.
+    let current = crate::reactive::memo(move || st.query.with(|q| q.model.as_deref().and_then(catalog::preset).map(|p| p.id)));
     view! {
         <div class="field">
             <label for="preset-search">{move || st.s().search_presets}</label>
@@ -90,7 +91,7 @@ fn PresetPicker() -> impl IntoView {
             }>
                 {move || {
                     let f = filter.get();
-                    let cur = current();
+                    let cur = current.get();
                     catalog::families().into_iter().filter_map(|(fam, list)| {
                         // The selected preset stays listed so the select never shows a wrong name.
                         let shown: Vec<_> = list.into_iter().filter(|p| matches(p, &f) || cur.as_deref() == Some(p.id)).collect();

@@ -146,6 +146,8 @@ pub fn TrainingSection() -> impl IntoView {
 #[component]
 pub fn ParallelSection() -> impl IntoView {
     let st = use_state();
+    // The GPU list rebuilds only when the target GPU changes.
+    let target = crate::reactive::memo(move || st.query.with(|q| q.gpu.as_deref().and_then(dataset::gpu).map(|g| g.id)));
     view! {
         <fieldset class="group" data-testid="parallel-section">
             <legend>{move || st.s().sec_parallel}</legend>
@@ -165,7 +167,7 @@ pub fn ParallelSection() -> impl IntoView {
                     st.edit(|q| q.gpu = dataset::gpu(&v).map(|g| g.id.to_string()));
                 }>
                     {move || {
-                        let cur = st.query.with(|q| q.gpu.clone());
+                        let cur = target.get();
                         let none = view! { <option value="" selected=cur.is_none()>{st.s().gpu_none}</option> };
                         let list = dataset::gpus().iter().map(|g| view! {
                             <option value=g.id selected=cur.as_deref() == Some(g.id)>{g.name}</option>
