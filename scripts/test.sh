@@ -28,3 +28,6 @@ cargo build --release -p tunefit-cli
 
 tier "end-to-end tests (Playwright, system Chromium)"
 node --test --test-concurrency=1 tests/e2e/
+
+tier "bench (figures against targets; fails only past the generous CI budgets)"
+node scripts/bench.mjs
