@@ -82,10 +82,8 @@ pub fn decode(search: &str, default_lang: Lang) -> (Query, Prefs, Vec<QueryError
             _ => prefs.passthrough.push((key, val)),
         }
     }
-    let (mut q, core_errors) = Query::parse_lenient(&core_pairs.join("&"));
-    // The encoder writes a model given only by its architecture fields as `model=custom`;
-    // that is not a preset id. TODO(core): have parse_lenient map it back to None.
-    if q.model.as_deref() == Some("custom") { q.model = None; }
+    // `model=custom` (a model given by its architecture fields) is decoded by the core itself.
+    let (q, core_errors) = Query::parse_lenient(&core_pairs.join("&"));
     let mut all = core_errors;
     all.extend(errors);
     (q, prefs, all)
