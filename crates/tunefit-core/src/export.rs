@@ -686,6 +686,61 @@ fn torchtune_model(preset: Option<&str>) -> Option<(&'static str, &'static str, 
     })
 }
 
+/// The fine-tuning configs torchtune ships under `recipes/configs/{folder}/{size}_{name}.yaml`
+/// (pytorch/torchtune, listing of recipes/configs/<folder>/, docs/frameworks.md names the
+/// commits). Not every model has every kind: full single-device configs of llama2,
+/// code_llama2, mistral and phi3 are called `full_low_memory`, QLoRA is mostly single-device
+/// only, and the larger Qwen2.5 sizes ship LoRA only.
+fn torchtune_configs(folder: &str, size: &str) -> &'static [&'static str] {
+    const FOUR: &[&str] = &["full", "full_single_device", "lora", "lora_single_device"];
+    const GEMMA: &[&str] = &["full", "lora", "lora_single_device", "qlora_single_device"];
+    match (folder, size) {
+        ("llama2", "7B") => &["full", "full_low_memory", "lora", "lora_single_device", "qlora", "qlora_single_device"],
+        ("llama2", "13B") => &["full", "lora", "qlora_single_device"],
+        ("llama2", "70B") => &["lora", "qlora"],
+        ("code_llama2", "7B") => &["full_low_memory", "lora_single_device", "qlora_single_device"],
+        ("llama3", "8B") => &["full", "full_single_device", "lora", "lora_single_device", "qlora_single_device"],
+        ("llama3", "70B") | ("llama3_1", "70B") => &["full", "lora"],
+        ("llama3_1", "8B") => &["full", "full_single_device", "lora", "lora_single_device", "qlora_single_device"],
+        ("llama3_1", "405B") => &["qlora"],
+        ("llama3_2", "1B") | ("llama3_2", "3B") => &["full", "full_single_device", "lora", "lora_single_device", "qlora_single_device"],
+        ("llama3_3", "70B") => &["full", "lora", "qlora"],
+        ("mistral", "7B") => &["full", "full_low_memory", "lora", "lora_single_device", "qlora_single_device"],
+        ("qwen2", "7B") => FOUR,
+        ("qwen2_5", "0.5B") | ("qwen2_5", "1.5B") | ("qwen2_5", "3B") | ("qwen2_5", "7B") => FOUR,
+        ("qwen2_5", "14B") => &["lora_single_device"],
+        ("qwen2_5", "32B") | ("qwen2_5", "72B") => &["lora"],
+        ("gemma", _) | ("gemma2", _) => GEMMA,
+        ("phi3", "mini") => &["full", "full_low_memory", "lora", "lora_single_device", "qlora_single_device"],
+        _ => &[],
+    }
+}
+
+/// The shipped config to start from: the exact kind and device count when torchtune has it,
+/// else the nearest one the same recipe accepts (a QLoRA run starts from the LoRA config, as
+/// the overrides set `quantize_base`; a missing device count takes the other one). Returns the
+/// config name and, when it is not the exact one, what was substituted.
+fn torchtune_config(folder: &str, size: &str, kind: &str, distributed: bool) -> Option<(String, Option<String>)> {
+    let have = torchtune_configs(folder, size);
+    let names = |k: &str, dist: bool| -> Vec<String> {
+        match (k, dist) {
+            (_, true) => vec![k.to_string()],
+            ("full", false) => vec!["full_single_device".into(), "full_low_memory".into()],
+            (_, false) => vec![format!("{k}_single_device")],
+        }
+    };
+    let kinds: &[&str] = match kind { "qlora" => &["qlora", "lora"], "lora" => &["lora"], _ => &["full"] };
+    for dist in [distributed, !distributed] {
+        for (i, k) in kinds.iter().enumerate() {
+            if let Some(n) = names(k, dist).into_iter().find(|n| have.contains(&n.as_str())) {
+                let exact = dist == distributed && i == 0;
+                return Some((format!("{folder}/{size}_{n}"), (!exact).then(|| n)));
+            }
+        }
+    }
+    None
+}
+
 fn torchtune(ctx: &mut Ctx) -> Vec<ExportFile> {
     ctx.common_warnings();
     let q = ctx.q.clone();
@@ -703,8 +758,24 @@ fn torchtune(ctx: &mut Ctx) -> Vec<ExportFile> {
     }
     let kind = if lora { if q.method == Method::Qlora { "qlora" } else { "lora" } } else { "full" };
     let recipe = format!("{}_finetune_{}", if lora { "lora" } else { "full" }, if distributed { "distributed" } else { "single_device" });
-    // Shipped configs: {size}_lora_single_device, {size}_lora (distributed), {size}_full(_single_device).
-    let base = format!("{dir}/{size}_{kind}{}", if distributed { "" } else { "_single_device" });
+    // The shipped config the overrides apply to (torchtune_configs lists what exists).
+    let wanted = format!("{size}_{kind}{}", if distributed { "" } else { "_single_device" });
+    let base = match torchtune_config(dir, size, kind, distributed) {
+        Some((name, None)) => name,
+        Some((name, Some(sub))) => {
+            let what = ctx.preset.unwrap_or("this model");
+            ctx.warn("export-torchtune-config", format!("{what}: torchtune ships no {dir}/{wanted} config; the export starts from {name} ({sub}) with {recipe}, and the overrides set the model and device count"));
+            name
+        }
+        None => {
+            let fallback = torchtune_config("llama3_1", "8B", kind, distributed).map(|c| c.0).unwrap_or_default();
+            if tm.is_some() {
+                let what = ctx.preset.unwrap_or("this model");
+                ctx.warn("export-torchtune-config", format!("{what}: torchtune ships no {kind} config for {dir} {size}; the export starts from {fallback} — replace its checkpointer and tokenizer with this model's"));
+            }
+            fallback
+        }
+    };
 
     let mut model: Vec<(String, Y)> = vec![(
         "_component_".into(),
@@ -935,8 +1006,22 @@ fn litgpt(ctx: &mut Ctx) -> Vec<ExportFile> {
         Optimizer::Sgd | Optimizer::SgdMomentum => "SGD",
         Optimizer::Lion => "bitsandbytes.optim.Lion",
     };
-    f("--optimizer", optim.into());
-    if q.optim == Optimizer::SgdMomentum { f("--optimizer.momentum", "0.9".into()); }
+    if quantized {
+        // With --quantize, finetune_lora builds the optimizer with instantiate_bnb_optimizer
+        // (litgpt/utils.py): any name without "AdamW" raises, and every AdamW becomes
+        // bitsandbytes' PagedAdamW (32-bit states).
+        if !matches!(q.optim, Optimizer::AdamW | Optimizer::PagedAdamW) {
+            ctx.warn("export-optimizer", format!("optim={}: with --quantize litgpt always uses bitsandbytes PagedAdamW (32-bit states); the command names AdamW", q.optim));
+        }
+        f("--optimizer", "AdamW".into());
+    } else if q.optim == Optimizer::SgdMomentum {
+        // A string names the class only; arguments need the class_path/init_args form that
+        // instantiate_torch_optimizer (litgpt/utils.py) reads.
+        f("--optimizer.class_path", "torch.optim.SGD".into());
+        f("--optimizer.init_args.momentum", "0.9".into());
+    } else {
+        f("--optimizer", optim.into());
+    }
     // What litgpt decides itself, and what it cannot do.
     if q.gpus > 1 && !matches!(q.shard, ShardingStrategy::Fsdp | ShardingStrategy::Zero3) {
         ctx.warn("export-sharding", format!("shard={}: litgpt trains on several devices with FSDP full sharding only; memory will be lower than estimated", q.shard));
@@ -1019,6 +1104,9 @@ fn axolotl(ctx: &mut Ctx) -> Vec<ExportFile> {
         ("gradient_accumulation_steps".into(), i(q.ga)),
         ("num_epochs".into(), Y::F(q.epochs)),
         ("optimizer".into(), s(hf_optim(ctx))),
+        // Required by Axolotl's schema (HyperparametersConfig); no part of the estimate.
+        comment("learning_rate is required by Axolotl; tunefit's estimate does not depend on it"),
+        ("learning_rate".into(), Y::F(2e-4)),
         ("bf16".into(), Y::B(ctx.bf16())),
         ("fp16".into(), Y::B(q.precision == Precision::Fp16Mixed)),
         ("tf32".into(), Y::B(false)),
@@ -1042,14 +1130,16 @@ fn axolotl(ctx: &mut Ctx) -> Vec<ExportFile> {
     if ctx.zero_stage().is_some() {
         top.push(("deepspeed".into(), s("ds_config.json")));
     } else if q.shard == ShardingStrategy::Fsdp {
-        top.push(("fsdp".into(), strs(&["full_shard", "auto_wrap"])));
+        // Axolotl's FSDPConfig (utils/schemas/fsdp.py): unprefixed keys (the `fsdp_` prefix
+        // and the top-level `fsdp:` list are deprecated), FSDP2 via fsdp_version.
+        top.push(("fsdp_version".into(), i(2)));
         top.push(("fsdp_config".into(), Y::M(vec![
-            ("fsdp_offload_params".into(), Y::B(q.offload == Offload::All)),
-            ("fsdp_auto_wrap_policy".into(), s("TRANSFORMER_BASED_WRAP")),
-            ("fsdp_transformer_layer_cls_to_wrap".into(), s(ctx.naming.layer_class(ctx.preset))),
-            ("fsdp_state_dict_type".into(), s("SHARDED_STATE_DICT")),
-            ("fsdp_use_orig_params".into(), Y::B(false)),
-            ("fsdp_cpu_ram_efficient_loading".into(), Y::B(true)),
+            ("offload_params".into(), Y::B(q.offload == Offload::All)),
+            ("auto_wrap_policy".into(), s("TRANSFORMER_BASED_WRAP")),
+            ("transformer_layer_cls_to_wrap".into(), s(ctx.naming.layer_class(ctx.preset))),
+            ("state_dict_type".into(), s("SHARDED_STATE_DICT")),
+            ("reshard_after_forward".into(), Y::B(true)),
+            ("cpu_ram_efficient_loading".into(), Y::B(true)),
         ])));
     }
     top.push(("output_dir".into(), s("./outputs/out")));
@@ -1073,7 +1163,10 @@ fn llama_factory(ctx: &mut Ctx) -> Vec<ExportFile> {
     if q.method == Method::Qlora {
         let bits = if q.quant == Quant::Int8 { 8 } else { 4 };
         top.push(("quantization_bit".into(), i(bits)));
-        top.push(("quantization_method".into(), s("bitsandbytes")));
+        // quantization_method is left at its default, bitsandbytes: current LLaMA-Factory
+        // spells it "bnb" (extras/constants.py QuantizationMethod.BNB), releases before the
+        // rename "bitsandbytes", so naming it would break one of them.
+        top.push(comment("quantization_method: default (bitsandbytes; \"bnb\" in current LLaMA-Factory, \"bitsandbytes\" in older releases)"));
         if bits == 4 {
             top.push(("quantization_type".into(), s(q.quant.as_str())));
             top.push(("double_quantization".into(), Y::B(q.double_quant)));
@@ -1196,11 +1289,13 @@ fn unsloth(ctx: &mut Ctx) -> Vec<ExportFile> {
     let four = q.method == Method::Qlora && q.quant != Quant::Int8;
     let eight = q.method == Method::Qlora && q.quant == Quant::Int8;
     let full = matches!(q.method, Method::Full | Method::Freeze);
-    push(&mut py, &format!(
-        "model, tokenizer = FastLanguageModel.from_pretrained(\n    model_name={},\n    max_seq_length=MAX_SEQ_LENGTH,\n    dtype={dtype},\n    load_in_4bit={},\n    load_in_8bit={},\n    full_finetuning={},\n)",
-        json_str(ctx.model()), py_bool(four), py_bool(eight), py_bool(full)));
-    // Unsloth's "unsloth" mode offloads checkpointed layer inputs to host memory.
+    // Unsloth's "unsloth" mode offloads checkpointed layer inputs to host memory. It is also
+    // from_pretrained's default (models/loader.py), which is what a full fine-tune runs with,
+    // so the choice is passed there too.
     let gc = if !ctx.ckpt_on() { "False".to_string() } else if ctx.res.profile.ckpt_offloaded { "\"unsloth\"".into() } else { "True".into() };
+    push(&mut py, &format!(
+        "model, tokenizer = FastLanguageModel.from_pretrained(\n    model_name={},\n    max_seq_length=MAX_SEQ_LENGTH,\n    dtype={dtype},\n    load_in_4bit={},\n    load_in_8bit={},\n    full_finetuning={},\n    use_gradient_checkpointing={gc},\n)",
+        json_str(ctx.model()), py_bool(four), py_bool(eight), py_bool(full)));
     if !full {
         let (targets, note) = ctx.naming.peft_targets(&q);
         if let Some(n) = note { ctx.warn("export-targets-fused", n); }
@@ -1209,8 +1304,6 @@ fn unsloth(ctx: &mut Ctx) -> Vec<ExportFile> {
         push(&mut py, &format!(
             "model = FastLanguageModel.get_peft_model(\n    model,\n    r={},\n    target_modules={},\n    lora_alpha={},\n    lora_dropout={},\n    bias=\"none\",\n    use_gradient_checkpointing={gc},\n    random_state=3407,\n)",
             q.rank, py_list(&all), ctx.alpha(), fmt_float(ctx.res.lora_dropout)));
-    } else if ctx.ckpt_on() {
-        push(&mut py, "model.gradient_checkpointing_enable()");
     }
     push(&mut py, "");
     push(&mut py, "train_dataset = ...  # your dataset with a \"text\" column");
@@ -1227,7 +1320,8 @@ fn unsloth(ctx: &mut Ctx) -> Vec<ExportFile> {
         "report_to=\"none\"".into(),
     ];
     if let Some(a) = hf_optim_args(ctx) { args.push(format!("optim_args={}", json_str(a))); }
-    push(&mut py, &format!("trainer = SFTTrainer(\n    model=model,\n    tokenizer=tokenizer,\n    train_dataset=train_dataset,\n    args=SFTConfig(\n        {},\n    ),\n)", args.join(",\n        ")));
+    // TRL renamed SFTTrainer's tokenizer argument to processing_class (trl/trainer/sft_trainer.py).
+    push(&mut py, &format!("trainer = SFTTrainer(\n    model=model,\n    processing_class=tokenizer,\n    train_dataset=train_dataset,\n    args=SFTConfig(\n        {},\n    ),\n)", args.join(",\n        ")));
     push(&mut py, "trainer.train()");
     vec![file("train_unsloth.py", "python", py)]
 }

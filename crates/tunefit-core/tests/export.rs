@@ -383,3 +383,97 @@ fn export_serialises_with_stable_names() {
     assert_eq!(v["files"][0]["language"], "yaml");
     assert!(v["warnings"].is_array());
 }
+
+/// The torchtune config named in `tune run --config` is one torchtune ships
+/// (recipes/configs/<folder>/ at the commits docs/frameworks.md names): QLoRA is mostly
+/// single-device only, full single-device configs of some families are `full_low_memory`,
+/// and the larger Qwen2.5 sizes ship LoRA only.
+#[test]
+fn torchtune_names_a_shipped_config() {
+    let config = |qs: &str| -> (String, ConfigExport) {
+        let e = ex(Framework::Torchtune, qs);
+        let sh = get(&e, "launch.sh").content.clone();
+        let name = sh.split("--config ").nth(1).and_then(|r| r.split_whitespace().next()).unwrap_or_else(|| panic!("{sh}")).to_string();
+        (name, e)
+    };
+    // Exact matches: no substitution warning.
+    for (qs, want) in [
+        ("", "llama3_1/8B_qlora_single_device"),
+        ("method=lora&gpus=4", "llama3_1/8B_lora"),
+        ("model=mistral-7b&method=full", "mistral/7B_full_low_memory"),
+        ("model=llama-3.2-1b&method=full", "llama3_2/1B_full_single_device"),
+        ("model=phi-3-mini&method=qlora", "phi3/mini_qlora_single_device"),
+        ("model=llama-3.3-70b&method=qlora&gpus=8", "llama3_3/70B_qlora"),
+    ] {
+        let (name, e) = config(qs);
+        assert_eq!(name, want, "?{qs}");
+        assert!(!has_warning(&e, "export-torchtune-config"), "?{qs}: {:?}", e.warnings);
+    }
+    // No such config: the nearest shipped one, with a warning naming both.
+    for (qs, want, bad) in [
+        // Was gemma/2B_qlora (does not exist): the distributed LoRA config with quantize_base.
+        ("model=gemma-2b&method=qlora&gpus=2", "gemma/2B_lora", "gemma/2B_qlora"),
+        // Was qwen2_5/72B_lora_single_device.
+        ("model=qwen2.5-72b&method=lora", "qwen2_5/72B_lora", "qwen2_5/72B_lora_single_device"),
+        // Was code_llama2/7B_full: codellama ships only a single-device full config.
+        ("model=codellama-7b&method=full&gpus=2", "code_llama2/7B_full_low_memory", "code_llama2/7B_full "),
+    ] {
+        let (name, e) = config(qs);
+        assert_eq!(name, want, "?{qs}");
+        assert!(has_warning(&e, "export-torchtune-config") && has_warning(&e, bad.trim()), "?{qs}: {:?}", e.warnings);
+    }
+    let (name, e) = config("model=gemma-2b&method=qlora&gpus=2");
+    assert_eq!(name, "gemma/2B_lora");
+    assert!(get(&e, "torchtune_overrides.yaml").content.contains("quantize_base: true"));
+    // No config of the kind at all for this model: the Llama 3.1 8B one, and a warning.
+    let (name, e) = config("model=qwen2.5-72b&method=full&gpus=8&shard=fsdp");
+    assert_eq!(name, "llama3_1/8B_full");
+    assert!(has_warning(&e, "checkpointer"), "{:?}", e.warnings);
+}
+
+/// Keys fixed after reading each framework's source (docs/frameworks.md, "Export keys
+/// checked against the framework's source"): a regression to the old spelling fails here.
+#[test]
+fn keys_checked_against_framework_source() {
+    // LLaMA-Factory renamed QuantizationMethod "bitsandbytes" to "bnb"; the default works in both.
+    let text = get(&ex(Framework::LlamaFactory, ""), "llamafactory.yaml").content.clone();
+    if let Some(y) = yaml_value(&text) {
+        assert_eq!(y["quantization_bit"], 4);
+        assert!(y.get("quantization_method").is_none(), "{text}");
+    }
+    assert!(!text.contains("quantization_method: \"bitsandbytes\""), "{text}");
+
+    // Axolotl: learning_rate is required; FSDP via fsdp_version + unprefixed fsdp_config keys.
+    let text = get(&ex(Framework::Axolotl, "method=full&gpus=8&shard=fsdp&offload=all"), "axolotl.yaml").content.clone();
+    if let Some(y) = yaml_value(&text) {
+        assert!(y["learning_rate"].as_f64().is_some_and(|lr| lr > 0.0), "{text}");
+        assert_eq!(y["fsdp_version"], 2);
+        assert!(y.get("fsdp").is_none(), "the fsdp list is deprecated: {text}");
+        let cfg = y["fsdp_config"].as_object().unwrap_or_else(|| panic!("{text}"));
+        assert!(cfg.keys().all(|k| !k.starts_with("fsdp_")), "prefixed fsdp_config keys: {text}");
+        assert_eq!(cfg["offload_params"], true);
+        assert_eq!(cfg["transformer_layer_cls_to_wrap"], "LlamaDecoderLayer");
+    }
+    assert!(get(&ex(Framework::Axolotl, ""), "axolotl.yaml").content.contains("learning_rate: "));
+
+    // Unsloth: SFTTrainer takes processing_class; from_pretrained gets the checkpointing choice
+    // (its default "unsloth" would otherwise apply to a full fine-tune).
+    let py = get(&ex(Framework::Unsloth, ""), "train_unsloth.py").content.clone();
+    assert!(py.contains("processing_class=tokenizer") && !py.contains("    tokenizer=tokenizer"), "{py}");
+    let py = get(&ex(Framework::Unsloth, "method=full&ckpt=none"), "train_unsloth.py").content.clone();
+    let load = py.split("FastLanguageModel.from_pretrained(").nth(1).and_then(|r| r.split(')').next()).unwrap_or_else(|| panic!("{py}"));
+    assert!(load.contains("full_finetuning=True") && load.contains("use_gradient_checkpointing=False"), "{py}");
+    assert!(!py.contains("gradient_checkpointing_enable"), "{py}");
+
+    // litgpt: a string optimizer names the class only; arguments go through class_path/init_args.
+    let e = ex(Framework::Litgpt, "method=lora&optim=sgd-momentum");
+    let sh = &get(&e, "finetune.sh").content;
+    assert!(sh.contains("--optimizer.class_path torch.optim.SGD") && sh.contains("--optimizer.init_args.momentum 0.9"), "{sh}");
+    assert!(!sh.contains("--optimizer.momentum"), "{sh}");
+    // With --quantize litgpt builds bitsandbytes PagedAdamW and rejects other names.
+    let e = ex(Framework::Litgpt, "method=qlora&optim=adamw-8bit");
+    let sh = &get(&e, "finetune.sh").content;
+    assert!(sh.contains("--optimizer AdamW") && !sh.contains("bitsandbytes.optim.AdamW8bit"), "{sh}");
+    assert!(has_warning(&e, "export-optimizer"), "{:?}", e.warnings);
+    assert!(!has_warning(&ex(Framework::Litgpt, "method=qlora&optim=paged-adamw"), "export-optimizer"));
+}
