@@ -65,8 +65,10 @@ pub struct Block {
     pub tp: f64,
     /// DoRA adapters (keep the rescaled base output).
     pub dora: bool,
-    /// q, k and v adapters share one input (fused qkv projection with one lora_A).
-    pub fused_qkv_adapter: bool,
+    /// The framework's model code fuses q, k and v into one linear (litgpt's `attn`), whatever
+    /// the checkpoint's layout: its adapter has one lora_A and one input, and q, k, v are views
+    /// of the one projection output (see the attention kernel below).
+    pub fused_qkv_linear: bool,
     /// An attention mask reaches SDPA (padded batches, prefix tuning): k/v are repeated to
     /// all heads and every layer keeps the mask (transformers).
     pub masked: bool,
@@ -112,7 +114,7 @@ impl Block {
         Block {
             act_bytes: 2.0, full: true, lora: Targets::NONE, rank: 0.0, lora_input_cast_bytes: 0.0,
             lora_dropout: false, quant_saves_input: false, norm: NormImpl::Fused, attn: Attention::Eager,
-            eager_softmax_fp32: false, expand_kv: false, dropout: true, bottleneck: 0.0, compiled: false, tp, dora: false, fused_qkv_adapter: false, masked: false, prefix_tokens: 0.0, native_gelu: true, autocast: false,
+            eager_softmax_fp32: false, expand_kv: false, dropout: true, bottleneck: 0.0, compiled: false, tp, dora: false, fused_qkv_linear: false, masked: false, prefix_tokens: 0.0, native_gelu: true, autocast: false,
         }
     }
 
@@ -173,8 +175,13 @@ impl Block {
                 // as heads (`repeat_kv` returns its input for n_rep = 1).
                 let expand = (self.expand_kv || self.masked) && self.attn == Attention::Sdpa && a.kv_heads < a.heads;
                 let kv_saved = if expand { qd } else { kvd } * kv_ratio;
-                if a.quirks.fused_qkv && !expand && self.prefix_tokens == 0.0 {
-                    // v is a view of the fused projection's output, which stays alive whole;
+                // One fused q/k/v linear: in the checkpoint (GPT-2 c_attn, Phi-3 qkv_proj) or in
+                // the framework's model code (litgpt `attn`, whose `qkv.view/permute/split`
+                // leaves v a view for MHA; with GQA its `expand` + `reshape` copies k and v).
+                let fused = a.quirks.fused_qkv || self.fused_qkv_linear;
+                if fused && !expand && self.prefix_tokens == 0.0 {
+                    // v is a view of the fused projection's output, which the kernel's saved v
+                    // keeps alive whole (autograd saves the view, i.e. its whole storage);
                     // rotary q and k are new tensors (learned positions: q, k are views too).
                     let roped = if a.positions == 0 { qd + kvd } else { 0.0 };
                     attn += e * (roped + qd + 2.0 * kvd) / t + e * qd / t + 4.0 * heads / t;
@@ -187,7 +194,7 @@ impl Block {
                 } else {
                     // With prefix keys/values, k and v are new (`cat`) tensors; a q that is a
                     // view of the fused projection (no rotary: GPT-2) still keeps it whole.
-                    let q_saved = if a.quirks.fused_qkv && a.positions > 0 && !expand { qd + 2.0 * kvd } else { qd };
+                    let q_saved = if fused && a.positions > 0 && !expand { qd + 2.0 * kvd } else { qd };
                     attn += e * (q_saved + 2.0 * kv_saved) / t + e * qd / t + 4.0 * heads / t;
                 }
                 if self.masked && self.attn == Attention::Sdpa { attn += e * seq * kv_ratio; }
@@ -263,7 +270,7 @@ impl Block {
             }
             // A fused-qkv adapter (litgpt's LoRAQKVLinear, one lora_A over the merged
             // projection) drops out and reads its input once for q, k and v together.
-            let shared = (self.fused_qkv_adapter || a.quirks.fused_qkv) && matches!(tm, T::Q | T::K | T::V);
+            let shared = (self.fused_qkv_linear || a.quirks.fused_qkv) && matches!(tm, T::Q | T::K | T::V);
             if shared && qkv_input_done {
                 // litgpt's lora_A has r rows per enabled projection (its lora_B input grows by
                 // r); a model whose checkpoint fuses qkv (GPT-2 c_attn, Phi-3 qkv_proj) gets

@@ -62,9 +62,11 @@ pub struct Profile {
     pub lora_dropout_default: f64,
     /// CUDA context, bytes (nvidia-smi minus torch reserved after the first kernel).
     pub cuda_context: u64,
-    /// The q/k/v projection is one fused linear whose adapter has a single lora_A, so the
-    /// adapter input (and its dropout) is kept once for q, k and v (litgpt LoRAQKVLinear).
-    pub fused_qkv_adapter: bool,
+    /// The model code fuses q/k/v into one linear (litgpt `CausalSelfAttention.attn`): its
+    /// adapter has a single lora_A, so the adapter input (and its dropout) is kept once for q,
+    /// k and v (litgpt LoRAQKVLinear), and for MHA the v that SDPA saves is a view that keeps
+    /// the whole q+k+v output alive (`qkv.view(...).permute(...).split(...)`, no copy).
+    pub fused_qkv_linear: bool,
     /// Padded batches hand SDPA a mask that every layer keeps, with k/v repeated to all
     /// heads (transformers' sdpa_attention_forward: `use_gqa_in_sdpa` is false with a mask).
     pub mask_per_layer: bool,
@@ -103,7 +105,7 @@ pub fn profile(fw: Framework) -> Profile {
         compile_default: false,
         lora_dropout_default: 0.0,
         cuda_context: CUDA_CONTEXT,
-        fused_qkv_adapter: false,
+        fused_qkv_linear: false,
         mask_per_layer: true,
     };
     match fw {
@@ -125,7 +127,7 @@ pub fn profile(fw: Framework) -> Profile {
             adapter_dtype: AdapterDtype::Bf16, lora_casts_input: false,
             logits: LogitsImpl::ModelDtype, loss_default: Loss::Chunked, lora_dropout_default: 0.05,
             // litgpt builds torch.optim.AdamW with default arguments: foreach on CUDA.
-            optimizer_foreach: true, expand_kv: true, fused_qkv_adapter: true, mask_per_layer: false,
+            optimizer_foreach: true, expand_kv: true, fused_qkv_linear: true, mask_per_layer: false,
             // The profile is lit-gpt of Oct 2023 (resource tables @8641822, bitsandbytes
             // 0.41.1), whose MatMul4Bit still saved its input A.
             quant_saves_input: true, ..base

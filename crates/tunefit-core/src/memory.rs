@@ -330,7 +330,7 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
         compiled: res.compile,
         tp,
         dora: q.method == Method::Dora,
-        fused_qkv_adapter: res.profile.fused_qkv_adapter,
+        fused_qkv_linear: res.profile.fused_qkv_linear,
         masked: res.profile.mask_per_layer && res.attn == Attention::Sdpa
             && ((!res.packing && q.batch > 1) || q.method == Method::Prefix),
         prefix_tokens: if q.method == Method::Prefix { q.virtual_tokens as f64 } else { 0.0 },
@@ -460,7 +460,9 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
     let paged_bytes = if paged { o } else { 0.0 };
     let o_torch = o - paged_bytes;
     let g_first = if head_trains || q.method == Method::Full { (a.vocab * a.hidden) as f64 * if zero_mixed { 2.0 } else { base_train_bytes } / tp } else { 0.0 };
-    let fb = if q.ga > 1 {
+    // Gradients already exist during the forward pass when they accumulate over micro-batches,
+    // or when zero_grad leaves them allocated as zeros (set_to_none=0: torch < 2.0).
+    let fb = if q.ga > 1 || !q.set_to_none {
         w + o_torch + g + act + logits
     } else {
         w + o_torch + (act + logits + g_first.min(g)).max(g)

@@ -209,6 +209,12 @@ pub struct Query {
     pub loss: Option<Loss>,
     pub packing: Option<bool>,
     pub compile: Option<bool>,
+    /// `zero_grad(set_to_none=True)`: gradients are freed after each optimizer step (the
+    /// default since torch 2.0). `false` keeps them allocated as zeros between steps
+    /// (torch 1.x's `Module.zero_grad()`/`Optimizer.zero_grad()` default), so they sit beside
+    /// the next step's activations.
+    #[serde(default = "yes")]
+    pub set_to_none: bool,
     pub framework: Framework,
     // --- parallelism ---
     pub gpus: u32,
@@ -258,6 +264,7 @@ impl Default for Query {
             loss: None,
             packing: None,
             compile: None,
+            set_to_none: true,
             framework: Framework::Hf,
             gpus: 1,
             nodes: 1,
@@ -443,7 +450,7 @@ pub const KEYS: &[&str] = &[
     "v", "model", "params", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "vocab",
     "tied", "experts", "experts_per_token", "method", "rank", "targets", "quant", "dq",
     "train_layers", "bottleneck", "virtual_tokens", "lora_dropout", "precision", "adapter_dtype",
-    "optim", "batch", "seq", "ga", "ckpt", "attn", "loss", "packing", "compile", "framework",
+    "optim", "batch", "seq", "ga", "ckpt", "attn", "loss", "packing", "compile", "set_to_none", "framework",
     "gpus", "nodes", "shard", "offload", "tp", "gpu", "tokens", "epochs", "runs", "pricing",
     "ckpt_interval_min", "interrupt_rate", "mfu", "provider", "storage_gb",
 ];
@@ -493,6 +500,7 @@ impl Query {
             "loss" => self.loss = Some(parse_choice!(Loss, key, v)?),
             "packing" => self.packing = Some(parse_bool(key, v)?),
             "compile" => self.compile = Some(parse_bool(key, v)?),
+            "set_to_none" => self.set_to_none = parse_bool(key, v)?,
             "framework" => self.framework = parse_choice!(Framework, key, v)?,
             "gpus" => self.gpus = parse_u32(key, v, limits::GPUS)?,
             "nodes" => self.nodes = parse_u32(key, v, limits::NODES)?,
@@ -607,6 +615,7 @@ impl Query {
         if let Some(x) = self.loss { push("loss", s(&x)); }
         if let Some(x) = self.packing { push("packing", (x as u8).to_string()); }
         if let Some(x) = self.compile { push("compile", (x as u8).to_string()); }
+        diff!("set_to_none", set_to_none, |x: &bool| (*x as u8).to_string());
         diff!("framework", framework, |x: &Framework| s(x));
         diff!("gpus", gpus, |x: &u32| s(x));
         diff!("nodes", nodes, |x: &u32| s(x));
@@ -632,6 +641,8 @@ fn clip(v: &str) -> String {
     let head: String = v.chars().take(40).collect();
     format!("{head}… ({} bytes)", v.len())
 }
+
+fn yes() -> bool { true }
 
 /// Shortest decimal that parses back to the same f64.
 fn fmt_f64(x: f64) -> String { format!("{x}") }

@@ -113,3 +113,39 @@ fn unsupported_combinations_warn_by_name() {
     let e = Query::parse("framework=megatron").unwrap_err();
     assert!(e.0[0].message.contains("hf|torchtune|litgpt|unsloth|axolotl|llama-factory"));
 }
+
+#[test]
+fn zero_filled_gradients_sit_beside_activations() {
+    // set_to_none=0 (torch 1.x zero_grad): at ga=1 the gradients now coexist with the
+    // activations of the next step; with ga>1 they already did, so nothing changes.
+    let base = "model=bert-large-uncased&method=full&precision=fp32&seq=512&attn=eager&batch=4&ckpt=none";
+    let freed = mem(base);
+    let kept = mem(&format!("{base}&set_to_none=0"));
+    assert_eq!(kept.gradients, freed.gradients);
+    // The forward/backward peak grows by the gradients the set_to_none=1 peak left out
+    // (all but the first-produced gradient, the embedding's).
+    assert!(kept.allocated > freed.allocated + freed.gradients / 2, "{} vs {}", kept.allocated, freed.allocated);
+    assert!(kept.allocated <= freed.allocated + freed.gradients);
+    let ga = format!("{base}&batch=1&ga=4");
+    assert_eq!(mem(&ga).allocated, mem(&format!("{ga}&set_to_none=0")).allocated);
+    // Both spellings decode; a bad value names the key.
+    assert!(Query::parse("set_to_none=2").unwrap_err().to_string().contains("set_to_none"));
+}
+
+#[test]
+fn litgpt_mha_v_view_keeps_the_fused_qkv_output() {
+    // lit-gpt's fused `attn` linear: for MHA, SDPA's saved v is a view of the whole q+k+v
+    // output, 2·h more 16-bit elements per token per layer than a separate v would keep.
+    let q = |fw: &str, model: &str| format!("framework={fw}&model={model}&precision=bf16-true&method=lora&rank=8&targets=q,v&batch=1&seq=1024&ckpt=none&attn=sdpa&lora_dropout=0&adapter_dtype=bf16&loss=chunked&packing=1");
+    let act = |s: String| mem(&s).activations as f64;
+    // Llama 2 7B is MHA: 32 layers × 1024 tokens × 2·4096 elements × 2 B = 512 MiB more
+    // than torchtune (separate q/k/v projections; same settings otherwise where it matters).
+    let lit = act(q("litgpt", "llama-2-7b"));
+    let fused_extra = 32.0 * 1024.0 * 2.0 * 4096.0 * 2.0;
+    // With GQA (Llama 3.1 8B) lit-gpt's expand + reshape copies k and v: no whole-qkv view.
+    let lit_gqa = act(q("litgpt", "llama-3.1-8b"));
+    let tt_gqa = act(q("torchtune", "llama-3.1-8b"));
+    let tt = act(q("torchtune", "llama-2-7b"));
+    assert!(lit - tt >= fused_extra * 0.99, "litgpt {lit} torchtune {tt}");
+    assert!((lit_gqa - tt_gqa).abs() < fused_extra * 0.5, "GQA litgpt {lit_gqa} torchtune {tt_gqa}");
+}

@@ -39,6 +39,7 @@ fn v1_defaults() -> Query {
         loss: None,
         packing: None,
         compile: None,
+        set_to_none: true,
         framework: Framework::Hf,
         gpus: 1,
         nodes: 1,
@@ -123,6 +124,8 @@ const CASES: &[Case] = &[
     Case { link: "v=1&ckpt=selective&attn=sdpa", canonical: true, expect: |q| {
         q.ckpt = Some(Checkpointing::Selective); q.attn = Some(Attention::Sdpa); } },
     Case { link: "v=1&packing=1&compile=0", canonical: true, expect: |q| { q.packing = Some(true); q.compile = Some(false); } },
+    Case { link: "v=1&set_to_none=0", canonical: true, expect: |q| { q.set_to_none = false; } },
+    Case { link: "v=1&set_to_none=1", canonical: false, expect: |q| { q.set_to_none = true; } },
     Case { link: "v=1&packing=true&compile=true", canonical: false, expect: |q| { q.packing = Some(true); q.compile = Some(true); } },
     Case { link: "v=1&framework=unsloth", canonical: true, expect: |q| q.framework = Framework::Unsloth },
     Case { link: "v=1&framework=torchtune", canonical: true, expect: |q| q.framework = Framework::Torchtune },
