@@ -284,6 +284,8 @@ fn llama_factory_carries_values() {
         assert_eq!(y["lora_target"], "q_proj,v_proj");
         assert_eq!(y["per_device_train_batch_size"], 3);
         assert_eq!(y["gradient_accumulation_steps"], 5);
+        // Known wrong (docs/frameworks.md, "Wrong, fix pending"): LLaMA-Factory's parser raises
+        // "`pure_bf16` is incompatible with DeepSpeed ZeRO-3"; this assertion changes with the fix.
         assert_eq!(y["pure_bf16"], true);
         assert_eq!(y["disable_gradient_checkpointing"], false);
         assert_eq!(y["deepspeed"], "ds_config.json");
@@ -476,4 +478,175 @@ fn keys_checked_against_framework_source() {
     assert!(sh.contains("--optimizer AdamW") && !sh.contains("bitsandbytes.optim.AdamW8bit"), "{sh}");
     assert!(has_warning(&e, "export-optimizer"), "{:?}", e.warnings);
     assert!(!has_warning(&ex(Framework::Litgpt, "method=qlora&optim=paged-adamw"), "export-optimizer"));
+}
+
+/// Keyword names of the first `call(` in a Python snippet, at the call's own nesting level
+/// (comments stripped). Panics when the call is absent.
+fn py_kwargs(py: &str, call: &str) -> Vec<String> {
+    let start = py.find(&format!("{call}(")).unwrap_or_else(|| panic!("no {call}( in:\n{py}")) + call.len() + 1;
+    let body: String = py[start..].lines().map(|l| l.split(" #").next().unwrap_or("")).collect::<Vec<_>>().join("\n");
+    let (mut depth, mut parts, mut cur) = (0i32, Vec::new(), String::new());
+    for c in body.chars() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' if depth == 0 => break,
+            ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => { parts.push(std::mem::take(&mut cur)); continue; }
+            _ => {}
+        }
+        cur.push(c);
+    }
+    parts.push(cur);
+    parts.iter()
+        .filter_map(|p| p.split_once('=').map(|(k, _)| k.trim().to_string()))
+        .filter(|k| !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+        .collect()
+}
+
+fn assert_known(what: &str, keys: &[String], known: &[&str]) {
+    assert!(!keys.is_empty(), "{what}: no keys found (the snippet's shape changed?)");
+    let unknown: Vec<&String> = keys.iter().filter(|k| !known.contains(&k.as_str())).collect();
+    assert!(unknown.is_empty(), "{what}: {unknown:?} not among the names read in the framework's source {known:?}");
+}
+
+/// Second pass of issue #7 (docs/frameworks.md, "Export keys checked against the framework's
+/// source"): every key these exporters write is one the framework's own source defines. The
+/// name lists are what was read there (file and commit in the doc); a key outside them fails.
+#[test]
+fn keys_checked_against_framework_source_second_pass() {
+    // DeepSpeed: DeepSpeedZeroConfig fields/aliases (runtime/zero/config.py), offload configs
+    // (runtime/zero/offload_config.py), top-level keys (runtime/constants.py); "auto" only
+    // where transformers' HfTrainerDeepSpeedConfig fills it in (integrations/deepspeed.py).
+    const ZERO: &[&str] = &["stage", "offload_optimizer", "offload_param", "overlap_comm", "stage3_gather_16bit_weights_on_model_save"];
+    const OFFLOAD: &[&str] = &["device", "pin_memory"];
+    const TOP: &[&str] = &["zero_optimization", "bf16", "fp16", "train_micro_batch_size_per_gpu", "gradient_accumulation_steps", "train_batch_size", "gradient_clipping"];
+    const AUTO: &[&str] = &["train_micro_batch_size_per_gpu", "gradient_accumulation_steps", "train_batch_size", "gradient_clipping"];
+    for qs in [Z3, "method=lora&precision=fp16-mixed&gpus=2&shard=zero2&offload=optimizer", "method=full&gpus=8&shard=zero1"] {
+        for fw in [Framework::Hf, Framework::Axolotl, Framework::LlamaFactory] {
+            let e = ex(fw, qs);
+            let ds: Value = serde_json::from_str(&get(&e, "ds_config.json").content).unwrap();
+            let top: Vec<String> = ds.as_object().unwrap().keys().cloned().collect();
+            assert_known("DeepSpeed top-level", &top, TOP);
+            let zero = ds["zero_optimization"].as_object().unwrap();
+            assert_known("zero_optimization", &zero.keys().cloned().collect::<Vec<_>>(), ZERO);
+            assert!(matches!(zero["stage"].as_u64(), Some(1..=3)), "{ds}");
+            for off in ["offload_optimizer", "offload_param"] {
+                if let Some(o) = zero.get(off) {
+                    assert_known(off, &o.as_object().unwrap().keys().cloned().collect::<Vec<_>>(), OFFLOAD);
+                    assert!(matches!(o["device"].as_str(), Some("cpu" | "nvme" | "none")), "{ds}");
+                }
+            }
+            for k in AUTO { assert_eq!(ds[k], "auto", "{fw} ?{qs}: {k}"); }
+            for k in ["bf16", "fp16"] { assert_eq!(ds[k]["enabled"], "auto", "{fw} ?{qs}: {k}.enabled"); }
+        }
+    }
+
+    // accelerate: ClusterConfig/BaseConfig fields (commands/config/config_args.py), FSDP1 keys
+    // (commands/to_fsdp2.py ARGUMENT_KEY_MAPPING), values (utils/constants.py FSDP_* lists),
+    // and `accelerate launch` options (commands/launch.py).
+    const CLUSTER: &[&str] = &["compute_environment", "distributed_type", "mixed_precision", "num_machines", "num_processes", "machine_rank", "fsdp_config"];
+    const FSDP1: &[&str] = &["fsdp_sharding_strategy", "fsdp_offload_params", "fsdp_auto_wrap_policy", "fsdp_transformer_layer_cls_to_wrap",
+        "fsdp_backward_prefetch", "fsdp_state_dict_type", "fsdp_use_orig_params", "fsdp_cpu_ram_efficient_loading", "fsdp_sync_module_states", "fsdp_activation_checkpointing"];
+    const LAUNCH: &[&str] = &["--config_file", "--num_processes", "--num_machines", "--machine_rank", "--main_process_ip", "-m"];
+    for fw in [Framework::Hf, Framework::LlamaFactory] {
+        let e = ex(fw, "method=full&gpus=8&nodes=2&shard=fsdp&offload=all");
+        if let Some(acc) = yaml_value(&get(&e, "accelerate_fsdp.yaml").content) {
+            assert_known("accelerate config", &acc.as_object().unwrap().keys().cloned().collect::<Vec<_>>(), CLUSTER);
+            let f = acc["fsdp_config"].as_object().unwrap();
+            assert_known("fsdp_config", &f.keys().cloned().collect::<Vec<_>>(), FSDP1);
+            assert!(f.get("fsdp_version").is_none(), "FSDP1 key names need fsdp_version 1 (the default)");
+            assert!(["FULL_SHARD", "SHARD_GRAD_OP", "NO_SHARD", "HYBRID_SHARD", "HYBRID_SHARD_ZERO2"].contains(&f["fsdp_sharding_strategy"].as_str().unwrap()));
+            assert!(["TRANSFORMER_BASED_WRAP", "SIZE_BASED_WRAP", "NO_WRAP"].contains(&f["fsdp_auto_wrap_policy"].as_str().unwrap()));
+            assert!(["BACKWARD_PRE", "BACKWARD_POST", "NO_PREFETCH"].contains(&f["fsdp_backward_prefetch"].as_str().unwrap()));
+            assert!(["FULL_STATE_DICT", "LOCAL_STATE_DICT", "SHARDED_STATE_DICT"].contains(&f["fsdp_state_dict_type"].as_str().unwrap()));
+            assert!(["no", "fp16", "bf16", "fp8"].contains(&acc["mixed_precision"].as_str().unwrap()));
+        }
+    }
+    for (fw, qs) in [
+        (Framework::Hf, "method=full&gpus=8&nodes=2&shard=fsdp"),
+        (Framework::Hf, "method=lora&gpus=8&nodes=2&shard=zero3"),
+        (Framework::Hf, "method=lora&gpus=2"),
+        (Framework::LlamaFactory, "method=full&gpus=8&shard=fsdp"),
+    ] {
+        let sh = get(&ex(fw, qs), "launch.sh").content.clone();
+        let line = sh.lines().find(|l| l.starts_with("accelerate launch")).unwrap_or_else(|| panic!("{fw} ?{qs}:\n{sh}"));
+        let flags: Vec<String> = line.split_whitespace().filter(|w| w.starts_with('-')).map(String::from).collect();
+        assert_known("accelerate launch", &flags, LAUNCH);
+    }
+
+    // Transformers + PEFT: LoraConfig fields (peft tuners/lora/config.py), get_peft_model's
+    // parameters (peft mapping_func.py), BitsAndBytesConfig.__init__ (transformers
+    // utils/quantization_config.py), TrainingArguments fields (transformers training_args.py).
+    const LORA: &[&str] = &["r", "lora_alpha", "lora_dropout", "target_modules", "bias", "task_type", "modules_to_save", "use_dora", "fan_in_fan_out"];
+    const BNB: &[&str] = &["load_in_8bit", "load_in_4bit", "bnb_4bit_quant_type", "bnb_4bit_use_double_quant", "bnb_4bit_compute_dtype", "bnb_4bit_quant_storage"];
+    const TA: &[&str] = &["output_dir", "per_device_train_batch_size", "gradient_accumulation_steps", "num_train_epochs", "bf16", "fp16",
+        "gradient_checkpointing", "gradient_checkpointing_kwargs", "optim", "optim_args", "torch_compile", "use_liger_kernel", "deepspeed",
+        "logging_steps", "save_strategy", "report_to"];
+    for qs in ["", Z3, "method=dora&targets=all,embed,lm_head&compile=1&packing=1", "model=gpt2&method=lora&seq=1024", "quant=int8&optim=sgd-momentum"] {
+        let py = get(&ex(Framework::Hf, qs), "train.py").content.clone();
+        let lora = py_kwargs(&py, "LoraConfig");
+        assert!(lora.iter().any(|k| k == "r") && lora.iter().any(|k| k == "target_modules"), "{lora:?}");
+        assert_known("LoraConfig", &lora, LORA);
+        assert_known("get_peft_model", &py_kwargs(&py, "get_peft_model"), &["autocast_adapter_dtype"]);
+        assert_known("TrainingArguments", &py_kwargs(&py, "TrainingArguments"), TA);
+        if py.contains("BitsAndBytesConfig(") { assert_known("BitsAndBytesConfig", &py_kwargs(&py, "BitsAndBytesConfig"), BNB); }
+    }
+    let py = get(&ex(Framework::Hf, "gpus=4&shard=fsdp"), "train.py").content.clone();
+    // bnb_4bit_quant_storage takes a torch dtype (or one of its names) and defaults to uint8.
+    assert!(py.contains("bnb_4bit_quant_storage=torch.bfloat16"), "{py}");
+    let py = get(&ex(Framework::Hf, "method=lora&packing=1"), "train.py").content.clone();
+    assert!(py.contains("data_collator = DataCollatorWithFlattening()"), "{py}");
+    assert!(py.lines().any(|l| l.starts_with("from transformers import") && l.contains("DataCollatorWithFlattening")), "{py}");
+
+    // torchtune: model builders exported by torchtune/models/<family>/__init__.py (the
+    // distributed and single-device recipes read the same names); dataset.packed,
+    // tokenizer.max_seq_len and compile as in the shipped configs.
+    const BUILDERS: &[&str] = &["llama2_7b", "llama2_13b", "llama2_70b", "code_llama2_7b", "llama3_8b", "llama3_70b",
+        "llama3_1_8b", "llama3_1_70b", "llama3_1_405b", "llama3_3_70b", "llama3_2_1b", "llama3_2_3b", "mistral_7b", "qwen2_7b",
+        "qwen2_5_0_5b", "qwen2_5_1_5b_base", "qwen2_5_3b", "qwen2_5_7b_base", "qwen2_5_14b_base", "qwen2_5_32b_base", "qwen2_5_72b_base",
+        "gemma_2b", "gemma_7b", "gemma2_2b", "gemma2_9b", "gemma2_27b", "phi3_mini"];
+    for model in ["llama-2-13b", "codellama-7b", "llama-3-70b", "llama-3.1-405b", "llama-3.3-70b", "llama-3.2-3b", "mistral-7b", "qwen2-7b", "gemma-7b", "gemma-2-27b", "phi-3-mini"] {
+        for method in ["lora", "full"] {
+            let qs = format!("model={model}&method={method}&gpus=8");
+            let text = get(&ex(Framework::Torchtune, &qs), "torchtune_overrides.yaml").content.clone();
+            if let Some(y) = yaml_value(&text) {
+                let comp = y["model"]["_component_"].as_str().unwrap_or_else(|| panic!("{text}"));
+                let (module, name) = comp.strip_prefix("torchtune.models.").and_then(|r| r.split_once('.')).unwrap_or_else(|| panic!("{comp}"));
+                let builder = if method == "lora" { name.strip_prefix("lora_").unwrap_or_else(|| panic!("{comp}")) } else { name };
+                assert!(BUILDERS.contains(&builder) && builder.starts_with(module), "?{qs}: {comp}");
+                assert!(y["dataset"]["packed"].is_boolean() && y["tokenizer"]["max_seq_len"].is_u64() && y["compile"].is_boolean(), "{text}");
+            }
+        }
+    }
+
+    // litgpt: finetune_full's and finetune_adapter's setup() parameters (litgpt/finetune/full.py,
+    // adapter.py): no --quantize or --lora_* flags there.
+    for (qs, cmd) in [("method=full&gpus=4&nodes=2", "finetune_full"), ("method=adapter&gpus=2", "finetune_adapter"), ("method=freeze", "finetune_full")] {
+        let sh = get(&ex(Framework::Litgpt, qs), "finetune.sh").content.clone();
+        assert!(sh.contains(&format!("litgpt {cmd} ")), "{sh}");
+        for flag in sh.split_whitespace().filter(|w| w.starts_with("--")) {
+            let ok = ["--devices", "--num_nodes", "--precision", "--optimizer"].contains(&flag)
+                || flag.starts_with("--train.") || flag.starts_with("--optimizer.");
+            assert!(ok, "{cmd}: {flag} is not a setup() parameter:\n{sh}");
+        }
+    }
+
+    // Unsloth: FastLlamaModel.get_peft_model's parameters (unsloth/models/llama.py).
+    for qs in ["", "method=lora&targets=all,embed,lm_head", "method=dora&ckpt=none"] {
+        let py = get(&ex(Framework::Unsloth, qs), "train_unsloth.py").content.clone();
+        assert_known("FastLanguageModel.get_peft_model", &py_kwargs(&py, "FastLanguageModel.get_peft_model"),
+            &["r", "target_modules", "lora_alpha", "lora_dropout", "bias", "use_gradient_checkpointing", "random_state"]);
+    }
+
+    // LLaMA-Factory DataArguments (hparams/data_args.py); Axolotl ModelInputConfig.base_model
+    // and ModelOutputConfig.output_dir (utils/schemas/model.py).
+    if let Some(y) = yaml_value(&get(&ex(Framework::LlamaFactory, "seq=3072&packing=1"), "llamafactory.yaml").content) {
+        assert_eq!(y["cutoff_len"], 3072);
+        assert_eq!(y["packing"], true);
+        assert!(y["template"].is_string() && y["dataset"].is_string(), "{y}");
+    }
+    if let Some(y) = yaml_value(&get(&ex(Framework::Axolotl, "model=qwen2.5-7b"), "axolotl.yaml").content) {
+        assert_eq!(y["base_model"], "Qwen/Qwen2.5-7B");
+        assert!(y["output_dir"].is_string(), "{y}");
+    }
 }
