@@ -840,7 +840,7 @@ fn torchtune(ctx: &mut Ctx) -> Vec<ExportFile> {
         ("loss".into(), Y::M(vec![("_component_".into(), s(loss))])),
         ("dtype".into(), s(dtype)),
         ("enable_activation_checkpointing".into(), Y::B(ctx.ckpt_on())),
-        ("enable_activation_offloading".into(), Y::B(ctx.ckpt_on() && ctx.res.profile.ckpt_offloaded)),
+        ("enable_activation_offloading".into(), Y::B(ctx.res.act_offload)),
         ("compile".into(), Y::B(ctx.res.compile)),
     ];
     if q.epochs.fract() != 0.0 {
@@ -1292,7 +1292,7 @@ fn unsloth(ctx: &mut Ctx) -> Vec<ExportFile> {
     // Unsloth's "unsloth" mode offloads checkpointed layer inputs to host memory. It is also
     // from_pretrained's default (models/loader.py), which is what a full fine-tune runs with,
     // so the choice is passed there too.
-    let gc = if !ctx.ckpt_on() { "False".to_string() } else if ctx.res.profile.ckpt_offloaded { "\"unsloth\"".into() } else { "True".into() };
+    let gc = if !ctx.ckpt_on() { "False".to_string() } else if ctx.res.act_offload { "\"unsloth\"".into() } else { "True".into() };
     push(&mut py, &format!(
         "model, tokenizer = FastLanguageModel.from_pretrained(\n    model_name={},\n    max_seq_length=MAX_SEQ_LENGTH,\n    dtype={dtype},\n    load_in_4bit={},\n    load_in_8bit={},\n    full_finetuning={},\n    use_gradient_checkpointing={gc},\n)",
         json_str(ctx.model()), py_bool(four), py_bool(eight), py_bool(full)));

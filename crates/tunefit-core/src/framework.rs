@@ -2,7 +2,8 @@
 //!
 //! A profile is read from the framework's source (file and function per field in
 //! docs/frameworks.md); it never holds a fitted multiplier. An explicitly set query key
-//! (`adapter_dtype`, `ckpt`, `attn`, `loss`, `packing`, `compile`, `lora_dropout`) always
+//! (`adapter_dtype`, `ckpt`, `attn`, `loss`, `packing`, `compile`, `lora_dropout`,
+//! `act_offload`) always
 //! wins over the profile's default: `resolve` applies the profile only to `None` fields.
 
 use crate::activation::NormImpl;
@@ -48,8 +49,9 @@ pub struct Profile {
     pub logits: LogitsImpl,
     pub loss_default: Loss,
     pub ckpt_default: Checkpointing,
-    /// Checkpointed layer inputs are moved to host memory (Unsloth "unsloth" mode,
-    /// torchtune activation offloading).
+    /// Saved activations are moved to host memory by default (Unsloth's "unsloth" gradient
+    /// checkpointing offloads the checkpointed layer inputs). torchtune ships offloading off
+    /// (`enable_activation_offloading: False` in its configs); the `act_offload` key sets it.
     pub ckpt_offloaded: bool,
     pub attn_default: Attention,
     /// AdamW step runs the `foreach` path: one state-sized temporary list (sqrt of v).
@@ -162,6 +164,8 @@ pub struct Resolved {
     pub packing: bool,
     pub compile: bool,
     pub lora_dropout: f64,
+    /// Saved activations live in host memory between forward and backward.
+    pub act_offload: bool,
 }
 
 pub fn resolve(q: &Query) -> Resolved {
@@ -169,15 +173,18 @@ pub fn resolve(q: &Query) -> Resolved {
     // PEFT's prepare_model_for_kbit_training (peft/utils/other.py), which every
     // Trainer-based QLoRA recipe calls, turns gradient checkpointing on by default.
     let peft_qlora = q.method == Method::Qlora && matches!(q.framework, Framework::Hf | Framework::Axolotl | Framework::LlamaFactory);
+    let ckpt = q.ckpt.unwrap_or(if peft_qlora { Checkpointing::Full } else { p.ckpt_default });
     Resolved {
         profile: p,
         adapter_dtype: q.adapter_dtype.unwrap_or(p.adapter_dtype),
-        ckpt: q.ckpt.unwrap_or(if peft_qlora { Checkpointing::Full } else { p.ckpt_default }),
+        ckpt,
         attn: q.attn.unwrap_or(p.attn_default),
         loss: q.loss.unwrap_or(p.loss_default),
         packing: q.packing.unwrap_or(p.packing_default),
         compile: q.compile.unwrap_or(p.compile_default),
         lora_dropout: q.lora_dropout.unwrap_or(p.lora_dropout_default),
+        // Unsloth offloads only through its checkpointing.
+        act_offload: q.act_offload.unwrap_or(p.ckpt_offloaded && ckpt == Checkpointing::Full),
     }
 }
 

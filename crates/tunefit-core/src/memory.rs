@@ -349,10 +349,15 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
     let mut recompute = 0.0;
     if res.ckpt == Checkpointing::Full {
         recompute = block.saved(&a, tokens, seq, Checkpointing::None).total();
-        if res.profile.ckpt_offloaded {
-            host += layers_with_grad * layer_bytes * gpus_per_node;
-            act = 2.0 * layer_bytes;
-        }
+    }
+    // Activation offloading (torchtune OffloadActivations, Unsloth's offloaded checkpointing):
+    // each block's saved tensors are copied to pinned host memory on a side stream as the
+    // forward moves on, and prefetched one block ahead in backward, so about two blocks' worth
+    // stay on the GPU (the one in flight and the next); the rest lives in host RAM.
+    let mut host_act = 0.0;
+    if res.act_offload && layers_with_grad > 2.0 {
+        host_act = (layers_with_grad - 2.0) * layer_bytes;
+        act = 2.0 * layer_bytes;
     }
     // The first block of a PEFT model: its input (frozen embeddings) needs no gradient, so
     // its first norm keeps nothing.
@@ -483,7 +488,8 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
     let device = reserved + context + nccl + paged_bytes;
     // Host RAM per node: offloaded states with DeepSpeed's 1.5× pinned staging factor, plus a
     // ~2 GiB Python/torch/CUDA process per GPU.
-    let host_ram = host * gpus_per_node * 1.5 + gpus_per_node * 2048.0 * MIB;
+    // Offloaded activations sit in pinned buffers of their own size (no staging factor).
+    let host_ram = host * gpus_per_node * 1.5 + host_act * gpus_per_node + gpus_per_node * 2048.0 * MIB;
 
     let vals = [w, g, o, act, logits, allocated, reserved, device, host_ram];
     if vals.iter().any(|x| !x.is_finite() || *x < 0.0 || *x > 1.8e19) {

@@ -215,6 +215,11 @@ pub struct Query {
     /// the next step's activations.
     #[serde(default = "yes")]
     pub set_to_none: bool,
+    /// Saved activations move to host memory during the forward pass and come back for the
+    /// backward (torchtune `enable_activation_offloading`, Unsloth's "unsloth" checkpointing).
+    /// `None`: the framework profile's default.
+    #[serde(default)]
+    pub act_offload: Option<bool>,
     pub framework: Framework,
     // --- parallelism ---
     pub gpus: u32,
@@ -265,6 +270,7 @@ impl Default for Query {
             packing: None,
             compile: None,
             set_to_none: true,
+            act_offload: None,
             framework: Framework::Hf,
             gpus: 1,
             nodes: 1,
@@ -450,7 +456,7 @@ pub const KEYS: &[&str] = &[
     "v", "model", "params", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "vocab",
     "tied", "experts", "experts_per_token", "method", "rank", "targets", "quant", "dq",
     "train_layers", "bottleneck", "virtual_tokens", "lora_dropout", "precision", "adapter_dtype",
-    "optim", "batch", "seq", "ga", "ckpt", "attn", "loss", "packing", "compile", "set_to_none", "framework",
+    "optim", "batch", "seq", "ga", "ckpt", "attn", "loss", "packing", "compile", "set_to_none", "act_offload", "framework",
     "gpus", "nodes", "shard", "offload", "tp", "gpu", "tokens", "epochs", "runs", "pricing",
     "ckpt_interval_min", "interrupt_rate", "mfu", "provider", "storage_gb",
 ];
@@ -501,6 +507,7 @@ impl Query {
             "packing" => self.packing = Some(parse_bool(key, v)?),
             "compile" => self.compile = Some(parse_bool(key, v)?),
             "set_to_none" => self.set_to_none = parse_bool(key, v)?,
+            "act_offload" => self.act_offload = Some(parse_bool(key, v)?),
             "framework" => self.framework = parse_choice!(Framework, key, v)?,
             "gpus" => self.gpus = parse_u32(key, v, limits::GPUS)?,
             "nodes" => self.nodes = parse_u32(key, v, limits::NODES)?,
@@ -616,6 +623,7 @@ impl Query {
         if let Some(x) = self.packing { push("packing", (x as u8).to_string()); }
         if let Some(x) = self.compile { push("compile", (x as u8).to_string()); }
         diff!("set_to_none", set_to_none, |x: &bool| (*x as u8).to_string());
+        if let Some(x) = self.act_offload { push("act_offload", (x as u8).to_string()); }
         diff!("framework", framework, |x: &Framework| s(x));
         diff!("gpus", gpus, |x: &u32| s(x));
         diff!("nodes", nodes, |x: &u32| s(x));

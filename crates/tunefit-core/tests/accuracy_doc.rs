@@ -55,7 +55,7 @@ fn table() -> String {
             pct(v, r.measured)
         } else { "(is hf)".into() };
         let an = anchors(&r).map(|x| x.map_or("—".into(), |v| format!("{} ({})", gib(v), pct(v, r.measured))));
-        let note = if r.expressible { String::new() } else { " (not counted: setting not expressible)".into() };
+        let note = if r.expressible { String::new() } else { " (not counted: see \"Where the model misses\")".into() };
         out += &format!("| {}{note} | `{}` | {} | {} ({} {}) | {} | {} | {} | {} | {} | {} |\n",
             r.id, r.query, r.metric, gib(r.measured), r.value, r.unit, gib(r.predicted), pct(r.predicted, r.measured), hf, an[0], an[1], an[2]);
         if r.expressible { errs.push((r.predicted / r.measured - 1.0).abs()); }

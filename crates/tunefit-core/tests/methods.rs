@@ -149,3 +149,23 @@ fn litgpt_mha_v_view_keeps_the_fused_qkv_output() {
     assert!(lit - tt >= fused_extra * 0.99, "litgpt {lit} torchtune {tt}");
     assert!((lit_gqa - tt_gqa).abs() < fused_extra * 0.5, "GQA litgpt {lit_gqa} torchtune {tt_gqa}");
 }
+
+#[test]
+fn activation_offloading_moves_blocks_to_host() {
+    let base = "framework=torchtune&model=llama-3.2-3b&precision=bf16-true&method=lora&rank=16&batch=2&seq=4096&ckpt=full&packing=1";
+    let on_gpu = mem(base);
+    let off = mem(&format!("{base}&act_offload=1"));
+    // 28 checkpointed block inputs (bf16, 8192 × 3072) → 2 stay on the GPU, 26 go to host.
+    let block = 8192.0 * 3072.0 * 2.0;
+    let moved = on_gpu.activations as f64 - off.activations as f64;
+    assert!((moved - 26.0 * block).abs() < 0.01 * block * 26.0, "moved {moved}");
+    assert!((off.host_ram as f64 - on_gpu.host_ram as f64 - 26.0 * block).abs() < 0.01 * block * 26.0);
+    // Without checkpointing every saved tensor of a block is offloaded: a far bigger saving.
+    let nockpt = base.replace("ckpt=full", "ckpt=none");
+    assert!(mem(&nockpt).activations > 5 * mem(&format!("{nockpt}&act_offload=1")).activations);
+    // Unsloth offloads through its checkpointing only; torchtune ships it off.
+    let u = "framework=unsloth&model=llama-3.2-3b&method=lora&batch=2&seq=4096";
+    assert!(mem(&format!("{u}&ckpt=full")).host_ram > mem(&format!("{u}&ckpt=full&act_offload=0")).host_ram);
+    assert_eq!(mem(&format!("{u}&ckpt=none")).activations, mem(&format!("{u}&ckpt=none&act_offload=0")).activations);
+    assert_eq!(mem(base).activations, mem(&format!("{base}&act_offload=0")).activations);
+}
