@@ -611,12 +611,17 @@ fn hf(ctx: &mut Ctx) -> Vec<ExportFile> {
     if ctx.res.loss == Loss::Chunked {
         // Transformers has no chunked loss of its own; Liger's fused linear cross-entropy
         // never materialises full logits, which is what loss=chunked estimates.
-        ta.push("use_liger_kernel=True  # loss=chunked: fused linear cross-entropy (pip install liger-kernel)".into());
+        // (No trailing comment on the argument: `ta` is joined with ",\n", and a comment
+        // would swallow the comma.)
+        ta.push("use_liger_kernel=True".into());
     }
     if ctx.zero_stage().is_some() { ta.push("deepspeed=\"ds_config.json\"".into()); }
     ta.push("logging_steps=10".into());
     ta.push("save_strategy=\"epoch\"".into());
     ta.push("report_to=\"none\"".into());
+    if ctx.res.loss == Loss::Chunked {
+        push(&mut py, "# loss=chunked: use_liger_kernel runs Liger's fused linear cross-entropy (pip install liger-kernel)");
+    }
     push(&mut py, &format!("args = TrainingArguments(\n    {},\n)", ta.join(",\n    ")));
     push(&mut py, "trainer = Trainer(model=model, args=args, train_dataset=train_dataset, data_collator=data_collator)");
     push(&mut py, "trainer.train()");
@@ -796,10 +801,25 @@ fn torchtune(ctx: &mut Ctx) -> Vec<ExportFile> {
         }
         model.push(("lora_attn_modules".into(), strs(&attn)));
         model.push(("apply_lora_to_mlp".into(), Y::B(mlp_n > 0)));
-        model.push(("apply_lora_to_output".into(), Y::B(q.targets.contains(T::LmHead))));
+        // Gemma's LoRA builders take no apply_lora_to_output (tied output projection), and
+        // Gemma 1's fix lora_dropout at 0.05 (torchtune/models/gemma/_model_builders.py).
+        let gemma = matches!(module, "gemma" | "gemma2");
+        if gemma {
+            if q.targets.contains(T::LmHead) {
+                ctx.warn("export-targets-lm-head", "targets=lm_head: torchtune's Gemma LoRA builders cannot adapt the (tied) output projection; it stays frozen in this config");
+            }
+        } else {
+            model.push(("apply_lora_to_output".into(), Y::B(q.targets.contains(T::LmHead))));
+        }
         model.push(("lora_rank".into(), i(q.rank)));
         model.push(("lora_alpha".into(), i(ctx.alpha())));
-        model.push(("lora_dropout".into(), Y::F(ctx.res.lora_dropout)));
+        if module == "gemma" {
+            if (ctx.res.lora_dropout - 0.05).abs() > 1e-9 {
+                ctx.warn("export-lora-dropout", "lora_dropout: torchtune's Gemma 1 LoRA builders fix it at 0.05");
+            }
+        } else {
+            model.push(("lora_dropout".into(), Y::F(ctx.res.lora_dropout)));
+        }
         if q.method == Method::Dora { model.push(("use_dora".into(), Y::B(true))); }
         if q.method == Method::Qlora { model.push(("quantize_base".into(), Y::B(true))); }
     }
@@ -1155,6 +1175,9 @@ fn axolotl(ctx: &mut Ctx) -> Vec<ExportFile> {
 fn llama_factory(ctx: &mut Ctx) -> Vec<ExportFile> {
     trainer_warnings(ctx);
     let q = ctx.q.clone();
+    if q.precision == Precision::Bf16True && ctx.zero_stage() == Some(3) {
+        ctx.warn("export-precision", "precision=bf16-true with ZeRO-3: LLaMA-Factory rejects pure_bf16 under DeepSpeed ZeRO-3, so the config trains with bf16 autocast (bf16: true) and DeepSpeed's bf16 mode instead");
+    }
     let mut top: Vec<(String, Y)> = vec![
         comment(origin(&q)),
         comment("Run: llamafactory-cli train llamafactory.yaml"),
@@ -1216,7 +1239,8 @@ fn llama_factory(ctx: &mut Ctx) -> Vec<ExportFile> {
         ("bf16".into(), Y::B(ctx.bf16())),
         ("fp16".into(), Y::B(q.precision == Precision::Fp16Mixed)),
         // pure_bf16: train in bf16 without fp32 master weights ("bf16-true").
-        ("pure_bf16".into(), Y::B(q.precision == Precision::Bf16True)),
+        // LLaMA-Factory rejects pure_bf16 with DeepSpeed ZeRO-3 (hparams/parser.py).
+        ("pure_bf16".into(), Y::B(q.precision == Precision::Bf16True && ctx.zero_stage() != Some(3))),
         ("disable_gradient_checkpointing".into(), Y::B(!ctx.ckpt_on())),
         ("torch_compile".into(), Y::B(ctx.res.compile)),
     ]);

@@ -100,6 +100,9 @@ const QUERIES: &[&str] = &[
     "method=prefix&virtual_tokens=30",
     "model=llama-3.2-1b&method=freeze&train_layers=4&optim=sgd-momentum",
     "model=mixtral-8x7b&method=qlora&quant=int8&gpus=2&nodes=2&shard=fsdp",
+    // loss=chunked writes use_liger_kernel; a trailing comment once swallowed its comma.
+    "method=lora&loss=chunked",
+    "model=gemma-2b&method=lora&targets=q,v,lm_head&lora_dropout=0.1",
 ];
 
 #[test]
@@ -284,9 +287,9 @@ fn llama_factory_carries_values() {
         assert_eq!(y["lora_target"], "q_proj,v_proj");
         assert_eq!(y["per_device_train_batch_size"], 3);
         assert_eq!(y["gradient_accumulation_steps"], 5);
-        // Known wrong (docs/frameworks.md, "Wrong, fix pending"): LLaMA-Factory's parser raises
-        // "`pure_bf16` is incompatible with DeepSpeed ZeRO-3"; this assertion changes with the fix.
-        assert_eq!(y["pure_bf16"], true);
+        // LLaMA-Factory's parser raises "`pure_bf16` is incompatible with DeepSpeed ZeRO-3"
+        // (hparams/parser.py): under ZeRO-3 the export leaves it off and says so.
+        assert_eq!(y["pure_bf16"], false);
         assert_eq!(y["disable_gradient_checkpointing"], false);
         assert_eq!(y["deepspeed"], "ds_config.json");
     }
@@ -649,4 +652,23 @@ fn keys_checked_against_framework_source_second_pass() {
         assert_eq!(y["base_model"], "Qwen/Qwen2.5-7B");
         assert!(y["output_dir"].is_string(), "{y}");
     }
+}
+
+#[test]
+fn second_pass_fixes_hold() {
+    // LLaMA-Factory: pure_bf16 only without ZeRO-3, with a warning when it is dropped.
+    let e = ex(Framework::LlamaFactory, Z3);
+    assert!(e.warnings.iter().any(|w| w.code == "export-precision"));
+    // torchtune Gemma: no apply_lora_to_output (the builders lack it), Gemma 1 no lora_dropout.
+    let g = export(&Query::parse("model=gemma-2b&method=lora&targets=q,v,lm_head&lora_dropout=0.1").unwrap(), Framework::Torchtune).unwrap();
+    let all: String = g.files.iter().map(|f| f.content.clone()).collect();
+    // (The header comment repeats the query, lora_dropout=0.1 included: look for the keys.)
+    assert!(!all.contains("apply_lora_to_output") && !all.contains("lora_dropout:") && !all.contains("model.lora_dropout"), "{all}");
+    assert!(g.warnings.iter().any(|w| w.code == "export-targets-lm-head"));
+    assert!(g.warnings.iter().any(|w| w.code == "export-lora-dropout"));
+    let l = export(&Query::parse("model=llama-3.1-8b&method=lora&targets=q,v,lm_head").unwrap(), Framework::Torchtune).unwrap();
+    assert!(l.files.iter().any(|f| f.content.contains("apply_lora_to_output: true")));
+    // HF with loss=chunked: the Liger flag is a plain argument.
+    let h = export(&Query::parse("method=lora&loss=chunked").unwrap(), Framework::Hf).unwrap();
+    assert!(h.files.iter().any(|f| f.content.contains("    use_liger_kernel=True,\n")), "{:?}", h.files.iter().map(|f| &f.content).collect::<Vec<_>>());
 }
