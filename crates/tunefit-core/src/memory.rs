@@ -280,9 +280,17 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
         ShardingStrategy::Zero2 => { o /= dp; g /= dp; }
         ShardingStrategy::Zero3 | ShardingStrategy::Fsdp => {
             o /= dp; g /= dp; w /= dp;
-            // The block being computed and the prefetched next one are gathered in 16-bit;
-            // the embedding and LM head are gathered alone at the ends.
-            gathered = (2.0 * a.layer_params() as f64 * 2.0).max(a.modules().largest_module as f64 * 2.0) / tp;
+            // The block being computed and the prefetched next one are gathered in their
+            // storage dtype: 16-bit, or under QLoRA the packed 4-bit storage of the block
+            // linears (FSDP/ZeRO-3 QLoRA stores NF4 in a 16-bit `quant_storage` tensor and
+            // dequantizes one linear at a time, counted in the buffers below). The embedding
+            // and LM head are gathered alone at the ends.
+            let layer = a.layer_params() as f64;
+            let layer_bytes = if q.method == Method::Qlora {
+                let lin = a.block_linear_params() as f64 / a.layers.max(1) as f64;
+                lin * quant_bits(q.quant, q.double_quant, a.hidden) / 8.0 + (layer - lin).max(0.0) * 2.0
+            } else { layer * 2.0 };
+            gathered = (2.0 * layer_bytes).max(a.modules().largest_module as f64 * 2.0) / tp;
         }
     }
     if sharded && dp == 1.0 { warn("shard-one-gpu", "sharding over one data-parallel rank saves nothing".into()); }
@@ -449,8 +457,13 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
             ShardingStrategy::None => grads_full / tp,
             // DeepSpeed's contiguous reduce bucket: reduce_bucket_size = 5e8 elements, 16-bit.
             ShardingStrategy::Zero1 | ShardingStrategy::Zero2 | ShardingStrategy::Zero3 => (5e8 * 2.0f64).min(grads_full / tp),
-            // FSDP reduce-scatters one unit's gradients at a time.
-            ShardingStrategy::Fsdp => a.layer_params() as f64 * 2.0 / tp,
+            // FSDP reduce-scatters one unit's gradients at a time. With a PEFT model the
+            // Trainer wraps every module holding trainable weights in its own unit (transformers
+            // `_fsdp_qlora_plugin_updates` → peft `fsdp_auto_wrap_policy`), so frozen units
+            // carry no gradient and a unit's gradients are one layer's adapters.
+            ShardingStrategy::Fsdp => if is_peft(q.method) {
+                tr.adapter as f64 / a.layers.max(1) as f64 * adapter_bytes / tp
+            } else { a.layer_params() as f64 * 2.0 / tp },
         };
     }
     buffers += gathered;
