@@ -169,3 +169,20 @@ fn activation_offloading_moves_blocks_to_host() {
     assert_eq!(mem(&format!("{u}&ckpt=none")).activations, mem(&format!("{u}&ckpt=none&act_offload=0")).activations);
     assert_eq!(mem(base).activations, mem(&format!("{base}&act_offload=0")).activations);
 }
+
+#[test]
+fn fsdp_buffers_follow_storage_and_trainability() {
+    // Two gathered blocks + one unit's gradients, per GPU, beyond the sharded states.
+    let over = |q: &str| tunefit_core::memory::estimate(&Query::parse(q).unwrap()).unwrap().detail.framework_buffers;
+    let base = "model=llama-2-70b&gpus=8&shard=fsdp&batch=1&seq=2048&ckpt=full&precision=bf16-true";
+    let layer = 855_654_400.0; // Llama 2 70B: one block's parameters
+    let full = over(&format!("{base}&method=full"));
+    let lora = over(&format!("{base}&method=lora"));
+    let qlora = over(&format!("{base}&method=qlora"));
+    // Full: two 16-bit blocks gathered + one block's 16-bit gradients.
+    assert!((full - 3.0 * 2.0 * layer).abs() < 0.05 * full, "full {full}");
+    // LoRA: the same gathers, but units of frozen weights carry no gradient.
+    assert!((lora - 2.0 * 2.0 * layer).abs() < 0.05 * lora, "lora {lora}");
+    // QLoRA: packed 4-bit blocks (≈ 4.127 bits) gathered, plus one dequantized 16-bit weight.
+    assert!(qlora < 0.5 * lora, "qlora {qlora} lora {lora}");
+}
