@@ -133,6 +133,9 @@ pub struct Strings {
     pub host_ram: &'static str,
     pub model_params: &'static str,
     pub trainable_params: &'static str,
+    /// The two above inside a sentence (no Unicode case tables in the wasm for them).
+    pub model_params_lc: &'static str,
+    pub trainable_params_lc: &'static str,
     pub inferred_arch: &'static str,
     pub explain: &'static str,
     pub formula: &'static str,
@@ -339,6 +342,8 @@ pub static EN: Strings = Strings {
     host_ram: "Host RAM per node",
     model_params: "Parameters",
     trainable_params: "Trainable",
+    model_params_lc: "parameters",
+    trainable_params_lc: "trainable",
     inferred_arch: "architecture inferred from the size",
     explain: "How is this computed?",
     formula: "Formula",
@@ -482,6 +487,8 @@ pub static RU: Strings = Strings {
     host_ram: "ОЗУ хоста на узел",
     model_params: "Параметры",
     trainable_params: "Обучаемые",
+    model_params_lc: "параметры",
+    trainable_params_lc: "обучаемые",
     inferred_arch: "архитектура выведена из размера",
     explain: "Как это считается?",
     formula: "Формула",
@@ -665,3 +672,112 @@ pub static SHARE_RU: ShareStrings = ShareStrings {
         }
     },
 };
+
+// ---- The core's warnings and recommendation sentences ----
+// The core stays English and language-free: each `Warning` carries a stable `code` and its
+// English `message`. A translation names the code, the English sentence as the core formats
+// it (`{}` where a figure goes) and the sentence in the other language (`{0}`, `{1}`, … place
+// the figures, in any order). The figures are read back from the English message, so they are
+// the core's own; a message that matches no template (a sentence the core changed, an unknown
+// code) is shown in English rather than lost.
+
+/// (code, English template, Russian template).
+static CORE_RU: &[(&str, &str, &str)] = &[
+    // memory.rs
+    ("paged-optimizer", "paged optimizer states live in CUDA managed memory: they are not in torch's allocated/reserved figures, count in nvidia-smi, and may be evicted to host RAM under pressure",
+        "состояния страничного оптимизатора лежат в управляемой памяти CUDA: их нет в allocated/reserved у torch, они видны в nvidia-smi и при нехватке памяти могут вытесняться в ОЗУ хоста"),
+    ("shard-one-gpu", "sharding over one data-parallel rank saves nothing", "шардирование по одному data-parallel рангу ничего не экономит"),
+    ("offload-needs-sharding", "optimizer offload needs DeepSpeed ZeRO or FSDP (shard=zero1..3/fsdp); assumed anyway",
+        "выгрузке оптимизатора нужен DeepSpeed ZeRO или FSDP (shard=zero1..3/fsdp); в оценке она всё равно учтена"),
+    ("offload-needs-zero3", "parameter offload needs ZeRO-3 or FSDP full shard (shard=zero3|fsdp)",
+        "выгрузке параметров нужен ZeRO-3 или полный шард FSDP (shard=zero3|fsdp)"),
+    ("inferred-architecture", "architecture guessed from the parameter count: {} layers, hidden {}, ffn {}, vocab {}; give model= or the arch keys for exact figures",
+        "архитектура угадана по числу параметров: слоёв {0}, hidden {1}, ffn {2}, словарь {3}; для точных цифр задайте model= или ключи архитектуры"),
+    // framework.rs
+    ("framework-method", "{} has no {} recipe; the estimate assumes a PEFT-style implementation",
+        "в {0} нет рецепта {1}; оценка предполагает реализацию как в PEFT"),
+    ("framework-multi-gpu", "unsloth (open-source) trains on one GPU; multi-GPU and sharding are not supported",
+        "unsloth (открытая версия) обучает на одном GPU; несколько GPU и шардирование не поддерживаются"),
+    ("qlora-zero3-offload", "QLoRA with ZeRO-3 parameter offload: bitsandbytes 4-bit weights cannot be offloaded by DeepSpeed; expect failure or no saving",
+        "QLoRA с выгрузкой параметров ZeRO-3: DeepSpeed не умеет выгружать 4-битные веса bitsandbytes; ждите ошибки или отсутствия экономии"),
+    ("framework-quant", "torchtune's QLoRA uses torchao NF4 only; quant={} is not available",
+        "QLoRA в torchtune использует только NF4 из torchao; quant={0} недоступен"),
+    // advice.rs: warnings
+    ("pcie_sharded", "The cheapest offer shards a full fine-tune over {} PCIe-connected {} GPUs; every step moves the weights over PCIe. An NVLink node (H100/H200/A100 SXM) is much faster per step.",
+        "Самое дешёвое предложение шардирует полное дообучение по {0} GPU {1}, связанным только через PCIe; каждый шаг гоняет веса по PCIe. Узел с NVLink (H100/H200/A100 SXM) намного быстрее на шаг."),
+    ("pcie_sharded", "Some of the cheapest offers shard a full fine-tune over PCIe-only GPUs; full fine-tuning of large models needs NVLink nodes.",
+        "Некоторые из самых дешёвых предложений шардируют полное дообучение по GPU, связанным только через PCIe; полному дообучению больших моделей нужны узлы с NVLink."),
+    ("consumer_multi_gpu", "{} consumer cards: GDDR cards suit small models and QLoRA on one card; once a job needs several, PCIe communication and the lack of NVLink make them a poor choice.",
+        "Потребительских карт: {0}. Карты с GDDR хороши для небольших моделей и QLoRA на одной карте; когда задаче нужно несколько, обмен по PCIe и отсутствие NVLink делают их плохим выбором."),
+    ("hourly_billing", "{} bills by the hour: a {} run is billed as {} h ({} % paid idle){}. Per-second billing suits short, repeated experiments.",
+        "{0} берёт плату за каждый начатый час: запуск длиной {1} оплачивается как {2} ч ({3} % оплачено впустую){4}. Для коротких повторяющихся экспериментов лучше посекундная оплата."),
+    ("billing_assumed", "{}'s billing rule was not verified; hourly rounding is assumed so the cost is not understated.",
+        "Правило тарификации {0} не проверено; принято округление до часа, чтобы не занизить стоимость."),
+    ("low_confidence_price", "The cheapest price ({}) is low confidence in the dataset (single or estimated source, snapshot {}); check it before renting.",
+        "Самая низкая цена ({0}) в наборе данных ненадёжна (один или оценочный источник, срез {1}); проверьте её перед арендой."),
+    ("no_bf16", "{} has no BF16: the time assumes fp16 mixed precision.", "У {0} нет BF16: время посчитано для смешанной точности fp16."),
+    // prices.rs
+    ("price_override_unmatched", "Your price for {}× {} at {} matches no offer in the dataset; add it as a custom offer to rank it.",
+        "Вашей цене для {0}× {1} у {2} не соответствует ни одно предложение из набора данных; добавьте её как своё предложение (custom), чтобы оно попало в рейтинг."),
+    // advice.rs: the recommendation's sentences
+    ("rec-none-fits", "No offer fits this configuration: reduce batch or sequence length, turn on checkpointing, shard over more GPUs, or choose a method with fewer trained weights (LoRA, QLoRA).",
+        "Ни одно предложение не вмещает эту конфигурацию: уменьшите батч или длину последовательности, включите чекпоинтинг, шардируйте на больше GPU или выберите метод с меньшим числом обучаемых весов (LoRA, QLoRA)."),
+    ("rec-cheapest", "Cheapest: {}× {} at {} ({}), {} in total, {} per run of {}.",
+        "Дешевле всего: {0}× {1} у {2} ({3}), всего {4}, {5} за запуск длиной {6}."),
+    ("rec-fastest", "Fastest: {}× {} at {}, {} per run for {}.", "Быстрее всего: {0}× {1} у {2}, {3} на запуск за {4}."),
+    ("rec-single-gpu", "For LoRA and QLoRA a single GPU with enough memory is usually best: no communication, no sharding overhead.",
+        "Для LoRA и QLoRA обычно лучше всего один GPU с достаточной памятью: ни обмена данными, ни накладных расходов на шардирование."),
+    ("rec-single-gpu-fits", "A single large-memory GPU also fits this adapter job and avoids all communication.",
+        "Эта задача с адаптерами помещается и на один GPU с большой памятью, без всякого обмена данными."),
+    ("rec-older-card", "An older card with plenty of memory ({}, {}) gives the best price per result here: adapters need memory more than peak speed.",
+        "Здесь лучшую цену за результат даёт старая карта с большой памятью ({0}, {1}): адаптерам память важнее пиковой скорости."),
+    ("rec-nvlink", "Full fine-tuning of large models needs multi-GPU nodes with NVLink.", "Полному дообучению больших моделей нужны многопроцессорные узлы с NVLink."),
+    ("rec-spot-pays", "Spot pays off here with checkpoints every {} min: an interruption costs on average half an interval plus a restart.",
+        "Spot здесь окупается при чекпоинтах каждые {0} мин: прерывание в среднем стоит половины интервала плюс перезапуск."),
+    ("rec-spot-no", "Spot does not pay off with checkpoints every {} min; checkpoint more often to make interruptions cheap.",
+        "Spot не окупается при чекпоинтах каждые {0} мин; сохраняйте чекпоинты чаще, чтобы прерывания обходились дёшево."),
+];
+
+/// The figures of `message` read against `template` (`{}` marks each), or None if it does
+/// not follow the template.
+fn figures<'a>(template: &str, message: &'a str) -> Option<Vec<&'a str>> {
+    let mut lits = template.split("{}");
+    let mut rest = message.strip_prefix(lits.next()?)?;
+    let lits: Vec<&str> = lits.collect();
+    let mut out = Vec::with_capacity(lits.len());
+    for (i, lit) in lits.iter().enumerate() {
+        let end = if i + 1 == lits.len() { rest.strip_suffix(lit)?.len() } else { rest.find(lit)? };
+        out.push(&rest[..end]);
+        rest = &rest[end + lit.len()..];
+    }
+    Some(out)
+}
+
+/// A figure as the core wrote it, in Russian: durations ("1.5 h", "30 min"), the pricing kind
+/// and the hourly-billing run count; anything else (ids, names, dollar amounts) as written.
+fn figure_ru(f: &str) -> String {
+    if let Some(n) = f.strip_suffix(" h") { return format!("{} ч", n.replace('.', ",")); }
+    if let Some(n) = f.strip_suffix(" min") { return format!("{n} мин"); }
+    if let Some(n) = f.strip_prefix(", on each of ").and_then(|r| r.strip_suffix(" runs")) { return format!(", и так в каждом из {n} запусков"); }
+    value_label(Lang::Ru, f).to_string()
+}
+
+/// A core warning or recommendation sentence in the page's language.
+pub fn core_message(lang: Lang, code: &str, message: &str) -> String {
+    if lang == Lang::En { return message.to_string(); }
+    CORE_RU.iter().filter(|(c, _, _)| *c == code).find_map(|(_, en, ru)| {
+        let figs = figures(en, message)?;
+        let mut out = String::with_capacity(ru.len() + 32);
+        let mut parts = ru.split('{');
+        out.push_str(parts.next().unwrap_or_default());
+        for p in parts {
+            let (i, tail) = p.split_once('}')?;
+            out.push_str(&figure_ru(figs.get(i.parse::<usize>().ok()?)?));
+            out.push_str(tail);
+        }
+        Some(out)
+    }).unwrap_or_else(|| message.to_string())
+}
+
+/// Whether `code` has a translation (the component tests check every code the core emits).
+pub fn core_code_translated(code: &str) -> bool { CORE_RU.iter().any(|(c, _, _)| *c == code) }

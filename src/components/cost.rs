@@ -4,6 +4,7 @@
 
 use super::plots::{Axis, H, MB, ML, MT, W};
 use crate::format::{hours, number, usd};
+use crate::i18n::{core_message, Lang};
 use crate::state::use_state;
 use leptos::prelude::*;
 use tunefit_core::advice::{CostReport, RankedOffer};
@@ -45,6 +46,12 @@ pub fn rows(c: &CostReport) -> Vec<OfferRow> {
         if o.pricing == "spot" { out[i].spot = Some(o.clone()) } else { out[i].on_demand = Some(o.clone()) }
     }
     out
+}
+
+/// The recommendation in the page's language, sentence by sentence (the core's `notes`).
+fn recommendation(lang: Lang, c: &CostReport) -> String {
+    if lang == Lang::En || c.notes.is_empty() { return c.recommendation.clone(); }
+    c.notes.iter().map(|n| core_message(lang, &n.code, &n.message)).collect::<Vec<_>>().join(" ")
 }
 
 fn same(a: &RankedOffer, b: &Option<RankedOffer>) -> bool {
@@ -95,10 +102,10 @@ pub fn CostSection() -> impl IntoView {
                         };
                         view! {
                             {(!c.recommendation.is_empty()).then(|| view! {
-                                <p class="recommendation" data-testid="recommendation"><strong>{s.recommendation}": "</strong>{c.recommendation.clone()}</p>
+                                <p class="recommendation" data-testid="recommendation"><strong>{s.recommendation}": "</strong>{recommendation(lang, &c)}</p>
                             })}
                             {(!c.warnings.is_empty()).then(|| view! {
-                                <ul class="notice warn">{c.warnings.iter().map(|w| view! { <li data-code=w.code.clone()>{w.message.clone()}</li> }).collect_view()}</ul>
+                                <ul class="notice warn">{c.warnings.iter().map(|w| view! { <li data-code=w.code.clone()>{core_message(lang, &w.code, &w.message)}</li> }).collect_view()}</ul>
                             })}
                             <div class="scroll">
                             <table class="data" data-testid="cost-table">

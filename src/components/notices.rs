@@ -1,5 +1,6 @@
 //! Notices: the opening link's bad keys (dismissible), and the core's warnings.
 
+use crate::i18n::core_message;
 use crate::state::use_state;
 use leptos::prelude::*;
 
@@ -31,10 +32,11 @@ pub fn Warnings() -> impl IntoView {
     let st = use_state();
     move || st.report.with(|r| {
         let w = r.as_ref().map(|r| r.warnings.clone()).unwrap_or_default();
+        let lang = st.lang.get();
         (!w.is_empty()).then(|| view! {
             <section class="card notice warn" aria-labelledby="warn-title" data-testid="warnings">
                 <h2 id="warn-title">{st.s().warnings}</h2>
-                <ul>{w.into_iter().map(|w| view! { <li data-code=w.code>{w.message}</li> }).collect_view()}</ul>
+                <ul>{w.into_iter().map(|w| view! { <li data-code=w.code.clone()>{core_message(lang, &w.code, &w.message)}</li> }).collect_view()}</ul>
             </section>
         })
     })

@@ -58,6 +58,10 @@ pub struct CostReport {
     /// Offers no other offer beats on both cost and time, fastest first.
     pub pareto: Vec<RankedOffer>,
     pub recommendation: String,
+    /// The recommendation's sentences, each with a stable code (`rec-…`) so a front end can
+    /// translate it; `recommendation` is their messages joined by spaces. Not in the JSON.
+    #[serde(skip)]
+    pub notes: Vec<Warning>,
     pub warnings: Vec<Warning>,
     /// Offers left out because the configuration does not fit them.
     pub excluded: usize,
@@ -159,8 +163,9 @@ pub fn rank_with(q: &Query, est: &Estimate, offers: &[Offer], extra_providers: &
     let cheapest = out.first().cloned();
     let fastest = out.iter().min_by(|a, b| a.hours.total_cmp(&b.hours).then(a.usd_total.total_cmp(&b.usd_total))).cloned();
     let pareto = pareto(&out);
-    let (recommendation, warnings) = advise(q, &out, cheapest.as_ref(), fastest.as_ref());
-    Ok(CostReport { offers: out, cheapest, fastest, pareto, recommendation, warnings, excluded })
+    let (notes, warnings) = advise(q, &out, cheapest.as_ref(), fastest.as_ref());
+    let recommendation = notes.iter().map(|n| n.message.as_str()).collect::<Vec<_>>().join(" ");
+    Ok(CostReport { offers: out, cheapest, fastest, pareto, recommendation, notes, warnings, excluded })
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -209,31 +214,31 @@ fn fmt_usd(x: f64) -> String { if x >= 100.0 { format!("${x:.0}") } else { forma
 fn fmt_h(h: f64) -> String { if h < 1.0 { format!("{:.0} min", h * 60.0) } else { format!("{h:.1} h") } }
 
 /// The plain-words recommendation and the warnings, from the guidance that matters.
-fn advise(q: &Query, all: &[RankedOffer], cheapest: Option<&RankedOffer>, fastest: Option<&RankedOffer>) -> (String, Vec<Warning>) {
+fn advise(q: &Query, all: &[RankedOffer], cheapest: Option<&RankedOffer>, fastest: Option<&RankedOffer>) -> (Vec<Warning>, Vec<Warning>) {
     let mut warnings = Vec::new();
     let Some(c) = cheapest else {
-        return ("No offer fits this configuration: reduce batch or sequence length, turn on checkpointing, shard over more GPUs, or choose a method with fewer trained weights (LoRA, QLoRA).".into(), warnings);
+        return (vec![w("rec-none-fits", "No offer fits this configuration: reduce batch or sequence length, turn on checkpointing, shard over more GPUs, or choose a method with fewer trained weights (LoRA, QLoRA).".into())], warnings);
     };
     let g = dataset::gpu(c.gpu);
-    let mut parts = vec![format!(
+    let mut parts = vec![w("rec-cheapest", format!(
         "Cheapest: {}× {} at {} ({}), {} in total, {} per run of {}.",
-        c.gpus * c.instances, g.map_or(c.gpu, |g| g.name), c.provider, c.pricing, fmt_usd(c.usd_total), fmt_usd(c.usd_per_run), fmt_h(c.hours))];
+        c.gpus * c.instances, g.map_or(c.gpu, |g| g.name), c.provider, c.pricing, fmt_usd(c.usd_total), fmt_usd(c.usd_per_run), fmt_h(c.hours)))];
     if let Some(f) = fastest {
         if f.offer != c.offer || f.pricing != c.pricing {
-            parts.push(format!("Fastest: {}× {} at {}, {} per run for {}.", f.gpus * f.instances,
-                dataset::gpu(f.gpu).map_or(f.gpu, |g| g.name), f.provider, fmt_h(f.hours), fmt_usd(f.usd_total)));
+            parts.push(w("rec-fastest", format!("Fastest: {}× {} at {}, {} per run for {}.", f.gpus * f.instances,
+                dataset::gpu(f.gpu).map_or(f.gpu, |g| g.name), f.provider, fmt_h(f.hours), fmt_usd(f.usd_total))));
         }
     }
     let adapter = !matches!(q.method, Method::Full | Method::Freeze);
     if adapter {
         if c.gpus * c.instances == 1 {
-            parts.push("For LoRA and QLoRA a single GPU with enough memory is usually best: no communication, no sharding overhead.".into());
+            parts.push(w("rec-single-gpu", "For LoRA and QLoRA a single GPU with enough memory is usually best: no communication, no sharding overhead.".into()));
         } else if all.iter().any(|o| o.gpus * o.instances == 1) {
-            parts.push("A single large-memory GPU also fits this adapter job and avoids all communication.".into());
+            parts.push(w("rec-single-gpu-fits", "A single large-memory GPU also fits this adapter job and avoids all communication.".into()));
         }
         if let Some(g) = g {
             if g.launch_year <= 2021 {
-                parts.push(format!("An older card with plenty of memory ({}, {}) gives the best price per result here: adapters need memory more than peak speed.", g.name, g.launch_year));
+                parts.push(w("rec-older-card", format!("An older card with plenty of memory ({}, {}) gives the best price per result here: adapters need memory more than peak speed.", g.name, g.launch_year)));
             }
         }
     }
@@ -252,7 +257,7 @@ fn advise(q: &Query, all: &[RankedOffer], cheapest: Option<&RankedOffer>, fastes
         } else if all.iter().take(10).any(pcie) {
             warnings.push(w("pcie_sharded", "Some of the cheapest offers shard a full fine-tune over PCIe-only GPUs; full fine-tuning of large models needs NVLink nodes.".into()));
         }
-        parts.push("Full fine-tuning of large models needs multi-GPU nodes with NVLink.".into());
+        parts.push(w("rec-nvlink", "Full fine-tuning of large models needs multi-GPU nodes with NVLink.".into()));
     }
     if let Some(g) = g {
         if g.class == GpuClass::Consumer && c.gpus * c.instances > 1 {
@@ -263,10 +268,10 @@ fn advise(q: &Query, all: &[RankedOffer], cheapest: Option<&RankedOffer>, fastes
     if matches!(q.pricing, Pricing::Both | Pricing::Spot) {
         let spot_best = all.iter().find(|o| o.pricing == "spot");
         match spot_best {
-            Some(s) if s.usd_total < c.usd_total + 1e-9 => parts.push(format!(
-                "Spot pays off here with checkpoints every {:.0} min: an interruption costs on average half an interval plus a restart.", q.ckpt_interval_min)),
-            Some(_) if q.ckpt_interval_min > 30.0 => parts.push(format!(
-                "Spot does not pay off with checkpoints every {:.0} min; checkpoint more often to make interruptions cheap.", q.ckpt_interval_min)),
+            Some(s) if s.usd_total < c.usd_total + 1e-9 => parts.push(w("rec-spot-pays", format!(
+                "Spot pays off here with checkpoints every {:.0} min: an interruption costs on average half an interval plus a restart.", q.ckpt_interval_min))),
+            Some(_) if q.ckpt_interval_min > 30.0 => parts.push(w("rec-spot-no", format!(
+                "Spot does not pay off with checkpoints every {:.0} min; checkpoint more often to make interruptions cheap.", q.ckpt_interval_min))),
             _ => {}
         }
     }
@@ -289,7 +294,7 @@ fn advise(q: &Query, all: &[RankedOffer], cheapest: Option<&RankedOffer>, fastes
     if g.is_some_and(|g| !g.bf16_native) && matches!(q.precision, crate::query::Precision::Bf16Mixed | crate::query::Precision::Bf16True) {
         warnings.push(w("no_bf16", format!("{} has no BF16: the time assumes fp16 mixed precision.", c.gpu)));
     }
-    (parts.join(" "), warnings)
+    (parts, warnings)
 }
 
 /// The `time` figure for the query: on the named GPU (`gpu`, `gpus` × `nodes`), else on the
