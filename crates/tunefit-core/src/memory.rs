@@ -548,7 +548,12 @@ fn explain(q: &Query, r: &Resolved, a: &Architecture, t: &Trainable) -> Vec<Expl
         Explanation { term: "optimizer".into(), formula: format!("{} states per trainable parameter", q.optim),
             assumptions: vec!["true-16-bit precision keeps states in the parameter dtype; mixed keeps fp32 master weights and states".into()] },
         Explanation { term: "activations".into(), formula: "Σ layers of the tensors each op saves for backward (activation.rs)".into(),
-            assumptions: vec![format!("attention {} , checkpointing {}, compile {}, packing {}", r.attn, r.ckpt, r.compile, r.packing)] },
+            assumptions: vec![
+                format!("attention {}, checkpointing {}, compile {}, packing {}", r.attn, r.ckpt, r.compile, r.packing),
+                if r.act_offload { "activation offloading: two blocks stay on the GPU, the rest in host RAM".into() } else { "no activation offloading".into() },
+                if q.set_to_none || q.ga > 1 { "gradients live only from the backward pass to the optimizer step (ga > 1: through every micro-batch)".into() }
+                else { "set_to_none=0: zero-filled gradients stay allocated through the forward pass".into() },
+            ] },
         Explanation { term: "logits".into(), formula: "tokens × vocab × bytes of the loss path".into(),
             assumptions: vec![format!("loss {} as {fw} implements it", r.loss)] },
         Explanation { term: "overhead".into(), formula: "allocator fragmentation (5% of per-step tensors) + CUDA context + framework buffers".into(),
