@@ -698,6 +698,8 @@ static CORE_RU: &[(&str, &str, &str)] = &[
         "в {0} нет рецепта {1}; оценка предполагает реализацию как в PEFT"),
     ("framework-multi-gpu", "unsloth (open-source) trains on one GPU; multi-GPU and sharding are not supported",
         "unsloth (открытая версия) обучает на одном GPU; несколько GPU и шардирование не поддерживаются"),
+    ("framework-precision", "unsloth loads the model in 16-bit; precision={} assumes fp32 weights: choose bf16-true (fp16-true on GPUs without bf16) to match it",
+        "unsloth загружает модель в 16 битах; precision={0} предполагает веса в fp32: выберите bf16-true (fp16-true на GPU без bf16), чтобы совпадало"),
     ("qlora-zero3-offload", "QLoRA with ZeRO-3 parameter offload: bitsandbytes 4-bit weights cannot be offloaded by DeepSpeed; expect failure or no saving",
         "QLoRA с выгрузкой параметров ZeRO-3: DeepSpeed не умеет выгружать 4-битные веса bitsandbytes; ждите ошибки или отсутствия экономии"),
     ("framework-quant", "torchtune's QLoRA uses torchao NF4 only; quant={} is not available",

@@ -7,7 +7,7 @@
 //! wins over the profile's default: `resolve` applies the profile only to `None` fields.
 
 use crate::activation::NormImpl;
-use crate::query::{AdapterDtype, Attention, Checkpointing, Framework, Loss, Method, Query};
+use crate::query::{AdapterDtype, Attention, Checkpointing, Framework, Loss, Method, Precision, Query};
 
 /// How the loss turns hidden states into a scalar, and what it keeps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -202,6 +202,11 @@ pub fn unsupported(q: &Query) -> Vec<(&'static str, String)> {
     }
     if fw == Framework::Unsloth && (q.gpus > 1 || q.shard != S::None) {
         out.push(("framework-multi-gpu", "unsloth (open-source) trains on one GPU; multi-GPU and sharding are not supported".into()));
+    }
+    if fw == Framework::Unsloth && matches!(q.precision, Precision::Bf16Mixed | Precision::Fp16Mixed | Precision::Fp32) {
+        // FastLanguageModel.from_pretrained loads in 16-bit (dtype=None: bf16, or fp16 without
+        // bf16 support) and never upcasts the frozen weights; *-mixed here means an fp32 model.
+        out.push(("framework-precision", format!("unsloth loads the model in 16-bit; precision={} assumes fp32 weights: choose bf16-true (fp16-true on GPUs without bf16) to match it", q.precision)));
     }
     if q.method == Method::Qlora && matches!(q.shard, S::Zero3) && q.offload == Offload::All {
         out.push(("qlora-zero3-offload", "QLoRA with ZeRO-3 parameter offload: bitsandbytes 4-bit weights cannot be offloaded by DeepSpeed; expect failure or no saving".into()));

@@ -110,6 +110,8 @@ fn unsupported_combinations_warn_by_name() {
     assert!(w("framework=torchtune&method=prefix").contains(&"framework-method".to_string()));
     assert!(w("framework=unsloth&gpus=2&shard=zero2").contains(&"framework-multi-gpu".to_string()));
     assert!(w("method=qlora&shard=zero3&offload=all&gpus=2").contains(&"qlora-zero3-offload".to_string()));
+    assert!(w("framework=unsloth").contains(&"framework-precision".to_string()));
+    assert!(!w("framework=unsloth&precision=bf16-true").contains(&"framework-precision".to_string()));
     let e = Query::parse("framework=megatron").unwrap_err();
     assert!(e.0[0].message.contains("hf|torchtune|litgpt|unsloth|axolotl|llama-factory"));
 }
