@@ -41,7 +41,10 @@ pub fn GpuTable() -> impl IntoView {
                     {move || {
                         let s = st.s();
                         let (u, lang) = (st.units.get(), st.lang.get());
-                        let target = st.query.with(|q| q.gpu.clone());
+                        // The chosen GPU from the frame's copy too: reading the live query
+                        // rebuilt every row within each input's own update (and again on the
+                        // next frame); now the table follows only on the next frame.
+                        let target = q.with(|q| q.gpu.clone());
                         rows.get().into_iter().map(|(id, name, fit)| {
                             let dash = || s.not_computed.to_string();
                             let (status, class, headroom, vram) = match &fit {
