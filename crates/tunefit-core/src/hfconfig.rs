@@ -6,7 +6,7 @@
 //! fields are ignored; a missing required field is an error naming it.
 
 use crate::arch::{Architecture, MlpKind, NormKind};
-use serde_json::Value;
+use crate::json::Json as Value;
 use std::fmt;
 
 /// Why a config could not be read.
@@ -37,7 +37,7 @@ impl std::error::Error for ConfigError {}
 /// `model_type` values read here.
 pub const FAMILIES: &[&str] = &["llama", "mistral", "mixtral", "qwen2", "gemma", "gemma2", "phi3", "phi", "gpt2", "bert"];
 
-struct Fields<'a>(&'a serde_json::Map<String, Value>);
+struct Fields<'a>(&'a Value);
 
 impl Fields<'_> {
     fn opt_u64(&self, k: &str) -> Result<Option<u64>, ConfigError> {
@@ -63,14 +63,14 @@ impl Fields<'_> {
 
 /// Parses a config.json text.
 pub fn parse(text: &str) -> Result<Architecture, ConfigError> {
-    let v: Value = serde_json::from_str(text).map_err(|e| ConfigError::NotJson(e.to_string()))?;
+    let v: Value = crate::json::parse(text).map_err(|e| ConfigError::NotJson(e.to_string()))?;
     from_value(&v)
 }
 
 /// Reads a parsed config.json.
 pub fn from_value(v: &Value) -> Result<Architecture, ConfigError> {
-    let obj = v.as_object().ok_or_else(|| ConfigError::NotJson("top level is not an object".into()))?;
-    let f = Fields(obj);
+    if !v.is_object() { return Err(ConfigError::NotJson("top level is not an object".into())); }
+    let (obj, f) = (v, Fields(v));
     let ty = obj.get("model_type").and_then(Value::as_str).ok_or(ConfigError::Missing { field: "model_type".into() })?;
     let mut a = match ty {
         "llama" | "mistral" | "mixtral" | "qwen2" | "gemma" | "gemma2" | "phi3" => {

@@ -11,6 +11,7 @@
 //! Prices are USD per instance-hour, like the dataset (`gpus_per_instance` GPUs per instance).
 
 use crate::dataset::{self, Billing, Offer, Provider};
+use crate::json::{self, Json};
 use crate::report::Warning;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -226,13 +227,36 @@ impl PriceBook {
     // ---- JSON ----
 
     /// Reads the JSON form; syntax errors give the line, field errors the entry and field.
+    /// Read with `crate::json` rather than serde's derive (which cost ~18 KB of the gzipped
+    /// page, issue #5): the same fields, defaults and refusal of unknown fields.
     pub fn from_json(text: &str) -> Result<PriceBook, PriceError> {
-        let book: PriceBook = serde_json::from_str(text).map_err(|e| {
-            let msg = e.to_string();
-            // serde_json names the field for unknown/missing ones in backticks.
-            let field = msg.split('`').nth(1).unwrap_or("json").to_string();
-            perr(Some(e.line()), field, msg)
-        })?;
+        let v = json::parse(text).map_err(|e| perr(Some(e.line), "json", e.to_string()))?;
+        let mut book = PriceBook::default();
+        let mut seen: Vec<&str> = Vec::new();
+        for (k, v, line) in members(&v, "json", 1, "struct PriceBook")? {
+            let at = Some(*line);
+            if seen.contains(&k.as_str()) { return Err(perr(at, k.as_str(), format!("duplicate field `{k}` at line {line}"))) }
+            seen.push(k);
+            match k.as_str() {
+                "overrides" => for (i, o) in items(v, k, *line)?.iter().enumerate() {
+                    let path = format!("overrides[{i}]");
+                    let f = Entry::read(o, &path, *line, &["provider", "gpu", "gpus_per_instance", "on_demand_usd_h", "spot_usd_h"], "struct PriceOverride")?;
+                    book.overrides.push(PriceOverride {
+                        provider: f.string("provider")?, gpu: f.string("gpu")?, gpus_per_instance: f.count("gpus_per_instance")?,
+                        on_demand_usd_h: f.price("on_demand_usd_h")?, spot_usd_h: f.price("spot_usd_h")?,
+                    });
+                },
+                "custom_offers" => for (i, o) in items(v, k, *line)?.iter().enumerate() {
+                    let path = format!("custom_offers[{i}]");
+                    let f = Entry::read(o, &path, *line, &["name", "provider", "gpu", "gpus_per_instance", "on_demand_usd_h", "spot_usd_h", "billing"], "struct CustomOffer")?;
+                    book.custom_offers.push(CustomOffer {
+                        name: f.string("name")?, provider: f.string("provider")?, gpu: f.string("gpu")?, gpus_per_instance: f.count("gpus_per_instance")?,
+                        on_demand_usd_h: f.price("on_demand_usd_h")?, spot_usd_h: f.price("spot_usd_h")?, billing: f.opt_string("billing")?,
+                    });
+                },
+                _ => return Err(perr(at, k.as_str(), format!("unknown field `{k}`, expected `overrides` or `custom_offers` at line {line}"))),
+            }
+        }
         book.validate()?;
         Ok(book)
     }
@@ -392,4 +416,75 @@ fn unquote(s: &str) -> String {
 /// The first 40 characters of a value, for messages.
 fn clip(s: &str) -> String {
     if s.chars().count() <= 40 { s.to_string() } else { format!("{}…", s.chars().take(40).collect::<String>()) }
+}
+
+
+// ---- Reading the JSON form (crate::json) ----
+
+fn invalid_type(v: &Json, expected: &str) -> String {
+    let got = match v {
+        Json::Null => "null".to_string(),
+        Json::Bool(b) => format!("boolean `{b}`"),
+        Json::Num(t) => format!("number `{t}`"),
+        Json::Str(s) => format!("string {}", Json::Str(s.clone())),
+        Json::Arr(_) => "sequence".to_string(),
+        Json::Obj(_) => "map".to_string(),
+    };
+    format!("invalid type: {got}, expected {expected}")
+}
+
+fn members<'a>(v: &'a Json, field: &str, line: usize, expected: &str) -> Result<&'a [(String, Json, usize)], PriceError> {
+    match v {
+        Json::Obj(m) => Ok(m),
+        _ => Err(perr(Some(line), field, invalid_type(v, expected))),
+    }
+}
+
+fn items<'a>(v: &'a Json, field: &str, line: usize) -> Result<&'a [Json], PriceError> {
+    match v {
+        Json::Arr(a) => Ok(a),
+        _ => Err(perr(Some(line), field, invalid_type(v, "a sequence"))),
+    }
+}
+
+/// One entry of `overrides` or `custom_offers`: its members, checked against the known fields.
+struct Entry<'a> { m: &'a [(String, Json, usize)], path: &'a str, line: usize }
+
+impl<'a> Entry<'a> {
+    fn read(v: &'a Json, path: &'a str, line: usize, known: &[&str], what: &str) -> Result<Entry<'a>, PriceError> {
+        let m = members(v, path, line, what)?;
+        for (i, (k, _, l)) in m.iter().enumerate() {
+            if !known.contains(&k.as_str()) {
+                return Err(perr(Some(*l), k.as_str(), format!("unknown field `{k}`, expected one of {} at line {l}", known.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", "))));
+            }
+            if m[..i].iter().any(|(p, _, _)| p == k) { return Err(perr(Some(*l), k.as_str(), format!("duplicate field `{k}` at line {l}"))) }
+        }
+        let line = m.first().map_or(line, |(_, _, l)| *l);
+        Ok(Entry { m, path, line })
+    }
+    fn get(&self, k: &str) -> Option<(&'a Json, usize)> { self.m.iter().find(|(n, _, _)| n == k).map(|(_, v, l)| (v, *l)) }
+    fn bad(&self, k: &str, l: usize, msg: String) -> PriceError { perr(Some(l), format!("{}.{k}", self.path), format!("{msg} at line {l}")) }
+    fn required(&self, k: &str) -> Result<(&'a Json, usize), PriceError> {
+        self.get(k).ok_or_else(|| perr(Some(self.line), k, format!("missing field `{k}` at line {}", self.line)))
+    }
+    fn string(&self, k: &str) -> Result<String, PriceError> {
+        let (v, l) = self.required(k)?;
+        v.as_str().map(str::to_string).ok_or_else(|| self.bad(k, l, invalid_type(v, "a string")))
+    }
+    fn opt_string(&self, k: &str) -> Result<Option<String>, PriceError> {
+        match self.get(k) {
+            None | Some((Json::Null, _)) => Ok(None),
+            Some((v, l)) => v.as_str().map(|s| Some(s.to_string())).ok_or_else(|| self.bad(k, l, invalid_type(v, "a string"))),
+        }
+    }
+    fn count(&self, k: &str) -> Result<u32, PriceError> {
+        let (v, l) = self.required(k)?;
+        v.as_u64().and_then(|n| u32::try_from(n).ok()).ok_or_else(|| self.bad(k, l, invalid_type(v, "u32")))
+    }
+    fn price(&self, k: &str) -> Result<Option<f64>, PriceError> {
+        match self.get(k) {
+            None | Some((Json::Null, _)) => Ok(None),
+            Some((v, l)) => v.as_f64().map(Some).ok_or_else(|| self.bad(k, l, invalid_type(v, "f64"))),
+        }
+    }
 }
