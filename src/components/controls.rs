@@ -63,7 +63,8 @@ impl Scale {
 /// exponent ("1e6"). `None` when it is not a finite number.
 pub fn parse_typed(s: &str) -> Option<f64> {
     let t: String = s.trim().chars().filter(|c| !c.is_whitespace() && *c != '\u{a0}').map(|c| if c == ',' { '.' } else { c }).collect();
-    t.parse::<f64>().ok().filter(|v| v.is_finite())
+    // The core's parser: std's would link a 10 KB table into the bundle (core/src/num.rs).
+    tunefit_core::num::parse_f64(&t).filter(|v| v.is_finite())
 }
 
 /// A slider with a paired numeric input for exact values. Typed values outside the range

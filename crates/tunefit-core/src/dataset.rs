@@ -184,7 +184,7 @@ impl Row<'_> {
     fn opt_num(&self, col: &'static str) -> Result<Option<f64>, DataError> {
         let v = self.get(col)?;
         if v.is_empty() { return Ok(None); }
-        let x: f64 = v.parse().map_err(|_| self.err(col, format!("'{v}' is not a number")))?;
+        let x: f64 = crate::num::parse_f64(v).ok_or(()).map_err(|_| self.err(col, format!("'{v}' is not a number")))?;
         if !x.is_finite() || x < 0.0 { return Err(self.err(col, format!("{v} must be a finite number >= 0"))); }
         Ok(Some(x))
     }

@@ -52,7 +52,7 @@ impl Json {
     pub fn as_u64(&self) -> Option<u64> {
         match self { Json::Num(t) if t.bytes().all(|b| b.is_ascii_digit()) => t.parse().ok(), _ => None }
     }
-    pub fn as_f64(&self) -> Option<f64> { if let Json::Num(t) = self { t.parse().ok() } else { None } }
+    pub fn as_f64(&self) -> Option<f64> { if let Json::Num(t) = self { crate::num::parse_f64(t) } else { None } }
     pub fn is_object(&self) -> bool { matches!(self, Json::Obj(_)) }
 }
 
@@ -231,7 +231,7 @@ impl Parser<'_> {
         }
         // The text is ASCII digits and signs, so this slice is valid UTF-8.
         let t = std::str::from_utf8(&self.s[start..self.i]).unwrap_or_default();
-        if !t.parse::<f64>().is_ok_and(f64::is_finite) { return Err(self.err("number out of range")) }
+        if !crate::num::parse_f64(t).is_some_and(f64::is_finite) { return Err(self.err("number out of range")) }
         Ok(Json::Num(t.to_string()))
     }
 

@@ -17,6 +17,7 @@ pub mod hfconfig;
 pub mod json;
 pub mod markdown;
 pub mod memory;
+pub mod num;
 pub mod prices;
 pub mod query;
 pub mod report;

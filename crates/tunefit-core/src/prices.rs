@@ -297,7 +297,7 @@ impl PriceBook {
             let num = |c: &'static str| -> Result<Option<f64>, PriceError> {
                 let v = get(c);
                 if v.is_empty() { return Ok(None); }
-                let x: f64 = v.parse().map_err(|_| perr(Some(ln), c, format!("'{}' is not a number", clip(v))))?;
+                let x: f64 = crate::num::parse_f64(v).ok_or(()).map_err(|_| perr(Some(ln), c, format!("'{}' is not a number", clip(v))))?;
                 check_price(c, Some(x)).map_err(|m| perr(Some(ln), c, m))?;
                 Ok(Some(x))
             };
@@ -361,7 +361,7 @@ impl PriceBook {
             let f: Vec<&str> = entry.split(':').collect();
             let num = |name: &str, v: &str| -> Result<Option<f64>, PriceError> {
                 if v.is_empty() { return Ok(None); }
-                let x: f64 = v.parse().map_err(|_| perr(None, at(name), format!("'{}' is not a number", clip(v))))?;
+                let x: f64 = crate::num::parse_f64(v).ok_or(()).map_err(|_| perr(None, at(name), format!("'{}' is not a number", clip(v))))?;
                 check_price(name, Some(x)).map_err(|m| perr(None, at(name), m))?;
                 Ok(Some(x))
             };

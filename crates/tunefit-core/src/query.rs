@@ -376,7 +376,7 @@ pub fn parse_count(s: &str) -> Option<u64> {
     if mult == 1.0 {
         if let Ok(v) = num.parse::<u64>() { return Some(v); }
     }
-    let v: f64 = num.parse().ok()?;
+    let v: f64 = crate::num::parse_f64(num)?;
     let total = v * mult;
     if !total.is_finite() || total < 1.0 || total > 1e15 { return None; }
     Some(total.round() as u64)
@@ -415,7 +415,7 @@ mod limits {
 }
 
 fn parse_u32(key: &str, v: &str, (lo, hi): (u32, u32)) -> Result<u32, QueryError> {
-    let n: f64 = v.trim().parse().map_err(|_| err(key, format!("'{v}' is not a number; expected a whole number from {lo} to {hi}")))?;
+    let n: f64 = crate::num::parse_f64(v.trim()).ok_or(()).map_err(|_| err(key, format!("'{v}' is not a number; expected a whole number from {lo} to {hi}")))?;
     if !n.is_finite() || n.fract() != 0.0 {
         return Err(err(key, format!("'{v}' is not a whole number; expected {lo} to {hi}")));
     }
@@ -426,7 +426,7 @@ fn parse_u32(key: &str, v: &str, (lo, hi): (u32, u32)) -> Result<u32, QueryError
 }
 
 fn parse_f64(key: &str, v: &str, lo: f64, hi: f64) -> Result<f64, QueryError> {
-    let n: f64 = v.trim().parse().map_err(|_| err(key, format!("'{v}' is not a number; expected {lo} to {hi}")))?;
+    let n: f64 = crate::num::parse_f64(v.trim()).ok_or(()).map_err(|_| err(key, format!("'{v}' is not a number; expected {lo} to {hi}")))?;
     if !n.is_finite() || n < lo || n > hi {
         return Err(err(key, format!("{v} is out of range; expected {lo} to {hi}")));
     }
