@@ -3,9 +3,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 
-// 336.6 KB measured after issue #5's cuts (Unicode case tables, serde_json's deserializer);
-// ~5 KB of headroom. The issue's target is 300 KB (scripts/bench.mjs prints it).
-const BUDGET_KB = Number(process.env.TUNEFIT_SIZE_BUDGET_KB ?? 342);
+// 324.2 KB measured after issue #5's cuts (Unicode case tables, serde_json's deserializer,
+// std's float-parsing table); ~5 KB of headroom. The issue's target is 300 KB
+// (scripts/bench.mjs prints it).
+const BUDGET_KB = Number(process.env.TUNEFIT_SIZE_BUDGET_KB ?? 330);
 const dir = process.argv[2] ?? 'dist';
 let total = 0;
 const rows = [];
