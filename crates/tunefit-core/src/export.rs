@@ -74,6 +74,45 @@ pub fn export(q: &Query, fw: Framework) -> Result<ConfigExport, Error> {
     Ok(ConfigExport { framework: fw, files, warnings: ctx.warnings })
 }
 
+/// The lazily loaded exporter's whole job (crates/tunefit-export, a second wasm the page
+/// fetches only when the Copy-config panel opens): a query string and a framework name in,
+/// the export as JSON out — `ConfigExport` as serialized, or `{"error": "..."}` with the
+/// message the page shows. The query is parsed strictly, as `tunefit export` parses it, so the
+/// page's files equal the CLI's for the same query.
+pub fn export_json(query: &str, framework: &str) -> String {
+    let result = match (Query::parse(query), Framework::parse(framework)) {
+        (Err(e), _) => Err(e.to_string()),
+        (_, None) => Err(format!("framework: '{framework}' is not one of {}", accepted())),
+        (Ok(q), Some(fw)) => export(&q, fw).map_err(|e| e.to_string()),
+    };
+    match result {
+        Ok(x) => serde_json::to_string(&x).unwrap_or_default(),
+        Err(e) => serde_json::json!({ "error": e }).to_string(),
+    }
+}
+
+/// Reads `export_json`'s answer back (in the main wasm, with the small `json` reader rather
+/// than serde_json's deserializer). `Err` carries the exporter's message, or says why the
+/// text is not an export.
+pub fn read_export_json(text: &str) -> Result<ConfigExport, String> {
+    use crate::json::{parse, Json};
+    let v = parse(text).map_err(|e| format!("config exporter: {e}"))?;
+    if let Some(e) = v.get("error") {
+        return Err(e.as_str().unwrap_or("config exporter failed").to_string());
+    }
+    let bad = || "config exporter: unexpected answer".to_string();
+    let s = |j: &Json, k: &str| j.get(k).and_then(Json::as_str).map(str::to_string).ok_or_else(bad);
+    let arr = |k: &str| match v.get(k) { Some(Json::Arr(a)) => Ok(a), _ => Err(bad()) };
+    let framework = v.get("framework").and_then(Json::as_str).and_then(Framework::parse).ok_or_else(bad)?;
+    let files = arr("files")?.iter()
+        .map(|f| Ok(ExportFile { name: s(f, "name")?, language: s(f, "language")?, content: s(f, "content")? }))
+        .collect::<Result<Vec<_>, String>>()?;
+    let warnings = arr("warnings")?.iter()
+        .map(|w| Ok(Warning { code: s(w, "code")?, message: s(w, "message")? }))
+        .collect::<Result<Vec<_>, String>>()?;
+    Ok(ConfigExport { framework, files, warnings })
+}
+
 /// Stands in for the model id of a custom or inferred architecture.
 pub const PLACEHOLDER: &str = "YOUR-ORG/YOUR-MODEL";
 

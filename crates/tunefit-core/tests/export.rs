@@ -672,3 +672,37 @@ fn second_pass_fixes_hold() {
     let h = export(&Query::parse("method=lora&loss=chunked").unwrap(), Framework::Hf).unwrap();
     assert!(h.files.iter().any(|f| f.content.contains("    use_liger_kernel=True,\n")), "{:?}", h.files.iter().map(|f| &f.content).collect::<Vec<_>>());
 }
+
+/// The lazily loaded exporter's wire format (export_json in the second wasm, read_export_json
+/// in the page): what the page reads back equals `export` for the same query, warnings and
+/// all, for every framework; errors arrive as the message, never as an empty export.
+#[test]
+fn export_json_round_trips_to_the_same_export() {
+    use tunefit_core::export::{export_json, read_export_json};
+    let queries = [
+        "v=1&method=lora&gpus=2&shard=zero3",
+        "v=1&model=llama-3.1-8b&method=qlora&tp=2&gpus=4&ckpt=selective",
+        "v=1&model=custom&layers=4&hidden=512&heads=8&ffn=1024&vocab=1000",
+    ];
+    for qs in queries {
+        for &fw in Framework::ALL {
+            let direct = ex(fw, qs);
+            let read = read_export_json(&export_json(qs, fw.as_str())).unwrap_or_else(|e| panic!("{fw} {qs}: {e}"));
+            assert_eq!(read, direct, "{fw} {qs}");
+        }
+    }
+    // At least one case above carries warnings, so their transport is exercised.
+    assert!(queries.iter().any(|qs| !ex(Framework::Hf, qs).warnings.is_empty()));
+    // An impossible configuration, a bad query, a bad framework: each is the message.
+    let bad_query = read_export_json(&export_json("v=1&batch=banana", "hf")).unwrap_err();
+    assert!(bad_query.contains("batch"), "{bad_query}");
+    let bad_fw = read_export_json(&export_json("v=1", "keras")).unwrap_err();
+    assert!(bad_fw.contains("keras") && bad_fw.contains("torchtune"), "{bad_fw}");
+    let q = Query::parse("v=1&gpus=0").map(|q| export(&q, Framework::Hf));
+    if let Ok(Err(e)) = q {
+        assert_eq!(read_export_json(&export_json("v=1&gpus=0", "hf")).unwrap_err(), e.to_string());
+    }
+    // Not an answer at all: said, not a panic.
+    assert!(read_export_json("{}").is_err());
+    assert!(read_export_json("not json").unwrap_err().contains("config exporter"));
+}
