@@ -6,16 +6,21 @@
 // - Trunk's hashed files (name-<16 hex>.js/.wasm/.css) never change under one name, so they
 //   are cache-first. Each time a fresh index.html arrives, the files it references are cached
 //   and every other cached file (an older deployment's) is deleted.
+// - The config exporter (tunefit-export.js and its wasm) is not named in index.html: boot.js
+//   imports it when the Copy-config panel opens. It is cached with the page all the same, so
+//   the panel works offline, and, its names being fixed (Trunk's worker-type asset), fetched
+//   again whenever a different index.html (a new deployment) arrives.
 // - Only same-origin GET requests are handled; the page makes no others. Everything is
 //   resolved against the worker's scope, so dist/ works from any sub-path.
 const CACHE = 'tunefit';
 const SCOPE = self.registration.scope;
 const INDEX = new URL('./', SCOPE).href;
 const HASHED = /-[0-9a-f]{16}(_bg)?\.(js|wasm|css)$/;
+const LAZY = ['./tunefit-export.js', './tunefit-export_bg.wasm'].map((u) => new URL(u, SCOPE).href);
 
 // Every local file a page references: href/src and the loader's data-js/data-wasm.
 function referenced(html) {
-  const out = new Set([INDEX, new URL('./index.html', SCOPE).href, new URL('./sw.js', SCOPE).href]);
+  const out = new Set([INDEX, new URL('./index.html', SCOPE).href, new URL('./sw.js', SCOPE).href, ...LAZY]);
   for (const m of html.matchAll(/(?:href|src|data-js|data-wasm)="([^"]+)"/g)) {
     const url = new URL(m[1], SCOPE);
     if (url.origin === self.location.origin) out.add(url.href);
@@ -28,9 +33,11 @@ async function refresh(response) {
   const html = await response.clone().text();
   const keep = referenced(html);
   const cache = await caches.open(CACHE);
+  const before = await cache.match(INDEX);
+  const redeployed = !before || (await before.text()) !== html;
   await cache.put(INDEX, response.clone());
   await Promise.all([...keep].filter((u) => u !== INDEX).map(async (u) => {
-    if (await cache.match(u)) return;
+    if (!(redeployed && LAZY.includes(u)) && await cache.match(u)) return;
     try { const r = await fetch(u, { cache: 'no-cache' }); if (r.ok) await cache.put(u, r); } catch (_) { /* offline: next time */ }
   }));
   for (const req of await cache.keys()) {

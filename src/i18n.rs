@@ -575,6 +575,9 @@ pub struct ShareStrings {
     pub export_for: fn(fw: &str) -> String,
     pub copy_config: &'static str,
     pub export_warnings: &'static str,
+    /// While the exporter's own wasm loads (the first time the panel opens).
+    pub export_loading: &'static str,
+    pub export_load_failed: fn(e: &str) -> String,
     /// What choosing the framework changes, in one line (docs/frameworks.md's table).
     pub framework_desc: fn(fw: tunefit_core::query::Framework) -> &'static str,
 }
@@ -615,6 +618,8 @@ pub static SHARE_EN: ShareStrings = ShareStrings {
     export_for: |fw| format!("A starting config for {fw} with the settings of this estimate."),
     copy_config: "Copy file",
     export_warnings: "Not expressed in this config",
+    export_loading: "Loading the config exporter…",
+    export_load_failed: |e| format!("The config exporter could not be loaded ({e}). Close and reopen this panel to try again."),
     framework_desc: |fw| {
         use tunefit_core::query::Framework as F;
         match fw {
@@ -660,6 +665,8 @@ pub static SHARE_RU: ShareStrings = ShareStrings {
     export_for: |fw| format!("Заготовка конфига для {fw} с настройками этой оценки."),
     copy_config: "Копировать файл",
     export_warnings: "Не выражено в этом конфиге",
+    export_loading: "Загружается экспорт конфигов…",
+    export_load_failed: |e| format!("Не удалось загрузить экспорт конфигов ({e}). Закройте и снова откройте эту панель, чтобы повторить."),
     framework_desc: |fw| {
         use tunefit_core::query::Framework as F;
         match fw {

@@ -240,3 +240,52 @@ async fn russian_page_shows_the_warnings_in_russian() {
     let rec = text(&root, "recommendation");
     assert!(rec.contains("Дешевле всего") && !rec.contains("Cheapest"), "{rec}");
 }
+
+/// Waits (up to ~3 s) until `testid` is under `root`.
+async fn wait_for(root: &HtmlElement, testid: &str) -> web_sys::Element {
+    for _ in 0..300 {
+        if let Some(e) = root.query_selector(&format!("[data-testid={testid}]")).unwrap() { return e; }
+        gloo_timers::future::TimeoutFuture::new(10).await;
+    }
+    panic!("{testid} never appeared; panel: {:?}", root.query_selector("[data-testid=export]").unwrap().map(|e| e.inner_html()));
+}
+
+/// Copy config (components/export.rs) asks `window.tunefitExport` (public/boot.js: it loads
+/// the exporter's own wasm) only once the panel opens, and shows what it answers, read back
+/// from export_json's JSON; without an exporter the panel says so instead of staying blank.
+#[wasm_bindgen_test]
+async fn copy_config_asks_the_lazy_exporter_only_when_opened() {
+    use std::{cell::Cell, rc::Rc};
+    use wasm_bindgen::{closure::Closure, JsValue};
+    let w = web_sys::window().unwrap();
+    let qs = "?v=1&method=lora&gpus=2&tp=2&framework=litgpt";
+
+    // This test page has no boot.js, hence no exporter: the panel shows an error.
+    js_sys::Reflect::delete_property(&w, &"tunefitExport".into()).unwrap();
+    let root = mount_at(qs).await;
+    q(&root, "export").set_attribute("open", "").unwrap();
+    let err = wait_for(&root, "export-error").await;
+    assert!(err.text_content().unwrap().contains("could not be loaded"), "{:?}", err.text_content());
+
+    // A stand-in exporter that counts its calls and answers as crates/tunefit-export does.
+    let calls = Rc::new(Cell::new(0u32));
+    let counted = calls.clone();
+    let f = Closure::<dyn Fn(String, String) -> js_sys::Promise>::new(move |query: String, fw: String| {
+        counted.set(counted.get() + 1);
+        js_sys::Promise::resolve(&JsValue::from_str(&tunefit_core::export::export_json(&query, &fw)))
+    });
+    js_sys::Reflect::set(&w, &"tunefitExport".into(), f.as_ref()).unwrap();
+    f.forget();
+    let root = mount_at(qs).await;
+    gloo_timers::future::TimeoutFuture::new(50).await;
+    assert_eq!(calls.get(), 0, "a closed panel asks nothing");
+    assert!(root.query_selector("[data-testid=export-file]").unwrap().is_none());
+    q(&root, "export").set_attribute("open", "").unwrap();
+    let file = wait_for(&root, "export-file").await;
+    let expected = tunefit_core::export::export(&tunefit_core::Query::parse(&qs[1..]).unwrap(), tunefit_core::query::Framework::Litgpt).unwrap();
+    assert_eq!(file.text_content().unwrap(), expected.files[0].content);
+    assert!(!expected.warnings.is_empty());
+    assert_eq!(q(&root, "export-warnings").child_element_count() as usize, expected.warnings.len());
+    assert_eq!(calls.get(), 1);
+    js_sys::Reflect::delete_property(&w, &"tunefitExport".into()).unwrap();
+}

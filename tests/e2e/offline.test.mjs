@@ -61,18 +61,24 @@ test('after the first load the page works offline, under a sub-path', async () =
   try {
     await page.goto(`${server.url}?v=1`);
     await page.getByTestId('total-device').waitFor();
-    // The worker is active and has cached the page and its hashed files.
+    // The worker is active and has cached the page, its hashed files and the config
+    // exporter, which the page has not loaded yet (it loads when Copy config opens).
     await page.evaluate(() => navigator.serviceWorker.ready);
     await page.waitForFunction(async () => {
       const keys = await caches.keys();
-      let n = 0;
-      for (const k of keys) n += (await (await caches.open(k)).keys()).filter((r) => /\.wasm$/.test(r.url)).length;
-      return n > 0;
+      const urls = [];
+      for (const k of keys) urls.push(...(await (await caches.open(k)).keys()).map((r) => r.url));
+      return urls.some((u) => /-[0-9a-f]{16}_bg\.wasm$/.test(u)) && urls.some((u) => /\/tunefit-export_bg\.wasm$/.test(u))
+        && urls.some((u) => /\/tunefit-export\.js$/.test(u));
     });
     await ctx.setOffline(true);
     await page.goto(`${server.url}?v=1&batch=8`);
     await page.getByTestId('total-device').waitFor();
     assert.equal(await page.evaluate(() => new URLSearchParams(location.search).get('batch')), '8');
+    // Copy config works offline too: its module comes from the cache.
+    await page.getByTestId('export').locator('summary').click();
+    await page.getByTestId('export-file').waitFor();
+    assert.match(await page.getByTestId('export-file').textContent(), /batch/);
     assert.deepEqual(await page.evaluate(() => window.__csp), []);
     assert.deepEqual(problems.filter((p) => !/ERR_INTERNET_DISCONNECTED|Failed to load resource/.test(p)), []);
   } finally { await ctx.close(); await server.close(); }

@@ -135,6 +135,8 @@ test('the framework selector says what it changes; Copy config has a tab per fil
 
   await page.getByTestId('export').locator('summary').click();
   const tabs = page.getByTestId('export-tab');
+  // The exporter's wasm loads when the panel first opens.
+  await tabs.first().waitFor();
   assert.ok(await tabs.count() >= 2, 'a training script and a sharding config');
   const first = await page.getByTestId('export-file').textContent();
   await tabs.nth(1).click();

@@ -1,0 +1,79 @@
+// Copy config loads the exporter lazily (issue #5): its wasm is a second module that is not
+// fetched until the panel opens; the panel then shows exactly the CLI's files and warnings
+// (`tunefit export --json`), and a module that cannot be loaded is an error, not a blank panel.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { serve, launch } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await serve(); browser = await launch(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+const cliExport = (fw, q) => JSON.parse(execFileSync('target/release/tunefit', ['export', '--json', '--framework', fw, q], { encoding: 'utf8' }));
+const EXPORTER = /\/tunefit-export(_bg\.wasm|\.js)$/;
+
+/** A page in its own context (service worker blocked, so every request is the page's). */
+async function fresh(url, { block = false } = {}) {
+  const ctx = await browser.newContext({ serviceWorkers: 'block' });
+  const page = await ctx.newPage();
+  const requests = [];
+  const problems = [];
+  page.on('request', (r) => requests.push(new URL(r.url()).pathname));
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+  if (block) await page.route(EXPORTER, (r) => r.abort());
+  await page.goto(url);
+  return { ctx, page, requests, problems };
+}
+
+test('the exporter is fetched only when Copy config opens, and shows the CLI\'s files', async () => {
+  const q = 'v=1&model=llama-3.1-8b&method=qlora&gpus=2&tp=2&framework=torchtune';
+  const { ctx, page, requests, problems } = await fresh(`${server.url}?${q}`);
+  try {
+    await page.getByTestId('total-device').waitFor();
+    await page.getByTestId('cost-table').waitFor();
+    await page.waitForTimeout(200);
+    assert.deepEqual(requests.filter((p) => EXPORTER.test(p)), [], 'not on first load');
+
+    await page.getByTestId('export').locator('summary').click();
+    await page.getByTestId('export-file').waitFor();
+    assert.equal(requests.filter((p) => EXPORTER.test(p)).length, 2, requests.join('\n'));
+    assert.equal(await page.getByTestId('export-loading').count(), 0);
+
+    const cli = cliExport('torchtune', q);
+    assert.deepEqual(await page.getByTestId('export-tab').allTextContents(), cli.files.map((f) => f.name));
+    assert.equal(await page.getByTestId('export-file').textContent(), cli.files[0].content);
+    assert.ok(cli.warnings.length > 0, 'tp=2 is not expressible: a warning to compare');
+    assert.deepEqual(await page.getByTestId('export-warnings').locator('li').evaluateAll((li) => li.map((x) => x.dataset.code)),
+      cli.warnings.map((w) => w.code));
+
+    // Another framework: the loaded module answers again, no second fetch.
+    await page.getByTestId('framework').selectOption('axolotl');
+    const axo = cliExport('axolotl', q.replace('torchtune', 'axolotl'));
+    await page.waitForFunction((t) => document.querySelector('[data-testid=export-file]')?.textContent === t, axo.files[0].content);
+    assert.equal(requests.filter((p) => EXPORTER.test(p)).length, 2);
+    assert.deepEqual(problems, []);
+  } finally { await ctx.close(); }
+});
+
+test('an exporter that cannot be loaded is said in the panel, and reopening retries', async () => {
+  const { ctx, page } = await fresh(`${server.url}?v=1&method=lora`, { block: true });
+  try {
+    await page.getByTestId('total-device').waitFor();
+    const summary = page.getByTestId('export').locator('summary');
+    await summary.click();
+    const err = page.getByTestId('export-error');
+    await err.waitFor();
+    assert.match(await err.textContent(), /could not be loaded/);
+    assert.equal(await page.getByTestId('export-file').count(), 0);
+    // The main page keeps working.
+    assert.match(await page.getByTestId('total-device').textContent(), /\d/);
+
+    await page.unroute(EXPORTER);
+    await summary.click();
+    await summary.click();
+    await page.getByTestId('export-file').waitFor();
+    assert.equal(await page.getByTestId('export-error').count(), 0);
+  } finally { await ctx.close(); }
+});
