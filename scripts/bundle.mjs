@@ -1,0 +1,28 @@
+// Gzipped sizes of dist/'s wasm + JS + CSS, split the way a visit loads them (issue #5):
+//   - first load: what index.html names (the loader, the app's JS and wasm, the CSS), all
+//     fetched before the first render;
+//   - lazy: every other wasm/JS/CSS file, fetched later on demand (the config exporter,
+//     crates/tunefit-export, when the Copy-config panel opens).
+// sw.js is neither: the service worker runs beside the page, not in it.
+// Used by scripts/size-budget.mjs and scripts/bench.mjs.
+import { readdirSync, readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { join } from 'node:path';
+
+export function bundleSizes(dir = 'dist') {
+  const html = readFileSync(join(dir, 'index.html'), 'utf8');
+  const named = new Set();
+  for (const m of html.matchAll(/(?:href|src|data-js|data-wasm)="([^"]+)"/g)) {
+    named.add(m[1].replace(/^\.?\//, '').split(/[?#]/)[0]);
+  }
+  const out = { firstKB: 0, lazyKB: 0, files: [] };
+  for (const f of readdirSync(dir).sort()) {
+    if (!/\.(wasm|js|css)$/.test(f) || f === 'sw.js') continue;
+    const raw = readFileSync(join(dir, f));
+    const gzKB = gzipSync(raw, { level: 9 }).length / 1000;
+    const first = named.has(f);
+    out[first ? 'firstKB' : 'lazyKB'] += gzKB;
+    out.files.push({ name: f, rawKB: raw.length / 1000, gzKB, first });
+  }
+  return out;
+}
