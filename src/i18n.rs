@@ -686,7 +686,8 @@ pub static SHARE_RU: ShareStrings = ShareStrings {
 // it (`{}` where a figure goes) and the sentence in the other language (`{0}`, `{1}`, … place
 // the figures, in any order). The figures are read back from the English message, so they are
 // the core's own; a message that matches no template (a sentence the core changed, an unknown
-// code) is shown in English rather than lost.
+// code) is shown in English rather than lost. The matcher is tunefit_core::i18n_template,
+// shared with the lazily loaded exporter, which translates its own notes the same way.
 
 /// (code, English template, Russian template).
 static CORE_RU: &[(&str, &str, &str)] = &[
@@ -747,21 +748,6 @@ static CORE_RU: &[(&str, &str, &str)] = &[
         "Spot не окупается при чекпоинтах каждые {0} мин; сохраняйте чекпоинты чаще, чтобы прерывания обходились дёшево."),
 ];
 
-/// The figures of `message` read against `template` (`{}` marks each), or None if it does
-/// not follow the template.
-fn figures<'a>(template: &str, message: &'a str) -> Option<Vec<&'a str>> {
-    let mut lits = template.split("{}");
-    let mut rest = message.strip_prefix(lits.next()?)?;
-    let lits: Vec<&str> = lits.collect();
-    let mut out = Vec::with_capacity(lits.len());
-    for (i, lit) in lits.iter().enumerate() {
-        let end = if i + 1 == lits.len() { rest.strip_suffix(lit)?.len() } else { rest.find(lit)? };
-        out.push(&rest[..end]);
-        rest = &rest[end + lit.len()..];
-    }
-    Some(out)
-}
-
 /// A figure as the core wrote it, in Russian: durations ("1.5 h", "30 min"), the pricing kind
 /// and the hourly-billing run count; anything else (ids, names, dollar amounts) as written.
 fn figure_ru(f: &str) -> String {
@@ -774,18 +760,7 @@ fn figure_ru(f: &str) -> String {
 /// A core warning or recommendation sentence in the page's language.
 pub fn core_message(lang: Lang, code: &str, message: &str) -> String {
     if lang == Lang::En { return message.to_string(); }
-    CORE_RU.iter().filter(|(c, _, _)| *c == code).find_map(|(_, en, ru)| {
-        let figs = figures(en, message)?;
-        let mut out = String::with_capacity(ru.len() + 32);
-        let mut parts = ru.split('{');
-        out.push_str(parts.next().unwrap_or_default());
-        for p in parts {
-            let (i, tail) = p.split_once('}')?;
-            out.push_str(&figure_ru(figs.get(i.parse::<usize>().ok()?)?));
-            out.push_str(tail);
-        }
-        Some(out)
-    }).unwrap_or_else(|| message.to_string())
+    tunefit_core::i18n_template::translate(CORE_RU, code, message, &figure_ru).unwrap_or_else(|| message.to_string())
 }
 
 /// Whether `code` has a translation (the component tests check every code the core emits).

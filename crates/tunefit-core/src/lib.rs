@@ -14,6 +14,7 @@ pub mod dataset;
 pub mod export;
 pub mod framework;
 pub mod hfconfig;
+pub mod i18n_template;
 pub mod json;
 pub mod markdown;
 pub mod memory;
