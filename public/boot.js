@@ -8,14 +8,14 @@ if (embed) {
 }
 // The config exporter (crates/tunefit-export) is a second wasm, loaded on the first call: the
 // Copy-config panel calls this when it opens (tests may call it too). A failed load is retried
-// on the next call. Resolves to export_json's JSON text.
+// on the next call. Resolves to export_json's JSON text, its warnings in `lang` ('en'|'ru').
 let exporter;
-window.tunefitExport = (query, framework) => {
+window.tunefitExport = (query, framework, lang = 'en') => {
   exporter ??= import('./tunefit-export.js').then(async (x) => {
     await x.default({ module_or_path: new URL('./tunefit-export_bg.wasm', import.meta.url) });
     return x;
   });
-  return exporter.then((x) => x.export_json(query, framework), (e) => { exporter = undefined; throw e; });
+  return exporter.then((x) => x.export_json(query, framework, lang), (e) => { exporter = undefined; throw e; });
 };
 const s = document.querySelector('script[data-wasm]');
 const m = await import(s.dataset.js);

@@ -7,7 +7,10 @@
 //! this wasm: it is a second module (crates/tunefit-export) that public/boot.js imports on the
 //! first `tunefitExport` call, made when this panel first opens. The answer is JSON
 //! (`export_json`), read back with `read_export_json`; until it arrives the panel says it is
-//! loading, and a module that cannot be loaded is said, never a blank panel.
+//! loading, and a module that cannot be loaded is said, never a blank panel. The exporter
+//! is asked in the page's language: it translates its own notes (their Russian ships with it,
+//! not in this wasm); the framework profile's warnings it repeats go through `core_message`
+//! like the page's other notices.
 
 use super::share::{action_of, copy_then};
 use crate::state::use_state;
@@ -18,9 +21,10 @@ use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
 extern "C" {
-    /// public/boot.js: loads the exporter module on the first call; resolves to its JSON.
+    /// public/boot.js: loads the exporter module on the first call; resolves to its JSON,
+    /// the warnings in `lang` (the exporter carries their Russian, not this wasm).
     #[wasm_bindgen(catch, js_name = tunefitExport)]
-    fn tunefit_export(query: &str, framework: &str) -> Result<js_sys::Promise, JsValue>;
+    fn tunefit_export(query: &str, framework: &str, lang: &str) -> Result<js_sys::Promise, JsValue>;
 }
 
 /// What the panel shows.
@@ -35,9 +39,9 @@ enum Shown {
     Unavailable(String),
 }
 
-async fn ask(query: String, framework: &'static str) -> Shown {
+async fn ask(query: String, framework: &'static str, lang: &'static str) -> Shown {
     let why = |e: JsValue| e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())).or_else(|| e.as_string()).unwrap_or_else(|| "unknown error".into());
-    let answer = match tunefit_export(&query, framework) {
+    let answer = match tunefit_export(&query, framework, lang) {
         Ok(p) => wasm_bindgen_futures::JsFuture::from(p).await,
         Err(e) => Err(e),
     };
@@ -66,11 +70,13 @@ pub fn ExportPanel() -> impl IntoView {
     Effect::new(move |_| {
         if !open.get() { return; }
         let (query, framework) = q.with(|q| (q.to_query_string(), q.framework.as_str()));
+        // The exporter translates its own notes, so another language is another question.
+        let lang = st.lang.get().code();
         let n = asked.get_value().wrapping_add(1);
         asked.set_value(n);
         if shown.with_untracked(|s| matches!(s, Shown::Unavailable(_))) { shown.set(Shown::Loading); }
         spawn_local(async move {
-            let next = ask(query, framework).await;
+            let next = ask(query, framework, lang).await;
             if asked.get_value() == n && shown.with_untracked(|s| *s != next) { shown.set(next); }
         });
     });

@@ -1,13 +1,36 @@
 //! The config exporter as its own wasm module (issue #5): `tunefit_core::export` and its
 //! templates are about 25 KB of gzipped wasm that only the Copy-config panel uses, so the page
 //! fetches this module when that panel opens instead of on first load (public/boot.js,
-//! `tunefitExport`). One function: a query string and a framework in, the export as JSON out
-//! (`tunefit_core::export::export_json`; the page reads it with `read_export_json`).
+//! `tunefitExport`). One function: a query string, a framework and the page's language in,
+//! the export as JSON out (`tunefit_core::export::export_json`'s format; the page reads it
+//! with `read_export_json`). The exporter's notes are translated here (`ru`), so their
+//! Russian sentences load with the exporter rather than with the page.
 
+pub mod ru;
+
+use tunefit_core::export::{export, ConfigExport};
+use tunefit_core::query::{Framework, Query};
 use wasm_bindgen::prelude::*;
 
-/// `tunefit_core::export::export_json`: `ConfigExport` as JSON, or `{"error": "..."}`.
+/// `tunefit_core::export::export_json` with the warnings in `lang` ("en" or "ru"; any other
+/// value is English): `ConfigExport` as JSON, or `{"error": "..."}` (the core's own error
+/// text, as `tunefit export` prints it).
 #[wasm_bindgen]
-pub fn export_json(query: &str, framework: &str) -> String {
-    tunefit_core::export::export_json(query, framework)
+pub fn export_json(query: &str, framework: &str, lang: &str) -> String {
+    if lang != "ru" { return tunefit_core::export::export_json(query, framework); }
+    match (Query::parse(query), Framework::parse(framework)) {
+        (Ok(q), Some(fw)) => match export(&q, fw) {
+            Ok(x) => serde_json::to_string(&translated(x)).unwrap_or_default(),
+            Err(_) => tunefit_core::export::export_json(query, framework),
+        },
+        _ => tunefit_core::export::export_json(query, framework),
+    }
+}
+
+/// `x` with every warning that has a Russian row in Russian; the rest as the core wrote them.
+pub fn translated(mut x: ConfigExport) -> ConfigExport {
+    for w in &mut x.warnings {
+        if let Some(m) = ru::message(&w.code, &w.message) { w.message = m; }
+    }
+    x
 }
