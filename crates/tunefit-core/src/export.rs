@@ -79,11 +79,15 @@ pub fn export(q: &Query, fw: Framework) -> Result<ConfigExport, Error> {
 /// the export as JSON out — `ConfigExport` as serialized, or `{"error": "..."}` with the
 /// message the page shows. The query is parsed strictly, as `tunefit export` parses it, so the
 /// page's files equal the CLI's for the same query.
-pub fn export_json(query: &str, framework: &str) -> String {
+pub fn export_json(query: &str, framework: &str) -> String { export_json_with(query, framework, |x| x) }
+
+/// `export_json` with `finish` applied to a successful export before it is written (the lazily
+/// loaded exporter translates its notes there); errors are written as `export_json` writes them.
+pub fn export_json_with(query: &str, framework: &str, finish: impl FnOnce(ConfigExport) -> ConfigExport) -> String {
     let result = match (Query::parse(query), Framework::parse(framework)) {
         (Err(e), _) => Err(e.to_string()),
         (_, None) => Err(format!("framework: '{framework}' is not one of {}", accepted())),
-        (Ok(q), Some(fw)) => export(&q, fw).map_err(|e| e.to_string()),
+        (Ok(q), Some(fw)) => export(&q, fw).map(finish).map_err(|e| e.to_string()),
     };
     match result {
         Ok(x) => serde_json::to_string(&x).unwrap_or_default(),

@@ -8,8 +8,7 @@
 
 pub mod ru;
 
-use tunefit_core::export::{export, ConfigExport};
-use tunefit_core::query::{Framework, Query};
+use tunefit_core::export::{export_json_with, ConfigExport};
 use wasm_bindgen::prelude::*;
 
 /// `tunefit_core::export::export_json` with the warnings in `lang` ("en" or "ru"; any other
@@ -17,14 +16,7 @@ use wasm_bindgen::prelude::*;
 /// text, as `tunefit export` prints it).
 #[wasm_bindgen]
 pub fn export_json(query: &str, framework: &str, lang: &str) -> String {
-    if lang != "ru" { return tunefit_core::export::export_json(query, framework); }
-    match (Query::parse(query), Framework::parse(framework)) {
-        (Ok(q), Some(fw)) => match export(&q, fw) {
-            Ok(x) => serde_json::to_string(&translated(x)).unwrap_or_default(),
-            Err(_) => tunefit_core::export::export_json(query, framework),
-        },
-        _ => tunefit_core::export::export_json(query, framework),
-    }
+    export_json_with(query, framework, |x| if lang == "ru" { translated(x) } else { x })
 }
 
 /// `x` with every warning that has a Russian row in Russian; the rest as the core wrote them.
