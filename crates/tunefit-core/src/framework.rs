@@ -52,7 +52,7 @@ pub struct Profile {
     /// Saved activations are moved to host memory by default (Unsloth's "unsloth" gradient
     /// checkpointing offloads the checkpointed layer inputs). torchtune ships offloading off
     /// (`enable_activation_offloading: False` in its configs); the `act_offload` key sets it.
-    pub ckpt_offloaded: bool,
+    pub act_offload_default: bool,
     pub attn_default: Attention,
     /// AdamW step runs the `foreach` path: one state-sized temporary list (sqrt of v).
     pub optimizer_foreach: bool,
@@ -95,7 +95,7 @@ pub fn profile(fw: Framework) -> Profile {
         logits: LogitsImpl::Fp32Upcast,
         loss_default: Loss::Standard,
         ckpt_default: Checkpointing::None,
-        ckpt_offloaded: false,
+        act_offload_default: false,
         attn_default: Attention::Sdpa,
         // transformers' TrainingArguments default optim is adamw_torch_fused on torch >= 2.8
         // (training_args.py `default_optim`): no foreach temporaries.
@@ -139,7 +139,7 @@ pub fn profile(fw: Framework) -> Profile {
         Framework::Unsloth => Profile {
             adapter_dtype: AdapterDtype::Bf16, lora_casts_input: false, norm: NormImpl::Fused,
             logits: LogitsImpl::Fused, loss_default: Loss::Chunked, ckpt_default: Checkpointing::Full,
-            ckpt_offloaded: true, ..base
+            act_offload_default: true, ..base
         },
         // Axolotl: Trainer + PEFT underneath; its example configs turn on gradient
         // checkpointing, sample packing and flash attention.
@@ -184,7 +184,7 @@ pub fn resolve(q: &Query) -> Resolved {
         compile: q.compile.unwrap_or(p.compile_default),
         lora_dropout: q.lora_dropout.unwrap_or(p.lora_dropout_default),
         // Unsloth offloads only through its checkpointing.
-        act_offload: q.act_offload.unwrap_or(p.ckpt_offloaded && ckpt == Checkpointing::Full),
+        act_offload: q.act_offload.unwrap_or(p.act_offload_default && ckpt == Checkpointing::Full),
     }
 }
 
