@@ -5,6 +5,7 @@ pub mod app;
 pub mod components;
 pub mod format;
 pub mod i18n;
+pub mod markup;
 pub mod reactive;
 pub mod state;
 pub mod storage;

@@ -17,6 +17,9 @@ use tunefit_core::{Error, Query, QueryError, Report};
 pub struct AppState {
     pub query: RwSignal<Query>,
     pub report: Memo<Result<Report, Error>>,
+    /// The query as of the last animation frame (components/deferred.rs): what the GPU
+    /// table, the plots and the exporter follow.
+    pub frame: ReadSignal<Query>,
     pub lang: RwSignal<Lang>,
     pub theme: RwSignal<Theme>,
     pub units: RwSignal<Units>,
@@ -51,6 +54,7 @@ impl AppState {
         let prices = RwSignal::new(stored);
         let st = AppState {
             query,
+            frame: crate::components::deferred::frame_copy(query),
             report: Memo::new(move |_| query.with(|q| prices.with(|p| evaluate_with_prices(q, p)))),
             prices,
             prices_notice: RwSignal::new(stored_err.map(|e| (prefs.lang.sh().prices_corrupt)(&e))

@@ -136,6 +136,34 @@ fn log_scale_round_trips_and_clamps() {
     assert_eq!(parse_typed("inf"), None);
 }
 
+/// Text that reaches the markup-written sections stays text: a name with markup in it is shown
+/// as written, in element content and in attributes, and creates no element.
+#[wasm_bindgen_test]
+fn markup_escapes_names_so_they_stay_text() {
+    use tunefit_app::components::cost::{scatter_markup, table_markup};
+    use tunefit_app::markup::esc;
+    let hostile: &'static str = r#"<img src=x onerror="window.pwned=1">&'x"#;
+    let div = web_sys::window().unwrap().document().unwrap().create_element("div").unwrap();
+    div.set_inner_html(&format!(r#"<p title="{}">{}</p>"#, esc(hostile), esc(hostile)));
+    let p = div.query_selector("p").unwrap().unwrap();
+    assert!(div.query_selector("img").unwrap().is_none());
+    assert_eq!(p.text_content().unwrap(), hostile);
+    assert_eq!(p.get_attribute("title").unwrap(), hostile);
+
+    // The cost table and scatter with an offer whose provider and GPU carry that name.
+    let q = tunefit_core::Query::parse("v=1&model=llama-3.1-8b&method=lora&batch=2&seq=2048").unwrap();
+    let mut cost = tunefit_core::report::evaluate(&q).unwrap().cost.expect("a cost ranking");
+    for o in cost.offers.iter_mut().take(1).chain(cost.cheapest.iter_mut()) { o.provider = hostile; o.gpu = hostile; }
+    let s = Lang::En.strings();
+    div.set_inner_html(&(table_markup(s, Lang::En, Some(&cost), false) + &scatter_markup(s, Lang::En, &cost)));
+    assert!(div.query_selector("img").unwrap().is_none());
+    let first = div.query_selector("[data-testid=offer-row] th").unwrap().unwrap();
+    assert_eq!(first.text_content().unwrap(), hostile);
+    assert!(div.query_selector("[data-testid=offer-row] td").unwrap().unwrap().text_content().unwrap().ends_with(hostile));
+    let mark = div.query_selector("circle.mark.cheapest title").unwrap().unwrap().text_content().unwrap();
+    assert!(mark.starts_with(&format!("{hostile} {hostile}: ")), "{mark}");
+}
+
 #[wasm_bindgen_test]
 fn formatting_never_shows_nan() {
     assert_eq!(format::number(f64::NAN, 2, Lang::En), "—");

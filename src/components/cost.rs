@@ -4,8 +4,11 @@
 
 use super::plots::{Axis, H, MB, ML, MT, W};
 use crate::format::{hours, number, usd};
-use crate::i18n::{core_message, Lang};
+use crate::i18n::{core_message, Lang, Strings};
+use crate::markup::esc;
 use crate::state::use_state;
+use std::collections::BTreeMap;
+use std::fmt::Write;
 use leptos::prelude::*;
 use tunefit_core::advice::{CostReport, RankedOffer};
 
@@ -34,15 +37,14 @@ impl OfferRow {
 /// Groups the core's ranking (one entry per offer and pricing) into one row per offer,
 /// keeping the core's order: a row sits where its cheaper price ranked.
 pub fn rows(c: &CostReport) -> Vec<OfferRow> {
+    // Row of each (offer, instances): hundreds of offers, so no linear search per entry.
+    let mut at: BTreeMap<(&str, u32), usize> = BTreeMap::new();
     let mut out: Vec<OfferRow> = Vec::new();
     for o in &c.offers {
-        let i = match out.iter().position(|r| r.offer == o.offer && r.instances == o.instances) {
-            Some(i) => i,
-            None => {
-                out.push(OfferRow { offer: o.offer, provider: o.provider, gpu: o.gpu, gpus: o.gpus, instances: o.instances, on_demand: None, spot: None });
-                out.len() - 1
-            }
-        };
+        let i = *at.entry((o.offer, o.instances)).or_insert_with(|| {
+            out.push(OfferRow { offer: o.offer, provider: o.provider, gpu: o.gpu, gpus: o.gpus, instances: o.instances, on_demand: None, spot: None });
+            out.len() - 1
+        });
         if o.pricing == "spot" { out[i].spot = Some(o.clone()) } else { out[i].on_demand = Some(o.clone()) }
     }
     out
@@ -64,93 +66,85 @@ pub fn CostSection() -> impl IntoView {
     let cost = Memo::new(move |_| st.report.with(|r| r.as_ref().ok().and_then(|r| r.cost.clone())));
     let time = Memo::new(move |_| st.report.with(|r| r.as_ref().ok().and_then(|r| r.time.clone())));
     let show_all = RwSignal::new(false);
+    // How many rows the ranking has; the button below the table appears past FIRST_ROWS.
+    let total = Memo::new(move |_| cost.with(|c| c.as_ref().map_or(0, |c| rows(c).len())));
     view! {
         <section class="card" aria-labelledby="cost-title" data-testid="cost-section">
             <h2 id="cost-title">{move || st.s().cost_title}</h2>
-            {move || {
-                let s = st.s();
-                let lang = st.lang.get();
-                time.get().map(|t| view! {
-                    <p class="muted" data-testid="time-summary">
-                        {(s.time_summary)(&hours(t.hours, lang), &number(t.tokens_per_s, 0, lang), t.gpus, &t.gpu)}
-                    </p>
-                })
-            }}
-            {move || {
-                let s = st.s();
-                let lang = st.lang.get();
-                match cost.get() {
-                    None => view! { <p class="muted">{s.cost_pending}</p> }.into_any(),
-                    Some(c) => {
-                        let all = rows(&c);
-                        let total = all.len();
-                        let shown: Vec<OfferRow> = if show_all.get() { all } else { all.into_iter().take(FIRST_ROWS).collect() };
-                        let cell = move |o: &Option<RankedOffer>, c: &CostReport, kind: &'static str| match o {
-                            Some(o) => {
-                                let cheapest = same(o, &c.cheapest);
-                                let fastest = same(o, &c.fastest);
-                                view! {
-                                    <td class="num" data-testid=format!("{kind}-cost") data-usd=o.usd_total.to_string() class:best=cheapest || fastest>
-                                        <span class="usd">{usd(o.usd_total, lang)}</span>
-                                        <small class="muted">" · "{hours(o.hours, lang)}</small>
-                                        {cheapest.then(|| view! { <span class="badge ok" data-testid="cheapest">{s.cheapest}</span> })}
-                                        {fastest.then(|| view! { <span class="badge warn" data-testid="fastest">{s.fastest}</span> })}
-                                    </td>
-                                }.into_any()
-                            }
-                            None => view! { <td class="num muted">"—"</td> }.into_any(),
-                        };
-                        view! {
-                            {(!c.recommendation.is_empty()).then(|| view! {
-                                <p class="recommendation" data-testid="recommendation"><strong>{s.recommendation}": "</strong>{recommendation(lang, &c)}</p>
-                            })}
-                            {(!c.warnings.is_empty()).then(|| view! {
-                                <ul class="notice warn">{c.warnings.iter().map(|w| view! { <li data-code=w.code.clone()>{core_message(lang, &w.code, &w.message)}</li> }).collect_view()}</ul>
-                            })}
-                            <div class="scroll">
-                            <table class="data" data-testid="cost-table">
-                                <thead><tr>
-                                    <th scope="col">{s.col_provider}</th>
-                                    <th scope="col">{s.col_gpu}</th>
-                                    <th scope="col" class="num">{format!("{} ({})", s.col_cost, s.on_demand)}</th>
-                                    <th scope="col" class="num">{format!("{} ({})", s.col_cost, s.spot)}</th>
-                                </tr></thead>
-                                <tbody>
-                                    {shown.iter().map(|r| view! {
-                                        <tr data-testid="offer-row" data-best-usd=r.best_usd().to_string()>
-                                            <th scope="row">{r.provider}</th>
-                                            <td>{if r.instances > 1 { format!("{} × {} × {}", r.instances, r.gpus, r.gpu) } else { format!("{} × {}", r.gpus, r.gpu) }}</td>
-                                            {cell(&r.on_demand, &c, "od")}
-                                            {cell(&r.spot, &c, "spot")}
-                                        </tr>
-                                    }).collect_view()}
-                                </tbody>
-                            </table>
-                            </div>
-                            {(total > FIRST_ROWS).then(|| view! {
-                                <button type="button" data-testid="show-all-offers" aria-expanded=move || show_all.get().to_string()
-                                    on:click=move |_| show_all.update(|v| *v = !*v)>
-                                    {move || if show_all.get() { st.s().show_fewer.to_string() } else { (st.s().show_more)(total - FIRST_ROWS) }}
-                                </button>
-                            })}
-                            <CostScatter c=c />
-                        }.into_any()
-                    }
-                }
-            }}
+            <p class="muted" data-testid="time-summary" hidden=move || time.with(Option::is_none)>
+                {move || time.with(|t| t.as_ref().map(|t| {
+                    let lang = st.lang.get();
+                    (st.s().time_summary)(&hours(t.hours, lang), &number(t.tokens_per_s, 0, lang), t.gpus, &t.gpu)
+                }).unwrap_or_default())}
+            </p>
+            // The recommendation, warnings and table: text markup (markup.rs says why).
+            <div inner_html=move || cost.with(|c| table_markup(st.s(), st.lang.get(), c.as_ref(), show_all.get()))></div>
+            {move || (total.get() > FIRST_ROWS).then(|| view! {
+                <button type="button" data-testid="show-all-offers" aria-expanded=move || show_all.get().to_string()
+                    on:click=move |_| show_all.update(|v| *v = !*v)>
+                    {move || if show_all.get() { st.s().show_fewer.to_string() } else { (st.s().show_more)(total.get() - FIRST_ROWS) }}
+                </button>
+            })}
+            // The scatter is a plot: like the memory curve it follows on the animation frame
+            // (deferred.rs), before that frame is painted.
+            <div inner_html=move || {
+                st.frame.track();
+                st.prices.track();
+                cost.with_untracked(|c| c.as_ref().map(|c| scatter_markup(st.s(), st.lang.get(), c)).unwrap_or_default())
+            }></div>
         </section>
     }
 }
 
+/// The recommendation, the cost warnings and the ranked table (the first FIRST_ROWS rows
+/// unless `all`), or the pending message when there is no cost yet.
+pub fn table_markup(s: &Strings, lang: Lang, c: Option<&CostReport>, all: bool) -> String {
+    let mut h = String::with_capacity(8 << 10);
+    let Some(c) = c else {
+        let _ = write!(h, r#"<p class="muted">{}</p>"#, esc(s.cost_pending));
+        return h;
+    };
+    if !c.recommendation.is_empty() {
+        let _ = write!(h, r#"<p class="recommendation" data-testid="recommendation"><strong>{}: </strong>{}</p>"#, esc(s.recommendation), esc(&recommendation(lang, c)));
+    }
+    if !c.warnings.is_empty() {
+        h.push_str(r#"<ul class="notice warn">"#);
+        for w in &c.warnings {
+            let _ = write!(h, r#"<li data-code="{}">{}</li>"#, esc(&w.code), esc(&core_message(lang, &w.code, &w.message)));
+        }
+        h.push_str("</ul>");
+    }
+    let _ = write!(h, r#"<div class="scroll"><table class="data" data-testid="cost-table"><thead><tr><th scope="col">{}</th><th scope="col">{}</th><th scope="col" class="num">{} ({})</th><th scope="col" class="num">{} ({})</th></tr></thead><tbody>"#,
+        esc(s.col_provider), esc(s.col_gpu), esc(s.col_cost), esc(s.on_demand), esc(s.col_cost), esc(s.spot));
+    for r in rows(c).iter().take(if all { usize::MAX } else { FIRST_ROWS }) {
+        let _ = write!(h, r#"<tr data-testid="offer-row" data-best-usd="{}"><th scope="row">{}</th><td>"#, r.best_usd(), esc(r.provider));
+        if r.instances > 1 { let _ = write!(h, "{} × ", r.instances); }
+        let _ = write!(h, "{} × {}</td>", r.gpus, esc(r.gpu));
+        for (o, kind) in [(&r.on_demand, "od"), (&r.spot, "spot")] {
+            let Some(o) = o else {
+                h.push_str(r#"<td class="num muted">—</td>"#);
+                continue;
+            };
+            let (cheapest, fastest) = (same(o, &c.cheapest), same(o, &c.fastest));
+            let _ = write!(h, r#"<td class="num{}" data-testid="{kind}-cost" data-usd="{}"><span class="usd">{}</span><small class="muted"> · {}</small>"#,
+                if cheapest || fastest { " best" } else { "" }, o.usd_total, esc(&usd(o.usd_total, lang)), esc(&hours(o.hours, lang)));
+            if cheapest { let _ = write!(h, r#"<span class="badge ok" data-testid="cheapest">{}</span>"#, esc(s.cheapest)); }
+            if fastest { let _ = write!(h, r#"<span class="badge warn" data-testid="fastest">{}</span>"#, esc(s.fastest)); }
+            h.push_str("</td>");
+        }
+        h.push_str("</tr>");
+    }
+    h.push_str("</tbody></table></div>");
+    h
+}
+
 /// Cost against time, log-log: every priced offer as a dot, the Pareto front as a line.
 /// The dots are drawn as two paths (on-demand, spot) so hundreds of offers stay two nodes.
-#[component]
-fn CostScatter(c: CostReport) -> impl IntoView {
-    let st = use_state();
-    let s = st.s();
-    let lang = st.lang.get_untracked();
+/// Empty when no offer has a finite, positive cost and time.
+pub fn scatter_markup(s: &Strings, lang: Lang, c: &CostReport) -> String {
     let pts: Vec<&RankedOffer> = c.offers.iter().filter(|o| o.hours > 0.0 && o.usd_total > 0.0 && o.hours.is_finite() && o.usd_total.is_finite()).collect();
-    if pts.is_empty() { return None; }
+    let mut h = String::with_capacity(4 << 10);
+    if pts.is_empty() { return h; }
     let span = |f: fn(&RankedOffer) -> f64| {
         let lo = pts.iter().map(|o| f(o)).fold(f64::INFINITY, f64::min);
         let hi = pts.iter().map(|o| f(o)).fold(0.0, f64::max);
@@ -162,9 +156,6 @@ fn CostScatter(c: CostReport) -> impl IntoView {
     let mr = 16.0;
     let x = Axis { lo: tlo, hi: thi, log: true, from: ML, to: W - mr };
     let y = Axis { lo: clo, hi: chi, log: true, from: H - MB, to: MT };
-    let dots = |spot: bool| pts.iter().filter(|o| (o.pricing == "spot") == spot)
-        .map(|o| format!("M{:.1} {:.1}h0", x.map(o.hours), y.map(o.usd_total))).collect::<String>();
-    let front = c.pareto.iter().map(|o| format!("{:.1},{:.1}", x.map(o.hours), y.map(o.usd_total))).collect::<Vec<_>>().join(" ");
     let ticks = |lo: f64, hi: f64| -> Vec<f64> {
         let mut t = Vec::new();
         let mut v = 10f64.powf(lo.log10().ceil());
@@ -172,35 +163,39 @@ fn CostScatter(c: CostReport) -> impl IntoView {
         if t.len() < 2 { t = vec![lo * 1.3, hi / 1.3]; }
         t
     };
-    let mark = |o: &Option<RankedOffer>, class: &'static str| o.as_ref().map(|o| view! {
-        <circle class=class cx=x.map(o.hours) cy=y.map(o.usd_total) r="6"><title>{format!("{} {}: {}, {}", o.provider, o.gpu, usd(o.usd_total, lang), hours(o.hours, lang))}</title></circle>
-    });
-    let label = format!("{}: {} — {}", s.plot_cost_time, s.cheapest, c.cheapest.as_ref().map(|o| format!("{} {} {}", o.provider, o.gpu, usd(o.usd_total, lang))).unwrap_or_default());
-    Some(view! {
-        <figure class="plotfig" data-testid="plot-cost-time">
-            <figcaption><strong>{s.plot_cost_time}</strong>" — "<span class="muted small">{s.plot_cost_time_desc}</span></figcaption>
-            <svg viewBox=format!("0 0 {W} {H}") class="plot" role="img" aria-label=label>
-                {ticks(tlo, thi).into_iter().map(|t| view! {
-                    <g class="tick"><line x1=x.map(t) x2=x.map(t) y1=MT y2=H - MB />
-                    <text x=x.map(t) y=H - MB + 16.0 text-anchor="middle">{hours(t, lang)}</text></g>
-                }).collect_view()}
-                {ticks(clo, chi).into_iter().map(|t| view! {
-                    <g class="tick"><line x1=ML x2=W - mr y1=y.map(t) y2=y.map(t) />
-                    <text x=ML - 6.0 y=y.map(t) + 4.0 text-anchor="end">{usd(t, lang)}</text></g>
-                }).collect_view()}
-                <text class="axis-label" x=(ML + W - mr) / 2.0 y=H - 6.0 text-anchor="middle">{s.axis_time}</text>
-                <text class="axis-label" x=12.0 y=(MT + H - MB) / 2.0 text-anchor="middle" transform=format!("rotate(-90 12 {})", (MT + H - MB) / 2.0)>{s.axis_cost}</text>
-                <path class="dots" d=dots(false) data-testid="dots-on-demand" />
-                <path class="dots spot" d=dots(true) data-testid="dots-spot" />
-                <polyline class="pareto" points=front data-testid="pareto"><title>{s.pareto}</title></polyline>
-                {mark(&c.cheapest, "mark cheapest")}
-                {mark(&c.fastest, "mark fastest")}
-            </svg>
-            <p class="legend small">
-                <span class="key od"></span>{s.on_demand}" "
-                <span class="key spot"></span>{s.spot}" "
-                <span class="key front"></span>{s.pareto}
-            </p>
-        </figure>
-    })
+    let cheapest = c.cheapest.as_ref().map(|o| format!("{} {} {}", o.provider, o.gpu, usd(o.usd_total, lang))).unwrap_or_default();
+    let _ = write!(h, r#"<figure class="plotfig" data-testid="plot-cost-time"><figcaption><strong>{}</strong> — <span class="muted small">{}</span></figcaption><svg viewBox="0 0 {W} {H}" class="plot" role="img" aria-label="{}: {} — {}">"#,
+        esc(s.plot_cost_time), esc(s.plot_cost_time_desc), esc(s.plot_cost_time), esc(s.cheapest), esc(&cheapest));
+    for t in ticks(tlo, thi) {
+        let _ = write!(h, r#"<g class="tick"><line x1="{x}" x2="{x}" y1="{MT}" y2="{}"/><text x="{x}" y="{}" text-anchor="middle">{}</text></g>"#,
+            H - MB, H - MB + 16.0, esc(&hours(t, lang)), x = x.map(t));
+    }
+    for t in ticks(clo, chi) {
+        let _ = write!(h, r#"<g class="tick"><line x1="{ML}" x2="{}" y1="{y}" y2="{y}"/><text x="{}" y="{}" text-anchor="end">{}</text></g>"#,
+            W - mr, ML - 6.0, y.map(t) + 4.0, esc(&usd(t, lang)), y = y.map(t));
+    }
+    let mid = (MT + H - MB) / 2.0;
+    let _ = write!(h, r#"<text class="axis-label" x="{}" y="{}" text-anchor="middle">{}</text><text class="axis-label" x="12" y="{mid}" text-anchor="middle" transform="rotate(-90 12 {mid})">{}</text>"#,
+        (ML + W - mr) / 2.0, H - 6.0, esc(s.axis_time), esc(s.axis_cost));
+    for (spot, class, id) in [(false, "dots", "dots-on-demand"), (true, "dots spot", "dots-spot")] {
+        let _ = write!(h, r#"<path class="{class}" data-testid="{id}" d=""#);
+        for o in pts.iter().filter(|o| (o.pricing == "spot") == spot) {
+            let _ = write!(h, "M{:.1} {:.1}h0", x.map(o.hours), y.map(o.usd_total));
+        }
+        h.push_str(r#""/>"#);
+    }
+    h.push_str(r#"<polyline class="pareto" data-testid="pareto" points=""#);
+    for (i, o) in c.pareto.iter().enumerate() {
+        let _ = write!(h, "{}{:.1},{:.1}", if i > 0 { " " } else { "" }, x.map(o.hours), y.map(o.usd_total));
+    }
+    let _ = write!(h, r#""><title>{}</title></polyline>"#, esc(s.pareto));
+    for (o, class) in [(&c.cheapest, "mark cheapest"), (&c.fastest, "mark fastest")] {
+        if let Some(o) = o {
+            let _ = write!(h, r#"<circle class="{class}" cx="{}" cy="{}" r="6"><title>{}</title></circle>"#, x.map(o.hours), y.map(o.usd_total),
+                esc(&format!("{} {}: {}, {}", o.provider, o.gpu, usd(o.usd_total, lang), hours(o.hours, lang))));
+        }
+    }
+    let _ = write!(h, r#"</svg><p class="legend small"><span class="key od"></span>{} <span class="key spot"></span>{} <span class="key front"></span>{}</p></figure>"#,
+        esc(s.on_demand), esc(s.spot), esc(s.pareto));
+    h
 }

@@ -65,7 +65,7 @@ pub fn ExportPanel() -> impl IntoView {
     // The export follows on the next frame (deferred.rs): it re-runs the estimate and writes
     // every file, and an input's own update should not wait for a panel that is mostly closed.
     // It is asked for only while the panel is open; the latest question's answer wins.
-    let q = super::deferred::frame_query();
+    let q = st.frame;
     let asked = StoredValue::new(0u32);
     Effect::new(move |_| {
         if !open.get() { return; }

@@ -22,7 +22,7 @@ pub fn fits(q: &tunefit_core::Query) -> Vec<GpuFit> {
 #[component]
 pub fn GpuTable() -> impl IntoView {
     let st = use_state();
-    let q = super::deferred::frame_query();
+    let q = st.frame;
     let rows = Memo::new(move |_| q.with(fits));
     view! {
         <section class="card" aria-labelledby="gpu-title" data-testid="gpu-table">

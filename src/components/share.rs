@@ -155,7 +155,8 @@ pub fn SharePanel() -> impl IntoView {
                         <option value="cost">"cost"</option>
                     </select>
                 </div>
-                <textarea readonly rows="8" class="code" data-testid="embed-snippet" prop:value=snippet></textarea>
+                // Written only while the box is open: every input would rebuild it otherwise.
+                <textarea readonly rows="8" class="code" data-testid="embed-snippet" prop:value=move || if embed_open.get() { snippet() } else { String::new() }></textarea>
                 <button type="button" data-testid="copy-snippet" data-act="snippet">{sh.copy_snippet}</button>
             </div>
         }

@@ -120,6 +120,51 @@ test('the cost table is ordered by cost and marks the cheapest', async () => {
   assert.ok(await rows.first().getByTestId('cheapest').count() === 1, 'the first row is the cheapest');
 });
 
+test('the plots follow the query: memory against sequence with every GPU size, cost against time', async () => {
+  const Q = 'v=1&model=llama-3.1-8b&method=lora&batch=2&seq=2048&units=gib';
+  const page = await open('?' + Q);
+  const curve = page.getByTestId('mem-curve');
+  await curve.waitFor();
+  const points = async (loc) => (await loc.getAttribute('points')).trim().split(' ').map((p) => p.split(',').map(Number));
+  // Powers of two from 128 to 128k (2048 is one of them): x grows, and memory with it (SVG y
+  // points down, so y never grows).
+  const p = await points(curve);
+  assert.equal(p.length, 11);
+  for (let i = 1; i < p.length; i++) {
+    assert.ok(p[i][0] > p[i - 1][0], `x at ${i}`);
+    assert.ok(p[i][1] <= p[i - 1][1], `memory at ${i}`);
+  }
+  // One dashed line per distinct memory size in the dataset, each titled with its GPUs.
+  const gpus = JSON.parse(execFileSync('target/release/tunefit', ['gpus', '--json'], { encoding: 'utf8' }));
+  assert.equal(await page.getByTestId('vram-line').count(), new Set(gpus.map((g) => g.vram_bytes)).size);
+  const h200 = gpus.find((g) => g.id === 'h200');
+  assert.ok(await page.getByTestId('vram-line').filter({ hasText: h200.name }).count() === 1, 'the H200 line is titled');
+  // Cost against time: one dot per priced offer, as the CLI ranks them for the same query.
+  const r = cli(Q.replace('&units=gib', ''));
+  const dots = async (id) => ((await page.getByTestId(id).getAttribute('d')).match(/M/g) ?? []).length;
+  const priced = (spot) => r.cost.offers.filter((o) => (o.pricing === 'spot') === spot && o.hours > 0 && o.usd_total > 0).length;
+  assert.equal(await dots('dots-on-demand'), priced(false));
+  assert.equal(await dots('dots-spot'), priced(true));
+  // The Pareto front: fastest first, each point cheaper than the one before.
+  const front = await points(page.getByTestId('pareto'));
+  assert.equal(front.length, r.cost.pareto.length);
+  // (SVG y points down: a cheaper point lies lower.)
+  for (let i = 1; i < front.length; i++) assert.ok(front[i][0] >= front[i - 1][0] && front[i][1] >= front[i - 1][1], `front at ${i}: ${front[i]} after ${front[i - 1]}`);
+  assert.equal(await page.locator('[data-testid=plot-cost-time] circle.mark.cheapest').count(), 1);
+
+  // The current point sits on the curve at 2048 and moves right with the sequence slider;
+  // the scatter follows too (both are redrawn on the animation frame after the input).
+  const before = await page.getByTestId('dots-on-demand').getAttribute('d');
+  const dot = page.locator('[data-testid=plot-mem-seq] circle.current');
+  const at2048 = Number(await dot.getAttribute('cx'));
+  assert.ok(p.some(([x]) => Math.abs(x - at2048) < 0.06), 'the point is on the curve');
+  await page.getByTestId('seq-input').fill('4096');
+  await page.getByTestId('seq-input').press('Enter');
+  await page.waitForFunction((x) => Number(document.querySelector('[data-testid=plot-mem-seq] circle.current').getAttribute('cx')) > x + 1, at2048);
+  await page.waitForFunction((d) => document.querySelector('[data-testid=dots-on-demand]').getAttribute('d') !== d, before);
+  assert.deepEqual(page.problems, []);
+});
+
 test('the page shows the figures the CLI computes for the same query', async () => {
   const page = await open('?v=1&model=mistral-7b&method=lora&rank=64&batch=2&seq=4096&gpu=a100-80gb&units=gib');
   const q = coreQuery(page);
