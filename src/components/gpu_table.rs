@@ -2,9 +2,13 @@
 //! needs N GPUs, or does not fit; plus the largest batch and longest sequence on it.
 //! Each row is the core's `Fit` for the same query with `gpu` set to that GPU.
 
-use crate::format::{bytes, number};
+use crate::format::{bytes, number, Units};
+use crate::i18n::{Lang, Strings};
+use crate::markup::esc;
 use crate::state::use_state;
 use leptos::prelude::*;
+use std::fmt::Write;
+use wasm_bindgen::JsCast;
 use tunefit_core::{dataset, report::Fit, solve};
 
 /// One row: the GPU's id and name, and its fit (None when the core could not evaluate it).
@@ -24,6 +28,26 @@ pub fn GpuTable() -> impl IntoView {
     let st = use_state();
     let q = st.frame;
     let rows = Memo::new(move |_| q.with(fits));
+    let body = NodeRef::<leptos::html::Tbody>::new();
+    // The rows are text markup (markup.rs says why), written by this effect rather than an
+    // `inner_html` attribute so that keyboard focus on a row's button survives the rewrite
+    // its own click causes. The chosen GPU comes from the frame's copy too: the live query
+    // would rewrite the rows within each input's own update.
+    Effect::new(move |_| {
+        let html = rows.with(|r| rows_markup(st.s(), st.units.get(), st.lang.get(), r, q.with(|q| q.gpu.clone()).as_deref()));
+        let Some(el) = body.get() else { return };
+        let focused = document().active_element().filter(|a| el.contains(Some(a))).and_then(|a| a.get_attribute("data-gpu"));
+        el.set_inner_html(&html);
+        if let Some(b) = focused.and_then(|id| el.query_selector(&format!("button[data-gpu=\"{id}\"]")).ok().flatten()) {
+            let _ = b.unchecked_into::<web_sys::HtmlElement>().focus();
+        }
+    });
+    // One listener for every row's button (their markup carries the GPU id).
+    let choose = move |ev: web_sys::MouseEvent| {
+        let id = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|e| e.closest("button[data-gpu]").ok().flatten()).and_then(|b| b.get_attribute("data-gpu"));
+        if let Some(id) = id { st.edit(|q| q.gpu = Some(id)) }
+    };
     view! {
         <section class="card" aria-labelledby="gpu-title" data-testid="gpu-table">
             <h2 id="gpu-title">{move || st.s().gpu_title}</h2>
@@ -37,46 +61,34 @@ pub fn GpuTable() -> impl IntoView {
                     <th scope="col" class="num">{move || st.s().col_max_batch}</th>
                     <th scope="col" class="num">{move || st.s().col_max_seq}</th>
                 </tr></thead>
-                <tbody>
-                    {move || {
-                        let s = st.s();
-                        let (u, lang) = (st.units.get(), st.lang.get());
-                        // The chosen GPU from the frame's copy too: reading the live query
-                        // rebuilt every row within each input's own update (and again on the
-                        // next frame); now the table follows only on the next frame.
-                        let target = q.with(|q| q.gpu.clone());
-                        rows.get().into_iter().map(|(id, name, fit)| {
-                            let dash = || s.not_computed.to_string();
-                            let (status, class, headroom, vram) = match &fit {
-                                Some(f) if f.fits => (s.fits.to_string(), "ok", bytes(f.headroom as f64, u, lang), bytes(f.vram as f64, u, lang)),
-                                Some(f) => match f.min_gpus {
-                                    Some(n) if n > 1 => ((s.needs_gpus)(n), "warn", bytes(f.headroom as f64, u, lang), bytes(f.vram as f64, u, lang)),
-                                    _ => (s.no_fit.to_string(), "bad", bytes(f.headroom as f64, u, lang), bytes(f.vram as f64, u, lang)),
-                                },
-                                None => (dash(), "", dash(), dash()),
-                            };
-                            let max_batch = fit.as_ref().and_then(|f| f.max_batch).map(|b| number(b as f64, 0, lang)).unwrap_or_else(dash);
-                            let max_seq = fit.as_ref().and_then(|f| f.max_seq).map(|b| number(b as f64, 0, lang)).unwrap_or_else(dash);
-                            let selected = target.as_deref() == Some(id);
-                            view! {
-                                <tr data-testid=format!("gpu-row-{id}") class:selected=selected data-status=class>
-                                    <th scope="row">
-                                        <button type="button" class="link" aria-pressed=selected.to_string()
-                                            title=(s.use_gpu)(name)
-                                            on:click=move |_| st.edit(|q| q.gpu = Some(id.to_string()))>{name}</button>
-                                    </th>
-                                    <td class="num">{vram}</td>
-                                    <td><span class=format!("badge {class}") data-testid="fit-status">{status}</span></td>
-                                    <td class="num" data-testid="headroom">{headroom}</td>
-                                    <td class="num" data-testid="max-batch">{max_batch}</td>
-                                    <td class="num" data-testid="max-seq">{max_seq}</td>
-                                </tr>
-                            }
-                        }).collect_view()
-                    }}
-                </tbody>
+                <tbody node_ref=body on:click=choose></tbody>
             </table>
             </div>
         </section>
     }
+}
+
+/// The table's rows: each GPU's memory, fit status, headroom, largest batch and longest
+/// sequence; `target` (the chosen GPU) is marked selected.
+pub fn rows_markup(s: &Strings, u: Units, lang: Lang, rows: &[GpuFit], target: Option<&str>) -> String {
+    let mut h = String::with_capacity(rows.len() * 600);
+    let dash = s.not_computed;
+    for (id, name, fit) in rows {
+        let (status, class) = match fit {
+            Some(f) if f.fits => (s.fits.to_string(), "ok"),
+            Some(f) => match f.min_gpus {
+                Some(n) if n > 1 => ((s.needs_gpus)(n), "warn"),
+                _ => (s.no_fit.to_string(), "bad"),
+            },
+            None => (dash.to_string(), ""),
+        };
+        let or_dash = |v: Option<String>| v.unwrap_or_else(|| dash.to_string());
+        let (headroom, vram) = (or_dash(fit.as_ref().map(|f| bytes(f.headroom as f64, u, lang))), or_dash(fit.as_ref().map(|f| bytes(f.vram as f64, u, lang))));
+        let max_batch = or_dash(fit.as_ref().and_then(|f| f.max_batch).map(|b| number(b as f64, 0, lang)));
+        let max_seq = or_dash(fit.as_ref().and_then(|f| f.max_seq).map(|b| number(b as f64, 0, lang)));
+        let selected = target == Some(*id);
+        let _ = write!(h, r#"<tr data-testid="gpu-row-{id}" data-status="{class}"{}><th scope="row"><button type="button" class="link" data-gpu="{id}" aria-pressed="{selected}" title="{}">{}</button></th><td class="num">{}</td><td><span class="badge {class}" data-testid="fit-status">{}</span></td><td class="num" data-testid="headroom">{}</td><td class="num" data-testid="max-batch">{}</td><td class="num" data-testid="max-seq">{}</td></tr>"#,
+            if selected { r#" class="selected""# } else { "" }, esc(&(s.use_gpu)(name)), esc(name), esc(&vram), esc(&status), esc(&headroom), esc(&max_batch), esc(&max_seq));
+    }
+    h
 }

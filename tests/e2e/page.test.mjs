@@ -120,6 +120,41 @@ test('the cost table is ordered by cost and marks the cheapest', async () => {
   assert.ok(await rows.first().getByTestId('cheapest').count() === 1, 'the first row is the cheapest');
 });
 
+test('the GPU table lists every GPU with the CLI\'s fit, and a row picks the target GPU', async () => {
+  const Q = 'v=1&model=llama-3.1-8b&method=lora&batch=2&seq=2048&units=gib';
+  const page = await open('?' + Q);
+  const gpus = JSON.parse(execFileSync('target/release/tunefit', ['gpus', '--json'], { encoding: 'utf8' }));
+  await page.getByTestId(`gpu-row-${gpus[0].id}`).waitFor();
+  assert.equal(await page.locator('[data-testid^=gpu-row-]').count(), gpus.length);
+  // Each row is the core's fit with that GPU chosen: compare a few with the CLI.
+  const gib = (s) => num(s);
+  for (const id of ['h200', 'a100-40gb', 'rtx-4090', 't4']) {
+    const fit = cli(Q.replace('&units=gib', '') + `&gpu=${id}`).fit;
+    const row = page.getByTestId(`gpu-row-${id}`);
+    const status = await row.getAttribute('data-status');
+    assert.equal(status, fit.fits ? 'ok' : fit.min_gpus > 1 ? 'warn' : 'bad', id);
+    assert.ok(Math.abs(gib(await row.getByTestId('headroom').textContent()) - fit.headroom / GIB) <= 0.005 + 1e-9, `${id} headroom`);
+    const shown = async (t) => (await row.getByTestId(t).textContent()).trim();
+    assert.equal(await shown('max-batch'), fit.max_batch == null ? '—' : fit.max_batch.toLocaleString('en-US'), `${id} max batch`);
+    assert.equal(await shown('max-seq'), fit.max_seq == null ? '—' : fit.max_seq.toLocaleString('en-US'), `${id} max seq`);
+  }
+  // Choosing a GPU from the keyboard: the row is marked, the link carries it, and focus stays
+  // on the button while the table is rewritten.
+  const button = page.getByTestId('gpu-row-a100-40gb').locator('button');
+  await button.focus();
+  await page.keyboard.press('Enter');
+  await page.waitForURL(/gpu=a100-40gb/);
+  await page.waitForFunction(() => document.querySelector('[data-testid=gpu-row-a100-40gb]').classList.contains('selected'));
+  assert.equal(await page.getByTestId('gpu-row-a100-40gb').locator('button').getAttribute('aria-pressed'), 'true');
+  assert.equal(await page.locator('[data-testid^=gpu-row-].selected').count(), 1);
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.gpu), 'a100-40gb');
+  // A mouse click on another row moves the choice.
+  await page.getByTestId('gpu-row-h200').locator('button').click();
+  await page.waitForURL(/gpu=h200/);
+  await page.waitForFunction(() => document.querySelector('[data-testid=gpu-row-h200]').classList.contains('selected'));
+  assert.deepEqual(page.problems, []);
+});
+
 test('the plots follow the query: memory against sequence with every GPU size, cost against time', async () => {
   const Q = 'v=1&model=llama-3.1-8b&method=lora&batch=2&seq=2048&units=gib';
   const page = await open('?' + Q);
