@@ -59,7 +59,7 @@ try {
         });
         obs.observe(document.body, { childList: true, subtree: true, characterData: true });
       });
-      // Every section: the GPU table and the memory curve follow on the next animation
+      // Every section: the GPU table and the plots follow on the next animation
       // frame (components/deferred.rs), so wait for that frame and the task after it.
       const all = new Promise((resolve) => requestAnimationFrame(() => {
         const ch = new MessageChannel();
@@ -87,9 +87,9 @@ try {
 
   const bundle = bundleSizes();
   const rows = [
-    ['recalculation, input -> total, breakdown and cost updated (median of ' + N + ')', median(times.map((t) => t[0])), TARGET.recalcMs, BUDGET.recalcMs, 'ms'],
+    ['recalculation, input -> total, breakdown and cost table updated (median of ' + N + ')', median(times.map((t) => t[0])), TARGET.recalcMs, BUDGET.recalcMs, 'ms'],
     ['  same, p90', p90(times.map((t) => t[0])), null, null, 'ms'],
-    ['  input -> GPU table and curve too (next frame; median)', median(times.map((t) => t[1])), null, null, 'ms'],
+    ['  input -> GPU table and both plots too (next animation frame; median)', median(times.map((t) => t[1])), null, null, 'ms'],
     ['first render after load (median of ' + LOADS + ')', median(firsts), TARGET.firstRenderMs, BUDGET.firstRenderMs, 'ms'],
     ['opening Copy config the first time (loads the exporter wasm)', exportMs, null, null, 'ms'],
     ['bundle, first load, gzipped wasm + JS + CSS', bundle.firstKB, TARGET.bundleKB, BUDGET.bundleKB, 'KB'],
