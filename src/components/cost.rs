@@ -79,12 +79,10 @@ pub fn CostSection() -> impl IntoView {
             </p>
             // The recommendation, warnings and table: text markup (markup.rs says why).
             <div inner_html=move || cost.with(|c| table_markup(st.s(), st.lang.get(), c.as_ref(), show_all.get()))></div>
-            {move || (total.get() > FIRST_ROWS).then(|| view! {
-                <button type="button" data-testid="show-all-offers" aria-expanded=move || show_all.get().to_string()
-                    on:click=move |_| show_all.update(|v| *v = !*v)>
-                    {move || if show_all.get() { st.s().show_fewer.to_string() } else { (st.s().show_more)(total.get() - FIRST_ROWS) }}
-                </button>
-            })}
+            <button type="button" data-testid="show-all-offers" hidden=move || total.get() <= FIRST_ROWS aria-expanded=move || show_all.get().to_string()
+                on:click=move |_| show_all.update(|v| *v = !*v)>
+                {move || if show_all.get() { st.s().show_fewer.to_string() } else { (st.s().show_more)(total.get().saturating_sub(FIRST_ROWS)) }}
+            </button>
             // The scatter is a plot: like the memory curve it follows on the animation frame
             // (deferred.rs), before that frame is painted.
             <div inner_html=move || {

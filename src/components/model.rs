@@ -5,6 +5,7 @@
 //! architecture fields, and the core decides what they mean.
 
 use super::controls::{Scale, SliderField, Text};
+use crate::markup::esc;
 use crate::state::use_state;
 use leptos::prelude::*;
 use tunefit_core::catalog;
@@ -222,20 +223,19 @@ fn read_file(file: web_sys::File, then: impl Fn(String) + 'static) {
     });
 }
 
-/// The evaluated model's name and parameter counts.
+/// The evaluated model's name and parameter counts. Written as markup (markup.rs): every
+/// input re-evaluates the report, and an unchanged string costs no DOM work at all.
 #[component]
 fn ModelSummary() -> impl IntoView {
     let st = use_state();
-    move || st.report.with(|r| r.as_ref().ok().map(|r| {
-        let s = st.s();
-        let lang = st.lang.get();
-        view! {
-            <p class="model-summary" data-testid="model-summary">
-                <strong>{r.model.name.clone()}</strong>": "
-                {format!("{} {}, {} {}", crate::format::count(r.model.params, lang), s.model_params_lc,
-                    crate::format::count(r.model.trainable_params, lang), s.trainable_params_lc)}
-                {r.model.inferred.then(|| view! { <span class="badge warn">{s.inferred_arch}</span> })}
-            </p>
-        }
-    }))
+    view! {
+        <div inner_html=move || st.report.with(|r| r.as_ref().ok().map(|r| {
+            let s = st.s();
+            let lang = st.lang.get();
+            let inferred = if r.model.inferred { format!(r#"<span class="badge warn">{}</span>"#, esc(s.inferred_arch)) } else { String::new() };
+            format!(r#"<p class="model-summary" data-testid="model-summary"><strong>{}</strong>: {} {}, {} {}{inferred}</p>"#,
+                esc(&r.model.name), esc(&crate::format::count(r.model.params, lang)), esc(s.model_params_lc),
+                esc(&crate::format::count(r.model.trainable_params, lang)), esc(s.trainable_params_lc))
+        }).unwrap_or_default())></div>
+    }
 }

@@ -118,6 +118,27 @@ test('the cost table is ordered by cost and marks the cheapest', async () => {
   for (let i = 1; i < costs.length; i++) assert.ok(costs[i] >= costs[i - 1], `row ${i}: ${costs[i]} < ${costs[i - 1]}`);
   assert.equal(await page.getByTestId('cheapest').count(), 1);
   assert.ok(await rows.first().getByTestId('cheapest').count() === 1, 'the first row is the cheapest');
+  // Twenty rows, then every offer (one row per offer, its two prices side by side) on request.
+  const r = cli(coreQuery(page));
+  const all = new Set(r.cost.offers.map((o) => `${o.offer}/${o.instances}`)).size;
+  assert.ok(all > 20, `${all} offers`);
+  assert.equal(await rows.count(), 20);
+  const more = page.getByTestId('show-all-offers');
+  assert.equal(await more.getAttribute('aria-expanded'), 'false');
+  assert.match(await more.textContent(), new RegExp(String(all - 20)));
+  await more.click();
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid=offer-row]').length === n, all);
+  assert.equal(await more.getAttribute('aria-expanded'), 'true');
+  const every = await rows.evaluateAll((rs) => rs.map((r) => Number(r.dataset.bestUsd)));
+  for (let i = 1; i < every.length; i++) assert.ok(every[i] >= every[i - 1], `row ${i}`);
+  await more.click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=offer-row]').length === 20);
+  // A query no offer can hold has no rows, and no button.
+  await page.getByTestId('seq-input').fill('131072');
+  await page.getByTestId('seq-input').press('Enter');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=offer-row]').length === 0);
+  assert.equal(await more.isVisible(), false);
+  assert.deepEqual(page.problems, []);
 });
 
 test('the GPU table lists every GPU with the CLI\'s fit, and a row picks the target GPU', async () => {
