@@ -7,7 +7,7 @@
 
 use crate::format::Units;
 use crate::i18n::{Lang, Strings};
-use crate::url::{self, Prefs, Theme};
+use crate::url::{self, PlotX, Prefs, Theme};
 use leptos::prelude::*;
 use tunefit_core::prices::PriceBook;
 use tunefit_core::report::evaluate_with_prices;
@@ -23,6 +23,10 @@ pub struct AppState {
     pub lang: RwSignal<Lang>,
     pub theme: RwSignal<Theme>,
     pub units: RwSignal<Units>,
+    /// The memory plot's horizontal axis (`plot=`), as "against micro-batch": a bool signal,
+    /// because every signal value type costs kilobytes of wasm (reactive.rs) and bool is
+    /// already there.
+    pub plot_batch: RwSignal<bool>,
     /// Keys of the opening link that could not be applied; cleared when dismissed.
     pub link_errors: RwSignal<Vec<QueryError>>,
     /// The person's own prices (storage.rs), applied by the cost ranking.
@@ -64,6 +68,7 @@ impl AppState {
             lang: RwSignal::new(prefs.lang),
             theme: RwSignal::new(prefs.theme),
             units: RwSignal::new(prefs.units),
+            plot_batch: RwSignal::new(prefs.plot == PlotX::Batch),
             link_errors: RwSignal::new(errors),
             passthrough: StoredValue::new(prefs.passthrough),
             default_lang,
@@ -78,11 +83,14 @@ impl AppState {
     /// The strings of the current language (tracks the language signal).
     pub fn s(&self) -> &'static Strings { self.lang.get().strings() }
 
+    /// The memory plot's horizontal axis (tracks it).
+    pub fn plot_x(&self) -> PlotX { if self.plot_batch.get() { PlotX::Batch } else { PlotX::Seq } }
+
     /// Applies a change to the query.
     pub fn edit(&self, f: impl FnOnce(&mut Query)) { self.query.update(f) }
 
     fn prefs(&self) -> Prefs {
-        Prefs { lang: self.lang.get(), theme: self.theme.get(), units: self.units.get(), passthrough: self.passthrough.get_value() }
+        Prefs { lang: self.lang.get(), theme: self.theme.get(), units: self.units.get(), plot: self.plot_x(), passthrough: self.passthrough.get_value() }
     }
 
     /// Writes the canonical query string into the URL whenever a setting changes.
@@ -130,6 +138,7 @@ impl AppState {
             st.lang.set(prefs.lang);
             st.theme.set(prefs.theme);
             st.units.set(prefs.units);
+            st.plot_batch.set(prefs.plot == PlotX::Batch);
             st.passthrough.set_value(prefs.passthrough);
             st.link_errors.set(errors);
         });

@@ -1,7 +1,7 @@
 //! The page's URL: the query string holds every setting, so a link reproduces the page.
 //!
 //! The calculation's keys are the core's query format (`tunefit_core::query`, docs/query.md).
-//! The page adds presentation keys of its own (`lang`, `theme`, `units`, and `embed`/`view`
+//! The page adds presentation keys of its own (`lang`, `theme`, `units`, `plot`, and `embed`/`view`
 //! for the embed mode), which the core never sees. Decoding is lenient: each bad key is
 //! reported by name, and everything else applies. The URL is rewritten with
 //! `history.replaceState`, so moving a slider does not flood the history.
@@ -20,18 +20,29 @@ impl Theme {
     pub fn parse(s: &str) -> Option<Theme> { Theme::ALL.into_iter().find(|t| t.code() == s) }
 }
 
+/// The memory plot's horizontal axis (`plot=`): sequence length (the default) or micro-batch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlotX { Seq, Batch }
+
+impl PlotX {
+    pub const ALL: [PlotX; 2] = [PlotX::Seq, PlotX::Batch];
+    pub fn code(self) -> &'static str { match self { PlotX::Seq => "seq", PlotX::Batch => "batch" } }
+    pub fn parse(s: &str) -> Option<PlotX> { PlotX::ALL.into_iter().find(|x| x.code() == s) }
+}
+
 /// Presentation settings carried in the URL next to the query.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Prefs {
     pub lang: Lang,
     pub theme: Theme,
     pub units: Units,
+    pub plot: PlotX,
     /// Keys kept verbatim for other parts of the page (`embed`, `view`).
     pub passthrough: Vec<(String, String)>,
 }
 
 /// Keys the page owns; everything else goes to the core's decoder.
-const PAGE_KEYS: &[&str] = &["lang", "theme", "units", "embed", "view"];
+const PAGE_KEYS: &[&str] = &["lang", "theme", "units", "plot", "embed", "view"];
 
 /// The language a visitor gets when the link does not name one: the browser's, else English.
 pub fn default_lang() -> Lang {
@@ -57,7 +68,7 @@ impl Prefs {
     pub fn view(&self) -> Option<View> { self.key("view").and_then(View::parse) }
 
     pub fn defaults(lang: Lang) -> Prefs {
-        Prefs { lang, theme: Theme::Auto, units: Units::GiB, passthrough: Vec::new() }
+        Prefs { lang, theme: Theme::Auto, units: Units::GiB, plot: PlotX::Seq, passthrough: Vec::new() }
     }
 }
 
@@ -77,6 +88,7 @@ pub fn decode(search: &str, default_lang: Lang) -> (Query, Prefs, Vec<QueryError
             "lang" => match Lang::parse(&val) { Some(l) => prefs.lang = l, None => errors.push(bad("en|ru")) },
             "theme" => match Theme::parse(&val) { Some(t) => prefs.theme = t, None => errors.push(bad("auto|light|dark")) },
             "units" => match Units::parse(&val) { Some(u) => prefs.units = u, None => errors.push(bad("gib|gb")) },
+            "plot" => match PlotX::parse(&val) { Some(x) => prefs.plot = x, None => errors.push(bad("seq|batch")) },
             "embed" if val != "1" && val != "0" => errors.push(bad("0|1")),
             "view" if View::parse(&val).is_none() => errors.push(bad("memory|fit|cost")),
             _ => prefs.passthrough.push((key, val)),
@@ -96,6 +108,7 @@ pub fn encode(q: &Query, p: &Prefs, default_lang: Lang) -> String {
     if p.lang != default_lang { s.push_str(&format!("&lang={}", p.lang.code())); }
     if p.theme != Theme::Auto { s.push_str(&format!("&theme={}", p.theme.code())); }
     if p.units != Units::GiB { s.push_str(&format!("&units={}", p.units.code())); }
+    if p.plot != PlotX::Seq { s.push_str(&format!("&plot={}", p.plot.code())); }
     for (k, v) in &p.passthrough { s.push_str(&format!("&{}={}", enc(k), enc(v))); }
     s
 }

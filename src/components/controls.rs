@@ -172,7 +172,7 @@ pub fn ChoiceSelect<T: Choice>(
 
 /// The select behind `ChoiceSelect`, over spellings; the options rebuild only when the
 /// choice changes, not on every edit of the query.
-fn spelling_select(id: &'static str, label: Text, all: Vec<&'static str>, current: Memo<Option<&'static str>>, on_change: Callback<String>, optional: bool) -> AnyView {
+pub(crate) fn spelling_select(id: &'static str, label: Text, all: Vec<&'static str>, current: Memo<Option<&'static str>>, on_change: Callback<String>, optional: bool) -> AnyView {
     let st = use_state();
     view! {
         <div class="field">

@@ -1,5 +1,5 @@
-//! SVG plots. Memory against sequence length: the core evaluated at a ladder of sequence
-//! lengths, with each GPU's memory as a horizontal line. (Cost against time lives with the
+//! SVG plots. Memory against sequence length or micro-batch (`plot=`): the core evaluated at
+//! a ladder of either, with each GPU's memory as a horizontal line. (Cost against time lives with the
 //! cost table, in `cost.rs`.)
 //!
 //! Plot geometry is pure (`Axis`), so it is tested without a browser.
@@ -8,6 +8,7 @@ use crate::format::{bytes, number, Units};
 use crate::i18n::{Lang, Strings};
 use crate::markup::esc;
 use crate::state::use_state;
+use crate::url::PlotX;
 use leptos::prelude::*;
 use std::fmt::Write;
 use tunefit_core::{dataset, solve, Query};
@@ -34,15 +35,35 @@ impl Axis {
 }
 
 /// Sequence lengths of the curve: powers of two from 128 to 128k, plus the current one.
-pub fn seq_ladder(current: u32) -> Vec<u32> {
-    let mut v: Vec<u32> = (7..=17).map(|p| 1u32 << p).collect();
-    if (128..=131_072).contains(&current) && !v.contains(&current) { v.push(current); v.sort_unstable(); }
+pub fn seq_ladder(current: u32) -> Vec<u32> { ladder(7..=17, current) }
+
+/// Micro-batches of the curve: powers of two from 1 to 512 (the slider's range), plus the
+/// current one.
+pub fn batch_ladder(current: u32) -> Vec<u32> { ladder(0..=9, current) }
+
+fn ladder(powers: std::ops::RangeInclusive<u32>, current: u32) -> Vec<u32> {
+    let mut v: Vec<u32> = powers.map(|p| 1u32 << p).collect();
+    // Inserted in place (the ladder is sorted): a sort would add its own copy to the wasm.
+    if let Some(i) = v.iter().position(|&x| x >= current) {
+        if v[i] != current && i > 0 { v.insert(i, current) }
+    }
     v
 }
 
-/// Device memory per GPU at each sequence length of the ladder (the core's `device_by_seq`).
-pub fn memory_curve(q: &Query) -> Vec<(u32, u64)> {
-    solve::device_by_seq(q, &seq_ladder(q.seq))
+/// The plot's horizontal axis: its range, its labelled ticks and the query's value on it.
+fn x_axis(x: PlotX) -> (f64, f64, &'static [u32]) {
+    match x {
+        PlotX::Seq => (128.0, 131_072.0, &[128, 1024, 8192, 65_536]),
+        PlotX::Batch => (1.0, 512.0, &[1, 8, 64, 512]),
+    }
+}
+
+/// Device memory per GPU along the plot's axis (the core's `device_by_seq` / `device_by_batch`).
+pub fn memory_curve(q: &Query, x: PlotX) -> Vec<(u32, u64)> {
+    match x {
+        PlotX::Seq => solve::device_by_seq(q, &seq_ladder(q.seq)),
+        PlotX::Batch => solve::device_by_batch(q, &batch_ladder(q.batch)),
+    }
 }
 
 /// Distinct GPU memory sizes with the GPU names that have them, smallest first.
@@ -62,28 +83,39 @@ fn vram_lines() -> Vec<(u64, String)> {
 pub fn MemorySeqPlot() -> impl IntoView {
     let st = use_state();
     let q = st.frame;
-    let curve = Memo::new(move |_| q.with(memory_curve));
+    let curve = Memo::new(move |_| { let x = st.plot_x(); q.with(|q| memory_curve(q, x)) });
+    let title = move || if st.plot_x() == PlotX::Batch { st.s().plot_mem_batch } else { st.s().plot_mem_seq };
+    let desc = move || if st.plot_x() == PlotX::Batch { st.s().plot_mem_batch_desc } else { st.s().plot_mem_seq_desc };
     view! {
         <section class="card" aria-labelledby="plot-seq-title" data-testid="plot-mem-seq">
-            <h2 id="plot-seq-title">{move || st.s().plot_mem_seq}</h2>
-            <p class="muted small" id="plot-seq-desc">{move || st.s().plot_mem_seq_desc}</p>
+            <h2 id="plot-seq-title">{title}</h2>
+            <p class="muted small" id="plot-seq-desc">{desc}</p>
+            {super::controls::spelling_select("plot-x", |s| s.plot_against, PlotX::ALL.iter().map(|x| x.code()).collect(),
+                crate::reactive::memo(move || Some(st.plot_x().code())),
+                Callback::new(move |v: String| if let Some(x) = PlotX::parse(&v) { st.plot_batch.set(x == PlotX::Batch) }), false)}
             // Text markup (markup.rs says why), redrawn on the animation frame (deferred.rs).
-            <div inner_html=move || curve.with(|pts| curve_markup(st.s(), st.units.get(), st.lang.get(), pts, q.with(|q| q.seq)))></div>
+            <div inner_html=move || {
+                let x = st.plot_x();
+                let current = q.with(|q| if x == PlotX::Batch { q.batch } else { q.seq });
+                curve.with(|pts| curve_markup(st.s(), st.units.get(), st.lang.get(), x, pts, current))
+            }></div>
         </section>
     }
 }
 
-/// The memory curve's SVG: device memory per GPU against sequence length (log), each GPU
-/// memory size as a dashed line, the current sequence length as a dot.
-pub fn curve_markup(s: &Strings, u: Units, lang: Lang, pts: &[(u32, u64)], cur_seq: u32) -> String {
+/// The memory curve's SVG: device memory per GPU against sequence length or micro-batch
+/// (log), each GPU memory size as a dashed line, the query's own value as a dot.
+pub fn curve_markup(s: &Strings, u: Units, lang: Lang, axis: PlotX, pts: &[(u32, u64)], current: u32) -> String {
+    let (x_lo, x_hi, x_ticks) = x_axis(axis);
+    let x_label = if axis == PlotX::Batch { s.axis_batch } else { s.axis_seq };
     let mut h = String::with_capacity(6 << 10);
     let lines = vram_lines();
-    let cur_mem = pts.iter().find(|(x, _)| *x == cur_seq).map(|p| p.1).unwrap_or(0);
+    let cur_mem = pts.iter().find(|(x, _)| *x == current).map(|p| p.1).unwrap_or(0);
     let max_vram = lines.last().map(|l| l.0).unwrap_or(1);
     // Keep both the GPU lines and the current point in view; the curve may leave the top
     // at long sequences (it is clipped).
     let y_hi = (max_vram.max(cur_mem) as f64 * 1.15).max(1.0);
-    let x = Axis { lo: 128.0, hi: 131_072.0, log: true, from: ML, to: W - MR };
+    let x = Axis { lo: x_lo, hi: x_hi, log: true, from: ML, to: W - MR };
     let y = Axis { lo: 0.0, hi: y_hi, log: false, from: H - MB, to: MT };
     let _ = write!(h, r#"<svg viewBox="0 0 {W} {H}" class="plot" role="img" aria-labelledby="plot-seq-title plot-seq-desc"><defs><clipPath id="plot-seq-clip"><rect x="{ML}" y="{MT}" width="{}" height="{}"/></clipPath></defs>"#,
         W - ML - MR, H - MT - MB);
@@ -92,13 +124,13 @@ pub fn curve_markup(s: &Strings, u: Units, lang: Lang, pts: &[(u32, u64)], cur_s
         let _ = write!(h, r#"<g class="tick"><line x1="{ML}" x2="{}" y1="{y}" y2="{y}"/><text x="{}" y="{}" text-anchor="end">{}</text></g>"#,
             W - MR, ML - 6.0, y.map(t) + 4.0, esc(&number(t / u.bytes(), 0, lang)), y = y.map(t));
     }
-    for t in [128u32, 1024, 8192, 65_536] {
+    for &t in x_ticks {
         let label = if t >= 1024 { format!("{}k", t / 1024) } else { t.to_string() };
         let _ = write!(h, r#"<g class="tick"><text x="{}" y="{}" text-anchor="middle">{label}</text></g>"#, x.map(t as f64), H - MB + 16.0);
     }
     let mid = (MT + H - MB) / 2.0;
     let _ = write!(h, r#"<text class="axis-label" x="{}" y="{}" text-anchor="middle">{}</text><text class="axis-label" x="12" y="{mid}" text-anchor="middle" transform="rotate(-90 12 {mid})">{} ({})</text>"#,
-        (ML + W - MR) / 2.0, H - 6.0, esc(s.axis_seq), esc(s.axis_memory), u.symbol());
+        (ML + W - MR) / 2.0, H - 6.0, esc(x_label), esc(s.axis_memory), u.symbol());
     // Label a line only when it is clear of the last labelled one.
     let mut last_label_y = f64::INFINITY;
     for (v, names) in lines {
@@ -118,7 +150,7 @@ pub fn curve_markup(s: &Strings, u: Units, lang: Lang, pts: &[(u32, u64)], cur_s
     h.push_str(r#""/>"#);
     if cur_mem > 0 {
         let _ = write!(h, r#"<circle class="current" cx="{}" cy="{}" r="5"><title>{} {}: {}</title></circle>"#,
-            x.map(cur_seq as f64), y.map(cur_mem as f64).max(MT), esc(&number(cur_seq as f64, 0, lang)), esc(s.axis_seq), esc(&bytes(cur_mem as f64, u, lang)));
+            x.map(current as f64), y.map(cur_mem as f64).max(MT), esc(&number(current as f64, 0, lang)), esc(x_label), esc(&bytes(cur_mem as f64, u, lang)));
     }
     h.push_str("</svg>");
     h

@@ -16,7 +16,7 @@ const cli = (query) => JSON.parse(execFileSync('target/release/tunefit', ['estim
 /** The page's URL query without the page's own presentation keys: what the CLI takes. */
 const coreQuery = (page) => {
   const p = new URL(page.url()).searchParams;
-  for (const k of ['lang', 'theme', 'units', 'embed', 'view']) p.delete(k);
+  for (const k of ['lang', 'theme', 'units', 'plot', 'embed', 'view']) p.delete(k);
   return decodeURIComponent(p.toString());
 };
 async function open(search = '', opts) {
@@ -218,7 +218,28 @@ test('the plots follow the query: memory against sequence with every GPU size, c
   await page.getByTestId('seq-input').press('Enter');
   await page.waitForFunction((x) => Number(document.querySelector('[data-testid=plot-mem-seq] circle.current').getAttribute('cx')) > x + 1, at2048);
   await page.waitForFunction((d) => document.querySelector('[data-testid=dots-on-demand]').getAttribute('d') !== d, before);
+
+  // Against micro-batch instead: powers of two from 1 to 512 (the query's 2 is one), the core's
+  // figure at the current batch, and the choice kept by the link.
+  await page.getByTestId('plot-x').selectOption('batch');
+  await page.waitForURL(/plot=batch/);
+  assert.equal(await page.locator('#plot-seq-title').textContent(), 'Memory against micro-batch');
+  await page.waitForFunction(() => document.querySelector('[data-testid=mem-curve]').getAttribute('points').trim().split(' ').length === 10);
+  const pb = await points(curve);
+  for (let i = 1; i < pb.length; i++) assert.ok(pb[i][0] > pb[i - 1][0] && pb[i][1] <= pb[i - 1][1], `batch point ${i}`);
+  assert.match(await dot.locator('title').textContent(), /^2 micro-batch/);
+  const atBatch2 = Number(await dot.getAttribute('cx'));
+  assert.ok(pb.some(([x]) => Math.abs(x - atBatch2) < 0.06), 'the point is on the batch curve');
+  await page.reload();
+  await page.getByTestId('mem-curve').waitFor();
+  assert.equal(await page.getByTestId('plot-x').inputValue(), 'batch');
+  assert.equal((await points(curve)).length, 10);
   assert.deepEqual(page.problems, []);
+  // A bad value is reported like any bad key, and the plot keeps its default.
+  const bad = await open('?v=1&plot=sideways');
+  await bad.getByTestId('link-notice').waitFor();
+  assert.match(await bad.getByTestId('link-notice').textContent(), /plot/);
+  assert.equal(await bad.getByTestId('plot-x').inputValue(), 'seq');
 });
 
 test('the page shows the figures the CLI computes for the same query', async () => {

@@ -98,9 +98,17 @@ pub fn fit_every_gpu(q: &Query) -> Result<Vec<crate::report::Fit>, crate::report
 
 /// Per-GPU device memory at each sequence length of `seqs` (lengths the model rejects, such
 /// as beyond a model's learned positions, are left out).
-pub fn device_by_seq(q: &Query, seqs: &[u32]) -> Vec<(u32, u64)> {
+pub fn device_by_seq(q: &Query, seqs: &[u32]) -> Vec<(u32, u64)> { device_along(q, seqs, |q, s| q.seq = s) }
+
+/// Per-GPU device memory at each micro-batch of `batches` (sizes the query rejects are left
+/// out).
+pub fn device_by_batch(q: &Query, batches: &[u32]) -> Vec<(u32, u64)> { device_along(q, batches, |q, b| q.batch = b) }
+
+// A plain function pointer, not a generic: one copy of the loop (and of the estimate it
+// calls) in the page's wasm for both axes.
+fn device_along(q: &Query, xs: &[u32], set: fn(&mut Query, u32)) -> Vec<(u32, u64)> {
     let mut q2 = q.clone();
-    seqs.iter().filter_map(|&s| { q2.seq = s; device(&q2).map(|d| (s, d)) }).collect()
+    xs.iter().filter_map(|&x| { set(&mut q2, x); device(&q2).map(|d| (x, d)) }).collect()
 }
 
 #[cfg(test)]
@@ -116,6 +124,16 @@ mod tests {
         for (g, f) in crate::dataset::gpus().iter().zip(&all) {
             assert_eq!(f, &crate::memory::fit(&q, &est, g.id).unwrap(), "{}", g.id);
         }
+    }
+
+    #[test]
+    fn memory_grows_with_batch_and_matches_the_estimate() {
+        let q = Query::default();
+        let pts = device_by_batch(&q, &[1, 4, 16]);
+        assert_eq!(pts.iter().map(|p| p.0).collect::<Vec<_>>(), [1, 4, 16]);
+        assert!(pts[0].1 < pts[1].1 && pts[1].1 < pts[2].1, "{pts:?}");
+        let four = crate::memory::estimate(&Query { batch: 4, ..q.clone() }).unwrap().memory.device;
+        assert_eq!(pts[1].1, four);
     }
 
     #[test]
