@@ -170,6 +170,13 @@ pub fn ChoiceSelect<T: Choice>(
     spelling_select(id, label, spellings, current, Callback::new(move |v: String| on_change.run(T::from_spelling(&v))), optional)
 }
 
+/// A select over a switch the framework profile decides unless the person does: "profile
+/// default" (`None`), on or off.
+pub fn switch_select(id: &'static str, label: Text, value: Signal<Option<bool>>, on_change: Callback<Option<bool>>) -> AnyView {
+    let current = crate::reactive::memo(move || value.get().map(|on| if on { "on" } else { "off" }));
+    spelling_select(id, label, vec!["on", "off"], current, Callback::new(move |v: String| on_change.run(match v.as_str() { "on" => Some(true), "off" => Some(false), _ => None })), true)
+}
+
 /// The select behind `ChoiceSelect`, over spellings; the options rebuild only when the
 /// choice changes, not on every edit of the query.
 pub(crate) fn spelling_select(id: &'static str, label: Text, all: Vec<&'static str>, current: Memo<Option<&'static str>>, on_change: Callback<String>, optional: bool) -> AnyView {

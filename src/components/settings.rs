@@ -1,7 +1,7 @@
 //! The settings sections below the model: method (with its own settings), training,
 //! GPUs and sharding, and the job. Each control reads and writes one query key.
 
-use super::controls::{CheckField, ChoiceSelect, Scale, SliderField};
+use super::controls::{switch_select, CheckField, ChoiceSelect, Scale, SliderField};
 use crate::state::use_state;
 use leptos::prelude::*;
 use tunefit_core::dataset;
@@ -135,6 +135,13 @@ pub fn TrainingSection() -> impl IntoView {
             <ChoiceSelect id="loss" label=|s| s.loss optional=true
                 value=Signal::derive(move || st.query.with(|q| q.loss))
                 on_change=move |v| st.edit(|q| q.loss = v) />
+            // Switches the framework profile sets unless the person does (docs/query.md).
+            {switch_select("packing", |s| s.packing, Signal::derive(move || st.query.with(|q| q.packing)), Callback::new(move |v| st.edit(|q| q.packing = v)))}
+            {switch_select("compile", |s| s.compile, Signal::derive(move || st.query.with(|q| q.compile)), Callback::new(move |v| st.edit(|q| q.compile = v)))}
+            {switch_select("act-offload", |s| s.act_offload, Signal::derive(move || st.query.with(|q| q.act_offload)), Callback::new(move |v| st.edit(|q| q.act_offload = v)))}
+            <CheckField id="set-to-none" label=|s| s.set_to_none
+                value=Signal::derive(move || st.query.with(|q| q.set_to_none))
+                on_change=move |v: bool| st.edit(|q| q.set_to_none = v) />
             <ChoiceSelect id="framework" label=|s| s.framework
                 value=Signal::derive(move || Some(st.query.with(|q| q.framework)))
                 on_change={move |v: Option<_>| { if let Some(v) = v { st.edit(|q| q.framework = v) } }} />

@@ -261,6 +261,34 @@ test('the page shows the figures the CLI computes for the same query', async () 
   }
 });
 
+test('framework switches (packing, compile, activation offloading, set_to_none) reach the link and the figures', async () => {
+  const page = await open('?v=1&model=llama-3.1-8b&method=lora&batch=4&seq=4096&ckpt=full&framework=torchtune&units=gib');
+  const before = await total(page);
+  // "Profile default" until chosen: the link carries nothing.
+  assert.equal(await page.getByTestId('act-offload').inputValue(), '');
+  assert.doesNotMatch(page.url(), /act_offload|packing|compile|set_to_none/);
+  await page.getByTestId('act-offload').selectOption('on');
+  await page.waitForURL(/act_offload=1/);
+  await page.waitForFunction((b) => Number(document.querySelector('[data-testid=total-device]').textContent.replace(/[^0-9.]/g, '')) < b, before);
+  assert.ok(num(await page.getByTestId('mem-host').textContent()) > 0, 'offloaded activations count in host RAM');
+  await page.getByTestId('packing').selectOption('on');
+  await page.waitForURL(/packing=1/);
+  await page.getByTestId('compile').selectOption('off');
+  await page.waitForURL(/compile=0/);
+  // Gradients kept between steps (torch 1.x zero_grad) add to the peak.
+  const freed = await total(page);
+  await page.getByTestId('set-to-none').uncheck();
+  await page.waitForURL(/set_to_none=0/);
+  await page.waitForFunction((b) => Number(document.querySelector('[data-testid=total-device]').textContent.replace(/[^0-9.]/g, '')) > b, freed);
+  // Whatever was chosen, the page shows the CLI's figure for its own link.
+  const r = cli(coreQuery(page));
+  assert.ok(Math.abs(await total(page) - r.memory.device / GIB) <= 0.005 + 1e-9);
+  // Back to the profile's default drops the key.
+  await page.getByTestId('act-offload').selectOption('');
+  await page.waitForFunction(() => !location.search.includes('act_offload'));
+  assert.deepEqual(page.problems, []);
+});
+
 test('out-of-range and non-numeric typed values are clamped or refused, visibly', async () => {
   const page = await open();
   await page.getByTestId('seq-input').fill('99999999');
