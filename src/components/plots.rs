@@ -1,6 +1,6 @@
 //! SVG plots. Memory against sequence length or micro-batch (`plot=`): the core evaluated at
-//! a ladder of either, with each GPU's memory as a horizontal line. (Cost against time lives with the
-//! cost table, in `cost.rs`.)
+//! a ladder of either, with each GPU's memory as a horizontal line. (Cost against time lives
+//! with the cost table, in `cost.rs`.)
 //!
 //! Plot geometry is pure (`Axis`), so it is tested without a browser.
 
@@ -50,7 +50,7 @@ fn ladder(powers: std::ops::RangeInclusive<u32>, current: u32) -> Vec<u32> {
     v
 }
 
-/// The plot's horizontal axis: its range, its labelled ticks and the query's value on it.
+/// The plot's horizontal axis: its range and its labelled ticks.
 fn x_axis(x: PlotX) -> (f64, f64, &'static [u32]) {
     match x {
         PlotX::Seq => (128.0, 131_072.0, &[128, 1024, 8192, 65_536]),
