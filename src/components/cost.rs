@@ -15,28 +15,29 @@ use tunefit_core::advice::{CostReport, RankedOffer};
 /// Rows shown before "show all".
 const FIRST_ROWS: usize = 20;
 
-/// One offer with both of its prices, as a table row.
+/// One offer with both of its prices, as a table row (borrowing the core's ranking: the
+/// table and the row count each group it on every input).
 #[derive(Debug, Clone, PartialEq)]
-pub struct OfferRow {
+pub struct OfferRow<'a> {
     pub offer: &'static str,
     pub provider: &'static str,
     pub gpu: &'static str,
     pub gpus: u32,
     pub instances: u32,
-    pub on_demand: Option<RankedOffer>,
-    pub spot: Option<RankedOffer>,
+    pub on_demand: Option<&'a RankedOffer>,
+    pub spot: Option<&'a RankedOffer>,
 }
 
-impl OfferRow {
+impl OfferRow<'_> {
     /// The row's rank key: its lower total cost.
     pub fn best_usd(&self) -> f64 {
-        [&self.on_demand, &self.spot].into_iter().flatten().map(|o| o.usd_total).fold(f64::INFINITY, f64::min)
+        [self.on_demand, self.spot].into_iter().flatten().map(|o| o.usd_total).fold(f64::INFINITY, f64::min)
     }
 }
 
 /// Groups the core's ranking (one entry per offer and pricing) into one row per offer,
 /// keeping the core's order: a row sits where its cheaper price ranked.
-pub fn rows(c: &CostReport) -> Vec<OfferRow> {
+pub fn rows(c: &CostReport) -> Vec<OfferRow<'_>> {
     // Row of each (offer, instances): hundreds of offers, so no linear search per entry.
     let mut at: BTreeMap<(&str, u32), usize> = BTreeMap::new();
     let mut out: Vec<OfferRow> = Vec::new();
@@ -45,7 +46,7 @@ pub fn rows(c: &CostReport) -> Vec<OfferRow> {
             out.push(OfferRow { offer: o.offer, provider: o.provider, gpu: o.gpu, gpus: o.gpus, instances: o.instances, on_demand: None, spot: None });
             out.len() - 1
         });
-        if o.pricing == "spot" { out[i].spot = Some(o.clone()) } else { out[i].on_demand = Some(o.clone()) }
+        if o.pricing == "spot" { out[i].spot = Some(o) } else { out[i].on_demand = Some(o) }
     }
     out
 }
@@ -118,7 +119,7 @@ pub fn table_markup(s: &Strings, lang: Lang, c: Option<&CostReport>, all: bool) 
         let _ = write!(h, r#"<tr data-testid="offer-row" data-best-usd="{}"><th scope="row">{}</th><td>"#, r.best_usd(), esc(r.provider));
         if r.instances > 1 { let _ = write!(h, "{} × ", r.instances); }
         let _ = write!(h, "{} × {}</td>", r.gpus, esc(r.gpu));
-        for (o, kind) in [(&r.on_demand, "od"), (&r.spot, "spot")] {
+        for (o, kind) in [(r.on_demand, "od"), (r.spot, "spot")] {
             let Some(o) = o else {
                 h.push_str(r#"<td class="num muted">—</td>"#);
                 continue;
