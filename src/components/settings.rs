@@ -26,6 +26,8 @@ pub mod ranges {
     pub const EPOCHS: Scale = Scale::log(0.1, 100.0, 60, false);
     pub const RUNS: Scale = Scale::log(1.0, 1000.0, 60, true);
     pub const CKPT_MIN: Scale = Scale::log(1.0, 1440.0, 60, true);
+    /// 0 to 0.5 in steps of 0.01 (PEFT and torchtune configs use 0, 0.05 or 0.1).
+    pub const LORA_DROPOUT: Scale = Scale::linear(0.0, 0.5, 50, false);
 }
 
 #[component]
@@ -43,6 +45,10 @@ pub fn MethodSection() -> impl IntoView {
                 <SliderField id="rank" label=|s| s.rank unit=|s| s.u_count scale=ranges::RANK
                     value=Signal::derive(move || st.query.with(|q| q.rank as f64))
                     on_change=move |v: f64| st.edit(|q| q.rank = v as u32) />
+                // Shows the framework profile's value until the person sets one.
+                <SliderField id="lora-dropout" label=|s| s.lora_dropout unit=|s| s.u_prob scale=ranges::LORA_DROPOUT
+                    value=Signal::derive(move || st.query.with(|q| q.lora_dropout.unwrap_or_else(|| tunefit_core::framework::profile(q.framework).lora_dropout_default)))
+                    on_change=move |v: f64| st.edit(|q| q.lora_dropout = Some(v)) />
                 <Targets/>
             </Show>
             <Show when=move || is(&[Method::Qlora])>

@@ -261,7 +261,7 @@ test('the page shows the figures the CLI computes for the same query', async () 
   }
 });
 
-test('framework switches (packing, compile, activation offloading, set_to_none) reach the link and the figures', async () => {
+test('framework switches (packing, compile, activation offloading, set_to_none, LoRA dropout) reach the link and the figures', async () => {
   const page = await open('?v=1&model=llama-3.1-8b&method=lora&batch=4&seq=4096&ckpt=full&framework=torchtune&units=gib');
   const before = await total(page);
   // "Profile default" until chosen: the link carries nothing.
@@ -280,6 +280,14 @@ test('framework switches (packing, compile, activation offloading, set_to_none) 
   await page.getByTestId('set-to-none').uncheck();
   await page.waitForURL(/set_to_none=0/);
   await page.waitForFunction((b) => Number(document.querySelector('[data-testid=total-device]').textContent.replace(/[^0-9.]/g, '')) > b, freed);
+  // LoRA dropout shows the profile's value (torchtune: 0) until set; above 0 PEFT keeps a
+  // mask and an input copy per target module, so memory grows.
+  assert.equal(await page.getByTestId('lora-dropout-input').inputValue(), '0');
+  const noDropout = await total(page);
+  await page.getByTestId('lora-dropout-input').fill('0.1');
+  await page.getByTestId('lora-dropout-input').press('Enter');
+  await page.waitForURL(/lora_dropout=0\.1/);
+  await page.waitForFunction((b) => Number(document.querySelector('[data-testid=total-device]').textContent.replace(/[^0-9.]/g, '')) > b, noDropout);
   // Whatever was chosen, the page shows the CLI's figure for its own link.
   const r = cli(coreQuery(page));
   assert.ok(Math.abs(await total(page) - r.memory.device / GIB) <= 0.005 + 1e-9);
