@@ -29,6 +29,18 @@ pub fn render(r: &Report) -> String {
         let o = |x: Option<u32>| x.map_or("none".to_string(), |v| v.to_string());
         s += &format!("  largest micro-batch {}, longest sequence {}, fewest GPUs {}\n", o(f.max_batch), o(f.max_seq), o(f.min_gpus));
     }
+    if let Some(t) = &r.time {
+        let m = &t.micro_step;
+        s += &format!("time on {}× {} ({} instance(s), {} data-parallel)  {:.2} h per run\n", t.gpus, t.gpu, t.instances, t.dp, t.hours);
+        s += &format!("  {:<22}{:>10.0} tokens/s, MFU {:.1} %, {} matmuls at {:.0} TFLOPS{}\n", "throughput", t.tokens_per_s, t.mfu * 100.0,
+            t.compute_dtype, t.peak_tflops, if t.compute_flagged { " (requested format not on this GPU)" } else { "" });
+        s += &format!("  {:<22}{:>10.3} s: GEMM {:.3}, attention {:.3}, elementwise {:.3}, dequant {:.3}, CPU launch {:.3}{}\n", "micro-step",
+            m.gemm_s + m.attention_s + m.elementwise_s + m.dequant_s, m.gemm_s, m.attention_s, m.elementwise_s, m.dequant_s, m.cpu_s,
+            if m.cpu_bound { " (CPU-bound)" } else { "" });
+        s += &format!("  {:<22}{:>10.3} s (exposed communication {:.3} s, pipeline bubble {:.3} s)\n", "step", t.step_s, t.exposed_comm_s, t.bubble_s);
+        s += &format!("  {:<22}{:>10.2} h steps + {:.1} min start-up + {:.1} min evaluation + {} save(s) {:.1} min\n", "run",
+            t.train_hours, t.startup_s / 60.0, t.eval_s / 60.0, t.saves, t.save_s / 60.0);
+    }
     for w in &r.warnings { s += &format!("warning [{}] {}\n", w.code, w.message); }
     s
 }

@@ -21,6 +21,10 @@ pub const DEFAULT_STORAGE_USD_GB_MONTH: f64 = 0.10;
 pub const DEFAULT_EGRESS_USD_GB: f64 = 0.09;
 /// Spot interruption rate assumed where a provider gives none: one per 10 hours.
 pub const DEFAULT_INTERRUPT_RATE_H: f64 = 0.1;
+/// Network between instances per GPU, one way, when a GPU is named without a provider: one
+/// 400 Gb/s InfiniBand or RoCE NIC per GPU, as in HGX H100/H200 clusters (AWS p5 EFA
+/// 3,200 Gb/s per 8 GPUs).
+pub const DEFAULT_INTERNODE_GB_S: f64 = 50.0;
 /// Largest number of instances tried for one job.
 const MAX_INSTANCES: u32 = 64;
 
@@ -98,11 +102,12 @@ struct FitCache<'a> { q: &'a Query, base: &'a Estimate, memo: Vec<((u32, u32), O
 impl FitCache<'_> {
     fn device(&mut self, count: u32, instances: u32) -> Option<u64> {
         if let Some((_, d)) = self.memo.iter().find(|(k, _)| *k == (count, instances)) { return *d; }
-        let d = if count == self.q.gpus && instances == self.q.nodes {
+        // `gpus` is the run's total: `count` per instance on every instance.
+        let d = if count * instances == self.q.gpus && instances == self.q.nodes {
             Some(self.base.memory.device)
         } else {
             let mut q2 = self.q.clone();
-            q2.gpus = count;
+            q2.gpus = count * instances;
             q2.nodes = instances;
             crate::memory::estimate(&q2).ok().map(|e| e.memory.device)
         };
@@ -131,7 +136,7 @@ pub fn rank_with(q: &Query, est: &Estimate, offers: &[Offer], extra_providers: &
     let mut timings: Vec<((&'static str, u32, u32), Timing)> = Vec::with_capacity(64);
     let mut out: Vec<RankedOffer> = Vec::with_capacity(dataset::offers().len() * 2);
     let mut excluded = 0;
-    let sharded = !matches!(q.shard, ShardingStrategy::None) || q.tp > 1;
+    let sharded = !matches!(q.shard, ShardingStrategy::None) || q.tp > 1 || q.pp > 1;
     for o in offers {
         if q.provider.as_deref().is_some_and(|p| p != o.provider) { continue; }
         if q.gpu.as_deref().is_some_and(|g| g != o.gpu) { continue; }
@@ -302,7 +307,9 @@ fn advise(q: &Query, all: &[RankedOffer], cheapest: Option<&RankedOffer>, fastes
 pub fn time_for(q: &Query, est: &Estimate, cost: Option<&CostReport>) -> Option<TimeEstimate> {
     let shape = FlopShape::of(q, est.model.params, est.model.trainable_params);
     let (g, count, inst, internode) = match (&q.gpu, cost.and_then(|c| c.cheapest.as_ref())) {
-        (Some(id), _) => (dataset::gpu(id)?, q.gpus, q.nodes, q.provider.as_deref().and_then(dataset::provider).and_then(|p| p.internode_gb_s).or(Some(50.0))),
+        // `gpus` counts every GPU of the run; an instance holds gpus / nodes of them.
+        (Some(id), _) => (dataset::gpu(id)?, q.gpus.div_ceil(q.nodes.max(1)), q.nodes.max(1),
+            q.provider.as_deref().and_then(dataset::provider).and_then(|p| p.internode_gb_s).or(Some(DEFAULT_INTERNODE_GB_S))),
         (None, Some(c)) => (dataset::gpu(c.gpu)?, c.gpus, c.instances, dataset::provider(c.provider).and_then(|p| p.internode_gb_s)),
         _ => return None,
     };

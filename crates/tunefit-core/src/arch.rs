@@ -229,9 +229,12 @@ impl Architecture {
             if o.head_dim.is_none() && self.heads > 0 && self.hidden % self.heads == 0 { self.head_dim = self.hidden / self.heads; }
         }
         if let Some(x) = o.heads {
+            // Multi-head attention stays multi-head: an inferred architecture (or an MHA
+            // preset) given a new head count keeps one k/v head per query head.
+            let mha = self.kv_heads == self.heads;
             self.heads = x as u64;
             if o.head_dim.is_none() && self.hidden % self.heads == 0 { self.head_dim = self.hidden / self.heads; }
-            if o.kv_heads.is_none() && self.kv_heads > self.heads { self.kv_heads = self.heads; }
+            if o.kv_heads.is_none() && (mha || self.kv_heads > self.heads) { self.kv_heads = self.heads; }
         }
         if let Some(x) = o.kv_heads { self.kv_heads = x as u64; }
         if let Some(x) = o.head_dim { self.head_dim = x as u64; }

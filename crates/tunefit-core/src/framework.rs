@@ -72,6 +72,10 @@ pub struct Profile {
     /// Padded batches hand SDPA a mask that every layer keeps, with k/v repeated to all
     /// heads (transformers' sdpa_attention_forward: `use_gqa_in_sdpa` is false with a mask).
     pub mask_per_layer: bool,
+    /// Norms, RoPE, the gated activation and the loss run as fused Triton kernels (Unsloth's
+    /// `unsloth/kernels/`: rms_layernorm, rope_embedding, swiglu, cross_entropy_loss), so the
+    /// elementwise chains read and write each tensor once (time model only).
+    pub fused_kernels: bool,
 }
 
 const MIB: u64 = 1 << 20;
@@ -109,6 +113,7 @@ pub fn profile(fw: Framework) -> Profile {
         cuda_context: CUDA_CONTEXT,
         fused_qkv_linear: false,
         mask_per_layer: true,
+        fused_kernels: false,
     };
     match fw {
         // transformers Trainer + PEFT: autocast_adapter_dtype=True keeps LoRA fp32 and
@@ -139,7 +144,7 @@ pub fn profile(fw: Framework) -> Profile {
         Framework::Unsloth => Profile {
             adapter_dtype: AdapterDtype::Bf16, lora_casts_input: false, norm: NormImpl::Fused,
             logits: LogitsImpl::Fused, loss_default: Loss::Chunked, ckpt_default: Checkpointing::Full,
-            act_offload_default: true, ..base
+            act_offload_default: true, fused_kernels: true, ..base
         },
         // Axolotl: Trainer + PEFT underneath; its example configs turn on gradient
         // checkpointing, sample packing and flash attention.

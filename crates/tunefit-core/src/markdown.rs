@@ -36,7 +36,12 @@ pub fn report_markdown_with_link(r: &Report, base: Option<&str>) -> String {
     if let Some(a) = q.attn { let _ = write!(batch, ", attention {a}"); }
     if let Some(l) = q.loss { let _ = write!(batch, ", loss {l}"); }
     row(&mut md, "Batch", &batch);
-    row(&mut md, "Parallelism", &format!("{} GPU(s) on {} node(s), sharding {}, offload {}, tensor parallel {}", q.gpus, q.nodes, q.shard, q.offload, q.tp));
+    let mut par = format!("{} GPU(s) on {} node(s), sharding {}, offload {}, tensor parallel {}", q.gpus, q.nodes, q.shard, q.offload, q.tp);
+    if q.sp { par.push_str(" with sequence parallelism"); }
+    if q.pp > 1 { let _ = write!(par, ", pipeline {} stages", q.pp); if q.pp_chunks > 1 { let _ = write!(par, " × {} chunks", q.pp_chunks); } }
+    if q.cp > 1 { let _ = write!(par, ", context parallel {}", q.cp); }
+    row(&mut md, "Parallelism", &par);
+    if q.compute != crate::query::Compute::Native { row(&mut md, "Matmul format", q.compute.as_str()); }
     row(&mut md, "Framework", q.framework.as_str());
 
     let b = &r.memory;
@@ -60,8 +65,9 @@ pub fn report_markdown_with_link(r: &Report, base: Option<&str>) -> String {
     }
 
     if let Some(t) = &r.time {
-        let _ = writeln!(md, "\n**Time**: {} h per run on {}× {} ({} tokens/s, MFU {}, {} step).",
-            num(t.hours), t.gpus, cell(&t.gpu), num(t.tokens_per_s), pct(t.mfu * 100.0), t.compute_dtype);
+        let _ = writeln!(md, "\n**Time**: {} h per run on {}× {} ({} tokens/s, MFU {}, {} matmuls): {} h of steps, {} min start-up, {} min evaluation, {} checkpoint save(s) taking {} min.",
+            num(t.hours), t.gpus, cell(&t.gpu), num(t.tokens_per_s), pct(t.mfu * 100.0), t.compute_dtype,
+            num(t.train_hours), num(t.startup_s / 60.0), num(t.eval_s / 60.0), t.saves, num(t.save_s / 60.0));
     }
 
     if let Some(c) = r.cost.as_ref().filter(|c| !c.offers.is_empty()) {

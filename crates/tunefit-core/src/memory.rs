@@ -191,6 +191,12 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
     for (c, m) in framework::unsupported(q) { warn(c, m); }
 
     if q.gpus % q.tp != 0 { return Err(invalid("tp", format!("tp {} must divide gpus {}", q.tp, q.gpus))); }
+    let model_parallel = q.tp as u64 * q.pp as u64 * q.cp as u64;
+    if q.gpus as u64 % model_parallel != 0 {
+        return Err(invalid("pp", format!("tp × pp × cp = {model_parallel} must divide gpus {}", q.gpus)));
+    }
+    if q.pp as u64 > a.layers { return Err(invalid("pp", format!("{} pipeline stages for {} layers", q.pp, a.layers))); }
+    if q.seq % q.cp != 0 { return Err(invalid("cp", format!("cp {} must divide seq {}", q.cp, q.seq))); }
     if q.nodes > q.gpus { return Err(invalid("nodes", format!("{} nodes for {} GPUs", q.nodes, q.gpus))); }
     if a.heads % q.tp as u64 != 0 { return Err(invalid("tp", format!("tp {} must divide the {} attention heads", q.tp, a.heads))); }
     if a.positions > 0 && q.seq as u64 > a.positions {
@@ -198,7 +204,8 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
     }
     let p_total = a.param_count();
     // Prompt tuning prepends its virtual tokens to every sequence (logits included).
-    let seq = q.seq as f64 + if q.method == Method::Prompt { q.virtual_tokens as f64 } else { 0.0 };
+    // Context parallelism gives each GPU 1/cp of every sequence (ring attention passes K/V).
+    let seq = (q.seq as f64 + if q.method == Method::Prompt { q.virtual_tokens as f64 } else { 0.0 }) / q.cp as f64;
     let tokens = q.batch as f64 * seq;
     // Eager attention keeps s² scores per head: refuse before the product leaves f64's exact range.
     if !(tokens * seq * a.heads as f64 * 6.0 * a.layers as f64).is_finite() || tokens * a.hidden as f64 * a.layers as f64 > 1e17 {
@@ -270,9 +277,13 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
 
     // ---------- parallelism ----------
     let tp = q.tp as f64;
-    let dp = (q.gpus / q.tp).max(1) as f64;
+    // Pipeline stages hold 1/pp of the blocks each (balanced stages assumed).
+    let pp = q.pp as f64;
+    // ZeRO/FSDP shard over the data-parallel and context-parallel ranks (torchtitan's
+    // `dp_shard_cp` mesh): every rank of both holds the same weights.
+    let dp = (q.gpus / (q.tp * q.pp * q.cp).max(1)).max(1) as f64 * q.cp as f64;
     let gpus_per_node = (q.gpus as f64 / q.nodes as f64).ceil();
-    let (mut w, mut g, mut o) = (weights_full / tp, grads_full / tp, opt_full / tp);
+    let (mut w, mut g, mut o) = (weights_full / tp / pp, grads_full / tp / pp, opt_full / tp / pp);
     let mut gathered = 0.0;
     match q.shard {
         ShardingStrategy::None => {}
@@ -348,15 +359,20 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
     // LayerNorm (GPT-2/BERT) runs PyTorch's native kernel: input + stats, no fp32 copy
     // unless autocast runs it in fp32 on a 16-bit input.
     let block = if a.norm == crate::arch::NormKind::Layer && !mixed { Block { norm: NormImpl::Fused, ..block } } else { block };
+    // Sequence parallelism splits the norms', dropouts' and residuals' activations over the
+    // tensor-parallel group too (Korthikanti et al. 2022, §4.2.2): the whole block divides by t.
+    let sp = q.sp && q.tp > 1;
+    let block = if sp { Block { tp: 1.0, ..block } } else { block };
+    let sp_div = if sp { tp } else { 1.0 };
     let per_layer = block.saved(&a, tokens, seq, res.ckpt);
-    let layer_bytes = per_layer.total();
+    let layer_bytes = per_layer.total() / sp_div;
     let layers_with_grad = match q.method { Method::Freeze => q.train_layers as f64, _ => a.layers as f64 };
     // What the blocks keep at the end of the forward pass, and (full checkpointing) the one
     // block recomputed during backward on top of it.
     let mut act = layers_with_grad * layer_bytes;
     let mut recompute = 0.0;
     if res.ckpt == Checkpointing::Full {
-        recompute = block.saved(&a, tokens, seq, Checkpointing::None).total();
+        recompute = block.saved(&a, tokens, seq, Checkpointing::None).total() / sp_div;
     }
     // Activation offloading (torchtune OffloadActivations, Unsloth's offloaded checkpointing):
     // each block's saved tensors are copied to pinned host memory on a side stream as the
@@ -445,8 +461,28 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
         }
     };
 
+    // ---------- pipeline stages ----------
+    // 1F1B: the first stage runs min(pp, ga) micro-batches' forwards before its first
+    // backward, each holding its 1/pp of the blocks' activations; interleaving with v chunks
+    // holds (1 + (pp−1)/(pp·v)) times that (Narayanan et al. 2021, §2.2). The last stage
+    // holds one micro-batch and the logits. The per-GPU figure is the larger stage.
+    let (act, logits) = if q.pp > 1 {
+        let chunks = q.pp_chunks as f64;
+        let in_flight = (q.ga as f64).min(pp) * if chunks > 1.0 { 1.0 + (pp - 1.0) / (pp * chunks) } else { 1.0 };
+        let first = act / pp * in_flight;
+        let last = act / pp + logits;
+        if first >= last { (first, 0.0) } else { (act / pp, logits) }
+    } else { (act, logits) };
+
     // ---------- buffers ----------
     let mut buffers = 0.0;
+    if q.compute != crate::query::Compute::Native {
+        // torchao Float8Linear (torchao/float8/float8_linear.py @7ca1bfb) saves its
+        // high-precision input and weight for backward and casts per use: the largest
+        // linear's float8 weight and its input's float8 copy live during its matmul.
+        let largest = a.hidden as f64 * a.ffn.max(a.q_dim()) as f64 / tp;
+        buffers += largest + tokens * a.ffn.max(a.hidden) as f64 / tp;
+    }
     if q.method == Method::Qlora {
         // One dequantized 16-bit copy of the largest quantized weight during its matmul.
         buffers += a.hidden as f64 * a.ffn.max(a.q_dim()) as f64 * 2.0 / tp;
@@ -454,9 +490,9 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
     if q.gpus > 1 && dp > 1.0 {
         buffers += match q.shard {
             // DDP reducer buckets hold a second copy of every gradient.
-            ShardingStrategy::None => grads_full / tp,
+            ShardingStrategy::None => grads_full / tp / pp,
             // DeepSpeed's contiguous reduce bucket: reduce_bucket_size = 5e8 elements, 16-bit.
-            ShardingStrategy::Zero1 | ShardingStrategy::Zero2 | ShardingStrategy::Zero3 => (5e8 * 2.0f64).min(grads_full / tp),
+            ShardingStrategy::Zero1 | ShardingStrategy::Zero2 | ShardingStrategy::Zero3 => (5e8 * 2.0f64).min(grads_full / tp / pp),
             // FSDP reduce-scatters one unit's gradients at a time. With a PEFT model the
             // Trainer wraps every module holding trainable weights in its own unit (transformers
             // `_fsdp_qlora_plugin_updates` → peft `fsdp_auto_wrap_policy`), so frozen units

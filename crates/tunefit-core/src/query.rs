@@ -70,6 +70,14 @@ choice!(
     Offload { None = "none", Optimizer = "optimizer", All = "all" }
 );
 choice!(
+    /// Number format the matmuls of the linear layers run in. `native`: the precision's own
+    /// (bf16/fp16, or fp32); `fp8`: per-tensor scaled float8 (torchao `Float8Linear`
+    /// tensorwise, Transformer Engine delayed scaling); `fp8-block`: block/row-wise scaled
+    /// float8 (torchao rowwise, DeepSeek-V3's 1×128 tiles, MXFP8 on Blackwell); `fp4`: NVFP4
+    /// (Blackwell only). Attention, norms and the optimizer stay in the precision's format.
+    Compute { Native = "native", Fp8 = "fp8", Fp8Block = "fp8-block", Fp4 = "fp4" }
+);
+choice!(
     /// Which prices the cost ranking uses.
     Pricing { OnDemand = "on-demand", Spot = "spot", Both = "both" }
 );
@@ -227,6 +235,19 @@ pub struct Query {
     pub shard: ShardingStrategy,
     pub offload: Offload,
     pub tp: u32,
+    /// Megatron sequence parallelism inside the tensor-parallel group (norm and dropout
+    /// activations split too; all-reduces become reduce-scatter + all-gather).
+    #[serde(default)]
+    pub sp: bool,
+    /// Pipeline-parallel stages.
+    #[serde(default = "one")]
+    pub pp: u32,
+    /// Model chunks per pipeline stage: 1 = 1F1B, more = interleaved 1F1B.
+    #[serde(default = "one")]
+    pub pp_chunks: u32,
+    /// Context-parallel degree: each sequence split over `cp` GPUs (ring attention).
+    #[serde(default = "one")]
+    pub cp: u32,
     pub gpu: Option<String>,
     // --- job, time and cost ---
     pub tokens: u64,
@@ -240,6 +261,30 @@ pub struct Query {
     pub mfu: Option<f64>,
     pub provider: Option<String>,
     pub storage_gb: f64,
+    /// Matmul number format of the linear layers.
+    #[serde(default)]
+    pub compute: Compute,
+    /// Minutes from asking for the instance to a shell with the image pulled.
+    #[serde(default = "startup_default")]
+    pub startup_min: f64,
+    /// GB/s at which the checkpoint downloads to the instance.
+    #[serde(default = "download_default")]
+    pub download_gb_s: f64,
+    /// GB/s at which one node writes its part of a training checkpoint.
+    #[serde(default = "save_default")]
+    pub save_gb_s: f64,
+    /// Evaluation tokens as a fraction of the training tokens (forward only).
+    #[serde(default)]
+    pub eval_frac: f64,
+}
+
+fn one() -> u32 { 1 }
+fn startup_default() -> f64 { Query::default().startup_min }
+fn download_default() -> f64 { Query::default().download_gb_s }
+fn save_default() -> f64 { Query::default().save_gb_s }
+
+impl Default for Compute {
+    fn default() -> Self { Compute::Native }
 }
 
 impl Default for Query {
@@ -277,6 +322,10 @@ impl Default for Query {
             shard: ShardingStrategy::None,
             offload: Offload::None,
             tp: 1,
+            sp: false,
+            pp: 1,
+            pp_chunks: 1,
+            cp: 1,
             gpu: None,
             tokens: 10_000_000,
             epochs: 3.0,
@@ -287,6 +336,18 @@ impl Default for Query {
             mfu: None,
             provider: None,
             storage_gb: 100.0,
+            compute: Compute::Native,
+            // Provisioning and image pull: hyperscaler VMs boot in 1–5 min, a CUDA+PyTorch
+            // image of ~10 GB pulls in 1–3 min; container clouds start faster. An
+            // assumption, shown and settable.
+            startup_min: 5.0,
+            // Hub downloads with hf_transfer/hf_xet reach 0.1–1 GB/s from cloud regions.
+            download_gb_s: 0.5,
+            // One node's checkpoint write: network volumes 0.125–1.2 GB/s (AWS gp3 125 MiB/s
+            // baseline to 1,000 MiB/s provisioned; GCP pd-balanced up to 1.2 GB/s), local NVMe
+            // more. The middle of that range.
+            save_gb_s: 0.5,
+            eval_frac: 0.0,
         }
     }
 }
@@ -407,6 +468,9 @@ mod limits {
     pub const GPUS: (u32, u32) = (1, 65_536);
     pub const NODES: (u32, u32) = (1, 8_192);
     pub const TP: (u32, u32) = (1, 64);
+    pub const PP: (u32, u32) = (1, 256);
+    pub const PP_CHUNKS: (u32, u32) = (1, 64);
+    pub const CP: (u32, u32) = (1, 256);
     pub const TRAIN_LAYERS: (u32, u32) = (1, 1_000);
     pub const BOTTLENECK: (u32, u32) = (1, 65_536);
     pub const VIRTUAL_TOKENS: (u32, u32) = (1, 100_000);
@@ -457,8 +521,9 @@ pub const KEYS: &[&str] = &[
     "tied", "experts", "experts_per_token", "method", "rank", "targets", "quant", "dq",
     "train_layers", "bottleneck", "virtual_tokens", "lora_dropout", "precision", "adapter_dtype",
     "optim", "batch", "seq", "ga", "ckpt", "attn", "loss", "packing", "compile", "set_to_none", "act_offload", "framework",
-    "gpus", "nodes", "shard", "offload", "tp", "gpu", "tokens", "epochs", "runs", "pricing",
-    "ckpt_interval_min", "interrupt_rate", "mfu", "provider", "storage_gb",
+    "gpus", "nodes", "shard", "offload", "tp", "sp", "pp", "pp_chunks", "cp", "gpu", "tokens", "epochs", "runs", "pricing",
+    "ckpt_interval_min", "interrupt_rate", "mfu", "provider", "storage_gb", "compute",
+    "startup_min", "download_gb_s", "save_gb_s", "eval_frac",
 ];
 
 impl Query {
@@ -514,6 +579,10 @@ impl Query {
             "shard" => self.shard = parse_choice!(ShardingStrategy, key, v)?,
             "offload" => self.offload = parse_choice!(Offload, key, v)?,
             "tp" => self.tp = parse_u32(key, v, limits::TP)?,
+            "sp" => self.sp = parse_bool(key, v)?,
+            "pp" => self.pp = parse_u32(key, v, limits::PP)?,
+            "pp_chunks" => self.pp_chunks = parse_u32(key, v, limits::PP_CHUNKS)?,
+            "cp" => self.cp = parse_u32(key, v, limits::CP)?,
             "gpu" => self.gpu = Some(parse_id(key, v)?),
             "tokens" => {
                 self.tokens = parse_count(v).filter(|n| (1..=1_000_000_000_000_000).contains(n))
@@ -527,6 +596,11 @@ impl Query {
             "mfu" => self.mfu = Some(parse_f64(key, v, 0.01, 1.0)?),
             "provider" => self.provider = Some(parse_id(key, v)?),
             "storage_gb" => self.storage_gb = parse_f64(key, v, 0.0, 1_000_000.0)?,
+            "compute" => self.compute = parse_choice!(Compute, key, v)?,
+            "startup_min" => self.startup_min = parse_f64(key, v, 0.0, 1440.0)?,
+            "download_gb_s" => self.download_gb_s = parse_f64(key, v, 0.001, 1000.0)?,
+            "save_gb_s" => self.save_gb_s = parse_f64(key, v, 0.001, 1000.0)?,
+            "eval_frac" => self.eval_frac = parse_f64(key, v, 0.0, 10.0)?,
             _ => {
                 let shown: String = key.chars().take(40).collect();
                 return Err(err(&shown, "unknown key; see docs/query.md for the accepted keys"));
@@ -630,6 +704,10 @@ impl Query {
         diff!("shard", shard, |x: &ShardingStrategy| s(x));
         diff!("offload", offload, |x: &Offload| s(x));
         diff!("tp", tp, |x: &u32| s(x));
+        diff!("sp", sp, |x: &bool| (*x as u8).to_string());
+        diff!("pp", pp, |x: &u32| s(x));
+        diff!("pp_chunks", pp_chunks, |x: &u32| s(x));
+        diff!("cp", cp, |x: &u32| s(x));
         if let Some(x) = &self.gpu { push("gpu", x.clone()); }
         diff!("tokens", tokens, |x: &u64| format_count(*x));
         diff!("epochs", epochs, |x: &f64| fmt_f64(*x));
@@ -640,6 +718,11 @@ impl Query {
         if let Some(x) = self.mfu { push("mfu", fmt_f64(x)); }
         if let Some(x) = &self.provider { push("provider", x.clone()); }
         diff!("storage_gb", storage_gb, |x: &f64| fmt_f64(*x));
+        diff!("compute", compute, |x: &Compute| s(x));
+        diff!("startup_min", startup_min, |x: &f64| fmt_f64(*x));
+        diff!("download_gb_s", download_gb_s, |x: &f64| fmt_f64(*x));
+        diff!("save_gb_s", save_gb_s, |x: &f64| fmt_f64(*x));
+        diff!("eval_frac", eval_frac, |x: &f64| fmt_f64(*x));
         out.iter().map(|(k, v)| format!("{k}={}", percent_encode(v))).collect::<Vec<_>>().join("&")
     }
 }

@@ -47,6 +47,10 @@ fn v1_defaults() -> Query {
         shard: ShardingStrategy::None,
         offload: Offload::None,
         tp: 1,
+        sp: false,
+        pp: 1,
+        pp_chunks: 1,
+        cp: 1,
         gpu: None,
         tokens: 10_000_000,
         epochs: 3.0,
@@ -57,6 +61,11 @@ fn v1_defaults() -> Query {
         mfu: None,
         provider: None,
         storage_gb: 100.0,
+        compute: Compute::Native,
+        startup_min: 5.0,
+        download_gb_s: 0.5,
+        save_gb_s: 0.5,
+        eval_frac: 0.0,
     }
 }
 
@@ -161,6 +170,11 @@ const CASES: &[Case] = &[
         q.provider = Some("runpod".into()); q.gpu = Some("a100-80gb".into()); } },
     Case { link: "v=1&model=gemma-2-9b&method=qlora&quant=nf4&dq=1", canonical: false, expect: |q| q.model = Some("gemma-2-9b".into()) },
     Case { link: "v=1&model=llama-3.1-8b&layers=8", canonical: true, expect: |q| q.arch.layers = Some(8) },
+    Case { link: "v=1&method=full&gpus=64&nodes=8&tp=4&sp=1&pp=2&pp_chunks=2&cp=2&compute=fp8", canonical: true, expect: |q| {
+        q.method = Method::Full; q.gpus = 64; q.nodes = 8; q.tp = 4; q.sp = true; q.pp = 2; q.pp_chunks = 2; q.cp = 2;
+        q.compute = Compute::Fp8; } },
+    Case { link: "v=1&compute=fp8-block&startup_min=12&download_gb_s=0.1&save_gb_s=2&eval_frac=0.05", canonical: true, expect: |q| {
+        q.compute = Compute::Fp8Block; q.startup_min = 12.0; q.download_gb_s = 0.1; q.save_gb_s = 2.0; q.eval_frac = 0.05; } },
 ];
 
 #[test]

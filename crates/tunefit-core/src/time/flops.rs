@@ -1,0 +1,183 @@
+//! FLOPs per trained token: the model-FLOPs count published MFU figures use, and the work a
+//! GPU really executes (recomputation, DoRA's second matmul, causal attention).
+//!
+//! A = active params, T = trainable, L = layers, d = attention width heads·head_dim,
+//! s = sequence length; 2 FLOPs per multiply-add.
+//! - model FLOPs per token (MosaicML's and PaLM's MFU definition, torchtitan's too):
+//!   forward 2·(A + T_adapter) + 4·L·d·s (non-causal attention count), backward twice that for
+//!   trained weights and attention, once for frozen weights (their activation gradients).
+//! - executed: full checkpointing repeats the forward, selective the attention forward.
+
+use crate::framework::Resolved;
+use crate::query::{Checkpointing, Method, Query};
+
+/// The model numbers the FLOP count and the kernel model need.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FlopShape {
+    /// Every parameter of the checkpoint.
+    pub total: f64,
+    /// Parameters a token passes through (MoE: routed experts only).
+    pub active: f64,
+    /// Trainable parameters (adapters for PEFT methods).
+    pub trainable: f64,
+    pub layers: f64,
+    /// Attention width heads·head_dim.
+    pub attn_width: f64,
+    pub hidden: f64,
+    pub kv_width: f64,
+    /// MLP width a token passes through (gated MLPs: one of gate/up; MoE: routed experts').
+    pub ffn_active: f64,
+    pub vocab: f64,
+    /// Parameters of the block linears a token passes through, and of the LM head.
+    pub linear_active: f64,
+    pub head: f64,
+    /// Frozen linear parameters that carry an adapter (DoRA's extra matmul runs over them).
+    pub adapted: f64,
+    /// Linear modules per block (the seven of a Llama block; four for GPT-2).
+    pub linears_per_layer: f64,
+}
+
+impl FlopShape {
+    /// From the query's preset or inferred architecture, scaled to the memory model's counts.
+    pub fn of(q: &Query, params: u64, trainable: u64) -> FlopShape {
+        let mut arch = match q.model.as_deref().and_then(crate::catalog::preset) {
+            Some(p) => p.arch.clone(),
+            None => crate::arch::Architecture::infer(params.max(1)),
+        };
+        arch.apply(&q.arch);
+        let total = arch.param_count().max(1) as f64;
+        let active_ratio = (arch.active_params() as f64 / total).clamp(0.0, 1.0);
+        // The memory model may count a few parameters differently (e.g. a pasted config);
+        // scale the architecture's parts to its total.
+        let scale = params as f64 / total;
+        let experts = arch.experts.max(1) as f64;
+        let routed = arch.experts_per_token.max(1) as f64;
+        let block_lin = arch.block_linear_params() as f64;
+        let attn_lin = (arch.layers * (arch.hidden * (arch.q_dim() + 2 * arch.kv_dim()) + arch.q_dim() * arch.hidden)) as f64;
+        let mlp_lin = (block_lin - attn_lin).max(0.0);
+        let linear_active = attn_lin + mlp_lin * routed / experts;
+        let head = if arch.encoder_only { 0.0 } else { (arch.vocab * arch.hidden) as f64 };
+        let per_target = |t: crate::query::TargetModule| -> f64 {
+            use crate::query::TargetModule as M;
+            let (h, qd, kv, f) = (arch.hidden as f64, arch.q_dim() as f64, arch.kv_dim() as f64, arch.ffn as f64);
+            let gated = matches!(arch.mlp, crate::arch::MlpKind::Gated);
+            arch.layers as f64 * match t {
+                M::Q => h * qd, M::K | M::V => h * kv, M::O => qd * h,
+                M::Gate => if gated { h * f * routed } else { 0.0 },
+                M::Up | M::Down => h * f * routed,
+                M::Embed | M::LmHead => 0.0,
+            }
+        };
+        let adapted = if matches!(q.method, Method::Lora | Method::Qlora | Method::Dora) {
+            q.targets.iter().map(per_target).sum::<f64>()
+        } else { 0.0 };
+        let gated = matches!(arch.mlp, crate::arch::MlpKind::Gated);
+        FlopShape {
+            total: params as f64,
+            active: params as f64 * active_ratio,
+            trainable: trainable as f64,
+            layers: arch.layers as f64,
+            attn_width: (arch.heads * arch.head_dim) as f64,
+            hidden: arch.hidden as f64,
+            kv_width: arch.kv_dim() as f64,
+            ffn_active: arch.ffn as f64 * routed,
+            vocab: arch.vocab as f64,
+            linear_active: linear_active * scale,
+            head: head * scale,
+            adapted: adapted * scale,
+            linears_per_layer: if gated { 7.0 } else { 4.0 },
+        }
+    }
+
+    /// Trainable parameters that are not the base weights (adapters, prompts).
+    pub fn adapter(&self, m: Method) -> f64 {
+        if matches!(m, Method::Full | Method::Freeze) { 0.0 } else { self.trainable }
+    }
+}
+
+/// Checkpointing in force: the framework profile's (`framework::resolve`), so memory and time
+/// agree on what is recomputed.
+pub fn checkpointing(q: &Query) -> Checkpointing { crate::framework::resolve(q).ckpt }
+
+/// Model FLOPs per trained token, without recomputation: the numerator of MFU.
+pub fn model_flops_per_token(q: &Query, s: &FlopShape) -> f64 {
+    let (fwd, bwd) = passes(q, s);
+    fwd + bwd
+}
+
+/// Forward and backward model FLOPs per token.
+fn passes(q: &Query, s: &FlopShape) -> (f64, f64) {
+    let attn = 4.0 * s.layers * s.attn_width * q.seq as f64;
+    match q.method {
+        Method::Full => (2.0 * s.active + attn, 4.0 * s.active + 2.0 * attn),
+        Method::Freeze => {
+            // Backward runs only through the trained top layers.
+            let frac = (s.trainable / s.active.max(1.0)).clamp(0.0, 1.0);
+            (2.0 * s.active + attn, 4.0 * s.trainable + 2.0 * attn * frac)
+        }
+        m => {
+            let t = s.adapter(m);
+            (2.0 * (s.active + t) + attn, 2.0 * s.active + 4.0 * t + 2.0 * attn)
+        }
+    }
+}
+
+/// FLOPs executed per trained token (forward, backward and recomputation), counted as
+/// `model_flops_per_token` counts them.
+pub fn flops_per_token(q: &Query, s: &FlopShape) -> f64 {
+    flops_per_token_with(q, s, checkpointing(q))
+}
+
+pub fn flops_per_token_with(q: &Query, s: &FlopShape, ckpt: Checkpointing) -> f64 {
+    let (fwd, bwd) = passes(q, s);
+    let attn = 4.0 * s.layers * s.attn_width * q.seq as f64;
+    let recompute = match ckpt {
+        Checkpointing::Full => fwd,
+        Checkpointing::Selective => attn,
+        Checkpointing::None => 0.0,
+    };
+    fwd + bwd + recompute
+}
+
+/// How many times each kind of work runs per token: forward, backward, recomputed forward.
+#[derive(Debug, Clone, Copy)]
+pub struct Passes {
+    /// Linear-layer FLOPs per token: forward + backward + recomputation (+ DoRA's second matmul).
+    pub gemm_flops: f64,
+    /// Weight bytes (in units of "parameters") the GEMMs stream per micro-step: each pass
+    /// over a weight reads it once.
+    pub weight_reads: f64,
+    /// Causal attention FLOPs executed per token (flash kernels skip the masked half;
+    /// the backward does 2.5× the forward's matmuls).
+    pub attn_flops: f64,
+    /// Forward passes over the blocks (1, or 2 with full recomputation).
+    pub forwards: f64,
+    /// Backward passes through the blocks (1, or the trained fraction for freeze).
+    pub backwards: f64,
+}
+
+pub fn passes_executed(q: &Query, r: &Resolved, s: &FlopShape) -> Passes {
+    let lin = s.linear_active + s.head;
+    let t = s.adapter(q.method);
+    let full_recompute = r.ckpt == Checkpointing::Full;
+    let fwd_lin = 2.0 * (lin + if matches!(q.method, Method::Prefix | Method::Prompt) { 0.0 } else { t });
+    let (bwd_lin, backwards, reads_bwd) = match q.method {
+        Method::Full => (4.0 * lin, 1.0, 2.0 * lin),
+        Method::Freeze => {
+            let frac = (s.trainable / s.active.max(1.0)).clamp(0.0, 1.0);
+            (4.0 * s.trainable + 2.0 * s.head, frac.max(s.head / lin.max(1.0)), 2.0 * s.trainable + s.head)
+        }
+        _ => (2.0 * lin + 4.0 * t, 1.0, lin + 2.0 * t),
+    };
+    // PEFT's DoRA layer runs the base weight a second time (`F.linear(x, weight)` beside the
+    // base layer's own forward, peft/tuners/lora/dora.py `DoraLinearLayer.forward`), and that
+    // matmul's input gradient flows back too.
+    let dora = if q.method == Method::Dora { 2.0 * s.adapted } else { 0.0 };
+    let forwards = if full_recompute { 2.0 } else { 1.0 };
+    let gemm_flops = forwards * (fwd_lin + dora) + bwd_lin + dora;
+    let weight_reads = forwards * lin + reads_bwd;
+    let causal_fwd = 2.0 * s.layers * s.attn_width * q.seq as f64;
+    let attn_recompute = match r.ckpt { Checkpointing::None => 0.0, _ => 1.0 };
+    let attn_flops = causal_fwd * (1.0 + attn_recompute + 2.5 * backwards);
+    Passes { gemm_flops, weight_reads, attn_flops, forwards, backwards }
+}

@@ -1,0 +1,37 @@
+//! The run around the steps: start-up, evaluation and checkpoint saves.
+
+use crate::query::{Method, Optimizer, Precision, Query, ShardingStrategy};
+
+/// Seconds to get from "rent it" to the first step: provisioning and the image pull
+/// (`startup_min`), then the checkpoint's download at `download_gb_s`. Loading and QLoRA's
+/// on-GPU quantization stream the same bytes at memory speed and are lost in the download.
+pub fn startup_s(q: &Query, params: f64) -> f64 {
+    // Hub checkpoints are stored in 16 bits (QLoRA quantizes them on load).
+    q.startup_min * 60.0 + params * 2.0 / (q.download_gb_s * 1e9)
+}
+
+/// Bytes one training checkpoint writes: the trained weights in 16 bits and the optimizer
+/// states (with fp32 master weights under mixed precision).
+pub fn checkpoint_bytes(q: &Query, trainable: f64) -> f64 {
+    let mixed = matches!(q.precision, Precision::Bf16Mixed | Precision::Fp16Mixed);
+    let state_bytes = if matches!(q.precision, Precision::Bf16True | Precision::Fp16True) { 2.0 } else { 4.0 };
+    let states = match q.optim {
+        Optimizer::AdamW | Optimizer::PagedAdamW => 2.0 * state_bytes,
+        Optimizer::AdamW8bit | Optimizer::PagedAdamW8bit => 2.0,
+        Optimizer::Adafactor => 0.1 * state_bytes,
+        Optimizer::Sgd => 0.0,
+        Optimizer::SgdMomentum | Optimizer::Lion => state_bytes,
+    };
+    let master = if mixed && matches!(q.method, Method::Full | Method::Freeze) { 4.0 } else { 0.0 };
+    trainable * (2.0 + states + master)
+}
+
+/// Saves in one run of `train_s` seconds: one every `ckpt_interval_min`, and the final one.
+/// Returns (saves, seconds). Sharded runs write every rank's shard in parallel (FSDP
+/// SHARDED_STATE_DICT, DeepSpeed per-rank files), so the nodes' writes add up; a replicated
+/// run writes from rank 0 alone.
+pub fn saves(q: &Query, trainable: f64, train_s: f64, nodes: u32) -> (u32, f64) {
+    let n = (train_s / (q.ckpt_interval_min * 60.0)).floor().min(1e6) as u32 + 1;
+    let writers = if q.shard == ShardingStrategy::None { 1.0 } else { nodes.max(1) as f64 };
+    (n, n as f64 * checkpoint_bytes(q, trainable) / (q.save_gb_s * 1e9 * writers))
+}

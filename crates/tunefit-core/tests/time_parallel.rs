@@ -1,0 +1,155 @@
+//! The time model's parallelism, precision and efficiency behave as the hardware does:
+//! totals count each GPU once, tensor/pipeline/context parallelism change the step, the
+//! framework's checkpointing is the one timed, FP8 runs on FP8 tensor cores, efficiency follows
+//! the silicon rather than a market class, and nodes joined by a fast network scale.
+use tunefit_core::dataset::gpu;
+use tunefit_core::query::Query;
+use tunefit_core::time::{flops_per_token, timing, FlopShape, Timing};
+use tunefit_core::evaluate;
+
+fn q(s: &str) -> Query { Query::parse(s).unwrap() }
+
+fn time_of(s: &str, g: &str, per_instance: u32, instances: u32) -> Timing {
+    let q = q(s);
+    let r = evaluate(&q).unwrap();
+    let shape = FlopShape::of(&q, r.model.params, r.model.trainable_params);
+    timing(&q, &shape, gpu(g).unwrap(), per_instance, instances, Some(50.0))
+}
+
+#[test]
+fn nodes_are_not_multiplied_into_the_gpu_count() {
+    let r = evaluate(&q("model=llama-3.1-8b&method=full&gpus=64&nodes=8&shard=fsdp&gpu=h100-sxm&batch=2")).unwrap();
+    let t = r.time.unwrap();
+    assert_eq!(t.gpus, 64);
+    assert_eq!(t.instances, 8);
+    // Total throughput is about 64 GPUs' worth, not 512.
+    let one = evaluate(&q("model=llama-3.1-8b&method=full&gpus=8&shard=fsdp&gpu=h100-sxm&batch=2")).unwrap().time.unwrap();
+    // (a little above 8: each GPU's optimizer shard is 8× smaller at 64)
+    let scale = t.tokens_per_s / one.tokens_per_s;
+    assert!(scale > 6.0 && scale <= 8.5, "64 GPUs vs 8: {scale}");
+}
+
+#[test]
+fn tensor_parallelism_changes_the_step_and_the_data_parallel_group() {
+    let base = "model=llama-3.1-70b&method=full&gpus=8&shard=fsdp&batch=1&seq=4096&ckpt=full";
+    let t1 = time_of(base, "h100-sxm", 8, 1);
+    let t4 = time_of(&format!("{base}&tp=4"), "h100-sxm", 8, 1);
+    let t8 = time_of(&format!("{base}&tp=8"), "h100-sxm", 8, 1);
+    assert_eq!((t1.layout.dp, t4.layout.dp, t8.layout.dp), (8, 2, 1));
+    // Each data-parallel replica consumes one micro-batch: fewer replicas, fewer tokens per step.
+    assert!(t4.step_s != t1.step_s && t8.step_s != t4.step_s);
+    // Tensor parallelism adds activation all-reduces on the critical path: per-GPU throughput drops.
+    assert!(t8.tokens_per_s < t4.tokens_per_s && t4.tokens_per_s < t1.tokens_per_s,
+        "tp1 {} tp4 {} tp8 {}", t1.tokens_per_s, t4.tokens_per_s, t8.tokens_per_s);
+    assert!(t8.exposed_comm_s > 0.0);
+}
+
+#[test]
+fn pipeline_bubble_shrinks_with_micro_batches_and_interleaving() {
+    let base = "model=llama-3.1-70b&method=full&gpus=16&nodes=2&tp=8&pp=2&batch=1&seq=4096&ckpt=full";
+    let few = time_of(&format!("{base}&ga=2"), "h100-sxm", 8, 2);
+    let many = time_of(&format!("{base}&ga=32"), "h100-sxm", 8, 2);
+    let inter = time_of(&format!("{base}&ga=2&pp_chunks=2"), "h100-sxm", 8, 2);
+    assert!(few.bubble_s / few.step_s > many.bubble_s / many.step_s);
+    assert!(inter.bubble_s < few.bubble_s);
+    assert!(many.tokens_per_s > few.tokens_per_s);
+}
+
+#[test]
+fn context_parallelism_splits_the_sequence() {
+    let base = "model=llama-3.1-8b&method=full&gpus=8&shard=fsdp&batch=1&seq=131072&ckpt=full&attn=flash";
+    let cp1 = evaluate(&q(base)).unwrap();
+    let cp8 = evaluate(&q(&format!("{base}&cp=8"))).unwrap();
+    assert!(cp8.memory.activations < cp1.memory.activations / 4, "{} vs {}", cp8.memory.activations, cp1.memory.activations);
+    let t = time_of(&format!("{base}&cp=8"), "h100-sxm", 8, 1);
+    assert_eq!(t.layout.dp, 1);
+}
+
+#[test]
+fn time_uses_the_framework_profiles_checkpointing() {
+    let shape = |s: &Query| { let r = evaluate(s).unwrap(); FlopShape::of(s, r.model.params, r.model.trainable_params) };
+    let tt = q("method=lora&framework=torchtune&gpu=h100-sxm");
+    let none = q("method=lora&framework=torchtune&gpu=h100-sxm&ckpt=none");
+    assert!(flops_per_token(&tt, &shape(&tt)) > 1.2 * flops_per_token(&none, &shape(&none)));
+    let r_tt = evaluate(&tt).unwrap().time.unwrap();
+    let r_none = evaluate(&none).unwrap().time.unwrap();
+    assert!(r_tt.train_hours > r_none.train_hours);
+}
+
+#[test]
+fn fp8_runs_on_fp8_tensor_cores_where_the_gpu_has_them() {
+    let base = "model=llama-3.1-8b&method=full&gpus=8&shard=fsdp&batch=2&seq=8192&ckpt=selective&precision=bf16-true";
+    let h_bf16 = time_of(base, "h100-sxm", 8, 1);
+    let h_fp8 = time_of(&format!("{base}&compute=fp8"), "h100-sxm", 8, 1);
+    let speedup = h_fp8.tokens_per_s / h_bf16.tokens_per_s;
+    // Published FP8 training speed-ups on H100 are 1.2–1.6× (torchtitan float8, NeMo fp8 recipes).
+    assert!(speedup > 1.15 && speedup < 1.8, "fp8 speed-up {speedup}");
+    assert!(!h_fp8.precision_flagged);
+    let a_fp8 = time_of(&format!("{base}&compute=fp8"), "a100-80gb", 8, 1);
+    let a_bf16 = time_of(base, "a100-80gb", 8, 1);
+    assert!(a_fp8.precision_flagged, "A100 has no FP8 tensor cores");
+    assert!(a_fp8.tokens_per_s <= a_bf16.tokens_per_s * 1.001);
+    // FP4 only on Blackwell.
+    assert!(time_of(&format!("{base}&compute=fp4"), "h100-sxm", 8, 1).precision_flagged);
+    assert!(!time_of(&format!("{base}&compute=fp4"), "b200", 8, 1).precision_flagged);
+}
+
+#[test]
+fn efficiency_follows_the_silicon_not_the_market_class() {
+    let job = "model=llama-3.1-8b&method=lora&batch=4&seq=2048&precision=bf16-true";
+    let per = |g: &str| time_of(job, g, 1, 1).tokens_per_s;
+    // Same AD102 chip: the L40S and the RTX 6000 Ada (which has more bandwidth) run alike.
+    let r = per("l40s") / per("rtx-6000-ada");
+    assert!(r > 0.9 && r < 1.05, "L40S / RTX 6000 Ada {r}");
+    // Same GA102 chip: the A40 is not faster than the RTX A6000.
+    let r = per("a40") / per("rtx-a6000");
+    assert!(r > 0.85 && r < 1.02, "A40 / RTX A6000 {r}");
+    // MI300X's measured matmul ceiling (60 % of peak) keeps it near an H100 SXM, not at its
+    // 1.32× peak ratio (MLPerf Training llama2_70b_lora, 8 GPUs: MI300X 2,051–2,168 tokens/s
+    // per GPU against H100 1,970–2,234; data/throughput/mlperf.csv).
+    let full = "model=llama-3.1-8b&method=full&gpus=8&shard=fsdp&batch=2&seq=4096&precision=bf16-true&ckpt=none";
+    let r = time_of(full, "mi300x", 8, 1).tokens_per_s / time_of(full, "h100-sxm", 8, 1).tokens_per_s;
+    assert!(r < 1.15, "MI300X / H100 {r}");
+    let r = time_of(full, "b200", 8, 1).tokens_per_s / time_of(full, "h200", 8, 1).tokens_per_s;
+    assert!(r > 1.5 && r < 2.2, "B200 / H200 {r}");
+}
+
+#[test]
+fn small_micro_steps_are_bandwidth_or_launch_bound() {
+    let big = time_of("model=llama-3.1-8b&method=lora&batch=8&seq=2048&precision=bf16-true", "rtx-4090", 1, 1);
+    let small = time_of("model=llama-3.1-8b&method=lora&batch=1&seq=128&precision=bf16-true", "rtx-4090", 1, 1);
+    assert!(small.tokens_per_s < 0.85 * big.tokens_per_s, "small {} big {}", small.tokens_per_s, big.tokens_per_s);
+    // Below the GPU's ridge point (peak / bandwidth ≈ 160 tokens on a 4090) the matmuls wait on
+    // the weights: 32 tokens cost nearly what 128 do.
+    let tiny = time_of("model=llama-3.1-8b&method=lora&batch=1&seq=32&precision=bf16-true", "rtx-4090", 1, 1);
+    assert!(tiny.step_s > 0.6 * small.step_s, "tiny {} small {}", tiny.step_s, small.step_s);
+    let h_small = time_of("model=llama-3.2-1b&method=lora&batch=1&seq=256&precision=bf16-true", "h100-sxm", 1, 1);
+    assert!(h_small.micro.cpu_s > h_small.micro.gpu_s, "a 256-token LoRA micro-step on an H100 waits on the CPU");
+}
+
+#[test]
+fn nodes_on_a_fast_network_keep_per_gpu_throughput() {
+    let job = |g: u32, n: u32| format!("model=llama-3.1-8b&method=full&gpus={g}&nodes={n}&shard=fsdp&batch=2&seq=4096&ckpt=selective&precision=bf16-true");
+    let one = time_of(&job(8, 1), "h100-sxm", 8, 1);
+    let many = time_of(&job(128, 16), "h100-sxm", 8, 16);
+    let r = (many.tokens_per_s / 128.0) / (one.tokens_per_s / 8.0);
+    assert!(r > 0.9, "per-GPU throughput at 16 nodes / 1 node: {r}");
+    // Without a fast network (a provider's plain 25 Gb/s Ethernet per node ≈ 0.4 GB/s per GPU) it drops.
+    let q = q(&job(128, 16));
+    let r2 = evaluate(&q).unwrap();
+    let shape = FlopShape::of(&q, r2.model.params, r2.model.trainable_params);
+    let slow = timing(&q, &shape, gpu("h100-sxm").unwrap(), 8, 16, Some(0.4));
+    assert!(slow.tokens_per_s < 0.7 * many.tokens_per_s);
+}
+
+#[test]
+fn the_run_has_start_up_evaluation_and_saves() {
+    let base = "model=llama-3.1-70b&method=full&gpus=64&nodes=8&shard=fsdp&gpu=h100-sxm&batch=1&tokens=1b&epochs=1";
+    let t = evaluate(&q(base)).unwrap().time.unwrap();
+    assert!(t.startup_s > 300.0 + 100.0, "five minutes plus a 141 GB download: {}", t.startup_s);
+    assert!(t.saves >= 1 && t.save_s > 0.0);
+    let with_eval = evaluate(&q(&format!("{base}&eval_frac=0.1"))).unwrap().time.unwrap();
+    assert!(with_eval.eval_s > 0.0 && with_eval.hours > t.hours);
+    let parts = (t.startup_s + t.eval_s + t.save_s) / 3600.0 + t.train_hours;
+    assert!((t.hours - parts).abs() < 1e-9);
+}
