@@ -6,7 +6,7 @@ use crate::i18n::{value_label, Strings};
 use crate::state::use_state;
 use leptos::prelude::*;
 use tunefit_core::query::{
-    Attention, Checkpointing, Framework, Method, Offload, Optimizer, Precision, Pricing, Quant, ShardingStrategy, Loss,
+    Attention, Checkpointing, Framework, Method, Offload, Optimizer, Precision, Pricing, Compute, Quant, ShardingStrategy, Loss,
 };
 
 /// Picks one string out of the current language's table.
@@ -151,7 +151,7 @@ macro_rules! impl_choice {
         }
     )*};
 }
-impl_choice!(Method, Quant, Precision, Optimizer, Checkpointing, Attention, Loss, Framework, ShardingStrategy, Offload, Pricing);
+impl_choice!(Method, Quant, Precision, Optimizer, Checkpointing, Attention, Loss, Framework, ShardingStrategy, Offload, Pricing, Compute);
 
 /// A labelled select over a choice. With `optional`, a first entry means "framework default"
 /// (`None`).

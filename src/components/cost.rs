@@ -78,6 +78,13 @@ pub fn CostSection() -> impl IntoView {
                     (st.s().time_summary)(&hours(t.hours, lang), &number(t.tokens_per_s, 0, lang), t.gpus, &t.gpu)
                 }).unwrap_or_default())}
             </p>
+            <p class="muted" data-testid="time-parts" hidden=move || time.with(Option::is_none)>
+                {move || time.with(|t| t.as_ref().map(|t| {
+                    let lang = st.lang.get();
+                    (st.s().time_parts)(&hours(t.train_hours, lang), &number(t.startup_s / 60.0, 0, lang), t.saves,
+                        &number(t.save_s / 60.0, 1, lang), &number(t.mfu * 100.0, 0, lang), &t.compute_dtype)
+                }).unwrap_or_default())}
+            </p>
             // The recommendation, warnings and table: text markup (markup.rs says why).
             <div inner_html=move || cost.with(|c| table_markup(st.s(), st.lang.get(), c.as_ref(), show_all.get()))></div>
             <button type="button" data-testid="show-all-offers" hidden=move || total.get() <= FIRST_ROWS aria-expanded=move || show_all.get().to_string()

@@ -18,6 +18,11 @@ pub mod ranges {
     pub const SEQ: Scale = Scale::log(128.0, 131_072.0, 100, true);
     pub const GA: Scale = Scale::log(1.0, 1024.0, 60, true);
     pub const GPUS: Scale = Scale::log(1.0, 1024.0, 60, true);
+    /// Nodes and model-parallel degrees: powers of two are what people use.
+    pub const NODES: Scale = Scale::log(1.0, 512.0, 45, true);
+    pub const DEGREE: Scale = Scale::log(1.0, 64.0, 30, true);
+    /// Minutes from renting to the first step.
+    pub const STARTUP_MIN: Scale = Scale::linear(0.0, 60.0, 60, false);
     pub const BOTTLENECK: Scale = Scale::log(1.0, 4096.0, 60, true);
     pub const VIRTUAL_TOKENS: Scale = Scale::log(1.0, 1024.0, 60, true);
     pub const TRAIN_LAYERS: Scale = Scale::log(1.0, 200.0, 60, true);
@@ -148,6 +153,9 @@ pub fn TrainingSection() -> impl IntoView {
             <CheckField id="set-to-none" label=|s| s.set_to_none
                 value=Signal::derive(move || st.query.with(|q| q.set_to_none))
                 on_change=move |v: bool| st.edit(|q| q.set_to_none = v) />
+            <ChoiceSelect id="compute" label=|s| s.compute
+                value=Signal::derive(move || Some(st.query.with(|q| q.compute)))
+                on_change={move |v: Option<_>| { if let Some(v) = v { st.edit(|q| q.compute = v) } }} />
             <ChoiceSelect id="framework" label=|s| s.framework
                 value=Signal::derive(move || Some(st.query.with(|q| q.framework)))
                 on_change={move |v: Option<_>| { if let Some(v) = v { st.edit(|q| q.framework = v) } }} />
@@ -167,6 +175,21 @@ pub fn ParallelSection() -> impl IntoView {
             <SliderField id="gpus" label=|s| s.gpus unit=|s| s.u_gpus scale=ranges::GPUS
                 value=Signal::derive(move || st.query.with(|q| q.gpus as f64))
                 on_change=move |v: f64| st.edit(|q| q.gpus = v as u32) />
+            <SliderField id="nodes" label=|s| s.nodes unit=|s| s.u_count scale=ranges::NODES
+                value=Signal::derive(move || st.query.with(|q| q.nodes as f64))
+                on_change=move |v: f64| st.edit(|q| q.nodes = v as u32) />
+            <SliderField id="tp" label=|s| s.tp unit=|s| s.u_gpus scale=ranges::DEGREE
+                value=Signal::derive(move || st.query.with(|q| q.tp as f64))
+                on_change=move |v: f64| st.edit(|q| q.tp = v as u32) />
+            <CheckField id="sp" label=|s| s.sp
+                value=Signal::derive(move || st.query.with(|q| q.sp))
+                on_change=move |v: bool| st.edit(|q| q.sp = v) />
+            <SliderField id="pp" label=|s| s.pp unit=|s| s.u_count scale=ranges::DEGREE
+                value=Signal::derive(move || st.query.with(|q| q.pp as f64))
+                on_change=move |v: f64| st.edit(|q| q.pp = v as u32) />
+            <SliderField id="cp" label=|s| s.cp unit=|s| s.u_gpus scale=ranges::DEGREE
+                value=Signal::derive(move || st.query.with(|q| q.cp as f64))
+                on_change=move |v: f64| st.edit(|q| q.cp = v as u32) />
             <ChoiceSelect id="shard" label=|s| s.shard
                 value=Signal::derive(move || Some(st.query.with(|q| q.shard)))
                 on_change={move |v: Option<_>| { if let Some(v) = v { st.edit(|q| q.shard = v) } }} />
@@ -214,6 +237,9 @@ pub fn JobSection() -> impl IntoView {
             <SliderField id="ckpt-interval" label=|s| s.ckpt_interval unit=|s| s.u_min scale=ranges::CKPT_MIN
                 value=Signal::derive(move || st.query.with(|q| q.ckpt_interval_min))
                 on_change=move |v: f64| st.edit(|q| q.ckpt_interval_min = v) />
+            <SliderField id="startup" label=|s| s.startup unit=|s| s.u_min scale=ranges::STARTUP_MIN
+                value=Signal::derive(move || st.query.with(|q| q.startup_min))
+                on_change=move |v: f64| st.edit(|q| q.startup_min = v) />
         </fieldset>
     }
 }
