@@ -153,3 +153,30 @@ fn the_run_has_start_up_evaluation_and_saves() {
     let parts = (t.startup_s + t.eval_s + t.save_s) / 3600.0 + t.train_hours;
     assert!((t.hours - parts).abs() < 1e-9);
 }
+
+#[test]
+fn a_size_with_architecture_keys_evaluates() {
+    // llm-foundry's MPT-7B written as a size plus its shape: the inferred architecture is
+    // multi-head, and stays so when the head count changes.
+    let r = evaluate(&q("params=6658859008&layers=32&hidden=4096&heads=32&method=full&gpu=h100-sxm")).unwrap();
+    assert!(r.time.is_some());
+}
+
+#[test]
+fn parallelism_and_fp8_change_memory_as_the_frameworks_do() {
+    let base = "model=llama-3.1-70b&method=full&precision=bf16-true&shard=zero1&batch=1&seq=8192&ckpt=none&attn=flash";
+    let tp = evaluate(&q(&format!("{base}&gpus=8&tp=8"))).unwrap().memory;
+    let sp = evaluate(&q(&format!("{base}&gpus=8&tp=8&sp=1"))).unwrap().memory;
+    assert!(sp.activations < tp.activations, "sequence parallelism splits the rest of the block");
+    let pp1 = evaluate(&q(&format!("{base}&gpus=8&tp=8&ga=8"))).unwrap().memory;
+    let pp4 = evaluate(&q(&format!("{base}&gpus=32&tp=8&pp=4&ga=8"))).unwrap().memory;
+    assert!(pp4.weights * 3 < pp1.weights, "four stages hold a quarter of the weights each");
+    // 1F1B: the first stage holds pp micro-batches of its quarter of the blocks ≈ one full set.
+    let r = pp4.activations as f64 / pp1.activations as f64;
+    assert!(r > 0.8 && r < 1.2, "first-stage activations / unpipelined {r}");
+    let native = evaluate(&q("model=llama-3.1-8b&method=full&precision=bf16-true")).unwrap().memory;
+    let fp8 = evaluate(&q("model=llama-3.1-8b&method=full&precision=bf16-true&compute=fp8")).unwrap().memory;
+    assert!(fp8.allocated > native.allocated && fp8.activations == native.activations,
+        "float8 copies are transient; torchao saves the 16-bit tensors for backward");
+    assert!(evaluate(&q("model=llama-3.1-8b&gpus=8&tp=2&pp=3")).is_err(), "tp·pp must divide gpus");
+}
