@@ -4,7 +4,7 @@ mod listing;
 mod readable;
 
 use std::process::ExitCode;
-use tunefit_core::{evaluate, Query};
+use tunefit_core::{evaluate_with_timeline, Query};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -17,7 +17,7 @@ fn main() -> ExitCode {
                 Ok(q) => q,
                 Err(e) => { eprintln!("tunefit: {e}"); return ExitCode::from(2); }
             };
-            match evaluate(&q) {
+            match evaluate_with_timeline(&q) {
                 // Writes ignore a closed pipe (`tunefit ... | head`) instead of panicking.
                 Ok(r) if json => { use std::io::Write; let _ = writeln!(std::io::stdout(), "{}", serde_json::to_string_pretty(&r).unwrap_or_default()); }
                 Ok(r) => { use std::io::Write; let _ = write!(std::io::stdout(), "{}", readable::render(&r)); }

@@ -23,6 +23,9 @@ pub fn render(r: &Report) -> String {
     s += &format!("  {:<22}{}   torch.cuda.max_memory_reserved\n", "peak reserved", gib(m.reserved));
     s += &format!("  {:<22}{}   nvidia-smi (CUDA context included)\n", "peak device", gib(m.device));
     s += &format!("  {:<22}{}   per node\n", "host RAM", gib(m.host_ram));
+    if let (Some(phase), Some(res)) = (&m.peak_phase, m.replay_reserved) {
+        s += &format!("  {:<22}{}   the allocator replay's reserved; peak: {phase}\n", "replayed reserved", gib(res));
+    }
     if let Some(f) = &r.fit {
         let head = f.headroom as f64 / GIB;
         s += &format!("fit on {}  {:.2} GiB: {} (headroom {head:+.2} GiB)\n", f.gpu, f.vram as f64 / GIB, if f.fits { "fits" } else { "does not fit" });

@@ -28,4 +28,4 @@ pub mod solve;
 pub mod time;
 
 pub use query::{Query, QueryError, QueryErrors};
-pub use report::{evaluate, Error, Report};
+pub use report::{evaluate, evaluate_with_timeline, Error, Report};

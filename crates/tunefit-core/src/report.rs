@@ -62,6 +62,17 @@ pub struct MemoryBreakdown {
     pub host_ram: u64,
     /// Bytes autograd holds for backward at the end of the forward pass.
     pub saved_for_backward: u64,
+    /// The run replayed allocation by allocation through PyTorch's caching allocator
+    /// (memory/timeline.rs), at most a few hundred points: filled by `evaluate_with_timeline`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timeline: Option<Vec<crate::memory::timeline::Point>>,
+    /// Where the replay's allocated peak falls, in words ("backward of block 0", ...).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub peak_phase: Option<String>,
+    /// The replay's own `max_memory_reserved` (segments, size classes and streams of the
+    /// allocator), beside `reserved`'s rule.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replay_reserved: Option<u64>,
 }
 
 /// How the configuration fits one GPU model.
@@ -125,6 +136,20 @@ pub fn evaluate(q: &Query) -> Result<Report, Error> {
     };
     let cost = crate::advice::rank(q, &est)?;
     finish(q, est, fit, cost)
+}
+
+/// `evaluate`, with the allocator replay's timeline in `memory` (the CLI's JSON and the
+/// page's download; ~0.2 ms more, so the page's live figures leave it out).
+pub fn evaluate_with_timeline(q: &Query) -> Result<Report, Error> { with_timeline(evaluate(q)?, q) }
+
+/// Adds the allocator replay of `q` to a report of `q` (`MemoryBreakdown::timeline`,
+/// `peak_phase`, `replay_reserved`).
+pub fn with_timeline(mut r: Report, q: &Query) -> Result<Report, Error> {
+    let replay = crate::memory::estimate(q)?.replay();
+    r.memory.timeline = Some(replay.points());
+    r.memory.peak_phase = Some(replay.peak_event.clone());
+    r.memory.replay_reserved = Some(r.memory.allocated + replay.peak_reserved.saturating_sub(replay.peak_allocated));
+    Ok(r)
 }
 
 /// `evaluate`, with a person's own prices applied to the cost ranking (`crate::prices`).

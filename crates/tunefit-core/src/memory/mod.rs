@@ -8,6 +8,10 @@
 //! plus the CUDA context and memory outside PyTorch: NCCL buffers, bitsandbytes paged states).
 //! All arithmetic is f64 over validated inputs and checked before it becomes bytes.
 
+pub mod allocator;
+mod shape;
+pub mod timeline;
+
 use crate::activation::{Block, NormImpl};
 use crate::arch::Architecture;
 use crate::framework::{self, LogitsImpl, Resolved};
@@ -27,6 +31,15 @@ pub struct Estimate {
     pub warnings: Vec<Warning>,
     pub explanations: Vec<Explanation>,
     pub detail: Detail,
+    /// The run's tensors, for `replay`.
+    pub timeline_shape: timeline::Shape,
+}
+
+impl Estimate {
+    /// The run replayed allocation by allocation through PyTorch's caching allocator: where
+    /// the peak falls and how allocated and reserved move over load, the first step and a
+    /// steady step (~0.2 ms; the page and the solvers do without it).
+    pub fn replay(&self) -> timeline::Replay { timeline::replay(&self.timeline_shape, allocator::Config::default()) }
 }
 
 /// Intermediate figures (bytes per GPU) behind the breakdown.
@@ -182,6 +195,8 @@ pub fn quant_bits(quant: Quant, double_quant: bool, in_features: u64) -> f64 {
 
 fn is_peft(m: Method) -> bool { !matches!(m, Method::Full | Method::Freeze) }
 
+/// Per-GPU memory of the query: the terms, their peaks, and the run's tensors for the
+/// allocator replay (`Estimate::replay`).
 pub fn estimate(q: &Query) -> Result<Estimate, Error> {
     let (a, preset) = architecture(q)?;
     let res = framework::resolve(q);
@@ -466,6 +481,7 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
     // backward, each holding its 1/pp of the blocks' activations; interleaving with v chunks
     // holds (1 + (pp−1)/(pp·v)) times that (Narayanan et al. 2021, §2.2). The last stage
     // holds one micro-batch and the logits. The per-GPU figure is the larger stage.
+    let act_pre_pp = act;
     let (act, logits) = if q.pp > 1 {
         let chunks = q.pp_chunks as f64;
         let in_flight = (q.ga as f64).min(pp) * if chunks > 1.0 { 1.0 + (pp - 1.0) / (pp * chunks) } else { 1.0 };
@@ -483,12 +499,14 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
         let largest = a.hidden as f64 * a.ffn.max(a.q_dim()) as f64 / tp;
         buffers += largest + tokens * a.ffn.max(a.hidden) as f64 / tp;
     }
-    if q.method == Method::Qlora {
+    let dequant_buf = if q.method == Method::Qlora {
         // One dequantized 16-bit copy of the largest quantized weight during its matmul.
-        buffers += a.hidden as f64 * a.ffn.max(a.q_dim()) as f64 * 2.0 / tp;
-    }
+        a.hidden as f64 * a.ffn.max(a.q_dim()) as f64 * 2.0 / tp
+    } else { 0.0 };
+    buffers += dequant_buf;
+    let mut bucket_buf = 0.0;
     if q.gpus > 1 && dp > 1.0 {
-        buffers += match q.shard {
+        bucket_buf = match q.shard {
             // DDP reducer buckets hold a second copy of every gradient.
             ShardingStrategy::None => grads_full / tp / pp,
             // DeepSpeed's contiguous reduce bucket: reduce_bucket_size = 5e8 elements, 16-bit.
@@ -501,6 +519,7 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
                 tr.adapter as f64 / a.layers.max(1) as f64 * adapter_bytes / tp
             } else { a.layer_params() as f64 * 2.0 / tp },
         };
+        buffers += bucket_buf;
     }
     buffers += gathered;
     let step_temp = match q.optim {
@@ -529,9 +548,20 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
     // another only after splitting, so a few percent stays cached but unused. 5% is the
     // middle of PyTorch's documented behaviour (2 MiB rounding of large blocks, 20 MiB
     // segments for 1–10 MiB requests) seen as 1–5 GiB on 20–60 GiB peaks (§6.5).
+    // Caching allocator: tensors created and freed every step (activations, logits, step
+    // temporaries) come in many sizes; freed blocks of one size serve later requests of
+    // another only after splitting, so a few percent stays cached but unused. 5% is the
+    // middle of PyTorch's documented behaviour (2 MiB rounding of large blocks, 20 MiB
+    // segments for 1–10 MiB requests) seen as 1–5 GiB on 20–60 GiB peaks (§6.5).
     let dynamic = act + logits + step_temp;
     let fragmentation = 0.05 * dynamic;
     let reserved = allocated + fragmentation;
+    // The run's tensors, for the event-by-event replay through the allocator (timeline.rs).
+    let timeline_shape = shape::timeline_shape(&shape::Input {
+        q, a: &a, tr: &tr, tp, pp, act_bytes, tokens, w, g, o: o_torch, per_layer: &per_layer,
+        layers_with_grad, layer_bytes, recompute, act_pre_pp, act, loss_saved, logits, step_temp,
+        dequant: dequant_buf, bucket: bucket_buf, gathered, adapter_bytes,
+    });
     let nccl = if q.gpus > 1 { 512.0 * MIB } else { 0.0 };
     let context = res.profile.cuda_context as f64;
     let device = reserved + context + nccl + paged_bytes;
@@ -556,6 +586,9 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
         device: device as u64,
         host_ram: host_ram as u64,
         saved_for_backward: (blocks_saved + loss_saved + misc_saved) as u64,
+        timeline: None,
+        peak_phase: None,
+        replay_reserved: None,
     };
     let model = ModelInfo {
         id: preset.map(|p| p.id.to_string()),
@@ -573,7 +606,7 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
         per_layer_activation: layer_bytes, largest_module: a.modules().largest_module,
         paged_optimizer: paged_bytes, cuda_context: context, fragmentation, framework_buffers: buffers, non_torch: nccl,
     };
-    Ok(Estimate { model, memory, warnings, explanations, detail })
+    Ok(Estimate { model, memory, warnings, explanations, detail, timeline_shape })
 }
 
 fn explain(q: &Query, r: &Resolved, a: &Architecture, t: &Trainable) -> Vec<Explanation> {

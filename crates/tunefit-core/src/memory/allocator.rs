@@ -1,0 +1,322 @@
+//! PyTorch's CUDA caching allocator, replayed: every rule below is the allocator's own
+//! (c10/cuda/CUDACachingAllocator.cpp @001074d, `DeviceCachingAllocator`), so that
+//! `max_memory_allocated` and `max_memory_reserved` come out of a replay of the run's
+//! allocations instead of a percentage.
+//!
+//! - sizes round up to 512 B (`kMinBlockSize`, `round_size`);
+//! - requests up to 1 MiB (`kSmallSize`) use the small pool, larger ones the large pool;
+//! - a request no cached block fits gets a new segment (`get_allocation_size`): 2 MiB for the
+//!   small pool (`kSmallBuffer`), 20 MiB for requests under 10 MiB (`kLargeBuffer`,
+//!   `kMinLargeAlloc`), else the request rounded up to 2 MiB (`kRoundLarge`);
+//! - a cached block is found by best fit among the free blocks of the same pool **and the
+//!   same stream** (`get_free_block`, `BlockComparatorSize` orders by stream, then size): a
+//!   block freed on one stream is never reused by another, which is why FSDP's all-gather and
+//!   reduce-scatter streams hold memory of their own;
+//! - a block larger than the request is split when the rest is worth keeping (`should_split`:
+//!   ≥ 512 B in the small pool; > 1 MiB in the large pool and the request under
+//!   `max_split_size`); unsplit, the whole block counts as allocated;
+//! - a freed block merges with free neighbours of its segment (`free_block`,
+//!   `try_merge_blocks`); segments are never returned (the cache), so reserved only grows;
+//! - `expandable_segments:True`: one segment per stream and pool that grows by 2 MiB (small)
+//!   or 20 MiB (large) pages at its end, and splits at 512 B granularity (Note [Expandable
+//!   Segments]).
+
+const MIN_BLOCK: u64 = 512;
+const SMALL_SIZE: u64 = 1 << 20;
+const SMALL_BUFFER: u64 = 2 << 20;
+const LARGE_BUFFER: u64 = 20 << 20;
+const MIN_LARGE_ALLOC: u64 = 10 << 20;
+const ROUND_LARGE: u64 = 2 << 20;
+
+/// A CUDA stream, as the allocator sees it: the compute stream is 0.
+pub type Stream = u8;
+
+/// `PYTORCH_CUDA_ALLOC_CONF` settings the replay honours.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Config {
+    pub expandable_segments: bool,
+    /// `max_split_size_mb`, bytes; `u64::MAX` is the default (unlimited).
+    pub max_split_size: u64,
+}
+
+impl Default for Config {
+    fn default() -> Self { Config { expandable_segments: false, max_split_size: u64::MAX } }
+}
+
+/// A block of a segment: neighbours form the segment's address order (as `Block::prev`/`next`
+/// in the allocator), so merging a freed block is O(1).
+#[derive(Debug, Clone, Copy)]
+struct Block { size: u64, allocated: bool, prev: Option<usize>, next: Option<usize>, pool: usize }
+
+/// Free blocks of one stream and size class, ordered by (size, block) for best fit.
+#[derive(Debug, Clone)]
+struct Pool { stream: Stream, small: bool, free: Vec<(u64, usize)>, tail: Option<usize> }
+
+impl Pool {
+    fn insert(&mut self, size: u64, i: usize) {
+        let at = self.free.partition_point(|&k| k < (size, i));
+        self.free.insert(at, (size, i));
+    }
+    fn remove(&mut self, size: u64, i: usize) {
+        let at = self.free.partition_point(|&k| k < (size, i));
+        debug_assert_eq!(self.free.get(at), Some(&(size, i)));
+        self.free.remove(at);
+    }
+}
+
+/// Handle of a live allocation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Allocation(usize);
+
+/// The allocator's state and its peak statistics.
+#[derive(Debug, Clone)]
+pub struct CachingAllocator {
+    cfg: Config,
+    blocks: Vec<Block>,
+    spare: Vec<usize>,
+    pools: Vec<Pool>,
+    pub allocated: u64,
+    pub reserved: u64,
+    pub peak_allocated: u64,
+    pub peak_reserved: u64,
+    pub ops: u32,
+}
+
+/// Bytes a request of `size` occupies once rounded (`round_size`).
+pub fn round_size(size: u64) -> u64 {
+    if size < MIN_BLOCK { MIN_BLOCK } else { size.div_ceil(MIN_BLOCK) * MIN_BLOCK }
+}
+
+/// Size of the segment cudaMalloc'ed for a request no cached block fits (`get_allocation_size`).
+pub fn segment_size(size: u64) -> u64 {
+    if size <= SMALL_SIZE { SMALL_BUFFER }
+    else if size < MIN_LARGE_ALLOC { LARGE_BUFFER }
+    else { size.div_ceil(ROUND_LARGE) * ROUND_LARGE }
+}
+
+impl CachingAllocator {
+    pub fn new(cfg: Config) -> Self {
+        CachingAllocator { cfg, blocks: Vec::with_capacity(256), spare: Vec::new(), pools: Vec::with_capacity(6),
+            allocated: 0, reserved: 0, peak_allocated: 0, peak_reserved: 0, ops: 0 }
+    }
+
+    fn new_block(&mut self, b: Block) -> usize {
+        if let Some(i) = self.spare.pop() { self.blocks[i] = b; i } else { self.blocks.push(b); self.blocks.len() - 1 }
+    }
+
+    fn pool(&mut self, stream: Stream, small: bool) -> usize {
+        match self.pools.iter().position(|p| p.stream == stream && p.small == small) {
+            Some(p) => p,
+            None => { self.pools.push(Pool { stream, small, free: Vec::new(), tail: None }); self.pools.len() - 1 }
+        }
+    }
+
+    fn should_split(&self, small: bool, block: u64, size: u64) -> bool {
+        let rest = block - size;
+        if small || self.cfg.expandable_segments { rest >= MIN_BLOCK }
+        else { size < self.cfg.max_split_size && rest > SMALL_SIZE }
+    }
+
+    /// Allocates `size` bytes on `stream`.
+    pub fn malloc(&mut self, size: u64, stream: Stream) -> Allocation {
+        self.ops += 1;
+        let size = round_size(size);
+        let small = size <= SMALL_SIZE;
+        let p = self.pool(stream, small);
+        let at = self.pools[p].free.partition_point(|&(s, _)| s < size);
+        let found = self.pools[p].free.get(at).copied();
+        let i = match found {
+            // An oversize cached block (≥ max_split_size) does not serve a request below it
+            // (get_free_block).
+            Some((bsize, _)) if size < self.cfg.max_split_size && bsize >= self.cfg.max_split_size => self.grow(size, p),
+            Some((bsize, i)) => { self.pools[p].remove(bsize, i); i }
+            None => self.grow(size, p),
+        };
+        // Split off the rest as a free block right after this one.
+        let b = self.blocks[i];
+        if b.size > size && self.should_split(small, b.size, size) {
+            let rest = self.new_block(Block { size: b.size - size, allocated: false, prev: Some(i), next: b.next, pool: p });
+            if let Some(n) = b.next { self.blocks[n].prev = Some(rest); }
+            self.blocks[i].next = Some(rest);
+            self.blocks[i].size = size;
+            if self.pools[p].tail == Some(i) { self.pools[p].tail = Some(rest); }
+            self.pools[p].insert(b.size - size, rest);
+        }
+        self.blocks[i].allocated = true;
+        self.allocated += self.blocks[i].size;
+        self.peak_allocated = self.peak_allocated.max(self.allocated);
+        Allocation(i)
+    }
+
+    /// A free block (not in the free list) of at least `size` from new device memory.
+    fn grow(&mut self, size: u64, p: usize) -> usize {
+        let small = self.pools[p].small;
+        if self.cfg.expandable_segments {
+            // One segment per stream and pool, mapped page by page at its end: a free block at
+            // the end grows; else new pages start one.
+            let page = if small { SMALL_BUFFER } else { LARGE_BUFFER };
+            let tail = self.pools[p].tail.filter(|&t| !self.blocks[t].allocated);
+            let have = tail.map_or(0, |t| self.blocks[t].size);
+            let add = (size - have.min(size)).div_ceil(page) * page;
+            self.reserved += add;
+            self.peak_reserved = self.peak_reserved.max(self.reserved);
+            match tail {
+                Some(t) => { self.pools[p].remove(have, t); self.blocks[t].size += add; t }
+                None => {
+                    let prev = self.pools[p].tail;
+                    let i = self.new_block(Block { size: add, allocated: false, prev, next: None, pool: p });
+                    if let Some(t) = prev { self.blocks[t].next = Some(i); }
+                    self.pools[p].tail = Some(i);
+                    i
+                }
+            }
+        } else {
+            let bytes = segment_size(size);
+            self.reserved += bytes;
+            self.peak_reserved = self.peak_reserved.max(self.reserved);
+            self.new_block(Block { size: bytes, allocated: false, prev: None, next: None, pool: p })
+        }
+    }
+
+    /// Returns an allocation to the cache, merging it with free neighbours.
+    pub fn free(&mut self, a: Allocation) {
+        let mut i = a.0;
+        debug_assert!(self.blocks[i].allocated);
+        self.blocks[i].allocated = false;
+        self.allocated -= self.blocks[i].size;
+        let p = self.blocks[i].pool;
+        if let Some(n) = self.blocks[i].next.filter(|&n| !self.blocks[n].allocated) {
+            let nb = self.blocks[n];
+            self.pools[p].remove(nb.size, n);
+            self.blocks[i].size += nb.size;
+            self.blocks[i].next = nb.next;
+            if let Some(nn) = nb.next { self.blocks[nn].prev = Some(i); }
+            if self.pools[p].tail == Some(n) { self.pools[p].tail = Some(i); }
+            self.spare.push(n);
+        }
+        if let Some(pr) = self.blocks[i].prev.filter(|&pr| !self.blocks[pr].allocated) {
+            let b = self.blocks[i];
+            self.pools[p].remove(self.blocks[pr].size, pr);
+            self.blocks[pr].size += b.size;
+            self.blocks[pr].next = b.next;
+            if let Some(n) = b.next { self.blocks[n].prev = Some(pr); }
+            if self.pools[p].tail == Some(i) { self.pools[p].tail = Some(pr); }
+            self.spare.push(i);
+            i = pr;
+        }
+        let size = self.blocks[i].size;
+        self.pools[p].insert(size, i);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    const MIB: u64 = 1 << 20;
+
+    #[test]
+    fn sizes_round_to_512_bytes() {
+        assert_eq!(round_size(1), 512);
+        assert_eq!(round_size(512), 512);
+        assert_eq!(round_size(513), 1024);
+        let mut a = CachingAllocator::new(Config::default());
+        a.malloc(100, 0);
+        assert_eq!(a.allocated, 512);
+    }
+
+    #[test]
+    fn small_requests_pack_into_two_mib_segments() {
+        let mut a = CachingAllocator::new(Config::default());
+        for _ in 0..4 { a.malloc(512 * 1024, 0); }
+        assert_eq!(a.reserved, 2 * MIB, "four 512 KiB tensors fill one 2 MiB segment");
+        a.malloc(512 * 1024, 0);
+        assert_eq!(a.reserved, 4 * MIB, "the fifth opens another");
+        assert_eq!(a.allocated, 5 * MIB / 2);
+    }
+
+    #[test]
+    fn mid_size_requests_take_twenty_mib_segments_and_large_ones_round_to_two_mib() {
+        let mut a = CachingAllocator::new(Config::default());
+        a.malloc(3 * MIB, 0);
+        assert_eq!(a.reserved, 20 * MIB);
+        a.malloc(5 * MIB, 0);
+        assert_eq!(a.reserved, 20 * MIB, "the second request splits the first segment's rest");
+        let mut b = CachingAllocator::new(Config::default());
+        b.malloc(11 * MIB + 1, 0);
+        assert_eq!(b.reserved, 12 * MIB);
+    }
+
+    #[test]
+    fn a_large_block_is_not_split_for_a_rest_of_one_mib_or_less() {
+        let mut a = CachingAllocator::new(Config::default());
+        let x = a.malloc(100 * MIB, 0);
+        a.free(x);
+        a.malloc(99 * MIB + MIB / 2, 0);
+        // Rest 0.5 MiB ≤ kSmallSize: the whole cached block is handed out and counted.
+        assert_eq!(a.allocated, 100 * MIB);
+        assert_eq!(a.reserved, 100 * MIB);
+    }
+
+    #[test]
+    fn freed_blocks_are_reused_on_their_own_stream_only() {
+        let mut a = CachingAllocator::new(Config::default());
+        let x = a.malloc(64 * MIB, 1);
+        a.free(x);
+        a.malloc(64 * MIB, 0);
+        assert_eq!(a.reserved, 128 * MIB, "a block cached on the all-gather stream serves only that stream");
+        a.malloc(64 * MIB, 1);
+        assert_eq!(a.reserved, 128 * MIB);
+    }
+
+    #[test]
+    fn best_fit_and_merging_of_neighbours() {
+        let mut a = CachingAllocator::new(Config::default());
+        let x = a.malloc(40 * MIB, 0);
+        let y = a.malloc(40 * MIB, 0);
+        a.free(x);
+        a.free(y);
+        // Separate segments do not merge: an 80 MiB request needs a new segment.
+        a.malloc(80 * MIB, 0);
+        assert_eq!(a.reserved, 160 * MIB);
+        // Within one segment, freed neighbours merge back into one block.
+        let mut b = CachingAllocator::new(Config::default());
+        let s = b.malloc(100 * MIB, 0);
+        b.free(s);
+        let p = b.malloc(30 * MIB, 0);
+        let q = b.malloc(30 * MIB, 0);
+        b.free(p);
+        b.free(q);
+        b.malloc(100 * MIB, 0);
+        assert_eq!(b.reserved, 100 * MIB);
+        assert_eq!(b.peak_allocated, 100 * MIB);
+    }
+
+    #[test]
+    fn fragmentation_raises_reserved_above_allocated() {
+        // A growing sequence of activations: each new, larger tensor fits no freed block.
+        let mut a = CachingAllocator::new(Config::default());
+        for i in 1..=10u64 {
+            let t = a.malloc(i * 30 * MIB, 0);
+            a.free(t);
+        }
+        assert_eq!(a.peak_allocated, 300 * MIB);
+        assert!(a.peak_reserved > 1000 * MIB, "{}", a.peak_reserved / MIB);
+        // Expandable segments grow one segment instead: reserved stays near the peak.
+        let mut e = CachingAllocator::new(Config { expandable_segments: true, ..Config::default() });
+        for i in 1..=10u64 {
+            let t = e.malloc(i * 30 * MIB, 0);
+            e.free(t);
+        }
+        assert!(e.peak_reserved <= 320 * MIB, "{}", e.peak_reserved / MIB);
+    }
+
+    #[test]
+    fn max_split_size_keeps_oversize_blocks_whole() {
+        let cfg = Config { max_split_size: 64 * MIB, ..Config::default() };
+        let mut a = CachingAllocator::new(cfg);
+        let x = a.malloc(200 * MIB, 0);
+        a.free(x);
+        a.malloc(30 * MIB, 0);
+        assert_eq!(a.reserved, 230 * MIB, "an oversize cached block does not serve a small request");
+    }
+}

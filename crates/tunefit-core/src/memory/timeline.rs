@@ -1,0 +1,325 @@
+//! One training run as a sequence of allocations and frees on one GPU — load, the first
+//! step, a steady step — replayed through the caching allocator (allocator.rs).
+//!
+//! The events carry the same bytes as the memory terms (mod.rs): the weights tensor by
+//! tensor, each block's saved activations as the forward reaches it and freed as the
+//! backward leaves it, the recomputed block under full checkpointing, the loss path, the
+//! gradients (created by the first backward, freed by `zero_grad(set_to_none=True)`), the
+//! optimizer states (created lazily by the first `step()`, torch/optim/adamw.py `_init_group`),
+//! and the framework buffers. What the replay adds is what the terms cannot say: how the
+//! allocator's segments, pools and streams turn those tensors into `max_memory_reserved`, and
+//! at which moment the peak falls.
+//!
+//! Streams: FSDP and ZeRO-3 gather each unit's weights on their own stream and hand them to
+//! the compute stream with `record_stream` (torch/distributed/fsdp/_flat_param.py, FSDP2's
+//! `_fsdp_param_group.py` all-gather stream); the gradients reduce-scatter on a third. Blocks
+//! freed there are cached for that stream only.
+
+use super::allocator::{Allocation, CachingAllocator, Config, Stream};
+use serde::Serialize;
+
+const COMPUTE: Stream = 0;
+const GATHER: Stream = 1;
+const REDUCE: Stream = 2;
+
+/// Where in the run an event happens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Phase { Load, Forward, Loss, Backward, OptimizerStep }
+
+impl Phase {
+    pub fn as_str(self) -> &'static str {
+        match self { Phase::Load => "load", Phase::Forward => "forward", Phase::Loss => "loss",
+            Phase::Backward => "backward", Phase::OptimizerStep => "optimizer step" }
+    }
+}
+
+/// The sizes the events are built from, bytes per GPU (mod.rs computes them).
+#[derive(Debug, Clone, Default)]
+pub struct Shape {
+    pub layers: usize,
+    /// Weight tensors of one block (this GPU's share), and the embedding/head/other tensors.
+    pub block_weights: Vec<f64>,
+    pub other_weights: Vec<f64>,
+    /// Gradient tensors of one trained block, and of the trained embedding/head.
+    pub block_grads: Vec<f64>,
+    pub other_grads: Vec<f64>,
+    /// Optimizer states and master weights, per block and for the rest.
+    pub block_states: Vec<f64>,
+    pub other_states: Vec<f64>,
+    /// Blocks that keep activations (freeze-tuning: the trained ones).
+    pub layers_with_grad: usize,
+    /// Saved tensors one block keeps for backward.
+    pub saved: Vec<f64>,
+    /// The block's full saved set, rebuilt during backward under full checkpointing.
+    pub recompute: Vec<f64>,
+    /// A transient the forward of a block makes and drops (its largest intermediate).
+    pub workspace: f64,
+    /// Saved outside the blocks (head input, final norm, masks, ids).
+    pub head_saved: f64,
+    /// The loss path: what it keeps for backward, and its transient peak on top.
+    pub loss_saved: f64,
+    pub loss_transient: f64,
+    /// Gradient of one block's output flowing backward (two live at a time).
+    pub act_grad: f64,
+    /// Per-step temporary of the optimizer (foreach lists).
+    pub step_temp: f64,
+    /// Persistent framework buffers on the compute stream (DDP buckets).
+    pub persistent: f64,
+    /// One unit gathered by FSDP/ZeRO-3 (16-bit or packed), 0 without parameter sharding.
+    pub gathered_unit: f64,
+    /// One unit's unsharded gradient before its reduce-scatter, 0 without sharding.
+    pub reduce_unit: f64,
+    /// QLoRA: one dequantized weight during its matmul.
+    pub dequant: f64,
+    /// QLoRA load: the 16-bit tensor each 4-bit weight is quantized from.
+    pub load_transient: f64,
+    /// Gradients stay allocated across steps (ga > 1 accumulates; set_to_none=0 keeps zeros).
+    pub grads_persist: bool,
+    pub micro_steps: usize,
+}
+
+/// One point of the timeline: after an event, the allocator's figures.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Point {
+    pub event: String,
+    pub phase: Phase,
+    pub allocated: u64,
+    pub reserved: u64,
+}
+
+/// The replay's result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Replay {
+    pub peak_allocated: u64,
+    pub peak_reserved: u64,
+    /// The event at which allocated peaked, in words.
+    pub peak_event: String,
+    pub peak_phase: Phase,
+    /// Every noted point, without words (`points` writes them).
+    raw: Vec<Raw>,
+}
+
+impl Replay {
+    /// At most `MAX_POINTS` points, evenly spread, the first at the peak among them.
+    pub fn points(&self) -> Vec<Point> { thin(&self.raw, self.peak_allocated) }
+}
+
+/// Points kept for the chart and the JSON.
+pub const MAX_POINTS: usize = 240;
+
+/// An event without its words: the phase, the block (−1 for none) and whether it belongs
+/// to the first step. Words are written only for the points that are kept.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Event { phase: Phase, block: i32, first: bool }
+
+impl Event {
+    fn words(self) -> String {
+        let what = match (self.phase, self.block) {
+            (Phase::Load, _) => "load".to_string(),
+            (Phase::Forward, b) => format!("forward of block {b}"),
+            (Phase::Loss, _) => "loss (logits and their fp32 path)".to_string(),
+            (Phase::Backward, -1) => "backward of the loss".to_string(),
+            (Phase::Backward, b) => format!("backward of block {b}"),
+            (Phase::OptimizerStep, _) => if self.first { "optimizer step (states created)".to_string() } else { "optimizer step".to_string() },
+        };
+        if self.first && self.phase != Phase::Load { format!("first step: {what}") } else { what }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Raw { event: Event, allocated: u64, reserved: u64 }
+
+struct Run { a: CachingAllocator, points: Vec<Raw>, peak: (u64, Event), now: Event }
+
+impl Run {
+    fn note(&mut self) {
+        if self.a.allocated > self.peak.0 { self.peak = (self.a.allocated, self.now); }
+        self.points.push(Raw { event: self.now, allocated: self.a.allocated, reserved: self.a.reserved });
+    }
+    fn at(&mut self, phase: Phase, block: i32, first: bool) { self.now = Event { phase, block, first }; }
+    fn alloc(&mut self, bytes: f64, stream: Stream) -> Option<Allocation> {
+        if bytes < 1.0 { return None; }
+        let h = self.a.malloc(bytes as u64, stream);
+        Some(h)
+    }
+    fn alloc_all(&mut self, sizes: &[f64], stream: Stream) -> Vec<Allocation> {
+        let mut out = Vec::with_capacity(sizes.len());
+        self.alloc_into(sizes, stream, &mut out);
+        out
+    }
+    fn alloc_into(&mut self, sizes: &[f64], stream: Stream, out: &mut Vec<Allocation>) {
+        for &b in sizes { if let Some(h) = self.alloc(b, stream) { out.push(h); } }
+    }
+    fn free(&mut self, h: Option<Allocation>) { if let Some(h) = h { self.a.free(h); } }
+    fn free_all(&mut self, hs: Vec<Allocation>) { for h in hs { self.a.free(h); } }
+    fn free_drain(&mut self, hs: &mut Vec<Allocation>) { for h in hs.drain(..) { self.a.free(h); } }
+}
+
+/// Replays load, the first step and one steady step.
+pub fn replay(s: &Shape, cfg: Config) -> Replay {
+    let load = Event { phase: Phase::Load, block: -1, first: false };
+    let mut r = Run { a: CachingAllocator::new(cfg), points: Vec::with_capacity(8 * s.layers + 16), peak: (0, load), now: load };
+    // ---- load: weights tensor by tensor (a QLoRA weight passes through its 16-bit form) ----
+    let mut weights = Vec::new();
+    for _ in 0..s.layers {
+        for &w in &s.block_weights {
+            let t = r.alloc(s.load_transient.min(w * 4.0), COMPUTE);
+            weights.extend(r.alloc(w, COMPUTE));
+            r.free(t);
+        }
+    }
+    weights.extend(r.alloc_all(&s.other_weights, COMPUTE));
+    let _persistent = r.alloc(s.persistent, COMPUTE);
+    r.note();
+
+    let mut grads: Vec<Allocation> = Vec::new();
+    let mut states: Vec<Allocation> = Vec::new();
+    for step in 0..2 {
+        let first = step == 0;
+        for micro in 0..s.micro_steps.max(1) {
+            // ---- forward ----
+            let mut saved: Vec<Vec<Allocation>> = Vec::with_capacity(s.layers);
+            let mut gathered: Vec<Allocation> = Vec::new();
+            for l in 0..s.layers {
+                r.at(Phase::Forward, l as i32, first);
+                if s.gathered_unit > 0.0 {
+                    // The unit and its prefetched successor are gathered; the one before is freed.
+                    gathered.extend(r.alloc(s.gathered_unit, GATHER));
+                    if gathered.len() > 2 { let g = gathered.remove(0); r.a.free(g); }
+                }
+                let keeps = l >= s.layers - s.layers_with_grad.min(s.layers);
+                let d = r.alloc(s.dequant, COMPUTE);
+                let ws = r.alloc(s.workspace, COMPUTE);
+                saved.push(if keeps { r.alloc_all(&s.saved, COMPUTE) } else { Vec::new() });
+                r.note();
+                r.free(ws);
+                r.free(d);
+            }
+            for g in gathered.drain(..) { r.a.free(g); }
+            let head = r.alloc(s.head_saved, COMPUTE);
+            // ---- loss ----
+            r.at(Phase::Loss, -1, first);
+            let loss = r.alloc(s.loss_saved, COMPUTE);
+            let lt = r.alloc(s.loss_transient, COMPUTE);
+            r.note();
+            r.free(lt);
+            // ---- backward ----
+            let mut other_grads = Vec::new();
+            if grads.is_empty() { other_grads = r.alloc_all(&s.other_grads, COMPUTE); }
+            r.at(Phase::Backward, -1, first);
+            let mut ag = r.alloc(s.act_grad, COMPUTE);
+            r.note();
+            r.free(loss);
+            r.free(head);
+            let mut new_grads = Vec::new();
+            let mut rc = Vec::with_capacity(s.recompute.len());
+            for l in (0..s.layers).rev() {
+                r.at(Phase::Backward, l as i32, first);
+                if l < s.layers - s.layers_with_grad.min(s.layers) { break; }
+                let g_unit = if s.gathered_unit > 0.0 { r.alloc(s.gathered_unit, GATHER) } else { None };
+                r.alloc_into(&s.recompute, COMPUTE, &mut rc);
+                let d = r.alloc(s.dequant, COMPUTE);
+                let next_ag = r.alloc(s.act_grad, COMPUTE);
+                if grads.is_empty() { new_grads.extend(r.alloc_all(&s.block_grads, COMPUTE)); }
+                let rs = if s.reduce_unit > 0.0 { r.alloc(s.reduce_unit, REDUCE) } else { None };
+                r.note();
+                r.free(rs);
+                r.free(d);
+                r.free_drain(&mut rc);
+                r.free(g_unit);
+                r.free(ag);
+                ag = next_ag;
+                let sv = std::mem::take(&mut saved[l]);
+                r.free_all(sv);
+            }
+            r.free(ag);
+            for v in saved { r.free_all(v); }
+            if grads.is_empty() { grads = new_grads; grads.extend(other_grads); }
+            let _ = micro;
+        }
+        // ---- optimizer step: states are created lazily by the first step() ----
+        r.at(Phase::OptimizerStep, -1, first);
+        if states.is_empty() {
+            for _ in 0..s.layers { states.extend(r.alloc_all(&s.block_states, COMPUTE)); }
+            states.extend(r.alloc_all(&s.other_states, COMPUTE));
+        }
+        let tmp = r.alloc(s.step_temp, COMPUTE);
+        r.note();
+        r.free(tmp);
+        // zero_grad(set_to_none=True) frees the gradients.
+        if !s.grads_persist { let g = std::mem::take(&mut grads); r.free_all(g); }
+    }
+    let _ = weights;
+    let (peak_allocated, peak) = r.peak;
+    if std::env::var("TL_DEBUG").is_ok() { eprintln!("mallocs {} points {} pools free {:?}", r.a.ops, r.points.len(), 0); }
+    Replay { peak_allocated, peak_reserved: r.a.peak_reserved, peak_event: peak.words(), peak_phase: peak.phase, raw: r.points }
+}
+
+/// At most MAX_POINTS points, evenly spread, keeping the first at the peak.
+fn thin(points: &[Raw], peak: u64) -> Vec<Point> {
+    let stride = points.len().div_ceil(MAX_POINTS - 1).max(1);
+    let at_peak = points.iter().position(|p| p.allocated == peak);
+    points.iter().enumerate().filter(|(i, _)| i % stride == 0 || Some(*i) == at_peak)
+        .map(|(_, p)| Point { event: p.event.words(), phase: p.event.phase, allocated: p.allocated, reserved: p.reserved }).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    const GIB: f64 = 1073741824.0;
+
+    fn shape() -> Shape {
+        Shape {
+            layers: 4, block_weights: vec![64e6; 7], other_weights: vec![500e6, 500e6],
+            block_grads: vec![64e6; 7], other_grads: vec![], block_states: vec![128e6; 7], other_states: vec![],
+            layers_with_grad: 4, saved: vec![100e6, 50e6, 200e6], recompute: vec![], workspace: 300e6,
+            head_saved: 20e6, loss_saved: 400e6, loss_transient: 800e6, act_grad: 60e6,
+            step_temp: 0.0, persistent: 0.0, gathered_unit: 0.0, reduce_unit: 0.0, dequant: 0.0, load_transient: 0.0,
+            grads_persist: false, micro_steps: 1,
+        }
+    }
+
+    #[test]
+    fn the_peak_is_named_and_reserved_is_at_least_allocated() {
+        let r = replay(&shape(), Config::default());
+        assert!(r.peak_reserved >= r.peak_allocated);
+        assert!(!r.peak_event.is_empty());
+        assert!(r.points().len() <= MAX_POINTS);
+        // In the steady step the states (3.6 GB) created by the first step sit beside the
+        // weights (2.8), four blocks' activations (1.4) and the loss path (1.2): 9.0 GB at the
+        // loss, above the first step's 8.2 GB (weights, gradients, new states).
+        assert_eq!(r.peak_phase, Phase::Loss, "{}", r.peak_event);
+        assert!(!r.peak_event.starts_with("first step"));
+        assert!(r.peak_allocated as f64 > 8.9e9 && (r.peak_allocated as f64) < 9.4e9, "{}", r.peak_allocated as f64 / GIB);
+    }
+
+    #[test]
+    fn optimizer_states_appear_at_the_first_step_not_at_load() {
+        let r = replay(&shape(), Config::default());
+        let points = r.points();
+        let load = points.iter().find(|p| p.phase == Phase::Load).unwrap();
+        let step = points.iter().find(|p| p.phase == Phase::OptimizerStep).unwrap();
+        assert!(step.allocated > load.allocated + (4.0 * 7.0 * 128e6) as u64);
+    }
+
+    #[test]
+    fn a_gathering_stream_holds_memory_of_its_own() {
+        let mut s = shape();
+        s.gathered_unit = 300e6;
+        s.reduce_unit = 200e6;
+        let with = replay(&s, Config::default());
+        let without = replay(&shape(), Config::default());
+        assert!(with.peak_reserved > without.peak_reserved + 600_000_000, "two gathered units and a reduce buffer on their own streams");
+    }
+
+    #[test]
+    fn many_events_thin_to_the_chart_limit_and_keep_the_peak() {
+        let mut s = shape();
+        s.layers = 200;
+        s.layers_with_grad = 200;
+        let r = replay(&s, Config::default());
+        assert!(r.points().len() <= MAX_POINTS);
+        assert!(r.points().iter().any(|p| p.allocated == r.peak_allocated));
+    }
+}
