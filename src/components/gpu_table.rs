@@ -75,7 +75,9 @@ pub fn rows_markup(s: &Strings, u: Units, lang: Lang, rows: &[GpuFit], target: O
     let dash = s.not_computed;
     for (id, name, fit) in rows {
         let (status, class) = match fit {
-            Some(f) if f.fits => (s.fits.to_string(), "ok"),
+            Some(f) if f.verdict == tunefit_core::report::Verdict::Fits => (s.fits.to_string(), "ok"),
+            // Fits by the point estimate but inside the error band: never green.
+            Some(f) if f.verdict == tunefit_core::report::Verdict::Tight => (s.tight.to_string(), "warn"),
             Some(f) => match f.min_gpus {
                 Some(n) if n > 1 => ((s.needs_gpus)(n), "warn"),
                 _ => (s.no_fit.to_string(), "bad"),

@@ -98,10 +98,7 @@ pub fn SharePanel() -> impl IntoView {
         status.set(Some(if ok { sh().copied } else { sh().copy_failed }.to_string()));
     }));
     let markdown = move || st.report.with(|r| r.as_ref().ok().map(|r| tunefit_core::markdown::report_markdown_with_link(r, Some(&page_base()))));
-    // The download carries the allocator replay's timeline too, as `tunefit estimate --json` does.
-    let json = move || st.report.with(|r| r.as_ref().ok().cloned())
-        .and_then(|r| st.query.with(|q| tunefit_core::report::with_timeline(r, q).ok()))
-        .and_then(|r| serde_json::to_string_pretty(&r).ok());
+    let json = move || st.report.with(|r| r.as_ref().ok().and_then(|r| serde_json::to_string_pretty(r).ok()));
     let snippet = move || {
         let mut src = format!("{}?{}&embed=1", page_base(), st.query.with(|q| q.to_query_string()));
         if let Some(v) = embed_view.get() { src.push_str("&view="); src.push_str(v.code()); }

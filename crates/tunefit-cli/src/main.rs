@@ -4,7 +4,7 @@ mod listing;
 mod readable;
 
 use std::process::ExitCode;
-use tunefit_core::{evaluate_with_timeline, Query};
+use tunefit_core::{evaluate, evaluate_with_timeline, Query};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -17,7 +17,10 @@ fn main() -> ExitCode {
                 Ok(q) => q,
                 Err(e) => { eprintln!("tunefit: {e}"); return ExitCode::from(2); }
             };
-            match evaluate_with_timeline(&q) {
+            // The allocator replay's timeline: always in the text, in the JSON with --timeline
+            // (the page's JSON download leaves it out, and equals `--json`).
+            let timeline = !json || args.iter().any(|a| a == "--timeline");
+            match if timeline { evaluate_with_timeline(&q) } else { evaluate(&q) } {
                 // Writes ignore a closed pipe (`tunefit ... | head`) instead of panicking.
                 Ok(r) if json => { use std::io::Write; let _ = writeln!(std::io::stdout(), "{}", serde_json::to_string_pretty(&r).unwrap_or_default()); }
                 Ok(r) => { use std::io::Write; let _ = write!(std::io::stdout(), "{}", readable::render(&r)); }
@@ -27,6 +30,6 @@ fn main() -> ExitCode {
         }
         Some("gpus") => listing::gpus(json),
         Some("offers") => listing::offers(json, rest.get(1).map(|s| s.as_str())),
-        _ => { eprintln!("usage: tunefit estimate [--json] '<query>' | gpus [--json] | offers [--json] ['provider=..&gpu=..'] | {}", export_cmd::USAGE); ExitCode::from(2) }
+        _ => { eprintln!("usage: tunefit estimate [--json [--timeline]] '<query>' | gpus [--json] | offers [--json] ['provider=..&gpu=..'] | {}", export_cmd::USAGE); ExitCode::from(2) }
     }
 }

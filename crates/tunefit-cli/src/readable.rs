@@ -28,7 +28,8 @@ pub fn render(r: &Report) -> String {
     }
     if let Some(f) = &r.fit {
         let head = f.headroom as f64 / GIB;
-        s += &format!("fit on {}  {:.2} GiB: {} (headroom {head:+.2} GiB)\n", f.gpu, f.vram as f64 / GIB, if f.fits { "fits" } else { "does not fit" });
+        s += &format!("fit on {}  {:.2} GiB: {} (headroom {head:+.2} GiB; error band {:.2}–{:.2} GiB)\n", f.gpu, f.vram as f64 / GIB,
+            f.verdict.as_str(), f.band_low as f64 / GIB, f.band_high as f64 / GIB);
         let o = |x: Option<u32>| x.map_or("none".to_string(), |v| v.to_string());
         s += &format!("  largest micro-batch {}, longest sequence {}, fewest GPUs {}\n", o(f.max_batch), o(f.max_seq), o(f.min_gpus));
     }

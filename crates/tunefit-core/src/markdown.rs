@@ -58,8 +58,9 @@ pub fn report_markdown_with_link(r: &Report, base: Option<&str>) -> String {
     if b.host_ram > 0 { let _ = writeln!(md, "| Host RAM per node | {} |", gib(b.host_ram)); }
 
     if let Some(f) = &r.fit {
-        let verdict = if f.fits { "fits" } else { "does not fit" };
-        let _ = writeln!(md, "\n**Fit on {}** ({} GiB usable): {verdict}, headroom {} GiB.", cell(&f.gpu), gib(f.vram), signed_gib(f.headroom));
+        let verdict = match f.verdict { crate::report::Verdict::Fits => "fits", crate::report::Verdict::Tight => "tight (inside the model's error band)", crate::report::Verdict::DoesNotFit => "does not fit" };
+        let _ = writeln!(md, "\n**Fit on {}** ({} GiB usable): {verdict}, headroom {} GiB; measured runs of this kind need {}–{} GiB.",
+            cell(&f.gpu), gib(f.vram), signed_gib(f.headroom), gib(f.band_low), gib(f.band_high));
         let opt = |v: Option<u32>| v.map_or("none".to_string(), |v| v.to_string());
         let _ = writeln!(md, "Largest micro-batch: {}; longest sequence: {}; fewest GPUs: {}.", opt(f.max_batch), opt(f.max_seq), opt(f.min_gpus));
     }

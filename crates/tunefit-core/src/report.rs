@@ -75,13 +75,51 @@ pub struct MemoryBreakdown {
     pub replay_reserved: Option<u64>,
 }
 
+/// Whether a configuration fits a GPU once the model's own error is taken into account.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    /// Fits even if the run needs as much more than predicted as the worst measured case.
+    Fits,
+    /// The GPU's memory lies inside the error band: it may or may not fit.
+    Tight,
+    /// Does not fit even if the run needs as much less as the most over-predicted case.
+    DoesNotFit,
+}
+
+impl Verdict {
+    pub fn as_str(self) -> &'static str {
+        match self { Verdict::Fits => "fits", Verdict::Tight => "tight", Verdict::DoesNotFit => "does-not-fit" }
+    }
+}
+
+/// The error band of the memory model on its measured cases (docs/accuracy.md): measured
+/// runs needed up to `UNDER` more than predicted and down to `OVER` less. A test
+/// (tests/validation.rs) holds every counted case inside it.
+pub const BAND_UNDER: f64 = 0.14;
+pub const BAND_OVER: f64 = 0.06;
+
+/// The verdict for `device` bytes on a GPU of `vram` bytes, and the band [low, high].
+pub fn verdict(device: u64, vram: u64) -> (Verdict, u64, u64) {
+    let (low, high) = ((device as f64 * (1.0 - BAND_OVER)) as u64, (device as f64 * (1.0 + BAND_UNDER)) as u64);
+    let v = if high <= vram { Verdict::Fits } else if low > vram { Verdict::DoesNotFit } else { Verdict::Tight };
+    (v, low, high)
+}
+
 /// How the configuration fits one GPU model.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Fit {
     pub gpu: String,
     /// Usable memory of the GPU, bytes.
     pub vram: u64,
+    /// The point estimate fits (device ≤ vram).
     pub fits: bool,
+    /// Fits, tight or does not fit, with the model's error band: green only when even the
+    /// band's high end fits.
+    pub verdict: Verdict,
+    /// The band of `device` the measured cases support, bytes: [low, high].
+    pub band_low: u64,
+    pub band_high: u64,
     /// vram - device, bytes (negative when it does not fit).
     pub headroom: i64,
     /// Largest micro-batch that fits at the current sequence length (None if not even 1).
@@ -138,8 +176,8 @@ pub fn evaluate(q: &Query) -> Result<Report, Error> {
     finish(q, est, fit, cost)
 }
 
-/// `evaluate`, with the allocator replay's timeline in `memory` (the CLI's JSON and the
-/// page's download; ~0.2 ms more, so the page's live figures leave it out).
+/// `evaluate`, with the allocator replay's timeline in `memory` (`tunefit estimate`, and its
+/// `--json --timeline`; ~0.2 ms more, so the page leaves it out).
 pub fn evaluate_with_timeline(q: &Query) -> Result<Report, Error> { with_timeline(evaluate(q)?, q) }
 
 /// Adds the allocator replay of `q` to a report of `q` (`MemoryBreakdown::timeline`,

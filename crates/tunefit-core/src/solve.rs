@@ -67,10 +67,12 @@ pub fn min_gpus(q: &Query, vram: u64) -> Option<u32> {
 /// solvers at that memory size.
 pub fn fit_on(q: &Query, est: &crate::memory::Estimate, gpu: &crate::dataset::Gpu) -> crate::report::Fit {
     let headroom = gpu.vram_bytes as i64 - est.memory.device as i64;
+    let (verdict, band_low, band_high) = crate::report::verdict(est.memory.device, gpu.vram_bytes);
     crate::report::Fit {
         gpu: gpu.id.into(),
         vram: gpu.vram_bytes,
         fits: headroom >= 0,
+        verdict, band_low, band_high,
         headroom,
         max_batch: max_batch(q, gpu.vram_bytes),
         max_seq: max_seq(q, gpu.vram_bytes),
