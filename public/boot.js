@@ -9,14 +9,18 @@ if (embed) {
 // The config exporter (crates/tunefit-export) is a second wasm, loaded on the first call: the
 // Copy-config panel calls this when it opens (tests may call it too). A failed load is retried
 // on the next call. Resolves to export_json's JSON text, its warnings in `lang` ('en'|'ru').
+// The same module writes the Download JSON (`report_json`), so the report's serializer is not
+// in the first load either.
 let exporter;
-window.tunefitExport = (query, framework, lang = 'en') => {
+const lazy = (call) => {
   exporter ??= import('./tunefit-export.js').then(async (x) => {
     await x.default({ module_or_path: new URL('./tunefit-export_bg.wasm', import.meta.url) });
     return x;
   });
-  return exporter.then((x) => x.export_json(query, framework, lang), (e) => { exporter = undefined; throw e; });
+  return exporter.then(call, (e) => { exporter = undefined; throw e; });
 };
+window.tunefitExport = (query, framework, lang = 'en') => lazy((x) => x.export_json(query, framework, lang));
+window.tunefitReport = (query, prices = '') => lazy((x) => x.report_json(query, prices));
 const s = document.querySelector('script[data-wasm]');
 const m = await import(s.dataset.js);
 await m.default({ module_or_path: s.dataset.wasm });

@@ -10,7 +10,16 @@ use crate::state::use_state;
 use crate::url::View;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+
+#[wasm_bindgen]
+extern "C" {
+    /// public/boot.js: the report as `tunefit estimate --json` prints it, written by the
+    /// lazily loaded exporter module.
+    #[wasm_bindgen(catch, js_name = tunefitReport)]
+    fn tunefit_report(query: &str, prices: &str) -> Result<js_sys::Promise, JsValue>;
+}
 
 /// The page's address without query or fragment: what links and snippets are built on.
 pub fn page_base() -> String {
@@ -98,7 +107,22 @@ pub fn SharePanel() -> impl IntoView {
         status.set(Some(if ok { sh().copied } else { sh().copy_failed }.to_string()));
     }));
     let markdown = move || st.report.with(|r| r.as_ref().ok().map(|r| tunefit_core::markdown::report_markdown_with_link(r, Some(&page_base()))));
-    let json = move || st.report.with(|r| r.as_ref().ok().and_then(|r| serde_json::to_string_pretty(r).ok()));
+    // Written by the lazily loaded exporter module (public/boot.js `tunefitReport`), with the
+    // same prices the page applies.
+    let json = move || {
+        let query = st.query.with_untracked(|q| q.to_query_string());
+        let prices = st.prices.with_untracked(|b| if b.is_empty() { String::new() } else { b.to_json() });
+        spawn_local(async move {
+            let text = match tunefit_report(&query, &prices) {
+                Ok(p) => wasm_bindgen_futures::JsFuture::from(p).await.ok().and_then(|v| v.as_string()),
+                Err(_) => None,
+            };
+            match text {
+                Some(j) if download("tunefit.json", "application/json", &j).is_some() => status.set(Some(sh().downloaded.into())),
+                _ => status.set(Some(sh().copy_failed.into())),
+            }
+        });
+    };
     let snippet = move || {
         let mut src = format!("{}?{}&embed=1", page_base(), st.query.with(|q| q.to_query_string()));
         if let Some(v) = embed_view.get() { src.push_str("&view="); src.push_str(v.code()); }
@@ -115,9 +139,7 @@ pub fn SharePanel() -> impl IntoView {
         match a.as_str() {
             "share" => copy(link()),
             "markdown" => if let Some(m) = markdown() { copy(m) },
-            "json" => if let Some(j) = json() {
-                if download("tunefit.json", "application/json", &j).is_some() { status.set(Some(sh().downloaded.into())) }
-            },
+            "json" => json(),
             "embed" => embed_open.update(|o| *o = !*o),
             "snippet" => copy(snippet()),
             "prices" => if let Some(i) = value() { with_prices.set(i.checked()) },

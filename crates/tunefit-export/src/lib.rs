@@ -19,6 +19,11 @@ pub fn export_json(query: &str, framework: &str, lang: &str) -> String {
     export_json_with(query, framework, |x| if lang == "ru" { translated(x) } else { x })
 }
 
+/// The whole report as `tunefit estimate --json` prints it (the page's Download JSON),
+/// with the person's price book (its JSON, or empty).
+#[wasm_bindgen]
+pub fn report_json(query: &str, prices: &str) -> String { tunefit_core::report::report_json(query, prices) }
+
 /// `x` with every warning that has a Russian row in Russian; the rest as the core wrote them.
 pub fn translated(mut x: ConfigExport) -> ConfigExport {
     for w in &mut x.warnings {

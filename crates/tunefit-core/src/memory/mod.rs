@@ -9,7 +9,7 @@
 //! All arithmetic is f64 over validated inputs and checked before it becomes bytes.
 
 pub mod allocator;
-mod shape;
+pub mod shape;
 pub mod timeline;
 
 use crate::activation::{Block, NormImpl};
@@ -31,15 +31,15 @@ pub struct Estimate {
     pub warnings: Vec<Warning>,
     pub explanations: Vec<Explanation>,
     pub detail: Detail,
-    /// The run's tensors, for `replay`.
-    pub timeline_shape: timeline::Shape,
+    /// What `replay` builds the run's tensors from.
+    pub timeline_input: Box<shape::Input>,
 }
 
 impl Estimate {
     /// The run replayed allocation by allocation through PyTorch's caching allocator: where
     /// the peak falls and how allocated and reserved move over load, the first step and a
     /// steady step (~0.2 ms; the page and the solvers do without it).
-    pub fn replay(&self) -> timeline::Replay { timeline::replay(&self.timeline_shape, allocator::Config::default()) }
+    pub fn replay(&self) -> timeline::Replay { timeline::replay(&shape::timeline_shape(&self.timeline_input), allocator::Config::default()) }
 }
 
 /// Intermediate figures (bytes per GPU) behind the breakdown.
@@ -557,8 +557,8 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
     let fragmentation = 0.05 * dynamic;
     let reserved = allocated + fragmentation;
     // The run's tensors, for the event-by-event replay through the allocator (timeline.rs).
-    let timeline_shape = shape::timeline_shape(&shape::Input {
-        q, a: &a, tr: &tr, tp, pp, act_bytes, tokens, w, g, o: o_torch, per_layer: &per_layer,
+    let timeline_input = Box::new(shape::Input {
+        q: q.clone(), a: a.clone(), tr, tp, pp, act_bytes, tokens, w, g, o: o_torch, per_layer,
         layers_with_grad, layer_bytes, recompute, act_pre_pp, act, loss_saved, logits, step_temp,
         dequant: dequant_buf, bucket: bucket_buf, gathered, adapter_bytes,
     });
@@ -606,7 +606,7 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
         per_layer_activation: layer_bytes, largest_module: a.modules().largest_module,
         paged_optimizer: paged_bytes, cuda_context: context, fragmentation, framework_buffers: buffers, non_torch: nccl,
     };
-    Ok(Estimate { model, memory, warnings, explanations, detail, timeline_shape })
+    Ok(Estimate { model, memory, warnings, explanations, detail, timeline_input })
 }
 
 fn explain(q: &Query, r: &Resolved, a: &Architecture, t: &Trainable) -> Vec<Explanation> {

@@ -8,10 +8,13 @@ use crate::activation::BlockSaved;
 use crate::arch::{Architecture, MlpKind};
 use crate::query::{Checkpointing, Method, Query, ShardingStrategy};
 
-pub(super) struct Input<'a> {
-    pub q: &'a Query,
-    pub a: &'a Architecture,
-    pub tr: &'a Trainable,
+/// The figures of an estimate the run's tensors are built from (kept by `Estimate`, so the
+/// tensors are listed only when a replay asks: the page never does).
+#[derive(Debug, Clone)]
+pub struct Input {
+    pub q: Query,
+    pub a: Architecture,
+    pub tr: Trainable,
     pub tp: f64,
     pub pp: f64,
     pub tokens: f64,
@@ -20,7 +23,7 @@ pub(super) struct Input<'a> {
     pub w: f64,
     pub g: f64,
     pub o: f64,
-    pub per_layer: &'a BlockSaved,
+    pub per_layer: BlockSaved,
     pub layers_with_grad: f64,
     pub layer_bytes: f64,
     /// The block rebuilt during backward under full checkpointing (0 otherwise).
@@ -45,7 +48,7 @@ fn split(total: f64, parts: &[f64]) -> Vec<f64> {
 }
 
 pub(super) fn timeline_shape(i: &Input) -> Shape {
-    let (q, a) = (i.q, i.a);
+    let (q, a) = (&i.q, &i.a);
     let layers = ((a.layers as f64 / i.pp).round() as usize).max(1);
     let (h, qd, kv, f) = (a.hidden as f64, a.q_dim() as f64, a.kv_dim() as f64, a.ffn as f64);
     let experts = a.experts.max(1) as f64;
@@ -84,7 +87,7 @@ pub(super) fn timeline_shape(i: &Input) -> Shape {
     // micro-batches: scaled as the terms are), the rest outside the blocks.
     let scale = if i.act_pre_pp > 0.0 { i.act / i.act_pre_pp } else { 1.0 };
     let in_flight = scale * i.pp;
-    let p = i.per_layer;
+    let p = &i.per_layer;
     let fields = [p.norms, p.attention, p.attention_scores, p.mlp, p.adapters, p.dropout_masks, p.norm_stats];
     let saved = split(i.layer_bytes * in_flight, &fields);
     let blocks = i.layers_with_grad * i.layer_bytes;
