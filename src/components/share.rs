@@ -19,6 +19,9 @@ extern "C" {
     /// lazily loaded exporter module.
     #[wasm_bindgen(catch, js_name = tunefitReport)]
     fn tunefit_report(query: &str, prices: &str) -> Result<js_sys::Promise, JsValue>;
+    /// public/boot.js: the report as Markdown with the page's link, from the same module.
+    #[wasm_bindgen(catch, js_name = tunefitMarkdown)]
+    fn tunefit_markdown(query: &str, prices: &str, base: &str) -> Result<js_sys::Promise, JsValue>;
 }
 
 /// The page's address without query or fragment: what links and snippets are built on.
@@ -106,7 +109,18 @@ pub fn SharePanel() -> impl IntoView {
         manual.set((!ok).then_some(text));
         status.set(Some(if ok { sh().copied } else { sh().copy_failed }.to_string()));
     }));
-    let markdown = move || st.report.with(|r| r.as_ref().ok().map(|r| tunefit_core::markdown::report_markdown_with_link(r, Some(&page_base()))));
+    // Written by the lazily loaded exporter module (public/boot.js `tunefitMarkdown`).
+    let markdown = move || {
+        let query = st.query.with_untracked(|q| q.to_query_string());
+        let prices = st.prices.with_untracked(|b| if b.is_empty() { String::new() } else { b.to_json() });
+        spawn_local(async move {
+            let text = match tunefit_markdown(&query, &prices, &page_base()) {
+                Ok(p) => wasm_bindgen_futures::JsFuture::from(p).await.ok().and_then(|v| v.as_string()),
+                Err(_) => None,
+            };
+            match text { Some(m) => copy(m), None => status.set(Some(sh().copy_failed.into())) }
+        });
+    };
     // Written by the lazily loaded exporter module (public/boot.js `tunefitReport`), with the
     // same prices the page applies.
     let json = move || {
@@ -138,7 +152,7 @@ pub fn SharePanel() -> impl IntoView {
         let value = || ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok());
         match a.as_str() {
             "share" => copy(link()),
-            "markdown" => if let Some(m) = markdown() { copy(m) },
+            "markdown" => markdown(),
             "json" => json(),
             "embed" => embed_open.update(|o| *o = !*o),
             "snippet" => copy(snippet()),

@@ -33,8 +33,9 @@ test('Share copies the canonical link; Markdown and JSON are the core\'s', async
   assert.ok(!link.includes('#'), 'no prices unless asked');
 
   await page.getByTestId('copy-markdown').click();
-  await page.waitForFunction(async () => (await navigator.clipboard.readText()).startsWith('### tunefit'));
-  const md = await clipboard(page);
+  // The Markdown is written by the lazily loaded exporter module: poll until it lands.
+  let md = '';
+  for (let i = 0; i < 100 && !md.startsWith('### tunefit'); i++) { md = await clipboard(page); if (!md.startsWith('### tunefit')) await page.waitForTimeout(50); }
   assert.match(md, /\| Setting \| Value \|/);
   assert.ok(md.includes(link), 'the Markdown carries the full link');
 

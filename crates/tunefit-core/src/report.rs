@@ -207,6 +207,19 @@ pub fn report_json(query: &str, prices_json: &str) -> String {
     }
 }
 
+/// The report of `query` (with the price book, as `report_json`) as Markdown with the page's
+/// link (`base`: the page's address without its query), or the error's text. The page's
+/// "Copy as Markdown" asks the lazily loaded exporter module for it.
+pub fn report_markdown(query: &str, prices_json: &str, base: &str) -> String {
+    let q = match Query::parse(query) { Ok(q) => q, Err(e) => return e.to_string() };
+    let book = if prices_json.trim().is_empty() { Ok(crate::prices::PriceBook::default()) } else { crate::prices::PriceBook::from_json(prices_json) };
+    let book = match book { Ok(b) => b, Err(e) => return format!("prices: {}: {}", e.field, e.message) };
+    match evaluate_with_prices(&q, &book) {
+        Ok(r) => crate::markdown::report_markdown_with_link(&r, Some(base)),
+        Err(e) => e.to_string(),
+    }
+}
+
 /// `evaluate`, with a person's own prices applied to the cost ranking (`crate::prices`).
 /// A price book that does not validate is an error naming its entry and field.
 pub fn evaluate_with_prices(q: &Query, prices: &crate::prices::PriceBook) -> Result<Report, Error> {

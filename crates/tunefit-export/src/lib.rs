@@ -24,6 +24,10 @@ pub fn export_json(query: &str, framework: &str, lang: &str) -> String {
 #[wasm_bindgen]
 pub fn report_json(query: &str, prices: &str) -> String { tunefit_core::report::report_json(query, prices) }
 
+/// The report as Markdown with the page's link (the page's Copy as Markdown).
+#[wasm_bindgen]
+pub fn report_markdown(query: &str, prices: &str, base: &str) -> String { tunefit_core::report::report_markdown(query, prices, base) }
+
 /// `x` with every warning that has a Russian row in Russian; the rest as the core wrote them.
 pub fn translated(mut x: ConfigExport) -> ConfigExport {
     for w in &mut x.warnings {
