@@ -193,7 +193,7 @@ fn formatting_never_shows_nan() {
 /// code added there without a Russian translation fails here.
 fn core_codes() -> Vec<String> {
     let sources = [
-        include_str!("../crates/tunefit-core/src/memory.rs"),
+        include_str!("../crates/tunefit-core/src/memory/mod.rs"),
         include_str!("../crates/tunefit-core/src/framework.rs"),
         include_str!("../crates/tunefit-core/src/advice.rs"),
         include_str!("../crates/tunefit-core/src/prices.rs"),

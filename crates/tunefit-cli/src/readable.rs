@@ -44,6 +44,7 @@ pub fn render(r: &Report) -> String {
         s += &format!("  {:<22}{:>10.3} s (exposed communication {:.3} s, pipeline bubble {:.3} s)\n", "step", t.step_s, t.exposed_comm_s, t.bubble_s);
         s += &format!("  {:<22}{:>10.2} h steps + {:.1} min start-up + {:.1} min evaluation + {} save(s) {:.1} min\n", "run",
             t.train_hours, t.startup_s / 60.0, t.eval_s / 60.0, t.saves, t.save_s / 60.0);
+        s += &format!("  {:<22}{:>10.2} h with interruptions and restarts\n", "on spot", t.spot_hours);
     }
     for w in &r.warnings { s += &format!("warning [{}] {}\n", w.code, w.message); }
     s

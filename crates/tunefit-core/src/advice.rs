@@ -306,6 +306,12 @@ fn advise(q: &Query, all: &[RankedOffer], cheapest: Option<&RankedOffer>, fastes
 /// cheapest offer's configuration.
 pub fn time_for(q: &Query, est: &Estimate, cost: Option<&CostReport>) -> Option<TimeEstimate> {
     let shape = FlopShape::of(q, est.model.params, est.model.trainable_params);
+    let provider = match (&q.gpu, cost.and_then(|c| c.cheapest.as_ref())) {
+        (Some(_), _) => q.provider.as_deref().and_then(dataset::provider),
+        (None, Some(c)) => dataset::provider(c.provider),
+        _ => None,
+    };
+    let rate = q.interrupt_rate.or(provider.and_then(|p| p.interrupt_rate_h)).unwrap_or(DEFAULT_INTERRUPT_RATE_H);
     let (g, count, inst, internode) = match (&q.gpu, cost.and_then(|c| c.cheapest.as_ref())) {
         // `gpus` counts every GPU of the run; an instance holds gpus / nodes of them.
         (Some(id), _) => (dataset::gpu(id)?, q.gpus.div_ceil(q.nodes.max(1)), q.nodes.max(1),
@@ -314,5 +320,7 @@ pub fn time_for(q: &Query, est: &Estimate, cost: Option<&CostReport>) -> Option<
         _ => return None,
     };
     let t = time::timing(q, &shape, g, count, inst, internode);
-    Some(TimeEstimate::new(q, g, count, inst, &t))
+    let mut te = TimeEstimate::new(q, g, count, inst, &t);
+    te.spot_hours = cost::wall_hours(t.hours, rate, q.ckpt_interval_min, RESTART_MIN);
+    Some(te)
 }

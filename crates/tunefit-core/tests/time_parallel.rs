@@ -152,6 +152,10 @@ fn the_run_has_start_up_evaluation_and_saves() {
     assert!(with_eval.eval_s > 0.0 && with_eval.hours > t.hours);
     let parts = (t.startup_s + t.eval_s + t.save_s) / 3600.0 + t.train_hours;
     assert!((t.hours - parts).abs() < 1e-9);
+    // On spot, interruptions (0.1/h by default) each lose half a checkpoint interval and a restart.
+    assert!(t.spot_hours > t.hours);
+    let never = evaluate(&q(&format!("{base}&interrupt_rate=0"))).unwrap().time.unwrap();
+    assert!((never.spot_hours - never.hours).abs() < 1e-9);
 }
 
 #[test]

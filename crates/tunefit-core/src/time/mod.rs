@@ -300,6 +300,9 @@ pub struct TimeEstimate {
     pub save_s: f64,
     /// Wall-clock hours of one run: start-up + training + evaluation + saves.
     pub hours: f64,
+    /// The same run on spot capacity: each interruption loses half a checkpoint interval and a
+    /// restart (`cost::wall_hours`), at the provider's (or the query's) interruption rate.
+    pub spot_hours: f64,
     pub training_tokens: f64,
 }
 
@@ -340,6 +343,7 @@ impl TimeEstimate {
             saves: t.saves,
             save_s: t.save_s,
             hours: t.hours,
+            spot_hours: t.hours,
             training_tokens: q.tokens as f64 * q.epochs,
         }
     }
