@@ -170,6 +170,9 @@ pub struct Strings {
     pub no_fit: &'static str,
     pub not_computed: &'static str,
     pub use_gpu: fn(name: &str) -> String,
+    /// The chosen GPU's verdict: name, usable memory, headroom, and the band of what measured
+    /// runs of this kind needed.
+    pub verdict_on: fn(gpu: &str, vram: &str, headroom: &str, low: &str, high: &str) -> String,
     // cost
     pub cost_title: &'static str,
     pub cost_pending: &'static str,
@@ -414,6 +417,7 @@ pub static EN: Strings = Strings {
     no_fit: "does not fit",
     not_computed: "—",
     use_gpu: |n| format!("Use {n} as the target GPU"),
+    verdict_on: |g, v, h, lo, hi| format!("on {g} ({v}): headroom {h}; measured runs of this kind needed {lo} to {hi}"),
     cost_title: "Offers ranked by total cost",
     cost_pending: "Time and cost appear here once the dataset of offers is loaded.",
     col_provider: "Provider",
@@ -578,6 +582,7 @@ pub static RU: Strings = Strings {
     no_fit: "не помещается",
     not_computed: "—",
     use_gpu: |n| format!("Выбрать {n} целевым GPU"),
+    verdict_on: |g, v, h, lo, hi| format!("на {g} ({v}): запас {h}; измеренным запускам такого рода требовалось от {lo} до {hi}"),
     cost_title: "Предложения по общей стоимости",
     cost_pending: "Время и стоимость появятся здесь, когда загрузится набор предложений.",
     col_provider: "Провайдер",

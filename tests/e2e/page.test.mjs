@@ -370,3 +370,24 @@ for (const theme of ['light', 'dark']) {
     assert.deepEqual(summary, []);
   });
 }
+
+test('on a phone, choosing a GPU shows its verdict with the error band at the top of the results', async () => {
+  const page = await open('?v=1&model=llama-3.1-8b&method=qlora&batch=2&seq=2048&units=gib', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  assert.equal(await page.getByTestId('verdict').count(), 0, 'no GPU chosen, no verdict');
+  for (const id of ['rtx-4090', 't4', 'h100-sxm']) {
+    await page.getByTestId('gpu').selectOption(id);
+    await page.waitForURL(new RegExp(`gpu=${id}`));
+    const fit = cli(coreQuery(page)).fit;
+    const v = page.getByTestId('verdict');
+    await v.and(page.locator(`[data-verdict="${fit.verdict}"]`)).waitFor();
+    const text = await v.textContent();
+    assert.ok(text.includes(fit.verdict === 'fits' ? 'fits' : fit.verdict === 'tight' ? 'tight' : 'does not fit'), text);
+    // The band's ends as the page shows them (GiB, two decimals).
+    const shown = (text.match(/needed ([\d.,]+)\s*GiB to ([\d.,]+)\s*GiB/) ?? []).slice(1).map(num);
+    assert.deepEqual(shown.map((x) => Math.round(x * 100)), [fit.band_low, fit.band_high].map((b) => Math.round(b / GIB * 100)), text);
+    // Green only when the band's high end fits.
+    assert.equal(fit.verdict === 'fits', fit.band_high <= fit.vram, id);
+  }
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
