@@ -22,9 +22,11 @@ pub fn App() -> impl IntoView {
         <main>
             <SharePanel/>
             <LinkNotice/>
+            <crate::components::summary::Summary/>
             <div class="layout">
                 <form class="controls" on:submit=|ev| ev.prevent_default() aria-label=move || st.s().sec_model>
                     <ModelSection/>
+                    <crate::components::settings::TargetGpu/>
                     <MethodSection/>
                     <TrainingSection/>
                     <ParallelSection/>

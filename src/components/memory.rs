@@ -6,7 +6,7 @@ use crate::i18n::{term_label, Strings};
 use crate::state::use_state;
 use crate::reactive::memo;
 use leptos::prelude::*;
-use tunefit_core::report::{Explanation, MemoryBreakdown, Verdict};
+use tunefit_core::report::{Explanation, MemoryBreakdown};
 
 /// The stacked terms, in bar order, with their CSS colour class.
 const TERMS: [(&str, fn(&MemoryBreakdown) -> u64); 6] = [
@@ -55,23 +55,6 @@ pub fn MemoryPanel() -> impl IntoView {
                     <span class="total" data-testid="total-device">{Signal::derive(move || bytes_value(m(|m| m.device) as f64, st.units.get(), st.lang.get()))}</span>
                     " "<span class="unit" data-testid="units-symbol">{move || st.units.get().symbol()}</span>
                 </p>
-                // The chosen GPU's verdict, with the model's error band: green only when the
-                // band's high end fits (report::verdict).
-                {move || st.report.with(|r| r.as_ref().ok().and_then(|r| r.fit.clone())).map(|f| {
-                    let (u, lang) = (st.units.get(), st.lang.get());
-                    let (label, class) = match f.verdict {
-                        Verdict::Fits => (s.fits, "ok"),
-                        Verdict::Tight => (s.tight, "warn"),
-                        Verdict::DoesNotFit => (s.no_fit, "bad"),
-                    };
-                    let name = tunefit_core::dataset::gpu(&f.gpu).map_or(f.gpu.as_str(), |g| g.name);
-                    view! {
-                        <p class="verdict" data-testid="verdict" data-verdict=f.verdict.as_str()>
-                            <span class=format!("badge {class}")>{label}</span>" "
-                            {(s.verdict_on)(name, &bytes(f.vram as f64, u, lang), &bytes(f.headroom as f64, u, lang), &bytes(f.band_low as f64, u, lang), &bytes(f.band_high as f64, u, lang))}
-                        </p>
-                    }
-                })}
                 <div class="stack" role="img" aria-label=Signal::derive(bar_label) data-testid="stack">
                     // Every term keeps its segment; an empty term is 0 % wide.
                     {TERMS.iter().map(|&(t, f)| view! {

@@ -9,6 +9,7 @@ pub mod model;
 pub mod notices;
 pub mod plots;
 pub mod settings;
+pub mod summary;
 pub mod toolbar;
 // Sharing, embed, own prices, config export (issue 6, issue 7 part 5).
 pub mod export;

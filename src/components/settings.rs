@@ -167,17 +167,9 @@ pub fn TrainingSection() -> impl IntoView {
 #[component]
 pub fn ParallelSection() -> impl IntoView {
     let st = use_state();
-    // The GPU list rebuilds only when the target GPU changes.
-    let target = crate::reactive::memo(move || st.query.with(|q| q.gpu.as_deref().and_then(dataset::gpu).map(|g| g.id)));
     view! {
         <fieldset class="group" data-testid="parallel-section">
             <legend>{move || st.s().sec_parallel}</legend>
-            <SliderField id="gpus" label=|s| s.gpus unit=|s| s.u_gpus scale=ranges::GPUS
-                value=Signal::derive(move || st.query.with(|q| q.gpus as f64))
-                on_change=move |v: f64| st.edit(|q| q.gpus = v as u32) />
-            <SliderField id="nodes" label=|s| s.nodes unit=|s| s.u_count scale=ranges::NODES
-                value=Signal::derive(move || st.query.with(|q| q.nodes as f64))
-                on_change=move |v: f64| st.edit(|q| q.nodes = v as u32) />
             <SliderField id="tp" label=|s| s.tp unit=|s| s.u_gpus scale=ranges::DEGREE
                 value=Signal::derive(move || st.query.with(|q| q.tp as f64))
                 on_change=move |v: f64| st.edit(|q| q.tp = v as u32) />
@@ -196,6 +188,19 @@ pub fn ParallelSection() -> impl IntoView {
             <ChoiceSelect id="offload" label=|s| s.offload
                 value=Signal::derive(move || Some(st.query.with(|q| q.offload)))
                 on_change={move |v: Option<_>| { if let Some(v) = v { st.edit(|q| q.offload = v) } }} />
+        </fieldset>
+    }
+}
+
+/// "Your GPU": the GPU the verdict is for, right after the model (the question people bring).
+#[component]
+pub fn TargetGpu() -> impl IntoView {
+    let st = use_state();
+    // The GPU list rebuilds only when the target GPU changes.
+    let target = crate::reactive::memo(move || st.query.with(|q| q.gpu.as_deref().and_then(dataset::gpu).map(|g| g.id)));
+    view! {
+        <fieldset class="group" data-testid="target-gpu-section">
+            <legend>{move || st.s().sec_your_gpu}</legend>
             <div class="field">
                 <label for="gpu">{move || st.s().target_gpu}</label>
                 <select id="gpu" data-testid="gpu" on:change=move |ev| {
@@ -212,6 +217,12 @@ pub fn ParallelSection() -> impl IntoView {
                     }}
                 </select>
             </div>
+            <SliderField id="gpus" label=|s| s.gpus unit=|s| s.u_gpus scale=ranges::GPUS
+                value=Signal::derive(move || st.query.with(|q| q.gpus as f64))
+                on_change=move |v: f64| st.edit(|q| q.gpus = v as u32) />
+            <SliderField id="nodes" label=|s| s.nodes unit=|s| s.u_count scale=ranges::NODES
+                value=Signal::derive(move || st.query.with(|q| q.nodes as f64))
+                on_change=move |v: f64| st.edit(|q| q.nodes = v as u32) />
         </fieldset>
     }
 }

@@ -371,7 +371,7 @@ for (const theme of ['light', 'dark']) {
   });
 }
 
-test('on a phone, choosing a GPU shows its verdict with the error band at the top of the results', async () => {
+test('on a phone, choosing a GPU shows its verdict with the error band in the first screen', async () => {
   const page = await open('?v=1&model=llama-3.1-8b&method=qlora&batch=2&seq=2048&units=gib', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   assert.equal(await page.getByTestId('verdict').count(), 0, 'no GPU chosen, no verdict');
   for (const id of ['rtx-4090', 't4', 'h100-sxm']) {
@@ -388,6 +388,12 @@ test('on a phone, choosing a GPU shows its verdict with the error band at the to
     // Green only when the band's high end fits.
     assert.equal(fit.verdict === 'fits', fit.band_high <= fit.vram, id);
   }
+  // The verdict is in the first screen of a 390×844 phone, the GPU choice right after the model.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const box = await page.getByTestId('verdict').boundingBox();
+  assert.ok(box && box.y >= 0 && box.y + box.height <= 844, JSON.stringify(box));
+  const order = await page.evaluate(() => [...document.querySelectorAll('form.controls fieldset.group[data-testid]')].map((f) => f.dataset.testid).slice(0, 2));
+  assert.deepEqual(order, ['model-section', 'target-gpu-section']);
   assert.deepEqual(page.problems, []);
   await page.close();
 });
