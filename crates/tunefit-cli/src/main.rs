@@ -28,8 +28,20 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
+        Some("plan") => {
+            let q = match Query::parse(rest.get(1).map(|s| s.as_str()).unwrap_or("")) {
+                Ok(q) => q,
+                Err(e) => { eprintln!("tunefit: {e}"); return ExitCode::from(2); }
+            };
+            match tunefit_core::plan::plan(&q) {
+                Ok(plans) if json => { use std::io::Write; let _ = writeln!(std::io::stdout(), "{}", serde_json::to_string_pretty(&serde_json::json!({ "plans": plans })).unwrap_or_default()); }
+                Ok(plans) => { use std::io::Write; let _ = write!(std::io::stdout(), "{}", readable::plans(&plans)); }
+                Err(e) => { eprintln!("tunefit: {e}"); return ExitCode::from(2); }
+            }
+            ExitCode::SUCCESS
+        }
         Some("gpus") => listing::gpus(json),
         Some("offers") => listing::offers(json, rest.get(1).map(|s| s.as_str())),
-        _ => { eprintln!("usage: tunefit estimate [--json [--timeline]] '<query>' | gpus [--json] | offers [--json] ['provider=..&gpu=..'] | {}", export_cmd::USAGE); ExitCode::from(2) }
+        _ => { eprintln!("usage: tunefit estimate [--json [--timeline]] '<query>' | plan [--json] '<query>' | gpus [--json] | offers [--json] ['provider=..&gpu=..'] | {}", export_cmd::USAGE); ExitCode::from(2) }
     }
 }

@@ -49,3 +49,16 @@ pub fn render(r: &Report) -> String {
     for w in &r.warnings { s += &format!("warning [{}] {}\n", w.code, w.message); }
     s
 }
+
+/// `tunefit plan`: the plans best first, each with what it gives up and its query.
+pub fn plans(plans: &[tunefit_core::plan::Plan]) -> String {
+    if plans.is_empty() { return "no plan fits the limits (budget, deadline, GPU, provider) with the memory model's error band\n".into(); }
+    let mut s = String::new();
+    for (i, p) in plans.iter().enumerate() {
+        s += &format!("{}. {:>9.2} USD  {:>8.2} h  {}× {} at {} ({}), {:.2} GiB per GPU\n", i + 1, p.usd, p.hours, p.gpus, p.gpu, p.provider, p.pricing, p.device as f64 / GIB);
+        if p.gives_up.is_empty() { s += "   your own settings\n"; }
+        for g in &p.gives_up { s += &format!("   gives up: {g}\n"); }
+        s += &format!("   {}\n", p.query);
+    }
+    s
+}

@@ -1,4 +1,5 @@
-//! Speed budget (issue 3 item 12): one memory estimate ≤ 5 µs, each inverse solver ≤ 200 µs.
+//! Speed budget: one memory estimate ≤ 5 µs, each inverse solver ≤ 200 µs, the allocator
+//! replay of one run, and a typical plan search ≤ 50 ms.
 //! `cargo bench -p tunefit-core --bench estimate` prints criterion's figures.
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
@@ -14,6 +15,10 @@ fn bench(c: &mut Criterion) {
     c.bench_function("solve/max_seq", |b| b.iter(|| solve::max_seq(black_box(&default), vram)));
     let full = Query::parse("model=llama-3.1-70b&method=full&precision=bf16-mixed&shard=zero3&ckpt=full&batch=1").unwrap();
     c.bench_function("solve/min_gpus", |b| b.iter(|| solve::min_gpus(black_box(&full), vram)));
+    let est = memory::estimate(&default).unwrap();
+    c.bench_function("replay/default (8B QLoRA)", |b| b.iter(|| black_box(&est).replay()));
+    let goal = Query::parse("model=llama-3.1-8b&method=lora&batch=4&seq=2048&budget_usd=50").unwrap();
+    c.bench_function("plan/8B LoRA, budget", |b| b.iter(|| tunefit_core::plan::plan(black_box(&goal)).unwrap()));
 }
 
 criterion_group! {

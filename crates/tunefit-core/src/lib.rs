@@ -19,6 +19,7 @@ pub mod json;
 pub mod markdown;
 pub mod memory;
 pub mod num;
+pub mod plan;
 pub mod prices;
 pub mod query;
 pub mod report;

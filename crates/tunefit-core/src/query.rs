@@ -78,6 +78,11 @@ choice!(
     Compute { Native = "native", Fp8 = "fp8", Fp8Block = "fp8-block", Fp4 = "fp4" }
 );
 choice!(
+    /// What `tunefit plan` optimises: total cost, wall-clock hours, or the least quality risk
+    /// (full over LoRA over QLoRA, no 8-bit optimizer), then cost.
+    Goal { Cheapest = "cheapest", Fastest = "fastest", Quality = "quality" }
+);
+choice!(
     /// Which prices the cost ranking uses.
     Pricing { OnDemand = "on-demand", Spot = "spot", Both = "both" }
 );
@@ -276,6 +281,17 @@ pub struct Query {
     /// Evaluation tokens as a fraction of the training tokens (forward only).
     #[serde(default)]
     pub eval_frac: f64,
+    /// Planning limits: total USD for all runs, and hours of one run (`tunefit plan`).
+    #[serde(default)]
+    pub budget_usd: Option<f64>,
+    #[serde(default)]
+    pub deadline_h: Option<f64>,
+    #[serde(default)]
+    pub goal: Goal,
+}
+
+impl Default for Goal {
+    fn default() -> Self { Goal::Cheapest }
 }
 
 fn one() -> u32 { 1 }
@@ -348,6 +364,9 @@ impl Default for Query {
             // more. The middle of that range.
             save_gb_s: 0.5,
             eval_frac: 0.0,
+            budget_usd: None,
+            deadline_h: None,
+            goal: Goal::Cheapest,
         }
     }
 }
@@ -523,7 +542,7 @@ pub const KEYS: &[&str] = &[
     "optim", "batch", "seq", "ga", "ckpt", "attn", "loss", "packing", "compile", "set_to_none", "act_offload", "framework",
     "gpus", "nodes", "shard", "offload", "tp", "sp", "pp", "pp_chunks", "cp", "gpu", "tokens", "epochs", "runs", "pricing",
     "ckpt_interval_min", "interrupt_rate", "mfu", "provider", "storage_gb", "compute",
-    "startup_min", "download_gb_s", "save_gb_s", "eval_frac",
+    "startup_min", "download_gb_s", "save_gb_s", "eval_frac", "budget_usd", "deadline_h", "goal",
 ];
 
 impl Query {
@@ -601,6 +620,9 @@ impl Query {
             "download_gb_s" => self.download_gb_s = parse_f64(key, v, 0.001, 1000.0)?,
             "save_gb_s" => self.save_gb_s = parse_f64(key, v, 0.001, 1000.0)?,
             "eval_frac" => self.eval_frac = parse_f64(key, v, 0.0, 10.0)?,
+            "budget_usd" => self.budget_usd = Some(parse_f64(key, v, 0.01, 1e9)?),
+            "deadline_h" => self.deadline_h = Some(parse_f64(key, v, 0.01, 1e6)?),
+            "goal" => self.goal = parse_choice!(Goal, key, v)?,
             _ => {
                 let shown: String = key.chars().take(40).collect();
                 return Err(err(&shown, "unknown key; see docs/query.md for the accepted keys"));
@@ -723,6 +745,9 @@ impl Query {
         diff!("download_gb_s", download_gb_s, |x: &f64| fmt_f64(*x));
         diff!("save_gb_s", save_gb_s, |x: &f64| fmt_f64(*x));
         diff!("eval_frac", eval_frac, |x: &f64| fmt_f64(*x));
+        if let Some(x) = self.budget_usd { push("budget_usd", fmt_f64(x)); }
+        if let Some(x) = self.deadline_h { push("deadline_h", fmt_f64(x)); }
+        diff!("goal", goal, |x: &Goal| s(x));
         out.iter().map(|(k, v)| format!("{k}={}", percent_encode(v))).collect::<Vec<_>>().join("&")
     }
 }

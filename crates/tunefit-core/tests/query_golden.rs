@@ -66,6 +66,9 @@ fn v1_defaults() -> Query {
         download_gb_s: 0.5,
         save_gb_s: 0.5,
         eval_frac: 0.0,
+        budget_usd: None,
+        deadline_h: None,
+        goal: Goal::Cheapest,
     }
 }
 
@@ -173,6 +176,8 @@ const CASES: &[Case] = &[
     Case { link: "v=1&method=full&gpus=64&nodes=8&tp=4&sp=1&pp=2&pp_chunks=2&cp=2&compute=fp8", canonical: true, expect: |q| {
         q.method = Method::Full; q.gpus = 64; q.nodes = 8; q.tp = 4; q.sp = true; q.pp = 2; q.pp_chunks = 2; q.cp = 2;
         q.compute = Compute::Fp8; } },
+    Case { link: "v=1&budget_usd=50&deadline_h=12.5&goal=quality", canonical: true, expect: |q| {
+        q.budget_usd = Some(50.0); q.deadline_h = Some(12.5); q.goal = Goal::Quality; } },
     Case { link: "v=1&compute=fp8-block&startup_min=12&download_gb_s=0.1&save_gb_s=2&eval_frac=0.05", canonical: true, expect: |q| {
         q.compute = Compute::Fp8Block; q.startup_min = 12.0; q.download_gb_s = 0.1; q.save_gb_s = 2.0; q.eval_frac = 0.05; } },
 ];
