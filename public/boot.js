@@ -9,8 +9,9 @@ if (embed) {
 // The config exporter (crates/tunefit-export) is a second wasm, loaded on the first call: the
 // Copy-config panel calls this when it opens (tests may call it too). A failed load is retried
 // on the next call. Resolves to export_json's JSON text, its warnings in `lang` ('en'|'ru').
-// The same module writes the Download JSON (`report_json`) and Copy as Markdown
-// (`report_markdown`), so the report's serializer and Markdown writer are not in the first load.
+// The same module writes the Download JSON (`report_json`), Copy as Markdown
+// (`report_markdown`) and the summary's fixes (`fixes_tsv`), so the report's serializer, the
+// Markdown writer and the fix search are not in the first load.
 let exporter;
 const lazy = (call) => {
   exporter ??= import('./tunefit-export.js').then(async (x) => {
@@ -22,6 +23,7 @@ const lazy = (call) => {
 window.tunefitExport = (query, framework, lang = 'en') => lazy((x) => x.export_json(query, framework, lang));
 window.tunefitReport = (query, prices = '') => lazy((x) => x.report_json(query, prices));
 window.tunefitMarkdown = (query, prices = '', base = '') => lazy((x) => x.report_markdown(query, prices, base));
+window.tunefitFixes = (query) => lazy((x) => x.fixes_tsv(query));
 const s = document.querySelector('script[data-wasm]');
 const m = await import(s.dataset.js);
 await m.default({ module_or_path: s.dataset.wasm });

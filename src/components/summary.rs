@@ -5,11 +5,38 @@
 use crate::format::{bytes, hours, usd};
 use crate::state::use_state;
 use leptos::prelude::*;
+use leptos::task::spawn_local;
+use tunefit_core::fix::Fix;
 use tunefit_core::report::Verdict;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+#[wasm_bindgen]
+extern "C" {
+    /// public/boot.js: the fixes for the query's chosen GPU (`fixes_tsv`), from the lazily
+    /// loaded module.
+    #[wasm_bindgen(catch, js_name = tunefitFixes)]
+    fn tunefit_fixes(query: &str) -> Result<js_sys::Promise, JsValue>;
+}
 
 #[component]
 pub fn Summary() -> impl IntoView {
     let st = use_state();
+    // The fixes of the query they were asked for, as the module wrote them: the query on the
+    // first line, then `fixes_tsv`'s lines (a String signal: no new signal type in the wasm).
+    // Shown only while that query is current.
+    let fixes = RwSignal::new(String::new());
+    Effect::new(move |_| {
+        let tight = st.report.with(|r| r.as_ref().ok().and_then(|r| r.fit.as_ref()).is_some_and(|f| f.verdict != Verdict::Fits));
+        if !tight { return; }
+        let query = st.query.with(|q| q.to_query_string());
+        if fixes.with_untracked(|f| f.lines().next() == Some(query.as_str())) { return; }
+        spawn_local(async move {
+            let Ok(p) = tunefit_fixes(&query) else { return };
+            let Some(text) = wasm_bindgen_futures::JsFuture::from(p).await.ok().and_then(|v| v.as_string()) else { return };
+            fixes.set(format!("{query}\n{text}"));
+        });
+    });
     move || {
         let s = st.s();
         let (u, lang) = (st.units.get(), st.lang.get());
@@ -29,12 +56,27 @@ pub fn Summary() -> impl IntoView {
                     </p>
                 }.into_any()
             }).unwrap_or_else(|| view! { <p class="verdict muted" data-testid="verdict-hint">{s.choose_gpu_hint}</p> }.into_any());
+            // The core's fixes (fix.rs): each a change in the query's own words, its figure,
+            // and whether it alone fits; a click applies it.
+            // Written as escaped markup (markup.rs) with one click listener on the list.
+            let current = st.query.with(|q| q.to_query_string());
+            let fixes_html = if r.fit.as_ref().is_some_and(|f| f.verdict != Verdict::Fits) {
+                fixes.with(|f| match f.split_once('\n') {
+                    Some((k, tsv)) if k == current => fixes_markup(s.fixes_title, &tunefit_core::report::read_fixes(tsv), u, lang),
+                    _ => String::new(),
+                })
+            } else { String::new() };
             let time = r.time.as_ref().map(|t| (s.summary_time)(&hours(t.hours, lang), t.gpus, &t.gpu));
             let cheapest = r.cost.as_ref().and_then(|c| c.cheapest.as_ref()).map(|c| (s.summary_cost)(&usd(c.usd_total, lang), c.provider));
             view! {
                 <section class="card summary" data-testid="summary" aria-label=s.summary_title>
                     <p class="summary-device"><strong data-testid="summary-device">{device}</strong>" "{s.per_gpu}</p>
                     {verdict}
+                    <div class="fixes" inner_html=fixes_html on:click=move |ev| {
+                        let set = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                            .and_then(|e| e.closest("button[data-set]").ok().flatten()).and_then(|b| b.get_attribute("data-set"));
+                        if let Some(set) = set { st.edit(|q| for pair in set.split('&') { if let Some((k, v)) = pair.split_once('=') { let _ = q.set(k, v); } }) }
+                    }></div>
                     <p class="muted summary-run">
                         {time.map(|t| view! { <span data-testid="summary-time">{t}</span> })}
                         {cheapest.map(|c| view! { " · "<span data-testid="summary-cost">{c}</span> })}
@@ -43,4 +85,18 @@ pub fn Summary() -> impl IntoView {
             }
         }))
     }
+}
+
+/// The fixes as markup: each a button carrying its `set`, its figure and ✓ when it fits alone.
+fn fixes_markup(title: &str, fixes: &[Fix], u: crate::format::Units, lang: crate::i18n::Lang) -> String {
+    use crate::markup::esc;
+    use std::fmt::Write;
+    if fixes.is_empty() { return String::new(); }
+    let mut h = format!(r#"<p class="muted">{}</p><ul data-testid="fixes">"#, esc(title));
+    for f in fixes {
+        let _ = write!(h, r#"<li><button type="button" class="link" data-testid="fix" data-set="{}" data-fits="{}" title="{}">{} → {}{}</button></li>"#,
+            esc(&f.set), f.fits, esc(&f.note), esc(&f.set), esc(&bytes(f.device as f64, u, lang)), if f.fits { " ✓" } else { "" });
+    }
+    h.push_str("</ul>");
+    h
 }

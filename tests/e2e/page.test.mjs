@@ -397,3 +397,19 @@ test('on a phone, choosing a GPU shows its verdict with the error band in the fi
   assert.deepEqual(page.problems, []);
   await page.close();
 });
+
+test('a GPU that does not fit offers the core\'s fixes; clicking one that fits makes the verdict green', async () => {
+  const page = await open('?v=1&model=llama-3.1-8b&method=qlora&gpu=rtx-4090&units=gib');
+  const fixes = cli(coreQuery(page)).fixes;
+  assert.ok(fixes.length > 0 && fixes.some((f) => f.fits));
+  await page.getByTestId('fixes').waitFor();
+  assert.deepEqual(await page.getByTestId('fix').evaluateAll((b) => b.map((x) => x.dataset.set)), fixes.map((f) => f.set));
+  const good = fixes.find((f) => f.fits);
+  await page.locator(`[data-testid=fix][data-set="${good.set}"]`).click();
+  await page.locator('[data-testid=verdict][data-verdict=fits]').waitFor();
+  for (const pair of good.set.split('&')) assert.ok(page.url().includes(pair), `${pair} in ${page.url()}`);
+  assert.equal(await page.getByTestId('fixes').count(), 0, 'nothing left to fix');
+  assert.ok(Math.abs(num(await page.getByTestId('summary-device').textContent()) - good.device / GIB) < 0.006);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});

@@ -4,7 +4,8 @@ mod listing;
 mod readable;
 
 use std::process::ExitCode;
-use tunefit_core::{evaluate, evaluate_with_timeline, Query};
+use tunefit_core::report::{evaluate_for_cli, with_fixes};
+use tunefit_core::{evaluate_with_timeline, Query};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -20,7 +21,7 @@ fn main() -> ExitCode {
             // The allocator replay's timeline: always in the text, in the JSON with --timeline
             // (the page's JSON download leaves it out, and equals `--json`).
             let timeline = !json || args.iter().any(|a| a == "--timeline");
-            match if timeline { evaluate_with_timeline(&q) } else { evaluate(&q) } {
+            match if timeline { evaluate_with_timeline(&q).map(|r| with_fixes(r, &q)) } else { evaluate_for_cli(&q) } {
                 // Writes ignore a closed pipe (`tunefit ... | head`) instead of panicking.
                 Ok(r) if json => { use std::io::Write; let _ = writeln!(std::io::stdout(), "{}", serde_json::to_string_pretty(&r).unwrap_or_default()); }
                 Ok(r) => { use std::io::Write; let _ = write!(std::io::stdout(), "{}", readable::render(&r)); }

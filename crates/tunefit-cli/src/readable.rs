@@ -46,6 +46,9 @@ pub fn render(r: &Report) -> String {
             t.train_hours, t.startup_s / 60.0, t.eval_s / 60.0, t.saves, t.save_s / 60.0);
         s += &format!("  {:<22}{:>10.2} h with interruptions and restarts\n", "on spot", t.spot_hours);
     }
+    for f in &r.fixes {
+        s += &format!("fix {:<34} {:>8.2} GiB {}  {}\n", f.set, f.device as f64 / GIB, if f.fits { "fits " } else { "still"}, f.note);
+    }
     for w in &r.warnings { s += &format!("warning [{}] {}\n", w.code, w.message); }
     s
 }

@@ -222,7 +222,7 @@ fn fmt_h(h: f64) -> String { if h < 1.0 { format!("{:.0} min", h * 60.0) } else 
 fn advise(q: &Query, all: &[RankedOffer], cheapest: Option<&RankedOffer>, fastest: Option<&RankedOffer>) -> (Vec<Warning>, Vec<Warning>) {
     let mut warnings = Vec::new();
     let Some(c) = cheapest else {
-        return (vec![w("rec-none-fits", "No offer fits this configuration: reduce batch or sequence length, turn on checkpointing, shard over more GPUs, or choose a method with fewer trained weights (LoRA, QLoRA).".into())], warnings);
+        return (vec![w("rec-none-fits", "No offer fits this configuration as it is; choose your GPU to see the changes that make it fit, each with its figure.".into())], warnings);
     };
     let g = dataset::gpu(c.gpu);
     let mut parts = vec![w("rec-cheapest", format!(

@@ -12,6 +12,7 @@ pub mod cost;
 mod choice;
 pub mod dataset;
 pub mod export;
+pub mod fix;
 pub mod framework;
 pub mod hfconfig;
 pub mod i18n_template;

@@ -165,6 +165,11 @@ pub struct Report {
     /// Every offer the configuration fits, ranked by total cost (crate::advice).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cost: Option<crate::advice::CostReport>,
+    /// When the chosen GPU does not fit with the error band: the changes that make it fit
+    /// (crate::fix), ordered by what they give up. Filled by `with_fixes` (the CLI, the JSON
+    /// download, the page's summary through the lazily loaded module).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub fixes: Vec<crate::fix::Fix>,
 }
 
 /// Evaluates one query: memory, and fit when a GPU is named.
@@ -178,9 +183,35 @@ pub fn evaluate(q: &Query) -> Result<Report, Error> {
     finish(q, est, fit, cost)
 }
 
+/// Adds the fixes for the chosen GPU (crate::fix) to a report of `q`.
+pub fn with_fixes(mut r: Report, q: &Query) -> Report {
+    if let Some(f) = r.fit.as_ref().filter(|f| f.verdict != Verdict::Fits) { r.fixes = crate::fix::fixes(q, f.vram); }
+    r
+}
+
+/// The fixes for `query`'s chosen GPU, one per line: `set`, device bytes, `1` when it fits
+/// alone, the note — tab-separated (the page's summary reads them with `read_fixes`).
+pub fn fixes_tsv(query: &str) -> String {
+    let Ok(q) = Query::parse(query) else { return String::new() };
+    let Ok(r) = evaluate(&q) else { return String::new() };
+    with_fixes(r, &q).fixes.iter().map(|f| format!("{}\t{}\t{}\t{}\n", f.set, f.device, u8::from(f.fits), f.note.replace(['\t', '\n'], " "))).collect()
+}
+
+/// `fixes_tsv`'s lines back as fixes (malformed lines are skipped).
+pub fn read_fixes(text: &str) -> Vec<crate::fix::Fix> {
+    text.lines().filter_map(|l| {
+        let mut it = l.split('\t');
+        let (set, device, fits, note) = (it.next()?, it.next()?.parse().ok()?, it.next()?, it.next()?);
+        Some(crate::fix::Fix { set: set.into(), device, fits: fits == "1", note: note.into() })
+    }).collect()
+}
+
 /// `evaluate`, with the allocator replay's timeline in `memory` (`tunefit estimate`, and its
 /// `--json --timeline`; ~0.2 ms more, so the page leaves it out).
 pub fn evaluate_with_timeline(q: &Query) -> Result<Report, Error> { with_timeline(evaluate(q)?, q) }
+
+/// What `tunefit estimate --json` prints: `evaluate` with the fixes.
+pub fn evaluate_for_cli(q: &Query) -> Result<Report, Error> { Ok(with_fixes(evaluate(q)?, q)) }
 
 /// Adds the allocator replay of `q` to a report of `q` (`MemoryBreakdown::timeline`,
 /// `peak_phase`, `replay_reserved`).
@@ -202,7 +233,7 @@ pub fn report_json(query: &str, prices_json: &str) -> String {
     let book = if prices_json.trim().is_empty() { Ok(crate::prices::PriceBook::default()) } else { crate::prices::PriceBook::from_json(prices_json) };
     let book = match book { Ok(b) => b, Err(e) => return err(format!("prices: {}: {}", e.field, e.message)) };
     match evaluate_with_prices(&q, &book) {
-        Ok(r) => serde_json::to_string_pretty(&r).unwrap_or_else(|e| err(e.to_string())),
+        Ok(r) => serde_json::to_string_pretty(&with_fixes(r, &q)).unwrap_or_else(|e| err(e.to_string())),
         Err(e) => err(e.to_string()),
     }
 }
@@ -247,5 +278,6 @@ fn finish(q: &Query, est: crate::memory::Estimate, fit: Option<Fit>, cost: crate
         explanations: est.explanations.clone(),
         time,
         cost: Some(cost),
+        fixes: Vec::new(),
     })
 }

@@ -28,6 +28,10 @@ pub fn report_json(query: &str, prices: &str) -> String { tunefit_core::report::
 #[wasm_bindgen]
 pub fn report_markdown(query: &str, prices: &str, base: &str) -> String { tunefit_core::report::report_markdown(query, prices, base) }
 
+/// The fixes for the chosen GPU (`tunefit_core::report::fixes_tsv`): the page's summary.
+#[wasm_bindgen]
+pub fn fixes_tsv(query: &str) -> String { tunefit_core::report::fixes_tsv(query) }
+
 /// `x` with every warning that has a Russian row in Russian; the rest as the core wrote them.
 pub fn translated(mut x: ConfigExport) -> ConfigExport {
     for w in &mut x.warnings {

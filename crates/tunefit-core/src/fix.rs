@@ -1,0 +1,90 @@
+//! The smallest changes that make a configuration fit the chosen GPU with the memory model's
+//! error band, each re-evaluated, ordered by what the person gives up: kernels first (nothing),
+//! then recomputation (time), then smaller micro-batches at the same effective batch (time),
+//! an 8-bit optimizer and a leaner framework (small quality risks), a lighter method (quality),
+//! more GPUs (money), a shorter sequence (data). A change to a value already in force is never
+//! offered.
+
+use crate::query::{Checkpointing, Framework, Loss, Method, Optimizer, Precision, Query, ShardingStrategy};
+use crate::report::Verdict;
+use serde::Serialize;
+
+/// One change and what it gives.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Fix {
+    /// The change as query keys: `key=value` pairs joined by `&` (apply them to the link).
+    pub set: String,
+    /// Per-GPU device memory after the change, bytes.
+    pub device: u64,
+    /// True when the change alone makes the chosen GPU fit with the error band.
+    pub fits: bool,
+    /// What the person gives up, in words.
+    pub note: String,
+}
+
+/// Changes considered, in the order of what they give up.
+fn candidates(q: &Query, vram: u64) -> Vec<(String, Query, &'static str)> {
+    let r = crate::framework::resolve(q);
+    let mut out: Vec<(String, Query, &'static str)> = Vec::new();
+    let mut push = |set: String, c: Query, note: &'static str| out.push((set, c, note));
+    if r.loss != Loss::Chunked && r.profile.logits != crate::framework::LogitsImpl::Fused {
+        push("loss=chunked".into(), Query { loss: Some(Loss::Chunked), ..q.clone() }, "cross-entropy in chunks: no full-vocabulary fp32 logits, same result");
+    }
+    if r.ckpt != Checkpointing::Full {
+        push("ckpt=full".into(), Query { ckpt: Some(Checkpointing::Full), ..q.clone() }, "activation checkpointing recomputes each block's forward: about a third more compute");
+    }
+    let effective = q.batch as u64 * q.ga as u64;
+    let mut b = q.batch / 2;
+    while b >= 1 {
+        if effective % b as u64 == 0 {
+            let ga = (effective / b as u64) as u32;
+            push(format!("batch={b}&ga={ga}"), Query { batch: b, ga, ..q.clone() }, "smaller micro-batches with more accumulation: same effective batch, slower steps");
+        }
+        if b == 1 { break; }
+        b /= 2;
+    }
+    if matches!(q.precision, Precision::Bf16Mixed | Precision::Fp16Mixed) {
+        let p = if q.precision == Precision::Bf16Mixed { Precision::Bf16True } else { Precision::Fp16True };
+        push(format!("precision={p}"), Query { precision: p, ..q.clone() }, "load the model in 16 bits instead of fp32 under autocast (what current fine-tuning recipes do)");
+    }
+    if !matches!(q.optim, Optimizer::AdamW8bit | Optimizer::PagedAdamW8bit | Optimizer::Sgd) {
+        push("optim=adamw-8bit".into(), Query { optim: Optimizer::AdamW8bit, ..q.clone() }, "8-bit AdamW states (bitsandbytes): a quarter of the optimizer memory, a small quality risk");
+    }
+    if q.framework != Framework::Unsloth && q.gpus == 1 && matches!(q.method, Method::Lora | Method::Qlora) {
+        push("framework=unsloth&precision=bf16-true".into(), Query { framework: Framework::Unsloth, precision: Precision::Bf16True, ..q.clone() }, "Unsloth: fused kernels, fused loss and offloaded checkpoints");
+    }
+    match q.method {
+        Method::Full => push("method=lora".into(), Query { method: Method::Lora, ..q.clone() }, "LoRA adapters instead of training every weight"),
+        Method::Lora | Method::Dora => push("method=qlora".into(), Query { method: Method::Qlora, ..q.clone() }, "4-bit base weights (QLoRA): a small quality risk, slower steps"),
+        _ => {}
+    }
+    for n in [2u32, 4, 8] {
+        if n > q.gpus {
+            let shard = if q.shard == ShardingStrategy::None { ShardingStrategy::Fsdp } else { q.shard };
+            push(format!("gpus={n}&shard={shard}"), Query { gpus: n, nodes: 1, shard, ..q.clone() }, "shard weights, gradients and optimizer states over more GPUs (FSDP): more GPUs to rent");
+        }
+    }
+    // The longest sequence that fits with the band, when shorter than the person's.
+    if let Some(s) = crate::solve::max_seq(q, (vram as f64 / (1.0 + crate::report::BAND_UNDER)) as u64).filter(|s| *s < q.seq) {
+        let s = if s >= 1024 { s / 256 * 256 } else { s };
+        push(format!("seq={s}"), Query { seq: s, ..q.clone() }, "shorter sequences: longer samples are cut or split");
+    }
+    out
+}
+
+/// Fixes for the query's chosen GPU when it does not fit with the error band (else none):
+/// the changes that fit first, each in the order above; at most six.
+pub fn fixes(q: &Query, vram: u64) -> Vec<Fix> {
+    let mut out: Vec<Fix> = Vec::new();
+    for (set, c, note) in candidates(q, vram) {
+        let Ok(e) = crate::memory::estimate(&c) else { continue };
+        let fits = crate::report::verdict(e.memory.device, vram).0 == Verdict::Fits;
+        out.push(Fix { set, device: e.memory.device, fits, note: note.into() });
+    }
+    // Those that fit first (in the order of what they give up), then the rest by how much they save.
+    out.sort_by_key(|f| !f.fits);
+    let split = out.iter().position(|f| !f.fits).unwrap_or(out.len());
+    out[split..].sort_by_key(|f| f.device);
+    out.truncate(6);
+    out
+}
