@@ -1,7 +1,8 @@
 //! Fixes: offered only when the chosen GPU does not fit with the error band, never a value
 //! already in force, each figure the one the changed query evaluates to, those that fit first.
 use tunefit_core::report::Verdict;
-use tunefit_core::{evaluate, Query};
+use tunefit_core::report::evaluate_for_cli as evaluate;
+use tunefit_core::Query;
 
 fn q(s: &str) -> Query { Query::parse(s).unwrap() }
 
