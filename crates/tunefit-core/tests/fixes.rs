@@ -32,3 +32,13 @@ fn no_fixes_when_it_fits_or_no_gpu_is_chosen() {
     assert!(evaluate(&q("model=llama-3.2-1b&method=qlora&batch=1&seq=512&gpu=h100-sxm")).unwrap().fixes.is_empty());
     assert!(evaluate(&q("model=llama-3.1-70b&method=full")).unwrap().fixes.is_empty());
 }
+
+#[test]
+fn the_page_reads_back_exactly_the_fixes_the_module_writes() {
+    let query = "v=1&gpu=rtx-4090";
+    let direct = evaluate(&q(query)).unwrap().fixes;
+    let text = tunefit_core::report::fixes_tsv(query);
+    assert_eq!(tunefit_core::report::read_fixes(&text), direct);
+    assert!(tunefit_core::report::read_fixes("garbage\nno\ttabs").is_empty());
+    assert_eq!(tunefit_core::report::fixes_tsv("batch=-1"), "", "a bad query gives no fixes, not a panic");
+}
