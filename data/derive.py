@@ -49,6 +49,21 @@ with open(f'{OUT}/gpus.csv','w') as f:
                 str(pcie), clean(r['interconnect']), r['confidence'], 'vendor datasheet via ' + src, '2026-09', '']
         f.write(','.join(vals)+'\n')
 
+# Corrections to the reference's GPU rows, each with its source (shared/notes/data-audit.md,
+# 2026-12): applied to data/gpus.csv after the rows above are written.
+GPU_CORRECTIONS = {
+    'a10g': {'fp32_tflops': '35', 'tf32_tflops': '35', 'bf16_tflops': '70', 'fp16_tflops': '70'},  # not the A10's 125 (baseten A10 vs A10G)
+    'gaudi2': {'fabric_gb_s': '600'},   # 4.8 Tb/s bidirectional (Intel Hot Chips 2024)
+    'gaudi3': {'fabric_gb_s': '1200', 'fp32_tflops': ''},  # 1200 GB/s bidirectional; 28.7 is BF16 vector
+    'h100-nvl': {'fabric_group': '2'},  # the H100 NVL bridge pairs two cards
+    'b200': {'pcie_gb_s': '128'}, 'b100': {'pcie_gb_s': '128'}, 'gb200': {'pcie_gb_s': '128'},  # PCIe Gen5
+}
+_g = list(csv.DictReader(open(f'{OUT}/gpus.csv')))
+for r in _g:
+    r.update(GPU_CORRECTIONS.get(r['id'], {}))
+with open(f'{OUT}/gpus.csv', 'w') as f:
+    w = csv.DictWriter(f, fieldnames=list(_g[0].keys()), lineterminator='\n'); w.writeheader(); w.writerows(_g)
+
 # ---------------- Providers ----------------
 P = []  # id,name,billing,billing_min_s,billing_verified,storage_usd_gb_month,egress_usd_gb,spot,interrupt_rate_h,ssh,docker,jupyter,internode_gb_s,confidence,source,date,note
 def prov(*a): P.append(a)
