@@ -159,7 +159,9 @@ fn markup_escapes_names_so_they_stay_text() {
     assert!(div.query_selector("img").unwrap().is_none());
     let first = div.query_selector("[data-testid=offer-row] th").unwrap().unwrap();
     assert_eq!(first.text_content().unwrap(), hostile);
-    assert!(div.query_selector("[data-testid=offer-row] td").unwrap().unwrap().text_content().unwrap().ends_with(hostile));
+    // The GPU cell: the count and GPU, then the row's facts (price per GPU-hour, region, date).
+    let gpu_cell = div.query_selector("[data-testid=offer-row] td").unwrap().unwrap();
+    assert!(gpu_cell.text_content().unwrap().contains(&format!("× {hostile}")), "{:?}", gpu_cell.text_content());
     let mark = div.query_selector("circle.mark.cheapest title").unwrap().unwrap().text_content().unwrap();
     assert!(mark.starts_with(&format!("{hostile} {hostile}: ")), "{mark}");
 }
@@ -333,4 +335,16 @@ async fn copy_config_asks_the_lazy_exporter_only_when_opened() {
     assert_eq!(q(&root, "export-warnings").child_element_count() as usize, expected.warnings.len());
     assert_eq!(calls.get(), 1);
     js_sys::Reflect::delete_property(&w, &"tunefitExport".into()).unwrap();
+}
+
+#[wasm_bindgen_test]
+fn a_prices_age_counts_from_its_snapshot_date() {
+    use tunefit_app::components::cost::age_days;
+    // 2026-12-03 is day 20,790 since 1970-01-01.
+    let today = 20_790.0;
+    assert_eq!(age_days("2026-12-03", today), Some(0.0));
+    assert_eq!(age_days("2026-09-01", today), Some(93.0));
+    assert_eq!(age_days("~2026-09", today), Some(93.0), "an approximate month counts from its first day");
+    assert_eq!(age_days("2024-02-29", today), Some(1008.0));
+    assert_eq!(age_days("unknown", today), None);
 }

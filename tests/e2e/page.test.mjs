@@ -413,3 +413,21 @@ test('a GPU that does not fit offers the core\'s fixes; clicking one that fits m
   assert.deepEqual(page.problems, []);
   await page.close();
 });
+
+test('each offer row says its price per GPU-hour, region, date and confidence, and marks old prices', async () => {
+  const Q = 'v=1&model=llama-3.1-8b&method=qlora&provider=aws';
+  const page = await open('?' + Q);
+  await page.getByTestId('cost-table').waitFor();
+  const offers = cli(Q).cost.offers;
+  // The first row's facts come from its on-demand price when it has one.
+  const first = offers.find((o) => o.offer === offers[0].offer && o.instances === offers[0].instances && o.pricing === 'on-demand') ?? offers[0];
+  const facts = (await page.getByTestId('offer-facts').first().textContent()).trim();
+  const perGpu = (first.usd_per_hour / (first.gpus * first.instances));
+  assert.ok(facts.includes(perGpu.toFixed(2)) && facts.includes('/GPU-h'), facts);
+  assert.ok(facts.includes(first.snapshot_date) && facts.includes(first.confidence), facts);
+  // The bundled snapshots (about 2026-09) are older than 60 days by today's date.
+  const ageDays = (Date.now() - Date.parse(first.snapshot_date.replace('~', '').padEnd(10, '-01').slice(0, 10))) / 864e5;
+  assert.equal(facts.includes('older than 60 days'), ageDays > 60, facts);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
