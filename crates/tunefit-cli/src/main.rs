@@ -41,8 +41,23 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
+        Some("calibrate") => {
+            // The run's log on standard input, its configuration as the query.
+            let q = match Query::parse(rest.get(1).map(|s| s.as_str()).unwrap_or("")) {
+                Ok(q) => q,
+                Err(e) => { eprintln!("tunefit: {e}"); return ExitCode::from(2); }
+            };
+            let mut log = String::new();
+            if let Err(e) = std::io::Read::read_to_string(&mut std::io::stdin(), &mut log) { eprintln!("tunefit: reading the log: {e}"); return ExitCode::from(2); }
+            match tunefit_core::calibrate::calibrate(&q, &log) {
+                Ok(c) if json => { use std::io::Write; let _ = writeln!(std::io::stdout(), "{}", serde_json::to_string_pretty(&c).unwrap_or_default()); }
+                Ok(c) => { use std::io::Write; let _ = write!(std::io::stdout(), "{}", readable::calibration(&c)); }
+                Err(e) => { eprintln!("tunefit: {e}"); return ExitCode::from(2); }
+            }
+            ExitCode::SUCCESS
+        }
         Some("gpus") => listing::gpus(json),
         Some("offers") => listing::offers(json, rest.get(1).map(|s| s.as_str())),
-        _ => { eprintln!("usage: tunefit estimate [--json [--timeline]] '<query>' | plan [--json] '<query>' | gpus [--json] | offers [--json] ['provider=..&gpu=..'] | {}", export_cmd::USAGE); ExitCode::from(2) }
+        _ => { eprintln!("usage: tunefit estimate [--json [--timeline]] '<query>' | plan [--json] '<query>' | calibrate [--json] '<query>' < log | gpus [--json] | offers [--json] ['provider=..&gpu=..'] | {}", export_cmd::USAGE); ExitCode::from(2) }
     }
 }

@@ -65,3 +65,17 @@ pub fn plans(plans: &[tunefit_core::plan::Plan]) -> String {
     }
     s
 }
+
+/// `tunefit calibrate`: each measured figure beside the estimate.
+pub fn calibration(c: &tunefit_core::calibrate::Calibration) -> String {
+    let mut s = String::new();
+    for (metric, measured, predicted, err) in &c.memory {
+        let what = c.measured.memory.iter().find(|(m, _, _)| m == metric).map_or("", |(_, _, w)| w.as_str());
+        s += &format!("{metric:<10} measured {:8.2} GiB  estimated {:8.2} GiB  {:+.1} %   ({what})\n", *measured as f64 / GIB, *predicted as f64 / GIB, err * 100.0);
+    }
+    match c.speed_ratio {
+        Some(r) => s += &format!("speed      measured / estimated {r:.2} ({}): set mfu to the estimate's MFU × {r:.2} to time this setup as measured\n", c.speed_basis),
+        None => s += "speed      no throughput in the log (or no GPU in the query to time)\n",
+    }
+    s
+}

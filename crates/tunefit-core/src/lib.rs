@@ -7,6 +7,7 @@
 pub mod activation;
 pub mod advice;
 pub mod arch;
+pub mod calibrate;
 pub mod catalog;
 pub mod cost;
 mod choice;
