@@ -49,6 +49,12 @@ fn main() -> ExitCode {
             };
             let mut log = String::new();
             if let Err(e) = std::io::Read::read_to_string(&mut std::io::stdin(), &mut log) { eprintln!("tunefit: reading the log: {e}"); return ExitCode::from(2); }
+            if args.iter().any(|a| a == "--case") {
+                return match tunefit_core::calibrate::measured_cases(&q, &log, "a person's run (add where the log came from)") {
+                    Ok(v) => { use std::io::Write; let _ = writeln!(std::io::stdout(), "{}", serde_json::to_string_pretty(&v).unwrap_or_default()); ExitCode::SUCCESS }
+                    Err(e) => { eprintln!("tunefit: {e}"); ExitCode::from(2) }
+                };
+            }
             match tunefit_core::calibrate::calibrate(&q, &log) {
                 Ok(c) if json => { use std::io::Write; let _ = writeln!(std::io::stdout(), "{}", serde_json::to_string_pretty(&c).unwrap_or_default()); }
                 Ok(c) => { use std::io::Write; let _ = write!(std::io::stdout(), "{}", readable::calibration(&c)); }
@@ -58,6 +64,6 @@ fn main() -> ExitCode {
         }
         Some("gpus") => listing::gpus(json),
         Some("offers") => listing::offers(json, rest.get(1).map(|s| s.as_str())),
-        _ => { eprintln!("usage: tunefit estimate [--json [--timeline]] '<query>' | plan [--json] '<query>' | calibrate [--json] '<query>' < log | gpus [--json] | offers [--json] ['provider=..&gpu=..'] | {}", export_cmd::USAGE); ExitCode::from(2) }
+        _ => { eprintln!("usage: tunefit estimate [--json [--timeline]] '<query>' | plan [--json] '<query>' | calibrate [--json|--case] '<query>' < log | gpus [--json] | offers [--json] ['provider=..&gpu=..'] | {}", export_cmd::USAGE); ExitCode::from(2) }
     }
 }

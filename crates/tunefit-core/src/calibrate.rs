@@ -114,3 +114,28 @@ pub fn calibrate(q: &Query, log: &str) -> Result<Calibration, Error> {
     }
     Ok(Calibration { measured, memory, speed_ratio, speed_basis })
 }
+
+/// The log's memory figures as cases of the project's measured set (the format of
+/// `crates/tunefit-core/tests/data/measured-runs.json`), ready to contribute: the person adds
+/// where the log came from and the library versions.
+pub fn measured_cases(q: &Query, log: &str, source: &str) -> Result<serde_json::Value, Error> {
+    let m = parse_log(log).map_err(|e| Error::Invalid { key: "log".into(), message: e })?;
+    let query = q.to_query_string();
+    let cases: Vec<serde_json::Value> = m.memory.iter().enumerate().map(|(i, (metric, bytes, what))| serde_json::json!({
+        "id": format!("contributed-{}-{}", metric, i + 1),
+        "source": source,
+        "framework": q.framework.as_str(),
+        "versions": "",
+        "gpu": q.gpu.clone().unwrap_or_default(),
+        "config": format!("as the query says; read from: {what}"),
+        "query": query,
+        "metric": metric,
+        "measured_value": *bytes as f64 / 1073741824.0,
+        "measured_unit": "GiB",
+        "unit_resolution": "read by tunefit calibrate from the log's own unit",
+        "per_gpu": true,
+        "trust": "medium (a person's own run)",
+        "note": "",
+    })).collect();
+    Ok(serde_json::json!({ "note": "contributed with tunefit calibrate --case", "cases": cases }))
+}

@@ -48,3 +48,16 @@ fn the_estimate_beside_the_log_and_foreign_logs_refused() {
     let e = calibrate(&q, "hello world\nnothing to see").unwrap_err().to_string();
     assert!(e.contains("no recognised figure"), "{e}");
 }
+
+#[test]
+fn a_run_becomes_a_case_of_the_measured_set() {
+    let q = Query::parse("model=llama-3.2-3b&method=lora&framework=torchtune&gpu=a100-80gb").unwrap();
+    let v = tunefit_core::calibrate::measured_cases(&q, "\tGPU peak memory reserved: 12.00 GiB", "my run").unwrap();
+    let c = &v["cases"][0];
+    assert_eq!(c["metric"], "reserved");
+    assert_eq!(c["measured_unit"], "GiB");
+    assert!((c["measured_value"].as_f64().unwrap() - 12.0).abs() < 1e-9);
+    // The query parses back to the same configuration: the measured-set test can evaluate it.
+    assert_eq!(Query::parse(c["query"].as_str().unwrap()).unwrap(), q);
+    for k in ["id", "source", "framework", "gpu", "config", "per_gpu", "trust"] { assert!(!c[k].is_null(), "{k}"); }
+}

@@ -16,10 +16,20 @@ struct Case { id: String, metric: String, framework: String, trust: String, meas
 
 fn unit(u: &str) -> f64 { match u { "GiB" => 1073741824.0, "GB" => 1e9, "MiB" => 1048576.0, "MB" => 1e6, _ => f64::NAN } }
 
+/// The measured set: measured-runs.json and every contributed file in tests/data/measured/
+/// (`tunefit calibrate --case` writes that format).
+fn sets() -> Vec<Value> {
+    let mut out = vec![serde_json::from_str(include_str!("data/measured-runs.json")).unwrap()];
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/measured");
+    let mut files: Vec<_> = std::fs::read_dir(dir).map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "json")).collect()).unwrap_or_default();
+    files.sort();
+    for f in files { out.push(serde_json::from_str(&std::fs::read_to_string(&f).unwrap()).unwrap_or_else(|e| panic!("{}: {e}", f.display()))); }
+    out
+}
+
 fn cases() -> (Vec<Case>, Vec<(String, String)>) {
-    let v: Value = serde_json::from_str(include_str!("data/measured-runs.json")).unwrap();
     let (mut ok, mut skipped) = (Vec::new(), Vec::new());
-    for c in v["cases"].as_array().unwrap() {
+    for v in sets() { for c in v["cases"].as_array().unwrap() {
         let id = c["id"].as_str().unwrap().to_string();
         if c["per_gpu"].as_bool() == Some(false) { skipped.push((id, "a total over all GPUs, not a per-GPU figure".into())); continue; }
         let query = c["query"].as_str().unwrap().to_string();
@@ -35,7 +45,7 @@ fn cases() -> (Vec<Case>, Vec<(String, String)>) {
         let measured = c["measured_value"].as_f64().unwrap() * unit(c["measured_unit"].as_str().unwrap());
         ok.push(Case { id, metric, framework: c["framework"].as_str().unwrap_or("").into(), trust: c["trust"].as_str().unwrap_or("").split(' ').next().unwrap_or("").into(),
             measured, predicted, replayed, query });
-    }
+    } }
     (ok, skipped)
 }
 
