@@ -508,10 +508,19 @@ fn parse_u32(key: &str, v: &str, (lo, hi): (u32, u32)) -> Result<u32, QueryError
     Ok(n as u32)
 }
 
+/// The smallest non-zero magnitude a decimal key accepts.
+const MIN_MAGNITUDE: f64 = 1e-9;
+
 fn parse_f64(key: &str, v: &str, lo: f64, hi: f64) -> Result<f64, QueryError> {
     let n: f64 = crate::num::parse_f64(v.trim()).ok_or(()).map_err(|_| err(key, format!("'{v}' is not a number; expected {lo} to {hi}")))?;
     if !n.is_finite() || n < lo || n > hi {
         return Err(err(key, format!("{v} is out of range; expected {lo} to {hi}")));
+    }
+    // No setting means anything below a billionth, and below it a value's canonical spelling
+    // (up to 17 significant digits) would leave the range num.rs decodes exactly, so a link
+    // would not decode to itself: 0, or at least 1e-9.
+    if n != 0.0 && n.abs() < MIN_MAGNITUDE {
+        return Err(err(key, format!("{v} is too small to mean anything; use 0 or at least {MIN_MAGNITUDE}")));
     }
     Ok(n)
 }

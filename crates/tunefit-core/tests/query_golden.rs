@@ -254,3 +254,14 @@ fn model_custom_decodes_to_no_preset() {
     assert_eq!(q.model, None);
     assert_eq!(Query::parse(&q.to_query_string()).unwrap(), q);
 }
+
+#[test]
+fn decimals_below_a_billionth_are_refused_so_links_decode_to_themselves() {
+    // A 17-digit value near 1e-92 spelled out decodes to a neighbouring double: refused.
+    let (q, errs) = Query::parse_lenient("lora_dropout=2200e-95&batch=8");
+    assert_eq!((errs.len(), errs[0].key.as_str()), (1, "lora_dropout"));
+    assert_eq!((q.lora_dropout, q.batch), (None, 8));
+    assert_eq!(Query::parse("lora_dropout=0").unwrap().lora_dropout, Some(0.0));
+    let tiny = Query::parse("interrupt_rate=0.0000000012345678901234567").unwrap();
+    assert_eq!(Query::parse(&tiny.to_query_string()).unwrap(), tiny);
+}

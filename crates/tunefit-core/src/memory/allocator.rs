@@ -79,7 +79,6 @@ pub struct CachingAllocator {
     pub reserved: u64,
     pub peak_allocated: u64,
     pub peak_reserved: u64,
-    pub ops: u32,
 }
 
 /// Bytes a request of `size` occupies once rounded (`round_size`).
@@ -97,7 +96,7 @@ pub fn segment_size(size: u64) -> u64 {
 impl CachingAllocator {
     pub fn new(cfg: Config) -> Self {
         CachingAllocator { cfg, blocks: Vec::with_capacity(256), spare: Vec::new(), pools: Vec::with_capacity(6),
-            allocated: 0, reserved: 0, peak_allocated: 0, peak_reserved: 0, ops: 0 }
+            allocated: 0, reserved: 0, peak_allocated: 0, peak_reserved: 0 }
     }
 
     fn new_block(&mut self, b: Block) -> usize {
@@ -119,7 +118,6 @@ impl CachingAllocator {
 
     /// Allocates `size` bytes on `stream`.
     pub fn malloc(&mut self, size: u64, stream: Stream) -> Allocation {
-        self.ops += 1;
         let size = round_size(size);
         let small = size <= SMALL_SIZE;
         let p = self.pool(stream, small);

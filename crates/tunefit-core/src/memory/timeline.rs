@@ -252,7 +252,6 @@ pub fn replay(s: &Shape, cfg: Config) -> Replay {
     }
     let _ = weights;
     let (peak_allocated, peak) = r.peak;
-    if std::env::var("TL_DEBUG").is_ok() { eprintln!("mallocs {} points {} pools free {:?}", r.a.ops, r.points.len(), 0); }
     Replay { peak_allocated, peak_reserved: r.a.peak_reserved, peak_event: peak.words(), peak_phase: peak.phase, raw: r.points }
 }
 
