@@ -47,6 +47,8 @@ impl Layout {
         Layout { per_instance: per_instance.max(1), instances: instances.max(1), tp: q.tp.max(1), pp: q.pp.max(1), cp: q.cp.max(1), dp: (total / model).max(1) }
     }
     pub fn total(&self) -> u32 { self.per_instance * self.instances }
+    /// Model chunks per pipeline stage (1 without pipelining).
+    fn pp_chunks_of(&self, q: &Query) -> f64 { if self.pp > 1 { q.pp_chunks.max(1) as f64 } else { 1.0 } }
     /// Members of one data-parallel group inside one instance.
     fn dp_per_node(&self) -> u32 {
         let inner = self.tp * self.cp;
@@ -119,34 +121,9 @@ pub fn timing(q: &Query, s: &FlopShape, g: &Gpu, count: u32, instances: u32, int
         micro = MicroStep { gemm_s: t, attn_s: 0.0, elementwise_s: 0.0, dequant_s: 0.0, cpu_s: 0.0, gpu_s: t, total_s: t };
     }
     let act_bytes = if q.precision == Precision::Fp32 { 4.0 } else { 2.0 };
-    let layers_stage = s.layers / lay.pp as f64;
     let p = flops::passes_executed(q, &r, s);
 
-    // Tensor parallelism (Megatron): two all-reduces of the block's activations per forward
-    // and two per backward (sequence parallelism turns each into a reduce-scatter and an
-    // all-gather: the same bytes), on the critical path.
-    let tp_group_nodes = lay.tp.div_ceil(lay.per_instance).max(1);
-    let tp_bw = group_bandwidth(g, lay.tp.min(lay.per_instance), tp_group_nodes, internode_gb_s);
-    let tp_bytes = layers_stage * 2.0 * (p.forwards + p.backwards) * all_reduce_bytes(tokens_micro * s.hidden * act_bytes, lay.tp as f64);
-    let tp_s = tp_bytes / tp_bw;
-
-    // Context parallelism (ring attention): each rank passes its K/V chunk around the ring,
-    // forward and (with the K/V gradients) backward, hidden behind the attention kernels.
-    let cp_s = if lay.cp > 1 {
-        let per_node = lay.cp.min((lay.per_instance / lay.tp).max(1));
-        let bw = group_bandwidth(g, per_node, lay.cp.div_ceil(per_node), internode_gb_s);
-        let kv = 2.0 * tokens_micro * s.kv_width * act_bytes / lay.tp as f64;
-        let bytes = layers_stage * (lay.cp - 1) as f64 * kv * (p.forwards + 2.0 * p.backwards);
-        exposed(bytes / bw, micro.attn_s)
-    } else { 0.0 };
-
-    // Pipeline parallelism: each stage sends its output forward and its input gradient back
-    // once per micro-batch and chunk.
-    let pp_s = if lay.pp > 1 {
-        let spans = lay.tp * lay.cp * lay.pp > lay.per_instance;
-        let bw = if spans { group_bandwidth(g, 1, 2, internode_gb_s) } else { comm::intra_bandwidth(g, 2) };
-        2.0 * lay.pp_chunks_of(q) * tokens_micro * s.hidden * act_bytes / lay.tp as f64 / bw
-    } else { 0.0 };
+    let (tp_s, cp_s, pp_s) = model_parallel_s(q, s, g, &lay, &p, tokens_micro, act_bytes, micro.attn_s, internode_gb_s);
 
     // Data parallelism over dp × cp ranks (the context-parallel ranks hold the same weights).
     let n = (lay.dp * lay.cp) as f64;
@@ -233,6 +210,42 @@ pub fn timing(q: &Query, s: &FlopShape, g: &Gpu, count: u32, instances: u32, int
     }
 }
 
+/// Seconds per micro-step that tensor, context and pipeline parallelism add on one GPU: the
+/// TP all-reduces (on the critical path), the CP K/V exchange beyond the attention it hides
+/// behind, and the PP sends.
+#[allow(clippy::too_many_arguments)]
+fn model_parallel_s(q: &Query, s: &FlopShape, g: &Gpu, lay: &Layout, p: &flops::Passes, tokens_micro: f64, act_bytes: f64,
+                    attn_s: f64, internode_gb_s: Option<f64>) -> (f64, f64, f64) {
+    let layers_stage = s.layers / lay.pp as f64;
+    // Tensor parallelism (Megatron): two all-reduces of the block's activations per forward
+    // and two per backward (sequence parallelism turns each into a reduce-scatter and an
+    // all-gather: the same bytes), on the critical path.
+    let tp_group_nodes = lay.tp.div_ceil(lay.per_instance).max(1);
+    let tp_bw = group_bandwidth(g, lay.tp.min(lay.per_instance), tp_group_nodes, internode_gb_s);
+    let tp_bytes = layers_stage * 2.0 * (p.forwards + p.backwards) * all_reduce_bytes(tokens_micro * s.hidden * act_bytes, lay.tp as f64);
+    let tp_s = tp_bytes / tp_bw;
+
+    // Context parallelism (ring attention): each rank passes its K/V chunk around the ring,
+    // forward and (with the K/V gradients) backward, hidden behind the attention kernels.
+    let cp_s = if lay.cp > 1 {
+        let per_node = lay.cp.min((lay.per_instance / lay.tp).max(1));
+        let bw = group_bandwidth(g, per_node, lay.cp.div_ceil(per_node), internode_gb_s);
+        let kv = 2.0 * tokens_micro * s.kv_width * act_bytes / lay.tp as f64;
+        let bytes = layers_stage * (lay.cp - 1) as f64 * kv * (p.forwards + 2.0 * p.backwards);
+        exposed(bytes / bw, attn_s)
+    } else { 0.0 };
+
+    // Pipeline parallelism: each stage sends its output forward and its input gradient back
+    // once per micro-batch and chunk.
+    let pp_s = if lay.pp > 1 {
+        let spans = lay.tp * lay.cp * lay.pp > lay.per_instance;
+        let bw = if spans { group_bandwidth(g, 1, 2, internode_gb_s) } else { comm::intra_bandwidth(g, 2) };
+        2.0 * lay.pp_chunks_of(q) * tokens_micro * s.hidden * act_bytes / lay.tp as f64 / bw
+    } else { 0.0 };
+
+    (tp_s, cp_s, pp_s)
+}
+
 /// Bytes the optimizer step reads and writes per trainable parameter: the weight (fp32 master
 /// under mixed precision), its gradient, and the states (AdamW: m and v; 8-bit: one byte each
 /// plus block scales; Adafactor: factored rows and columns; SGD: none).
@@ -257,10 +270,6 @@ fn optimizer_bytes(q: &Query) -> f64 {
 /// DDR4/DDR5 channels give 200–600 GB/s of theoretical bandwidth and ~100 GB/s to a
 /// multi-threaded update in practice (DeepSpeed's CPU Adam is memory-bound the same way).
 const HOST_MEMORY_BYTES_S: f64 = 100e9;
-
-impl Layout {
-    fn pp_chunks_of(&self, q: &Query) -> f64 { if self.pp > 1 { q.pp_chunks.max(1) as f64 } else { 1.0 } }
-}
 
 /// The time estimate shown for one configuration (`time` in the JSON).
 #[derive(Debug, Clone, PartialEq, Serialize)]
