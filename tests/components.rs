@@ -133,6 +133,12 @@ fn log_scale_round_trips_and_clamps() {
     assert_eq!(s.clamp(5.0), Err(128.0));
     assert_eq!(s.to_pos(f64::NAN), 0);
     assert_eq!(parse_typed("1,5"), Some(1.5));
+    // What links accept, typed: counts with a suffix.
+    assert_eq!(parse_typed("4k"), Some(4000.0));
+    assert_eq!(parse_typed("350m"), Some(350e6));
+    assert_eq!(parse_typed("2B"), Some(2e9));
+    assert_eq!(parse_typed("1,5k"), Some(1500.0));
+    assert_eq!(parse_typed("k"), None);
     assert_eq!(parse_typed("inf"), None);
 }
 

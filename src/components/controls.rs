@@ -63,8 +63,16 @@ impl Scale {
 /// exponent ("1e6"). `None` when it is not a finite number.
 pub fn parse_typed(s: &str) -> Option<f64> {
     let t: String = s.trim().chars().filter(|c| !c.is_whitespace() && *c != '\u{a0}').map(|c| if c == ',' { '.' } else { c }).collect();
+    // What links accept: a count with a k/m/b/t suffix ("4k", "350m", "2b").
+    let (num, mult) = match t.chars().last().map(|c| c.to_ascii_lowercase()) {
+        Some('k') => (&t[..t.len() - 1], 1e3),
+        Some('m') => (&t[..t.len() - 1], 1e6),
+        Some('b' | 'g') => (&t[..t.len() - 1], 1e9),
+        Some('t') => (&t[..t.len() - 1], 1e12),
+        _ => (t.as_str(), 1.0),
+    };
     // The core's parser: std's would link a 10 KB table into the bundle (core/src/num.rs).
-    tunefit_core::num::parse_f64(&t).filter(|v| v.is_finite())
+    tunefit_core::num::parse_f64(num).map(|v| v * mult).filter(|v| v.is_finite())
 }
 
 /// A slider with a paired numeric input for exact values. Typed values outside the range

@@ -431,3 +431,15 @@ test('each offer row says its price per GPU-hour, region, date and confidence, a
   assert.deepEqual(page.problems, []);
   await page.close();
 });
+
+test('number boxes take what links take: 4k tokens, 2b training tokens', async () => {
+  const page = await open('?v=1');
+  for (const [id, typed, key, value] of [['seq', '4k', 'seq', '4000'], ['tokens', '2b', 'tokens', '2b']]) {
+    const input = page.getByTestId(`${id}-input`);
+    await input.fill(typed);
+    await input.press('Enter');
+    await page.waitForURL(new RegExp(`[?&]${key}=${value}(&|$)`));
+  }
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
