@@ -103,7 +103,13 @@ pub fn SharePanel() -> impl IntoView {
     let link = move || {
         let prices = st.prices.get();
         let include = with_prices.get() && !prices.is_empty();
-        st.query.with(|q| tunefit_core::share::share_link(&page_base(), q, include.then_some(&prices)))
+        let link = st.query.with(|q| tunefit_core::share::share_link(&page_base(), q, include.then_some(&prices)));
+        // The memory unit travels with the link: a figure read in GB stays in GB.
+        if st.units.get() == crate::format::Units::GiB { return link; }
+        let (head, tail) = link.split_once('#').map_or((link.as_str(), None), |(h, t)| (h, Some(t)));
+        let mut out = format!("{head}&units={}", st.units.get().code());
+        if let Some(t) = tail { out.push('#'); out.push_str(t); }
+        out
     };
     let copy = move |text: String| copy_then(text, Box::new(move |ok, text| {
         manual.set((!ok).then_some(text));

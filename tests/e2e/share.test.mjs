@@ -149,3 +149,19 @@ test('the framework selector says what it changes; Copy config has a tab per fil
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });
+
+test('a shared link keeps the memory unit', async () => {
+  const page = await openPage(browser, `${server.url}?${Q}`, CLIP);
+  await page.getByTestId('total-device').waitFor();
+  await page.getByTestId('units-gb').check();
+  await page.getByTestId('share').click();
+  await page.getByTestId('share-status').filter({ hasText: /\S/ }).waitFor();
+  const link = await clipboard(page);
+  assert.ok(link.includes('&units=gb'), link);
+  const again = await openPage(browser, link, CLIP);
+  await again.getByTestId('total-device').waitFor();
+  assert.equal((await again.getByTestId('units-symbol').textContent()).trim(), 'GB');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+  await again.context().close();
+});
