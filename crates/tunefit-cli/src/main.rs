@@ -14,10 +14,7 @@ fn main() -> ExitCode {
     if args.first().map(|s| s.as_str()) == Some("export") { return export_cmd::run(&args[1..]); }
     match rest.first().map(|s| s.as_str()) {
         Some("estimate") => {
-            let q = match Query::parse(rest.get(1).map(|s| s.as_str()).unwrap_or("")) {
-                Ok(q) => q,
-                Err(e) => { eprintln!("tunefit: {e}"); return ExitCode::from(2); }
-            };
+            let Some(q) = query_arg(&rest) else { return ExitCode::from(2) };
             // The allocator replay's timeline: always in the text, in the JSON with --timeline
             // (the page's JSON download leaves it out, and equals `--json`).
             let timeline = !json || args.iter().any(|a| a == "--timeline");
@@ -30,10 +27,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some("plan") => {
-            let q = match Query::parse(rest.get(1).map(|s| s.as_str()).unwrap_or("")) {
-                Ok(q) => q,
-                Err(e) => { eprintln!("tunefit: {e}"); return ExitCode::from(2); }
-            };
+            let Some(q) = query_arg(&rest) else { return ExitCode::from(2) };
             match tunefit_core::plan::plan(&q) {
                 Ok(plans) if json => { use std::io::Write; let _ = writeln!(std::io::stdout(), "{}", serde_json::to_string_pretty(&serde_json::json!({ "plans": plans })).unwrap_or_default()); }
                 Ok(plans) => { use std::io::Write; let _ = write!(std::io::stdout(), "{}", readable::plans(&plans)); }
@@ -43,10 +37,7 @@ fn main() -> ExitCode {
         }
         Some("calibrate") => {
             // The run's log on standard input, its configuration as the query.
-            let q = match Query::parse(rest.get(1).map(|s| s.as_str()).unwrap_or("")) {
-                Ok(q) => q,
-                Err(e) => { eprintln!("tunefit: {e}"); return ExitCode::from(2); }
-            };
+            let Some(q) = query_arg(&rest) else { return ExitCode::from(2) };
             let mut log = String::new();
             if let Err(e) = std::io::Read::read_to_string(&mut std::io::stdin(), &mut log) { eprintln!("tunefit: reading the log: {e}"); return ExitCode::from(2); }
             if args.iter().any(|a| a == "--case") {
@@ -65,5 +56,13 @@ fn main() -> ExitCode {
         Some("gpus") => listing::gpus(json),
         Some("offers") => listing::offers(json, rest.get(1).map(|s| s.as_str())),
         _ => { eprintln!("usage: tunefit estimate [--json [--timeline]] '<query>' | plan [--json] '<query>' | calibrate [--json|--case] '<query>' < log | gpus [--json] | offers [--json] ['provider=..&gpu=..'] | {}", export_cmd::USAGE); ExitCode::from(2) }
+    }
+}
+
+/// The query argument after the command, parsed strictly; its errors go to stderr.
+fn query_arg(rest: &[&String]) -> Option<Query> {
+    match Query::parse(rest.get(1).map(|s| s.as_str()).unwrap_or("")) {
+        Ok(q) => Some(q),
+        Err(e) => { eprintln!("tunefit: {e}"); None }
     }
 }
