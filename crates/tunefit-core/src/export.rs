@@ -301,9 +301,15 @@ impl Naming {
                 if has(T::O) { out.push(if self == Naming::Phi { "dense" } else { "o_proj" }); }
                 match self {
                     Naming::Phi3 => fused(&mut out, &[T::Gate, T::Up], "gate_up_proj", "gate and up"),
-                    Naming::Mixtral => { if has(T::Gate) { out.push("w1"); } if has(T::Up) { out.push("w3"); } }
+                    Naming::Mixtral => {
+                        if has(T::Gate) { out.push("w1"); }
+                        if has(T::Up) { out.push("w3"); }
+                    }
                     Naming::Phi => { if has(T::Up) { out.push("fc1"); } }
-                    _ => { if has(T::Gate) { out.push("gate_proj"); } if has(T::Up) { out.push("up_proj"); } }
+                    _ => {
+                        if has(T::Gate) { out.push("gate_proj"); }
+                        if has(T::Up) { out.push("up_proj"); }
+                    }
                 }
                 if has(T::Down) {
                     out.push(match self { Naming::Mixtral => "w2", Naming::Phi => "fc2", _ => "down_proj" });

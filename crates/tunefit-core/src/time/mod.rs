@@ -125,57 +125,15 @@ pub fn timing(q: &Query, s: &FlopShape, g: &Gpu, count: u32, instances: u32, int
 
     let (tp_s, cp_s, pp_s) = model_parallel_s(q, s, g, &lay, &p, tokens_micro, act_bytes, micro.attn_s, internode_gb_s);
 
-    // Data parallelism over dp × cp ranks (the context-parallel ranks hold the same weights).
-    let n = (lay.dp * lay.cp) as f64;
-    let grad_bytes = if q.precision == Precision::Fp32 { 4.0 } else { 2.0 };
-    let stored_bytes = match q.method {
-        Method::Qlora => 0.5,
-        _ if q.precision == Precision::Fp32 => 4.0,
-        _ => 2.0,
-    };
-    let grads = s.trainable * grad_bytes / split;
-    let params_all = s.active.max(s.trainable) * stored_bytes / split;
-    let f = if n > 1.0 { (n - 1.0) / n } else { 0.0 };
     let compute_micro = micro.total_s;
-    let (dp_micro, dp_step, window_share) = match q.shard {
-        // DDP and ZeRO-1 all-reduce gradients once per optimizer step (no_sync while
-        // accumulating), overlapped with the backward pass only (≈ 2/3 of compute).
-        ShardingStrategy::None | ShardingStrategy::Zero1 => (0.0, 2.0 * f * grads, 2.0 / 3.0),
-        // ZeRO-2 reduce-scatters gradients every micro-step and all-gathers the updated shards.
-        ShardingStrategy::Zero2 => (f * grads, f * s.trainable * stored_bytes / split, 2.0 / 3.0),
-        // ZeRO-3/FSDP all-gather every weight in forward and again in backward, and
-        // reduce-scatter gradients, every micro-step; prefetching overlaps the whole step.
-        ShardingStrategy::Zero3 | ShardingStrategy::Fsdp => (2.0 * f * params_all + f * grads, 0.0, 1.0),
-    };
-    let dp_per_node = lay.dp_per_node();
-    let dp_nodes = (n as u32).div_ceil(dp_per_node.max(1)).max(1).min(lay.instances);
-    let dp_bw = group_bandwidth(g, dp_per_node.min(n as u32).max(1), dp_nodes, internode_gb_s);
-    let dp_micro_s = dp_micro / dp_bw;
-    let dp_step_s = dp_step / dp_bw;
-    let exposed_dp_micro = exposed(dp_micro_s, window_share * compute_micro);
-    // The once-per-step reduction overlaps only the last micro-step's backward.
-    let exposed_dp_step = exposed(dp_step_s, window_share * compute_micro);
+    let dp = data_parallel_s(q, s, g, &lay, compute_micro, internode_gb_s);
+    let optim_s = optimizer_step_s(q, s, g, &lay);
 
-    // Optimizer update: memory-bound, on this GPU's shard. With optimizer offload the
-    // gradients cross PCIe to the host, the update runs at host memory bandwidth, and the
-    // updated 16-bit weights come back (DeepSpeed ZeRO-Offload, FSDP CPU offload).
-    let shard_div = if matches!(q.shard, ShardingStrategy::None) { 1.0 } else { n };
-    let shard_params = s.trainable / split / shard_div;
-    let optim_s = match q.offload {
-        crate::query::Offload::None => shard_params * optimizer_bytes(q) / (g.mem_bandwidth_gb_s * 1e9),
-        _ => {
-            let pcie = g.pcie_gb_s / 2.0 * 1e9 * comm::LINK_EFFICIENCY;
-            let gpus_per_node = lay.per_instance as f64;
-            // Every GPU of a node updates its shard on the same host: they share its memory.
-            shard_params * (grad_bytes + 2.0) / pcie + shard_params * gpus_per_node * optimizer_bytes(q) / HOST_MEMORY_BYTES_S
-        }
-    };
-
-    let stage = compute_micro + tp_s + cp_s + pp_s + exposed_dp_micro;
+    let stage = compute_micro + tp_s + cp_s + pp_s + dp.exposed_micro_s;
     let ga = q.ga as f64;
     let chunks = lay.pp_chunks_of(q);
     let bubble = if lay.pp > 1 { (lay.pp - 1) as f64 / chunks * stage } else { 0.0 };
-    let step_s = ga * stage + bubble + exposed_dp_step + optim_s;
+    let step_s = ga * stage + bubble + dp.exposed_step_s + optim_s;
     let tokens_per_step = q.batch as f64 * q.seq as f64 * ga * lay.dp as f64;
     let tokens_per_s = tokens_per_step / step_s.max(1e-12);
     let total_tokens = q.tokens as f64 * q.epochs;
@@ -194,8 +152,8 @@ pub fn timing(q: &Query, s: &FlopShape, g: &Gpu, count: u32, instances: u32, int
         model_flops_per_token: model_fpt,
         micro,
         compute_s: ga * compute_micro,
-        comm_s: ga * (tp_s + dp_micro_s + pp_s) + dp_step_s,
-        exposed_comm_s: ga * (tp_s + cp_s + pp_s + exposed_dp_micro) + exposed_dp_step,
+        comm_s: ga * (tp_s + dp.micro_s + pp_s) + dp.step_s,
+        exposed_comm_s: ga * (tp_s + cp_s + pp_s + dp.exposed_micro_s) + dp.exposed_step_s,
         bubble_s: bubble,
         step_s,
         tokens_per_s,
@@ -207,6 +165,67 @@ pub fn timing(q: &Query, s: &FlopShape, g: &Gpu, count: u32, instances: u32, int
         hours: (startup_s + train_s + eval_s + save_s) / 3600.0,
         precision_flagged: flagged,
         layout: lay,
+    }
+}
+
+/// Data-parallel traffic on one GPU: per micro-step (ZeRO-2 reduce-scatters, ZeRO-3/FSDP
+/// gathers) and per optimizer step (DDP's all-reduce), and what of each the compute hides.
+struct DataParallel { micro_s: f64, step_s: f64, exposed_micro_s: f64, exposed_step_s: f64 }
+
+fn data_parallel_s(q: &Query, s: &FlopShape, g: &Gpu, lay: &Layout, compute_micro: f64, internode_gb_s: Option<f64>) -> DataParallel {
+    // Data parallelism over dp × cp ranks (the context-parallel ranks hold the same weights).
+    let n = (lay.dp * lay.cp) as f64;
+    let split = (lay.tp * lay.pp) as f64;
+    let grad_bytes = if q.precision == Precision::Fp32 { 4.0 } else { 2.0 };
+    let stored_bytes = match q.method {
+        Method::Qlora => 0.5,
+        _ if q.precision == Precision::Fp32 => 4.0,
+        _ => 2.0,
+    };
+    let grads = s.trainable * grad_bytes / split;
+    let params_all = s.active.max(s.trainable) * stored_bytes / split;
+    let f = if n > 1.0 { (n - 1.0) / n } else { 0.0 };
+    let (dp_micro, dp_step, window_share) = match q.shard {
+        // DDP and ZeRO-1 all-reduce gradients once per optimizer step (no_sync while
+        // accumulating), overlapped with the backward pass only (≈ 2/3 of compute).
+        ShardingStrategy::None | ShardingStrategy::Zero1 => (0.0, 2.0 * f * grads, 2.0 / 3.0),
+        // ZeRO-2 reduce-scatters gradients every micro-step and all-gathers the updated shards.
+        ShardingStrategy::Zero2 => (f * grads, f * s.trainable * stored_bytes / split, 2.0 / 3.0),
+        // ZeRO-3/FSDP all-gather every weight in forward and again in backward, and
+        // reduce-scatter gradients, every micro-step; prefetching overlaps the whole step.
+        ShardingStrategy::Zero3 | ShardingStrategy::Fsdp => (2.0 * f * params_all + f * grads, 0.0, 1.0),
+    };
+    let dp_per_node = lay.dp_per_node();
+    let dp_nodes = (n as u32).div_ceil(dp_per_node.max(1)).max(1).min(lay.instances);
+    let dp_bw = group_bandwidth(g, dp_per_node.min(n as u32).max(1), dp_nodes, internode_gb_s);
+    let micro_s = dp_micro / dp_bw;
+    let step_s = dp_step / dp_bw;
+    DataParallel {
+        micro_s,
+        step_s,
+        exposed_micro_s: exposed(micro_s, window_share * compute_micro),
+        // The once-per-step reduction overlaps only the last micro-step's backward.
+        exposed_step_s: exposed(step_s, window_share * compute_micro),
+    }
+}
+
+/// The optimizer update on one GPU: memory-bound, on this GPU's shard. With optimizer offload
+/// the gradients cross PCIe to the host, the update runs at host memory bandwidth, and the
+/// updated 16-bit weights come back (DeepSpeed ZeRO-Offload, FSDP CPU offload).
+fn optimizer_step_s(q: &Query, s: &FlopShape, g: &Gpu, lay: &Layout) -> f64 {
+    let n = (lay.dp * lay.cp) as f64;
+    let split = (lay.tp * lay.pp) as f64;
+    let grad_bytes = if q.precision == Precision::Fp32 { 4.0 } else { 2.0 };
+    let shard_div = if matches!(q.shard, ShardingStrategy::None) { 1.0 } else { n };
+    let shard_params = s.trainable / split / shard_div;
+    match q.offload {
+        crate::query::Offload::None => shard_params * optimizer_bytes(q) / (g.mem_bandwidth_gb_s * 1e9),
+        _ => {
+            let pcie = g.pcie_gb_s / 2.0 * 1e9 * comm::LINK_EFFICIENCY;
+            let gpus_per_node = lay.per_instance as f64;
+            // Every GPU of a node updates its shard on the same host: they share its memory.
+            shard_params * (grad_bytes + 2.0) / pcie + shard_params * gpus_per_node * optimizer_bytes(q) / HOST_MEMORY_BYTES_S
+        }
     }
 }
 
