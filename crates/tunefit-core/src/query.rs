@@ -35,6 +35,11 @@ choice!(
         Fp16True = "fp16-true", Bf16True = "bf16-true",
     }
 );
+impl Precision {
+    /// Bytes of an activation, and of a gradient as it is communicated: the compute type
+    /// (autocast computes in 16 bits; only fp32 training computes in 32).
+    pub fn compute_bytes(self) -> f64 { if self == Precision::Fp32 { 4.0 } else { 2.0 } }
+}
 choice!(
     /// Storage type of trainable adapter weights.
     AdapterDtype { Fp32 = "fp32", Bf16 = "bf16" }

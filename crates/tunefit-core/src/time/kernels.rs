@@ -10,7 +10,7 @@
 
 use crate::dataset::Gpu;
 use crate::framework::Resolved;
-use crate::query::{Attention, Compute, Loss, Method, Precision, Query};
+use crate::query::{Attention, Compute, Loss, Method, Query};
 use super::flops::{passes_executed, FlopShape};
 use super::Layout;
 
@@ -125,7 +125,7 @@ pub fn micro_step(q: &Query, r: &Resolved, s: &FlopShape, g: &Gpu, lay: &Layout)
         _ => 1.0,
     };
     let weight_bytes = match q.compute {
-        Compute::Native => if q.precision == Precision::Fp32 { 4.0 } else { 2.0 },
+        Compute::Native => q.precision.compute_bytes(),
         Compute::Fp8 | Compute::Fp8Block => 1.0,
         Compute::Fp4 => 0.5,
     };

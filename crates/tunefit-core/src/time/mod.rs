@@ -120,7 +120,7 @@ pub fn timing(q: &Query, s: &FlopShape, g: &Gpu, count: u32, instances: u32, int
         let t = tokens_micro * model_fpt / split / (peak16 * mfu).max(1.0);
         micro = MicroStep { gemm_s: t, attn_s: 0.0, elementwise_s: 0.0, dequant_s: 0.0, cpu_s: 0.0, gpu_s: t, total_s: t };
     }
-    let act_bytes = if q.precision == Precision::Fp32 { 4.0 } else { 2.0 };
+    let act_bytes = q.precision.compute_bytes();
     let p = flops::passes_executed(q, &r, s);
 
     let (tp_s, cp_s, pp_s) = model_parallel_s(q, s, g, &lay, &p, tokens_micro, act_bytes, micro.attn_s, internode_gb_s);
@@ -176,7 +176,7 @@ fn data_parallel_s(q: &Query, s: &FlopShape, g: &Gpu, lay: &Layout, compute_micr
     // Data parallelism over dp × cp ranks (the context-parallel ranks hold the same weights).
     let n = (lay.dp * lay.cp) as f64;
     let split = (lay.tp * lay.pp) as f64;
-    let grad_bytes = if q.precision == Precision::Fp32 { 4.0 } else { 2.0 };
+    let grad_bytes = q.precision.compute_bytes();
     let stored_bytes = match q.method {
         Method::Qlora => 0.5,
         _ if q.precision == Precision::Fp32 => 4.0,
@@ -215,7 +215,7 @@ fn data_parallel_s(q: &Query, s: &FlopShape, g: &Gpu, lay: &Layout, compute_micr
 fn optimizer_step_s(q: &Query, s: &FlopShape, g: &Gpu, lay: &Layout) -> f64 {
     let n = (lay.dp * lay.cp) as f64;
     let split = (lay.tp * lay.pp) as f64;
-    let grad_bytes = if q.precision == Precision::Fp32 { 4.0 } else { 2.0 };
+    let grad_bytes = q.precision.compute_bytes();
     let shard_div = if matches!(q.shard, ShardingStrategy::None) { 1.0 } else { n };
     let shard_params = s.trainable / split / shard_div;
     match q.offload {
