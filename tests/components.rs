@@ -342,15 +342,3 @@ async fn copy_config_asks_the_lazy_exporter_only_when_opened() {
     assert_eq!(calls.get(), 1);
     js_sys::Reflect::delete_property(&w, &"tunefitExport".into()).unwrap();
 }
-
-#[wasm_bindgen_test]
-fn a_prices_age_counts_from_its_snapshot_date() {
-    use tunefit_app::components::cost::age_days;
-    // 2026-12-03 is day 20,790 since 1970-01-01.
-    let today = 20_790.0;
-    assert_eq!(age_days("2026-12-03", today), Some(0.0));
-    assert_eq!(age_days("2026-09-01", today), Some(93.0));
-    assert_eq!(age_days("~2026-09", today), Some(93.0), "an approximate month counts from its first day");
-    assert_eq!(age_days("2024-02-29", today), Some(1008.0));
-    assert_eq!(age_days("unknown", today), None);
-}

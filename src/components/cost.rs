@@ -125,11 +125,10 @@ pub fn table_markup(s: &Strings, lang: Lang, c: Option<&CostReport>, all: bool) 
     let today_days = js_sys::Date::now() / 86_400_000.0;
     for r in rows(c).iter().take(if all { usize::MAX } else { FIRST_ROWS }) {
         // What a person checks before renting: the price per GPU-hour, the region, the price's
-        // date and confidence, marked when older than 60 days.
+        // date and confidence, marked when stale.
         let facts = r.on_demand.or(r.spot).map(|o| {
-            let per_gpu_h = o.usd_per_hour / (o.gpus * o.instances).max(1) as f64;
-            let stale = age_days(o.snapshot_date, today_days).is_some_and(|d| d > 60.0);
-            format!("{} · {} · {} ({}){}", (s.per_gpu_hour)(&usd(per_gpu_h, lang)), o.region, o.snapshot_date, o.confidence, if stale { s.stale_price } else { "" })
+            format!("{} · {} · {} ({}){}", (s.per_gpu_hour)(&usd(o.usd_per_gpu_hour(), lang)), o.region, o.snapshot_date, o.confidence,
+                if o.is_stale(today_days) { s.stale_price } else { "" })
         }).unwrap_or_default();
         let _ = write!(h, r#"<tr data-testid="offer-row" data-best-usd="{}"><th scope="row">{}</th><td>"#, r.best_usd(), esc(r.provider));
         if r.instances > 1 { let _ = write!(h, "{} × ", r.instances); }
@@ -144,8 +143,7 @@ pub fn table_markup(s: &Strings, lang: Lang, c: Option<&CostReport>, all: bool) 
                 if cheapest || fastest { " best" } else { "" }, o.usd_total, esc(&usd(o.usd_total, lang)), esc(&hours(o.hours, lang)));
             if cheapest { let _ = write!(h, r#"<span class="badge ok" data-testid="cheapest">{}</span>"#, esc(s.cheapest)); }
             if fastest { let _ = write!(h, r#"<span class="badge warn" data-testid="fastest">{}</span>"#, esc(s.fastest)); }
-            // A spot price under a quarter of the same offer's on-demand price is worth checking.
-            if kind == "spot" && r.on_demand.is_some_and(|od| o.usd_per_hour < 0.25 * od.usd_per_hour) {
+            if r.on_demand.is_some_and(|od| o.spot_needs_check(od)) {
                 let _ = write!(h, r#"<span class="badge warn" data-testid="spot-check">{}</span>"#, esc(s.spot_check));
             }
             h.push_str("</td>");
@@ -154,21 +152,6 @@ pub fn table_markup(s: &Strings, lang: Lang, c: Option<&CostReport>, all: bool) 
     }
     h.push_str("</tbody></table></div>");
     h
-}
-
-/// Days from a snapshot date ("2026-09-15", "2026-09", "~2026-09": the first of the month when
-/// no day is given) to `today` (days since 1970).
-pub fn age_days(date: &str, today: f64) -> Option<f64> {
-    let mut it = date.trim_start_matches('~').split('-').map(|p| p.trim().parse::<i64>().ok());
-    let (y, m) = (it.next()??, it.next()??);
-    let d = it.next().flatten().unwrap_or(1);
-    // Days since 1970-01-01 of a civil date (Howard Hinnant's days_from_civil).
-    let y2 = if m <= 2 { y - 1 } else { y };
-    let era = y2.div_euclid(400);
-    let yoe = y2 - era * 400;
-    let doy = (153 * (m + if m > 2 { -3 } else { 9 }) + 2) / 5 + d - 1;
-    let days = era * 146_097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719_468;
-    Some(today - days as f64)
 }
 
 /// Cost against time, log-log: every priced offer as a dot, the Pareto front as a line.

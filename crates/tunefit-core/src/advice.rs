@@ -52,6 +52,45 @@ pub struct RankedOffer {
     pub snapshot_date: &'static str,
 }
 
+/// A price older than this is marked for checking. The data audit (shared/notes/data-audit.md)
+/// found list prices 14–18 % off within three months (RunPod H100 3.49 → 3.99 since
+/// 2026-09-25; Crusoe A100 1.95 → 2.30 since 2026-02); two months is a plain rule before that.
+pub const STALE_AFTER_DAYS: f64 = 60.0;
+/// A spot price below this fraction of the same offer's on-demand price is marked for
+/// checking. In data/offers.csv (62 offers with both prices, 2026-12) spot is a median 0.38 of
+/// on-demand and 0.24 at the 10th percentile; the rows below a quarter include the best-case
+/// sources the page review flagged (AWS B200 spot 0.11, from one local zone).
+pub const SPOT_CHECK_BELOW: f64 = 0.25;
+
+impl RankedOffer {
+    /// USD per GPU-hour, the unit providers list.
+    pub fn usd_per_gpu_hour(&self) -> f64 { self.usd_per_hour / (self.gpus * self.instances).max(1) as f64 }
+
+    /// Whether the price's snapshot is older than [`STALE_AFTER_DAYS`] on `today` (days since
+    /// 1970-01-01); undated prices (a person's own) are never stale.
+    pub fn is_stale(&self, today: f64) -> bool { age_days(self.snapshot_date, today).is_some_and(|d| d > STALE_AFTER_DAYS) }
+
+    /// Whether this spot price is implausibly far below `on_demand`'s (see [`SPOT_CHECK_BELOW`]).
+    pub fn spot_needs_check(&self, on_demand: &RankedOffer) -> bool {
+        self.pricing == "spot" && self.usd_per_hour < SPOT_CHECK_BELOW * on_demand.usd_per_hour
+    }
+}
+
+/// Days from a snapshot date ("2026-09-15", "2026-09", "~2026-09": the first of the month when
+/// no day is given) to `today` (days since 1970); None for an undated price.
+pub fn age_days(date: &str, today: f64) -> Option<f64> {
+    let mut it = date.trim_start_matches('~').split('-').map(|p| p.trim().parse::<i64>().ok());
+    let (y, m) = (it.next()??, it.next()??);
+    let d = it.next().flatten().unwrap_or(1);
+    // Days since 1970-01-01 of a civil date (Howard Hinnant's days_from_civil).
+    let y2 = if m <= 2 { y - 1 } else { y };
+    let era = y2.div_euclid(400);
+    let yoe = y2 - era * 400;
+    let doy = (153 * (m + if m > 2 { -3 } else { 9 }) + 2) / 5 + d - 1;
+    let days = era * 146_097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719_468;
+    Some(today - days as f64)
+}
+
 /// `cost` in the JSON.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CostReport {

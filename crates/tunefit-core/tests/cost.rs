@@ -122,3 +122,33 @@ fn more_runs_cost_more_and_per_run_is_total_over_runs() {
     assert!((b.usd_total - 5.0 * a.usd_total).abs() < 1e-6 * b.usd_total);
     assert!((b.usd_per_run - a.usd_per_run).abs() < 1e-9 * b.usd_per_run.max(1.0));
 }
+
+#[test]
+fn a_prices_age_counts_from_its_snapshot_date() {
+    use tunefit_core::advice::age_days;
+    // 2026-12-03 is day 20,790 since 1970-01-01.
+    let today = 20_790.0;
+    assert_eq!(age_days("2026-12-03", today), Some(0.0));
+    assert_eq!(age_days("2026-09-01", today), Some(93.0));
+    assert_eq!(age_days("~2026-09", today), Some(93.0), "an approximate month counts from its first day");
+    assert_eq!(age_days("2024-02-29", today), Some(1008.0));
+    assert_eq!(age_days("unknown", today), None);
+}
+
+#[test]
+fn offers_say_per_gpu_price_staleness_and_implausible_spot() {
+    let q = Query::parse("model=llama-3.1-8b&method=qlora&pricing=both").unwrap();
+    let r = evaluate(&q).unwrap();
+    let offers = &r.cost.as_ref().unwrap().offers;
+    let od = offers.iter().find(|o| o.pricing == "on-demand" && o.gpus * o.instances == 8).unwrap();
+    assert!((od.usd_per_gpu_hour() * 8.0 - od.usd_per_hour).abs() < 1e-9);
+    let today = 20_790.0; // 2026-12-03
+    let dated = |d: &'static str| tunefit_core::advice::RankedOffer { snapshot_date: d, ..od.clone() };
+    assert!(dated("2026-09-01").is_stale(today));
+    assert!(!dated("2026-11-01").is_stale(today));
+    assert!(!dated("your price").is_stale(today), "a person's own price has no date to age");
+    let spot = |usd: f64| tunefit_core::advice::RankedOffer { pricing: "spot", usd_per_hour: usd, ..od.clone() };
+    assert!(spot(0.2 * od.usd_per_hour).spot_needs_check(od));
+    assert!(!spot(0.4 * od.usd_per_hour).spot_needs_check(od));
+    assert!(!dated("2026-11-01").spot_needs_check(od), "an on-demand price is not a spot price");
+}
