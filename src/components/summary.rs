@@ -75,7 +75,7 @@ pub fn Summary() -> impl IntoView {
                     <div class="fixes" inner_html=fixes_html on:click=move |ev| {
                         let set = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok())
                             .and_then(|e| e.closest("button[data-set]").ok().flatten()).and_then(|b| b.get_attribute("data-set"));
-                        if let Some(set) = set { st.edit(|q| for pair in set.split('&') { if let Some((k, v)) = pair.split_once('=') { let _ = q.set(k, v); } }) }
+                        if let Some(set) = set { st.edit(|q| { let _ = q.apply(&set); }) }
                     }></div>
                     <p class="muted summary-run">
                         {time.map(|t| view! { <span data-testid="summary-time">{t}</span> })}

@@ -645,6 +645,16 @@ impl Query {
         Ok(())
     }
 
+    /// Applies `key=value` pairs joined by `&`, in order (a fix's `set`: the core's own keys,
+    /// not percent-encoded); stops at the first bad pair.
+    pub fn apply(&mut self, pairs: &str) -> Result<(), QueryError> {
+        for pair in pairs.split('&').filter(|p| !p.is_empty()) {
+            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+            self.set(k, v)?;
+        }
+        Ok(())
+    }
+
     /// Decodes a query string leniently: every good key applies, every bad one is reported.
     /// A leading '?' is ignored. Repeated keys: the last one wins.
     pub fn parse_lenient(s: &str) -> (Query, Vec<QueryError>) {

@@ -17,7 +17,7 @@ fn fixes_are_re_evaluated_changes_that_fit_first() {
     assert!(r.fixes.iter().any(|f| f.fits), "something makes an 8B QLoRA fit a 24 GB card");
     for f in &r.fixes {
         let mut changed = q(base);
-        for pair in f.set.split('&') { let (k, v) = pair.split_once('=').unwrap(); changed.set(k, v).unwrap(); }
+        changed.apply(&f.set).unwrap();
         assert_ne!(changed, q(base), "{} changes nothing", f.set);
         let after = evaluate(&changed).unwrap();
         assert_eq!(after.memory.device, f.device, "{}", f.set);
@@ -41,4 +41,19 @@ fn the_page_reads_back_exactly_the_fixes_the_module_writes() {
     assert_eq!(tunefit_core::report::read_fixes(&text), direct);
     assert!(tunefit_core::report::read_fixes("garbage\nno\ttabs").is_empty());
     assert_eq!(tunefit_core::report::fixes_tsv("batch=-1"), "", "a bad query gives no fixes, not a panic");
+}
+
+#[test]
+fn a_fix_applied_to_the_link_is_the_change_that_was_evaluated() {
+    // Two nodes of one GPU each: "more GPUs" means one node of n, and the link must say so.
+    let base = "model=llama-3.1-8b&method=full&gpu=a100-80gb&gpus=2&nodes=2&shard=fsdp";
+    let r = evaluate(&q(base)).unwrap();
+    let more = r.fixes.iter().filter(|f| f.set.starts_with("gpus=")).collect::<Vec<_>>();
+    assert!(!more.is_empty(), "{:?}", r.fixes.iter().map(|f| &f.set).collect::<Vec<_>>());
+    for f in more {
+        let mut changed = q(base);
+        changed.apply(&f.set).unwrap();
+        assert_eq!(changed.nodes, 1, "{}", f.set);
+        assert_eq!(evaluate(&changed).unwrap().memory.device, f.device, "{}", f.set);
+    }
 }
