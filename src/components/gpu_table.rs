@@ -9,7 +9,7 @@ use crate::state::use_state;
 use leptos::prelude::*;
 use std::fmt::Write;
 use wasm_bindgen::JsCast;
-use tunefit_core::{dataset, report::Fit, solve};
+use tunefit_core::{dataset, report::{Fit, Verdict}, solve};
 
 /// One row: the GPU's id and name, and its fit (None when the core could not evaluate it).
 pub type GpuFit = (&'static str, &'static str, Option<Fit>);
@@ -68,6 +68,15 @@ pub fn GpuTable() -> impl IntoView {
     }
 }
 
+/// A verdict's label and badge class; inside the error band is never green.
+pub fn verdict_badge(s: &Strings, v: Verdict) -> (&'static str, &'static str) {
+    match v {
+        Verdict::Fits => (s.fits, "ok"),
+        Verdict::Tight => (s.tight, "warn"),
+        Verdict::DoesNotFit => (s.no_fit, "bad"),
+    }
+}
+
 /// The table's rows: each GPU's memory, fit status, headroom, largest batch and longest
 /// sequence; `target` (the chosen GPU) is marked selected.
 pub fn rows_markup(s: &Strings, u: Units, lang: Lang, rows: &[GpuFit], target: Option<&str>) -> String {
@@ -75,12 +84,10 @@ pub fn rows_markup(s: &Strings, u: Units, lang: Lang, rows: &[GpuFit], target: O
     let dash = s.not_computed;
     for (id, name, fit) in rows {
         let (status, class) = match fit {
-            Some(f) if f.verdict == tunefit_core::report::Verdict::Fits => (s.fits.to_string(), "ok"),
-            // Fits by the point estimate but inside the error band: never green.
-            Some(f) if f.verdict == tunefit_core::report::Verdict::Tight => (s.tight.to_string(), "warn"),
-            Some(f) => match f.min_gpus {
-                Some(n) if n > 1 => ((s.needs_gpus)(n), "warn"),
-                _ => (s.no_fit.to_string(), "bad"),
+            // A configuration that needs more GPUs says how many.
+            Some(f) => match (f.verdict, f.min_gpus) {
+                (Verdict::DoesNotFit, Some(n)) if n > 1 => ((s.needs_gpus)(n), "warn"),
+                (v, _) => { let (label, class) = verdict_badge(s, v); (label.to_string(), class) }
             },
             None => (dash.to_string(), ""),
         };

@@ -43,11 +43,7 @@ pub fn Summary() -> impl IntoView {
         st.report.with(|r| r.as_ref().ok().map(|r| {
             let device = bytes(r.memory.device as f64, u, lang);
             let verdict = r.fit.as_ref().map(|f| {
-                let (label, class) = match f.verdict {
-                    Verdict::Fits => (s.fits, "ok"),
-                    Verdict::Tight => (s.tight, "warn"),
-                    Verdict::DoesNotFit => (s.no_fit, "bad"),
-                };
+                let (label, class) = super::gpu_table::verdict_badge(s, f.verdict);
                 let name = tunefit_core::dataset::gpu(&f.gpu).map_or(f.gpu.as_str(), |g| g.name);
                 view! {
                     <p class="verdict" data-testid="verdict" data-verdict=f.verdict.as_str()>
