@@ -223,18 +223,25 @@ pub fn with_timeline(mut r: Report, q: &Query) -> Result<Report, Error> {
     Ok(r)
 }
 
+/// The query and its report from the page's texts: the link's query and the price book's JSON
+/// (empty for none); the error in words otherwise.
+fn evaluate_text(query: &str, prices_json: &str) -> Result<(Query, Report), String> {
+    let q = Query::parse(query).map_err(|e| e.to_string())?;
+    let book = if prices_json.trim().is_empty() { Ok(crate::prices::PriceBook::default()) } else { crate::prices::PriceBook::from_json(prices_json) };
+    let book = book.map_err(|e| format!("prices: {}: {}", e.field, e.message))?;
+    let r = evaluate_with_prices(&q, &book).map_err(|e| e.to_string())?;
+    Ok((q, r))
+}
+
 /// The report of `query` with a person's price book (its JSON; empty for none), as
 /// `tunefit estimate --json` prints it, or `{"error": "…"}`. The page's JSON download asks the
 /// lazily loaded exporter module for this, so the report's serializer stays out of its first
 /// load.
 pub fn report_json(query: &str, prices_json: &str) -> String {
     let err = |m: String| serde_json::json!({ "error": m }).to_string();
-    let q = match Query::parse(query) { Ok(q) => q, Err(e) => return err(e.to_string()) };
-    let book = if prices_json.trim().is_empty() { Ok(crate::prices::PriceBook::default()) } else { crate::prices::PriceBook::from_json(prices_json) };
-    let book = match book { Ok(b) => b, Err(e) => return err(format!("prices: {}: {}", e.field, e.message)) };
-    match evaluate_with_prices(&q, &book) {
-        Ok(r) => serde_json::to_string_pretty(&with_fixes(r, &q)).unwrap_or_else(|e| err(e.to_string())),
-        Err(e) => err(e.to_string()),
+    match evaluate_text(query, prices_json) {
+        Ok((q, r)) => serde_json::to_string_pretty(&with_fixes(r, &q)).unwrap_or_else(|e| err(e.to_string())),
+        Err(m) => err(m),
     }
 }
 
@@ -242,12 +249,9 @@ pub fn report_json(query: &str, prices_json: &str) -> String {
 /// link (`base`: the page's address without its query), or the error's text. The page's
 /// "Copy as Markdown" asks the lazily loaded exporter module for it.
 pub fn report_markdown(query: &str, prices_json: &str, base: &str) -> String {
-    let q = match Query::parse(query) { Ok(q) => q, Err(e) => return e.to_string() };
-    let book = if prices_json.trim().is_empty() { Ok(crate::prices::PriceBook::default()) } else { crate::prices::PriceBook::from_json(prices_json) };
-    let book = match book { Ok(b) => b, Err(e) => return format!("prices: {}: {}", e.field, e.message) };
-    match evaluate_with_prices(&q, &book) {
-        Ok(r) => crate::markdown::report_markdown_with_link(&r, Some(base)),
-        Err(e) => e.to_string(),
+    match evaluate_text(query, prices_json) {
+        Ok((_, r)) => crate::markdown::report_markdown_with_link(&r, Some(base)),
+        Err(m) => m,
     }
 }
 

@@ -232,9 +232,7 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
     let true16 = matches!(q.precision, Precision::Fp16True | Precision::Bf16True);
     let fp32 = q.precision == Precision::Fp32;
     let act_bytes = q.precision.compute_bytes();
-    // Frozen base: 16-bit unless fp32 training, or full/freeze under AMP (the model is
-    // loaded in fp32 so autocast has fp32 weights to cast from).
-    // Mixed precision means an fp32 model under autocast (the Trainer's `bf16=True` on a
+    // Frozen base: 16-bit under `*-true`, fp32 otherwise. Mixed precision means an fp32 model under autocast (the Trainer's `bf16=True` on a
     // model loaded in fp32): frozen weights are fp32 too. A 16-bit-loaded model is `*-true`.
     let frozen_bytes = if fp32 || mixed { 4.0 } else { 2.0 };
     let adapter_bytes = match res.adapter_dtype { AdapterDtype::Fp32 => 4.0, AdapterDtype::Bf16 => if fp32 { 4.0 } else { 2.0 } };
