@@ -88,3 +88,17 @@ fn hostile_text_cannot_break_the_table() {
     assert!(m.contains("evil \\| name"), "{m}");
     assert_tables_well_formed(&m);
 }
+
+#[test]
+fn the_pages_download_and_copy_say_what_is_wrong_with_their_input() {
+    use tunefit_core::report::{report_json, report_markdown};
+    let ok: serde_json::Value = serde_json::from_str(&report_json("v=1&gpu=rtx-4090", "")).unwrap();
+    assert!(ok["memory"]["device"].as_u64().unwrap() > 0);
+    assert!(ok["fixes"].as_array().is_some_and(|f| !f.is_empty()), "the download carries the fixes");
+    let bad: serde_json::Value = serde_json::from_str(&report_json("batch=-1", "")).unwrap();
+    assert!(bad["error"].as_str().unwrap().contains("batch"));
+    let prices: serde_json::Value = serde_json::from_str(&report_json("v=1", "not json")).unwrap();
+    assert!(prices["error"].as_str().unwrap().starts_with("prices: "));
+    assert!(report_markdown("batch=-1", "", "https://x/").contains("batch"));
+    assert!(report_markdown("v=1", "", "https://x/").contains("https://x/?v=1"));
+}
