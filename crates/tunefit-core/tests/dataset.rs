@@ -91,3 +91,75 @@ fn per_instance_prices_divide_per_gpu() {
     let o = dataset::offers().iter().find(|o| o.id == "aws/h100-sxm/8").unwrap();
     assert!((o.usd_per_gpu_hour().unwrap() - 55.04 / 8.0).abs() < 1e-9);
 }
+
+/// Per-GPU on-demand prices read from the providers' own pages (shared/notes/data-audit.md §3,
+/// applied by data/audit_2026_12.py): no bundled offer of these may sort below them, since a
+/// stale or duplicate row that is cheaper than the provider's page is the error a person pays for.
+const AUDITED_PER_GPU: &[(&str, &str, &str, f64)] = &[
+    // (provider, tier, gpu, per-GPU USD/h)
+    ("runpod", "secure", "h100-sxm", 3.99),
+    ("runpod", "secure", "a100-80gb", 1.79),
+    ("runpod", "secure", "a100-pcie-80gb", 1.79),
+    ("nebius", "", "h100-sxm", 3.85),
+    ("nebius", "", "h200", 4.50),
+    ("crusoe", "", "a100-80gb", 2.30),
+    ("crusoe", "", "a100-pcie-80gb", 2.00),
+    ("crusoe", "", "l40s", 1.50),
+    ("hyperstack", "", "h100-sxm", 3.20),
+    ("hyperstack", "", "h100-pcie", 2.50),
+];
+
+#[test]
+fn no_offer_is_cheaper_than_the_audited_page_price() {
+    for &(provider, tier, gpu, floor) in AUDITED_PER_GPU {
+        let rows: Vec<_> = dataset::offers().iter()
+            .filter(|o| o.provider == provider && o.tier == tier && o.gpu == gpu && o.via.is_empty()).collect();
+        assert!(!rows.is_empty(), "{provider}/{gpu}: the audited offer is gone");
+        for o in rows {
+            let per_gpu = o.usd_per_gpu_hour().unwrap();
+            assert!(per_gpu >= floor - 1e-9, "{}: {per_gpu}/GPU-h is below the page's {floor}", o.id);
+        }
+    }
+    // Azure's NC80adis_H100_v5 (2 × H100 NVL) lists 17.64/h, not twice the NC40's 6.98.
+    let nc80 = dataset::offers().iter().find(|o| o.instance == "NC80adis_H100_v5").unwrap();
+    assert!((nc80.on_demand_usd_h.unwrap() - 17.64).abs() < 1e-6, "{nc80:?}");
+}
+
+#[test]
+fn offers_without_a_public_price_are_gone_and_resellers_are_low_confidence() {
+    let has = |provider: &str, gpu: &str| dataset::offers().iter().any(|o| o.provider == provider && o.gpu == gpu && o.via.is_empty());
+    // Crusoe: B200 is "Contact sales"; A100 40GB and A40 are no longer listed (2026-09-20).
+    for gpu in ["b200", "a100-40gb", "a40"] { assert!(!has("crusoe", gpu), "crusoe/{gpu}"); }
+    // Crusoe's spot column reads "Contact sales": no unverifiable spot price is offered.
+    assert!(dataset::offers().iter().filter(|o| o.provider == "crusoe" && o.via.is_empty()).all(|o| o.spot_usd_h.is_none()));
+    for o in dataset::offers().iter().filter(|o| o.provider == "lambda" && o.via == "prime-intellect") {
+        assert_eq!(o.confidence, "low", "{}: a reseller's listing is not Lambda's price", o.id);
+    }
+}
+
+#[test]
+fn one_reading_per_instance_shape() {
+    // Two rows for the same provider, tier, reseller, GPU, count and instance type are two
+    // readings of one price: only the newest may stay.
+    let mut seen = HashSet::new();
+    for o in dataset::offers() {
+        let key = (o.provider, o.tier, o.via, o.gpu, o.count, o.instance, o.region);
+        assert!(seen.insert(key), "{}: a second reading of {key:?}", o.id);
+    }
+    let lone = |provider: &str, tier: &str, gpu: &str| dataset::offers().iter()
+        .filter(|o| o.provider == provider && o.tier == tier && o.gpu == gpu && o.count == 1 && o.via.is_empty()).count();
+    assert_eq!(lone("runpod", "secure", "h100-sxm"), 1);
+    assert_eq!(lone("nebius", "", "h100-sxm"), 1);
+    assert_eq!(lone("hyperstack", "", "h100-pcie"), 1);
+}
+
+#[test]
+fn provider_features_follow_the_providers_docs() {
+    let p = |id: &str| dataset::provider(id).unwrap();
+    // Spot/preemptible capacity is documented by Hyperstack, TensorDock and Modal.
+    for id in ["hyperstack", "tensordock", "modal"] { assert!(p(id).spot, "{id}"); }
+    assert_eq!(p("scaleway").billing, dataset::Billing::Minute);
+    assert!(p("scaleway").billing_verified);
+    assert_eq!(p("hyperstack").storage_usd_gb_month, Some(0.07));
+    assert_eq!(p("crusoe").storage_usd_gb_month, Some(0.08));
+}
