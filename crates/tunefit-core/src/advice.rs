@@ -172,7 +172,7 @@ pub fn rank_with(q: &Query, est: &Estimate, offers: &[Offer], extra_providers: &
     let shape = FlopShape::of(q, est.model.params, est.model.trainable_params);
     let egress_gb = result_bytes(q, est) / 1e9;
     let mut fits = FitCache { q, base: est, memo: Vec::with_capacity(16) };
-    let mut timings: Vec<((&'static str, u32, u32), Timing)> = Vec::with_capacity(64);
+    let mut timings: Vec<((&'static str, u32, u32, dataset::Fabric), Timing)> = Vec::with_capacity(64);
     let mut out: Vec<RankedOffer> = Vec::with_capacity(dataset::offers().len() * 2);
     let mut excluded = 0;
     let sharded = !matches!(q.shard, ShardingStrategy::None) || q.tp > 1 || q.pp > 1;
@@ -188,11 +188,12 @@ pub fn rank_with(q: &Query, est: &Estimate, offers: &[Offer], extra_providers: &
             k *= 2;
         };
         let Some(k) = instances else { excluded += 1; continue };
-        let t = match timings.iter().find(|(key, _)| *key == (o.gpu, o.count, k)) {
+        let key = (o.gpu, o.count, k, o.fabric(g));
+        let t = match timings.iter().find(|(have, _)| *have == key) {
             Some((_, t)) => *t,
             None => {
-                let t = time::timing(q, &shape, g, o.count, k, p.internode_gb_s);
-                timings.push(((o.gpu, o.count, k), t));
+                let t = time::timing(q, &shape, &o.gpu_as_installed(g), o.count, k, p.internode_gb_s);
+                timings.push((key, t));
                 t
             }
         };
@@ -358,6 +359,12 @@ pub fn time_for(q: &Query, est: &Estimate, cost: Option<&CostReport>) -> Option<
         (None, Some(c)) => (dataset::gpu(c.gpu)?, c.gpus, c.instances, dataset::provider(c.provider).and_then(|p| p.internode_gb_s)),
         _ => return None,
     };
+    // The cheapest offer's instance, with its own interconnect.
+    let installed = match (&q.gpu, cost.and_then(|c| c.cheapest.as_ref())) {
+        (None, Some(c)) => dataset::offers().iter().find(|o| o.id == c.offer).map(|o| o.gpu_as_installed(g)),
+        _ => None,
+    };
+    let g = installed.as_ref().unwrap_or(g);
     let t = time::timing(q, &shape, g, count, inst, internode);
     let mut te = TimeEstimate::new(q, g, count, inst, &t);
     te.spot_hours = cost::wall_hours(t.hours, rate, q.ckpt_interval_min, RESTART_MIN);

@@ -148,6 +148,19 @@ pub struct Offer {
 }
 
 impl Offer {
+    /// How this instance's GPUs talk to each other. A PCIe card's NVLink bridge counts only
+    /// where the offer names it (instance type or note, e.g. Hyperstack's `n3-A100x8-NVLink`):
+    /// cloud PCIe instances are sold without bridges unless they say so, and a bridge assumed
+    /// where there is none makes the all-reduce 2–9× too fast (the PCIe rate against the
+    /// bridge's).
+    pub fn fabric(&self, g: &Gpu) -> Fabric {
+        let named = |s: &str| s.to_ascii_lowercase().contains("nvlink");
+        if g.fabric == Fabric::Bridge && !named(self.instance) && !named(self.note) { Fabric::Pcie } else { g.fabric }
+    }
+
+    /// The GPU as this instance has it: its interconnect is the offer's (`fabric`).
+    pub fn gpu_as_installed(&self, g: &Gpu) -> Gpu { Gpu { fabric: self.fabric(g), ..g.clone() } }
+
     pub fn usd_per_gpu_hour(&self) -> Option<f64> { self.on_demand_usd_h.map(|p| p / self.count as f64) }
 }
 

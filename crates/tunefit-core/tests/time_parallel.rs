@@ -184,3 +184,29 @@ fn parallelism_and_fp8_change_memory_as_the_frameworks_do() {
         "float8 copies are transient; torchao saves the 16-bit tensors for backward");
     assert!(evaluate(&q("model=llama-3.1-8b&gpus=8&tp=2&pp=3")).is_err(), "tp·pp must divide gpus");
 }
+
+#[test]
+fn a_pcie_card_has_a_bridge_only_where_the_offer_names_one() {
+    use tunefit_core::dataset::{offers, Fabric};
+    let a100 = gpu("a100-pcie-80gb").unwrap();
+    assert_eq!(a100.fabric, Fabric::Bridge);
+    let plain = offers().iter().find(|o| o.gpu == "a100-pcie-80gb" && o.count == 2 && o.provider == "runpod").unwrap();
+    assert_eq!(plain.fabric(a100), Fabric::Pcie, "{}", plain.id);
+    let bridged = offers().iter().find(|o| o.instance.contains("NVLink") && o.gpu == "a100-pcie-80gb").unwrap();
+    assert_eq!(bridged.fabric(a100), Fabric::Bridge, "{}", bridged.id);
+    // SXM parts keep their NVLink whatever the offer says.
+    let h100 = gpu("h100-sxm").unwrap();
+    let sxm = offers().iter().find(|o| o.gpu == "h100-sxm" && o.count == 8).unwrap();
+    assert_eq!(sxm.fabric(h100), Fabric::Nvlink);
+
+    // DDP full fine-tuning on two PCIe cards: the gradient all-reduce over PCIe exposes more
+    // communication than over a bridge, and the ranking times the offer as installed.
+    let query = q("model=llama-3.2-1b&method=full&gpus=2&gpu=a100-pcie-80gb&provider=runpod&batch=1&seq=512&ga=1");
+    let r = evaluate(&query).unwrap();
+    let shape = FlopShape::of(&query, r.model.params, r.model.trainable_params);
+    let over_bridge = timing(&query, &shape, a100, 2, 1, None);
+    let over_pcie = timing(&query, &shape, &plain.gpu_as_installed(a100), 2, 1, None);
+    assert!(over_pcie.hours > over_bridge.hours * 1.05, "pcie {} h vs bridge {} h", over_pcie.hours, over_bridge.hours);
+    let ranked = r.cost.unwrap().offers.into_iter().find(|o| o.offer == plain.id && o.pricing == "on-demand").unwrap();
+    assert!((ranked.hours - over_pcie.hours).abs() / over_pcie.hours < 0.02, "ranked {} h, pcie {} h", ranked.hours, over_pcie.hours);
+}
