@@ -109,6 +109,50 @@ def fix_offers(rows):
     return out
 
 
+# The network between instances is a property of the instance type, not of the provider: a
+# provider-wide figure (AWS 50 GB/s per GPU, GCP 25) holds for its flagship training instances
+# only. Instance type -> network bandwidth of the whole instance in Gb/s, or None where the
+# instance has no network meant for multi-node training (no InfiniBand/EFA/GPUDirect), so the
+# ranking never spreads a job over several of them. `internode_gb_s` = Gb/s / 8 / GPUs.
+AWS_TYPES = "aws.amazon.com/ec2/instance-types accelerated computing (Network Bandwidth column; EFA where listed)"
+AZURE_TYPES = "learn.microsoft.com Azure N-series sizes (ND: InfiniBand per GPU; NC: no InfiniBand)"
+GCP_TYPES = "cloud.google.com/compute/docs/gpus/gpu-network-bandwidth (A3 high: GPUDirect-TCPX; A2/G2/N1: no GPUDirect)"
+INSTANCE_NETWORK = {
+    # AWS: p4d/p4de 400 Gb/s EFA per node (the audit: 6.25 GB/s per GPU, not p5's 50).
+    "p4d.24xlarge": (400, AWS_TYPES), "p4de.24xlarge": (400, AWS_TYPES),
+    "p3dn.24xlarge": (100, AWS_TYPES), "p3.16xlarge": (25, AWS_TYPES), "p3.8xlarge": (10, AWS_TYPES), "p3.2xlarge": (10, AWS_TYPES),
+    "g4dn.xlarge": (25, AWS_TYPES), "g4dn.12xlarge": (50, AWS_TYPES), "g4dn.metal": (100, AWS_TYPES),
+    "g5.xlarge": (10, AWS_TYPES), "g5.2xlarge": (10, AWS_TYPES), "g5.12xlarge": (40, AWS_TYPES), "g5.48xlarge": (100, AWS_TYPES),
+    "g6.xlarge": (10, AWS_TYPES), "g6.12xlarge": (40, AWS_TYPES), "g6.48xlarge": (100, AWS_TYPES),
+    "g6e.xlarge": (20, AWS_TYPES), "g6e.12xlarge": (100, AWS_TYPES), "g6e.48xlarge": (400, AWS_TYPES),
+    # Azure: ND v2 100 Gb/s EDR per node, ND A100 v4 200 Gb/s HDR per GPU; NC-series none.
+    "ND40rs_v2": (100, AZURE_TYPES), "ND96asr_v4": (1600, AZURE_TYPES), "ND96amsr_A100_v4": (1600, AZURE_TYPES),
+    "NC24ads_A100_v4": (None, AZURE_TYPES), "NC48ads_A100_v4": (None, AZURE_TYPES), "NC96ads_A100_v4": (None, AZURE_TYPES),
+    "NC40ads_H100_v5": (None, AZURE_TYPES), "NC80adis_H100_v5": (None, AZURE_TYPES),
+    "NC4as_T4_v3": (None, AZURE_TYPES), "NC64as_T4_v3": (None, AZURE_TYPES), "NC6s_v3": (None, AZURE_TYPES), "NC24s_v3": (None, AZURE_TYPES),
+    # GCP: A3 high 8g GPUDirect-TCPX (half of A3 Mega's TCPXO, the audit); partial A3 shapes,
+    # A2, G2 and N1 run NCCL over plain TCP.
+    "a3-highgpu-8g": (800, GCP_TYPES), "a3-highgpu-1g": (None, GCP_TYPES), "a3-highgpu-2g": (None, GCP_TYPES), "a3-highgpu-4g": (None, GCP_TYPES),
+    "a2-highgpu-1g": (24, GCP_TYPES), "a2-highgpu-2g": (32, GCP_TYPES), "a2-highgpu-4g": (50, GCP_TYPES), "a2-highgpu-8g": (100, GCP_TYPES),
+    "a2-megagpu-16g": (100, GCP_TYPES), "a2-ultragpu-1g": (24, GCP_TYPES), "a2-ultragpu-2g": (32, GCP_TYPES),
+    "a2-ultragpu-4g": (50, GCP_TYPES), "a2-ultragpu-8g": (100, GCP_TYPES),
+    "g2-standard-4": (10, GCP_TYPES), "g2-standard-24": (32, GCP_TYPES), "g2-standard-48": (50, GCP_TYPES), "g2-standard-96": (100, GCP_TYPES),
+    "n1 + nvidia-tesla-t4": (32, GCP_TYPES), "n1 + nvidia-tesla-v100": (32, GCP_TYPES),
+}
+
+
+def fix_network(rows):
+    for r in rows:
+        net = INSTANCE_NETWORK.get(r["instance"])
+        if net is None:
+            r.setdefault("internode_gb_s", "")
+            r["internode_gb_s"] = r.get("internode_gb_s") or ""
+            continue
+        gbps, _source = net
+        r["internode_gb_s"] = "none" if gbps is None else repr(round(gbps / 8 / int(r["count"]), 4))
+    return rows
+
+
 # Provider id -> field replacements, with the source appended to the row's note.
 PROVIDERS = {
     "hyperstack": dict(spot="yes", storage_usd_gb_month="0.07", egress_usd_gb="0.0",
@@ -131,7 +175,9 @@ def rewrite(path, fix, key=None):
     with open(path, newline="") as f:
         text = f.read()
     reader = csv.DictReader(io.StringIO(text))
-    fields = reader.fieldnames
+    fields = list(reader.fieldnames)
+    if key and key not in fields:
+        fields.append(key)
     rows = fix(list(reader))
     # The bundled CSV reader takes no quoting: a value must hold no comma or quote.
     bad = [v for r in rows for v in r.values() if "," in v or '"' in v]
@@ -155,6 +201,6 @@ def fix_providers(rows):
 
 
 if __name__ == "__main__":
-    n = rewrite(os.path.join(HERE, "offers.csv"), fix_offers)
+    n = rewrite(os.path.join(HERE, "offers.csv"), lambda rows: fix_network(fix_offers(rows)), key="internode_gb_s")
     p = rewrite(os.path.join(HERE, "providers.csv"), fix_providers)
     print(f"{n} offers, {p} providers")

@@ -172,7 +172,7 @@ pub fn rank_with(q: &Query, est: &Estimate, offers: &[Offer], extra_providers: &
     let shape = FlopShape::of(q, est.model.params, est.model.trainable_params);
     let egress_gb = result_bytes(q, est) / 1e9;
     let mut fits = FitCache { q, base: est, memo: Vec::with_capacity(16) };
-    let mut timings: Vec<((&'static str, u32, u32, dataset::Fabric), Timing)> = Vec::with_capacity(64);
+    let mut timings: Vec<((&'static str, u32, u32, dataset::Fabric, Option<f64>), Timing)> = Vec::with_capacity(64);
     let mut out: Vec<RankedOffer> = Vec::with_capacity(dataset::offers().len() * 2);
     let mut excluded = 0;
     let sharded = !matches!(q.shard, ShardingStrategy::None) || q.tp > 1 || q.pp > 1;
@@ -184,15 +184,15 @@ pub fn rank_with(q: &Query, est: &Estimate, offers: &[Offer], extra_providers: &
         let mut k = 1;
         let instances = loop {
             if fits.device(o.count, k).is_some_and(|d| d <= g.vram_bytes) { break Some(k); }
-            if !sharded || p.internode_gb_s.is_none() || k >= MAX_INSTANCES { break None; }
+            if !sharded || o.internode_gb_s(p).is_none() || k >= MAX_INSTANCES { break None; }
             k *= 2;
         };
         let Some(k) = instances else { excluded += 1; continue };
-        let key = (o.gpu, o.count, k, o.fabric(g));
+        let key = (o.gpu, o.count, k, o.fabric(g), o.internode_gb_s(p));
         let t = match timings.iter().find(|(have, _)| *have == key) {
             Some((_, t)) => *t,
             None => {
-                let t = time::timing(q, &shape, &o.gpu_as_installed(g), o.count, k, p.internode_gb_s);
+                let t = time::timing(q, &shape, &o.gpu_as_installed(g), o.count, k, o.internode_gb_s(p));
                 timings.push((key, t));
                 t
             }
@@ -356,7 +356,12 @@ pub fn time_for(q: &Query, est: &Estimate, cost: Option<&CostReport>) -> Option<
         // `gpus` counts every GPU of the run; an instance holds gpus / nodes of them.
         (Some(id), _) => (dataset::gpu(id)?, q.gpus.div_ceil(q.nodes.max(1)), q.nodes.max(1),
             q.provider.as_deref().and_then(dataset::provider).and_then(|p| p.internode_gb_s).or(Some(DEFAULT_INTERNODE_GB_S))),
-        (None, Some(c)) => (dataset::gpu(c.gpu)?, c.gpus, c.instances, dataset::provider(c.provider).and_then(|p| p.internode_gb_s)),
+        (None, Some(c)) => {
+            let p = dataset::provider(c.provider);
+            let offer = dataset::offers().iter().find(|o| o.id == c.offer);
+            let internode = match (offer, p) { (Some(o), Some(p)) => o.internode_gb_s(p), (_, p) => p.and_then(|p| p.internode_gb_s) };
+            (dataset::gpu(c.gpu)?, c.gpus, c.instances, internode)
+        }
         _ => return None,
     };
     // The cheapest offer's instance, with its own interconnect.

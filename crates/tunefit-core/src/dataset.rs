@@ -13,6 +13,11 @@
 //! - RunPod per-GPU prices are expanded to 2/4/8-GPU pods (RunPod prices linearly; marked
 //!   "derived").
 //!
+//! `data/audit_2026_12.py` then applies the 2026-12 audit (shared/notes/data-audit.md): stale
+//! and duplicate readings replaced by the providers' current pages (each with the page and the
+//! date read), unpublished prices removed, provider features from their docs, and each
+//! instance type's own network between instances (`Offer::internode_gb_s`).
+//!
 //! **VRAM unit.** Vendors' "80 GB" for HBM and GDDR parts is 80 GiB of DRAM (DRAM dies come in
 //! powers of two: an A100 80GB reports 81920 MiB total in nvidia-smi; a V100 32GB 32480 MiB).
 //! So `vram_bytes = vram_gb · 2^30`; nvidia-smi's total is at most ~0.5 % below that (ECC and
@@ -145,9 +150,18 @@ pub struct Offer {
     pub snapshot_date: &'static str,
     pub confidence: &'static str,
     pub note: &'static str,
+    /// This instance type's network to other instances, per GPU, GB/s one way: `Some(None)`
+    /// where it has none meant for multi-node training (Azure NC-series, partial GCP A3
+    /// shapes); `None` where the provider's figure applies. In JSON: absent (the
+    /// provider's), `null` (none) or the figure.
+    #[serde(rename = "internode_gb_s", skip_serializing_if = "Option::is_none")]
+    pub internode: Option<Option<f64>>,
 }
 
 impl Offer {
+    /// Inter-node bandwidth per GPU of this instance type, GB/s one way (None: single node).
+    pub fn internode_gb_s(&self, p: &Provider) -> Option<f64> { self.internode.unwrap_or(p.internode_gb_s) }
+
     /// How this instance's GPUs talk to each other. A PCIe card's NVLink bridge counts only
     /// where the offer names it (instance type or note, e.g. Hyperstack's `n3-A100x8-NVLink`):
     /// cloud PCIe instances are sold without bridges unless they say so, and a bridge assumed
@@ -278,6 +292,11 @@ fn parse_offers() -> Result<Vec<Offer>, DataError> {
             region: r.get("region")?, instance: r.get("instance")?, tier: r.get("tier")?, via: r.get("via")?,
             source: r.req("source")?, snapshot_date: r.req("snapshot_date")?, confidence: r.req("confidence")?,
             note: r.get("note")?,
+            internode: match r.get("internode_gb_s")? {
+                "" => None,
+                "none" => Some(None),
+                _ => Some(r.opt_num("internode_gb_s")?),
+            },
         })
     }).collect()
 }

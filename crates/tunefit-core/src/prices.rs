@@ -393,7 +393,7 @@ fn own_offer(c: &CustomOffer, provider: &'static str, gpu: &'static str) -> Offe
     Offer {
         id: intern(&format!("own/{}", c.name)), provider, gpu, count: c.gpus_per_instance,
         on_demand_usd_h: c.on_demand_usd_h, spot_usd_h: c.spot_usd_h, region: "", instance: intern(&c.name),
-        tier: "own", via: "", source: "your price", snapshot_date: "your price", confidence: "user", note: "",
+        tier: "own", via: "", source: "your price", snapshot_date: "your price", confidence: "user", note: "", internode: None,
     }
 }
 

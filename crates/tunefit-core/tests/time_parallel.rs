@@ -210,3 +210,31 @@ fn a_pcie_card_has_a_bridge_only_where_the_offer_names_one() {
     let ranked = r.cost.unwrap().offers.into_iter().find(|o| o.offer == plain.id && o.pricing == "on-demand").unwrap();
     assert!((ranked.hours - over_pcie.hours).abs() / over_pcie.hours < 0.02, "ranked {} h, pcie {} h", ranked.hours, over_pcie.hours);
 }
+
+#[test]
+fn the_network_between_instances_is_the_instance_types() {
+    use tunefit_core::dataset::{offers, provider};
+    let aws = provider("aws").unwrap();
+    let by_instance = |i: &str| offers().iter().find(|o| o.instance == i).unwrap();
+    // p5 keeps AWS's 3200 Gb/s EFA (50 GB/s per GPU); p4d has 400 Gb/s per node.
+    assert_eq!(by_instance("p5.48xlarge").internode_gb_s(aws), Some(50.0));
+    assert_eq!(by_instance("p4d.24xlarge").internode_gb_s(aws), Some(6.25));
+    // Azure's NC-series has no InfiniBand: never spread over instances.
+    let azure = provider("azure").unwrap();
+    assert_eq!(by_instance("NC80adis_H100_v5").internode_gb_s(azure), None);
+    assert_eq!(by_instance("ND96isr_H100_v5").internode_gb_s(azure), Some(50.0));
+
+    // 70B full fine-tuning needs several 8×A100 nodes: on p4d the gradients and weights cross
+    // 400 Gb/s per node, so its time per GPU is well above Lambda's 8×A100 on its cluster network.
+    let query = q("model=llama-3.1-70b&method=full&shard=fsdp&ckpt=full&batch=1&seq=2048&gpu=a100-40gb&tokens=1e7");
+    let r = evaluate(&query).unwrap();
+    let offers = r.cost.unwrap().offers;
+    let p4d = offers.iter().find(|o| o.offer.starts_with("aws/a100-40gb/8") && o.pricing == "on-demand").expect("p4d ranked");
+    assert!(p4d.instances > 1, "{p4d:?}");
+    let shape = FlopShape::of(&query, r.model.params, r.model.trainable_params);
+    let g = gpu("a100-40gb").unwrap();
+    let on_p4d = timing(&query, &shape, g, 8, p4d.instances, Some(6.25));
+    let on_p5_network = timing(&query, &shape, g, 8, p4d.instances, Some(50.0));
+    assert!(on_p4d.hours > on_p5_network.hours * 1.2, "p4d {} h vs 50 GB/s {} h", on_p4d.hours, on_p5_network.hours);
+    assert!((p4d.hours - on_p4d.hours).abs() / on_p4d.hours < 0.05, "ranked {} h, p4d network {} h", p4d.hours, on_p4d.hours);
+}
