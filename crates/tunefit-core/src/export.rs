@@ -449,7 +449,7 @@ fn origin(q: &Query) -> String { format!("tunefit export of ?{}", q.to_query_str
 fn hf_optim(ctx: &Ctx) -> &'static str {
     match ctx.q.optim {
         // The hf profile models Trainer's fused AdamW (no foreach temporaries): say so.
-        Optimizer::AdamW => if ctx.res.profile.optimizer_foreach { "adamw_torch" } else { "adamw_torch_fused" },
+        Optimizer::AdamW => if ctx.res.optimizer_impl == crate::query::OptimizerImpl::Fused { "adamw_torch_fused" } else { "adamw_torch" },
         Optimizer::AdamW8bit => "adamw_bnb_8bit",
         Optimizer::PagedAdamW => "paged_adamw_32bit",
         Optimizer::PagedAdamW8bit => "paged_adamw_8bit",

@@ -7,7 +7,7 @@
 //! wins over the profile's default: `resolve` applies the profile only to `None` fields.
 
 use crate::activation::NormImpl;
-use crate::query::{AdapterDtype, Attention, Checkpointing, Framework, Loss, Method, Precision, Query};
+use crate::query::{AdapterDtype, Attention, Checkpointing, Framework, Loss, Method, OptimizerImpl, Precision, Query};
 
 /// How the loss turns hidden states into a scalar, and what it keeps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,8 +54,8 @@ pub struct Profile {
     /// (`enable_activation_offloading: False` in its configs); the `act_offload` key sets it.
     pub act_offload_default: bool,
     pub attn_default: Attention,
-    /// AdamW step runs the `foreach` path: one state-sized temporary list (sqrt of v).
-    pub optimizer_foreach: bool,
+    /// How AdamW runs its step by default (`optim_impl` overrides).
+    pub optimizer_impl: OptimizerImpl,
     /// SDPA path expands GQA k/v to all heads before the kernel.
     pub expand_kv: bool,
     pub packing_default: bool,
@@ -76,6 +76,17 @@ pub struct Profile {
     /// `unsloth/kernels/`: rms_layernorm, rope_embedding, swiglu, cross_entropy_loss), so the
     /// elementwise chains read and write each tensor once (time model only).
     pub fused_kernels: bool,
+    /// The model keeps its own output projection even where the checkpoint ties it to the
+    /// embedding: litgpt's `GPT` builds `lm_head` as a separate `nn.Linear` (litgpt/model.py
+    /// @00af8b0d, line 25) and its converter copies `transformer.wte.weight` into
+    /// `lm_head.weight` when a checkpoint has none (scripts/convert_hf_checkpoint.py @00af8b0d,
+    /// lines 206–207, Llama 3.2 and Gemma), so a tied model holds two vocab × hidden matrices.
+    pub unties_embeddings: bool,
+    /// 4-bit quantization replaces every `nn.Linear`, the output projection included
+    /// (Lightning's `BitsandbytesPrecision` class replacement, which litgpt's finetune scripts
+    /// use, litgpt/finetune/lora.py @00af8b0d lines 129–138); transformers keeps `lm_head` in
+    /// 16 bits (`get_keys_to_not_convert`).
+    pub quantizes_lm_head: bool,
 }
 
 const MIB: u64 = 1 << 20;
@@ -102,8 +113,9 @@ pub fn profile(fw: Framework) -> Profile {
         act_offload_default: false,
         attn_default: Attention::Sdpa,
         // transformers' TrainingArguments default optim is adamw_torch_fused on torch >= 2.8
-        // (training_args.py `default_optim`): no foreach temporaries.
-        optimizer_foreach: false,
+        // (training_args.py `default_optim`): no foreach temporaries. Earlier releases
+        // defaulted to `adamw_torch`, torch's foreach path (`optim_impl=foreach`).
+        optimizer_impl: OptimizerImpl::Fused,
         // transformers 5 passes GQA k/v to SDPA unexpanded (enable_gqa); the calibration
         // probe (data/calibration/saved-tensors.json) sees k and v saved at kv heads.
         expand_kv: false,
@@ -114,6 +126,8 @@ pub fn profile(fw: Framework) -> Profile {
         fused_qkv_linear: false,
         mask_per_layer: true,
         fused_kernels: false,
+        unties_embeddings: false,
+        quantizes_lm_head: false,
     };
     match fw {
         // transformers Trainer + PEFT: autocast_adapter_dtype=True keeps LoRA fp32 and
@@ -126,7 +140,7 @@ pub fn profile(fw: Framework) -> Profile {
         Framework::Torchtune => Profile {
             adapter_dtype: AdapterDtype::Bf16, lora_casts_input: false, nf4_bnb: false, quant_saves_input: false,
             logits: LogitsImpl::ChunkedFp32 { chunks: 8 }, loss_default: Loss::Chunked,
-            ckpt_default: Checkpointing::Full, optimizer_foreach: false, expand_kv: true, mask_per_layer: false, ..base
+            ckpt_default: Checkpointing::Full, optimizer_impl: OptimizerImpl::Fused, expand_kv: true, mask_per_layer: false, ..base
         },
         // litgpt: bf16-true, LoRA weights in the param dtype, bnb NF4, lm_head chunked and
         // chunked CE without upcast, LoRA dropout 0.05, no AC on one GPU.
@@ -134,10 +148,10 @@ pub fn profile(fw: Framework) -> Profile {
             adapter_dtype: AdapterDtype::Bf16, lora_casts_input: false,
             logits: LogitsImpl::ModelDtype, loss_default: Loss::Chunked, lora_dropout_default: 0.05,
             // litgpt builds torch.optim.AdamW with default arguments: foreach on CUDA.
-            optimizer_foreach: true, expand_kv: true, fused_qkv_linear: true, mask_per_layer: false,
+            optimizer_impl: OptimizerImpl::Foreach, expand_kv: true, fused_qkv_linear: true, mask_per_layer: false,
             // The profile is lit-gpt of Oct 2023 (resource tables @8641822, bitsandbytes
             // 0.41.1), whose MatMul4Bit still saved its input A.
-            quant_saves_input: true, ..base
+            quant_saves_input: true, unties_embeddings: true, quantizes_lm_head: true, ..base
         },
         // Unsloth: Triton fused RMSNorm (saves input + rstd), fused CE, "unsloth" offloaded
         // gradient checkpointing by default, LoRA through PEFT but bf16 adapters.
@@ -171,6 +185,7 @@ pub struct Resolved {
     pub lora_dropout: f64,
     /// Saved activations live in host memory between forward and backward.
     pub act_offload: bool,
+    pub optimizer_impl: OptimizerImpl,
 }
 
 pub fn resolve(q: &Query) -> Resolved {
@@ -190,6 +205,7 @@ pub fn resolve(q: &Query) -> Resolved {
         lora_dropout: q.lora_dropout.unwrap_or(p.lora_dropout_default),
         // Unsloth offloads only through its checkpointing.
         act_offload: q.act_offload.unwrap_or(p.act_offload_default && ckpt == Checkpointing::Full),
+        optimizer_impl: q.optim_impl.unwrap_or(p.optimizer_impl),
     }
 }
 

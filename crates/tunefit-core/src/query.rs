@@ -53,6 +53,14 @@ choice!(
     }
 );
 choice!(
+    /// How torch's AdamW runs its step, which decides its temporaries (torch/optim/adamw.py):
+    /// `fused` (`_fused_adamw`, one CUDA kernel over all tensors: none), `foreach`
+    /// (`_multi_tensor_adamw`: `torch._foreach_sqrt(exp_avg_sqs)` makes one second-moment-sized
+    /// list for the whole group), `for-loop` (`_single_tensor_adamw`: `exp_avg_sq.sqrt() /
+    /// bias_correction2_sqrt` per tensor, two of the largest tensor's size at once).
+    OptimizerImpl { Fused = "fused", Foreach = "foreach", ForLoop = "for-loop" }
+);
+choice!(
     /// Activation checkpointing (recomputation).
     Checkpointing { None = "none", Selective = "selective", Full = "full" }
 );
@@ -218,6 +226,10 @@ pub struct Query {
     pub precision: Precision,
     pub adapter_dtype: Option<AdapterDtype>,
     pub optim: Optimizer,
+    /// AdamW's implementation; `None`: the framework profile's (the framework's current
+    /// default).
+    #[serde(default)]
+    pub optim_impl: Option<OptimizerImpl>,
     // --- batch and activations ---
     pub batch: u32,
     pub seq: u32,
@@ -327,6 +339,7 @@ impl Default for Query {
             precision: Precision::Bf16Mixed,
             adapter_dtype: None,
             optim: Optimizer::AdamW,
+            optim_impl: None,
             batch: 4,
             seq: 2048,
             ga: 1,
@@ -553,7 +566,7 @@ pub const KEYS: &[&str] = &[
     "v", "model", "params", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "vocab",
     "tied", "experts", "experts_per_token", "method", "rank", "targets", "quant", "dq",
     "train_layers", "bottleneck", "virtual_tokens", "lora_dropout", "precision", "adapter_dtype",
-    "optim", "batch", "seq", "ga", "ckpt", "attn", "loss", "packing", "compile", "set_to_none", "act_offload", "framework",
+    "optim", "optim_impl", "batch", "seq", "ga", "ckpt", "attn", "loss", "packing", "compile", "set_to_none", "act_offload", "framework",
     "gpus", "nodes", "shard", "offload", "tp", "sp", "pp", "pp_chunks", "cp", "gpu", "tokens", "epochs", "runs", "pricing",
     "ckpt_interval_min", "interrupt_rate", "mfu", "provider", "storage_gb", "compute",
     "startup_min", "download_gb_s", "save_gb_s", "eval_frac", "budget_usd", "deadline_h", "goal",
@@ -596,6 +609,7 @@ impl Query {
             "precision" => self.precision = parse_choice!(Precision, key, v)?,
             "adapter_dtype" => self.adapter_dtype = Some(parse_choice!(AdapterDtype, key, v)?),
             "optim" => self.optim = parse_choice!(Optimizer, key, v)?,
+            "optim_impl" => self.optim_impl = Some(parse_choice!(OptimizerImpl, key, v)?),
             "batch" => self.batch = parse_u32(key, v, limits::BATCH)?,
             "seq" => self.seq = parse_u32(key, v, limits::SEQ)?,
             "ga" => self.ga = parse_u32(key, v, limits::GA)?,
@@ -734,6 +748,7 @@ impl Query {
         diff!("precision", precision, |x: &Precision| s(x));
         if let Some(x) = self.adapter_dtype { push("adapter_dtype", s(&x)); }
         diff!("optim", optim, |x: &Optimizer| s(x));
+        if let Some(x) = self.optim_impl { push("optim_impl", s(&x)); }
         diff!("batch", batch, |x: &u32| s(x));
         diff!("seq", seq, |x: &u32| s(x));
         diff!("ga", ga, |x: &u32| s(x));

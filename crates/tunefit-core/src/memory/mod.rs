@@ -15,7 +15,7 @@ pub mod timeline;
 use crate::activation::{Block, NormImpl};
 use crate::arch::Architecture;
 use crate::framework::{self, LogitsImpl, Resolved};
-use crate::query::{
+use crate::query::{OptimizerImpl, 
     AdapterDtype, Attention, Checkpointing, Framework, Loss, Method, Offload, Optimizer, Precision, Quant, Query,
     ShardingStrategy, TargetModule, Targets,
 };
@@ -198,8 +198,10 @@ fn is_peft(m: Method) -> bool { !matches!(m, Method::Full | Method::Freeze) }
 /// Per-GPU memory of the query: the terms, their peaks, and the run's tensors for the
 /// allocator replay (`Estimate::replay`).
 pub fn estimate(q: &Query) -> Result<Estimate, Error> {
-    let (a, preset) = architecture(q)?;
+    let (mut a, preset) = architecture(q)?;
     let res = framework::resolve(q);
+    // A framework that builds its own output projection holds a tied checkpoint untied.
+    if res.profile.unties_embeddings && a.tied && !a.encoder_only { a.tied = false; }
     let tr = trainable(&a, q)?;
     let mut warnings: Vec<Warning> = Vec::new();
     let mut warn = |code: &str, message: String| warnings.push(Warning { code: code.into(), message });
@@ -243,8 +245,13 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
     // Frozen parameters, possibly quantized.
     let frozen = p_total - tr.base;
     let mut frozen_weight = frozen as f64 * frozen_bytes;
+    // The LM head is quantized with the block linears where the framework replaces every
+    // linear and the head is frozen.
+    let head_quantized = q.method == Method::Qlora && res.profile.quantizes_lm_head && !a.tied && !a.encoder_only
+        && !q.targets.contains(TargetModule::LmHead);
+    let head_params = if head_quantized { (a.vocab * a.hidden) as f64 } else { 0.0 };
     if q.method == Method::Qlora {
-        let lin = a.block_linear_params() as f64;
+        let lin = a.block_linear_params() as f64 + head_params;
         let bits = quant_bits(q.quant, q.double_quant, a.hidden);
         frozen_weight = (frozen as f64 - lin) * frozen_bytes + lin * bits / 8.0;
     }
@@ -262,7 +269,7 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
         let m = a.modules();
         let lin = a.block_linear_params() as f64;
         let head = if a.encoder_only { 0.0 } else { (a.vocab * a.hidden) as f64 };
-        let quantized = if q.method == Method::Qlora { lin } else { 0.0 };
+        let quantized = if q.method == Method::Qlora { lin + head_params } else { 0.0 };
         let _ = m;
         lin - quantized + head
     };
@@ -498,8 +505,9 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
         buffers += largest + tokens * a.ffn.max(a.hidden) as f64 / tp;
     }
     let dequant_buf = if q.method == Method::Qlora {
-        // One dequantized 16-bit copy of the largest quantized weight during its matmul.
-        a.hidden as f64 * a.ffn.max(a.q_dim()) as f64 * 2.0 / tp
+        // One dequantized 16-bit copy of the largest quantized weight during its matmul (a
+        // quantized LM head is the largest: vocab × hidden).
+        (a.hidden as f64 * a.ffn.max(a.q_dim()) as f64).max(head_params) * 2.0 / tp
     } else { 0.0 };
     buffers += dequant_buf;
     let mut bucket_buf = 0.0;
@@ -521,8 +529,14 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
     }
     buffers += gathered;
     let step_temp = match q.optim {
-        // torch AdamW foreach: one state-sized temporary list (sqrt(v)); fused kernel: none.
-        Optimizer::AdamW if res.profile.optimizer_foreach && o > 0.0 => (tr.base as f64 * state_bytes_base + tr.adapter as f64 * state_bytes_ad) / tp / if matches!(q.shard, ShardingStrategy::None) { 1.0 } else { dp },
+        // torch AdamW foreach: one second-moment-sized list (`_foreach_sqrt`) for the whole
+        // group, this GPU's shard of it; for-loop: per tensor, `sqrt` and its quotient live
+        // together (two of the largest tensor); fused: none.
+        Optimizer::AdamW if o > 0.0 => match res.optimizer_impl {
+            OptimizerImpl::Foreach => (tr.base as f64 * state_bytes_base + tr.adapter as f64 * state_bytes_ad) / tp / if matches!(q.shard, ShardingStrategy::None) { 1.0 } else { dp },
+            OptimizerImpl::ForLoop => 2.0 * tr.largest_tensor as f64 * state_bytes_base.max(state_bytes_ad) / tp,
+            OptimizerImpl::Fused => 0.0,
+        },
         Optimizer::Adafactor => tr.largest_tensor as f64 * 4.0 * 2.0 / tp,
         _ => 0.0,
     };
