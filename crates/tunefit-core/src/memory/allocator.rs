@@ -48,20 +48,84 @@ impl Default for Config {
 #[derive(Debug, Clone, Copy)]
 struct Block { size: u64, allocated: bool, prev: Option<usize>, next: Option<usize>, pool: usize }
 
-/// Free blocks of one stream and size class, ordered by (size, block) for best fit.
+/// Free blocks of one stream and size class, ordered by (size, block) for best fit (the
+/// allocator's `BlockPool::blocks`, a `std::set` ordered the same way, the block index
+/// standing for the address). The large pool keeps a sorted list (few, large blocks); the
+/// small pool, whose sizes are multiples of 512 B up to 1 MiB, one bucket per size with a
+/// bitmap of the non-empty ones, since it holds hundreds of segment remainders.
 #[derive(Debug, Clone)]
-struct Pool { stream: Stream, small: bool, free: Vec<(u64, usize)>, tail: Option<usize> }
+struct Pool { stream: Stream, small: bool, free: FreeList, tail: Option<usize> }
 
-impl Pool {
+/// Size classes of the small pool: 512 B steps up to a 2 MiB segment's whole block.
+const SMALL_CLASSES: usize = (SMALL_BUFFER / MIN_BLOCK) as usize + 1;
+const SMALL_WORDS: usize = SMALL_CLASSES.div_ceil(64);
+
+#[derive(Debug, Clone)]
+enum FreeList {
+    Sorted(Vec<(u64, usize)>),
+    Buckets { blocks: Vec<Vec<usize>>, nonempty: [u64; SMALL_WORDS] },
+}
+
+impl FreeList {
+    fn new(small: bool) -> Self {
+        if small { FreeList::Buckets { blocks: vec![Vec::new(); SMALL_CLASSES], nonempty: [0; SMALL_WORDS] } }
+        else { FreeList::Sorted(Vec::new()) }
+    }
+    fn class(size: u64) -> usize { (size / MIN_BLOCK) as usize }
     fn insert(&mut self, size: u64, i: usize) {
-        let at = self.free.partition_point(|&k| k < (size, i));
-        self.free.insert(at, (size, i));
+        match self {
+            FreeList::Sorted(v) => { let at = v.partition_point(|&k| k < (size, i)); v.insert(at, (size, i)); }
+            FreeList::Buckets { blocks, nonempty } => {
+                let c = Self::class(size);
+                let b = &mut blocks[c];
+                let at = b.partition_point(|&k| k < i);
+                b.insert(at, i);
+                nonempty[c / 64] |= 1 << (c % 64);
+            }
+        }
     }
     fn remove(&mut self, size: u64, i: usize) {
-        let at = self.free.partition_point(|&k| k < (size, i));
-        debug_assert_eq!(self.free.get(at), Some(&(size, i)));
-        self.free.remove(at);
+        match self {
+            FreeList::Sorted(v) => {
+                let at = v.partition_point(|&k| k < (size, i));
+                debug_assert_eq!(v.get(at), Some(&(size, i)));
+                v.remove(at);
+            }
+            FreeList::Buckets { blocks, nonempty } => {
+                let c = Self::class(size);
+                let b = &mut blocks[c];
+                let at = b.partition_point(|&k| k < i);
+                debug_assert_eq!(b.get(at), Some(&i));
+                b.remove(at);
+                if b.is_empty() { nonempty[c / 64] &= !(1 << (c % 64)); }
+            }
+        }
     }
+    /// The smallest free block of at least `size` bytes (the lowest index among equals).
+    fn best_fit(&self, size: u64) -> Option<(u64, usize)> {
+        match self {
+            FreeList::Sorted(v) => v.get(v.partition_point(|&(s, _)| s < size)).copied(),
+            FreeList::Buckets { blocks, nonempty } => {
+                let c = Self::class(size);
+                let mut w = c / 64;
+                let mut bits = nonempty[w] & (!0u64 << (c % 64));
+                loop {
+                    if bits != 0 {
+                        let c = w * 64 + bits.trailing_zeros() as usize;
+                        return Some((c as u64 * MIN_BLOCK, blocks[c][0]));
+                    }
+                    w += 1;
+                    if w == nonempty.len() { return None; }
+                    bits = nonempty[w];
+                }
+            }
+        }
+    }
+}
+
+impl Pool {
+    fn insert(&mut self, size: u64, i: usize) { self.free.insert(size, i); }
+    fn remove(&mut self, size: u64, i: usize) { self.free.remove(size, i); }
 }
 
 /// Handle of a live allocation.
@@ -106,7 +170,7 @@ impl CachingAllocator {
     fn pool(&mut self, stream: Stream, small: bool) -> usize {
         match self.pools.iter().position(|p| p.stream == stream && p.small == small) {
             Some(p) => p,
-            None => { self.pools.push(Pool { stream, small, free: Vec::new(), tail: None }); self.pools.len() - 1 }
+            None => { self.pools.push(Pool { stream, small, free: FreeList::new(small), tail: None }); self.pools.len() - 1 }
         }
     }
 
@@ -121,9 +185,7 @@ impl CachingAllocator {
         let size = round_size(size);
         let small = size <= SMALL_SIZE;
         let p = self.pool(stream, small);
-        let at = self.pools[p].free.partition_point(|&(s, _)| s < size);
-        let found = self.pools[p].free.get(at).copied();
-        let i = match found {
+        let i = match self.pools[p].free.best_fit(size) {
             // An oversize cached block (≥ max_split_size) does not serve a request below it
             // (get_free_block).
             Some((bsize, _)) if size < self.cfg.max_split_size && bsize >= self.cfg.max_split_size => self.grow(size, p),
