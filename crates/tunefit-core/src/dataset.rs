@@ -27,7 +27,9 @@ use std::sync::OnceLock;
 
 static GPUS_CSV: &str = include_str!("../../../data/gpus.csv");
 static PROVIDERS_CSV: &str = include_str!("../../../data/providers.csv");
-static OFFERS_CSV: &str = include_str!("../../../data/offers.csv");
+// data/offers.csv through build.rs: without the `provenance` feature, `source` and `note` are
+// empty.
+static OFFERS_CSV: &str = include_str!(concat!(env!("OUT_DIR"), "/offers.csv"));
 
 const GIB: f64 = 1_073_741_824.0;
 
@@ -169,7 +171,7 @@ impl Offer {
     /// bridge's).
     pub fn fabric(&self, g: &Gpu) -> Fabric {
         let named = |s: &str| s.to_ascii_lowercase().contains("nvlink");
-        if g.fabric == Fabric::Bridge && !named(self.instance) && !named(self.note) { Fabric::Pcie } else { g.fabric }
+        if g.fabric == Fabric::Bridge && !named(self.instance) { Fabric::Pcie } else { g.fabric }
     }
 
     /// The GPU as this instance has it: its interconnect is the offer's (`fabric`).
@@ -290,7 +292,8 @@ fn parse_offers() -> Result<Vec<Offer>, DataError> {
             id: r.req("id")?, provider: r.req("provider")?, gpu: r.req("gpu")?, count: count as u32,
             on_demand_usd_h: r.opt_num("on_demand_usd_h")?, spot_usd_h: r.opt_num("spot_usd_h")?,
             region: r.get("region")?, instance: r.get("instance")?, tier: r.get("tier")?, via: r.get("via")?,
-            source: r.req("source")?, snapshot_date: r.req("snapshot_date")?, confidence: r.req("confidence")?,
+            source: if cfg!(feature = "provenance") { r.req("source")? } else { r.get("source")? },
+            snapshot_date: r.req("snapshot_date")?, confidence: r.req("confidence")?,
             note: r.get("note")?,
             internode: match r.get("internode_gb_s")? {
                 "" => None,

@@ -1,0 +1,27 @@
+//! Writes the offers the core compiles in (`OUT_DIR/offers.csv`) from data/offers.csv: as it
+//! is with the `provenance` feature, else with the `source` and `note` columns emptied (the
+//! page shows neither; src/dataset.rs reads the columns either way).
+use std::{env, fs, path::PathBuf};
+
+fn main() {
+    let src = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap()).join("../../data/offers.csv");
+    println!("cargo:rerun-if-changed={}", src.display());
+    let text = fs::read_to_string(&src).expect("data/offers.csv");
+    let out = if env::var_os("CARGO_FEATURE_PROVENANCE").is_some() { text } else { strip(&text, &["source", "note"]) };
+    fs::write(PathBuf::from(env::var("OUT_DIR").unwrap()).join("offers.csv"), out).expect("OUT_DIR");
+}
+
+/// The CSV with the named columns' values emptied (the data holds no quoted fields:
+/// data/audit_2026_12.py refuses commas and quotes in values).
+fn strip(text: &str, columns: &[&str]) -> String {
+    let mut lines = text.lines();
+    let header = lines.next().unwrap_or_default();
+    let drop: Vec<usize> = header.split(',').enumerate().filter(|(_, h)| columns.contains(h)).map(|(i, _)| i).collect();
+    let mut out = format!("{header}\n");
+    for l in lines {
+        let row: Vec<&str> = l.split(',').enumerate().map(|(i, v)| if drop.contains(&i) { "" } else { v }).collect();
+        out += &row.join(",");
+        out.push('\n');
+    }
+    out
+}
