@@ -1,14 +1,16 @@
-//! Writes the offers the core compiles in (`OUT_DIR/offers.csv`) from data/offers.csv: as it
-//! is with the `provenance` feature, else with the `source` and `note` columns emptied (the
-//! page shows neither; src/dataset.rs reads the columns either way).
+//! Writes the data files the core compiles in (`OUT_DIR/{gpus,providers,offers}.csv`) from
+//! data/: as they are with the `provenance` feature, else with the `source` and `note`
+//! columns emptied (the page shows neither; src/dataset.rs reads the columns either way).
 use std::{env, fs, path::PathBuf};
 
 fn main() {
-    let src = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap()).join("../../data/offers.csv");
-    println!("cargo:rerun-if-changed={}", src.display());
-    let text = fs::read_to_string(&src).expect("data/offers.csv");
-    let out = if env::var_os("CARGO_FEATURE_PROVENANCE").is_some() { text } else { strip(&text, &["source", "note"]) };
-    fs::write(PathBuf::from(env::var("OUT_DIR").unwrap()).join("offers.csv"), out).expect("OUT_DIR");
+    for name in ["gpus.csv", "providers.csv", "offers.csv"] {
+        let src = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap()).join("../../data").join(name);
+        println!("cargo:rerun-if-changed={}", src.display());
+        let text = fs::read_to_string(&src).expect("data file");
+        let out = if env::var_os("CARGO_FEATURE_PROVENANCE").is_some() { text } else { strip(&text, &["source", "note"]) };
+        fs::write(PathBuf::from(env::var("OUT_DIR").unwrap()).join(name), out).expect("OUT_DIR");
+    }
 }
 
 /// The CSV with the named columns' values emptied (the data holds no quoted fields:

@@ -25,10 +25,9 @@
 
 use std::sync::OnceLock;
 
-static GPUS_CSV: &str = include_str!("../../../data/gpus.csv");
-static PROVIDERS_CSV: &str = include_str!("../../../data/providers.csv");
-// data/offers.csv through build.rs: without the `provenance` feature, `source` and `note` are
-// empty.
+// data/*.csv through build.rs: without the `provenance` feature, `source` and `note` are empty.
+static GPUS_CSV: &str = include_str!(concat!(env!("OUT_DIR"), "/gpus.csv"));
+static PROVIDERS_CSV: &str = include_str!(concat!(env!("OUT_DIR"), "/providers.csv"));
 static OFFERS_CSV: &str = include_str!(concat!(env!("OUT_DIR"), "/offers.csv"));
 
 const GIB: f64 = 1_073_741_824.0;
@@ -239,6 +238,9 @@ fn rows(file: &'static str, text: &'static str) -> Result<Vec<Row<'static>>, Dat
     }).collect()
 }
 
+/// A row's `source`: required with the `provenance` feature, empty without it (build.rs).
+fn source(r: &Row) -> Result<&'static str, DataError> { if cfg!(feature = "provenance") { r.req("source") } else { r.get("source") } }
+
 fn parse_gpus() -> Result<Vec<Gpu>, DataError> {
     rows("gpus.csv", GPUS_CSV)?.into_iter().map(|r| {
         let class = match r.req("class")? {
@@ -261,7 +263,7 @@ fn parse_gpus() -> Result<Vec<Gpu>, DataError> {
             bf16_native: r.yes("bf16_native")?, fp8_native: r.yes("fp8_native")?, fp4_native: r.yes("fp4_native")?,
             fabric, fabric_group: r.num("fabric_group")? as u32, fabric_gb_s: r.num("fabric_gb_s")?,
             pcie_gb_s: r.num("pcie_gb_s")?, interconnect: r.req("interconnect")?,
-            confidence: r.req("confidence")?, source: r.req("source")?, date: r.req("date")?,
+            confidence: r.req("confidence")?, source: source(&r)?, date: r.req("date")?,
         })
     }).collect()
 }
@@ -279,7 +281,7 @@ fn parse_providers() -> Result<Vec<Provider>, DataError> {
             spot: r.yes("spot")?, interrupt_rate_h: r.opt_num("interrupt_rate_h")?,
             ssh: r.yes("ssh")?, docker: r.yes("docker")?, jupyter: r.yes("jupyter")?,
             internode_gb_s: r.opt_num("internode_gb_s")?,
-            confidence: r.req("confidence")?, source: r.req("source")?, date: r.req("date")?, note: r.get("note")?,
+            confidence: r.req("confidence")?, source: source(&r)?, date: r.req("date")?, note: r.get("note")?,
         })
     }).collect()
 }
@@ -292,7 +294,7 @@ fn parse_offers() -> Result<Vec<Offer>, DataError> {
             id: r.req("id")?, provider: r.req("provider")?, gpu: r.req("gpu")?, count: count as u32,
             on_demand_usd_h: r.opt_num("on_demand_usd_h")?, spot_usd_h: r.opt_num("spot_usd_h")?,
             region: r.get("region")?, instance: r.get("instance")?, tier: r.get("tier")?, via: r.get("via")?,
-            source: if cfg!(feature = "provenance") { r.req("source")? } else { r.get("source")? },
+            source: source(&r)?,
             snapshot_date: r.req("snapshot_date")?, confidence: r.req("confidence")?,
             note: r.get("note")?,
             internode: match r.get("internode_gb_s")? {
