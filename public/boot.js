@@ -24,6 +24,16 @@ window.tunefitExport = (query, framework, lang = 'en') => lazy((x) => x.export_j
 window.tunefitReport = (query, prices = '') => lazy((x) => x.report_json(query, prices));
 window.tunefitMarkdown = (query, prices = '', base = '') => lazy((x) => x.report_markdown(query, prices, base));
 window.tunefitFixes = (query) => lazy((x) => x.fixes_tsv(query));
+// The planning and calibration panel: plans for a goal, a pasted log beside the estimate, and
+// that log as cases of the project's measured set.
+// One entry for the panel (one import in the page's wasm): `kind` names the module's function;
+// `a` is the refused limit's message (form) or the pasted log (compare, case), `b` the log.
+window.tunefitPlan = (kind, query, lang, gib, a, b) => lazy((x) => ({
+  form: () => x.plan_form_html(query, lang, a, b),
+  plans: () => x.plans_html(query, lang, gib),
+  compare: () => x.calibration_html(query, a, lang, gib),
+  case: () => x.measured_cases_json(query, a),
+})[kind]());
 const s = document.querySelector('script[data-wasm]');
 const m = await import(s.dataset.js);
 await m.default({ module_or_path: s.dataset.wasm });

@@ -3,7 +3,7 @@
 
 use crate::components::{cost::CostSection, gpu_table::GpuTable, memory::MemoryPanel, model::ModelSection, notices::{LinkNotice, Warnings},
     plots::MemorySeqPlot, settings::{JobSection, MethodSection, ParallelSection, TrainingSection}, toolbar::Toolbar};
-use crate::components::{export::ExportPanel, prices::PricesPanel, share::SharePanel};
+use crate::components::{export::ExportPanel, plan::PlanPanel, prices::PricesPanel, share::SharePanel};
 use crate::state::AppState;
 use leptos::prelude::*;
 
@@ -42,6 +42,7 @@ pub fn App() -> impl IntoView {
                 </div>
             </div>
             <div class="extras">
+                <PlanPanel/>
                 <PricesPanel/>
                 <ExportPanel/>
             </div>

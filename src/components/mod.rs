@@ -11,7 +11,8 @@ pub mod plots;
 pub mod settings;
 pub mod summary;
 pub mod toolbar;
-// Sharing, embed, own prices, config export (issue 6, issue 7 part 5).
+// Sharing, embed, own prices, config export, planning and calibration.
 pub mod export;
+pub mod plan;
 pub mod prices;
 pub mod share;

@@ -139,3 +139,15 @@ pub fn measured_cases(q: &Query, log: &str, source: &str) -> Result<serde_json::
     })).collect();
     Ok(serde_json::json!({ "note": "contributed with tunefit calibrate --case", "cases": cases }))
 }
+
+/// `measured_cases` as pretty JSON for the page's download, or `{"error": "…"}`.
+pub fn measured_cases_json(query: &str, log: &str) -> String {
+    let err = |m: String| serde_json::json!({ "error": m }).to_string();
+    match Query::parse(query) {
+        Ok(q) => match measured_cases(&q, log, "") {
+            Ok(v) => serde_json::to_string_pretty(&v).unwrap_or_else(|e| err(e.to_string())),
+            Err(e) => err(e.to_string()),
+        },
+        Err(e) => err(e.to_string()),
+    }
+}

@@ -156,3 +156,4 @@ pub fn plan(q: &Query) -> Result<Vec<Plan>, Error> {
     plans.truncate(MAX_PLANS);
     Ok(plans)
 }
+

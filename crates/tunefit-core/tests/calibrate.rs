@@ -61,3 +61,21 @@ fn a_run_becomes_a_case_of_the_measured_set() {
     assert_eq!(Query::parse(c["query"].as_str().unwrap()).unwrap(), q);
     for k in ["id", "source", "framework", "gpu", "config", "per_gpu", "trust"] { assert!(!c[k].is_null(), "{k}"); }
 }
+
+#[test]
+fn the_measured_speed_as_mfu_reproduces_the_run_and_a_case_downloads() {
+    use tunefit_core::calibrate::measured_cases_json;
+    let query = "model=llama-3.1-8b&method=lora&gpu=a100-80gb&batch=2&seq=2048";
+    let q = Query::parse(query).unwrap();
+    let c = calibrate(&q, "\tGPU peak memory reserved: 21.00 GiB\ntokens_per_second_per_gpu:1500").unwrap();
+    assert_eq!(c.memory[0].2, tunefit_core::evaluate(&q).unwrap().memory.reserved);
+    // The page's "use my speed" sets mfu = the estimate's MFU × the measured/estimated ratio
+    // (crates/tunefit-export/src/plan_panel.rs): the time model then runs at the measured speed.
+    let mfu = tunefit_core::evaluate(&q).unwrap().time.unwrap().mfu * c.speed_ratio.unwrap();
+    let t = tunefit_core::evaluate(&Query::parse(&format!("{query}&mfu={mfu:.3}")).unwrap()).unwrap().time.unwrap();
+    let per_gpu = t.tokens_per_s / t.gpus as f64;
+    assert!((per_gpu / 1500.0 - 1.0).abs() < 0.1, "{per_gpu} tokens/s per GPU with mfu={mfu}");
+    let case: serde_json::Value = serde_json::from_str(&measured_cases_json(query, "Memory used: 19.73 GB")).unwrap();
+    assert_eq!(case["cases"][0]["metric"], "allocated");
+    assert!(serde_json::from_str::<serde_json::Value>(&measured_cases_json(query, "nothing")).unwrap()["error"].is_string());
+}

@@ -53,3 +53,4 @@ fn the_goal_orders_the_plans() {
     // A person's invalid configuration is their error, named.
     assert!(plan(&q("gpus=8&tp=3")).is_err());
 }
+

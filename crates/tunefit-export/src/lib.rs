@@ -6,6 +6,7 @@
 //! with `read_export_json`). The exporter's notes are translated here (`ru`), so their
 //! Russian sentences load with the exporter rather than with the page.
 
+pub mod plan_panel;
 pub mod ru;
 
 use tunefit_core::export::{export_json_with, ConfigExport};
@@ -31,6 +32,22 @@ pub fn report_markdown(query: &str, prices: &str, base: &str) -> String { tunefi
 /// The fixes for the chosen GPU (`tunefit_core::report::fixes_tsv`): the page's summary.
 #[wasm_bindgen]
 pub fn fixes_tsv(query: &str) -> String { tunefit_core::report::fixes_tsv(query) }
+
+/// The planning panel's fields as markup, in `lang` (plan_panel.rs).
+#[wasm_bindgen]
+pub fn plan_form_html(query: &str, lang: &str, problem: &str, log: &str) -> String { plan_panel::form_html(query, lang, problem, log) }
+
+/// The plans for the query's goal, budget and deadline as markup (`tunefit_core::plan`).
+#[wasm_bindgen]
+pub fn plans_html(query: &str, lang: &str, gib: bool) -> String { plan_panel::plans_html(query, lang, gib) }
+
+/// A pasted log beside the estimate as markup (`tunefit_core::calibrate`).
+#[wasm_bindgen]
+pub fn calibration_html(query: &str, log: &str, lang: &str, gib: bool) -> String { plan_panel::calibration_html(query, log, lang, gib) }
+
+/// The log's memory figures as cases of the project's measured set (the panel's download).
+#[wasm_bindgen]
+pub fn measured_cases_json(query: &str, log: &str) -> String { tunefit_core::calibrate::measured_cases_json(query, log) }
 
 /// `x` with every warning that has a Russian row in Russian; the rest as the core wrote them.
 pub fn translated(mut x: ConfigExport) -> ConfigExport {
