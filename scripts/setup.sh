@@ -9,6 +9,11 @@ TRUNK_VERSION=0.21.14
 say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
+# clippy runs in the test command (warnings are errors); a minimal rustup profile lacks it.
+if ! cargo clippy --version >/dev/null 2>&1; then
+  say "adding clippy"
+  rustup component add clippy
+fi
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   say "adding the wasm32-unknown-unknown target"
   rustup target add wasm32-unknown-unknown

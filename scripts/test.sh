@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up (idempotent) and runs every test tier; any failing tier fails the command.
-#  1. native: cargo test for the core and the CLI (and the app's pure parts);
+#  1. native: cargo test for the core and the CLI (and the app's pure parts), then clippy with
+#     warnings as errors;
 #  2. components: wasm-bindgen-test in headless Chromium;
 #  3. end-to-end: Playwright on the release build of dist/, served from loopback;
 #  plus the gzipped size budget of dist/.
@@ -12,6 +13,10 @@ tier() { printf '\n\033[1m== %s ==\033[0m\n' "$*"; }
 
 tier "native tests (cargo test)"
 cargo test --workspace --exclude tunefit-app
+
+tier "lint (clippy, warnings are errors; native crates and the page's wasm)"
+cargo clippy --workspace --exclude tunefit-app --all-targets -- -D warnings
+cargo clippy -p tunefit-app --target wasm32-unknown-unknown --all-targets -- -D warnings
 
 tier "component tests (wasm-bindgen-test, headless Chromium)"
 cargo test -p tunefit-app --target wasm32-unknown-unknown

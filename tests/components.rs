@@ -62,8 +62,7 @@ async fn app_renders_the_core_estimate() {
 async fn typing_a_sequence_length_updates_the_total_and_the_url() {
     let root = mount_at("").await;
     type_into(&root, "seq-input", "8192", "input").await;
-    let mut query = tunefit_core::Query::default();
-    query.seq = 8192;
+    let query = tunefit_core::Query { seq: 8192, ..Default::default() };
     let expected = tunefit_core::evaluate(&query).unwrap().memory.device as f64 / GIB;
     assert_eq!(text(&root, "total-device"), format!("{expected:.2}"));
     assert!(search().contains("seq=8192"), "url: {}", search());

@@ -8,8 +8,11 @@ use crate::reactive::memo;
 use leptos::prelude::*;
 use tunefit_core::report::{Explanation, MemoryBreakdown};
 
+/// A term's CSS class and how to read it from the breakdown.
+type Term = (&'static str, fn(&MemoryBreakdown) -> u64);
+
 /// The stacked terms, in bar order, with their CSS colour class.
-const TERMS: [(&str, fn(&MemoryBreakdown) -> u64); 6] = [
+const TERMS: [Term; 6] = [
     ("weights", |m| m.weights),
     ("gradients", |m| m.gradients),
     ("optimizer", |m| m.optimizer),

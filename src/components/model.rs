@@ -97,11 +97,11 @@ fn PresetPicker() -> impl IntoView {
                     let cur = current.get();
                     catalog::families().into_iter().filter_map(|(fam, list)| {
                         // The selected preset stays listed so the select never shows a wrong name.
-                        let shown: Vec<_> = list.into_iter().filter(|p| matches(p, &f) || cur.as_deref() == Some(p.id)).collect();
+                        let shown: Vec<_> = list.into_iter().filter(|p| matches(p, &f) || cur == Some(p.id)).collect();
                         (!shown.is_empty()).then(|| view! {
                             <optgroup label=fam>
                                 {shown.into_iter().map(|p| view! {
-                                    <option value=p.id selected=cur.as_deref() == Some(p.id)>{p.name}</option>
+                                    <option value=p.id selected=cur == Some(p.id)>{p.name}</option>
                                 }).collect_view()}
                             </optgroup>
                         })

@@ -54,7 +54,7 @@ pub fn PricesPanel() -> impl IntoView {
         Some("clear") => apply(PriceBook::default()),
         Some("csv") => { download("tunefit-prices.csv", "text/csv", &st.prices.with_untracked(csv_of)); }
         Some("json") => { download("tunefit-prices.json", "application/json", &st.prices.with_untracked(|b| b.to_json())); }
-        Some("import") => if ev.type_() == "change" { if let Some(i) = ev.target().and_then(|t| t.dyn_into().ok()) { import(i) } },
+        Some("import") if ev.type_() == "change" => { if let Some(i) = ev.target().and_then(|t| t.dyn_into().ok()) { import(i) } }
         Some("use-link") => { if let Some(b) = st.link_prices.get_untracked() { apply(b) } st.link_prices.set(None) }
         Some("keep-mine") => st.link_prices.set(None),
         Some("dismiss") => st.prices_notice.set(None),

@@ -211,7 +211,7 @@ pub fn TargetGpu() -> impl IntoView {
                         let cur = target.get();
                         let none = view! { <option value="" selected=cur.is_none()>{st.s().gpu_none}</option> };
                         let list = dataset::gpus().iter().map(|g| view! {
-                            <option value=g.id selected=cur.as_deref() == Some(g.id)>{g.name}</option>
+                            <option value=g.id selected=cur == Some(g.id)>{g.name}</option>
                         }).collect_view();
                         (none, list)
                     }}

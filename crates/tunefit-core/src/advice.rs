@@ -172,7 +172,9 @@ pub fn rank_with(q: &Query, est: &Estimate, offers: &[Offer], extra_providers: &
     let shape = FlopShape::of(q, est.model.params, est.model.trainable_params);
     let egress_gb = result_bytes(q, est) / 1e9;
     let mut fits = FitCache { q, base: est, memo: Vec::with_capacity(16) };
-    let mut timings: Vec<((&'static str, u32, u32, dataset::Fabric, Option<f64>), Timing)> = Vec::with_capacity(64);
+    // Timings per GPU, GPUs per instance, instances, in-instance fabric and network.
+    type Key = (&'static str, u32, u32, dataset::Fabric, Option<f64>);
+    let mut timings: Vec<(Key, Timing)> = Vec::with_capacity(64);
     let mut out: Vec<RankedOffer> = Vec::with_capacity(dataset::offers().len() * 2);
     let mut excluded = 0;
     let sharded = !matches!(q.shard, ShardingStrategy::None) || q.tp > 1 || q.pp > 1;

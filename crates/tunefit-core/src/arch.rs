@@ -226,14 +226,14 @@ impl Architecture {
         if let Some(x) = o.layers { self.layers = x as u64; }
         if let Some(x) = o.hidden {
             self.hidden = x as u64;
-            if o.head_dim.is_none() && self.heads > 0 && self.hidden % self.heads == 0 { self.head_dim = self.hidden / self.heads; }
+            if o.head_dim.is_none() && self.heads > 0 && self.hidden.is_multiple_of(self.heads) { self.head_dim = self.hidden / self.heads; }
         }
         if let Some(x) = o.heads {
             // Multi-head attention stays multi-head: an inferred architecture (or an MHA
             // preset) given a new head count keeps one k/v head per query head.
             let mha = self.kv_heads == self.heads;
             self.heads = x as u64;
-            if o.head_dim.is_none() && self.hidden % self.heads == 0 { self.head_dim = self.hidden / self.heads; }
+            if o.head_dim.is_none() && self.hidden.is_multiple_of(self.heads) { self.head_dim = self.hidden / self.heads; }
             if o.kv_heads.is_none() && (mha || self.kv_heads > self.heads) { self.kv_heads = self.heads; }
         }
         if let Some(x) = o.kv_heads { self.kv_heads = x as u64; }
@@ -265,7 +265,7 @@ impl Architecture {
         if self.heads == 0 || self.hidden == 0 || self.layers == 0 || self.head_dim == 0 || self.ffn == 0 || self.vocab == 0 {
             return bad("hidden", "layers, hidden, heads, head_dim, ffn and vocab must all be at least 1".into());
         }
-        if self.kv_heads == 0 || self.kv_heads > self.heads || self.heads % self.kv_heads != 0 {
+        if self.kv_heads == 0 || self.kv_heads > self.heads || !self.heads.is_multiple_of(self.kv_heads) {
             return bad("kv_heads", format!("kv_heads {} must divide heads {}", self.kv_heads, self.heads));
         }
         if self.experts_per_token == 0 || self.experts_per_token > self.experts {
@@ -274,7 +274,8 @@ impl Architecture {
         // Keep every product far from u64 overflow: 10^15 parameters is 1000x the largest model.
         let p = (self.layers as f64) * (self.hidden as f64) * ((self.ffn * self.experts) as f64 * 3.0 + 4.0 * (self.q_dim() as f64))
             + 2.0 * (self.vocab as f64) * (self.hidden as f64);
-        if !(p < 1e15) {
+        // NaN (an overflowed product) is refused too.
+        if p.is_nan() || p >= 1e15 {
             return bad("hidden", format!("the architecture has about {p:.3e} parameters; at most 1e15 are supported"));
         }
         Ok(())

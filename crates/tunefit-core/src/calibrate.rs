@@ -10,6 +10,7 @@
 //! - Unsloth's notebooks: "Peak reserved memory = 9.549 GB." (max_memory_reserved / 1024³);
 //! - litgpt: "Memory used: 19.73 GB" (max_memory_allocated / 1e9);
 //! - nvidia-smi's table: "21000MiB / 81559MiB" (the first GPU's used memory).
+//!
 //! A log with none of these is an error saying so, never a guess.
 
 use crate::query::Query;

@@ -788,7 +788,7 @@ fn torchtune_config(folder: &str, size: &str, kind: &str, distributed: bool) -> 
         for (i, k) in kinds.iter().enumerate() {
             if let Some(n) = names(k, dist).into_iter().find(|n| have.contains(&n.as_str())) {
                 let exact = dist == distributed && i == 0;
-                return Some((format!("{folder}/{size}_{n}"), (!exact).then(|| n)));
+                return Some((format!("{folder}/{size}_{n}"), (!exact).then_some(n)));
             }
         }
     }

@@ -41,7 +41,7 @@ fn candidates(q: &Query, vram: u64) -> Vec<(String, Query, &'static str)> {
     let effective = q.batch as u64 * q.ga as u64;
     let mut b = q.batch / 2;
     while b >= 1 {
-        if effective % b as u64 == 0 {
+        if effective.is_multiple_of(b as u64) {
             push(format!("batch={b}&ga={}", effective / b as u64), "smaller micro-batches with more accumulation: same effective batch, slower steps");
         }
         if b == 1 { break; }

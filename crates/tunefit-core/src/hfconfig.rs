@@ -44,7 +44,7 @@ impl Fields<'_> {
         match self.0.get(k) {
             None | Some(Value::Null) => Ok(None),
             Some(v) => match v.as_u64() {
-                Some(n) if n >= 1 && n <= 100_000_000 => Ok(Some(n)),
+                Some(n) if (1..=100_000_000).contains(&n) => Ok(Some(n)),
                 _ => Err(ConfigError::Invalid { field: k.into(), message: format!("must be a whole number from 1 to 1e8, got {v}") }),
             },
         }

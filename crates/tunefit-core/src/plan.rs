@@ -47,7 +47,7 @@ fn candidates(q: &Query) -> Vec<Query> {
     for m in [Method::Lora, Method::Qlora] { if !methods.contains(&m) { methods.push(m); } }
     let effective = q.batch as u64 * q.ga as u64;
     let mut batches: Vec<u32> = vec![q.batch];
-    for b in [q.batch / 2, q.batch / 4, 1] { if b >= 1 && !batches.contains(&b) && effective % b as u64 == 0 { batches.push(b); } }
+    for b in [q.batch / 2, q.batch / 4, 1] { if b >= 1 && !batches.contains(&b) && effective.is_multiple_of(b as u64) { batches.push(b); } }
     // Only changes that change something: the framework profile may already checkpoint or
     // chunk the loss (framework::resolve).
     let resolved = crate::framework::resolve(q);

@@ -307,6 +307,8 @@ pub struct Query {
     pub goal: Goal,
 }
 
+// `choice!` writes these enums; a `#[default]` variant would need the macro to take attributes.
+#[allow(clippy::derivable_impls)]
 impl Default for Goal {
     fn default() -> Self { Goal::Cheapest }
 }
@@ -316,6 +318,7 @@ fn startup_default() -> f64 { Query::default().startup_min }
 fn download_default() -> f64 { Query::default().download_gb_s }
 fn save_default() -> f64 { Query::default().save_gb_s }
 
+#[allow(clippy::derivable_impls)]
 impl Default for Compute {
     fn default() -> Self { Compute::Native }
 }
@@ -476,7 +479,7 @@ pub fn parse_count(s: &str) -> Option<u64> {
     }
     let v: f64 = crate::num::parse_f64(num)?;
     let total = v * mult;
-    if !total.is_finite() || total < 1.0 || total > 1e15 { return None; }
+    if !total.is_finite() || !(1.0..=1e15).contains(&total) { return None; }
     Some(total.round() as u64)
 }
 

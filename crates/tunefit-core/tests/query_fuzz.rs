@@ -111,17 +111,17 @@ fn valid_query() -> impl Strategy<Value = Query> {
         1 => prop::sample::select(vec![1_000_000u64, 350_000_000, 1_500_000_000, 7_000_000_000, 70_000_000_000]).prop_map(|p| (None, Some(p))),
     ];
     (
-        (model, arch(), choice(&Method::ALL), 1u32..=4096, (1u16..512).prop_map(|bits| {
+        (model, arch(), choice(Method::ALL), 1u32..=4096, (1u16..512).prop_map(|bits| {
             TargetModule::ALL.into_iter().enumerate().filter(|(i, _)| bits & (1 << i) != 0).map(|(_, t)| t).collect::<Targets>()
-        }), choice(&Quant::ALL), any::<bool>(), 1u32..=1000, 1u32..=65_536, 1u32..=100_000, opt(0.0f64..=0.99)),
-        (choice(&Precision::ALL), opt(choice(&AdapterDtype::ALL)), choice(&Optimizer::ALL), 1u32..=65_536, 1u32..=10_000_000,
-         1u32..=65_536, opt(choice(&Checkpointing::ALL)), opt(choice(&Attention::ALL)), opt(choice(&Loss::ALL)), opt(any::<bool>()), opt(any::<bool>())),
-        (choice(&Framework::ALL), 1u32..=65_536, 1u32..=8192, choice(&ShardingStrategy::ALL), choice(&Offload::ALL), 1u32..=64, opt(id()),
+        }), choice(Quant::ALL), any::<bool>(), 1u32..=1000, 1u32..=65_536, 1u32..=100_000, opt(0.0f64..=0.99)),
+        (choice(Precision::ALL), opt(choice(AdapterDtype::ALL)), choice(Optimizer::ALL), 1u32..=65_536, 1u32..=10_000_000,
+         1u32..=65_536, opt(choice(Checkpointing::ALL)), opt(choice(Attention::ALL)), opt(choice(Loss::ALL)), opt(any::<bool>()), opt(any::<bool>())),
+        (choice(Framework::ALL), 1u32..=65_536, 1u32..=8192, choice(ShardingStrategy::ALL), choice(Offload::ALL), 1u32..=64, opt(id()),
          prop_oneof![1u64..=1_000_000_000_000_000, prop::sample::select(vec![1_000u64, 10_000_000, 2_500_000_000, 1_000_000_000_000])],
-         0.01f64..=1000.0, 1u32..=10_000, choice(&Pricing::ALL)),
-        (1.0f64..=10_000.0, opt(0.0f64..=10.0), opt(0.01f64..=1.0), opt(id()), prop_oneof![0.0f64..=1_000_000.0, Just(0.0), Just(100.0)], any::<bool>(), opt(any::<bool>()), opt(choice(&OptimizerImpl::ALL))),
-        (any::<bool>(), 1u32..=256, 1u32..=64, 1u32..=256, choice(&Compute::ALL), 0.0f64..=1440.0, 0.001f64..=1000.0, 0.001f64..=1000.0, 0.0f64..=10.0,
-         opt(0.01f64..=1e9), opt(0.01f64..=1e6), choice(&Goal::ALL)),
+         0.01f64..=1000.0, 1u32..=10_000, choice(Pricing::ALL)),
+        (1.0f64..=10_000.0, opt(0.0f64..=10.0), opt(0.01f64..=1.0), opt(id()), prop_oneof![0.0f64..=1_000_000.0, Just(0.0), Just(100.0)], any::<bool>(), opt(any::<bool>()), opt(choice(OptimizerImpl::ALL))),
+        (any::<bool>(), 1u32..=256, 1u32..=64, 1u32..=256, choice(Compute::ALL), 0.0f64..=1440.0, 0.001f64..=1000.0, 0.001f64..=1000.0, 0.0f64..=10.0,
+         opt(0.01f64..=1e9), opt(0.01f64..=1e6), choice(Goal::ALL)),
     ).prop_map(|(
         ((model, params), arch, method, rank, targets, quant, double_quant, train_layers, bottleneck, virtual_tokens, lora_dropout),
         (precision, adapter_dtype, optim, batch, seq, ga, ckpt, attn, loss, packing, compile),

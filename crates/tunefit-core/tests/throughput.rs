@@ -37,7 +37,7 @@ fn records(text: &str) -> Vec<BTreeMap<String, String>> {
     for l in text.lines() {
         if !buf.is_empty() { buf.push('\n'); }
         buf.push_str(l);
-        if buf.matches('"').count() % 2 == 0 { lines.push(std::mem::take(&mut buf)); }
+        if buf.matches('"').count().is_multiple_of(2) { lines.push(std::mem::take(&mut buf)); }
     }
     let mut it = lines.into_iter().filter(|l| !l.trim().is_empty());
     let Some(header) = it.next() else { return vec![] };
@@ -146,7 +146,10 @@ fn predict(c: &Case) -> Result<f64, String> {
     Ok(t.tokens_per_s / c.gpus as f64)
 }
 
-fn all() -> (Vec<(Case, f64)>, Vec<(String, String)>) {
+/// Cases with their predicted throughput, and the ones left out with why.
+type Evaluated = (Vec<(Case, f64)>, Vec<(String, String)>);
+
+fn all() -> Evaluated {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/throughput");
     let mut files: Vec<_> = std::fs::read_dir(dir).unwrap().filter_map(|e| e.ok()).map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|x| x == "csv")).collect();

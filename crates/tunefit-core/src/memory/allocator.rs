@@ -60,6 +60,8 @@ struct Pool { stream: Stream, small: bool, free: FreeList, tail: Option<usize> }
 const SMALL_CLASSES: usize = (SMALL_BUFFER / MIN_BLOCK) as usize + 1;
 const SMALL_WORDS: usize = SMALL_CLASSES.div_ceil(64);
 
+// Six pools at most (two per stream): the small pool's bucket array inline costs nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone)]
 enum FreeList {
     Sorted(Vec<(u64, usize)>),

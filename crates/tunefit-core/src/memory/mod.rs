@@ -207,13 +207,13 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
     let mut warn = |code: &str, message: String| warnings.push(Warning { code: code.into(), message });
     for (c, m) in framework::unsupported(q) { warn(c, m); }
 
-    if q.gpus % q.tp != 0 { return Err(invalid("tp", format!("tp {} must divide gpus {}", q.tp, q.gpus))); }
+    if !q.gpus.is_multiple_of(q.tp) { return Err(invalid("tp", format!("tp {} must divide gpus {}", q.tp, q.gpus))); }
     let model_parallel = q.tp as u64 * q.pp as u64 * q.cp as u64;
-    if q.gpus as u64 % model_parallel != 0 {
+    if !(q.gpus as u64).is_multiple_of(model_parallel) {
         return Err(invalid("pp", format!("tp × pp × cp = {model_parallel} must divide gpus {}", q.gpus)));
     }
     if q.pp as u64 > a.layers { return Err(invalid("pp", format!("{} pipeline stages for {} layers", q.pp, a.layers))); }
-    if q.seq % q.cp != 0 { return Err(invalid("cp", format!("cp {} must divide seq {}", q.cp, q.seq))); }
+    if !q.seq.is_multiple_of(q.cp) { return Err(invalid("cp", format!("cp {} must divide seq {}", q.cp, q.seq))); }
     if q.nodes > q.gpus { return Err(invalid("nodes", format!("{} nodes for {} GPUs", q.nodes, q.gpus))); }
     if a.heads % q.tp as u64 != 0 { return Err(invalid("tp", format!("tp {} must divide the {} attention heads", q.tp, a.heads))); }
     if a.positions > 0 && q.seq as u64 > a.positions {

@@ -111,6 +111,5 @@ pub(super) fn timeline_shape(i: &Input) -> Shape {
         load_transient: if q.method == Method::Qlora { h * f.max(qd) * 2.0 / i.tp } else { 0.0 },
         grads_persist: q.ga > 1 || !q.set_to_none,
         micro_steps: (q.ga as usize).min(2),
-        ..Default::default()
     }
 }
