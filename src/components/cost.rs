@@ -120,7 +120,8 @@ pub fn table_markup(s: &Strings, lang: Lang, c: Option<&CostReport>, all: bool) 
         }
         h.push_str("</ul>");
     }
-    let _ = write!(h, r#"<div class="scroll"><table class="data" data-testid="cost-table"><thead><tr><th scope="col">{}</th><th scope="col">{}</th><th scope="col" class="num">{} ({})</th><th scope="col" class="num">{} ({})</th></tr></thead><tbody>"#,
+    // Focusable, so a keyboard reaches what is scrolled out of view.
+    let _ = write!(h, r#"<div class="scroll" tabindex="0"><table class="data" data-testid="cost-table"><thead><tr><th scope="col">{}</th><th scope="col">{}</th><th scope="col" class="num">{} ({})</th><th scope="col" class="num">{} ({})</th></tr></thead><tbody>"#,
         esc(s.col_provider), esc(s.col_gpu), esc(s.col_cost), esc(s.on_demand), esc(s.col_cost), esc(s.spot));
     let today_days = js_sys::Date::now() / 86_400_000.0;
     for r in rows(c).iter().take(if all { usize::MAX } else { FIRST_ROWS }) {
@@ -130,17 +131,17 @@ pub fn table_markup(s: &Strings, lang: Lang, c: Option<&CostReport>, all: bool) 
             format!("{} · {} · {} ({}){}", (s.per_gpu_hour)(&usd(o.usd_per_gpu_hour(), lang)), o.region, o.snapshot_date, o.confidence,
                 if o.is_stale(today_days) { s.stale_price } else { "" })
         }).unwrap_or_default();
-        let _ = write!(h, r#"<tr data-testid="offer-row" data-best-usd="{}"><th scope="row">{}</th><td>"#, r.best_usd(), esc(r.provider));
+        let _ = write!(h, r#"<tr data-testid="offer-row" data-best-usd="{}"><th scope="row">{}</th><td data-label="{}">"#, r.best_usd(), esc(r.provider), esc(s.col_gpu));
         if r.instances > 1 { let _ = write!(h, "{} × ", r.instances); }
         let _ = write!(h, r#"{} × {}<small class="muted facts" data-testid="offer-facts">{}</small></td>"#, r.gpus, esc(r.gpu), esc(&facts));
-        for (o, kind) in [(r.on_demand, "od"), (r.spot, "spot")] {
+        for (o, kind, label) in [(r.on_demand, "od", s.on_demand), (r.spot, "spot", s.spot)] {
             let Some(o) = o else {
-                h.push_str(r#"<td class="num muted">—</td>"#);
+                let _ = write!(h, r#"<td class="num muted" data-label="{}">—</td>"#, esc(label));
                 continue;
             };
             let (cheapest, fastest) = (same(o, &c.cheapest), same(o, &c.fastest));
-            let _ = write!(h, r#"<td class="num{}" data-testid="{kind}-cost" data-usd="{}"><span class="usd">{}</span><small class="muted"> · {}</small>"#,
-                if cheapest || fastest { " best" } else { "" }, o.usd_total, esc(&usd(o.usd_total, lang)), esc(&hours(o.hours, lang)));
+            let _ = write!(h, r#"<td class="num{}" data-testid="{kind}-cost" data-usd="{}" data-label="{}"><span class="usd">{}</span><small class="muted"> · {}</small>"#,
+                if cheapest || fastest { " best" } else { "" }, o.usd_total, esc(label), esc(&usd(o.usd_total, lang)), esc(&hours(o.hours, lang)));
             if cheapest { let _ = write!(h, r#"<span class="badge ok" data-testid="cheapest">{}</span>"#, esc(s.cheapest)); }
             if fastest { let _ = write!(h, r#"<span class="badge warn" data-testid="fastest">{}</span>"#, esc(s.fastest)); }
             if r.on_demand.is_some_and(|od| o.spot_needs_check(od)) {

@@ -51,7 +51,9 @@ pub fn GpuTable() -> impl IntoView {
     view! {
         <section class="card" aria-labelledby="gpu-title" data-testid="gpu-table">
             <h2 id="gpu-title">{move || st.s().gpu_title}</h2>
-            <div class="scroll">
+            // Focusable, so a keyboard reaches what is scrolled out of view (axe's
+            // scrollable-region-focusable); the section around it names it.
+            <div class="scroll" tabindex="0">
             <table class="data">
                 <thead><tr>
                     <th scope="col">{move || st.s().col_gpu}</th>
@@ -96,8 +98,9 @@ pub fn rows_markup(s: &Strings, u: Units, lang: Lang, rows: &[GpuFit], target: O
         let max_batch = or_dash(fit.as_ref().and_then(|f| f.max_batch).map(|b| number(b as f64, 0, lang)));
         let max_seq = or_dash(fit.as_ref().and_then(|f| f.max_seq).map(|b| number(b as f64, 0, lang)));
         let selected = target == Some(*id);
-        let _ = write!(h, r#"<tr data-testid="gpu-row-{id}" data-status="{class}"{}><th scope="row"><button type="button" class="link" data-gpu="{id}" aria-pressed="{selected}" title="{}">{}</button></th><td class="num">{}</td><td><span class="badge {class}" data-testid="fit-status">{}</span></td><td class="num" data-testid="headroom">{}</td><td class="num" data-testid="max-batch">{}</td><td class="num" data-testid="max-seq">{}</td></tr>"#,
-            if selected { r#" class="selected""# } else { "" }, esc(&(s.use_gpu)(name)), esc(name), esc(&vram), esc(&status), esc(&headroom), esc(&max_batch), esc(&max_seq));
+        let _ = write!(h, r#"<tr data-testid="gpu-row-{id}" data-status="{class}"{}><th scope="row"><button type="button" class="link" data-gpu="{id}" aria-pressed="{selected}" title="{}">{}</button></th><td class="num" data-label="{}">{}</td><td data-label="{}"><span class="badge {class}" data-testid="fit-status">{}</span></td><td class="num" data-testid="headroom" data-label="{}">{}</td><td class="num" data-testid="max-batch" data-label="{}">{}</td><td class="num" data-testid="max-seq" data-label="{}">{}</td></tr>"#,
+            if selected { r#" class="selected""# } else { "" }, esc(&(s.use_gpu)(name)), esc(name), esc(s.col_vram), esc(&vram), esc(s.col_status), esc(&status),
+            esc(s.col_headroom), esc(&headroom), esc(s.col_max_batch), esc(&max_batch), esc(s.col_max_seq), esc(&max_seq));
     }
     h
 }

@@ -359,11 +359,33 @@ test('fits a 360 px phone without sideways scrolling', async () => {
   assert.ok(width <= 360, `page is ${width}px wide`);
 });
 
+test('on a phone the tables are cards: every cell in view with its column\'s name, plot text at least 11 px', async () => {
+  const page = await open('?v=1', { viewport: { width: 390, height: 844 }, isMobile: true });
+  await page.getByTestId('offer-row').first().waitFor();
+  const cells = await page.evaluate(() => [...document.querySelectorAll('table.data td')].map((td) => {
+    const r = td.getBoundingClientRect();
+    return { right: r.right, label: getComputedStyle(td, '::before').content };
+  }));
+  assert.ok(cells.length > 20);
+  for (const c of cells) {
+    assert.ok(c.right <= 390, `a cell ends at ${c.right}px`);
+    assert.notEqual(c.label, 'none', 'each cell says its column');
+  }
+  // The sorted column (total cost) is in view on the first offer.
+  assert.ok(await page.getByTestId('offer-row').first().locator('[data-testid=od-cost], [data-testid=spot-cost]').first().isVisible());
+  const heights = await page.evaluate(() => [...document.querySelectorAll('svg.plot text')].map((t) => t.getBoundingClientRect().height));
+  assert.ok(heights.length > 0);
+  assert.ok(Math.min(...heights) >= 11, `smallest plot text ${Math.min(...heights).toFixed(1)}px`);
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 390, `page is ${width}px wide`);
+});
+
 const AXE = readFileSync('node_modules/axe-core/axe.min.js', 'utf8');
-for (const theme of ['light', 'dark']) {
-  test(`axe-core finds no accessibility violations (${theme})`, async () => {
+for (const [theme, viewport] of [['light', undefined], ['dark', undefined], ['light', { width: 390, height: 844 }], ['dark', { width: 390, height: 844 }]]) {
+  test(`axe-core finds no accessibility violations (${theme}${viewport ? ', phone' : ''})`, async () => {
     // The page's CSP forbids inline scripts; the audit script is injected past it.
-    const page = await open(`?v=1&theme=${theme}`, { bypassCSP: true });
+    const page = await open(`?v=1&theme=${theme}`, { bypassCSP: true, ...(viewport ? { viewport } : {}) });
+    await page.getByTestId('offer-row').first().waitFor();
     await page.addScriptTag({ content: AXE });
     const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
     const summary = result.violations.map((v) => `${v.id}: ${v.nodes.length} × ${v.nodes[0]?.target}`);
