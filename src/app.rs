@@ -20,6 +20,7 @@ pub fn App() -> impl IntoView {
             <Toolbar/>
         </header>
         <main>
+            <crate::components::share::EmbedHead/>
             <SharePanel/>
             <LinkNotice/>
             <crate::components::summary::Summary/>

@@ -22,12 +22,12 @@ extern "C" {
     fn tunefit_plan(kind: &str, query: &str, lang: &str, gib: bool, a: &str, b: &str) -> Result<js_sys::Promise, JsValue>;
 }
 
+/// `m` as the panel's warning.
+fn warning(m: &str) -> String { format!(r#"<p class="notice warn" data-testid="plan-error">{}</p>"#, crate::markup::esc(m)) }
+
 /// The module's answer as text, or a warning saying why there is none.
 async fn answer(p: Result<js_sys::Promise, JsValue>) -> Result<String, String> {
-    let why = |e: JsValue| {
-        let m = e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())).or_else(|| e.as_string()).unwrap_or_default();
-        format!(r#"<p class="notice warn" data-testid="plan-error">{}</p>"#, crate::markup::esc(&m))
-    };
+    let why = |e: JsValue| warning(&e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())).or_else(|| e.as_string()).unwrap_or_default());
     let v = wasm_bindgen_futures::JsFuture::from(p.map_err(why)?).await.map_err(why)?;
     Ok(v.as_string().unwrap_or_default())
 }
@@ -67,7 +67,7 @@ pub fn PlanPanel() -> impl IntoView {
                 if a == "case" && got.starts_with('{') && !got.starts_with("{\"error\"") {
                     download("tunefit-measured-case.json", "application/json", &got);
                 } else if a == "case" && got.starts_with('{') {
-                    shown.set(format!(r#"<p class="notice warn" data-testid="plan-error">{}</p>"#, crate::markup::esc(&got)));
+                    shown.set(warning(&got));
                 } else {
                     shown.set(got);
                 }

@@ -31,6 +31,25 @@ pub fn page_base() -> String {
     format!("{}{}", loc.origin().unwrap_or_default(), loc.pathname().unwrap_or_default())
 }
 
+/// The embedded widget's header: what it shows (model, method, GPU) in one line, and a link
+/// that opens the whole calculator with the same settings (never `embed`). Shown only in
+/// embed mode (style/main.css); written as escaped markup (one element, one reactive string).
+#[component]
+pub fn EmbedHead() -> impl IntoView {
+    let st = crate::state::use_state();
+    let html = move || {
+        use crate::markup::esc;
+        let what = st.report.with(|r| r.as_ref().ok().map(|r| r.model.name.clone())).unwrap_or_default();
+        let (mut search, method, gpu) = st.query.with(|q| (q.to_query_string(), q.method.as_str(), q.gpu.as_deref().and_then(tunefit_core::dataset::gpu).map(|g| g.name)));
+        // The page's own settings that change what is shown travel too.
+        if st.lang.get() == crate::i18n::Lang::Ru { search.push_str("&lang=ru"); }
+        if st.units.get() != crate::format::Units::GiB { search.push_str("&units=gb"); }
+        format!(r#"<strong>{}</strong> · {method}{} <a href="{}?{}" target="_blank" rel="noopener" data-testid="embed-open">{}</a>"#,
+            esc(&what), gpu.map(|g| format!(" · {}", esc(g))).unwrap_or_default(), esc(&page_base()), esc(&search), esc(st.s().open_full))
+    };
+    view! { <p class="embed-head" data-testid="embed-head" inner_html=html></p> }
+}
+
 /// Copies `text`, then tells `done` whether it worked. One non-generic entry point: every
 /// caller shares one future type (each distinct future costs wasm).
 pub fn copy_then(text: String, done: Box<dyn Fn(bool, String)>) {

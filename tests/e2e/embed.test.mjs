@@ -42,6 +42,14 @@ test('the embedded widget shows the right figures and the iframe follows its hei
   assert.equal(num(await total.textContent()).toFixed(2), cliDeviceGiB(Q).toFixed(2));
   // Compact: no page header, controls or share bar.
   for (const sel of ['header', 'form.controls', '[data-testid=share-bar]', '[data-testid=prices]']) assert.equal(await frame.locator(sel).isVisible(), false, sel);
+  // A one-line header says what the widget shows and opens the whole calculator with the
+  // same settings.
+  const head = frame.getByTestId('embed-head');
+  assert.match(await head.textContent(), /Llama 3\.1 8B.*qlora.*RTX 4090/);
+  const open = new URL(await frame.getByTestId('embed-open').getAttribute('href'));
+  assert.equal(open.searchParams.get('embed'), null);
+  assert.equal(open.searchParams.get('gpu'), 'rtx-4090');
+  assert.equal(await frame.getByTestId('embed-open').getAttribute('target'), '_blank');
   await frame.getByTestId('cost-section').waitFor();
 
   // The snippet's 480 px becomes the widget's own height.
