@@ -1,4 +1,5 @@
-//! The person's own prices in localStorage, as `PriceBook::to_json` (docs/sharing.md).
+//! The person's own prices in localStorage, as `PriceBook::to_json` (docs/sharing.md), and the
+//! log they last compared with the estimate.
 //!
 //! Storage is never trusted: text that does not read as a valid price book is reported and
 //! ignored, and a browser that refuses storage (private mode, a sandboxed iframe) is the same
@@ -24,6 +25,17 @@ pub fn load_prices() -> Result<PriceBook, String> {
 pub fn save_prices(book: &PriceBook) -> bool {
     let Some(s) = storage() else { return false };
     if book.is_empty() { s.remove_item(PRICES_KEY).is_ok() } else { s.set_item(PRICES_KEY, &book.to_json()).is_ok() }
+}
+
+/// The log last compared in the planning panel (`LOG_KEY`), kept until the person empties
+/// the box and compares again; "" when none or storage is unavailable.
+pub const LOG_KEY: &str = "tunefit.calibration-log.v1";
+
+pub fn load_log() -> String { storage().and_then(|s| s.get_item(LOG_KEY).ok().flatten()).unwrap_or_default() }
+
+/// Keeps `log` (an empty one removes the entry).
+pub fn save_log(log: &str) {
+    if let Some(s) = storage() { let _ = if log.trim().is_empty() { s.remove_item(LOG_KEY) } else { s.set_item(LOG_KEY, log) }; }
 }
 
 /// Reads a price list typed or imported by the person: JSON when it starts with '{', else CSV.

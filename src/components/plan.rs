@@ -37,7 +37,8 @@ pub fn PlanPanel() -> impl IntoView {
     let st = use_state();
     let open = RwSignal::new(false);
     let (form, plans, calib) = (RwSignal::new(String::new()), RwSignal::new(String::new()), RwSignal::new(String::new()));
-    let log = RwSignal::new(String::new());
+    // The log last compared is kept in this browser (storage.rs) until the box is emptied.
+    let log = RwSignal::new(if st.embed { String::new() } else { crate::storage::load_log() });
     let problem = RwSignal::new(String::new());
     let loading = move || format!(r#"<p class="muted" role="status">{}</p>"#, st.lang.get_untracked().sh().export_loading);
     // The fields follow the query and the language while the panel is open.
@@ -59,6 +60,7 @@ pub fn PlanPanel() -> impl IntoView {
         } else if let Some(set) = a.strip_prefix("set:") {
             st.edit(|q| { let _ = q.apply(set); });
         } else if a == "plans" || a == "compare" || a == "case" {
+            if a == "compare" && !st.embed { crate::storage::save_log(&text); }
             let shown = if a == "plans" { plans } else { calib };
             if a != "case" { shown.set(loading()); }
             spawn_local(async move {

@@ -65,5 +65,15 @@ test('a pasted log is compared with the estimate and its speed becomes the link\
   assert.equal(caseJson.cases[0].metric, 'reserved');
   await page.getByTestId('calibration-speed').locator('button').click();
   await page.waitForURL(/mfu=0\.\d+/);
+  // Scaling the memory to the run: the page's reserved figure becomes the measured 21.00 GiB.
+  await page.getByTestId('calibration-scale').locator('button').click();
+  await page.waitForURL(/mem_scale=\d\.\d+/);
+  const scaled = JSON.parse(execFileSync('target/release/tunefit', ['estimate', '--json', new URL(page.url()).search.slice(1)], { encoding: 'utf8' })).memory.reserved / 2 ** 30;
+  assert.ok(Math.abs(scaled - 21) < 0.05, `reserved ${scaled} GiB after scaling`);
+  // The compared log is kept in this browser: after a reload the box still holds it.
+  await page.reload();
+  await page.getByTestId('plan-panel').locator('summary').click();
+  await page.getByTestId('calibration-log').waitFor();
+  assert.match(await page.getByTestId('calibration-log').inputValue(), /tokens_per_second_per_gpu:1500/);
   assert.deepEqual(page.problems, []);
 });

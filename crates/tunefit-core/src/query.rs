@@ -281,6 +281,10 @@ pub struct Query {
     pub interrupt_rate: Option<f64>,
     /// Model-FLOPs utilisation; `None` takes the default per GPU class and method.
     pub mfu: Option<f64>,
+    /// Measured over estimated per-GPU memory from a person's own run of this setup
+    /// (`calibrate`): the memory peaks are scaled by it. `None`: the model as it is.
+    #[serde(default)]
+    pub mem_scale: Option<f64>,
     pub provider: Option<String>,
     pub storage_gb: f64,
     /// Matmul number format of the linear layers.
@@ -371,6 +375,7 @@ impl Default for Query {
             ckpt_interval_min: 30.0,
             interrupt_rate: None,
             mfu: None,
+            mem_scale: None,
             provider: None,
             storage_gb: 100.0,
             compute: Compute::Native,
@@ -571,7 +576,7 @@ pub const KEYS: &[&str] = &[
     "train_layers", "bottleneck", "virtual_tokens", "lora_dropout", "precision", "adapter_dtype",
     "optim", "optim_impl", "batch", "seq", "ga", "ckpt", "attn", "loss", "packing", "compile", "set_to_none", "act_offload", "framework",
     "gpus", "nodes", "shard", "offload", "tp", "sp", "pp", "pp_chunks", "cp", "gpu", "tokens", "epochs", "runs", "pricing",
-    "ckpt_interval_min", "interrupt_rate", "mfu", "provider", "storage_gb", "compute",
+    "ckpt_interval_min", "interrupt_rate", "mfu", "mem_scale", "provider", "storage_gb", "compute",
     "startup_min", "download_gb_s", "save_gb_s", "eval_frac", "budget_usd", "deadline_h", "goal",
 ];
 
@@ -644,6 +649,7 @@ impl Query {
             "ckpt_interval_min" => self.ckpt_interval_min = parse_f64(key, v, 1.0, 10_000.0)?,
             "interrupt_rate" => self.interrupt_rate = Some(parse_f64(key, v, 0.0, 10.0)?),
             "mfu" => self.mfu = Some(parse_f64(key, v, 0.01, 1.0)?),
+            "mem_scale" => self.mem_scale = Some(parse_f64(key, v, 0.1, 10.0)?),
             "provider" => self.provider = Some(parse_id(key, v)?),
             "storage_gb" => self.storage_gb = parse_f64(key, v, 0.0, 1_000_000.0)?,
             "compute" => self.compute = parse_choice!(Compute, key, v)?,
@@ -780,6 +786,7 @@ impl Query {
         diff!("ckpt_interval_min", ckpt_interval_min, |x: &f64| fmt_f64(*x));
         if let Some(x) = self.interrupt_rate { push("interrupt_rate", fmt_f64(x)); }
         if let Some(x) = self.mfu { push("mfu", fmt_f64(x)); }
+        if let Some(x) = self.mem_scale { push("mem_scale", fmt_f64(x)); }
         if let Some(x) = &self.provider { push("provider", x.clone()); }
         diff!("storage_gb", storage_gb, |x: &f64| fmt_f64(*x));
         diff!("compute", compute, |x: &Compute| s(x));

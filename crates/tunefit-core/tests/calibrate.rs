@@ -75,6 +75,10 @@ fn the_measured_speed_as_mfu_reproduces_the_run_and_a_case_downloads() {
     let t = tunefit_core::evaluate(&Query::parse(&format!("{query}&mfu={mfu:.3}")).unwrap()).unwrap().time.unwrap();
     let per_gpu = t.tokens_per_s / t.gpus as f64;
     assert!((per_gpu / 1500.0 - 1.0).abs() < 0.1, "{per_gpu} tokens/s per GPU with mfu={mfu}");
+    // The page's "scale the memory" sets mem_scale = measured/estimated: the figure then matches.
+    let scale = c.memory[0].1 as f64 / c.memory[0].2 as f64;
+    let scaled = tunefit_core::evaluate(&Query::parse(&format!("{query}&mem_scale={scale:.3}")).unwrap()).unwrap().memory.reserved as f64;
+    assert!((scaled / (21.0 * 1073741824.0) - 1.0).abs() < 0.002, "{scaled}");
     let case: serde_json::Value = serde_json::from_str(&measured_cases_json(query, "Memory used: 19.73 GB")).unwrap();
     assert_eq!(case["cases"][0]["metric"], "allocated");
     assert!(serde_json::from_str::<serde_json::Value>(&measured_cases_json(query, "nothing")).unwrap()["error"].is_string());

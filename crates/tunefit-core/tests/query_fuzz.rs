@@ -119,14 +119,14 @@ fn valid_query() -> impl Strategy<Value = Query> {
         (choice(Framework::ALL), 1u32..=65_536, 1u32..=8192, choice(ShardingStrategy::ALL), choice(Offload::ALL), 1u32..=64, opt(id()),
          prop_oneof![1u64..=1_000_000_000_000_000, prop::sample::select(vec![1_000u64, 10_000_000, 2_500_000_000, 1_000_000_000_000])],
          0.01f64..=1000.0, 1u32..=10_000, choice(Pricing::ALL)),
-        (1.0f64..=10_000.0, opt(0.0f64..=10.0), opt(0.01f64..=1.0), opt(id()), prop_oneof![0.0f64..=1_000_000.0, Just(0.0), Just(100.0)], any::<bool>(), opt(any::<bool>()), opt(choice(OptimizerImpl::ALL))),
+        (1.0f64..=10_000.0, opt(0.0f64..=10.0), opt(0.01f64..=1.0), opt(id()), prop_oneof![0.0f64..=1_000_000.0, Just(0.0), Just(100.0)], any::<bool>(), opt(any::<bool>()), opt(choice(OptimizerImpl::ALL)), opt(0.1f64..=10.0)),
         (any::<bool>(), 1u32..=256, 1u32..=64, 1u32..=256, choice(Compute::ALL), 0.0f64..=1440.0, 0.001f64..=1000.0, 0.001f64..=1000.0, 0.0f64..=10.0,
          opt(0.01f64..=1e9), opt(0.01f64..=1e6), choice(Goal::ALL)),
     ).prop_map(|(
         ((model, params), arch, method, rank, targets, quant, double_quant, train_layers, bottleneck, virtual_tokens, lora_dropout),
         (precision, adapter_dtype, optim, batch, seq, ga, ckpt, attn, loss, packing, compile),
         (framework, gpus, nodes, shard, offload, tp, gpu, tokens, epochs, runs, pricing),
-        (ckpt_interval_min, interrupt_rate, mfu, provider, storage_gb, set_to_none, act_offload, optim_impl),
+        (ckpt_interval_min, interrupt_rate, mfu, provider, storage_gb, set_to_none, act_offload, optim_impl, mem_scale),
         (sp, pp, pp_chunks, cp, compute, startup_min, download_gb_s, save_gb_s, eval_frac, budget_usd, deadline_h, goal),
     )| {
         // "custom" is the encoder's spelling of "no preset", so it is never a preset id.
@@ -135,7 +135,7 @@ fn valid_query() -> impl Strategy<Value = Query> {
             model, params, arch, method, rank, targets, quant, double_quant, train_layers, bottleneck, virtual_tokens,
             lora_dropout, precision, adapter_dtype, optim, optim_impl, batch, seq, ga, ckpt, attn, loss, packing, compile, set_to_none, act_offload,
             framework, gpus, nodes, shard, offload, tp, gpu, tokens, epochs, runs, pricing, ckpt_interval_min,
-            interrupt_rate, mfu, provider, storage_gb, sp, pp, pp_chunks, cp, compute, startup_min, download_gb_s,
+            interrupt_rate, mfu, mem_scale, provider, storage_gb, sp, pp, pp_chunks, cp, compute, startup_min, download_gb_s,
             save_gb_s, eval_frac, budget_usd, deadline_h, goal,
         }
     })

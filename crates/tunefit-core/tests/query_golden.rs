@@ -59,6 +59,7 @@ fn v1_defaults() -> Query {
         ckpt_interval_min: 30.0,
         interrupt_rate: None,
         mfu: None,
+        mem_scale: None,
         provider: None,
         storage_gb: 100.0,
         compute: Compute::Native,
@@ -168,6 +169,7 @@ const CASES: &[Case] = &[
     Case { link: "v=1&pricing=on-demand&provider=lambda", canonical: true, expect: |q| {
         q.pricing = Pricing::OnDemand; q.provider = Some("lambda".into()); } },
     Case { link: "v=1&mfu=0.45&storage_gb=500", canonical: true, expect: |q| { q.mfu = Some(0.45); q.storage_gb = 500.0; } },
+    Case { link: "v=1&mem_scale=1.12", canonical: true, expect: |q| { q.mem_scale = Some(1.12); } },
     Case { link: "v=1&storage_gb=0", canonical: true, expect: |q| q.storage_gb = 0.0 },
     Case { link: "v=1&batch=8&batch=2", canonical: false, expect: |q| q.batch = 2 },
     Case { link: "batch=1e1&seq=4096.0", canonical: false, expect: |q| { q.batch = 10; q.seq = 4096; } },

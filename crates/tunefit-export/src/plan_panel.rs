@@ -26,6 +26,7 @@ struct Strings {
     estimated: &'static str,
     speed: fn(ratio: &str, basis: &str) -> String,
     use_speed: &'static str,
+    use_memory: &'static str,
     hours: &'static str,
 }
 
@@ -47,6 +48,7 @@ static EN: Strings = Strings {
     estimated: "estimated",
     speed: |r, b| format!("Your run went at {r} the estimated speed ({b})."),
     use_speed: "Use my speed for the time and cost",
+    use_memory: "Scale the memory to my run",
     hours: "h",
 };
 
@@ -68,6 +70,7 @@ static RU: Strings = Strings {
     estimated: "оценка",
     speed: |r, b| format!("Ваш запуск шёл со скоростью {r} от оценки ({b})."),
     use_speed: "Считать время и цену по моей скорости",
+    use_memory: "Масштабировать память по моему запуску",
     hours: "ч",
 };
 
@@ -136,6 +139,13 @@ pub fn calibration_html(query: &str, log: &str, lang: &str, gib: bool) -> String
     for (metric, m, p, err) in &c.memory {
         let _ = write!(h, r#"<li data-testid="calibration-memory" data-metric="{}">{}: {} {}, {} {} ({:+.0}%)</li>"#, esc(metric), esc(metric),
             s.measured, bytes(*m as f64, gib, lang), s.estimated, bytes(*p as f64, gib, lang), err * 100.0);
+    }
+    // The largest measured/estimated ratio of the figures read (the cautious one), as the
+    // query's `mem_scale`: every memory peak of this setup is scaled by it.
+    if let Some(scale) = c.memory.iter().map(|(_, m, p, _)| *m as f64 / (*p).max(1) as f64).reduce(f64::max) {
+        let scale = scale.clamp(0.1, 10.0);
+        let _ = write!(h, r#"<li data-testid="calibration-scale"><button type="button" data-act="set:mem_scale={:.3}">{}</button> (×{})</li>"#,
+            scale, esc(s.use_memory), number(scale, 3, lang));
     }
     if let (Some(ratio), Some(t)) = (c.speed_ratio, tunefit_core::evaluate(&q).ok().and_then(|r| r.time)) {
         let mfu = (t.mfu * ratio).clamp(0.01, 1.0);
