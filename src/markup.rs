@@ -12,28 +12,5 @@
 //! names can come from a shared link (custom offers), so unescaped text would be an
 //! injection.
 
-use std::fmt;
-
-/// Text escaped for HTML element content and double-quoted attribute values.
-pub struct Esc<'a>(pub &'a str);
-
-/// Escapes `s` when formatted: `&`, `<`, `>`, `"` and `'` become character references.
-pub fn esc(s: &str) -> Esc<'_> { Esc(s) }
-
-impl fmt::Display for Esc<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut rest = self.0;
-        while let Some(i) = rest.find(['&', '<', '>', '"', '\'']) {
-            f.write_str(&rest[..i])?;
-            f.write_str(match rest.as_bytes()[i] {
-                b'&' => "&amp;",
-                b'<' => "&lt;",
-                b'>' => "&gt;",
-                b'"' => "&quot;",
-                _ => "&#39;",
-            })?;
-            rest = &rest[i + 1..];
-        }
-        f.write_str(rest)
-    }
-}
+// The escaper lives in the core, so the lazily loaded module's markup uses the same one.
+pub use tunefit_core::markup::{esc, Esc};

@@ -95,7 +95,7 @@ pub fn download(name: &str, mime: &str, text: &str) -> Option<()> {
 /// The iframe snippet for `src`, with a script that sets the frame's height from the
 /// widget's `{type: 'tunefit:height', height}` messages (only those from the widget's origin).
 pub fn embed_snippet(src: &str, origin: &str) -> String {
-    let src = src.replace('&', "&amp;").replace('"', "&quot;");
+    let src = crate::markup::esc(src).to_string();
     format!(
         "<iframe class=\"tunefit-embed\" src=\"{src}\" title=\"tunefit\" width=\"100%\" height=\"480\" style=\"border:0\" loading=\"lazy\"></iframe>\n\
 <script>\n\

@@ -354,23 +354,24 @@ pub fn time_for(q: &Query, est: &Estimate, cost: Option<&CostReport>) -> Option<
         _ => None,
     };
     let rate = q.interrupt_rate.or(provider.and_then(|p| p.interrupt_rate_h)).unwrap_or(DEFAULT_INTERRUPT_RATE_H);
+    // The bundled offer the cheapest row names, when the time is the cheapest offer's.
+    let offer = match (&q.gpu, cost.and_then(|c| c.cheapest.as_ref())) {
+        (None, Some(c)) => dataset::offers().iter().find(|o| o.id == c.offer),
+        _ => None,
+    };
     let (g, count, inst, internode) = match (&q.gpu, cost.and_then(|c| c.cheapest.as_ref())) {
         // `gpus` counts every GPU of the run; an instance holds gpus / nodes of them.
         (Some(id), _) => (dataset::gpu(id)?, q.gpus.div_ceil(q.nodes.max(1)), q.nodes.max(1),
             q.provider.as_deref().and_then(dataset::provider).and_then(|p| p.internode_gb_s).or(Some(DEFAULT_INTERNODE_GB_S))),
         (None, Some(c)) => {
             let p = dataset::provider(c.provider);
-            let offer = dataset::offers().iter().find(|o| o.id == c.offer);
             let internode = match (offer, p) { (Some(o), Some(p)) => o.internode_gb_s(p), (_, p) => p.and_then(|p| p.internode_gb_s) };
             (dataset::gpu(c.gpu)?, c.gpus, c.instances, internode)
         }
         _ => return None,
     };
     // The cheapest offer's instance, with its own interconnect.
-    let installed = match (&q.gpu, cost.and_then(|c| c.cheapest.as_ref())) {
-        (None, Some(c)) => dataset::offers().iter().find(|o| o.id == c.offer).map(|o| o.gpu_as_installed(g)),
-        _ => None,
-    };
+    let installed = offer.map(|o| o.gpu_as_installed(g));
     let g = installed.as_ref().unwrap_or(g);
     let t = time::timing(q, &shape, g, count, inst, internode);
     let mut te = TimeEstimate::new(q, g, count, inst, &t);

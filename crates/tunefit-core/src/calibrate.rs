@@ -39,6 +39,9 @@ pub struct Calibration {
     /// how it was compared.
     pub speed_ratio: Option<f64>,
     pub speed_basis: String,
+    /// The `mfu` at which the time model runs at the measured speed (the estimate's MFU ×
+    /// `speed_ratio`, within the key's 0.01…1).
+    pub measured_mfu: Option<f64>,
 }
 
 /// The number after `key` in `line` (digits, '.', exponent).
@@ -113,7 +116,8 @@ pub fn calibrate(q: &Query, log: &str) -> Result<Calibration, Error> {
             speed_basis = "samples/s × seq (full-length samples assumed)".into();
         }
     }
-    Ok(Calibration { measured, memory, speed_ratio, speed_basis })
+    let measured_mfu = speed_ratio.zip(r.time.as_ref()).map(|(k, t)| (t.mfu * k).clamp(0.01, 1.0));
+    Ok(Calibration { measured, memory, speed_ratio, speed_basis, measured_mfu })
 }
 
 /// The log's memory figures as cases of the project's measured set (the format of

@@ -164,7 +164,7 @@ impl Offer {
     pub fn internode_gb_s(&self, p: &Provider) -> Option<f64> { self.internode.unwrap_or(p.internode_gb_s) }
 
     /// How this instance's GPUs talk to each other. A PCIe card's NVLink bridge counts only
-    /// where the offer names it (instance type or note, e.g. Hyperstack's `n3-A100x8-NVLink`):
+    /// where the offer's instance type names it (e.g. Hyperstack's `n3-A100x8-NVLink`):
     /// cloud PCIe instances are sold without bridges unless they say so, and a bridge assumed
     /// where there is none makes the all-reduce 2–9× too fast (the PCIe rate against the
     /// bridge's).

@@ -19,6 +19,7 @@ pub mod hfconfig;
 pub mod i18n_template;
 pub mod json;
 pub mod markdown;
+pub mod markup;
 pub mod memory;
 pub mod num;
 pub mod plan;

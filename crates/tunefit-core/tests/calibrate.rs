@@ -71,7 +71,8 @@ fn the_measured_speed_as_mfu_reproduces_the_run_and_a_case_downloads() {
     assert_eq!(c.memory[0].2, tunefit_core::evaluate(&q).unwrap().memory.reserved);
     // The page's "use my speed" sets mfu = the estimate's MFU × the measured/estimated ratio
     // (crates/tunefit-export/src/plan_panel.rs): the time model then runs at the measured speed.
-    let mfu = tunefit_core::evaluate(&q).unwrap().time.unwrap().mfu * c.speed_ratio.unwrap();
+    let mfu = c.measured_mfu.unwrap();
+    assert!((mfu - tunefit_core::evaluate(&q).unwrap().time.unwrap().mfu * c.speed_ratio.unwrap()).abs() < 1e-12);
     let t = tunefit_core::evaluate(&Query::parse(&format!("{query}&mfu={mfu:.3}")).unwrap()).unwrap().time.unwrap();
     let per_gpu = t.tokens_per_s / t.gpus as f64;
     assert!((per_gpu / 1500.0 - 1.0).abs() < 0.1, "{per_gpu} tokens/s per GPU with mfu={mfu}");

@@ -76,13 +76,8 @@ static RU: Strings = Strings {
 
 fn strings(lang: &str) -> &'static Strings { if lang == "ru" { &RU } else { &EN } }
 
-/// `s` with `& < > " '` escaped for text and attribute values.
-fn esc(s: &str) -> String {
-    s.chars().fold(String::with_capacity(s.len()), |mut o, c| {
-        match c { '&' => o.push_str("&amp;"), '<' => o.push_str("&lt;"), '>' => o.push_str("&gt;"), '"' => o.push_str("&quot;"), '\'' => o.push_str("&#39;"), _ => o.push(c) }
-        o
-    })
-}
+/// `s` escaped for text and attribute values (the page's own escaper).
+fn esc(s: &str) -> String { tunefit_core::markup::esc(s).to_string() }
 
 /// A number with `decimals` places, in the language's decimal sign.
 fn number(x: f64, decimals: usize, lang: &str) -> String {
@@ -147,8 +142,7 @@ pub fn calibration_html(query: &str, log: &str, lang: &str, gib: bool) -> String
         let _ = write!(h, r#"<li data-testid="calibration-scale"><button type="button" data-act="set:mem_scale={:.3}">{}</button> (×{})</li>"#,
             scale, esc(s.use_memory), number(scale, 3, lang));
     }
-    if let (Some(ratio), Some(t)) = (c.speed_ratio, tunefit_core::evaluate(&q).ok().and_then(|r| r.time)) {
-        let mfu = (t.mfu * ratio).clamp(0.01, 1.0);
+    if let (Some(ratio), Some(mfu)) = (c.speed_ratio, c.measured_mfu) {
         let _ = write!(h, r#"<li data-testid="calibration-speed">{} <button type="button" data-act="set:mfu={:.3}">{}</button></li>"#,
             esc(&(s.speed)(&format!("{}×", number(ratio, 2, lang)), &c.speed_basis)), mfu, esc(s.use_speed));
     }
