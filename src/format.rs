@@ -51,8 +51,10 @@ pub fn bytes(b: f64, u: Units, lang: Lang) -> String {
 /// A parameter count the short way: "8.03 B", "124 M".
 pub fn count(n: u64, lang: Lang) -> String {
     let x = n as f64;
-    let (v, suffix) = if x >= 1e12 { (x / 1e12, "T") } else if x >= 1e9 { (x / 1e9, "B") }
-        else if x >= 1e6 { (x / 1e6, "M") } else if x >= 1e3 { (x / 1e3, "K") } else { (x, "") };
+    // Russian writes the scale as a word abbreviation: 8,03 млрд, not 8,03 B.
+    let ru = matches!(lang, Lang::Ru);
+    let (v, suffix) = if x >= 1e12 { (x / 1e12, if ru { "трлн" } else { "T" }) } else if x >= 1e9 { (x / 1e9, if ru { "млрд" } else { "B" }) }
+        else if x >= 1e6 { (x / 1e6, if ru { "млн" } else { "M" }) } else if x >= 1e3 { (x / 1e3, if ru { "тыс." } else { "K" }) } else { (x, "") };
     let decimals = if suffix.is_empty() || v >= 100.0 { 0 } else if v >= 10.0 { 1 } else { 2 };
     format!("{}{}{}", number(v, decimals, lang), if suffix.is_empty() { "" } else { "\u{a0}" }, suffix)
 }

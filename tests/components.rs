@@ -247,6 +247,7 @@ fn emitted_warnings_and_recommendations_translate_with_their_figures() {
         "gpu=v100-32gb&gpus=1",
         "gpu=a100-80gb&gpus=1&pricing=on-demand",
         "method=full&model=llama-3.1-8b&shard=fsdp",
+        "model=gemma-3-4b",
         "method=qlora&model=llama-3.1-70b&tokens=1m&runs=3&pricing=on-demand",
     ];
     let mut seen: Vec<String> = Vec::new();
@@ -340,4 +341,25 @@ async fn copy_config_asks_the_lazy_exporter_only_when_opened() {
     assert_eq!(q(&root, "export-warnings").child_element_count() as usize, expected.warnings.len());
     assert_eq!(calls.get(), 1);
     js_sys::Reflect::delete_property(&w, &"tunefitExport".into()).unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn a_pasted_repository_id_chooses_its_preset_and_moe_multimodal_parts_are_said() {
+    let root = mount_at("").await;
+    type_into(&root, "preset-search", "Qwen/Qwen3-30B-A3B", "input").await;
+    assert!(search().contains("model=qwen3-30b-a3b"), "url: {}", search());
+    let select: web_sys::HtmlSelectElement = q(&root, "preset").dyn_into().unwrap();
+    assert_eq!(select.value(), "qwen3-30b-a3b");
+    // MoE: total and active per token.
+    let summary = text(&root, "model-summary");
+    assert!(summary.contains("30.5") && summary.contains("3.35") && summary.contains("active"), "{summary}");
+    // A word of the family finds every Qwen3 preset and nothing else.
+    type_into(&root, "preset-search", "qwen3", "input").await;
+    let html = select.inner_html();
+    let ids: Vec<&str> = html.split("value=\"").skip(1).filter_map(|s| s.split('"').next()).collect();
+    assert_eq!(ids.len(), 5, "{ids:?}");
+    assert!(ids.iter().all(|i| i.starts_with("qwen3")), "{ids:?}");
+    // A multimodal checkpoint names its frozen vision tower.
+    let root = mount_at("?v=1&model=gemma-3-4b").await;
+    assert!(text(&root, "frozen-vision").contains("420"), "{}", text(&root, "model-summary"));
 }

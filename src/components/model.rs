@@ -65,11 +65,12 @@ pub fn ModelSection() -> impl IntoView {
     }
 }
 
-/// Case-insensitive match of every word of `filter` against a preset's id, name and family.
+/// Case-insensitive match of every word of `filter` against a preset's id, name, family and
+/// Hugging Face repository.
 /// Preset names are ASCII, so ASCII case folding finds the same presets (and keeps the
 /// Unicode case tables, ~3 KB gzipped, out of the wasm).
 fn matches(p: &catalog::Preset, filter: &str) -> bool {
-    let hay = format!("{} {} {}", p.id, p.name, p.family).to_ascii_lowercase();
+    let hay = format!("{} {} {} {}", p.id, p.name, p.family, p.repo).to_ascii_lowercase();
     filter.split_whitespace().all(|w| hay.contains(&w.to_ascii_lowercase()))
 }
 
@@ -84,7 +85,16 @@ fn PresetPicker() -> impl IntoView {
             <label for="preset-search">{move || st.s().search_presets}</label>
             <input type="search" id="preset-search" data-testid="preset-search" autocomplete="off"
                 placeholder=move || st.s().search_placeholder
-                prop:value=move || filter.get() on:input=move |ev| filter.set(event_target_value(&ev)) />
+                prop:value=move || filter.get() on:input=move |ev| {
+                    let v = event_target_value(&ev);
+                    // A pasted repository id (`Qwen/Qwen3-8B`) that names a preset chooses it.
+                    if let Some(p) = catalog::by_repo(&v) {
+                        if st.query.with_untracked(|q| q.model.as_deref() != Some(p.id)) {
+                            st.edit(|q| { q.model = Some(p.id.to_string()); q.params = None; q.arch = ArchOverrides::default(); });
+                        }
+                    }
+                    filter.set(v);
+                } />
         </div>
         <div class="field">
             <label for="preset">{move || st.s().preset}</label>
@@ -233,7 +243,12 @@ fn ModelSummary() -> impl IntoView {
             let s = st.s();
             let lang = st.lang.get();
             let inferred = if r.model.inferred { format!(r#"<span class="badge warn">{}</span>"#, esc(s.inferred_arch)) } else { String::new() };
-            format!(r#"<p class="model-summary" data-testid="model-summary"><strong>{}</strong>: {} {}, {} {}{inferred}</p>"#,
+            // MoE: the parameters a token passes through; multimodal: the frozen vision tower.
+            let active = r.model.active_params.map(|n| format!(", {} {}", esc(&crate::format::count(n, lang)), esc(s.active_params_lc))).unwrap_or_default();
+            let vision = if r.model.frozen_vision_params > 0 {
+                format!(r#", <span data-testid="frozen-vision">{} {}</span>"#, esc(&crate::format::count(r.model.frozen_vision_params, lang)), esc(s.frozen_vision_lc))
+            } else { String::new() };
+            format!(r#"<p class="model-summary" data-testid="model-summary"><strong>{}</strong>: {} {}{active}, {} {}{vision}{inferred}</p>"#,
                 esc(&r.model.name), esc(&crate::format::count(r.model.params, lang)), esc(s.model_params_lc),
                 esc(&crate::format::count(r.model.trainable_params, lang)), esc(s.trainable_params_lc))
         }).unwrap_or_default())></div>

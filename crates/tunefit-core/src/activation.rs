@@ -230,7 +230,7 @@ impl Block {
         // Likewise gate and up each keep their cast under autocast (fused gate_up: one).
         let mlp_casts = if self.autocast && self.full && a.mlp == MlpKind::Gated && !a.quirks.fused_qkv { 2.0 } else { 1.0 };
         if mlp_in_shared || quant_keep { mlp += e * h * mlp_casts; }
-        let fe = f * a.experts_per_token as f64 / t;
+        let fe = a.active_ffn() / t;
         // The down projection's own input is kept when its weight trains, when a quantized
         // linear keeps it, or when an adapter reads it uncast and undropped (same storage).
         let down_reads_input = self.full || quant_keep

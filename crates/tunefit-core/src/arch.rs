@@ -66,6 +66,56 @@ pub struct Architecture {
     pub inferred: bool,
     /// Activation-level behaviour that changes which tensors are kept (not parameters).
     pub quirks: Quirks,
+    /// What a uniform Llama-style stack cannot say: dense blocks among MoE ones, shared
+    /// experts, latent attention, sinks, a frozen vision tower.
+    pub layout: Layout,
+}
+
+/// Parts of 2025–26 architectures beyond the uniform stack. `Layout::UNIFORM` (all zero) is
+/// a stack of identical blocks, dense or MoE as `experts` says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct Layout {
+    /// Blocks whose MLP is dense although the model is MoE: DeepSeek-V3's first three
+    /// (`first_k_dense_replace`), every other block of Llama 4 Maverick
+    /// (`interleave_moe_layer_step` 2). Their width is `dense_ffn`.
+    pub dense_layers: u64,
+    pub dense_ffn: u64,
+    /// Width of the always-active shared expert of each MoE block (DeepSeek-V3
+    /// `n_shared_experts · moe_intermediate_size`; Llama 4 `intermediate_size`); 0: none.
+    pub shared_ffn: u64,
+    /// The router has a bias per expert (gpt-oss `router.bias`; DeepSeek-V3's
+    /// `e_score_correction_bias`, a buffer saved with the weights).
+    pub router_bias: bool,
+    /// One learned attention sink per head (gpt-oss `self_attn.sinks`).
+    pub attn_sinks: bool,
+    /// q and k norms span every head (OLMo 2: `RMSNorm(heads·head_dim)`,
+    /// `RMSNorm(kv_heads·head_dim)`), not one head_dim as in Qwen3 and Gemma 3.
+    pub qk_norm_full: bool,
+    /// Multi-head latent attention (DeepSeek-V2/V3); `kv_rank` 0 is standard attention.
+    pub mla: Mla,
+    /// Parameters of a vision tower and projector that a multimodal checkpoint loads beside
+    /// the language model: in memory, frozen (never trained, never quantized here).
+    pub vision_params: u64,
+}
+
+impl Layout {
+    pub const UNIFORM: Layout = Layout {
+        dense_layers: 0, dense_ffn: 0, shared_ffn: 0, router_bias: false, attn_sinks: false,
+        qk_norm_full: false, mla: Mla { q_rank: 0, kv_rank: 0, rope_dim: 0, v_dim: 0 }, vision_params: 0,
+    };
+}
+
+/// DeepSeek-V3's attention (transformers `DeepseekV3Attention`): q through a rank-`q_rank`
+/// bottleneck with its own RMSNorm (`q_a_proj`, `q_a_layernorm`, `q_b_proj`), k and v from
+/// one `kv_rank` latent plus a shared `rope_dim` rotary key (`kv_a_proj_with_mqa`,
+/// `kv_a_layernorm`, `kv_b_proj`). Per head, q and k are `head_dim` = nope + rope wide and
+/// v is `v_dim`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct Mla {
+    pub q_rank: u64,
+    pub kv_rank: u64,
+    pub rope_dim: u64,
+    pub v_dim: u64,
 }
 
 /// Implementation details of a model family that change its saved tensors.
@@ -99,8 +149,11 @@ pub struct ModuleCounts {
     pub lm_head: u64,
     /// One block's attention projections (with biases).
     pub attention: u64,
-    /// One block's MLP (all experts) plus router.
+    /// One block's MLP (all experts, shared expert, router) — an MoE block where the model
+    /// has both kinds.
     pub mlp: u64,
+    /// A dense block's MLP in a model that mixes them (`Layout::dense_layers`), else 0.
+    pub dense_mlp: u64,
     /// One block's norms.
     pub norms: u64,
     /// Final norm (+ BERT pooler).
@@ -126,7 +179,24 @@ impl Architecture {
     /// Shape of one of the seven block linears (GQA-aware: k and v map hidden to kv_dim).
     pub fn linear(&self, t: crate::query::TargetModule) -> Option<LinearShape> {
         use crate::query::TargetModule as T;
-        let (h, f, e) = (self.hidden, self.ffn, self.experts);
+        let (h, f) = (self.hidden, self.ffn);
+        // A shared expert as wide as a routed one is one more instance of the same shape.
+        let e = self.experts + u64::from(self.layout.shared_ffn > 0 && self.layout.shared_ffn == f);
+        let mla = self.layout.mla;
+        if mla.kv_rank > 0 {
+            // PEFT's names: q_a_proj + q_b_proj are "q" (one shape with their summed widths,
+            // so r·(in + out) and DoRA's magnitude stay exact), kv_a_proj_with_mqa is "k",
+            // kv_b_proj is "v".
+            let qd = self.q_dim();
+            match t {
+                T::Q if mla.q_rank > 0 => return Some(LinearShape { input: h + mla.q_rank, output: mla.q_rank + qd, count: 1 }),
+                T::Q => return Some(LinearShape { input: h, output: qd, count: 1 }),
+                T::K => return Some(LinearShape { input: h, output: mla.kv_rank + mla.rope_dim, count: 1 }),
+                T::V => return Some(LinearShape { input: mla.kv_rank, output: self.heads * (self.head_dim - mla.rope_dim + mla.v_dim), count: 1 }),
+                T::O => return Some(LinearShape { input: self.heads * mla.v_dim, output: h, count: 1 }),
+                _ => {}
+            }
+        }
         Some(match t {
             T::Q => LinearShape { input: h, output: self.q_dim(), count: 1 },
             T::K | T::V => LinearShape { input: h, output: self.kv_dim(), count: 1 },
@@ -138,18 +208,51 @@ impl Architecture {
         })
     }
 
+    /// Every instance of one block linear over the whole stack, grouped by shape (`count`
+    /// is instances over all blocks): where MoE blocks, their shared expert and dense blocks
+    /// differ, each is its own group.
+    pub fn linear_stack(&self, t: crate::query::TargetModule) -> Vec<LinearShape> {
+        use crate::query::TargetModule as T;
+        let Some(s) = self.linear(t) else { return vec![] };
+        if !matches!(t, T::Gate | T::Up | T::Down) || self.experts <= 1 {
+            return vec![LinearShape { count: s.count * self.layers, ..s }];
+        }
+        let lay = &self.layout;
+        let moe = self.moe_layers();
+        let mut out = vec![LinearShape { count: s.count * moe, ..s }];
+        let h = self.hidden;
+        let shape = |f: u64, n: u64| if t == T::Down { LinearShape { input: f, output: h, count: n } } else { LinearShape { input: h, output: f, count: n } };
+        if lay.shared_ffn > 0 && lay.shared_ffn != self.ffn { out.push(shape(lay.shared_ffn, moe)); }
+        if lay.dense_layers > 0 { out.push(shape(lay.dense_ffn, lay.dense_layers)); }
+        out
+    }
+
     pub fn modules(&self) -> ModuleCounts {
         let (h, v) = (self.hidden, self.vocab);
-        let qkv_bias = if self.qkv_bias { self.q_dim() + 2 * self.kv_dim() } else { 0 };
-        let attention = h * (self.q_dim() + 2 * self.kv_dim()) + qkv_bias
-            + self.q_dim() * h + if self.o_bias { h } else { 0 }
-            + if self.qk_norm { 2 * self.head_dim } else { 0 };
-        let one_expert = match self.mlp {
-            MlpKind::Gated => 3 * h * self.ffn + if self.mlp_bias { 2 * self.ffn + h } else { 0 },
-            MlpKind::Plain => 2 * h * self.ffn + if self.mlp_bias { self.ffn + h } else { 0 },
+        let lay = &self.layout;
+        let qk_norm = match (self.qk_norm, lay.qk_norm_full) {
+            (false, _) => 0,
+            (true, false) => 2 * self.head_dim,
+            (true, true) => self.q_dim() + self.kv_dim(),
         };
-        let router = if self.experts > 1 { h * self.experts } else { 0 };
-        let mlp = self.experts * one_expert + router;
+        let attention = if lay.mla.kv_rank > 0 {
+            let m = lay.mla;
+            let q = match m.q_rank { 0 => h * self.q_dim(), r => h * r + r + r * self.q_dim() };
+            let kv = h * (m.kv_rank + m.rope_dim) + m.kv_rank
+                + m.kv_rank * self.heads * (self.head_dim - m.rope_dim + m.v_dim);
+            q + kv + self.heads * m.v_dim * h
+        } else {
+            let qkv_bias = if self.qkv_bias { self.q_dim() + 2 * self.kv_dim() } else { 0 };
+            h * (self.q_dim() + 2 * self.kv_dim()) + qkv_bias + self.q_dim() * h + if self.o_bias { h } else { 0 }
+        } + qk_norm + if lay.attn_sinks { self.heads } else { 0 };
+        let ffn_params = |f: u64| match self.mlp {
+            MlpKind::Gated => 3 * h * f + if self.mlp_bias { 2 * f + h } else { 0 },
+            MlpKind::Plain => 2 * h * f + if self.mlp_bias { f + h } else { 0 },
+        };
+        let router = if self.experts > 1 { h * self.experts + if lay.router_bias { self.experts } else { 0 } } else { 0 };
+        let shared = if lay.shared_ffn > 0 { ffn_params(lay.shared_ffn) } else { 0 };
+        let mlp = self.experts * ffn_params(self.ffn) + shared + router;
+        let dense_mlp = if lay.dense_layers > 0 { ffn_params(lay.dense_ffn) } else { 0 };
         let norms = self.norms_per_layer * self.norm_params();
         let mut embedding = v * h + self.positions * h + self.type_vocab * h;
         if self.encoder_only { embedding += self.norm_params(); }
@@ -158,36 +261,62 @@ impl Architecture {
         let head_extra = if self.encoder_only { pooler } else { self.norm_params() };
         // Largest module with its own parameters (recurse=False): the token embedding or LM
         // head in every LLM; a single expert projection could only win for absurd shapes.
-        let linear_max = [h * self.q_dim(), h * self.ffn].into_iter().max().unwrap_or(0);
+        let linear_max = [h * self.q_dim(), h * self.ffn, h * lay.dense_ffn].into_iter().max().unwrap_or(0);
         let largest_module = (v * h).max(lm_head).max(linear_max);
-        ModuleCounts { embedding, lm_head, attention, mlp, norms, head_extra, largest_module }
+        ModuleCounts { embedding, lm_head, attention, mlp, dense_mlp, norms, head_extra, largest_module }
     }
 
-    /// Parameters of one block.
+    /// Blocks with an MoE MLP (all of them in a uniform MoE stack; 0 when dense).
+    pub fn moe_layers(&self) -> u64 {
+        if self.experts > 1 { self.layers.saturating_sub(self.layout.dense_layers) } else { 0 }
+    }
+
+    /// FFN width one token passes through, averaged over the blocks: routed experts plus
+    /// the shared one in MoE blocks, `dense_ffn` (or `ffn`) in dense ones. The activation
+    /// and FLOP models use it as one block's width.
+    pub fn active_ffn(&self) -> f64 {
+        if self.experts <= 1 { return self.ffn as f64; }
+        let moe = self.moe_layers() as f64;
+        let per_moe = (self.ffn * self.experts_per_token + self.layout.shared_ffn) as f64;
+        (moe * per_moe + self.layout.dense_layers as f64 * self.layout.dense_ffn as f64) / self.layers.max(1) as f64
+    }
+
+    /// The language model's parameters (without a multimodal checkpoint's vision tower).
+    pub fn text_params(&self) -> u64 {
+        let m = self.modules();
+        let dense = if self.experts > 1 { self.layout.dense_layers } else { 0 };
+        m.embedding + m.lm_head + m.head_extra + self.layers * (m.attention + m.norms)
+            + (self.layers - dense) * m.mlp + dense * m.dense_mlp
+    }
+
+    /// Parameters of one block (an MoE block where the model has both kinds).
     pub fn layer_params(&self) -> u64 {
         let m = self.modules();
         m.attention + m.mlp + m.norms
     }
 
-    /// Exact total parameter count (tied weights counted once).
-    pub fn param_count(&self) -> u64 {
-        let m = self.modules();
-        m.embedding + m.lm_head + m.head_extra + self.layers * (m.attention + m.mlp + m.norms)
-    }
+    /// Exact total parameter count as the checkpoint stores it (tied weights counted once;
+    /// a multimodal checkpoint's vision tower included).
+    pub fn param_count(&self) -> u64 { self.text_params() + self.layout.vision_params }
 
-    /// Parameters that a token actually passes through (MoE: only the routed experts' MLPs).
+    /// Parameters that a token actually passes through (MoE: only the routed experts' MLPs;
+    /// the vision tower does not run on text).
     pub fn active_params(&self) -> u64 {
-        if self.experts <= 1 { return self.param_count(); }
-        let m = self.modules();
-        let per_expert = (m.mlp - self.hidden * self.experts) / self.experts;
-        self.param_count() - self.layers * per_expert * (self.experts - self.experts_per_token)
+        if self.experts <= 1 { return self.text_params(); }
+        let per_expert = match self.mlp {
+            MlpKind::Gated => 3 * self.hidden * self.ffn + if self.mlp_bias { 2 * self.ffn + self.hidden } else { 0 },
+            MlpKind::Plain => 2 * self.hidden * self.ffn + if self.mlp_bias { self.ffn + self.hidden } else { 0 },
+        };
+        self.text_params() - self.moe_layers() * per_expert * (self.experts - self.experts_per_token)
     }
 
-    /// Parameters stored in the seven block linears (what QLoRA quantizes).
+    /// Parameters stored in the block linears (what QLoRA quantizes): everything in the
+    /// blocks but the router.
     pub fn block_linear_params(&self) -> u64 {
         let m = self.modules();
-        let biases_and_router = if self.experts > 1 { self.hidden * self.experts } else { 0 };
-        self.layers * (m.attention + m.mlp - biases_and_router)
+        let router = if self.experts > 1 { self.hidden * self.experts + if self.layout.router_bias { self.experts } else { 0 } } else { 0 };
+        let dense = if self.experts > 1 { self.layout.dense_layers } else { 0 };
+        self.layers * m.attention + (self.layers - dense) * (m.mlp - router) + dense * m.dense_mlp
     }
 
     /// A plausible Llama-style architecture for a bare parameter count: hidden grows as the
@@ -213,7 +342,7 @@ impl Architecture {
             tied: false, mlp: MlpKind::Gated, norm: NormKind::Rms, norms_per_layer: 2,
             qk_norm: false, qkv_bias: false, o_bias: false, mlp_bias: false, lm_head_bias: false,
             positions: 0, experts: 1, experts_per_token: 1, encoder_only: false, type_vocab: 0,
-            dropout: false, inferred: true, quirks: Quirks::default(),
+            dropout: false, inferred: true, quirks: Quirks::default(), layout: Layout::UNIFORM,
         };
         let fixed = a.param_count() - layers * 3 * h; // everything but ffn columns (ffn = 1)
         let per_col = layers * 3 * h;
@@ -244,18 +373,37 @@ impl Architecture {
         if let Some(x) = o.experts { self.experts = x as u64; }
         if let Some(x) = o.experts_per_token { self.experts_per_token = x as u64; }
         if self.experts_per_token > self.experts { self.experts_per_token = self.experts; }
+        if let Some(x) = o.norms { self.norms_per_layer = x as u64; }
+        if let Some(x) = o.qk_norm { self.qk_norm = x > 0; self.layout.qk_norm_full = x == 2; }
+        let l = &mut self.layout;
+        if let Some(x) = o.dense_layers { l.dense_layers = x as u64; }
+        if let Some(x) = o.dense_ffn { l.dense_ffn = x as u64; }
+        if let Some(x) = o.shared_ffn { l.shared_ffn = x as u64; }
+        if let Some(x) = o.q_rank { l.mla.q_rank = x as u64; }
+        if let Some(x) = o.kv_rank { l.mla.kv_rank = x as u64; }
+        if let Some(x) = o.rope_dim { l.mla.rope_dim = x as u64; }
+        if let Some(x) = o.v_dim { l.mla.v_dim = x as u64; }
+        if let Some(x) = o.vision_params { l.vision_params = x; }
     }
 
     /// Query keys that reproduce this architecture on top of an inferred one (for links
     /// made from a pasted config.json).
     pub fn to_overrides(&self) -> ArchOverrides {
         let c = |x: u64| Some(x.min(u32::MAX as u64) as u32);
+        let nz = |x: u64| if x > 0 { c(x) } else { None };
         ArchOverrides {
             layers: c(self.layers), hidden: c(self.hidden), heads: c(self.heads),
             kv_heads: c(self.kv_heads), head_dim: c(self.head_dim), ffn: c(self.ffn),
             vocab: c(self.vocab), tied: Some(self.tied),
             experts: if self.experts > 1 { c(self.experts) } else { None },
             experts_per_token: if self.experts > 1 { c(self.experts_per_token) } else { None },
+            norms: if self.norms_per_layer != 2 { c(self.norms_per_layer) } else { None },
+            qk_norm: match (self.qk_norm, self.layout.qk_norm_full) { (false, _) => None, (true, false) => Some(1), (true, true) => Some(2) },
+            dense_layers: nz(self.layout.dense_layers), dense_ffn: nz(self.layout.dense_ffn),
+            shared_ffn: nz(self.layout.shared_ffn), q_rank: nz(self.layout.mla.q_rank),
+            kv_rank: nz(self.layout.mla.kv_rank), rope_dim: nz(self.layout.mla.rope_dim),
+            v_dim: nz(self.layout.mla.v_dim),
+            vision_params: Some(self.layout.vision_params).filter(|v| *v > 0),
         }
     }
 
@@ -267,6 +415,13 @@ impl Architecture {
         }
         if self.kv_heads == 0 || self.kv_heads > self.heads || !self.heads.is_multiple_of(self.kv_heads) {
             return bad("kv_heads", format!("kv_heads {} must divide heads {}", self.kv_heads, self.heads));
+        }
+        let (lay, m) = (&self.layout, &self.layout.mla);
+        if lay.dense_layers > self.layers || (lay.dense_layers > 0 && lay.dense_ffn == 0) {
+            return bad("dense_layers", format!("{} dense blocks of width {} in a {}-block model: give at most layers blocks and a dense_ffn", lay.dense_layers, lay.dense_ffn, self.layers));
+        }
+        if m.kv_rank > 0 && (m.rope_dim >= self.head_dim || m.v_dim == 0 || self.kv_heads != self.heads) {
+            return bad("kv_rank", format!("latent attention needs rope_dim below head_dim ({}), a v_dim, and kv_heads = heads", self.head_dim));
         }
         if self.experts_per_token == 0 || self.experts_per_token > self.experts {
             return bad("experts_per_token", format!("must be from 1 to experts ({})", self.experts));

@@ -34,15 +34,21 @@ impl fmt::Display for ConfigError {
 
 impl std::error::Error for ConfigError {}
 
-/// `model_type` values read here.
-pub const FAMILIES: &[&str] = &["llama", "mistral", "mixtral", "qwen2", "gemma", "gemma2", "phi3", "phi", "gpt2", "bert"];
+/// `model_type` values read here (a multimodal config's own type, or its `text_config`'s).
+pub const FAMILIES: &[&str] = &[
+    "llama", "mistral", "mixtral", "qwen2", "qwen3", "qwen3_moe", "gemma", "gemma2", "gemma3",
+    "gemma3_text", "llama4", "llama4_text", "deepseek_v3", "gpt_oss", "phi3", "mistral3", "olmo2",
+    "smollm3", "phi", "gpt2", "bert",
+];
 
-struct Fields<'a>(&'a Value);
+/// A config object and the defaults its transformers config class applies to absent fields
+/// (multimodal checkpoints write only what differs from them).
+struct Fields<'a> { v: &'a Value, defaults: &'static [(&'static str, u64)] }
 
 impl Fields<'_> {
     fn opt_u64(&self, k: &str) -> Result<Option<u64>, ConfigError> {
-        match self.0.get(k) {
-            None | Some(Value::Null) => Ok(None),
+        match self.v.get(k) {
+            None | Some(Value::Null) => Ok(self.defaults.iter().find(|d| d.0 == k).map(|d| d.1)),
             Some(v) => match v.as_u64() {
                 Some(n) if (1..=100_000_000).contains(&n) => Ok(Some(n)),
                 _ => Err(ConfigError::Invalid { field: k.into(), message: format!("must be a whole number from 1 to 1e8, got {v}") }),
@@ -52,8 +58,16 @@ impl Fields<'_> {
     fn u64(&self, k: &str) -> Result<u64, ConfigError> {
         self.opt_u64(k)?.ok_or_else(|| ConfigError::Missing { field: k.into() })
     }
+    /// A count that may be 0 (`first_k_dense_replace`, `n_shared_experts`).
+    fn count_or(&self, k: &str, d: u64) -> Result<u64, ConfigError> {
+        match self.v.get(k) {
+            None | Some(Value::Null) => Ok(d),
+            Some(v) => v.as_u64().filter(|n| *n <= 100_000_000)
+                .ok_or_else(|| ConfigError::Invalid { field: k.into(), message: format!("must be a whole number, got {v}") }),
+        }
+    }
     fn bool_or(&self, k: &str, d: bool) -> Result<bool, ConfigError> {
-        match self.0.get(k) {
+        match self.v.get(k) {
             None | Some(Value::Null) => Ok(d),
             Some(Value::Bool(b)) => Ok(*b),
             Some(v) => Err(ConfigError::Invalid { field: k.into(), message: format!("must be true or false, got {v}") }),
@@ -61,48 +75,209 @@ impl Fields<'_> {
     }
 }
 
+// Config-class defaults for the fields multimodal configs leave out (transformers
+// `configuration_gemma3.py` Gemma3TextConfig, `configuration_llama4.py` Llama4TextConfig,
+// `configuration_siglip.py` SiglipVisionConfig, `configuration_pixtral.py`,
+// `configuration_gpt_oss.py`, `configuration_smollm3.py`, as of transformers 4.51–4.56).
+const GEMMA3_TEXT: &[(&str, u64)] = &[("vocab_size", 262_208), ("hidden_size", 2304), ("intermediate_size", 9216),
+    ("num_hidden_layers", 26), ("num_attention_heads", 8), ("num_key_value_heads", 4), ("head_dim", 256)];
+const LLAMA4_TEXT: &[(&str, u64)] = &[("vocab_size", 202_048), ("hidden_size", 5120), ("intermediate_size", 8192),
+    ("intermediate_size_mlp", 16384), ("num_hidden_layers", 48), ("num_attention_heads", 40), ("num_key_value_heads", 8),
+    ("head_dim", 128), ("num_local_experts", 16), ("num_experts_per_tok", 1), ("interleave_moe_layer_step", 1)];
+const GPT_OSS: &[(&str, u64)] = &[("vocab_size", 201_088), ("hidden_size", 2880), ("intermediate_size", 2880),
+    ("num_hidden_layers", 36), ("num_attention_heads", 64), ("num_key_value_heads", 8), ("head_dim", 64),
+    ("num_local_experts", 128), ("num_experts_per_tok", 4)];
+const SMOLLM3: &[(&str, u64)] = &[("vocab_size", 128_256)];
+const SIGLIP: &[(&str, u64)] = &[("hidden_size", 768), ("intermediate_size", 3072), ("num_hidden_layers", 12),
+    ("patch_size", 16), ("image_size", 224), ("num_channels", 3)];
+const PIXTRAL: &[(&str, u64)] = &[("hidden_size", 1024), ("intermediate_size", 4096), ("num_hidden_layers", 24),
+    ("patch_size", 16), ("num_channels", 3)];
+const LLAMA4_VISION: &[(&str, u64)] = &[("hidden_size", 768), ("intermediate_size", 5632), ("num_hidden_layers", 34),
+    ("patch_size", 14), ("image_size", 448), ("num_channels", 3), ("projector_input_dim", 4096), ("projector_output_dim", 4096),
+    ("vision_output_dim", 7680)];
+
 /// Parses a config.json text.
 pub fn parse(text: &str) -> Result<Architecture, ConfigError> {
     let v: Value = crate::json::parse(text).map_err(|e| ConfigError::NotJson(e.to_string()))?;
     from_value(&v)
 }
 
-/// Reads a parsed config.json.
+fn model_type(v: &Value) -> Result<&str, ConfigError> {
+    v.get("model_type").and_then(Value::as_str).ok_or(ConfigError::Missing { field: "model_type".into() })
+}
+
+/// Reads a parsed config.json: a language model's, or a multimodal one whose `text_config`
+/// describes the language model and whose vision tower is counted as frozen parameters.
 pub fn from_value(v: &Value) -> Result<Architecture, ConfigError> {
     if !v.is_object() { return Err(ConfigError::NotJson("top level is not an object".into())); }
-    let (obj, f) = (v, Fields(v));
-    let ty = obj.get("model_type").and_then(Value::as_str).ok_or(ConfigError::Missing { field: "model_type".into() })?;
-    let mut a = match ty {
-        "llama" | "mistral" | "mixtral" | "qwen2" | "gemma" | "gemma2" | "phi3" => {
+    let ty = model_type(v)?;
+    let text_type = match ty { "gemma3" => Some("gemma3_text"), "llama4" => Some("llama4_text"), "mistral3" => Some("mistral"), _ => None };
+    let mut a = match text_type {
+        Some(tt) => {
+            let empty = Value::Obj(Vec::new());
+            let tc = v.get("text_config").unwrap_or(&empty);
+            let tt = tc.get("model_type").and_then(Value::as_str).unwrap_or(tt);
+            let mut a = language_model(tc, tt)?;
+            let vc = v.get("vision_config").unwrap_or(&empty);
+            a.layout.vision_params = match ty {
+                "gemma3" => {
+                    let hv = Fields { v: vc, defaults: SIGLIP }.u64("hidden_size")?;
+                    // Gemma3MultiModalProjector: mm_input_projection_weight [hv, h] and
+                    // mm_soft_emb_norm RMSNorm(hv).
+                    siglip_params(vc)? + hv * a.hidden + hv
+                }
+                "mistral3" => {
+                    let hv = Fields { v: vc, defaults: PIXTRAL }.u64("hidden_size")?;
+                    let merge = Fields { v, defaults: &[("spatial_merge_size", 2)] }.u64("spatial_merge_size")?;
+                    let bias = Fields { v, defaults: &[] }.bool_or("multimodal_projector_bias", false)?;
+                    // Mistral3MultiModalProjector: RMSNorm(hv), patch_merger (hv·m² → hv, no
+                    // bias), linear_1 (hv → h), linear_2 (h → h).
+                    pixtral_params(vc)? + hv + hv * merge * merge * hv + hv * a.hidden + a.hidden * a.hidden
+                        + if bias { 2 * a.hidden } else { 0 }
+                }
+                _ => llama4_vision_params(vc, a.hidden)?,
+            };
+            a
+        }
+        None => language_model(v, ty)?,
+    };
+    a.inferred = false;
+    if a.heads % a.kv_heads != 0 {
+        return Err(ConfigError::Invalid { field: "num_key_value_heads".into(), message: format!("{} does not divide num_attention_heads {}", a.kv_heads, a.heads) });
+    }
+    if a.experts_per_token > a.experts {
+        return Err(ConfigError::Invalid { field: "num_experts_per_tok".into(), message: "exceeds the number of experts".into() });
+    }
+    if a.layout.dense_layers > a.layers {
+        return Err(ConfigError::Invalid { field: "first_k_dense_replace".into(), message: "exceeds num_hidden_layers".into() });
+    }
+    Ok(a)
+}
+
+/// SiglipVisionModel without its pooling head (`vision_use_head` false in Gemma 3):
+/// patch conv with bias, learned positions, per layer q/k/v/o and fc1/fc2 with biases and
+/// two LayerNorms, a post LayerNorm.
+fn siglip_params(vc: &Value) -> Result<u64, ConfigError> {
+    let f = Fields { v: vc, defaults: SIGLIP };
+    let (h, i, l, p, img, c) = (f.u64("hidden_size")?, f.u64("intermediate_size")?, f.u64("num_hidden_layers")?,
+        f.u64("patch_size")?, f.u64("image_size")?, f.u64("num_channels")?);
+    let positions = (img / p) * (img / p);
+    let layer = 4 * (h * h + h) + 2 * 2 * h + (h * i + i) + (i * h + h);
+    Ok(c * p * p * h + h + positions * h + l * layer + 2 * h)
+}
+
+/// PixtralVisionModel: patch conv without bias, `ln_pre` RMSNorm, per layer two RMSNorms,
+/// q/k/v/o and a gated MLP without biases; 2-D RoPE has no parameters.
+fn pixtral_params(vc: &Value) -> Result<u64, ConfigError> {
+    let f = Fields { v: vc, defaults: PIXTRAL };
+    let (h, i, l, p, c) = (f.u64("hidden_size")?, f.u64("intermediate_size")?, f.u64("num_hidden_layers")?, f.u64("patch_size")?, f.u64("num_channels")?);
+    Ok(c * p * p * h + h + l * (2 * h + 4 * h * h + 3 * h * i))
+}
+
+/// Llama4VisionModel plus Llama4MultiModalProjector (transformers `modeling_llama4.py`): an
+/// unfold patch embedding (linear without bias), class embedding, learned positions,
+/// pre/post LayerNorms, per layer q/k/v/o and fc1/fc2 with biases and two LayerNorms, the
+/// pixel-shuffle adapter MLP (fc1 without bias, fc2 without bias), and the projector
+/// (`linear_1`, no bias) to the text width.
+fn llama4_vision_params(vc: &Value, text_hidden: u64) -> Result<u64, ConfigError> {
+    let f = Fields { v: vc, defaults: LLAMA4_VISION };
+    let (h, i, l, p, img, c) = (f.u64("hidden_size")?, f.u64("intermediate_size")?, f.u64("num_hidden_layers")?,
+        f.u64("patch_size")?, f.u64("image_size")?, f.u64("num_channels")?);
+    let (pin, pout, vout) = (f.u64("projector_input_dim")?, f.u64("projector_output_dim")?, f.u64("vision_output_dim")?);
+    let positions = (img / p) * (img / p) + 1;
+    let layer = 4 * (h * h + h) + 2 * 2 * h + (h * i + i) + (i * h + h);
+    let adapter = i * pin + pout * pout;
+    Ok(c * p * p * h + h + positions * h + 2 * 2 * h + l * layer + adapter + vout * text_hidden)
+}
+
+/// A language model's fields, by its `model_type`.
+fn language_model(v: &Value, ty: &str) -> Result<Architecture, ConfigError> {
+    let defaults: &'static [(&'static str, u64)] = match ty {
+        "gemma3_text" => GEMMA3_TEXT, "llama4_text" => LLAMA4_TEXT, "gpt_oss" => GPT_OSS, "smollm3" => SMOLLM3, _ => &[],
+    };
+    let f = Fields { v, defaults };
+    let a = match ty {
+        "llama" | "mistral" | "mixtral" | "qwen2" | "qwen3" | "qwen3_moe" | "gemma" | "gemma2" | "gemma3_text"
+        | "phi3" | "olmo2" | "smollm3" | "llama4_text" | "gpt_oss" | "deepseek_v3" => {
             let hidden = f.u64("hidden_size")?;
             let heads = f.u64("num_attention_heads")?;
-            let kv = f.opt_u64("num_key_value_heads")?.unwrap_or(heads);
-            let head_dim = f.opt_u64("head_dim")?.unwrap_or(hidden / heads);
-            // Defaults of tie_word_embeddings per config class: Gemma/Gemma2 True, others False.
-            let tied_default = matches!(ty, "gemma" | "gemma2");
-            let attn_bias = f.bool_or("attention_bias", false)?;
-            let mut a = Architecture {
-                layers: f.u64("num_hidden_layers")?, hidden, heads, kv_heads: kv, head_dim,
-                ffn: f.u64("intermediate_size")?, vocab: f.u64("vocab_size")?,
+            let mut kv = f.opt_u64("num_key_value_heads")?.unwrap_or(heads);
+            let mut head_dim = f.opt_u64("head_dim")?.unwrap_or(hidden / heads);
+            // Defaults of tie_word_embeddings per config class: the Gemmas and SmolLM3 True,
+            // the others False.
+            let tied_default = matches!(ty, "gemma" | "gemma2" | "gemma3_text" | "smollm3");
+            // gpt-oss: biases on q, k, v and o (GptOssConfig attention_bias True).
+            let attn_bias = f.bool_or("attention_bias", ty == "gpt_oss")?;
+            let mut layout = crate::arch::Layout::UNIFORM;
+            let mut ffn = f.u64("intermediate_size")?;
+            let (mut experts, mut k) = (1, 1);
+            let layers = f.u64("num_hidden_layers")?;
+            match ty {
+                "mixtral" | "gpt_oss" => { experts = f.u64("num_local_experts")?; k = f.u64("num_experts_per_tok")?; }
+                "qwen3_moe" => {
+                    experts = f.u64("num_experts")?; k = f.u64("num_experts_per_tok")?;
+                    // Qwen3MoeDecoderLayer: layer i is sparse unless listed in mlp_only_layers
+                    // or off the decoder_sparse_step grid; dense ones are intermediate_size wide.
+                    let step = f.count_or("decoder_sparse_step", 1)?.max(1);
+                    let only: Vec<u64> = v.get("mlp_only_layers").and_then(Value::as_array)
+                        .map(|x| x.iter().filter_map(Value::as_u64).collect()).unwrap_or_default();
+                    layout.dense_layers = (0..layers).filter(|i| only.contains(i) || (i + 1) % step != 0).count() as u64;
+                    layout.dense_ffn = ffn;
+                    ffn = f.u64("moe_intermediate_size")?;
+                }
+                "llama4_text" => {
+                    experts = f.u64("num_local_experts")?; k = f.u64("num_experts_per_tok")?;
+                    // Llama4TextDecoderLayer: MoE where the index is in `moe_layers` (default every
+                    // interleave_moe_layer_step-th); MoE blocks add a shared expert of
+                    // intermediate_size, dense blocks are intermediate_size_mlp wide.
+                    let step = f.u64("interleave_moe_layer_step")?;
+                    let moe = match v.get("moe_layers").and_then(Value::as_array) {
+                        Some(x) => x.len() as u64,
+                        None => (0..layers).filter(|i| (i + 1) % step == 0).count() as u64,
+                    };
+                    layout.dense_layers = layers - moe.min(layers);
+                    layout.dense_ffn = f.u64("intermediate_size_mlp")?;
+                    layout.shared_ffn = ffn;
+                }
+                "deepseek_v3" => {
+                    experts = f.u64("n_routed_experts")?; k = f.u64("num_experts_per_tok")?;
+                    layout.dense_layers = f.count_or("first_k_dense_replace", 0)?;
+                    layout.dense_ffn = ffn;
+                    ffn = f.u64("moe_intermediate_size")?;
+                    layout.shared_ffn = f.count_or("n_shared_experts", 0)? * ffn;
+                    // DeepseekV3TopkRouter's e_score_correction_bias is a buffer, not a parameter.
+                    let rope = f.u64("qk_rope_head_dim")?;
+                    layout.mla = crate::arch::Mla {
+                        q_rank: f.count_or("q_lora_rank", 0)?, kv_rank: f.u64("kv_lora_rank")?,
+                        rope_dim: rope, v_dim: f.u64("v_head_dim")?,
+                    };
+                    head_dim = f.u64("qk_nope_head_dim")? + rope;
+                    kv = heads;
+                }
+                _ => {}
+            }
+            if ty == "gpt_oss" { layout.router_bias = true; layout.attn_sinks = true; }
+            layout.qk_norm_full = ty == "olmo2";
+            Architecture {
+                layers, hidden, heads, kv_heads: kv, head_dim,
+                ffn, vocab: f.u64("vocab_size")?,
                 tied: f.bool_or("tie_word_embeddings", tied_default)?,
                 mlp: MlpKind::Gated, norm: NormKind::Rms,
-                norms_per_layer: if ty == "gemma2" { 4 } else { 2 }, qk_norm: false,
+                norms_per_layer: if matches!(ty, "gemma2" | "gemma3_text") { 4 } else { 2 },
+                qk_norm: matches!(ty, "qwen3" | "qwen3_moe" | "gemma3_text" | "olmo2"),
                 // Qwen2 always has q/k/v biases (Qwen2Attention: bias=True).
                 qkv_bias: ty == "qwen2" || attn_bias, o_bias: attn_bias,
-                mlp_bias: f.bool_or("mlp_bias", false)?, lm_head_bias: false, positions: 0,
-                experts: 1, experts_per_token: 1, encoder_only: false, type_vocab: 0, dropout: false,
+                // gpt-oss experts carry gate_up_proj_bias and down_proj_bias.
+                mlp_bias: ty == "gpt_oss" || f.bool_or("mlp_bias", false)?, lm_head_bias: false, positions: 0,
+                experts, experts_per_token: k, encoder_only: false, type_vocab: 0, dropout: false,
                 inferred: false,
                 quirks: crate::arch::Quirks {
                     act_extra_saves: 0, fused_qkv: ty == "phi3",
-                    softcap: ty == "gemma2", norm_fp32_scale: matches!(ty, "gemma" | "gemma2"),
+                    softcap: ty == "gemma2", norm_fp32_scale: matches!(ty, "gemma" | "gemma2" | "gemma3_text"),
                     softmax_fp32: true,
                 },
-            };
-            if ty == "mixtral" {
-                a.experts = f.u64("num_local_experts")?;
-                a.experts_per_token = f.u64("num_experts_per_tok")?;
+                layout,
             }
-            a
         }
         "phi" => {
             // PhiConfig (phi-1, phi-1.5, phi-2): parallel block, one LayerNorm, biased linears
@@ -144,13 +319,6 @@ pub fn from_value(v: &Value) -> Result<Architecture, ConfigError> {
         }
         other => return Err(ConfigError::UnsupportedFamily(other.to_string())),
     };
-    a.inferred = false;
-    if a.heads % a.kv_heads != 0 {
-        return Err(ConfigError::Invalid { field: "num_key_value_heads".into(), message: format!("{} does not divide num_attention_heads {}", a.kv_heads, a.heads) });
-    }
-    if a.experts_per_token > a.experts {
-        return Err(ConfigError::Invalid { field: "num_experts_per_tok".into(), message: "exceeds num_local_experts".into() });
-    }
     Ok(a)
 }
 

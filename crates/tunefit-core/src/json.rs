@@ -54,6 +54,7 @@ impl Json {
     }
     pub fn as_f64(&self) -> Option<f64> { if let Json::Num(t) = self { crate::num::parse_f64(t) } else { None } }
     pub fn is_object(&self) -> bool { matches!(self, Json::Obj(_)) }
+    pub fn as_array(&self) -> Option<&[Json]> { if let Json::Arr(a) = self { Some(a) } else { None } }
 }
 
 /// Compact JSON, as serde_json prints a value (numbers as written).

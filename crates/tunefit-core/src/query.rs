@@ -197,6 +197,30 @@ pub struct ArchOverrides {
     pub tied: Option<bool>,
     pub experts: Option<u32>,
     pub experts_per_token: Option<u32>,
+    /// `arch::Layout`'s fields, for models a pasted config describes beyond the uniform
+    /// stack: dense blocks among MoE ones, a shared expert, latent attention, a vision tower.
+    /// Norms per block (2; Gemma 2/3: 4; phi-1.5: 1).
+    #[serde(default)]
+    pub norms: Option<u32>,
+    /// q/k RMSNorm: 0 none, 1 per head (Qwen3, Gemma 3), 2 over all heads (OLMo 2).
+    #[serde(default)]
+    pub qk_norm: Option<u32>,
+    #[serde(default)]
+    pub dense_layers: Option<u32>,
+    #[serde(default)]
+    pub dense_ffn: Option<u32>,
+    #[serde(default)]
+    pub shared_ffn: Option<u32>,
+    #[serde(default)]
+    pub q_rank: Option<u32>,
+    #[serde(default)]
+    pub kv_rank: Option<u32>,
+    #[serde(default)]
+    pub rope_dim: Option<u32>,
+    #[serde(default)]
+    pub v_dim: Option<u32>,
+    #[serde(default)]
+    pub vision_params: Option<u64>,
 }
 
 impl ArchOverrides {
@@ -572,7 +596,8 @@ macro_rules! parse_choice {
 /// Every key the format knows, in canonical order.
 pub const KEYS: &[&str] = &[
     "v", "model", "params", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "vocab",
-    "tied", "experts", "experts_per_token", "method", "rank", "targets", "quant", "dq",
+    "tied", "experts", "experts_per_token", "norms", "qk_norm", "dense_layers", "dense_ffn", "shared_ffn", "q_rank", "kv_rank",
+    "rope_dim", "v_dim", "vision_params", "method", "rank", "targets", "quant", "dq",
     "train_layers", "bottleneck", "virtual_tokens", "lora_dropout", "precision", "adapter_dtype",
     "optim", "optim_impl", "batch", "seq", "ga", "ckpt", "attn", "loss", "packing", "compile", "set_to_none", "act_offload", "framework",
     "gpus", "nodes", "shard", "offload", "tp", "sp", "pp", "pp_chunks", "cp", "gpu", "tokens", "epochs", "runs", "pricing",
@@ -603,6 +628,19 @@ impl Query {
             "tied" => a.tied = Some(parse_bool(key, v)?),
             "experts" => a.experts = Some(parse_u32(key, v, (1, 10_000))?),
             "experts_per_token" => a.experts_per_token = Some(parse_u32(key, v, (1, 10_000))?),
+            "norms" => a.norms = Some(parse_u32(key, v, (0, 8))?),
+            "qk_norm" => a.qk_norm = Some(parse_u32(key, v, (0, 2))?),
+            "dense_layers" => a.dense_layers = Some(parse_u32(key, v, (0, 1000))?),
+            "dense_ffn" => a.dense_ffn = Some(parse_u32(key, v, (0, 1_000_000))?),
+            "shared_ffn" => a.shared_ffn = Some(parse_u32(key, v, (0, 1_000_000))?),
+            "q_rank" => a.q_rank = Some(parse_u32(key, v, (0, 100_000))?),
+            "kv_rank" => a.kv_rank = Some(parse_u32(key, v, (0, 100_000))?),
+            "rope_dim" => a.rope_dim = Some(parse_u32(key, v, (0, 10_000))?),
+            "v_dim" => a.v_dim = Some(parse_u32(key, v, (0, 10_000))?),
+            "vision_params" => {
+                a.vision_params = Some(parse_count(v).filter(|n| *n <= 100_000_000_000)
+                    .ok_or_else(|| err(key, format!("'{v}' is not a parameter count from 0 to 100b (e.g. 417m)")))?);
+            }
             "method" => self.method = parse_choice!(Method, key, v)?,
             "rank" => self.rank = parse_u32(key, v, limits::RANK)?,
             "targets" => {
@@ -739,6 +777,10 @@ impl Query {
         if let Some(t) = a.tied { push("tied", (t as u8).to_string()); }
         if let Some(v) = a.experts { push("experts", v.to_string()); }
         if let Some(v) = a.experts_per_token { push("experts_per_token", v.to_string()); }
+        let layout = [("norms", a.norms), ("qk_norm", a.qk_norm), ("dense_layers", a.dense_layers), ("dense_ffn", a.dense_ffn), ("shared_ffn", a.shared_ffn),
+            ("q_rank", a.q_rank), ("kv_rank", a.kv_rank), ("rope_dim", a.rope_dim), ("v_dim", a.v_dim)];
+        for (k, v) in layout { if let Some(v) = v { push(k, v.to_string()); } }
+        if let Some(v) = a.vision_params { push("vision_params", format_count(v)); }
         macro_rules! diff {
             ($k:literal, $f:ident, $fmt:expr) => {
                 if self.$f != d.$f { push($k, $fmt(&self.$f)); }

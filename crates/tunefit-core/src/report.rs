@@ -39,9 +39,17 @@ pub struct ModelInfo {
     pub name: String,
     pub params: u64,
     pub trainable_params: u64,
+    /// Parameters one token passes through, for a mixture of experts (None when dense).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub active_params: Option<u64>,
+    /// A multimodal checkpoint's vision tower and projector: loaded, in the weights, frozen.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub frozen_vision_params: u64,
     /// True when the architecture was guessed from a parameter count alone.
     pub inferred: bool,
 }
+
+fn is_zero(n: &u64) -> bool { *n == 0 }
 
 /// Per-GPU memory, in bytes.
 #[derive(Debug, Clone, PartialEq, Serialize, Default)]

@@ -97,6 +97,7 @@ fn arch() -> impl Strategy<Value = ArchOverrides> {
         (opt(1u32..=10_000_000), opt(1u32..=10_000_000), opt(any::<bool>()), opt(1u32..=10_000), opt(1u32..=10_000)),
     ).prop_map(|((layers, hidden, heads, kv_heads, head_dim), (ffn, vocab, tied, experts, experts_per_token))| ArchOverrides {
         layers, hidden, heads, kv_heads, head_dim, ffn, vocab, tied, experts, experts_per_token,
+        ..Default::default()
     })
 }
 

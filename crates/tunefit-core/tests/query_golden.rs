@@ -16,7 +16,7 @@ fn v1_defaults() -> Query {
         params: None,
         arch: ArchOverrides {
             layers: None, hidden: None, heads: None, kv_heads: None, head_dim: None, ffn: None,
-            vocab: None, tied: None, experts: None, experts_per_token: None,
+            vocab: None, tied: None, experts: None, experts_per_token: None, ..Default::default()
         },
         method: Method::Qlora,
         rank: 16,
@@ -96,8 +96,20 @@ const CASES: &[Case] = &[
         canonical: true, expect: |q| {
             q.model = None;
             q.arch = ArchOverrides { layers: Some(24), hidden: Some(2048), heads: Some(16), kv_heads: Some(8),
-                head_dim: Some(128), ffn: Some(5632), vocab: Some(32000), tied: Some(true), experts: None, experts_per_token: None };
+                head_dim: Some(128), ffn: Some(5632), vocab: Some(32000), tied: Some(true), experts: None, experts_per_token: None, ..Default::default() };
         } },
+    // A pasted DeepSeek-V3-like config: dense blocks, a shared expert, latent attention.
+    Case { link: "v=1&model=custom&layers=61&hidden=7168&heads=128&kv_heads=128&head_dim=192&ffn=2048&vocab=129280&tied=0&experts=256&experts_per_token=8&dense_layers=3&dense_ffn=18432&shared_ffn=2048&q_rank=1536&kv_rank=512&rope_dim=64&v_dim=128",
+        canonical: true, expect: |q| {
+            q.model = None;
+            q.arch = ArchOverrides { layers: Some(61), hidden: Some(7168), heads: Some(128), kv_heads: Some(128), head_dim: Some(192),
+                ffn: Some(2048), vocab: Some(129280), tied: Some(false), experts: Some(256), experts_per_token: Some(8),
+                dense_layers: Some(3), dense_ffn: Some(18432), shared_ffn: Some(2048), q_rank: Some(1536), kv_rank: Some(512),
+                rope_dim: Some(64), v_dim: Some(128), ..Default::default() };
+        } },
+    // A pasted Gemma 3 config: four norms, per-head q/k norms, the SigLIP tower.
+    Case { link: "v=1&model=gemma-3-4b&norms=4&qk_norm=1&vision_params=419816304", canonical: true, expect: |q| {
+        q.model = Some("gemma-3-4b".into()); q.arch.norms = Some(4); q.arch.qk_norm = Some(1); q.arch.vision_params = Some(419_816_304); } },
     Case { link: "v=1&layers=16&hidden=2048", canonical: false, expect: |q| {
         q.model = None; q.arch.layers = Some(16); q.arch.hidden = Some(2048); } },
     Case { link: "v=1&model=mixtral-8x7b&experts=8&experts_per_token=2&method=lora", canonical: true, expect: |q| {

@@ -107,7 +107,8 @@ pub fn trainable(a: &Architecture, q: &Query) -> Result<Trainable, Error> {
     let embed_rows = a.vocab * a.hidden;
     match q.method {
         Method::Full => {
-            t.base = a.param_count();
+            // A multimodal checkpoint's vision tower stays frozen.
+            t.base = a.text_params();
             // Factored second moment: each block matrix (rows + cols), vectors in full.
             let mut fac = 0u64;
             for tm in TargetModule::LINEAR {
@@ -133,20 +134,21 @@ pub fn trainable(a: &Architecture, q: &Query) -> Result<Trainable, Error> {
             if q.rank as u64 > a.hidden {
                 return Err(invalid("rank", format!("rank {} is larger than the hidden size {}", q.rank, a.hidden)));
             }
-            let mut per_layer = 0u64;
+            let mut adapter = 0u64;
             let mut fac = 0u64;
             for tm in q.targets.iter() {
-                let Some(s) = a.linear(tm) else { continue };
-                per_layer += s.count * r * (s.input + s.output);
-                fac += s.count * (r + s.input + s.output + r);
-                if q.method == Method::Dora { per_layer += s.count * s.output; fac += s.count * s.output; }
-                t.largest_tensor = t.largest_tensor.max(r * s.input.max(s.output));
+                for s in a.linear_stack(tm) {
+                    adapter += s.count * r * (s.input + s.output);
+                    fac += s.count * (r + s.input + s.output + r);
+                    if q.method == Method::Dora { adapter += s.count * s.output; fac += s.count * s.output; }
+                    t.largest_tensor = t.largest_tensor.max(r * s.input.max(s.output));
+                }
             }
-            if per_layer == 0 && !q.targets.contains(TargetModule::Embed) && !q.targets.contains(TargetModule::LmHead) {
+            if adapter == 0 && !q.targets.contains(TargetModule::Embed) && !q.targets.contains(TargetModule::LmHead) {
                 return Err(invalid("targets", "none of the targets exists in this architecture (a plain MLP has no gate)"));
             }
-            t.adapter = l * per_layer;
-            t.adafactor_elems = l * fac;
+            t.adapter = adapter;
+            t.adafactor_elems = fac;
             let mut full = 0;
             if q.targets.contains(TargetModule::Embed) { full += embed_rows; }
             if q.targets.contains(TargetModule::LmHead) && !(a.tied && q.targets.contains(TargetModule::Embed)) {
@@ -612,8 +614,15 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
         name: preset.map(|p| p.name.to_string()).unwrap_or_else(|| if a.inferred { format!("inferred ({} params)", crate::query::format_count(p_total)) } else { "custom".into() }),
         params: p_total,
         trainable_params: tr.total,
+        active_params: (a.experts > 1).then(|| a.active_params()),
+        frozen_vision_params: a.layout.vision_params,
         inferred: a.inferred,
     };
+    if a.layout.vision_params > 0 {
+        warnings.push(Warning { code: "frozen-vision-tower".into(), message: format!(
+            "the checkpoint loads a vision tower and projector ({} parameters) beside the language model: they are in the weights, in the model's 16-bit type, and never trained or quantized here",
+            crate::query::format_count(a.layout.vision_params)) });
+    }
     if a.inferred {
         warnings.push(Warning { code: "inferred-architecture".into(), message: format!("architecture guessed from the parameter count: {} layers, hidden {}, ffn {}, vocab {}; give model= or the arch keys for exact figures", a.layers, a.hidden, a.ffn, a.vocab) });
     }

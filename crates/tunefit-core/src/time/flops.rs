@@ -50,21 +50,17 @@ impl FlopShape {
         // The memory model may count a few parameters differently (e.g. a pasted config);
         // scale the architecture's parts to its total.
         let scale = params as f64 / total;
-        let experts = arch.experts.max(1) as f64;
-        let routed = arch.experts_per_token.max(1) as f64;
-        let block_lin = arch.block_linear_params() as f64;
-        let attn_lin = (arch.layers * (arch.hidden * (arch.q_dim() + 2 * arch.kv_dim()) + arch.q_dim() * arch.hidden)) as f64;
-        let mlp_lin = (block_lin - attn_lin).max(0.0);
-        let linear_active = attn_lin + mlp_lin * routed / experts;
+        // Linears a token passes through: the blocks' less the experts it is not routed to.
+        let linear_active = arch.block_linear_params() as f64 - (arch.text_params() - arch.active_params()) as f64;
         let head = if arch.encoder_only { 0.0 } else { (arch.vocab * arch.hidden) as f64 };
         let per_target = |t: crate::query::TargetModule| -> f64 {
             use crate::query::TargetModule as M;
-            let (h, qd, kv, f) = (arch.hidden as f64, arch.q_dim() as f64, arch.kv_dim() as f64, arch.ffn as f64);
+            let (h, qd, kv, f) = (arch.hidden as f64, arch.q_dim() as f64, arch.kv_dim() as f64, arch.active_ffn());
             let gated = matches!(arch.mlp, crate::arch::MlpKind::Gated);
             arch.layers as f64 * match t {
                 M::Q => h * qd, M::K | M::V => h * kv, M::O => qd * h,
-                M::Gate => if gated { h * f * routed } else { 0.0 },
-                M::Up | M::Down => h * f * routed,
+                M::Gate => if gated { h * f } else { 0.0 },
+                M::Up | M::Down => h * f,
                 M::Embed | M::LmHead => 0.0,
             }
         };
@@ -80,7 +76,7 @@ impl FlopShape {
             attn_width: (arch.heads * arch.head_dim) as f64,
             hidden: arch.hidden as f64,
             kv_width: arch.kv_dim() as f64,
-            ffn_active: arch.ffn as f64 * routed,
+            ffn_active: arch.active_ffn(),
             vocab: arch.vocab as f64,
             linear_active: linear_active * scale,
             head: head * scale,
