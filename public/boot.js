@@ -34,6 +34,17 @@ window.tunefitPlan = (kind, query, lang, gib, a, b) => lazy((x) => ({
   compare: () => x.calibration_html(query, a, lang, gib),
   case: () => x.measured_cases_json(query, a),
 })[kind]());
+// The config.json reader (the page's config source): `hfconfig::read_for_page`'s line.
+window.tunefitConfig = (text) => lazy((x) => x.read_config(text));
+// A Hugging Face repository's config.json, fetched only when the person presses the button:
+// the one request this page makes to another origin (the CSP's connect-src names it, and
+// nothing else). No credentials are sent; a gated or private repository answers 401/403.
+window.tunefitHubConfig = async (repo) => {
+  if (!/^[A-Za-z0-9][\w.-]*\/[\w.-]+$/.test(repo)) throw new Error('bad-id');
+  const r = await fetch(`https://huggingface.co/${repo}/resolve/main/config.json`, { credentials: 'omit', cache: 'no-store' });
+  if (!r.ok) throw new Error(`http-${r.status}`);
+  return r.text();
+};
 const s = document.querySelector('script[data-wasm]');
 const m = await import(s.dataset.js);
 await m.default({ module_or_path: s.dataset.wasm });

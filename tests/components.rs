@@ -104,8 +104,25 @@ async fn units_and_language_switch() {
     assert_eq!(html.get_attribute("lang").as_deref(), Some("ru"));
 }
 
+/// The page reads configs through `window.tunefitConfig` (public/boot.js loads the lazy
+/// module); this test page has no boot.js, so a stand-in answers as the module does.
+fn stand_in_config_reader() {
+    use wasm_bindgen::{closure::Closure, JsValue};
+    let f = Closure::<dyn Fn(String) -> js_sys::Promise>::new(move |text: String| {
+        js_sys::Promise::resolve(&JsValue::from_str(&tunefit_core::hfconfig::read_for_page(&text)))
+    });
+    js_sys::Reflect::set(&web_sys::window().unwrap(), &"tunefitConfig".into(), f.as_ref()).unwrap();
+    f.forget();
+}
+
+async fn settle() {
+    leptos::task::tick().await;
+    gloo_timers::future::TimeoutFuture::new(20).await;
+}
+
 #[wasm_bindgen_test]
 async fn bad_config_json_says_what_is_wrong() {
+    stand_in_config_reader();
     let root = mount_at("").await;
     let radio: HtmlElement = q(&root, "source-config").dyn_into().unwrap();
     radio.click();
@@ -113,12 +130,19 @@ async fn bad_config_json_says_what_is_wrong() {
     let area: web_sys::HtmlTextAreaElement = q(&root, "config-json").dyn_into().unwrap();
     area.set_value("{not json");
     area.dispatch_event(&Event::new("input").unwrap()).unwrap();
-    leptos::task::tick().await;
+    settle().await;
     assert!(text(&root, "config-status").contains("JSON"), "{}", text(&root, "config-status"));
     area.set_value(r#"{"model_type": "llama", "hidden_size": 4096}"#);
     area.dispatch_event(&Event::new("input").unwrap()).unwrap();
-    leptos::task::tick().await;
+    settle().await;
     assert!(text(&root, "config-status").contains("num_attention_heads"), "{}", text(&root, "config-status"));
+    // A good multimodal config applies: the link carries its layout and the summary its tower.
+    area.set_value(r#"{"model_type":"gemma3","text_config":{"hidden_size":2560,"intermediate_size":10240,"model_type":"gemma3_text","num_hidden_layers":34},"vision_config":{"hidden_size":1152,"image_size":896,"intermediate_size":4304,"num_hidden_layers":27,"patch_size":14}}"#);
+    area.dispatch_event(&Event::new("input").unwrap()).unwrap();
+    settle().await;
+    assert!(text(&root, "config-status").contains("34 layers"), "{}", text(&root, "config-status"));
+    assert!(search().contains("norms=4") && search().contains("vision_params="), "url: {}", search());
+    assert!(text(&root, "model-summary").contains("4.30"), "{}", text(&root, "model-summary"));
 }
 
 #[wasm_bindgen_test]

@@ -175,23 +175,67 @@ fn CustomModel() -> impl IntoView {
     }
 }
 
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    /// public/boot.js: the lazily loaded module's `read_config` (hfconfig::read_for_page).
+    #[wasm_bindgen(catch, js_name = tunefitConfig)]
+    fn tunefit_config(text: &str) -> Result<js_sys::Promise, wasm_bindgen::JsValue>;
+    /// public/boot.js: a Hugging Face repository's config.json, fetched on request.
+    #[wasm_bindgen(catch, js_name = tunefitHubConfig)]
+    fn tunefit_hub_config(repo: &str) -> Result<js_sys::Promise, wasm_bindgen::JsValue>;
+}
+
+/// A rejected promise's message (`http-401`, `bad-id`, a network error's text).
+fn js_message(e: &wasm_bindgen::JsValue) -> String {
+    use wasm_bindgen::JsCast;
+    e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())).or_else(|| e.as_string()).unwrap_or_default()
+}
+
+async fn settle(p: Result<js_sys::Promise, wasm_bindgen::JsValue>) -> Result<String, String> {
+    let p = p.map_err(|e| js_message(&e))?;
+    let v = wasm_bindgen_futures::JsFuture::from(p).await.map_err(|e| js_message(&e))?;
+    v.as_string().ok_or_else(|| "no text".to_string())
+}
+
 #[component]
 fn ConfigImport() -> impl IntoView {
     let st = use_state();
     let text = RwSignal::new(String::new());
     let status = RwSignal::new(None::<Result<String, String>>);
+    // The reader lives in the lazily loaded module; an answer for a text that has since
+    // changed is dropped.
     let apply = move |raw: String| {
         text.set(raw.clone());
         if raw.trim().is_empty() { status.set(None); return; }
-        match tunefit_core::hfconfig::parse(&raw) {
-            Ok(arch) => {
-                let o = arch.to_overrides();
-                let summary = (st.s().config_read)(arch.layers, arch.hidden, &crate::format::count(arch.param_count(), st.lang.get_untracked()));
-                st.edit(|q| { q.model = None; q.params = None; q.arch = o; });
-                status.set(Some(Ok(summary)));
+        leptos::task::spawn_local(async move {
+            let answer = settle(tunefit_config(&raw)).await;
+            if text.with_untracked(|t| *t != raw) { return; }
+            let s = st.s();
+            match answer.map_err(|e| (s.config_reader_failed)(&e)).and_then(|line| tunefit_core::hfconfig::read_page_line(&line)) {
+                Ok((fragment, layers, hidden, params)) => {
+                    let Ok(parsed) = tunefit_core::Query::parse(&fragment) else { return };
+                    st.edit(|q| { q.model = None; q.params = None; q.arch = parsed.arch; });
+                    status.set(Some(Ok((s.config_read)(layers, hidden, &crate::format::count(params, st.lang.get_untracked())))));
+                }
+                Err(e) => status.set(Some(Err(e))),
             }
-            Err(e) => status.set(Some(Err(e.to_string()))),
-        }
+        });
+    };
+    let repo = RwSignal::new(String::new());
+    let fetching = RwSignal::new(false);
+    let fetch = move || {
+        let id = repo.get_untracked().trim().trim_start_matches("https://huggingface.co/").trim_end_matches('/').to_string();
+        if id.is_empty() || fetching.get_untracked() { return; }
+        fetching.set(true);
+        leptos::task::spawn_local(async move {
+            let r = settle(tunefit_hub_config(&id)).await;
+            fetching.set(false);
+            let s = st.s();
+            match r {
+                Ok(body) => apply(body),
+                Err(e) => status.set(Some(Err((s.hub_failed)(&id, &e)))),
+            }
+        });
     };
     let on_drop = move |ev: leptos::ev::DragEvent| {
         ev.prevent_default();
@@ -211,6 +255,17 @@ fn ConfigImport() -> impl IntoView {
                 let input: web_sys::HtmlInputElement = event_target(&ev);
                 if let Some(f) = input.files().and_then(|f| f.get(0)) { read_file(f, apply); }
             } />
+            <div class="hub">
+                <label for="hub-repo">{move || st.s().hub_label}</label>
+                <input type="text" id="hub-repo" data-testid="hub-repo" autocomplete="off" spellcheck="false"
+                    placeholder="Qwen/Qwen3-8B" prop:value=move || repo.get()
+                    on:input=move |ev| repo.set(event_target_value(&ev))
+                    on:keydown=move |ev: leptos::ev::KeyboardEvent| if ev.key() == "Enter" { fetch() } />
+                <button type="button" data-testid="hub-fetch" disabled=move || fetching.get() on:click=move |_| fetch()>
+                    {move || st.s().hub_fetch}
+                </button>
+                <p class="hint">{move || st.s().hub_hint}</p>
+            </div>
             <p id="config-status" data-testid="config-status" role="status" aria-live="polite"
                 class=move || match status.get() { Some(Err(_)) => "msg bad", _ => "msg ok" }>
                 {move || match status.get() {

@@ -78,19 +78,62 @@ const LLAMA2_7B = JSON.stringify({
   num_hidden_layers: 32, num_key_value_heads: 32, vocab_size: 32000, tie_word_embeddings: false,
 });
 
+/** Waits until the element's text matches `re` (answers from the lazily loaded module are async). */
+const waitText = (page, testid, re) => page.getByTestId(testid).filter({ hasText: re }).waitFor({ timeout: 10000 });
+
 test('a pasted config.json sets the architecture; a broken one says what is wrong', async () => {
   const page = await open();
   await page.getByTestId('source-config').check();
   await page.getByTestId('config-json').fill('{"model_type": "llama", ');
-  assert.match(await page.getByTestId('config-status').textContent(), /JSON/);
+  await waitText(page, 'config-status', /JSON/);
   await page.getByTestId('config-json').fill('{"model_type": "llama", "hidden_size": 4096}');
-  assert.match(await page.getByTestId('config-status').textContent(), /num_attention_heads|intermediate_size|num_hidden_layers/);
+  await waitText(page, 'config-status', /num_attention_heads|intermediate_size|num_hidden_layers/);
   await page.getByTestId('config-json').fill(LLAMA2_7B);
-  assert.match(await page.getByTestId('config-status').textContent(), /32/);
+  await waitText(page, 'config-status', /32/);
   assert.match(page.url(), /layers=32/);
   assert.match(await page.getByTestId('model-summary').textContent(), /6[.,]7\d/);
   assert.deepEqual(page.problems, []);
 });
+
+test('a Hugging Face model id fetches its config.json only on request, and says why when it cannot', async () => {
+  const page = await openPage(browser, server.url);
+  await page.getByTestId('memory-panel').waitFor();
+  const hub = [];
+  // The Hub is never reached from the test machine: the route answers as huggingface.co does.
+  await page.route('https://huggingface.co/**', (route) => {
+    const url = route.request().url();
+    hub.push(url);
+    if (url.includes('/Qwen/Qwen3-8B/')) return route.fulfill({ status: 200, contentType: 'application/json', body: QWEN3_8B });
+    if (url.includes('/meta-llama/')) return route.fulfill({ status: 401, body: 'gated' });
+    return route.abort('internetdisconnected');
+  });
+  await page.getByTestId('source-config').check();
+  assert.deepEqual(hub, [], 'nothing is fetched before the button');
+  await page.getByTestId('hub-repo').fill('Qwen/Qwen3-8B');
+  await page.getByTestId('hub-fetch').click();
+  await waitText(page, 'config-status', /36/);
+  assert.deepEqual(hub, ['https://huggingface.co/Qwen/Qwen3-8B/resolve/main/config.json']);
+  assert.match(page.url(), /layers=36/);
+  assert.match(page.url(), /qk_norm=1/);
+  assert.match(await page.getByTestId('model-summary').textContent(), /8[.,]19/);
+  await page.getByTestId('hub-repo').fill('meta-llama/Llama-3.1-8B');
+  await page.getByTestId('hub-fetch').click();
+  await waitText(page, 'config-status', /gated or private/);
+  await page.getByTestId('hub-repo').fill('someone/offline-model');
+  await page.getByTestId('hub-fetch').click();
+  await waitText(page, 'config-status', /could not be reached/);
+  await page.getByTestId('hub-repo').fill('not a model id');
+  await page.getByTestId('hub-fetch').click();
+  await waitText(page, 'config-status', /is not a model id/);
+  assert.equal(hub.length, 3, hub.join(' '));
+  // The CSP lets the page reach that origin and no other.
+  const csp = await page.evaluate(() => document.querySelector('meta[http-equiv="Content-Security-Policy"]').content);
+  assert.match(csp, /connect-src 'self' https:\/\/huggingface\.co;/);
+  assert.deepEqual(page.problems.filter((p) => !/huggingface\.co|Failed to load resource/.test(p)), []);
+});
+
+const QWEN3_8B = JSON.stringify({ architectures: ['Qwen3ForCausalLM'], model_type: 'qwen3', hidden_size: 4096, intermediate_size: 12288,
+  num_attention_heads: 32, num_hidden_layers: 36, num_key_value_heads: 8, head_dim: 128, vocab_size: 151936, tie_word_embeddings: false });
 
 test('language and theme switch, and persist in the link', async () => {
   const page = await open();

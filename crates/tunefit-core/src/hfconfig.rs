@@ -329,3 +329,25 @@ pub fn to_query_fragment(a: &Architecture) -> String {
     q.params = None;
     q.to_query_string().replace("model=custom&", "")
 }
+
+/// What the page needs of a pasted config, as one line of tab-separated fields: `ok`, the
+/// query fragment, layers, hidden, total parameters, vision parameters; or `err` and the
+/// message. The page's lazily loaded module answers with it (crates/tunefit-export), so the
+/// config reader is not in the page's first load.
+pub fn read_for_page(text: &str) -> String {
+    match parse(text) {
+        Ok(a) => format!("ok\t{}\t{}\t{}\t{}\t{}", to_query_fragment(&a), a.layers, a.hidden, a.param_count(), a.layout.vision_params),
+        Err(e) => format!("err\t{}", e.to_string().replace(['\t', '\n'], " ")),
+    }
+}
+
+/// `read_for_page`'s line back: Ok((fragment, layers, hidden, params)) or Err(message).
+pub fn read_page_line(line: &str) -> Result<(String, u64, u64, u64), String> {
+    let f: Vec<&str> = line.split('\t').collect();
+    let n = |i: usize| f.get(i).and_then(|x| x.parse::<u64>().ok()).unwrap_or(0);
+    match f.first() {
+        Some(&"ok") if f.len() >= 5 => Ok((f[1].to_string(), n(2), n(3), n(4))),
+        Some(&"err") => Err(f.get(1).unwrap_or(&"").to_string()),
+        _ => Err(format!("unexpected answer from the config reader: {line}")),
+    }
+}

@@ -33,6 +33,11 @@ pub fn report_markdown(query: &str, prices: &str, base: &str) -> String { tunefi
 #[wasm_bindgen]
 pub fn fixes_tsv(query: &str) -> String { tunefit_core::report::fixes_tsv(query) }
 
+/// A pasted or fetched config.json, read (`tunefit_core::hfconfig::read_for_page`): the
+/// page's config source.
+#[wasm_bindgen]
+pub fn read_config(text: &str) -> String { tunefit_core::hfconfig::read_for_page(text) }
+
 /// The planning panel's fields as markup, in `lang` (plan_panel.rs).
 #[wasm_bindgen]
 pub fn plan_form_html(query: &str, lang: &str, problem: &str, log: &str) -> String { plan_panel::form_html(query, lang, problem, log) }
