@@ -10,7 +10,8 @@
 //   imports it when the Copy-config panel opens. It is cached with the page all the same, so
 //   the panel works offline, and, its names being fixed (Trunk's worker-type asset), fetched
 //   again whenever a different index.html (a new deployment) arrives.
-// - Only same-origin GET requests are handled; the page makes no others. Everything is
+// - Only same-origin GET requests are handled; the page's one other request (a Hugging Face
+//   config.json, on a button press) goes to the network untouched. Everything is
 //   resolved against the worker's scope, so dist/ works from any sub-path.
 const CACHE = 'tunefit';
 const SCOPE = self.registration.scope;

@@ -116,6 +116,9 @@ fn Targets() -> impl IntoView {
     }
 }
 
+/// 1 (every block) to 8: torchtitan's `selective_ac_option` as a whole number.
+const CKPT_EVERY: super::controls::Scale = super::controls::Scale::linear(1.0, 8.0, 7, true);
+
 #[component]
 pub fn TrainingSection() -> impl IntoView {
     let st = use_state();
@@ -140,6 +143,9 @@ pub fn TrainingSection() -> impl IntoView {
             <ChoiceSelect id="ckpt" label=|s| s.ckpt optional=true
                 value=Signal::derive(move || st.query.with(|q| q.ckpt))
                 on_change=move |v| st.edit(|q| q.ckpt = v) />
+            <SliderField id="ckpt-every" label=|s| s.ckpt_every unit=|s| s.u_blocks scale=CKPT_EVERY
+                value=Signal::derive(move || st.query.with(|q| q.ckpt_every as f64))
+                on_change=move |v: f64| st.edit(|q| q.ckpt_every = v as u32) />
             <ChoiceSelect id="attn" label=|s| s.attn optional=true
                 value=Signal::derive(move || st.query.with(|q| q.attn))
                 on_change=move |v| st.edit(|q| q.attn = v) />
@@ -153,6 +159,9 @@ pub fn TrainingSection() -> impl IntoView {
             <CheckField id="set-to-none" label=|s| s.set_to_none
                 value=Signal::derive(move || st.query.with(|q| q.set_to_none))
                 on_change=move |v: bool| st.edit(|q| q.set_to_none = v) />
+            <CheckField id="optim-in-bwd" label=|s| s.optim_in_bwd
+                value=Signal::derive(move || st.query.with(|q| q.optim_in_bwd))
+                on_change=move |v: bool| st.edit(|q| q.optim_in_bwd = v) />
             <ChoiceSelect id="compute" label=|s| s.compute
                 value=Signal::derive(move || Some(st.query.with(|q| q.compute)))
                 on_change={move |v: Option<_>| { if let Some(v) = v { st.edit(|q| q.compute = v) } }} />

@@ -312,6 +312,19 @@ impl Block {
                 // Only the block input survives the forward pass (16-bit hidden state).
                 BlockSaved { norms: 0.0, norm_stats: 0.0, attention: e * h * tokens, attention_scores: 0.0, mlp: 0.0, adapters: 0.0, dropout_masks: 0.0 }
             }
+            Checkpointing::Op => {
+                // torchtitan's per-op policy (torchtitan/models/llama3/infra/parallelize.py,
+                // `_save_list`, `_get_custom_policy`): the block input, the attention kernel's
+                // output and log-sum-exp, and the output of every odd-numbered `aten.mm` in
+                // the block — q (1st), v (3rd), w1 (5th), w2 (7th) of q, k, v, o, w1, w3, w2 —
+                // are kept; norms, rotary, k, o, w3 and the SiLU product are recomputed.
+                BlockSaved {
+                    norms: 0.0, norm_stats: 0.0,
+                    attention: (e * (h + qd / t + kvd / t + qd / t) + 4.0 * heads / t) * tokens,
+                    attention_scores: 0.0, mlp: e * (fe + h) * tokens,
+                    adapters: s.adapters, dropout_masks: 0.0,
+                }
+            }
             _ => s,
         }
     }

@@ -162,9 +162,20 @@ impl Ctx {
             let msg = format!("tp={}: tensor parallelism is not part of this export; {} trains data-parallel only here", self.q.tp, self.fw());
             self.warn("export-tp", msg);
         }
-        if self.res.ckpt == Checkpointing::Selective {
-            let msg = format!("ckpt=selective: {} exposes whole-block activation checkpointing only; the export turns full checkpointing on, which saves more memory than estimated", self.fw());
+        if matches!(self.res.ckpt, Checkpointing::Selective | Checkpointing::Op) {
+            let msg = format!("ckpt={}: {} exposes whole-block activation checkpointing only; the export turns full checkpointing on, which saves more memory than estimated", self.res.ckpt, self.fw());
             self.warn("export-ckpt-selective", msg);
+        }
+        if self.q.ckpt_every > 1 && self.res.ckpt != Checkpointing::None {
+            let msg = format!("ckpt_every={}: {} checkpoints every block; the export does, which saves more memory than estimated (torchtitan's selective_ac_option does every n-th)", self.q.ckpt_every, self.fw());
+            self.warn("export-ckpt-every", msg);
+        }
+        if self.q.optim_in_bwd && self.q.framework != crate::query::Framework::Torchtune {
+            let msg = format!("optim_in_bwd: {} steps the optimizer after backward; the export keeps every gradient until the step (more memory than estimated)", self.fw());
+            self.warn("export-optim-in-bwd", msg);
+        }
+        if self.q.optim == crate::query::Optimizer::AdamWFp8Ao && matches!(self.q.framework, crate::query::Framework::Hf | crate::query::Framework::Axolotl | crate::query::Framework::LlamaFactory) {
+            self.warn("export-optim-fp8", "optim=adamw-fp8-ao: Transformers has no name for torchao's fp8 AdamW; the export uses its 8-bit AdamW (adamw_torch_8bit), same memory");
         }
     }
 }
@@ -451,6 +462,10 @@ fn hf_optim(ctx: &Ctx) -> &'static str {
         // The hf profile models Trainer's fused AdamW (no foreach temporaries): say so.
         Optimizer::AdamW => if ctx.res.optimizer_impl == crate::query::OptimizerImpl::Fused { "adamw_torch_fused" } else { "adamw_torch" },
         Optimizer::AdamW8bit => "adamw_bnb_8bit",
+        // Transformers' torchao names (training_args.py OptimizerNames ADAMW_TORCH_8BIT/4BIT);
+        // it has none for torchao's fp8 AdamW (a warning says so).
+        Optimizer::AdamW8bitAo | Optimizer::AdamWFp8Ao => "adamw_torch_8bit",
+        Optimizer::AdamW4bitAo => "adamw_torch_4bit",
         Optimizer::PagedAdamW => "paged_adamw_32bit",
         Optimizer::PagedAdamW8bit => "paged_adamw_8bit",
         Optimizer::Adafactor => "adafactor",
@@ -657,7 +672,7 @@ fn hf(ctx: &mut Ctx) -> Vec<ExportFile> {
     if ctx.ckpt_on() { ta.push("gradient_checkpointing_kwargs={\"use_reentrant\": False}".into()); }
     if let Some(a) = hf_optim_args(ctx) { ta.push(format!("optim_args={}", json_str(a))); }
     if ctx.res.compile { ta.push("torch_compile=True".into()); }
-    if ctx.res.loss == Loss::Chunked {
+    if matches!(ctx.res.loss, Loss::Chunked | Loss::FusedLinear) {
         // Transformers has no chunked loss of its own; Liger's fused linear cross-entropy
         // never materialises full logits, which is what loss=chunked estimates.
         // (No trailing comment on the argument: `ta` is joined with ",\n", and a comment
@@ -668,8 +683,8 @@ fn hf(ctx: &mut Ctx) -> Vec<ExportFile> {
     ta.push("logging_steps=10".into());
     ta.push("save_strategy=\"epoch\"".into());
     ta.push("report_to=\"none\"".into());
-    if ctx.res.loss == Loss::Chunked {
-        push(&mut py, "# loss=chunked: use_liger_kernel runs Liger's fused linear cross-entropy (pip install liger-kernel)");
+    if matches!(ctx.res.loss, Loss::Chunked | Loss::FusedLinear) {
+        push(&mut py, &format!("# loss={}: use_liger_kernel runs Liger's fused linear cross-entropy (pip install liger-kernel)", ctx.res.loss));
     }
     push(&mut py, &format!("args = TrainingArguments(\n    {},\n)", ta.join(",\n    ")));
     push(&mut py, "trainer = Trainer(model=model, args=args, train_dataset=train_dataset, data_collator=data_collator)");
@@ -884,6 +899,9 @@ fn torchtune(ctx: &mut Ctx) -> Vec<ExportFile> {
     let optimizer = match q.optim {
         Optimizer::AdamW => Y::M(vec![("_component_".into(), s("torch.optim.AdamW")), ("fused".into(), Y::B(true))]),
         Optimizer::AdamW8bit => Y::M(vec![("_component_".into(), s("bitsandbytes.optim.AdamW8bit"))]),
+        Optimizer::AdamW8bitAo => Y::M(vec![("_component_".into(), s("torchao.optim.AdamW8bit"))]),
+        Optimizer::AdamW4bitAo => Y::M(vec![("_component_".into(), s("torchao.optim.AdamW4bit"))]),
+        Optimizer::AdamWFp8Ao => Y::M(vec![("_component_".into(), s("torchao.optim.AdamWFp8"))]),
         Optimizer::PagedAdamW => Y::M(vec![("_component_".into(), s("bitsandbytes.optim.PagedAdamW"))]),
         Optimizer::PagedAdamW8bit => Y::M(vec![("_component_".into(), s("bitsandbytes.optim.PagedAdamW8bit"))]),
         Optimizer::Adafactor => Y::M(vec![("_component_".into(), s("torch.optim.Adafactor"))]),
@@ -893,6 +911,10 @@ fn torchtune(ctx: &mut Ctx) -> Vec<ExportFile> {
     };
     let loss = match ctx.res.loss {
         Loss::Chunked => "torchtune.modules.loss.CEWithChunkedOutputLoss",
+        Loss::FusedLinear => {
+            ctx.warn("export-loss-fused-linear", "loss=fused-linear: torchtune has no fused linear cross-entropy kernel; the export uses its chunked loss, which holds every chunk's fp32 log-probabilities (more memory than estimated)");
+            "torchtune.modules.loss.CEWithChunkedOutputLoss"
+        }
         Loss::Standard => "torch.nn.CrossEntropyLoss",
     };
     let mut top: Vec<(String, Y)> = vec![
@@ -910,6 +932,7 @@ fn torchtune(ctx: &mut Ctx) -> Vec<ExportFile> {
         ("dtype".into(), s(dtype)),
         ("enable_activation_checkpointing".into(), Y::B(ctx.ckpt_on())),
         ("enable_activation_offloading".into(), Y::B(ctx.res.act_offload)),
+        ("optimizer_in_bwd".into(), Y::B(q.optim_in_bwd)),
         ("compile".into(), Y::B(ctx.res.compile)),
     ];
     if q.epochs.fract() != 0.0 {
@@ -1069,6 +1092,9 @@ fn litgpt(ctx: &mut Ctx) -> Vec<ExportFile> {
     let optim = match q.optim {
         Optimizer::AdamW => "AdamW",
         Optimizer::AdamW8bit => "bitsandbytes.optim.AdamW8bit",
+        Optimizer::AdamW8bitAo => "torchao.optim.AdamW8bit",
+        Optimizer::AdamW4bitAo => "torchao.optim.AdamW4bit",
+        Optimizer::AdamWFp8Ao => "torchao.optim.AdamWFp8",
         Optimizer::PagedAdamW => "bitsandbytes.optim.PagedAdamW",
         Optimizer::PagedAdamW8bit => "bitsandbytes.optim.PagedAdamW8bit",
         Optimizer::Adafactor => "Adafactor",
@@ -1185,8 +1211,8 @@ fn axolotl(ctx: &mut Ctx) -> Vec<ExportFile> {
         ("torch_compile".into(), Y::B(ctx.res.compile)),
     ]);
     if let Some(a) = hf_optim_args(ctx) { top.push(("optim_args".into(), s(a))); }
-    if ctx.res.loss == Loss::Chunked {
-        top.push(comment("loss=chunked: Liger's fused linear cross-entropy never materialises full logits"));
+    if matches!(ctx.res.loss, Loss::Chunked | Loss::FusedLinear) {
+        top.push(comment(format!("loss={}: Liger's fused linear cross-entropy never materialises full logits", ctx.res.loss)));
         top.push(("plugins".into(), strs(&["axolotl.integrations.liger.LigerPlugin"])));
         top.push(("liger_fused_linear_cross_entropy".into(), Y::B(true)));
     }
@@ -1294,8 +1320,8 @@ fn llama_factory(ctx: &mut Ctx) -> Vec<ExportFile> {
         ("torch_compile".into(), Y::B(ctx.res.compile)),
     ]);
     if let Some(a) = hf_optim_args(ctx) { top.push(("optim_args".into(), s(a))); }
-    if ctx.res.loss == Loss::Chunked {
-        top.push(comment("loss=chunked: Liger's fused linear cross-entropy never materialises full logits"));
+    if matches!(ctx.res.loss, Loss::Chunked | Loss::FusedLinear) {
+        top.push(comment(format!("loss={}: Liger's fused linear cross-entropy never materialises full logits", ctx.res.loss)));
         top.push(("enable_liger_kernel".into(), Y::B(true)));
     }
     if ctx.zero_stage().is_some() { top.push(("deepspeed".into(), s("ds_config.json"))); }

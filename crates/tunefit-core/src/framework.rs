@@ -21,9 +21,13 @@ pub enum LogitsImpl {
     /// Output projection and CE in chunks, each chunk upcast to fp32 and freed
     /// (torchtune `CEWithChunkedOutputLoss`, 8 chunks).
     ChunkedFp32 { chunks: u32 },
-    /// A fused linear + CE kernel that never materialises full logits (Unsloth's fused CE,
-    /// Liger's FusedLinearCrossEntropy): only one chunk of logits lives at a time.
+    /// Unsloth's fused cross-entropy: full logits in the model dtype, the gradient written
+    /// into them in place, an fp32 log-sum-exp per token.
     Fused,
+    /// The LM head fused into the loss (Liger's FusedLinearCrossEntropy, Apple's Cut
+    /// Cross-Entropy, `loss=fused-linear`): one chunk of logits at a time, the input's
+    /// gradient computed in forward and kept for backward.
+    FusedLinear,
 }
 
 /// One framework's allocation behaviour.

@@ -46,9 +46,12 @@ choice!(
 );
 choice!(
     /// Optimizer and its state layout.
+    /// `adamw-8bit` is bitsandbytes'; `adamw-8bit-ao`, `adamw-4bit-ao` and `adamw-fp8-ao` are
+    /// torchao's low-bit AdamW (torchao/optim), whose block scales and small-tensor rule differ.
     Optimizer {
         AdamW = "adamw", AdamW8bit = "adamw-8bit", PagedAdamW = "paged-adamw",
-        PagedAdamW8bit = "paged-adamw-8bit", Adafactor = "adafactor", Sgd = "sgd",
+        PagedAdamW8bit = "paged-adamw-8bit", AdamW8bitAo = "adamw-8bit-ao", AdamW4bitAo = "adamw-4bit-ao",
+        AdamWFp8Ao = "adamw-fp8-ao", Adafactor = "adafactor", Sgd = "sgd",
         SgdMomentum = "sgd-momentum", Lion = "lion",
     }
 );
@@ -61,16 +64,22 @@ choice!(
     OptimizerImpl { Fused = "fused", Foreach = "foreach", ForLoop = "for-loop" }
 );
 choice!(
-    /// Activation checkpointing (recomputation).
-    Checkpointing { None = "none", Selective = "selective", Full = "full" }
+    /// Activation checkpointing (recomputation). `selective` recomputes the attention scores
+    /// (Korthikanti et al.); `op` is torchtitan's per-op policy: each block keeps the
+    /// attention kernel's output and every other matmul's output, and recomputes the rest.
+    Checkpointing { None = "none", Selective = "selective", Op = "op", Full = "full" }
 );
 choice!(
     /// Attention kernel: flash and sdpa never materialise the s x s scores; eager does.
     Attention { Flash = "flash", Sdpa = "sdpa", Eager = "eager" }
 );
 choice!(
-    /// Loss computation: standard materialises full-vocabulary logits; chunked does not.
-    Loss { Standard = "standard", Chunked = "chunked" }
+    /// Loss computation: `standard` materialises full-vocabulary logits; `chunked` projects
+    /// and upcasts them a chunk at a time (torchtune's CEWithChunkedOutputLoss); `fused-linear`
+    /// fuses the LM head into the loss so that only one chunk of logits ever exists and the
+    /// gradient is computed in forward (Liger's FusedLinearCrossEntropy, Apple's Cut
+    /// Cross-Entropy).
+    Loss { Standard = "standard", Chunked = "chunked", FusedLinear = "fused-linear" }
 );
 choice!(
     /// Data-parallel sharding strategy. `fsdp` is FSDP FULL_SHARD (= ZeRO-3).
@@ -274,6 +283,15 @@ pub struct Query {
     /// `None`: the framework profile's default.
     #[serde(default)]
     pub act_offload: Option<bool>,
+    /// Checkpoint only every n-th block (torchtitan `selective_ac_option: "n"`): the others
+    /// keep all their activations. 1: every block, as `ckpt` says.
+    #[serde(default = "one")]
+    pub ckpt_every: u32,
+    /// The optimizer steps each parameter inside the backward pass as soon as its gradient
+    /// is complete and frees that gradient (torchtune `optimizer_in_bwd`): no whole-model
+    /// gradients, no gradient accumulation.
+    #[serde(default)]
+    pub optim_in_bwd: bool,
     pub framework: Framework,
     // --- parallelism ---
     pub gpus: u32,
@@ -381,6 +399,8 @@ impl Default for Query {
             compile: None,
             set_to_none: true,
             act_offload: None,
+            ckpt_every: 1,
+            optim_in_bwd: false,
             framework: Framework::Hf,
             gpus: 1,
             nodes: 1,
@@ -599,7 +619,7 @@ pub const KEYS: &[&str] = &[
     "tied", "experts", "experts_per_token", "norms", "qk_norm", "dense_layers", "dense_ffn", "shared_ffn", "q_rank", "kv_rank",
     "rope_dim", "v_dim", "vision_params", "method", "rank", "targets", "quant", "dq",
     "train_layers", "bottleneck", "virtual_tokens", "lora_dropout", "precision", "adapter_dtype",
-    "optim", "optim_impl", "batch", "seq", "ga", "ckpt", "attn", "loss", "packing", "compile", "set_to_none", "act_offload", "framework",
+    "optim", "optim_impl", "batch", "seq", "ga", "ckpt", "attn", "loss", "packing", "compile", "set_to_none", "act_offload", "ckpt_every", "optim_in_bwd", "framework",
     "gpus", "nodes", "shard", "offload", "tp", "sp", "pp", "pp_chunks", "cp", "gpu", "tokens", "epochs", "runs", "pricing",
     "ckpt_interval_min", "interrupt_rate", "mfu", "mem_scale", "provider", "storage_gb", "compute",
     "startup_min", "download_gb_s", "save_gb_s", "eval_frac", "budget_usd", "deadline_h", "goal",
@@ -666,6 +686,8 @@ impl Query {
             "compile" => self.compile = Some(parse_bool(key, v)?),
             "set_to_none" => self.set_to_none = parse_bool(key, v)?,
             "act_offload" => self.act_offload = Some(parse_bool(key, v)?),
+            "ckpt_every" => self.ckpt_every = parse_u32(key, v, (1, 1000))?,
+            "optim_in_bwd" => self.optim_in_bwd = parse_bool(key, v)?,
             "framework" => self.framework = parse_choice!(Framework, key, v)?,
             "gpus" => self.gpus = parse_u32(key, v, limits::GPUS)?,
             "nodes" => self.nodes = parse_u32(key, v, limits::NODES)?,
@@ -810,6 +832,8 @@ impl Query {
         if let Some(x) = self.compile { push("compile", (x as u8).to_string()); }
         diff!("set_to_none", set_to_none, |x: &bool| (*x as u8).to_string());
         if let Some(x) = self.act_offload { push("act_offload", (x as u8).to_string()); }
+        diff!("ckpt_every", ckpt_every, |x: &u32| s(x));
+        diff!("optim_in_bwd", optim_in_bwd, |x: &bool| (*x as u8).to_string());
         diff!("framework", framework, |x: &Framework| s(x));
         diff!("gpus", gpus, |x: &u32| s(x));
         diff!("nodes", nodes, |x: &u32| s(x));

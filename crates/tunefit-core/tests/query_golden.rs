@@ -41,6 +41,8 @@ fn v1_defaults() -> Query {
         compile: None,
         set_to_none: true,
         act_offload: None,
+        ckpt_every: 1,
+        optim_in_bwd: false,
         framework: Framework::Hf,
         gpus: 1,
         nodes: 1,
@@ -110,6 +112,10 @@ const CASES: &[Case] = &[
     // A pasted Gemma 3 config: four norms, per-head q/k norms, the SigLIP tower.
     Case { link: "v=1&model=gemma-3-4b&norms=4&qk_norm=1&vision_params=419816304", canonical: true, expect: |q| {
         q.model = Some("gemma-3-4b".into()); q.arch.norms = Some(4); q.arch.qk_norm = Some(1); q.arch.vision_params = Some(419_816_304); } },
+    // torchtitan-style: per-op checkpointing of every second block, fused linear loss, torchao 4-bit AdamW.
+    Case { link: "v=1&method=full&optim=adamw-4bit-ao&ckpt=op&loss=fused-linear&ckpt_every=2", canonical: true, expect: |q| {
+        q.method = Method::Full; q.optim = Optimizer::AdamW4bitAo; q.ckpt = Some(Checkpointing::Op); q.loss = Some(Loss::FusedLinear); q.ckpt_every = 2; } },
+    Case { link: "v=1&optim_in_bwd=1&framework=torchtune", canonical: true, expect: |q| { q.optim_in_bwd = true; q.framework = Framework::Torchtune; } },
     Case { link: "v=1&layers=16&hidden=2048", canonical: false, expect: |q| {
         q.model = None; q.arch.layers = Some(16); q.arch.hidden = Some(2048); } },
     Case { link: "v=1&model=mixtral-8x7b&experts=8&experts_per_token=2&method=lora", canonical: true, expect: |q| {

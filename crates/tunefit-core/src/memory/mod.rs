@@ -210,6 +210,10 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
     for (c, m) in framework::unsupported(q) { warn(c, m); }
 
     if !q.gpus.is_multiple_of(q.tp) { return Err(invalid("tp", format!("tp {} must divide gpus {}", q.tp, q.gpus))); }
+    if q.optim_in_bwd && q.ga > 1 {
+        // torchtune's recipes refuse it: each gradient is gone once its parameter has stepped.
+        return Err(invalid("optim_in_bwd", format!("the optimizer steps inside backward and frees each gradient, so gradients cannot accumulate over ga={} micro-batches; set ga=1 or optim_in_bwd=0", q.ga)));
+    }
     let model_parallel = q.tp as u64 * q.pp as u64 * q.cp as u64;
     if !(q.gpus as u64).is_multiple_of(model_parallel) {
         return Err(invalid("pp", format!("tp × pp × cp = {model_parallel} must divide gpus {}", q.gpus)));
@@ -289,6 +293,10 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
         // bnb 8-bit blockwise: 1 B per state + one fp32 absmax per 256-element block.
         Optimizer::AdamW8bit => (tr.total as f64 * 2.0 * (1.0 + 4.0 / 256.0), false),
         Optimizer::PagedAdamW8bit => (tr.total as f64 * 2.0 * (1.0 + 4.0 / 256.0), true),
+        // torchao low-bit AdamW (torchao/optim/subclass_{8bit,4bit,fp8}.py): two states of
+        // 8 bits with one fp32 scale per 256-element block, or 4 bits per 128.
+        Optimizer::AdamW8bitAo | Optimizer::AdamWFp8Ao => (tr.total as f64 * 2.0 * (1.0 + 4.0 / 256.0), false),
+        Optimizer::AdamW4bitAo => (tr.total as f64 * 2.0 * (0.5 + 4.0 / 128.0), false),
         // Factored second moment (row and column means), no first moment (HF default beta1=None).
         Optimizer::Adafactor => (tr.adafactor_elems as f64 * 4.0, false),
         Optimizer::Sgd => (0.0, false),
@@ -391,10 +399,20 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
     let layers_with_grad = match q.method { Method::Freeze => q.train_layers as f64, _ => a.layers as f64 };
     // What the blocks keep at the end of the forward pass, and (full checkpointing) the one
     // block recomputed during backward on top of it.
-    let mut act = layers_with_grad * layer_bytes;
+    let none_bytes = if res.ckpt == Checkpointing::None { layer_bytes } else { block.saved(&a, tokens, seq, Checkpointing::None).total() / sp_div };
+    // Checkpointing every n-th block only (torchtitan's `selective_ac_option: "n"`): the
+    // other blocks keep everything.
+    let checkpointed = if res.ckpt == Checkpointing::None { 0.0 } else { (layers_with_grad / q.ckpt_every.max(1) as f64).floor() };
+    let mut act = checkpointed * layer_bytes + (layers_with_grad - checkpointed) * none_bytes;
     let mut recompute = 0.0;
-    if res.ckpt == Checkpointing::Full {
-        recompute = block.saved(&a, tokens, seq, Checkpointing::None).total() / sp_div;
+    if checkpointed > 0.0 {
+        // Backward recomputes one block at a time: all of it (full), or what the per-op
+        // policy did not keep.
+        match res.ckpt {
+            Checkpointing::Full => recompute = none_bytes,
+            Checkpointing::Op => recompute = (none_bytes - layer_bytes).max(0.0),
+            _ => {}
+        }
     }
     // Activation offloading (torchtune OffloadActivations, Unsloth's offloaded checkpointing):
     // each block's saved tensors are copied to pinned host memory on a side stream as the
@@ -448,6 +466,7 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
     // ---------- logits and loss ----------
     let v = a.vocab as f64 / tp;
     let logits_impl = match (res.loss, res.profile.logits) {
+        (Loss::FusedLinear, _) => LogitsImpl::FusedLinear,
         (_, LogitsImpl::Fused) => LogitsImpl::Fused,
         (Loss::Chunked, LogitsImpl::Fp32Upcast) => LogitsImpl::ChunkedFp32 { chunks: 8 },
         (Loss::Standard, LogitsImpl::ChunkedFp32 { .. }) => LogitsImpl::Fp32Upcast,
@@ -460,6 +479,8 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
             LogitsImpl::ModelDtype => tokens * v * act_bytes,
             LogitsImpl::ChunkedFp32 { .. } => tokens * v * if res.compile { act_bytes } else { 4.0 },
             LogitsImpl::Fused => tokens * v * act_bytes + tokens * 4.0,
+            // The input's gradient, computed in forward, waits for backward.
+            LogitsImpl::FusedLinear => tokens * h * act_bytes,
         }
     };
     let logits = if a.encoder_only { 0.0 } else {
@@ -480,6 +501,17 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
             },
             // Unsloth: logits in the model dtype, gradient written in place; fp32 logsumexp.
             LogitsImpl::Fused => tokens * v * act_bytes + tokens * 4.0,
+            // Liger (src/liger_kernel/ops/fused_linear_cross_entropy.py @ead96b61): the input's
+            // gradient (tokens × h), one chunk of logits in the input dtype whose gradient the
+            // kernel writes in place, chunk = next_power_of_2(⌈tokens / ⌈V/h⌉⌉) rows, that
+            // chunk's input gradient, and an fp32 loss per token. A trained head whose
+            // gradient is 16-bit takes the slow path, `grad_weight += mm(...).float()`: a
+            // 16-bit and an fp32 V × h product per chunk (6·V·h bytes).
+            LogitsImpl::FusedLinear => {
+                let chunk = (tokens / (v / h).ceil().max(1.0)).ceil().max(1.0).log2().ceil().exp2().min(tokens.max(1.0));
+                let slow_path = if head_trains && true16 { 6.0 * v * h } else { 0.0 };
+                tokens * h * act_bytes + chunk * (v + h) * act_bytes + tokens * 4.0 + slow_path
+            }
         }
     };
 
@@ -543,6 +575,16 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
         _ => 0.0,
     };
 
+    // Optimizer in backward (torchtune `OptimizerInBackwardWrapper`,
+    // torchtune/training/memory.py: a post-accumulate-grad hook steps the parameter and sets
+    // its gradient to None): one tensor's gradient and that tensor's step temporaries live at
+    // a time, and the step happens inside backward.
+    let (g, step_temp) = if q.optim_in_bwd && g > 0.0 {
+        let per = (grads_full / tr.total.max(1) as f64).max(2.0);
+        let one = tr.largest_tensor as f64 * per / tp / if matches!(q.shard, ShardingStrategy::Zero3 | ShardingStrategy::Fsdp) { dp } else { 1.0 };
+        (one.min(g), step_temp.min(one * 2.0))
+    } else { (g, step_temp) };
+
     // ---------- peaks ----------
     let paged_bytes = if paged { o } else { 0.0 };
     let o_torch = o - paged_bytes;
@@ -555,7 +597,9 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
         w + o_torch + (act + logits + g_first.min(g)).max(g)
     };
     let peak_fb = fb + buffers;
-    let peak_step = w + o_torch + g + step_temp + buffers;
+    // With the step inside backward, its temporaries sit on top of the activations still
+    // held there.
+    let peak_step = if q.optim_in_bwd { peak_fb + step_temp } else { w + o_torch + g + step_temp + buffers };
     let allocated = peak_fb.max(peak_step);
     // Caching allocator: tensors created and freed every step (activations, logits, step
     // temporaries) come in many sizes; freed blocks of one size serve later requests of

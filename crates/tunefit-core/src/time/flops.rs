@@ -130,9 +130,17 @@ pub fn flops_per_token_with(q: &Query, s: &FlopShape, ckpt: Checkpointing) -> f6
     let recompute = match ckpt {
         Checkpointing::Full => fwd,
         Checkpointing::Selective => attn,
+        // torchtitan's per-op policy recomputes k, o and w3 (the even-numbered matmuls) and
+        // the elementwise work: that share of the block linears' forward.
+        Checkpointing::Op => {
+            let (h, qd, kv, f) = (s.hidden, s.attn_width, s.kv_width, s.ffn_active);
+            let all = h * qd + 2.0 * h * kv + qd * h + 3.0 * h * f;
+            if all > 0.0 { fwd * (h * kv + qd * h + h * f) / all } else { 0.0 }
+        }
         Checkpointing::None => 0.0,
     };
-    fwd + bwd + recompute
+    // Checkpointing every n-th block recomputes 1/n of it.
+    fwd + bwd + recompute / q.ckpt_every.max(1) as f64
 }
 
 /// How many times each kind of work runs per token: forward, backward, recomputed forward.
@@ -155,7 +163,18 @@ pub struct Passes {
 pub fn passes_executed(q: &Query, r: &Resolved, s: &FlopShape) -> Passes {
     let lin = s.linear_active + s.head;
     let t = s.adapter(q.method);
-    let full_recompute = r.ckpt == Checkpointing::Full;
+    // Share of the forward's linears run again in backward: all (full), the per-op policy's
+    // recomputed matmuls (k, o, w3), none; checkpointing every n-th block only, 1/n of it.
+    let every = q.ckpt_every.max(1) as f64;
+    let lin_recompute = match r.ckpt {
+        Checkpointing::Full => 1.0,
+        Checkpointing::Op => {
+            let (h, qd, kv, f) = (s.hidden, s.attn_width, s.kv_width, s.ffn_active);
+            let all = h * qd + 2.0 * h * kv + qd * h + 3.0 * h * f;
+            if all > 0.0 { (h * kv + qd * h + h * f) / all } else { 0.0 }
+        }
+        _ => 0.0,
+    } / every;
     let fwd_lin = 2.0 * (lin + if matches!(q.method, Method::Prefix | Method::Prompt) { 0.0 } else { t });
     let (bwd_lin, backwards, reads_bwd) = match q.method {
         Method::Full => (4.0 * lin, 1.0, 2.0 * lin),
@@ -169,11 +188,12 @@ pub fn passes_executed(q: &Query, r: &Resolved, s: &FlopShape) -> Passes {
     // base layer's own forward, peft/tuners/lora/dora.py `DoraLinearLayer.forward`), and that
     // matmul's input gradient flows back too.
     let dora = if q.method == Method::Dora { 2.0 * s.adapted } else { 0.0 };
-    let forwards = if full_recompute { 2.0 } else { 1.0 };
+    let forwards = 1.0 + lin_recompute;
     let gemm_flops = forwards * (fwd_lin + dora) + bwd_lin + dora;
     let weight_reads = forwards * lin + reads_bwd;
     let causal_fwd = 2.0 * s.layers * s.attn_width * q.seq as f64;
-    let attn_recompute = match r.ckpt { Checkpointing::None => 0.0, _ => 1.0 };
+    // The per-op policy keeps the attention kernel's output: no attention recompute.
+    let attn_recompute = match r.ckpt { Checkpointing::None | Checkpointing::Op => 0.0, _ => 1.0 / every };
     let attn_flops = causal_fwd * (1.0 + attn_recompute + 2.5 * backwards);
     Passes { gemm_flops, weight_reads, attn_flops, forwards, backwards }
 }

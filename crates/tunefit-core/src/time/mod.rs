@@ -276,7 +276,8 @@ fn optimizer_bytes(q: &Query) -> f64 {
     let grad = if q.precision == Precision::Fp32 || !true16 { 4.0 } else { 2.0 };
     let states = match q.optim {
         O::AdamW | O::PagedAdamW => 2.0 * state,
-        O::AdamW8bit | O::PagedAdamW8bit => 2.0,
+        O::AdamW8bit | O::PagedAdamW8bit | O::AdamW8bitAo | O::AdamWFp8Ao => 2.0,
+        O::AdamW4bitAo => 1.0,
         O::Adafactor => 0.1 * state,
         O::Sgd => 0.0,
         O::SgdMomentum | O::Lion => state,

@@ -17,7 +17,8 @@ pub fn checkpoint_bytes(q: &Query, trainable: f64) -> f64 {
     let state_bytes = if matches!(q.precision, Precision::Bf16True | Precision::Fp16True) { 2.0 } else { 4.0 };
     let states = match q.optim {
         Optimizer::AdamW | Optimizer::PagedAdamW => 2.0 * state_bytes,
-        Optimizer::AdamW8bit | Optimizer::PagedAdamW8bit => 2.0,
+        Optimizer::AdamW8bit | Optimizer::PagedAdamW8bit | Optimizer::AdamW8bitAo | Optimizer::AdamWFp8Ao => 2.0,
+        Optimizer::AdamW4bitAo => 1.0,
         Optimizer::Adafactor => 0.1 * state_bytes,
         Optimizer::Sgd => 0.0,
         Optimizer::SgdMomentum | Optimizer::Lion => state_bytes,

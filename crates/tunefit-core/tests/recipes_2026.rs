@@ -1,0 +1,80 @@
+//! Settings that 2025–26 recipes use by default (issue #18 §3): each key's memory effect,
+//! against the implementing source's arithmetic.
+use tunefit_core::{evaluate, Query};
+
+fn mem(q: &str) -> tunefit_core::report::MemoryBreakdown { evaluate(&Query::parse(q).unwrap()).unwrap().memory }
+
+#[test]
+fn fused_linear_loss_holds_one_chunk_of_logits() {
+    // Liger's FusedLinearCrossEntropy on Llama 3.1 8B, 4 × 2048 tokens, bf16: the input's
+    // gradient (8192 × 4096 × 2 B), one chunk of next_power_of_2(⌈8192 / ⌈128256/4096⌉⌉) = 256
+    // rows of logits and their input gradient (256 × (128256 + 4096) × 2 B) and an fp32 loss
+    // per token.
+    let base = "model=llama-3.1-8b&method=lora&precision=bf16-true&batch=4&seq=2048";
+    let fused = mem(&format!("{base}&loss=fused-linear"));
+    let expected = 8192.0 * 4096.0 * 2.0 + 256.0 * (128_256.0 + 4096.0) * 2.0 + 8192.0 * 4.0;
+    assert!((fused.logits as f64 - expected).abs() < 1e3, "{} vs {expected}", fused.logits);
+    // Far below torchtune's chunked loss (every chunk's fp32 log-probs) and the full fp32 path.
+    let chunked = mem(&format!("{base}&loss=chunked"));
+    let standard = mem(&format!("{base}&loss=standard"));
+    assert!(fused.logits * 20 < chunked.logits && chunked.logits < standard.logits, "{} {} {}", fused.logits, chunked.logits, standard.logits);
+    assert!(fused.allocated < chunked.allocated);
+}
+
+#[test]
+fn optimizer_in_backward_keeps_one_gradient_at_a_time() {
+    // Short sequences: the whole model's gradients outweigh the activations, so they decide
+    // the peak unless they are freed as they are made.
+    let base = "model=llama-3.1-8b&method=full&precision=bf16-true&framework=torchtune&batch=1&seq=256&loss=fused-linear";
+    let plain = mem(base);
+    let inbwd = mem(&format!("{base}&optim_in_bwd=1"));
+    // The largest tensor is the embedding (or the untied head): 128256 × 4096 bf16.
+    assert_eq!(inbwd.gradients, 128_256 * 4096 * 2);
+    assert!(plain.gradients > 16_000_000_000, "{}", plain.gradients);
+    assert!(inbwd.allocated + 8_000_000_000 < plain.allocated, "{} vs {}", inbwd.allocated, plain.allocated);
+    // No gradient accumulation: the key is named in the refusal.
+    let e = evaluate(&Query::parse(&format!("{base}&optim_in_bwd=1&ga=4")).unwrap()).unwrap_err();
+    assert!(e.to_string().contains("optim_in_bwd") && e.to_string().contains("ga=4"), "{e}");
+}
+
+#[test]
+fn torchao_low_bit_adamw_states() {
+    let base = "model=llama-3.2-1b&method=full&precision=bf16-true";
+    let p = 1_235_814_400f64;
+    let four = mem(&format!("{base}&optim=adamw-4bit-ao"));
+    assert!((four.optimizer as f64 - p * 2.0 * (0.5 + 4.0 / 128.0)).abs() < 16.0, "{}", four.optimizer);
+    let eight = mem(&format!("{base}&optim=adamw-8bit-ao"));
+    let fp8 = mem(&format!("{base}&optim=adamw-fp8-ao"));
+    assert_eq!(eight.optimizer, fp8.optimizer);
+    assert!((eight.optimizer as f64 - p * 2.0 * (1.0 + 4.0 / 256.0)).abs() < 16.0, "{}", eight.optimizer);
+    assert!(four.optimizer < eight.optimizer && eight.optimizer < mem(base).optimizer);
+}
+
+#[test]
+fn per_op_and_every_nth_block_checkpointing_sit_between_none_and_full() {
+    let base = "model=llama-3.1-8b&method=full&precision=bf16-true&batch=1&seq=4096&gpus=8&shard=fsdp&loss=fused-linear";
+    let act = |ck: &str| mem(&format!("{base}&{ck}")).activations;
+    let (none, full, op) = (act("ckpt=none"), act("ckpt=full"), act("ckpt=op"));
+    assert!(full < op && op < none, "full {full} op {op} none {none}");
+    // torchtitan's per-op policy keeps, per block, its input, q, v, the attention output and
+    // its log-sum-exp, w1's and w2's outputs: (4096 + 4096 + 1024 + 4096 + 14336 + 4096) × 2 B
+    // per token, about 70 % of the block input plus a third of the unsaved block.
+    let every2 = act("ckpt=full&ckpt_every=2");
+    assert!(every2 > full && every2 < none, "{every2}");
+    // Half the blocks keep everything: about the mean of the two.
+    let mean = (none + full) as f64 / 2.0;
+    assert!((every2 as f64 / mean - 1.0).abs() < 0.1, "{every2} vs {mean}");
+    // ckpt_every with no checkpointing changes nothing.
+    assert_eq!(act("ckpt=none&ckpt_every=3"), none);
+}
+
+#[test]
+fn per_op_checkpointing_recomputes_less_than_full() {
+    let t = |ck: &str| {
+        let r = evaluate(&Query::parse(&format!("model=llama-3.1-8b&method=full&gpus=8&shard=fsdp&gpu=h100-sxm&tokens=100m&{ck}")).unwrap()).unwrap();
+        r.time.unwrap().hours
+    };
+    let (none, op, full) = (t("ckpt=none"), t("ckpt=op"), t("ckpt=full"));
+    assert!(none < op && op < full, "{none} {op} {full}");
+    assert!(t("ckpt=full&ckpt_every=2") < full);
+}
