@@ -854,8 +854,8 @@ static CORE_RU: &[(&str, &str, &str)] = &[
         "выгрузке параметров нужен ZeRO-3 или полный шард FSDP (shard=zero3|fsdp)"),
     ("inferred-architecture", "architecture guessed from the parameter count: {} layers, hidden {}, ffn {}, vocab {}; give model= or the arch keys for exact figures",
         "архитектура угадана по числу параметров: слоёв {0}, hidden {1}, ffn {2}, словарь {3}; для точных цифр задайте model= или ключи архитектуры"),
-    ("frozen-vision-tower", "the checkpoint loads a vision tower and projector ({} parameters) beside the language model: they are in the weights, in the model's 16-bit type, and never trained or quantized here",
-        "чекпойнт загружает энкодер изображений и проектор ({0} параметров) вместе с языковой моделью: они входят в веса, хранятся в 16-битном типе модели и здесь не обучаются и не квантуются"),
+    ("frozen-vision-tower", "the checkpoint loads a vision tower and projector ({} parameters) beside the language model: they are in the weights, stored like the frozen base, and never trained or quantized here",
+        "чекпойнт загружает энкодер изображений и проектор ({0} параметров) вместе с языковой моделью: они входят в веса, хранятся как замороженная основа модели и здесь не обучаются и не квантуются"),
     // framework.rs
     ("framework-method", "{} has no {} recipe; the estimate assumes a PEFT-style implementation",
         "в {0} нет рецепта {1}; оценка предполагает реализацию как в PEFT"),

@@ -105,6 +105,13 @@ choice!(
     Goal { Cheapest = "cheapest", Fastest = "fastest", Quality = "quality" }
 );
 choice!(
+    /// How a mixture of experts' expert weights sit in memory: `native` in the model's own
+    /// type (gpt-oss dequantized on load, `Mxfp4Config(dequantize=True)` as OpenAI's
+    /// fine-tuning recipe does), or `mxfp4` as the checkpoint stores them (4-bit E2M1 values
+    /// with one 8-bit scale per 32: 4.25 bits), frozen.
+    ExpertFormat { Native = "native", Mxfp4 = "mxfp4" }
+);
+choice!(
     /// Which prices the cost ranking uses.
     Pricing { OnDemand = "on-demand", Spot = "spot", Both = "both" }
 );
@@ -292,6 +299,8 @@ pub struct Query {
     /// gradients, no gradient accumulation.
     #[serde(default)]
     pub optim_in_bwd: bool,
+    #[serde(default)]
+    pub expert_format: ExpertFormat,
     pub framework: Framework,
     // --- parallelism ---
     pub gpus: u32,
@@ -369,6 +378,10 @@ impl Default for Compute {
     fn default() -> Self { Compute::Native }
 }
 
+impl Default for ExpertFormat {
+    fn default() -> Self { ExpertFormat::Native }
+}
+
 impl Default for Query {
     /// Llama 3.1 8B, QLoRA r16 on all linear layers, bf16, batch 4, sequence 2048.
     fn default() -> Self {
@@ -401,6 +414,7 @@ impl Default for Query {
             act_offload: None,
             ckpt_every: 1,
             optim_in_bwd: false,
+            expert_format: ExpertFormat::Native,
             framework: Framework::Hf,
             gpus: 1,
             nodes: 1,
@@ -619,7 +633,7 @@ pub const KEYS: &[&str] = &[
     "tied", "experts", "experts_per_token", "norms", "qk_norm", "dense_layers", "dense_ffn", "shared_ffn", "q_rank", "kv_rank",
     "rope_dim", "v_dim", "vision_params", "method", "rank", "targets", "quant", "dq",
     "train_layers", "bottleneck", "virtual_tokens", "lora_dropout", "precision", "adapter_dtype",
-    "optim", "optim_impl", "batch", "seq", "ga", "ckpt", "attn", "loss", "packing", "compile", "set_to_none", "act_offload", "ckpt_every", "optim_in_bwd", "framework",
+    "optim", "optim_impl", "batch", "seq", "ga", "ckpt", "attn", "loss", "packing", "compile", "set_to_none", "act_offload", "ckpt_every", "optim_in_bwd", "expert_format", "framework",
     "gpus", "nodes", "shard", "offload", "tp", "sp", "pp", "pp_chunks", "cp", "gpu", "tokens", "epochs", "runs", "pricing",
     "ckpt_interval_min", "interrupt_rate", "mfu", "mem_scale", "provider", "storage_gb", "compute",
     "startup_min", "download_gb_s", "save_gb_s", "eval_frac", "budget_usd", "deadline_h", "goal",
@@ -688,6 +702,7 @@ impl Query {
             "act_offload" => self.act_offload = Some(parse_bool(key, v)?),
             "ckpt_every" => self.ckpt_every = parse_u32(key, v, (1, 1000))?,
             "optim_in_bwd" => self.optim_in_bwd = parse_bool(key, v)?,
+            "expert_format" => self.expert_format = parse_choice!(ExpertFormat, key, v)?,
             "framework" => self.framework = parse_choice!(Framework, key, v)?,
             "gpus" => self.gpus = parse_u32(key, v, limits::GPUS)?,
             "nodes" => self.nodes = parse_u32(key, v, limits::NODES)?,
@@ -834,6 +849,7 @@ impl Query {
         if let Some(x) = self.act_offload { push("act_offload", (x as u8).to_string()); }
         diff!("ckpt_every", ckpt_every, |x: &u32| s(x));
         diff!("optim_in_bwd", optim_in_bwd, |x: &bool| (*x as u8).to_string());
+        diff!("expert_format", expert_format, |x: &ExpertFormat| s(x));
         diff!("framework", framework, |x: &Framework| s(x));
         diff!("gpus", gpus, |x: &u32| s(x));
         diff!("nodes", nodes, |x: &u32| s(x));

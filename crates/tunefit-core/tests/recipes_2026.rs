@@ -78,3 +78,22 @@ fn per_op_checkpointing_recomputes_less_than_full() {
     assert!(none < op && op < full, "{none} {op} {full}");
     assert!(t("ckpt=full&ckpt_every=2") < full);
 }
+
+#[test]
+fn gpt_oss_experts_stay_in_mxfp4_or_load_dequantized() {
+    // gpt-oss-20b: 24 blocks × 32 experts × 3 × 2880 × 2880 expert weights, 4.25 bits in MXFP4
+    // against 16 bits dequantized; LoRA on attention only.
+    let base = "model=gpt-oss-20b&method=lora&targets=q,k,v,o&precision=bf16-true";
+    let native = mem(base);
+    let mx = mem(&format!("{base}&expert_format=mxfp4"));
+    let experts = 24.0 * 32.0 * 3.0 * 2880.0 * 2880.0;
+    let saved = native.weights as f64 - mx.weights as f64;
+    assert!((saved - experts * (2.0 - 4.25 / 8.0)).abs() < 1e3, "{saved}");
+    // ≈ 12.8 GiB of checkpoint (OpenAI: fits in 16 GB).
+    assert!((mx.weights as f64 / 1073741824.0 - 12.8).abs() < 0.3, "{}", mx.weights as f64 / 1073741824.0);
+    // Experts in MXFP4 cannot train or carry adapters: the refusal names the key.
+    for bad in ["model=gpt-oss-20b&method=full&expert_format=mxfp4", "model=gpt-oss-20b&method=lora&expert_format=mxfp4"] {
+        let e = evaluate(&Query::parse(bad).unwrap()).unwrap_err();
+        assert!(e.to_string().contains("expert_format"), "{bad}: {e}");
+    }
+}

@@ -15,7 +15,7 @@ pub mod timeline;
 use crate::activation::{Block, NormImpl};
 use crate::arch::Architecture;
 use crate::framework::{self, LogitsImpl, Resolved};
-use crate::query::{OptimizerImpl, 
+use crate::query::{OptimizerImpl, ExpertFormat,
     AdapterDtype, Attention, Checkpointing, Framework, Loss, Method, Offload, Optimizer, Precision, Quant, Query,
     ShardingStrategy, TargetModule, Targets,
 };
@@ -210,6 +210,13 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
     for (c, m) in framework::unsupported(q) { warn(c, m); }
 
     if !q.gpus.is_multiple_of(q.tp) { return Err(invalid("tp", format!("tp {} must divide gpus {}", q.tp, q.gpus))); }
+    if q.expert_format == ExpertFormat::Mxfp4 && a.experts > 1 {
+        let adapts_experts = matches!(q.method, Method::Lora | Method::Qlora | Method::Dora)
+            && [TargetModule::Gate, TargetModule::Up, TargetModule::Down].iter().any(|t| q.targets.contains(*t));
+        if matches!(q.method, Method::Full | Method::Freeze) || adapts_experts {
+            return Err(invalid("expert_format", "MXFP4 experts are frozen storage: they cannot train in full or carry LoRA adapters (PEFT wraps nn.Linear only); use expert_format=native (dequantized to 16 bits) or targets without gate, up and down"));
+        }
+    }
     if q.optim_in_bwd && q.ga > 1 {
         // torchtune's recipes refuse it: each gradient is gone once its parameter has stepped.
         return Err(invalid("optim_in_bwd", format!("the optimizer steps inside backward and frees each gradient, so gradients cannot accumulate over ga={} micro-batches; set ga=1 or optim_in_bwd=0", q.ga)));
@@ -260,6 +267,16 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
         let lin = a.block_linear_params() as f64 + head_params;
         let bits = quant_bits(q.quant, q.double_quant, a.hidden);
         frozen_weight = (frozen as f64 - lin) * frozen_bytes + lin * bits / 8.0;
+    }
+    // Experts kept in MXFP4 (gpt-oss's checkpoint format): 4-bit values plus an 8-bit scale
+    // per 32 (transformers integrations/mxfp4.py: `_blocks` uint8 pairs, `_scales` uint8).
+    if q.expert_format == ExpertFormat::Mxfp4 && a.experts > 1 {
+        // The routed experts' weight matrices (gate_up_proj [E, h, 2f], down_proj [E, f, h]);
+        // their biases stay 16-bit.
+        let mats = if a.mlp == crate::arch::MlpKind::Gated { 3.0 } else { 2.0 };
+        let experts = a.moe_layers() as f64 * a.experts as f64 * mats * a.hidden as f64 * a.ffn as f64;
+        let was = if q.method == Method::Qlora { quant_bits(q.quant, q.double_quant, a.hidden) / 8.0 } else { frozen_bytes };
+        frozen_weight -= experts * (was - 4.25 / 8.0);
     }
     let adapter_weight = tr.adapter as f64 * adapter_bytes;
     let (base_w, base_g, base_master) = if zero_mixed {
@@ -664,7 +681,7 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
     };
     if a.layout.vision_params > 0 {
         warnings.push(Warning { code: "frozen-vision-tower".into(), message: format!(
-            "the checkpoint loads a vision tower and projector ({} parameters) beside the language model: they are in the weights, in the model's 16-bit type, and never trained or quantized here",
+            "the checkpoint loads a vision tower and projector ({} parameters) beside the language model: they are in the weights, stored like the frozen base, and never trained or quantized here",
             crate::query::format_count(a.layout.vision_params)) });
     }
     if a.inferred {
