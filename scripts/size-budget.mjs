@@ -15,11 +15,14 @@ import { bundleSizes } from './bundle.mjs';
 // keyboard-reachable table regions 0.7 KB (308.3 KB); the embed's header with its link back
 // 0.7 KB (309.0 KB); twenty 2025–26 presets with their layout (dense blocks among MoE ones,
 // latent attention, vision towers) as a compile-time table, the link keys for them, and the
-// Hub-fetch field, less the config reader now in the lazy module: +3.1 KB (312.1 KB). This
-// budget leaves ~1 KB of headroom;
+// Hub-fetch field, less the config reader now in the lazy module: +3.1 KB (312.1 KB); the
+// 2025–26 recipe keys (fused linear loss, optimizer in backward, torchao optimizers, per-op
+// and every-n-th checkpointing, MXFP4 experts: their parsing, memory terms and messages) and
+// the settings split into what is in view and an Advanced disclosure that counts changed
+// keys: +7.5 KB (319.6 KB). This budget leaves ~1 KB of headroom;
 // the first-paint issue's structural cuts (lazy Russian strings, lazy panels) must bring it
 // back under the 300 KB target.
-const BUDGET_KB = Number(process.env.TUNEFIT_SIZE_BUDGET_KB ?? 313);
+const BUDGET_KB = Number(process.env.TUNEFIT_SIZE_BUDGET_KB ?? 321);
 const dir = process.argv[2] ?? 'dist';
 const b = bundleSizes(dir);
 for (const f of b.files) {

@@ -2,7 +2,7 @@
 //! the controls beside the results.
 
 use crate::components::{cost::CostSection, gpu_table::GpuTable, memory::MemoryPanel, model::ModelSection, notices::{LinkNotice, Warnings},
-    plots::MemorySeqPlot, settings::{JobSection, MethodSection, ParallelSection, TrainingSection}, toolbar::Toolbar};
+    plots::MemorySeqPlot, settings::MethodSection, toolbar::Toolbar};
 use crate::components::{export::ExportPanel, plan::PlanPanel, prices::PricesPanel, share::SharePanel};
 use crate::state::AppState;
 use leptos::prelude::*;
@@ -29,9 +29,8 @@ pub fn App() -> impl IntoView {
                     <ModelSection/>
                     <crate::components::settings::TargetGpu/>
                     <MethodSection/>
-                    <TrainingSection/>
-                    <ParallelSection/>
-                    <JobSection/>
+                    <crate::components::settings::RunSection/>
+                    <crate::components::settings::Advanced/>
                 </form>
                 <div class="results" id="results" tabindex="-1">
                     <h2 class="sr-only">{move || st.s().sec_results}</h2>

@@ -44,6 +44,10 @@ pub struct Strings {
     pub sec_training: &'static str,
     pub sec_parallel: &'static str,
     pub sec_job: &'static str,
+    pub sec_run: &'static str,
+    pub sec_method_details: &'static str,
+    pub advanced: fn(changed: usize) -> String,
+    pub expert_format: &'static str,
     pub sec_results: &'static str,
     // model picker
     pub model_source: &'static str,
@@ -318,6 +322,10 @@ pub static EN: Strings = Strings {
     sec_training: "Training",
     sec_parallel: "GPUs and sharding",
     sec_job: "Job",
+    sec_run: "Batch and job size",
+    sec_method_details: "Method details",
+    advanced: |n| match n { 0 => "Advanced: framework, precision, kernels, checkpointing, parallelism, cost (all at defaults)".into(), 1 => "Advanced: framework, precision, kernels, checkpointing, parallelism, cost (1 setting differs from the default)".into(), n => format!("Advanced: framework, precision, kernels, checkpointing, parallelism, cost ({n} settings differ from the defaults)") },
+    expert_format: "MoE expert weights",
     sec_results: "Results",
     model_source: "Model source",
     mode_preset: "preset",
@@ -511,6 +519,15 @@ pub static RU: Strings = Strings {
     sec_training: "Обучение",
     sec_parallel: "GPU и шардирование",
     sec_job: "Задача",
+    sec_run: "Батч и объём задачи",
+    sec_method_details: "Детали метода",
+    advanced: |n| {
+        let head = "Дополнительно: фреймворк, точность, ядра, чекпоинтинг, параллелизм, стоимость";
+        // 1 настройка, 2–4 настройки, 5+ настроек (11–14 — настроек).
+        let word = match (n % 10, n % 100) { (_, 11..=14) => "настроек", (1, _) => "настройка", (2..=4, _) => "настройки", _ => "настроек" };
+        if n == 0 { format!("{head} (всё по умолчанию)") } else { format!("{head} ({n} {word} не по умолчанию)") }
+    },
+    expert_format: "Веса экспертов MoE",
     sec_results: "Результаты",
     model_source: "Источник модели",
     mode_preset: "готовая",

@@ -5,7 +5,7 @@
 use crate::i18n::{value_label, Strings};
 use crate::state::use_state;
 use leptos::prelude::*;
-use tunefit_core::query::{
+use tunefit_core::query::{ExpertFormat, 
     Attention, Checkpointing, Framework, Method, Offload, Optimizer, Precision, Pricing, Compute, Quant, ShardingStrategy, Loss,
 };
 
@@ -159,7 +159,7 @@ macro_rules! impl_choice {
         }
     )*};
 }
-impl_choice!(Method, Quant, Precision, Optimizer, Checkpointing, Attention, Loss, Framework, ShardingStrategy, Offload, Pricing, Compute);
+impl_choice!(Method, Quant, Precision, Optimizer, Checkpointing, Attention, Loss, Framework, ShardingStrategy, Offload, Pricing, Compute, ExpertFormat);
 
 /// A labelled select over a choice. With `optional`, a first entry means "framework default"
 /// (`None`).

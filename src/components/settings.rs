@@ -50,19 +50,6 @@ pub fn MethodSection() -> impl IntoView {
                 <SliderField id="rank" label=|s| s.rank unit=|s| s.u_count scale=ranges::RANK
                     value=Signal::derive(move || st.query.with(|q| q.rank as f64))
                     on_change=move |v: f64| st.edit(|q| q.rank = v as u32) />
-                // Shows the framework profile's value until the person sets one.
-                <SliderField id="lora-dropout" label=|s| s.lora_dropout unit=|s| s.u_prob scale=ranges::LORA_DROPOUT
-                    value=Signal::derive(move || st.query.with(|q| q.lora_dropout.unwrap_or_else(|| tunefit_core::framework::profile(q.framework).lora_dropout_default)))
-                    on_change=move |v: f64| st.edit(|q| q.lora_dropout = Some(v)) />
-                <Targets/>
-            </Show>
-            <Show when=move || is(&[Method::Qlora])>
-                <ChoiceSelect id="quant" label=|s| s.quant
-                    value=Signal::derive(move || Some(st.query.with(|q| q.quant)))
-                    on_change={move |v: Option<_>| { if let Some(v) = v { st.edit(|q| q.quant = v) } }} />
-                <CheckField id="dq" label=|s| s.double_quant
-                    value=Signal::derive(move || st.query.with(|q| q.double_quant))
-                    on_change=move |v| st.edit(|q| q.double_quant = v) />
             </Show>
             <Show when=move || is(&[Method::Adapter])>
                 <SliderField id="bottleneck" label=|s| s.bottleneck unit=|s| s.u_count scale=ranges::BOTTLENECK
@@ -79,6 +66,38 @@ pub fn MethodSection() -> impl IntoView {
                     value=Signal::derive(move || st.query.with(|q| q.train_layers as f64))
                     on_change=move |v: f64| st.edit(|q| q.train_layers = v as u32) />
             </Show>
+        </fieldset>
+    }
+}
+
+/// The method's finer settings, in the Advanced disclosure: adapter dropout and targets, the
+/// quantized storage, and how MoE experts are held.
+#[component]
+pub fn MethodDetails() -> impl IntoView {
+    let st = use_state();
+    let method = Signal::derive(move || st.query.with(|q| q.method));
+    let is = move |ms: &[Method]| ms.contains(&method.get());
+    view! {
+        <fieldset class="group" data-testid="method-details">
+            <legend>{move || st.s().sec_method_details}</legend>
+            <Show when=move || is(&[Method::Lora, Method::Qlora, Method::Dora])>
+                // Shows the framework profile's value until the person sets one.
+                <SliderField id="lora-dropout" label=|s| s.lora_dropout unit=|s| s.u_prob scale=ranges::LORA_DROPOUT
+                    value=Signal::derive(move || st.query.with(|q| q.lora_dropout.unwrap_or_else(|| tunefit_core::framework::profile(q.framework).lora_dropout_default)))
+                    on_change=move |v: f64| st.edit(|q| q.lora_dropout = Some(v)) />
+                <Targets/>
+            </Show>
+            <Show when=move || is(&[Method::Qlora])>
+                <ChoiceSelect id="quant" label=|s| s.quant
+                    value=Signal::derive(move || Some(st.query.with(|q| q.quant)))
+                    on_change={move |v: Option<_>| { if let Some(v) = v { st.edit(|q| q.quant = v) } }} />
+                <CheckField id="dq" label=|s| s.double_quant
+                    value=Signal::derive(move || st.query.with(|q| q.double_quant))
+                    on_change=move |v| st.edit(|q| q.double_quant = v) />
+            </Show>
+            <ChoiceSelect id="expert-format" label=|s| s.expert_format
+                value=Signal::derive(move || Some(st.query.with(|q| q.expert_format)))
+                on_change={move |v: Option<_>| { if let Some(v) = v { st.edit(|q| q.expert_format = v) } }} />
         </fieldset>
     }
 }
@@ -131,12 +150,6 @@ pub fn TrainingSection() -> impl IntoView {
             <ChoiceSelect id="optim" label=|s| s.optimizer
                 value=Signal::derive(move || Some(st.query.with(|q| q.optim)))
                 on_change={move |v: Option<_>| { if let Some(v) = v { st.edit(|q| q.optim = v) } }} />
-            <SliderField id="batch" label=|s| s.batch unit=|s| s.u_seqs scale=ranges::BATCH
-                value=Signal::derive(move || st.query.with(|q| q.batch as f64))
-                on_change=move |v: f64| st.edit(|q| q.batch = v as u32) />
-            <SliderField id="seq" label=|s| s.seq unit=|s| s.u_tokens scale=ranges::SEQ
-                value=Signal::derive(move || st.query.with(|q| q.seq as f64))
-                on_change=move |v: f64| st.edit(|q| q.seq = v as u32) />
             <SliderField id="ga" label=|s| s.ga unit=|s| s.u_steps scale=ranges::GA
                 value=Signal::derive(move || st.query.with(|q| q.ga as f64))
                 on_change=move |v: f64| st.edit(|q| q.ga = v as u32) />
@@ -236,18 +249,63 @@ pub fn TargetGpu() -> impl IntoView {
     }
 }
 
+/// What every estimate needs in view: the micro-batch, the sequence length and the job's size.
 #[component]
-pub fn JobSection() -> impl IntoView {
+pub fn RunSection() -> impl IntoView {
     let st = use_state();
     view! {
-        <fieldset class="group" data-testid="job-section">
-            <legend>{move || st.s().sec_job}</legend>
+        <fieldset class="group" data-testid="run-section">
+            <legend>{move || st.s().sec_run}</legend>
+            <SliderField id="batch" label=|s| s.batch unit=|s| s.u_seqs scale=ranges::BATCH
+                value=Signal::derive(move || st.query.with(|q| q.batch as f64))
+                on_change=move |v: f64| st.edit(|q| q.batch = v as u32) />
+            <SliderField id="seq" label=|s| s.seq unit=|s| s.u_tokens scale=ranges::SEQ
+                value=Signal::derive(move || st.query.with(|q| q.seq as f64))
+                on_change=move |v: f64| st.edit(|q| q.seq = v as u32) />
             <SliderField id="tokens" label=|s| s.tokens unit=|s| s.u_tokens scale=ranges::TOKENS
                 value=Signal::derive(move || st.query.with(|q| q.tokens as f64))
                 on_change=move |v: f64| st.edit(|q| q.tokens = v as u64) />
             <SliderField id="epochs" label=|s| s.epochs unit=|s| s.u_count scale=ranges::EPOCHS
                 value=Signal::derive(move || st.query.with(|q| q.epochs))
                 on_change=move |v: f64| st.edit(|q| q.epochs = v) />
+        </fieldset>
+    }
+}
+
+/// Keys the page shows outside the Advanced disclosure: everything else a link sets is
+/// counted in the disclosure's summary.
+const IN_VIEW: &[&str] = &["v", "model", "params", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "vocab", "tied",
+    "experts", "experts_per_token", "norms", "qk_norm", "dense_layers", "dense_ffn", "shared_ffn", "q_rank", "kv_rank",
+    "rope_dim", "v_dim", "vision_params", "gpu", "gpus", "nodes", "method", "rank", "bottleneck", "virtual_tokens",
+    "train_layers", "batch", "seq", "tokens", "epochs"];
+
+/// Framework, precision, kernels, checkpointing, parallelism and cost settings, closed by
+/// default; its summary says how many of them the query sets away from their defaults, and
+/// it opens by itself when a link sets any.
+#[component]
+pub fn Advanced() -> impl IntoView {
+    let st = use_state();
+    let changed = crate::reactive::memo(move || st.query.with(|q| {
+        q.to_query_string().split('&').filter_map(|kv| kv.split('=').next()).filter(|k| !k.is_empty() && !IN_VIEW.contains(k)).count()
+    }));
+    let open = changed.get_untracked() > 0;
+    view! {
+        <details class="advanced" data-testid="advanced" open=open>
+            <summary data-testid="advanced-summary">{move || (st.s().advanced)(changed.get())}</summary>
+            <MethodDetails/>
+            <TrainingSection/>
+            <ParallelSection/>
+            <JobSection/>
+        </details>
+    }
+}
+
+#[component]
+pub fn JobSection() -> impl IntoView {
+    let st = use_state();
+    view! {
+        <fieldset class="group" data-testid="job-section">
+            <legend>{move || st.s().sec_job}</legend>
             <SliderField id="runs" label=|s| s.runs unit=|s| s.u_count scale=ranges::RUNS
                 value=Signal::derive(move || st.query.with(|q| q.runs as f64))
                 on_change=move |v: f64| st.edit(|q| q.runs = v as u32) />

@@ -49,3 +49,8 @@ export async function openPage(browser, url, opts = {}) {
 
 /** Parses a displayed number like "12.34" or "1,234.5". */
 export const num = (s) => Number(String(s).replace(/[^0-9.\-]/g, ''));
+
+/** Opens the settings' Advanced disclosure (framework, precision, kernels, parallelism, cost). */
+export async function openAdvanced(page) {
+  await page.getByTestId('advanced').evaluate((d) => { d.open = true; });
+}

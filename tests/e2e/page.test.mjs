@@ -508,3 +508,30 @@ test('number boxes take what links take: 4k tokens, 2b training tokens', async (
   assert.deepEqual(page.problems, []);
   await page.close();
 });
+
+test('the first screen holds at most 25 controls; Advanced says how many settings differ and opens for a link that sets them', async () => {
+  const page = await open();
+  // Visible, focusable form controls of the settings column on the default page.
+  const visible = await page.evaluate(() => [...document.querySelectorAll('form.controls input, form.controls select, form.controls textarea, form.controls button, form.controls summary')]
+    .filter((e) => e.checkVisibility() && !e.disabled && e.type !== 'hidden').length);
+  assert.ok(visible <= 25, `${visible} visible controls`);
+  const adv = page.getByTestId('advanced');
+  assert.equal(await adv.evaluate((d) => d.open), false);
+  assert.match(await page.getByTestId('advanced-summary').textContent(), /all at defaults/);
+  // The model, GPU, method, micro-batch, sequence and job size stay in view.
+  for (const id of ['preset', 'gpu', 'gpus-input', 'method', 'batch-input', 'seq-input', 'tokens-input']) {
+    assert.ok(await page.getByTestId(id).isVisible(), id);
+  }
+  assert.equal(await page.getByTestId('framework').isVisible(), false);
+  // Opening it shows the framework; choosing one is counted.
+  await page.getByTestId('advanced-summary').click();
+  await page.getByTestId('framework').selectOption('torchtune');
+  await page.waitForURL(/framework=torchtune/);
+  assert.match(await page.getByTestId('advanced-summary').textContent(), /1 setting differs/);
+  // A link that sets advanced keys opens the disclosure by itself, in Russian with the plural.
+  const ru = await open('?v=1&framework=torchtune&loss=fused-linear&ckpt=op&lang=ru');
+  assert.equal(await ru.getByTestId('advanced').evaluate((d) => d.open), true);
+  assert.match(await ru.getByTestId('advanced-summary').textContent(), /3 настройки не по умолчанию/);
+  assert.deepEqual(page.problems, []);
+  assert.deepEqual(ru.problems, []);
+});
