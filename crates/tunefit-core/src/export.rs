@@ -424,6 +424,20 @@ fn yaml(entries: &[(String, Y)]) -> String {
                     out.push_str(&format!("{pad}{k}:\n"));
                     go(out, inner, indent + 2);
                 }
+                // A list of mappings in block form (`- key: value` items), e.g. Axolotl's
+                // `datasets`: the flow form `[{}]` would lose the entries.
+                Y::L(items) if !items.is_empty() && items.iter().all(|x| matches!(x, Y::M(m) if !m.is_empty())) => {
+                    out.push_str(&format!("{pad}{k}:\n"));
+                    for item in items {
+                        let Y::M(m) = item else { continue };
+                        let mut block = String::new();
+                        go(&mut block, m, 0);
+                        for (n, line) in block.lines().enumerate() {
+                            let lead = if n == 0 { "- " } else { "  " };
+                            out.push_str(&format!("{pad}  {lead}{line}\n"));
+                        }
+                    }
+                }
                 _ => out.push_str(&format!("{pad}{k}: {}\n", yaml_scalar(v))),
             }
         }
@@ -585,7 +599,10 @@ fn hf(ctx: &mut Ctx) -> Vec<ExportFile> {
     };
     let compute_dtype = if ctx.fp16() { "torch.float16" } else if q.precision == Precision::Fp32 { "torch.float32" } else { "torch.bfloat16" };
     let attn = match ctx.res.attn { Attention::Flash => "flash_attention_2", Attention::Sdpa => "sdpa", Attention::Eager => "eager" };
-    let mut load_args = vec![format!("torch_dtype={load_dtype}"), format!("attn_implementation={}", json_str(attn))];
+    // `dtype=`: transformers 4.56 renamed from_pretrained's `torch_dtype` to `dtype`; 5.x
+    // warns "`torch_dtype` is deprecated! Use `dtype` instead!" (transformers 5.24.0
+    // modeling_utils.py:1402-1404). Releases before 4.56 need `torch_dtype` (train.py says so).
+    let mut load_args = vec![format!("dtype={load_dtype}"), format!("attn_implementation={}", json_str(attn))];
     if q.method == Method::Qlora {
         let bnb = match q.quant {
             Quant::Int8 => "bnb_config = BitsAndBytesConfig(load_in_8bit=True)".to_string(),
@@ -596,6 +613,7 @@ fn hf(ctx: &mut Ctx) -> Vec<ExportFile> {
         push(&mut py, &bnb);
         load_args.push("quantization_config=bnb_config".into());
     }
+    push(&mut py, "# dtype= needs transformers >= 4.56 (older releases: torch_dtype=).");
     push(&mut py, &format!("model = AutoModelForCausalLM.from_pretrained(\n    MODEL_ID,\n    {},\n)", load_args.join(",\n    ")));
     push(&mut py, "tokenizer = AutoTokenizer.from_pretrained(MODEL_ID)");
     push(&mut py, "tokenizer.pad_token = tokenizer.pad_token or tokenizer.eos_token");
@@ -604,6 +622,9 @@ fn hf(ctx: &mut Ctx) -> Vec<ExportFile> {
     }
     if ctx.ckpt_on() {
         // Reentrant-free checkpointing is what transformers recommends with PEFT adapters.
+        // gradient_checkpointing_enable keeps its 4.x name: transformers 5 (5.24.0) renamed it
+        // activation_checkpointing_enable and keeps the old name as a deprecated alias, while
+        // 4.x has only the old one (same choice as TrainingArguments below).
         push(&mut py, "model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={\"use_reentrant\": False})");
         push(&mut py, "model.enable_input_require_grads()");
     }
@@ -686,6 +707,13 @@ fn hf(ctx: &mut Ctx) -> Vec<ExportFile> {
     if matches!(ctx.res.loss, Loss::Chunked | Loss::FusedLinear) {
         push(&mut py, &format!("# loss={}: use_liger_kernel runs Liger's fused linear cross-entropy (pip install liger-kernel)", ctx.res.loss));
     }
+    // gradient_checkpointing(_kwargs): transformers 5 renamed the TrainingArguments fields to
+    // activation_checkpointing(_kwargs) and keeps the old names as deprecated aliases until v6
+    // (transformers 5.24.0 training_args.py:1534-1541, field at :908), with a FutureWarning.
+    // transformers 4.5x has no activation_checkpointing field (TypeError), so the old names
+    // are the only spelling that runs on both 4.5x and 5.x.
+    push(&mut py, "# gradient_checkpointing: transformers 5 calls it activation_checkpointing and accepts this name as a");
+    push(&mut py, "# deprecated alias (FutureWarning); 4.x knows only this name, so it runs on both.");
     push(&mut py, &format!("args = TrainingArguments(\n    {},\n)", ta.join(",\n    ")));
     push(&mut py, "trainer = Trainer(model=model, args=args, train_dataset=train_dataset, data_collator=data_collator)");
     push(&mut py, "trainer.train()");
@@ -810,6 +838,95 @@ fn torchtune_config(folder: &str, size: &str, kind: &str, distributed: bool) -> 
     None
 }
 
+/// How a preset's Hugging Face repo stores its weights, as torchtune's checkpointer reads them.
+#[derive(Debug, Clone, Copy)]
+enum Shards {
+    /// One file, e.g. `model.safetensors` (or Meta's `consolidated.00.pth`).
+    One(&'static str),
+    /// `{stem}-0000i-of-0000n.{ext}`, i = 1..=n.
+    Many(&'static str, &'static str, u32),
+}
+
+impl Shards {
+    fn names(self) -> Vec<String> {
+        match self {
+            Shards::One(n) => vec![n.to_string()],
+            Shards::Many(stem, ext, n) => (1..=n).map(|i| format!("{stem}-{i:05}-of-{n:05}.{ext}")).collect(),
+        }
+    }
+}
+
+/// Where a torchtune preset's files lie inside its `tune download` folder: the checkpoint
+/// subfolder ("" or Meta's "original"), the tokenizer file(s) relative to the folder (Qwen's
+/// BPE needs vocab.json and merges.txt), the shard names, the checkpointer's model_type and the
+/// tokenizer builder. Read from the shipped configs of pytorch/torchtune v0.6.1
+/// (a6290a5b, recipes/configs/<folder>/*.yaml: `tokenizer.path`, `tokenizer.merges_file`,
+/// `checkpointer.checkpoint_files`, `checkpointer.model_type`). Those configs name the
+/// *Instruct* repos (e.g. llama3_1/8B_lora_single_device.yaml: `/tmp/Meta-Llama-3.1-8B-Instruct/`),
+/// whose shard layout is the base repo's; the export downloads the base repo, so the folder
+/// is overridden.
+struct TorchtuneCheckpoint {
+    subdir: &'static str,
+    tokenizer: &'static [(&'static str, &'static str)],
+    shards: Shards,
+    model_type: &'static str,
+    tokenizer_component: &'static str,
+}
+
+fn torchtune_checkpoint(preset: Option<&str>) -> Option<TorchtuneCheckpoint> {
+    // Tokenizer files relative to the download folder.
+    const SPM: &[(&str, &str)] = &[("path", "tokenizer.model")];
+    // Llama 3's tiktoken file sits in Meta's original/ folder (every llama3* config).
+    const TIKTOKEN: &[(&str, &str)] = &[("path", "original/tokenizer.model")];
+    // llama3_1/405B_qlora.yaml reads it from original/mp8/ (not checked against the base repo).
+    const TIKTOKEN_405B: &[(&str, &str)] = &[("path", "original/mp8/tokenizer.model")];
+    const BPE: &[(&str, &str)] = &[("path", "vocab.json"), ("merges_file", "merges.txt")];
+    let st = |n: u32| Shards::Many("model", "safetensors", n);
+    let bin = |n: u32| Shards::Many("pytorch_model", "bin", n);
+    fn c(subdir: &'static str, tokenizer: &'static [(&'static str, &'static str)], shards: Shards, model_type: &'static str, tokenizer_component: &'static str) -> TorchtuneCheckpoint {
+        TorchtuneCheckpoint { subdir, tokenizer, shards, model_type, tokenizer_component }
+    }
+    const L2: &str = "torchtune.models.llama2.llama2_tokenizer";
+    const L3: &str = "torchtune.models.llama3.llama3_tokenizer";
+    const QW2: &str = "torchtune.models.qwen2.qwen2_tokenizer";
+    const QW25: &str = "torchtune.models.qwen2_5.qwen2_5_tokenizer";
+    const GEMMA: &str = "torchtune.models.gemma.gemma_tokenizer";
+    Some(match preset? {
+        "llama-2-7b" => c("", SPM, bin(2), "LLAMA2", L2),
+        "llama-2-13b" => c("", SPM, bin(3), "LLAMA2", L2),
+        "llama-2-70b" => c("", SPM, bin(15), "LLAMA2", L2),
+        "codellama-7b" => c("", SPM, bin(3), "LLAMA2", L2),
+        // llama3/8B_*.yaml use FullModelMetaCheckpointer on original/consolidated.00.pth.
+        "llama-3-8b" => c("original", TIKTOKEN, Shards::One("consolidated.00.pth"), "LLAMA3", L3),
+        "llama-3-70b" | "llama-3.1-70b" | "llama-3.3-70b" => c("", TIKTOKEN, st(30), "LLAMA3", L3),
+        "llama-3.1-8b" => c("", TIKTOKEN, st(4), "LLAMA3", L3),
+        "llama-3.1-405b" => c("", TIKTOKEN_405B, st(191), "LLAMA3", L3),
+        "llama-3.2-1b" => c("", TIKTOKEN, Shards::One("model.safetensors"), "LLAMA3_2", L3),
+        "llama-3.2-3b" => c("", TIKTOKEN, st(2), "LLAMA3_2", L3),
+        "mistral-7b" => c("", SPM, bin(2), "MISTRAL", "torchtune.models.mistral.mistral_tokenizer"),
+        "qwen2-7b" => c("", BPE, st(4), "QWEN2", QW2),
+        "qwen2.5-0.5b" | "qwen2.5-1.5b" => c("", BPE, Shards::One("model.safetensors"), "QWEN2", QW25),
+        "qwen2.5-3b" => c("", BPE, st(2), "QWEN2", QW25),
+        "qwen2.5-7b" => c("", BPE, st(4), "QWEN2", QW25),
+        "qwen2.5-14b" => c("", BPE, st(8), "QWEN2", QW25),
+        "qwen2.5-32b" => c("", BPE, st(17), "QWEN2", QW25),
+        "qwen2.5-72b" => c("", BPE, st(37), "QWEN2", QW25),
+        "gemma-2b" => c("", SPM, st(2), "GEMMA", GEMMA),
+        "gemma-7b" => c("", SPM, st(4), "GEMMA", GEMMA),
+        "gemma-2-2b" => c("", SPM, st(3), "GEMMA2", GEMMA),
+        "gemma-2-9b" => c("", SPM, st(8), "GEMMA2", GEMMA),
+        "gemma-2-27b" => c("", SPM, st(24), "GEMMA2", GEMMA),
+        "phi-3-mini" => c("", SPM, st(2), "PHI3_MINI", "torchtune.models.phi3.phi3_mini_tokenizer"),
+        _ => return None,
+    })
+}
+
+/// torchtune 0.6.1 (the last release; torchtune is no longer developed) imports only with an
+/// older torchao: with torchao 0.18 `tune` fails on `No module named 'torchao.dtypes.nf4tensor'`,
+/// with 0.16 on `cannot import name 'int4_weight_only' from 'torchao.quantization'`; 0.13.0
+/// works (export check of 2026-12-02, docs/frameworks.md).
+const TORCHAO_PIN: &str = "Needs torchtune 0.6.1 with torchao 0.13.0 (pip install torchtune==0.6.1 torchao==0.13.0): newer torchao releases break its imports";
+
 fn torchtune(ctx: &mut Ctx) -> Vec<ExportFile> {
     ctx.common_warnings();
     let q = ctx.q.clone();
@@ -840,7 +957,7 @@ fn torchtune(ctx: &mut Ctx) -> Vec<ExportFile> {
             let fallback = torchtune_config("llama3_1", "8B", kind, distributed).map(|c| c.0).unwrap_or_default();
             if tm.is_some() {
                 let what = ctx.preset.unwrap_or("this model");
-                ctx.warn("export-torchtune-config", format!("{what}: torchtune ships no {kind} config for {dir} {size}; the export starts from {fallback} — replace its checkpointer and tokenizer with this model's"));
+                ctx.warn("export-torchtune-config", format!("{what}: torchtune ships no {kind} config for {dir} {size}; the export starts from {fallback} and overrides its model, checkpointer and tokenizer with this model's; check the rest of it"));
             }
             fallback
         }
@@ -917,13 +1034,45 @@ fn torchtune(ctx: &mut Ctx) -> Vec<ExportFile> {
         }
         Loss::Standard => "torch.nn.CrossEntropyLoss",
     };
+    // D1 of the export check (docs/frameworks.md): the shipped configs point at the *Instruct*
+    // download folder (torchtune v0.6.1 recipes/configs/llama3_1/8B_lora_single_device.yaml:
+    // `checkpoint_dir: /tmp/Meta-Llama-3.1-8B-Instruct/`, `tokenizer.path:
+    // /tmp/Meta-Llama-3.1-8B-Instruct/original/tokenizer.model`), while launch.sh downloads
+    // the base repo to /tmp/<name>. The config's own advice is to override
+    // `checkpointer.checkpoint_dir=<YOUR_CHECKPOINT_DIR>`: the export does, with the tokenizer
+    // file(s), and with the shard names, model_type and tokenizer builder when the config is
+    // another model's (a fallback above).
+    let download_dir = format!("/tmp/{}", ctx.model().rsplit('/').next().unwrap_or("model"));
+    let own_config = base.starts_with(&format!("{dir}/{size}_"));
+    let ckpt = tm.and_then(|_| torchtune_checkpoint(ctx.preset));
+    let mut tokenizer: Vec<(String, Y)> = Vec::new();
+    let mut checkpointer: Vec<(String, Y)> = Vec::new();
+    if let Some(c) = &ckpt {
+        if !own_config { tokenizer.push(("_component_".into(), s(c.tokenizer_component))); }
+        for (k, file) in c.tokenizer { tokenizer.push(((*k).into(), s(format!("{download_dir}/{file}")))); }
+        let sub = if c.subdir.is_empty() { String::new() } else { format!("/{}", c.subdir) };
+        checkpointer.push(("checkpoint_dir".into(), s(format!("{download_dir}{sub}"))));
+        if !own_config {
+            let names = c.shards.names();
+            checkpointer.push(("checkpoint_files".into(), Y::L(names.iter().map(|n| s(n.as_str())).collect())));
+            checkpointer.push(("model_type".into(), s(c.model_type)));
+        }
+    }
+    tokenizer.push(("max_seq_len".into(), i(q.seq)));
     let mut top: Vec<(String, Y)> = vec![
         comment(origin(&q)),
         comment(format!("Overrides on torchtune's {base}: tune cp {base} base.yaml, then merge these keys in,")),
         comment("or run launch.sh, which passes the same values as command-line overrides."),
+        comment(TORCHAO_PIN),
         ("model".into(), Y::M(model)),
-        ("tokenizer".into(), Y::M(vec![("max_seq_len".into(), i(q.seq))])),
+        ("tokenizer".into(), Y::M(tokenizer)),
         ("dataset".into(), Y::M(vec![("packed".into(), Y::B(ctx.res.packing))])),
+    ];
+    if !checkpointer.is_empty() {
+        top.push(comment(format!("checkpoint and tokenizer from the download in launch.sh ({download_dir}), not the config's Instruct folder")));
+        top.push(("checkpointer".into(), Y::M(checkpointer)));
+    }
+    top.extend([
         ("batch_size".into(), i(q.batch)),
         ("gradient_accumulation_steps".into(), i(q.ga)),
         ("epochs".into(), i(q.epochs.ceil() as i64)),
@@ -934,7 +1083,7 @@ fn torchtune(ctx: &mut Ctx) -> Vec<ExportFile> {
         ("enable_activation_offloading".into(), Y::B(ctx.res.act_offload)),
         ("optimizer_in_bwd".into(), Y::B(q.optim_in_bwd)),
         ("compile".into(), Y::B(ctx.res.compile)),
-    ];
+    ]);
     if q.epochs.fract() != 0.0 {
         ctx.warn("export-epochs", format!("epochs={}: torchtune counts whole epochs; the export rounds up (cap steps with max_steps_per_epoch)", q.epochs));
     }
@@ -982,7 +1131,15 @@ fn torchtune(ctx: &mut Ctx) -> Vec<ExportFile> {
         l
     } else { "tune run".into() };
     let mut shl = format!("#!/usr/bin/env bash\n# {}\nset -euo pipefail\n", origin(&q));
-    shl += &format!("# tune download {} --output-dir /tmp/{}\n", ctx.model(), ctx.model().rsplit('/').next().unwrap_or("model"));
+    shl += &format!("# {TORCHAO_PIN}\n");
+    // Llama 3.x repos carry Meta's consolidated weights in original/ besides the safetensors the
+    // HF checkpointer reads; the shipped configs skip them the same way (llama3_1/8B_lora_single_device.yaml:
+    // `--ignore-patterns "original/consolidated.00.pth"`). The tokenizer in original/ is kept.
+    let skip = match &ckpt {
+        Some(c) if c.tokenizer_component.ends_with("llama3_tokenizer") && c.subdir.is_empty() => " --ignore-patterns 'original/consolidated*'",
+        _ => "",
+    };
+    shl += &format!("# tune download {} --output-dir {download_dir}{skip}\n", ctx.model());
     shl += &format!("{launcher} {recipe} --config {base} \\\n");
     shl += &dotted.iter().map(|d| format!("  {}", sh(d))).collect::<Vec<_>>().join(" \\\n");
     shl.push('\n');
@@ -1164,8 +1321,13 @@ fn axolotl(ctx: &mut Ctx) -> Vec<ExportFile> {
             ("bnb_4bit_use_double_quant".into(), Y::B(q.double_quant)),
         ])));
     }
-    top.push(("datasets".into(), Y::L(vec![])));
-    top.push(comment("datasets: - path: your/dataset  type: alpaca"));
+    // axolotl 0.21.0 utils/schemas/config.py:370-380: `datasets` is `list[...]` with MinLen(1),
+    // so `datasets: []` fails validation. A placeholder entry, in block form, to replace.
+    top.push(comment("Fill in: replace your/dataset with your data (a Hub id or a local path); type alpaca reads instruction/input/output columns"));
+    top.push(("datasets".into(), Y::L(vec![Y::M(vec![
+        ("path".into(), s("your/dataset")),
+        ("type".into(), s("alpaca")),
+    ])])));
     match q.method {
         Method::Lora | Method::Qlora | Method::Dora => {
             let (targets, note) = ctx.naming.peft_targets(&q);
@@ -1180,6 +1342,15 @@ fn axolotl(ctx: &mut Ctx) -> Vec<ExportFile> {
             let full = ctx.naming.full_modules(&q);
             if !full.is_empty() { top.push(("lora_modules_to_save".into(), strs(&full))); }
             if q.method == Method::Dora { top.push(("peft_use_dora".into(), Y::B(true))); }
+            // axolotl 0.21.0 switches its Triton LoRA kernels on by itself for lora/qlora when
+            // none of these flags is set (utils/schemas/config.py:2076
+            // check_auto_enable_lora_kernels; utils/schemas/validation.py:92
+            // lora_kernels_auto_enable). tunefit's axolotl profile estimates PEFT's own path
+            // (fp32 adapter input cast etc.), so the export turns them off explicitly.
+            top.push(comment("tunefit's axolotl profile estimates PEFT's LoRA path: axolotl's own LoRA kernels stay off"));
+            for k in ["lora_mlp_kernel", "lora_qkv_kernel", "lora_o_kernel", "lora_embedding_kernel"] {
+                top.push((k.into(), Y::B(false)));
+            }
         }
         Method::Freeze => {
             let l = ctx.arch.layers as i64;
@@ -1206,8 +1377,14 @@ fn axolotl(ctx: &mut Ctx) -> Vec<ExportFile> {
         ("fp16".into(), Y::B(q.precision == Precision::Fp16Mixed)),
         ("tf32".into(), Y::B(false)),
         ("gradient_checkpointing".into(), Y::B(ctx.ckpt_on())),
-        ("flash_attention".into(), Y::B(ctx.res.attn == Attention::Flash)),
-        ("sdp_attention".into(), Y::B(ctx.res.attn == Attention::Sdpa)),
+        // axolotl 0.21.0 utils/schemas/config.py:1645 normalize_attn_implementation: the
+        // legacy flash_attention/sdp_attention flags are deprecated (utils/schemas/enums.py
+        // LEGACY_ATTN_FLAG_TO_IMPL), and combining them with attn_implementation is an error.
+        ("attn_implementation".into(), s(match ctx.res.attn {
+            Attention::Flash => "flash_attention_2",
+            Attention::Sdpa => "sdpa",
+            Attention::Eager => "eager",
+        })),
         ("torch_compile".into(), Y::B(ctx.res.compile)),
     ]);
     if let Some(a) = hf_optim_args(ctx) { top.push(("optim_args".into(), s(a))); }
@@ -1301,7 +1478,14 @@ fn llama_factory(ctx: &mut Ctx) -> Vec<ExportFile> {
             top.push(("lora_target".into(), s("all")));
         }
     }
+    // LLaMA-Factory 0.9.5 hparams/data_args.py:38-40: dataset names are looked up in
+    // <dataset_dir>/dataset_info.json (data/parser.py:113), dataset_dir defaulting to "data",
+    // which exists only in a source checkout; after `pip install llamafactory` the lookup fails.
+    // Both are written, with a fill-in comment, as the other exports mark their dataset.
     top.extend([
+        comment("Fill in: dataset names an entry of <dataset_dir>/dataset_info.json. alpaca_en_demo is in the data/ folder"),
+        comment("of a LLaMA-Factory checkout; with pip install llamafactory, point dataset_dir at a folder with your own dataset_info.json"),
+        ("dataset_dir".into(), s("data")),
         ("dataset".into(), s("alpaca_en_demo")),
         ("template".into(), s("default")),
         ("cutoff_len".into(), i(q.seq)),

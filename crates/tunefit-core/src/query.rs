@@ -378,6 +378,8 @@ impl Default for Compute {
     fn default() -> Self { Compute::Native }
 }
 
+// `choice!` declares the enum; its default is stated here beside the others.
+#[allow(clippy::derivable_impls)]
 impl Default for ExpertFormat {
     fn default() -> Self { ExpertFormat::Native }
 }

@@ -147,7 +147,7 @@ fn hf_carries_values_and_deepspeed() {
     let py = &get(&e, "train.py").content;
     for needle in [
         "r=48,", "lora_alpha=96,", "target_modules=[\"q_proj\", \"v_proj\"]", "per_device_train_batch_size=3,",
-        "gradient_accumulation_steps=5,", "MAX_SEQ_LENGTH = 3072", "bf16=True,", "torch_dtype=torch.bfloat16",
+        "gradient_accumulation_steps=5,", "MAX_SEQ_LENGTH = 3072", "bf16=True,", "    dtype=torch.bfloat16,",
         "gradient_checkpointing=True,", "deepspeed=\"ds_config.json\"", "optim=\"adamw_torch_fused\"",
     ] {
         assert!(py.contains(needle), "train.py lacks {needle}:\n{py}");
@@ -187,7 +187,7 @@ fn hf_qlora_bits_and_fsdp() {
     }
     assert!(get(&e, "launch.sh").content.contains("--config_file accelerate_fsdp.yaml"));
     // Full fine-tuning under AMP loads fp32 weights (autocast casts from fp32 masters).
-    assert!(get(&e, "train.py").content.contains("torch_dtype=torch.float32"));
+    assert!(get(&e, "train.py").content.contains("    dtype=torch.float32,"));
 }
 
 #[test]
@@ -271,7 +271,7 @@ fn axolotl_carries_values() {
         assert_eq!(y["load_in_4bit"], true);
         assert_eq!(y["bnb_config_kwargs"]["bnb_4bit_quant_type"], "fp4");
         assert_eq!(y["sample_packing"], true);
-        assert_eq!(y["flash_attention"], true);
+        assert_eq!(y["attn_implementation"], "flash_attention_2");
     }
     let text = get(&ex(Framework::Axolotl, "packing=0&ckpt=none"), "axolotl.yaml").content.clone();
     assert!(text.contains("sample_packing: false") && text.contains("gradient_checkpointing: false"), "{text}");
@@ -703,4 +703,144 @@ fn export_json_round_trips_to_the_same_export() {
     // Not an answer at all: said, not a panic.
     assert!(read_export_json("{}").is_err());
     assert!(read_export_json("not json").unwrap_err().contains("config exporter"));
+}
+
+/// The `--output-dir` of launch.sh's `tune download` line, and its dotted overrides as a map.
+fn torchtune_launch(e: &ConfigExport) -> (String, std::collections::BTreeMap<String, String>) {
+    let sh = get(e, "launch.sh").content.clone();
+    let dl = sh.lines().find(|l| l.starts_with("# tune download ")).unwrap_or_else(|| panic!("no tune download line:\n{sh}"));
+    let dir = dl.split("--output-dir ").nth(1).and_then(|r| r.split_whitespace().next()).unwrap_or_else(|| panic!("{dl}")).to_string();
+    let overrides = sh.lines()
+        .filter(|l| l.starts_with("  "))
+        .map(|l| l.trim().trim_end_matches(" \\").trim_matches('\''))
+        .filter_map(|l| l.split_once('=').map(|(k, v)| (k.to_string(), v.to_string())))
+        .collect();
+    (dir, overrides)
+}
+
+/// Export check of 2026-12-02 (docs/frameworks.md, "Export check against the frameworks"),
+/// D1: the shipped torchtune configs read /tmp/<Instruct-name>/, launch.sh downloads the base
+/// repo to /tmp/<name>. The overrides must point the checkpointer and tokenizer at the
+/// download, with each family's tokenizer files (Llama 3: original/tokenizer.model; Qwen2.5:
+/// vocab.json + merges.txt), and name the shards, model_type and tokenizer builder when the
+/// config is another model's.
+#[test]
+fn export_check_d1_torchtune_reads_the_downloaded_checkpoint() {
+    /// Tokenizer keys and their files below the download dir.
+    type Tok = &'static [(&'static str, &'static str)];
+    // (query, checkpoint_dir below the download dir, tokenizer overrides)
+    let cases: &[(&str, &str, Tok)] = &[
+        ("model=llama-3.1-8b&method=lora&rank=16&targets=all&batch=2&seq=512", "", &[("path", "/original/tokenizer.model")]),
+        ("model=llama-3.1-8b&method=qlora&rank=16&batch=2&seq=512", "", &[("path", "/original/tokenizer.model")]),
+        ("model=llama-3.1-8b&method=full&batch=1&seq=512&gpus=2&shard=fsdp", "", &[("path", "/original/tokenizer.model")]),
+        ("model=llama-3.2-1b&method=lora", "", &[("path", "/original/tokenizer.model")]),
+        // llama3/8B_* use FullModelMetaCheckpointer on original/consolidated.00.pth.
+        ("model=llama-3-8b&method=lora", "/original", &[("path", "/original/tokenizer.model")]),
+        ("model=qwen2.5-7b&method=lora", "", &[("path", "/vocab.json"), ("merges_file", "/merges.txt")]),
+        ("model=mistral-7b&method=full", "", &[("path", "/tokenizer.model")]),
+        ("model=gemma-2-9b&method=qlora", "", &[("path", "/tokenizer.model")]),
+        ("model=phi-3-mini&method=lora&gpus=2", "", &[("path", "/tokenizer.model")]),
+    ];
+    for (qs, sub, tok) in cases {
+        let e = ex(Framework::Torchtune, qs);
+        let (dir, o) = torchtune_launch(&e);
+        let name = dir.strip_prefix("/tmp/").unwrap_or_else(|| panic!("?{qs}: {dir}"));
+        assert!(!name.contains("Instruct"), "?{qs}: downloads {dir}");
+        assert_eq!(o.get("checkpointer.checkpoint_dir").map(String::as_str), Some(format!("{dir}{sub}").as_str()), "?{qs}: {o:?}");
+        for (k, file) in *tok {
+            assert_eq!(o.get(&format!("tokenizer.{k}")), Some(&format!("{dir}{file}")), "?{qs}: {o:?}");
+        }
+        // Nothing still reads a config's Instruct folder, and the config is the model's own:
+        // its shard names hold, so none are written.
+        assert!(o.values().all(|v| !v.contains("-Instruct")), "?{qs}: {o:?}");
+        assert!(!o.contains_key("checkpointer.checkpoint_files") && !o.contains_key("tokenizer._component_"), "?{qs}: {o:?}");
+        // The YAML carries the same values.
+        if let Some(y) = yaml_value(&get(&e, "torchtune_overrides.yaml").content) {
+            assert_eq!(y["checkpointer"]["checkpoint_dir"], format!("{dir}{sub}"), "?{qs}");
+            for (k, file) in *tok { assert_eq!(y["tokenizer"][*k], format!("{dir}{file}"), "?{qs}"); }
+        }
+    }
+    // Llama 3.x with the HF checkpointer: Meta's consolidated weights are not downloaded.
+    assert!(get(&ex(Framework::Torchtune, ""), "launch.sh").content.contains("--ignore-patterns 'original/consolidated*'"));
+    // Another model's config (no full config for qwen2_5 72B): its tokenizer builder, shards and
+    // model_type are overridden too.
+    let e = ex(Framework::Torchtune, "model=qwen2.5-72b&method=full&gpus=8&shard=fsdp");
+    let (dir, o) = torchtune_launch(&e);
+    assert_eq!(dir, "/tmp/Qwen2.5-72B");
+    assert_eq!(o["tokenizer._component_"], "torchtune.models.qwen2_5.qwen2_5_tokenizer");
+    assert_eq!(o["checkpointer.model_type"], "QWEN2");
+    let files = o["checkpointer.checkpoint_files"].trim_matches(|c| c == '[' || c == ']').split(',').collect::<Vec<_>>();
+    assert_eq!(files.len(), 37, "{files:?}");
+    assert_eq!((files[0], files[36]), ("model-00001-of-00037.safetensors", "model-00037-of-00037.safetensors"));
+    if let Some(y) = yaml_value(&get(&e, "torchtune_overrides.yaml").content) {
+        assert_eq!(y["checkpointer"]["checkpoint_files"].as_array().map(Vec::len), Some(37));
+    }
+    // torchtune 0.6.1 imports only with torchao 0.13: both files say so.
+    for f in &e.files {
+        assert!(f.content.contains("torchtune==0.6.1 torchao==0.13.0"), "{}: no torchao pin:\n{}", f.name, f.content);
+    }
+}
+
+/// D2: `dtype=` (transformers >= 4.56) instead of `torch_dtype=`; checkpointing keeps the
+/// `gradient_checkpointing` names, which transformers 4.5x requires and 5.x accepts as
+/// aliases (`activation_checkpointing` would be a TypeError on 4.5x).
+#[test]
+fn export_check_d2_hf_dtype_and_checkpointing_names() {
+    for qs in ["", Z3, "method=full&gpus=8&shard=fsdp", "method=lora&ckpt=none&precision=fp16-mixed"] {
+        let py = get(&ex(Framework::Hf, qs), "train.py").content.clone();
+        let load = py_kwargs(&py, "AutoModelForCausalLM.from_pretrained");
+        assert!(load.iter().any(|k| k == "dtype") && !load.iter().any(|k| k == "torch_dtype"), "?{qs}: {load:?}");
+        assert!(py.contains("transformers >= 4.56"), "?{qs}: the dtype= comment names the version:\n{py}");
+        let ta = py_kwargs(&py, "TrainingArguments");
+        assert!(ta.iter().any(|k| k == "gradient_checkpointing"), "?{qs}: {ta:?}");
+        assert!(!ta.iter().any(|k| k.starts_with("activation_checkpointing")), "?{qs}: not a 4.5x field: {ta:?}");
+        assert!(!py.contains("activation_checkpointing_enable("), "{py}");
+    }
+}
+
+/// D3–D5: Axolotl's `datasets` is a non-empty block list (its schema has MinLen(1)); LoRA
+/// kernels are off for lora/qlora/dora; attention is `attn_implementation`, never the
+/// deprecated flags (combining both is an error in axolotl 0.21).
+#[test]
+fn export_check_d3_d5_axolotl() {
+    for qs in ["", "method=lora&targets=all", "method=dora", "method=full&gpus=2&shard=fsdp", "model=llama-3.2-1b&method=freeze&train_layers=2"] {
+        let text = get(&ex(Framework::Axolotl, qs), "axolotl.yaml").content.clone();
+        assert!(!text.contains("datasets: []"), "?{qs}:\n{text}");
+        assert!(text.contains("datasets:\n  - path: \"your/dataset\"\n    type: \"alpaca\"\n"), "?{qs}:\n{text}");
+        for legacy in ["flash_attention:", "sdp_attention:"] {
+            assert!(!text.lines().any(|l| l.starts_with(legacy)), "?{qs}: {legacy}\n{text}");
+        }
+        let lora = !qs.contains("full") && !qs.contains("freeze");
+        for k in ["lora_mlp_kernel", "lora_qkv_kernel", "lora_o_kernel", "lora_embedding_kernel"] {
+            assert_eq!(text.contains(&format!("\n{k}: false\n")), lora, "?{qs}: {k}\n{text}");
+        }
+        if let Some(y) = yaml_value(&text) {
+            let ds = y["datasets"].as_array().unwrap_or_else(|| panic!("?{qs}: {text}"));
+            assert!(!ds.is_empty() && ds.iter().all(|d| d["path"].is_string() && d["type"].is_string()), "?{qs}: {ds:?}");
+            assert!(y.get("flash_attention").is_none() && y.get("sdp_attention").is_none(), "?{qs}");
+            if lora {
+                for k in ["lora_mlp_kernel", "lora_qkv_kernel", "lora_o_kernel", "lora_embedding_kernel"] { assert_eq!(y[k], false, "?{qs}: {k}"); }
+            }
+        }
+    }
+    for (qs, want) in [("", "flash_attention_2"), ("attn=sdpa", "sdpa"), ("attn=eager", "eager"), ("attn=flash", "flash_attention_2")] {
+        let text = get(&ex(Framework::Axolotl, qs), "axolotl.yaml").content.clone();
+        assert!(text.contains(&format!("\nattn_implementation: \"{want}\"\n")), "?{qs}:\n{text}");
+    }
+}
+
+/// D6: LLaMA-Factory looks `dataset` up in `<dataset_dir>/dataset_info.json`: the export
+/// writes `dataset_dir` and says to fill both in.
+#[test]
+fn export_check_d6_llama_factory_dataset_dir() {
+    for qs in ["", "method=lora&targets=all", "method=full&gpus=2&shard=fsdp"] {
+        let text = get(&ex(Framework::LlamaFactory, qs), "llamafactory.yaml").content.clone();
+        let lines: Vec<&str> = text.lines().collect();
+        let at = lines.iter().position(|l| l.starts_with("dataset_dir:")).unwrap_or_else(|| panic!("?{qs}: no dataset_dir\n{text}"));
+        assert!(lines[..at].iter().rev().take(3).any(|l| l.starts_with("# Fill in") && l.contains("dataset_info.json")), "?{qs}:\n{text}");
+        assert!(lines.iter().any(|l| l.starts_with("dataset:")), "{text}");
+        if let Some(y) = yaml_value(&text) {
+            assert!(y["dataset_dir"].as_str().is_some_and(|d| !d.is_empty()) && y["dataset"].is_string(), "?{qs}: {y}");
+        }
+    }
 }
