@@ -2,6 +2,10 @@
 // height messages; why and how: docs/sharing.md.
 if ('serviceWorker' in navigator) navigator.serviceWorker.register('./sw.js').catch(() => {});
 const p = new URLSearchParams(location.search), html = document.documentElement, embed = p.get('embed') === '1';
+// The prerendered page (scripts/prerender.mjs) shows the default settings' figures: a link
+// that sets anything else, or another language, dims them until the wasm has its own.
+const PRESENTATION = ['v', 'theme', 'units', 'plot', 'embed', 'view'];
+if ([...p.keys()].some((k) => !PRESENTATION.includes(k) && !(k === 'lang' && p.get(k) === 'en'))) html.dataset.pending = '';
 if (embed) {
   html.dataset.embed = '';
   if (['memory', 'fit', 'cost'].includes(p.get('view'))) html.dataset.view = p.get('view');

@@ -22,7 +22,10 @@ const LAZY = ['./tunefit-export.js', './tunefit-export_bg.wasm'].map((u) => new 
 // Every local file a page references: href/src and the loader's data-js/data-wasm.
 function referenced(html) {
   const out = new Set([INDEX, new URL('./index.html', SCOPE).href, new URL('./sw.js', SCOPE).href, ...LAZY]);
-  for (const m of html.matchAll(/(?:href|src|data-js|data-wasm)="([^"]+)"/g)) {
+  // Only the document's own files: the prerendered page (scripts/prerender.mjs) after them
+  // holds links (shared settings, providers' pages) that are not files of this deployment.
+  const own = html.split('<div id="prerender"')[0];
+  for (const m of own.matchAll(/(?:href|src|data-js|data-wasm)="([^"]+)"/g)) {
     const url = new URL(m[1], SCOPE);
     if (url.origin === self.location.origin) out.add(url.href);
   }

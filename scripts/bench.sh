@@ -4,4 +4,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
 trunk build --release
+node scripts/prerender.mjs dist
 node scripts/bench.mjs

@@ -4,6 +4,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
 source scripts/env.sh
-echo "tunefit: serving at http://127.0.0.1:8080/"
-# No autoreload: its injected inline script is blocked by the page's CSP (script-src 'self').
-exec trunk serve --release --no-autoreload --address 127.0.0.1 --port 8080
+trunk build --release
+# The default page rendered into index.html, so it paints before the wasm arrives.
+node scripts/prerender.mjs dist
+echo "tunefit: serving dist/ at http://127.0.0.1:8080/ (Ctrl-C stops)"
+exec node -e "import('./tests/e2e/harness.mjs').then((h) => h.serve({ root: 'dist', port: 8080 }))"

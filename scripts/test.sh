@@ -24,6 +24,7 @@ cargo test -p tunefit-app --target wasm32-unknown-unknown
 tier "release build (trunk)"
 rm -rf dist
 trunk build --release
+node scripts/prerender.mjs dist
 
 tier "size budget"
 node scripts/size-budget.mjs

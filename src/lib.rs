@@ -17,6 +17,11 @@ pub fn mount() {
     // formatting costs 1.7 KB of the release's 350 KB budget, where a panic aborts as a wasm trap.
     #[cfg(debug_assertions)]
     console_error_panic_hook::set_once();
+    // The build's prerendered copy of the default page (scripts/prerender.mjs) goes in the same
+    // task as the live app arrives, so the swap is never painted.
+    if let Some(copy) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("prerender")) {
+        copy.remove();
+    }
     // `embed=1` is the same app laid out as a widget by CSS (public/boot.js, docs/sharing.md).
     leptos::mount::mount_to_body(app::App);
 }

@@ -11,7 +11,7 @@ const TYPES = {
 };
 
 /** Serves `root` (default dist/) on 127.0.0.1 at a free port, optionally under a sub-path. */
-export async function serve({ root = 'dist', prefix = '/' } = {}) {
+export async function serve({ root = 'dist', prefix = '/', port = 0 } = {}) {
   const server = createServer(async (req, res) => {
     try {
       let path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
@@ -23,7 +23,7 @@ export async function serve({ root = 'dist', prefix = '/' } = {}) {
       res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body);
     } catch { res.writeHead(404).end('not found'); }
   });
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  await new Promise((r) => server.listen(port, '127.0.0.1', r));
   const url = `http://127.0.0.1:${server.address().port}${prefix}`;
   return { url, close: () => new Promise((r) => server.close(r)) };
 }
