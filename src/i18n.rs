@@ -101,6 +101,7 @@ pub struct Strings {
     /// Checkbox: `zero_grad(set_to_none=True)`, gradients freed after each step.
     pub set_to_none: &'static str,
     pub optim_in_bwd: &'static str,
+    pub galore_rank: &'static str,
     pub ckpt_every: &'static str,
     pub u_blocks: &'static str,
     pub framework: &'static str,
@@ -381,6 +382,7 @@ pub static EN: Strings = Strings {
     act_offload: "Activation offloading to CPU",
     set_to_none: "Free gradients after each step (zero_grad set_to_none)",
     optim_in_bwd: "Optimizer step in backward, one gradient at a time (torchtune optimizer_in_bwd)",
+    galore_rank: "GaLore projection rank",
     ckpt_every: "Checkpoint every n-th block",
     u_blocks: "blocks",
     framework: "Framework",
@@ -583,6 +585,7 @@ pub static RU: Strings = Strings {
     act_offload: "Выгрузка активаций в ОЗУ",
     set_to_none: "Освобождать градиенты после шага (zero_grad set_to_none)",
     optim_in_bwd: "Шаг оптимизатора в обратном проходе, по одному градиенту (optimizer_in_bwd в torchtune)",
+    galore_rank: "Ранг проекции GaLore",
     ckpt_every: "Чекпоинтить каждый n-й блок",
     u_blocks: "блоков",
     framework: "Фреймворк",

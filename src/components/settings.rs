@@ -135,6 +135,9 @@ fn Targets() -> impl IntoView {
     }
 }
 
+/// GaLore's projection rank: 8 to 4096 (its examples use 128 to 1024).
+const GALORE_RANK: super::controls::Scale = super::controls::Scale::log(8.0, 4096.0, 54, true);
+
 /// 1 (every block) to 8: torchtitan's `selective_ac_option` as a whole number.
 const CKPT_EVERY: super::controls::Scale = super::controls::Scale::linear(1.0, 8.0, 7, true);
 
@@ -150,6 +153,11 @@ pub fn TrainingSection() -> impl IntoView {
             <ChoiceSelect id="optim" label=|s| s.optimizer
                 value=Signal::derive(move || Some(st.query.with(|q| q.optim)))
                 on_change={move |v: Option<_>| { if let Some(v) = v { st.edit(|q| q.optim = v) } }} />
+            <Show when=move || st.query.with(|q| q.optim == tunefit_core::query::Optimizer::GaloreAdamW)>
+                <SliderField id="galore-rank" label=|s| s.galore_rank unit=|s| s.u_count scale=GALORE_RANK
+                    value=Signal::derive(move || st.query.with(|q| q.galore_rank as f64))
+                    on_change=move |v: f64| st.edit(|q| q.galore_rank = v as u32) />
+            </Show>
             <SliderField id="ga" label=|s| s.ga unit=|s| s.u_steps scale=ranges::GA
                 value=Signal::derive(move || st.query.with(|q| q.ga as f64))
                 on_change=move |v: f64| st.edit(|q| q.ga = v as u32) />

@@ -480,6 +480,9 @@ fn hf_optim(ctx: &Ctx) -> &'static str {
         // it has none for torchao's fp8 AdamW (a warning says so).
         Optimizer::AdamW8bitAo | Optimizer::AdamWFp8Ao => "adamw_torch_8bit",
         Optimizer::AdamW4bitAo => "adamw_torch_4bit",
+        // transformers' GaLore (training_args.py OptimizerNames GALORE_ADAMW, with
+        // optim_target_modules and optim_args "rank=…").
+        Optimizer::GaloreAdamW => "galore_adamw",
         Optimizer::PagedAdamW => "paged_adamw_32bit",
         Optimizer::PagedAdamW8bit => "paged_adamw_8bit",
         Optimizer::Adafactor => "adafactor",
@@ -488,10 +491,18 @@ fn hf_optim(ctx: &Ctx) -> &'static str {
     }
 }
 
-/// `optim_args` where the name alone does not say it (SGD momentum).
-fn hf_optim_args(ctx: &Ctx) -> Option<&'static str> {
-    (ctx.q.optim == Optimizer::SgdMomentum).then_some("momentum=0.9")
+/// `optim_args` where the name alone does not say it (SGD momentum, GaLore's rank).
+fn hf_optim_args(ctx: &Ctx) -> Option<String> {
+    match ctx.q.optim {
+        Optimizer::SgdMomentum => Some("momentum=0.9".into()),
+        Optimizer::GaloreAdamW => Some(format!("rank={}", ctx.q.galore_rank)),
+        _ => None,
+    }
 }
+
+/// GaLore's `optim_target_modules` (the block linears, as transformers' GaLore docs write
+/// them): regexes over module names.
+const GALORE_TARGETS: &[&str] = &[r".*.attn.*", r".*.mlp.*"];
 
 /// DeepSpeed JSON (ZeRO stage, offload), with "auto" where the Trainer fills the value in.
 fn deepspeed_json(ctx: &Ctx) -> Option<String> {
@@ -691,7 +702,10 @@ fn hf(ctx: &mut Ctx) -> Vec<ExportFile> {
         format!("optim={}", json_str(hf_optim(ctx))),
     ];
     if ctx.ckpt_on() { ta.push("gradient_checkpointing_kwargs={\"use_reentrant\": False}".into()); }
-    if let Some(a) = hf_optim_args(ctx) { ta.push(format!("optim_args={}", json_str(a))); }
+    if let Some(a) = hf_optim_args(ctx) { ta.push(format!("optim_args={}", json_str(&a))); }
+    if ctx.q.optim == Optimizer::GaloreAdamW {
+        ta.push(format!("optim_target_modules=[{}]", GALORE_TARGETS.iter().map(|t| json_str(t)).collect::<Vec<_>>().join(", ")));
+    }
     if ctx.res.compile { ta.push("torch_compile=True".into()); }
     if matches!(ctx.res.loss, Loss::Chunked | Loss::FusedLinear) {
         // Transformers has no chunked loss of its own; Liger's fused linear cross-entropy
@@ -1019,6 +1033,10 @@ fn torchtune(ctx: &mut Ctx) -> Vec<ExportFile> {
         Optimizer::AdamW8bitAo => Y::M(vec![("_component_".into(), s("torchao.optim.AdamW8bit"))]),
         Optimizer::AdamW4bitAo => Y::M(vec![("_component_".into(), s("torchao.optim.AdamW4bit"))]),
         Optimizer::AdamWFp8Ao => Y::M(vec![("_component_".into(), s("torchao.optim.AdamWFp8"))]),
+        Optimizer::GaloreAdamW => {
+            ctx.warn("export-optim-galore", "optim=galore-adamw: torchtune has no GaLore optimizer; the export uses AdamW, whose full-size states take more memory than estimated");
+            Y::M(vec![("_component_".into(), s("torch.optim.AdamW")), ("fused".into(), Y::B(true))])
+        }
         Optimizer::PagedAdamW => Y::M(vec![("_component_".into(), s("bitsandbytes.optim.PagedAdamW"))]),
         Optimizer::PagedAdamW8bit => Y::M(vec![("_component_".into(), s("bitsandbytes.optim.PagedAdamW8bit"))]),
         Optimizer::Adafactor => Y::M(vec![("_component_".into(), s("torch.optim.Adafactor"))]),
@@ -1252,6 +1270,10 @@ fn litgpt(ctx: &mut Ctx) -> Vec<ExportFile> {
         Optimizer::AdamW8bitAo => "torchao.optim.AdamW8bit",
         Optimizer::AdamW4bitAo => "torchao.optim.AdamW4bit",
         Optimizer::AdamWFp8Ao => "torchao.optim.AdamWFp8",
+        Optimizer::GaloreAdamW => {
+            ctx.warn("export-optim-galore", "optim=galore-adamw: litgpt has no GaLore optimizer; the export uses AdamW, whose full-size states take more memory than estimated");
+            "AdamW"
+        }
         Optimizer::PagedAdamW => "bitsandbytes.optim.PagedAdamW",
         Optimizer::PagedAdamW8bit => "bitsandbytes.optim.PagedAdamW8bit",
         Optimizer::Adafactor => "Adafactor",
@@ -1387,7 +1409,8 @@ fn axolotl(ctx: &mut Ctx) -> Vec<ExportFile> {
         })),
         ("torch_compile".into(), Y::B(ctx.res.compile)),
     ]);
-    if let Some(a) = hf_optim_args(ctx) { top.push(("optim_args".into(), s(a))); }
+    if let Some(a) = hf_optim_args(ctx) { top.push(("optim_args".into(), s(&a))); }
+    if ctx.q.optim == Optimizer::GaloreAdamW { top.push(("optim_target_modules".into(), strs(GALORE_TARGETS))); }
     if matches!(ctx.res.loss, Loss::Chunked | Loss::FusedLinear) {
         top.push(comment(format!("loss={}: Liger's fused linear cross-entropy never materialises full logits", ctx.res.loss)));
         top.push(("plugins".into(), strs(&["axolotl.integrations.liger.LigerPlugin"])));
@@ -1494,7 +1517,8 @@ fn llama_factory(ctx: &mut Ctx) -> Vec<ExportFile> {
         ("per_device_train_batch_size".into(), i(q.batch)),
         ("gradient_accumulation_steps".into(), i(q.ga)),
         ("num_train_epochs".into(), Y::F(q.epochs)),
-        ("optim".into(), s(hf_optim(ctx))),
+        // With use_galore LLaMA-Factory builds GaLore itself (create_custom_optimizer).
+        ("optim".into(), s(if q.optim == Optimizer::GaloreAdamW { "adamw_torch" } else { hf_optim(ctx) })),
         ("bf16".into(), Y::B(ctx.bf16())),
         ("fp16".into(), Y::B(q.precision == Precision::Fp16Mixed)),
         // pure_bf16: train in bf16 without fp32 master weights ("bf16-true").
@@ -1503,7 +1527,13 @@ fn llama_factory(ctx: &mut Ctx) -> Vec<ExportFile> {
         ("disable_gradient_checkpointing".into(), Y::B(!ctx.ckpt_on())),
         ("torch_compile".into(), Y::B(ctx.res.compile)),
     ]);
-    if let Some(a) = hf_optim_args(ctx) { top.push(("optim_args".into(), s(a))); }
+    if let Some(a) = hf_optim_args(ctx) { top.push(("optim_args".into(), s(&a))); }
+    if ctx.q.optim == Optimizer::GaloreAdamW {
+        // LLaMA-Factory's own GaLore switch (hparams/finetuning_args.py GaloreArguments).
+        top.push(("use_galore".into(), Y::B(true)));
+        top.push(("galore_target".into(), s("all")));
+        top.push(("galore_rank".into(), Y::I(ctx.q.galore_rank as i64)));
+    }
     if matches!(ctx.res.loss, Loss::Chunked | Loss::FusedLinear) {
         top.push(comment(format!("loss={}: Liger's fused linear cross-entropy never materialises full logits", ctx.res.loss)));
         top.push(("enable_liger_kernel".into(), Y::B(true)));
@@ -1602,7 +1632,10 @@ fn unsloth(ctx: &mut Ctx) -> Vec<ExportFile> {
         "output_dir=\"outputs\"".into(),
         "report_to=\"none\"".into(),
     ];
-    if let Some(a) = hf_optim_args(ctx) { args.push(format!("optim_args={}", json_str(a))); }
+    if let Some(a) = hf_optim_args(ctx) { args.push(format!("optim_args={}", json_str(&a))); }
+    if ctx.q.optim == Optimizer::GaloreAdamW {
+        args.push(format!("optim_target_modules=[{}]", GALORE_TARGETS.iter().map(|t| json_str(t)).collect::<Vec<_>>().join(", ")));
+    }
     // TRL renamed SFTTrainer's tokenizer argument to processing_class (trl/trainer/sft_trainer.py).
     push(&mut py, &format!("trainer = SFTTrainer(\n    model=model,\n    processing_class=tokenizer,\n    train_dataset=train_dataset,\n    args=SFTConfig(\n        {},\n    ),\n)", args.join(",\n        ")));
     push(&mut py, "trainer.train()");

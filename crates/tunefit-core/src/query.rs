@@ -48,10 +48,12 @@ choice!(
     /// Optimizer and its state layout.
     /// `adamw-8bit` is bitsandbytes'; `adamw-8bit-ao`, `adamw-4bit-ao` and `adamw-fp8-ao` are
     /// torchao's low-bit AdamW (torchao/optim), whose block scales and small-tensor rule differ.
+    /// `galore-adamw` is GaLore's AdamW (jiaweizzhao/GaLore galore_torch/adamw.py): the block
+    /// linears' gradients are projected to rank `galore_rank` and their states kept there.
     Optimizer {
         AdamW = "adamw", AdamW8bit = "adamw-8bit", PagedAdamW = "paged-adamw",
         PagedAdamW8bit = "paged-adamw-8bit", AdamW8bitAo = "adamw-8bit-ao", AdamW4bitAo = "adamw-4bit-ao",
-        AdamWFp8Ao = "adamw-fp8-ao", Adafactor = "adafactor", Sgd = "sgd",
+        AdamWFp8Ao = "adamw-fp8-ao", GaloreAdamW = "galore-adamw", Adafactor = "adafactor", Sgd = "sgd",
         SgdMomentum = "sgd-momentum", Lion = "lion",
     }
 );
@@ -301,6 +303,9 @@ pub struct Query {
     pub optim_in_bwd: bool,
     #[serde(default)]
     pub expert_format: ExpertFormat,
+    /// GaLore's projection rank (`optim=galore-adamw`).
+    #[serde(default = "galore_rank_default")]
+    pub galore_rank: u32,
     pub framework: Framework,
     // --- parallelism ---
     pub gpus: u32,
@@ -369,6 +374,7 @@ impl Default for Goal {
 }
 
 fn one() -> u32 { 1 }
+fn galore_rank_default() -> u32 { 128 }
 fn startup_default() -> f64 { Query::default().startup_min }
 fn download_default() -> f64 { Query::default().download_gb_s }
 fn save_default() -> f64 { Query::default().save_gb_s }
@@ -417,6 +423,9 @@ impl Default for Query {
             ckpt_every: 1,
             optim_in_bwd: false,
             expert_format: ExpertFormat::Native,
+            // GaLore's own default (galore_torch: rank 128 in its README's examples and in
+            // transformers' `optim_args` handling).
+            galore_rank: 128,
             framework: Framework::Hf,
             gpus: 1,
             nodes: 1,
@@ -635,7 +644,7 @@ pub const KEYS: &[&str] = &[
     "tied", "experts", "experts_per_token", "norms", "qk_norm", "dense_layers", "dense_ffn", "shared_ffn", "q_rank", "kv_rank",
     "rope_dim", "v_dim", "vision_params", "method", "rank", "targets", "quant", "dq",
     "train_layers", "bottleneck", "virtual_tokens", "lora_dropout", "precision", "adapter_dtype",
-    "optim", "optim_impl", "batch", "seq", "ga", "ckpt", "attn", "loss", "packing", "compile", "set_to_none", "act_offload", "ckpt_every", "optim_in_bwd", "expert_format", "framework",
+    "optim", "optim_impl", "batch", "seq", "ga", "ckpt", "attn", "loss", "packing", "compile", "set_to_none", "act_offload", "ckpt_every", "optim_in_bwd", "expert_format", "galore_rank", "framework",
     "gpus", "nodes", "shard", "offload", "tp", "sp", "pp", "pp_chunks", "cp", "gpu", "tokens", "epochs", "runs", "pricing",
     "ckpt_interval_min", "interrupt_rate", "mfu", "mem_scale", "provider", "storage_gb", "compute",
     "startup_min", "download_gb_s", "save_gb_s", "eval_frac", "budget_usd", "deadline_h", "goal",
@@ -705,6 +714,7 @@ impl Query {
             "ckpt_every" => self.ckpt_every = parse_u32(key, v, (1, 1000))?,
             "optim_in_bwd" => self.optim_in_bwd = parse_bool(key, v)?,
             "expert_format" => self.expert_format = parse_choice!(ExpertFormat, key, v)?,
+            "galore_rank" => self.galore_rank = parse_u32(key, v, (1, 65_536))?,
             "framework" => self.framework = parse_choice!(Framework, key, v)?,
             "gpus" => self.gpus = parse_u32(key, v, limits::GPUS)?,
             "nodes" => self.nodes = parse_u32(key, v, limits::NODES)?,
@@ -852,6 +862,7 @@ impl Query {
         diff!("ckpt_every", ckpt_every, |x: &u32| s(x));
         diff!("optim_in_bwd", optim_in_bwd, |x: &bool| (*x as u8).to_string());
         diff!("expert_format", expert_format, |x: &ExpertFormat| s(x));
+        diff!("galore_rank", galore_rank, |x: &u32| s(x));
         diff!("framework", framework, |x: &Framework| s(x));
         diff!("gpus", gpus, |x: &u32| s(x));
         diff!("nodes", nodes, |x: &u32| s(x));

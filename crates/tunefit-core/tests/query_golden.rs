@@ -44,6 +44,7 @@ fn v1_defaults() -> Query {
         ckpt_every: 1,
         optim_in_bwd: false,
         expert_format: tunefit_core::query::ExpertFormat::Native,
+        galore_rank: 128,
         framework: Framework::Hf,
         gpus: 1,
         nodes: 1,
@@ -118,6 +119,8 @@ const CASES: &[Case] = &[
         q.method = Method::Full; q.optim = Optimizer::AdamW4bitAo; q.ckpt = Some(Checkpointing::Op); q.loss = Some(Loss::FusedLinear); q.ckpt_every = 2; } },
     Case { link: "v=1&model=gpt-oss-20b&targets=q,k,v,o&expert_format=mxfp4", canonical: true, expect: |q| {
         q.model = Some("gpt-oss-20b".into()); q.targets = targets(&[T::Q, T::K, T::V, T::O]); q.expert_format = tunefit_core::query::ExpertFormat::Mxfp4; } },
+    Case { link: "v=1&method=full&optim=galore-adamw&galore_rank=256", canonical: true, expect: |q| {
+        q.method = Method::Full; q.optim = Optimizer::GaloreAdamW; q.galore_rank = 256; } },
     Case { link: "v=1&optim_in_bwd=1&framework=torchtune", canonical: true, expect: |q| { q.optim_in_bwd = true; q.framework = Framework::Torchtune; } },
     Case { link: "v=1&layers=16&hidden=2048", canonical: false, expect: |q| {
         q.model = None; q.arch.layers = Some(16); q.arch.hidden = Some(2048); } },

@@ -97,3 +97,25 @@ fn gpt_oss_experts_stay_in_mxfp4_or_load_dequantized() {
         assert!(e.to_string().contains("expert_format"), "{bad}: {e}");
     }
 }
+
+#[test]
+fn galore_keeps_low_rank_states_for_the_block_linears() {
+    // Llama 3.2 1B full fine-tune in bf16, rank 128: each m × n block linear keeps
+    // 2·max(m, n)·128 + 128·min(m, n) state elements instead of 2·m·n; embeddings and norms
+    // keep AdamW's two.
+    let base = "model=llama-3.2-1b&method=full&precision=bf16-true";
+    let adam = mem(&format!("{base}&optim=adamw"));
+    let galore = mem(&format!("{base}&optim=galore-adamw"));
+    let a = &tunefit_core::catalog::preset("llama-3.2-1b").unwrap().arch;
+    let (h, kv, f, l) = (2048.0, 512.0, 8192.0, 16.0);
+    let r = 128.0;
+    let mats = [(h, h), (h, kv), (h, kv), (h, h), (h, f), (h, f), (f, h)];
+    let states: f64 = mats.iter().map(|(m, n): &(f64, f64)| 2.0 * m.max(*n) * r + r * m.min(*n)).sum::<f64>() * l;
+    let projected: f64 = mats.iter().map(|(m, n)| m * n).sum::<f64>() * l;
+    let rest = a.param_count() as f64 - projected;
+    let expected = (states + rest * 2.0) * 2.0;
+    assert!((galore.optimizer as f64 - expected).abs() < 1e3, "{} vs {expected}", galore.optimizer);
+    assert!(galore.optimizer * 3 < adam.optimizer);
+    // A larger rank keeps more.
+    assert!(mem(&format!("{base}&optim=galore-adamw&galore_rank=512")).optimizer > galore.optimizer);
+}

@@ -52,6 +52,7 @@ const QUERIES: &[&str] = &[
     "v=1&params=3e9&method=lora",
     "v=1&layers=8&hidden=1024&heads=8&ffn=4096&vocab=32000&method=lora",
     "v=1&model=qwen3-8b&method=full&ckpt=op&ckpt_every=2&optim_in_bwd=1&optim=adamw-fp8-ao&loss=fused-linear",
+    "v=1&model=qwen3-8b&method=full&optim=galore-adamw&galore_rank=256",
 ];
 
 fn exports() -> Vec<(String, Framework, tunefit_core::export::ConfigExport)> {

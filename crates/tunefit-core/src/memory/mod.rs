@@ -197,6 +197,35 @@ pub fn quant_bits(quant: Quant, double_quant: bool, in_features: u64) -> f64 {
 
 fn is_peft(m: Method) -> bool { !matches!(m, Method::Full | Method::Freeze) }
 
+/// What GaLore projects: the trained block linears (galore_torch's examples and
+/// transformers' `optim_target_modules=["attn", "mlp"]`).
+struct Galore {
+    /// Parameters of the projected matrices.
+    projected_params: f64,
+    /// Elements of their states and projectors: Σ 2·max(m, n)·r + r·min(m, n).
+    projected_states: f64,
+    /// The largest projected matrix (m, n).
+    largest: (f64, f64),
+}
+
+fn galore(a: &Architecture, q: &Query, tr: &Trainable) -> Galore {
+    let mut g = Galore { projected_params: 0.0, projected_states: 0.0, largest: (0.0, 0.0) };
+    if tr.base == 0 { return g; }
+    // Freeze trains the last `train_layers` blocks: that share of each stack.
+    let share = if q.method == Method::Freeze { q.train_layers as f64 / a.layers.max(1) as f64 } else { 1.0 };
+    for t in TargetModule::LINEAR {
+        for s in a.linear_stack(t) {
+            let (m, n) = (s.input as f64, s.output as f64);
+            let r = (q.galore_rank as f64).min(m.min(n));
+            let count = s.count as f64 * share;
+            g.projected_params += count * m * n;
+            g.projected_states += count * (2.0 * m.max(n) * r + r * m.min(n));
+            if m * n > g.largest.0 * g.largest.1 { g.largest = (m, n); }
+        }
+    }
+    g
+}
+
 /// Per-GPU memory of the query: the terms, their peaks, and the run's tensors for the
 /// allocator replay (`Estimate::replay`).
 pub fn estimate(q: &Query) -> Result<Estimate, Error> {
@@ -314,6 +343,14 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
         // 8 bits with one fp32 scale per 256-element block, or 4 bits per 128.
         Optimizer::AdamW8bitAo | Optimizer::AdamWFp8Ao => (tr.total as f64 * 2.0 * (1.0 + 4.0 / 256.0), false),
         Optimizer::AdamW4bitAo => (tr.total as f64 * 2.0 * (0.5 + 4.0 / 128.0), false),
+        // GaLore (galore_torch/galore_projector.py @2cc66f88): an m × n block linear keeps
+        // exp_avg and exp_avg_sq of max(m, n) × r and a projector of r × min(m, n), in the
+        // gradient's dtype; everything else (embeddings, head, norms) and adapters keep AdamW's.
+        Optimizer::GaloreAdamW => {
+            let g = galore(&a, q, &tr);
+            (g.projected_states * state_bytes_base + (tr.base as f64 - g.projected_params).max(0.0) * 2.0 * state_bytes_base
+                + tr.adapter as f64 * 2.0 * state_bytes_ad, false)
+        }
         // Factored second moment (row and column means), no first moment (HF default beta1=None).
         Optimizer::Adafactor => (tr.adafactor_elems as f64 * 4.0, false),
         Optimizer::Sgd => (0.0, false),
@@ -589,6 +626,15 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
             OptimizerImpl::Fused => 0.0,
         },
         Optimizer::Adafactor => tr.largest_tensor as f64 * 4.0 * 2.0 / tp,
+        // GaLore: the fp32 SVD of the largest projected gradient at each projection update
+        // (its fp32 copy, U and Vh), and the full-size update projected back plus its scaled
+        // copy (gradient dtype).
+        Optimizer::GaloreAdamW => {
+            let g = galore(&a, q, &tr);
+            let (m, n) = (g.largest.0, g.largest.1);
+            let k = m.min(n);
+            ((m * n + m * k + k * n) * 4.0 + 2.0 * m * n * base_train_bytes) / tp
+        }
         _ => 0.0,
     };
 

@@ -278,6 +278,9 @@ fn optimizer_bytes(q: &Query) -> f64 {
         O::AdamW | O::PagedAdamW => 2.0 * state,
         O::AdamW8bit | O::PagedAdamW8bit | O::AdamW8bitAo | O::AdamWFp8Ao => 2.0,
         O::AdamW4bitAo => 1.0,
+        // GaLore's projected states are 2r·max(m, n) of an m × n matrix's m·n: a few percent at
+        // the ranks used; the full-size update projected back is the parameter's own traffic.
+        O::GaloreAdamW => 0.0,
         O::Adafactor => 0.1 * state,
         O::Sgd => 0.0,
         O::SgdMomentum | O::Lion => state,

@@ -19,6 +19,9 @@ pub fn checkpoint_bytes(q: &Query, trainable: f64) -> f64 {
         Optimizer::AdamW | Optimizer::PagedAdamW => 2.0 * state_bytes,
         Optimizer::AdamW8bit | Optimizer::PagedAdamW8bit | Optimizer::AdamW8bitAo | Optimizer::AdamWFp8Ao => 2.0,
         Optimizer::AdamW4bitAo => 1.0,
+        // GaLore's projected states are 2r·max(m, n) of an m × n matrix's m·n: a few percent at
+        // the ranks used; the full-size update projected back is the parameter's own traffic.
+        Optimizer::GaloreAdamW => 0.0,
         Optimizer::Adafactor => 0.1 * state_bytes,
         Optimizer::Sgd => 0.0,
         Optimizer::SgdMomentum | Optimizer::Lion => state_bytes,
