@@ -844,3 +844,21 @@ fn export_check_d6_llama_factory_dataset_dir() {
         }
     }
 }
+
+#[test]
+fn galore_and_the_2026_recipe_keys_reach_each_framework() {
+    let q = "model=qwen3-8b&method=full&optim=galore-adamw&galore_rank=256";
+    let hf = ex(Framework::Hf, q);
+    let py = &get(&hf, "train.py").content;
+    assert!(py.contains("optim=\"galore_adamw\"") && py.contains("optim_args=\"rank=256\"") && py.contains("optim_target_modules=["), "{py}");
+    let lf = ex(Framework::LlamaFactory, q);
+    let y = &get(&lf, "llamafactory.yaml").content;
+    assert!(y.contains("use_galore: true") && y.contains("galore_rank: 256") && y.contains("optim: \"adamw_torch\""), "{y}");
+    // Frameworks without GaLore say so rather than silently using AdamW.
+    assert!(has_warning(&ex(Framework::Torchtune, q), "galore"));
+    assert!(has_warning(&ex(Framework::Litgpt, q), "galore"));
+    // torchtune's optimizer in backward is written; torchao optimizers by their class paths.
+    let tt = ex(Framework::Torchtune, "model=llama-3.1-8b&method=full&optim_in_bwd=1&optim=adamw-4bit-ao&framework=torchtune");
+    let all: String = tt.files.iter().map(|f| f.content.as_str()).collect();
+    assert!(all.contains("optimizer_in_bwd") && all.contains("torchao.optim.AdamW4bit"), "{all}");
+}
