@@ -119,3 +119,13 @@ fn galore_keeps_low_rank_states_for_the_block_linears() {
     // A larger rank keeps more.
     assert!(mem(&format!("{base}&optim=galore-adamw&galore_rank=512")).optimizer > galore.optimizer);
 }
+
+#[test]
+fn unsloth_in_fp16_casts_its_logits_to_the_checkpoints_bf16() {
+    // Unsloth's forward casts logits to config.torch_dtype (bf16 for current checkpoints): in
+    // fp16 (a T4) a second 16-bit V-wide copy lives while the gradient is cast back.
+    let q = |p: &str| mem(&format!("model=llama-3.1-8b&framework=unsloth&method=qlora&batch=2&seq=2048&precision={p}"));
+    let (fp16, bf16) = (q("fp16-true"), q("bf16-true"));
+    let v = 4096.0 * 128_256.0;
+    assert!((fp16.logits as f64 - bf16.logits as f64 - v * 2.0).abs() < 1e3, "{} vs {}", fp16.logits, bf16.logits);
+}
