@@ -141,7 +141,8 @@ async fn bad_config_json_says_what_is_wrong() {
     area.dispatch_event(&Event::new("input").unwrap()).unwrap();
     settle().await;
     assert!(text(&root, "config-status").contains("34 layers"), "{}", text(&root, "config-status"));
-    assert!(search().contains("norms=4") && search().contains("vision_params="), "url: {}", search());
+    // Exactly the gemma-3-4b preset's shape: the link names the preset.
+    assert!(search().contains("model=gemma-3-4b"), "url: {}", search());
     assert!(text(&root, "model-summary").contains("4.30"), "{}", text(&root, "model-summary"));
 }
 
@@ -381,7 +382,7 @@ async fn a_pasted_repository_id_chooses_its_preset_and_moe_multimodal_parts_are_
     type_into(&root, "preset-search", "qwen3", "input").await;
     let html = select.inner_html();
     let ids: Vec<&str> = html.split("value=\"").skip(1).filter_map(|s| s.split('"').next()).collect();
-    assert_eq!(ids.len(), 5, "{ids:?}");
+    assert_eq!(ids.len(), 6, "{ids:?}");
     assert!(ids.iter().all(|i| i.starts_with("qwen3")), "{ids:?}");
     // A multimodal checkpoint names its frozen vision tower.
     let root = mount_at("?v=1&model=gemma-3-4b").await;

@@ -214,7 +214,9 @@ fn ConfigImport() -> impl IntoView {
             match answer.map_err(|e| (s.config_reader_failed)(&e)).and_then(|line| tunefit_core::hfconfig::read_page_line(&line)) {
                 Ok((fragment, layers, hidden, params)) => {
                     let Ok(parsed) = tunefit_core::Query::parse(&fragment) else { return };
-                    st.edit(|q| { q.model = None; q.params = None; q.arch = parsed.arch; });
+                    // A config that is exactly a preset's shape links the preset by id.
+                    let model = if fragment.contains("model=") { parsed.model } else { None };
+                    st.edit(|q| { q.model = model; q.params = None; q.arch = parsed.arch; });
                     status.set(Some(Ok((s.config_read)(layers, hidden, &crate::format::count(params, st.lang.get_untracked())))));
                 }
                 Err(e) => status.set(Some(Err(e))),

@@ -90,7 +90,8 @@ test('a pasted config.json sets the architecture; a broken one says what is wron
   await waitText(page, 'config-status', /num_attention_heads|intermediate_size|num_hidden_layers/);
   await page.getByTestId('config-json').fill(LLAMA2_7B);
   await waitText(page, 'config-status', /32/);
-  assert.match(page.url(), /layers=32/);
+  // Exactly Llama 2 7B's shape: the link names the preset.
+  assert.match(page.url(), /model=llama-2-7b/);
   assert.match(await page.getByTestId('model-summary').textContent(), /6[.,]7\d/);
   assert.deepEqual(page.problems, []);
 });

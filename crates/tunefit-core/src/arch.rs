@@ -96,12 +96,46 @@ pub struct Layout {
     /// Parameters of a vision tower and projector that a multimodal checkpoint loads beside
     /// the language model: in memory, frozen (never trained, never quantized here).
     pub vision_params: u64,
+    /// The attention's q projection also yields a sigmoid output gate (Qwen3-Next
+    /// `q_proj`: hidden → heads·head_dim·2).
+    pub attn_gate: bool,
+    /// The shared expert has a scalar sigmoid gate (Qwen2-MoE/Qwen3-Next
+    /// `shared_expert_gate`: hidden → 1).
+    pub shared_gate: bool,
+    /// Blocks whose token mixer is linear attention instead (Qwen3-Next's Gated DeltaNet).
+    pub linear_attn: LinearAttn,
+}
+
+/// Qwen3-Next's Gated DeltaNet (transformers `qwen3_next/modular_qwen3_next.py`
+/// `Qwen3NextGatedDeltaNet`): `in_proj_qkvz` hidden → 2·key + 2·value widths, `in_proj_ba`
+/// hidden → 2·value heads, a depthwise causal conv over q, k, v of `conv` taps, `dt_bias` and
+/// `A_log` per value head, a gated RMSNorm of one value head's width, `out_proj` value width →
+/// hidden. `layers` 0: none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct LinearAttn {
+    pub layers: u64,
+    pub key_heads: u64,
+    pub key_dim: u64,
+    pub value_heads: u64,
+    pub value_dim: u64,
+    pub conv: u64,
+}
+
+impl LinearAttn {
+    /// Parameters of one such block's mixer.
+    pub fn params(&self, hidden: u64) -> u64 {
+        let (kd, vd) = (self.key_heads * self.key_dim, self.value_heads * self.value_dim);
+        hidden * (2 * kd + 2 * vd) + hidden * 2 * self.value_heads + (2 * kd + vd) * self.conv
+            + 2 * self.value_heads + self.value_dim + vd * hidden
+    }
 }
 
 impl Layout {
     pub const UNIFORM: Layout = Layout {
         dense_layers: 0, dense_ffn: 0, shared_ffn: 0, router_bias: false, attn_sinks: false,
         qk_norm_full: false, mla: Mla { q_rank: 0, kv_rank: 0, rope_dim: 0, v_dim: 0 }, vision_params: 0,
+        attn_gate: false, shared_gate: false,
+        linear_attn: LinearAttn { layers: 0, key_heads: 0, key_dim: 0, value_heads: 0, value_dim: 0, conv: 0 },
     };
 }
 
@@ -149,6 +183,8 @@ pub struct ModuleCounts {
     pub lm_head: u64,
     /// One block's attention projections (with biases).
     pub attention: u64,
+    /// A linear-attention block's mixer (`Layout::linear_attn`), else 0.
+    pub linear_attention: u64,
     /// One block's MLP (all experts, shared expert, router) — an MoE block where the model
     /// has both kinds.
     pub mlp: u64,
@@ -198,7 +234,7 @@ impl Architecture {
             }
         }
         Some(match t {
-            T::Q => LinearShape { input: h, output: self.q_dim(), count: 1 },
+            T::Q => LinearShape { input: h, output: self.q_dim() * if self.layout.attn_gate { 2 } else { 1 }, count: 1 },
             T::K | T::V => LinearShape { input: h, output: self.kv_dim(), count: 1 },
             T::O => LinearShape { input: self.q_dim(), output: h, count: 1 },
             T::Gate => match self.mlp { MlpKind::Gated => LinearShape { input: h, output: f, count: e }, MlpKind::Plain => return None },
@@ -215,7 +251,10 @@ impl Architecture {
         use crate::query::TargetModule as T;
         let Some(s) = self.linear(t) else { return vec![] };
         if !matches!(t, T::Gate | T::Up | T::Down) || self.experts <= 1 {
-            return vec![LinearShape { count: s.count * self.layers, ..s }];
+            // q, k, v and o exist in the softmax-attention blocks only (Gated DeltaNet blocks
+            // have their own in_proj_qkvz / out_proj, which these names do not match).
+            let blocks = if matches!(t, T::Q | T::K | T::V | T::O) { self.layers - self.layout.linear_attn.layers.min(self.layers) } else { self.layers };
+            return vec![LinearShape { count: s.count * blocks, ..s }];
         }
         let lay = &self.layout;
         let moe = self.moe_layers();
@@ -243,14 +282,15 @@ impl Architecture {
             q + kv + self.heads * m.v_dim * h
         } else {
             let qkv_bias = if self.qkv_bias { self.q_dim() + 2 * self.kv_dim() } else { 0 };
-            h * (self.q_dim() + 2 * self.kv_dim()) + qkv_bias + self.q_dim() * h + if self.o_bias { h } else { 0 }
+            let gate = if lay.attn_gate { h * self.q_dim() } else { 0 };
+            h * (self.q_dim() + 2 * self.kv_dim()) + gate + qkv_bias + self.q_dim() * h + if self.o_bias { h } else { 0 }
         } + qk_norm + if lay.attn_sinks { self.heads } else { 0 };
         let ffn_params = |f: u64| match self.mlp {
             MlpKind::Gated => 3 * h * f + if self.mlp_bias { 2 * f + h } else { 0 },
             MlpKind::Plain => 2 * h * f + if self.mlp_bias { f + h } else { 0 },
         };
         let router = if self.experts > 1 { h * self.experts + if lay.router_bias { self.experts } else { 0 } } else { 0 };
-        let shared = if lay.shared_ffn > 0 { ffn_params(lay.shared_ffn) } else { 0 };
+        let shared = if lay.shared_ffn > 0 { ffn_params(lay.shared_ffn) + if lay.shared_gate { h } else { 0 } } else { 0 };
         let mlp = self.experts * ffn_params(self.ffn) + shared + router;
         let dense_mlp = if lay.dense_layers > 0 { ffn_params(lay.dense_ffn) } else { 0 };
         let norms = self.norms_per_layer * self.norm_params();
@@ -263,7 +303,8 @@ impl Architecture {
         // head in every LLM; a single expert projection could only win for absurd shapes.
         let linear_max = [h * self.q_dim(), h * self.ffn, h * lay.dense_ffn].into_iter().max().unwrap_or(0);
         let largest_module = (v * h).max(lm_head).max(linear_max);
-        ModuleCounts { embedding, lm_head, attention, mlp, dense_mlp, norms, head_extra, largest_module }
+        let linear_attention = if lay.linear_attn.layers > 0 { lay.linear_attn.params(h) } else { 0 };
+        ModuleCounts { embedding, lm_head, attention, linear_attention, mlp, dense_mlp, norms, head_extra, largest_module }
     }
 
     /// Blocks with an MoE MLP (all of them in a uniform MoE stack; 0 when dense).
@@ -285,8 +326,9 @@ impl Architecture {
     pub fn text_params(&self) -> u64 {
         let m = self.modules();
         let dense = if self.experts > 1 { self.layout.dense_layers } else { 0 };
-        m.embedding + m.lm_head + m.head_extra + self.layers * (m.attention + m.norms)
-            + (self.layers - dense) * m.mlp + dense * m.dense_mlp
+        let lin = self.layout.linear_attn.layers.min(self.layers);
+        m.embedding + m.lm_head + m.head_extra + (self.layers - lin) * m.attention + lin * m.linear_attention
+            + self.layers * m.norms + (self.layers - dense) * m.mlp + dense * m.dense_mlp
     }
 
     /// Parameters of one block (an MoE block where the model has both kinds).
@@ -316,7 +358,8 @@ impl Architecture {
         let m = self.modules();
         let router = if self.experts > 1 { self.hidden * self.experts + if self.layout.router_bias { self.experts } else { 0 } } else { 0 };
         let dense = if self.experts > 1 { self.layout.dense_layers } else { 0 };
-        self.layers * m.attention + (self.layers - dense) * (m.mlp - router) + dense * m.dense_mlp
+        let lin = self.layout.linear_attn.layers.min(self.layers);
+        (self.layers - lin) * m.attention + lin * m.linear_attention + (self.layers - dense) * (m.mlp - router) + dense * m.dense_mlp
     }
 
     /// A plausible Llama-style architecture for a bare parameter count: hidden grows as the

@@ -53,6 +53,20 @@ const fn gemma3(layers: u64, hidden: u64, heads: u64, kv: u64, hd: u64, ffn: u64
 /// 896-px image, no pooling head) = 416,866,032, plus the projector's
 /// `mm_input_projection_weight` [1152, h] and `mm_soft_emb_norm` (1152).
 const fn gemma3_vision(text_hidden: u64) -> u64 { 416_866_032 + 1152 * text_hidden + 1152 }
+/// Qwen3-Next-80B-A3B (transformers `qwen3_next/modular_qwen3_next.py`): 48 blocks, every
+/// fourth softmax attention (16 heads of 256, 2 kv heads, q_proj doubled for the output
+/// gate, per-head (1 + w) q/k norms), the other 36 Gated DeltaNet (16 key heads and 32 value
+/// heads of 128, conv 4); every block MoE: 512 experts of 512, top-10, plus a gated shared
+/// expert of 512. The checkpoint's 81,324,862,720 adds the multi-token-prediction block
+/// (`mtp.*`, 1,650,471,424), which transformers does not load.
+const fn qwen3_next() -> Architecture {
+    let mut a = moe(qk_norm(llama(48, 2048, 16, 2, 256, 512, 151_936, false), false), 512, 10);
+    a.quirks.norm_fp32_scale = true;
+    a.layout.shared_ffn = 512; a.layout.shared_gate = true; a.layout.attn_gate = true;
+    a.layout.linear_attn = crate::arch::LinearAttn { layers: 36, key_heads: 16, key_dim: 128, value_heads: 32, value_dim: 128, conv: 4 };
+    a
+}
+
 /// Llama 4 (transformers `Llama4TextDecoderLayer`): MoE blocks of `experts` routed experts
 /// (top-1) plus a shared expert as wide; `dense` blocks of width 16,384 between them in Maverick.
 const fn llama4(experts: u64, dense: u64, vision_params: u64) -> Architecture {
@@ -134,7 +148,7 @@ const fn deepseek_v3() -> Architecture {
 // page's wasm carries it as bytes. Published totals are the checkpoints' safetensors totals
 // (Hugging Face API `safetensors.total`, as copied in public files, read 2026-12); model
 // cards round them.
-const N_PRESETS: usize = 58;
+const N_PRESETS: usize = 59;
 static PRESETS: [Preset; N_PRESETS] = [
     // Qwen3 (model_type qwen3 / qwen3_moe; per-head q/k RMSNorm, no biases, head_dim 128
     // whatever hidden/heads is). 0.6B: the checkpoint stores a copy of the tied
@@ -143,6 +157,7 @@ static PRESETS: [Preset; N_PRESETS] = [
     p!("qwen3-0.6b", "Qwen3 0.6B", "Qwen", 596_049_920, "Qwen/Qwen3-0.6B", qk_norm(llama(28, 1024, 16, 8, 128, 3072, 151_936, true), false)),
     p!("qwen3-8b", "Qwen3 8B", "Qwen", 8_190_735_360, "Qwen/Qwen3-8B", qk_norm(llama(36, 4096, 32, 8, 128, 12288, 151_936, false), false)),
     p!("qwen3-32b", "Qwen3 32B", "Qwen", 32_762_123_264, "Qwen/Qwen3-32B", qk_norm(llama(64, 5120, 64, 8, 128, 25600, 151_936, false), false)),
+    p!("qwen3-next-80b-a3b", "Qwen3-Next 80B-A3B (hybrid MoE)", "Qwen", 79_674_391_296, "Qwen/Qwen3-Next-80B-A3B-Instruct", qwen3_next()),
     // MoE: 128 experts of moe_intermediate_size, top-8, no shared expert, router without bias.
     p!("qwen3-30b-a3b", "Qwen3 30B-A3B (MoE)", "Qwen", 30_532_122_624, "Qwen/Qwen3-30B-A3B", moe(qk_norm(llama(48, 2048, 32, 4, 128, 768, 151_936, false), false), 128, 8)),
     p!("qwen3-235b-a22b", "Qwen3 235B-A22B (MoE)", "Qwen", 235_093_634_560, "Qwen/Qwen3-235B-A22B", moe(qk_norm(llama(94, 4096, 64, 4, 128, 1536, 151_936, false), false), 128, 8)),

@@ -36,7 +36,7 @@ impl std::error::Error for ConfigError {}
 
 /// `model_type` values read here (a multimodal config's own type, or its `text_config`'s).
 pub const FAMILIES: &[&str] = &[
-    "llama", "mistral", "mixtral", "qwen2", "qwen3", "qwen3_moe", "gemma", "gemma2", "gemma3",
+    "llama", "mistral", "mixtral", "qwen2", "qwen3", "qwen3_moe", "qwen3_next", "gemma", "gemma2", "gemma3",
     "gemma3_text", "llama4", "llama4_text", "deepseek_v3", "gpt_oss", "phi3", "mistral3", "olmo2",
     "smollm3", "phi", "gpt2", "bert",
 ];
@@ -197,7 +197,7 @@ fn language_model(v: &Value, ty: &str) -> Result<Architecture, ConfigError> {
     };
     let f = Fields { v, defaults };
     let a = match ty {
-        "llama" | "mistral" | "mixtral" | "qwen2" | "qwen3" | "qwen3_moe" | "gemma" | "gemma2" | "gemma3_text"
+        "llama" | "mistral" | "mixtral" | "qwen2" | "qwen3" | "qwen3_moe" | "qwen3_next" | "gemma" | "gemma2" | "gemma3_text"
         | "phi3" | "olmo2" | "smollm3" | "llama4_text" | "gpt_oss" | "deepseek_v3" => {
             let hidden = f.u64("hidden_size")?;
             let heads = f.u64("num_attention_heads")?;
@@ -214,7 +214,7 @@ fn language_model(v: &Value, ty: &str) -> Result<Architecture, ConfigError> {
             let layers = f.u64("num_hidden_layers")?;
             match ty {
                 "mixtral" | "gpt_oss" => { experts = f.u64("num_local_experts")?; k = f.u64("num_experts_per_tok")?; }
-                "qwen3_moe" => {
+                "qwen3_moe" | "qwen3_next" => {
                     experts = f.u64("num_experts")?; k = f.u64("num_experts_per_tok")?;
                     // Qwen3MoeDecoderLayer: layer i is sparse unless listed in mlp_only_layers
                     // or off the decoder_sparse_step grid; dense ones are intermediate_size wide.
@@ -222,8 +222,26 @@ fn language_model(v: &Value, ty: &str) -> Result<Architecture, ConfigError> {
                     let only: Vec<u64> = v.get("mlp_only_layers").and_then(Value::as_array)
                         .map(|x| x.iter().filter_map(Value::as_u64).collect()).unwrap_or_default();
                     layout.dense_layers = (0..layers).filter(|i| only.contains(i) || (i + 1) % step != 0).count() as u64;
-                    layout.dense_ffn = ffn;
+                    layout.dense_ffn = if layout.dense_layers > 0 { ffn } else { 0 };
                     ffn = f.u64("moe_intermediate_size")?;
+                    if ty == "qwen3_next" {
+                        // Qwen3NextSparseMoeBlock: a gated shared expert beside the routed ones;
+                        // attention q_proj doubled for its output gate; the blocks that are not
+                        // every `full_attention_interval`-th (or `layer_types` says so) mix
+                        // tokens with Gated DeltaNet.
+                        layout.shared_ffn = f.count_or("shared_expert_intermediate_size", 0)?;
+                        layout.shared_gate = layout.shared_ffn > 0;
+                        layout.attn_gate = true;
+                        let lin = match v.get("layer_types").and_then(Value::as_array) {
+                            Some(t) => t.iter().filter(|x| x.as_str() == Some("linear_attention")).count() as u64,
+                            None => { let every = f.count_or("full_attention_interval", 4)?.max(1); (0..layers).filter(|i| (i + 1) % every != 0).count() as u64 }
+                        };
+                        layout.linear_attn = crate::arch::LinearAttn {
+                            layers: lin, key_heads: f.u64("linear_num_key_heads")?, key_dim: f.u64("linear_key_head_dim")?,
+                            value_heads: f.u64("linear_num_value_heads")?, value_dim: f.u64("linear_value_head_dim")?,
+                            conv: f.count_or("linear_conv_kernel_dim", 4)?,
+                        };
+                    }
                 }
                 "llama4_text" => {
                     experts = f.u64("num_local_experts")?; k = f.u64("num_experts_per_tok")?;
@@ -264,7 +282,7 @@ fn language_model(v: &Value, ty: &str) -> Result<Architecture, ConfigError> {
                 tied: f.bool_or("tie_word_embeddings", tied_default)?,
                 mlp: MlpKind::Gated, norm: NormKind::Rms,
                 norms_per_layer: if matches!(ty, "gemma2" | "gemma3_text") { 4 } else { 2 },
-                qk_norm: matches!(ty, "qwen3" | "qwen3_moe" | "gemma3_text" | "olmo2"),
+                qk_norm: matches!(ty, "qwen3" | "qwen3_moe" | "qwen3_next" | "gemma3_text" | "olmo2"),
                 // Qwen2 always has q/k/v biases (Qwen2Attention: bias=True).
                 qkv_bias: ty == "qwen2" || attn_bias, o_bias: attn_bias,
                 // gpt-oss experts carry gate_up_proj_bias and down_proj_bias.
@@ -273,7 +291,7 @@ fn language_model(v: &Value, ty: &str) -> Result<Architecture, ConfigError> {
                 inferred: false,
                 quirks: crate::arch::Quirks {
                     act_extra_saves: 0, fused_qkv: ty == "phi3",
-                    softcap: ty == "gemma2", norm_fp32_scale: matches!(ty, "gemma" | "gemma2" | "gemma3_text"),
+                    softcap: ty == "gemma2", norm_fp32_scale: matches!(ty, "gemma" | "gemma2" | "gemma3_text" | "qwen3_next"),
                     softmax_fp32: true,
                 },
                 layout,
@@ -335,10 +353,25 @@ pub fn to_query_fragment(a: &Architecture) -> String {
 /// message. The page's lazily loaded module answers with it (crates/tunefit-export), so the
 /// config reader is not in the page's first load.
 pub fn read_for_page(text: &str) -> String {
-    match parse(text) {
-        Ok(a) => format!("ok\t{}\t{}\t{}\t{}\t{}", to_query_fragment(&a), a.layers, a.hidden, a.param_count(), a.layout.vision_params),
+    match parse(text).and_then(|a| link_for(&a).map(|l| (a, l))) {
+        Ok((a, link)) => format!("ok\t{}\t{}\t{}\t{}\t{}", link, a.layers, a.hidden, a.param_count(), a.layout.vision_params),
         Err(e) => format!("err\t{}", e.to_string().replace(['\t', '\n'], " ")),
     }
+}
+
+/// The link for a read config: the preset's id when the config is exactly a preset's
+/// architecture, otherwise the architecture keys; refused when the model has parts the keys
+/// cannot say (linear-attention blocks, gated attention, a gated shared expert) rather than
+/// linking a different model.
+pub fn link_for(a: &Architecture) -> Result<String, ConfigError> {
+    if let Some(p) = crate::catalog::presets().iter().find(|p| p.arch == *a) {
+        return Ok(format!("v=1&model={}", p.id));
+    }
+    let l = &a.layout;
+    if l.linear_attn.layers > 0 || l.attn_gate || l.shared_gate {
+        return Err(ConfigError::Invalid { field: "model_type".into(), message: "describes linear-attention blocks or gated attention (Qwen3-Next style) that link keys cannot express unless it is a preset's exact shape (qwen3-next-80b-a3b)".into() });
+    }
+    Ok(to_query_fragment(a))
 }
 
 /// `read_for_page`'s line back: Ok((fragment, layers, hidden, params)) or Err(message).

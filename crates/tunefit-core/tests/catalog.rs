@@ -66,6 +66,8 @@ fn moe_presets_report_total_and_active_parameters() {
     // gpt-oss 3.61B / 5.13B (OpenAI counts them without the input embedding).
     let act = |id: &str| preset(id).unwrap().arch.active_params();
     assert_eq!(act("qwen3-30b-a3b"), 3_353_032_704);
+    // Qwen3-Next: top-10 of 512 experts plus the gated shared expert, both embeddings.
+    assert_eq!(act("qwen3-next-80b-a3b"), 3_874_929_408);
     assert_eq!(act("qwen3-235b-a22b"), 22_190_763_520);
     assert_eq!(act("llama-4-scout"), 17_172_894_720);
     assert_eq!(act("llama-4-maverick"), 17_184_691_200);
@@ -124,4 +126,17 @@ fn every_preset_names_its_repository_and_repository_ids_find_it() {
     assert_eq!(by_repo("meta-llama/Llama-3.1-8B-Instruct").unwrap().id, "llama-3.1-8b");
     assert!(by_repo("Qwen3-8B").is_none());
     assert!(by_repo("someone/unknown-model").is_none());
+}
+
+#[test]
+fn qwen3_next_hybrid_blocks() {
+    use tunefit_core::query::TargetModule as T;
+    let a = &preset("qwen3-next-80b-a3b").unwrap().arch;
+    let m = a.modules();
+    // Per block (research notes' arithmetic from the modular file): softmax attention
+    // 27,263,488; Gated DeltaNet 33,718,464; MoE 1,614,809,088.
+    assert_eq!((m.attention, m.linear_attention, m.mlp), (27_263_488, 33_718_464, 1_614_809_088));
+    // q, k, v, o adapters exist in the 12 softmax-attention blocks only; q is doubled (gate).
+    let q = a.linear_stack(T::Q);
+    assert_eq!((q[0].count, q[0].output), (12, 16 * 256 * 2));
 }

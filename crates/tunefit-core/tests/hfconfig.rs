@@ -118,3 +118,22 @@ fn pasted_moe_and_multimodal_configs_survive_a_link() {
     let e = tunefit_core::evaluate(&q).unwrap_err();
     assert!(e.to_string().contains("dense_layers"), "{e}");
 }
+
+#[test]
+fn qwen3_next_reads_and_links_as_its_preset_only() {
+    use tunefit_core::hfconfig::link_for;
+    let j = r#"{"model_type":"qwen3_next","hidden_size":2048,"intermediate_size":5120,"moe_intermediate_size":512,"shared_expert_intermediate_size":512,
+      "num_attention_heads":16,"num_key_value_heads":2,"head_dim":256,"num_hidden_layers":48,"num_experts":512,"num_experts_per_tok":10,
+      "full_attention_interval":4,"linear_num_key_heads":16,"linear_key_head_dim":128,"linear_num_value_heads":32,"linear_value_head_dim":128,
+      "linear_conv_kernel_dim":4,"vocab_size":151936,"tie_word_embeddings":false}"#;
+    let a = parse(j).unwrap();
+    assert_eq!(a.param_count(), preset("qwen3-next-80b-a3b").unwrap().published);
+    assert_eq!(link_for(&a).unwrap(), "v=1&model=qwen3-next-80b-a3b");
+    // Another hybrid shape has no keys: refused with the reason, not linked as a different model.
+    let other = parse(&j.replace("\"num_hidden_layers\":48", "\"num_hidden_layers\":24")).unwrap();
+    let e = link_for(&other).unwrap_err();
+    assert!(e.to_string().contains("linear-attention"), "{e}");
+    // A plain config that is a preset's shape links the preset too.
+    let llama = parse(r#"{"model_type":"llama","hidden_size":4096,"intermediate_size":14336,"num_attention_heads":32,"num_hidden_layers":32,"num_key_value_heads":8,"vocab_size":128256}"#).unwrap();
+    assert!(link_for(&llama).unwrap().starts_with("v=1&model=llama-3"));
+}

@@ -21,6 +21,8 @@ pub struct FlopShape {
     /// Trainable parameters (adapters for PEFT methods).
     pub trainable: f64,
     pub layers: f64,
+    /// Blocks with softmax attention (all but the linear-attention ones): the s² work.
+    pub attn_layers: f64,
     /// Attention width heads·head_dim.
     pub attn_width: f64,
     pub hidden: f64,
@@ -73,6 +75,7 @@ impl FlopShape {
             active: params as f64 * active_ratio,
             trainable: trainable as f64,
             layers: arch.layers as f64,
+            attn_layers: (arch.layers - arch.layout.linear_attn.layers.min(arch.layers)) as f64,
             attn_width: (arch.heads * arch.head_dim) as f64,
             hidden: arch.hidden as f64,
             kv_width: arch.kv_dim() as f64,
@@ -103,7 +106,7 @@ pub fn model_flops_per_token(q: &Query, s: &FlopShape) -> f64 {
 
 /// Forward and backward model FLOPs per token.
 fn passes(q: &Query, s: &FlopShape) -> (f64, f64) {
-    let attn = 4.0 * s.layers * s.attn_width * q.seq as f64;
+    let attn = 4.0 * s.attn_layers * s.attn_width * q.seq as f64;
     match q.method {
         Method::Full => (2.0 * s.active + attn, 4.0 * s.active + 2.0 * attn),
         Method::Freeze => {
@@ -126,7 +129,7 @@ pub fn flops_per_token(q: &Query, s: &FlopShape) -> f64 {
 
 pub fn flops_per_token_with(q: &Query, s: &FlopShape, ckpt: Checkpointing) -> f64 {
     let (fwd, bwd) = passes(q, s);
-    let attn = 4.0 * s.layers * s.attn_width * q.seq as f64;
+    let attn = 4.0 * s.attn_layers * s.attn_width * q.seq as f64;
     let recompute = match ckpt {
         Checkpointing::Full => fwd,
         Checkpointing::Selective => attn,
@@ -191,7 +194,7 @@ pub fn passes_executed(q: &Query, r: &Resolved, s: &FlopShape) -> Passes {
     let forwards = 1.0 + lin_recompute;
     let gemm_flops = forwards * (fwd_lin + dora) + bwd_lin + dora;
     let weight_reads = forwards * lin + reads_bwd;
-    let causal_fwd = 2.0 * s.layers * s.attn_width * q.seq as f64;
+    let causal_fwd = 2.0 * s.attn_layers * s.attn_width * q.seq as f64;
     // The per-op policy keeps the attention kernel's output: no attention recompute.
     let attn_recompute = match r.ckpt { Checkpointing::None | Checkpointing::Op => 0.0, _ => 1.0 / every };
     let attn_flops = causal_fwd * (1.0 + attn_recompute + 2.5 * backwards);
