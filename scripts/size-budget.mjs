@@ -19,10 +19,11 @@ import { bundleSizes } from './bundle.mjs';
 // 2025–26 recipe keys (fused linear loss, optimizer in backward, torchao optimizers, per-op
 // and every-n-th checkpointing, MXFP4 experts: their parsing, memory terms and messages) and
 // the settings split into what is in view and an Advanced disclosure that counts changed
-// keys: +7.5 KB (319.6 KB). This budget leaves ~1 KB of headroom;
+// keys: +7.5 KB (319.6 KB); the prerendered page's swap, GaLore and its rank, MXFP4 experts
+// and Qwen3-Next's hybrid blocks: +2.0 KB (321.6 KB). This budget leaves ~1.4 KB of headroom;
 // the first-paint issue's structural cuts (lazy Russian strings, lazy panels) must bring it
 // back under the 300 KB target.
-const BUDGET_KB = Number(process.env.TUNEFIT_SIZE_BUDGET_KB ?? 321);
+const BUDGET_KB = Number(process.env.TUNEFIT_SIZE_BUDGET_KB ?? 323);
 const dir = process.argv[2] ?? 'dist';
 const b = bundleSizes(dir);
 for (const f of b.files) {
