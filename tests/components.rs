@@ -388,3 +388,22 @@ async fn a_pasted_repository_id_chooses_its_preset_and_moe_multimodal_parts_are_
     let root = mount_at("?v=1&model=gemma-3-4b").await;
     assert!(text(&root, "frozen-vision").contains("420"), "{}", text(&root, "model-summary"));
 }
+
+/// Every formula and assumption the core writes beside a figure reads in Russian.
+#[wasm_bindgen_test]
+fn explanations_translate_with_their_figures() {
+    use tunefit_app::i18n::core_message;
+    for s in ["", "method=full&set_to_none=0", "framework=unsloth&act_offload=1", "method=lora&ga=4&framework=torchtune"] {
+        let r = tunefit_core::evaluate(&tunefit_core::Query::parse(s).unwrap()).unwrap();
+        assert!(r.explanations.len() >= 5, "{s}: {} explanations", r.explanations.len());
+        for e in &r.explanations {
+            for text in std::iter::once(&e.formula).chain(&e.assumptions) {
+                let ru = core_message(Lang::Ru, "explain", text);
+                assert!(ru.chars().any(|c| ('а'..='я').contains(&c)), "{s}: untranslated: {text}");
+                for n in text.split(|c: char| !c.is_ascii_digit()).filter(|n| n.len() > 1) {
+                    assert!(ru.contains(n), "{s}: figure {n} lost: {ru}");
+                }
+            }
+        }
+    }
+}
