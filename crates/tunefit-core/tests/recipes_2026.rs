@@ -129,3 +129,14 @@ fn unsloth_in_fp16_casts_its_logits_to_the_checkpoints_bf16() {
     let v = 4096.0 * 128_256.0;
     assert!((fp16.logits as f64 - bf16.logits as f64 - v * 2.0).abs() < 1e3, "{} vs {}", fp16.logits, bf16.logits);
 }
+
+#[test]
+fn autocast_never_copies_mxfp4_experts() {
+    // Under bf16-mixed, autocast saves a 16-bit copy of each fp32 matmul weight; MXFP4 experts
+    // are dequantized by their own kernel instead, so their copies are not saved.
+    let q = |f: &str| mem(&format!("model=gpt-oss-20b&method=lora&targets=q,k,v,o&precision=bf16-mixed&expert_format={f}"));
+    let (native, mx) = (q("native"), q("mxfp4"));
+    let experts = 24.0 * 32.0 * 3.0 * 2880.0 * 2880.0;
+    assert!((native.saved_for_backward as f64 - mx.saved_for_backward as f64 - experts * 2.0).abs() < 1e3,
+        "{} vs {}", native.saved_for_backward, mx.saved_for_backward);
+}

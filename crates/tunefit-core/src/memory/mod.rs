@@ -299,13 +299,15 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
     }
     // Experts kept in MXFP4 (gpt-oss's checkpoint format): 4-bit values plus an 8-bit scale
     // per 32 (transformers integrations/mxfp4.py: `_blocks` uint8 pairs, `_scales` uint8).
-    if q.expert_format == ExpertFormat::Mxfp4 && a.experts > 1 {
-        // The routed experts' weight matrices (gate_up_proj [E, h, 2f], down_proj [E, f, h]);
-        // their biases stay 16-bit.
+    // The routed experts' weight matrices (gate_up_proj [E, h, 2f], down_proj [E, f, h]);
+    // their biases stay 16-bit.
+    let mxfp4_experts = if q.expert_format == ExpertFormat::Mxfp4 && a.experts > 1 {
         let mats = if a.mlp == crate::arch::MlpKind::Gated { 3.0 } else { 2.0 };
-        let experts = a.moe_layers() as f64 * a.experts as f64 * mats * a.hidden as f64 * a.ffn as f64;
+        a.moe_layers() as f64 * a.experts as f64 * mats * a.hidden as f64 * a.ffn as f64
+    } else { 0.0 };
+    if mxfp4_experts > 0.0 {
         let was = if q.method == Method::Qlora { quant_bits(q.quant, q.double_quant, a.hidden) / 8.0 } else { frozen_bytes };
-        frozen_weight -= experts * (was - 4.25 / 8.0);
+        frozen_weight -= mxfp4_experts * (was - 4.25 / 8.0);
     }
     let adapter_weight = tr.adapter as f64 * adapter_bytes;
     let (base_w, base_g, base_master) = if zero_mixed {
@@ -322,8 +324,10 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
         let lin = a.block_linear_params() as f64;
         let head = if a.encoder_only { 0.0 } else { (a.vocab * a.hidden) as f64 };
         let quantized = if q.method == Method::Qlora { lin + head_params } else { 0.0 };
+        // MXFP4 experts are dequantized by their own kernel, never cast by autocast.
+        let mx = if q.method != Method::Qlora { mxfp4_experts } else { 0.0 };
         let _ = m;
-        lin - quantized + head
+        lin - quantized - mx + head
     };
     let autocast_copies = if mixed && !zero_mixed { matmul_params * 2.0 } else { 0.0 };
     let weights_full = frozen_weight + adapter_weight + base_w;
