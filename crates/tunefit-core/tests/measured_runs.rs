@@ -89,5 +89,9 @@ fn measured_runs_table_and_the_verdict_band() {
     all.extend(common::rows().iter().filter(|r| r.expressible).map(|r| r.measured / r.predicted - 1.0));
     let inside = all.iter().filter(|e| (-BAND_OVER..=BAND_UNDER).contains(*e)).count() as f64 / all.len() as f64;
     println!("band covers {:.0} % of {} cases", inside * 100.0, all.len());
+    let mut sorted = all.clone();
+    sorted.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    let pct = |p: f64| sorted[((sorted.len() - 1) as f64 * p).round() as usize];
+    println!("10th / 90th percentile of measured/predicted - 1: {:+.3} / {:+.3}", pct(0.1), pct(0.9));
     assert!(inside >= 0.8, "the band covers {:.0} %", inside * 100.0);
 }
