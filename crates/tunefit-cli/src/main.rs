@@ -55,14 +55,31 @@ fn main() -> ExitCode {
         }
         Some("gpus") => listing::gpus(json),
         Some("offers") => listing::offers(json, rest.get(1).map(|s| s.as_str())),
-        _ => { eprintln!("usage: tunefit estimate [--json [--timeline]] '<query>' | plan [--json] '<query>' | calibrate [--json|--case] '<query>' < log | gpus [--json] | offers [--json] ['provider=..&gpu=..'] | {}", export_cmd::USAGE); ExitCode::from(2) }
+        _ => { eprintln!("usage: tunefit estimate [--json [--timeline]] [--config=config.json] '<query>' | plan [--json] '<query>' | calibrate [--json|--case] '<query>' < log | gpus [--json] | offers [--json] ['provider=..&gpu=..'] | {}", export_cmd::USAGE); ExitCode::from(2) }
     }
 }
 
-/// The query argument after the command, parsed strictly; its errors go to stderr.
+/// The query argument after the command, parsed strictly; its errors go to stderr. With
+/// `--config=<file>`, a Hugging Face config.json sets the model (its preset's id when it is
+/// exactly one, otherwise the architecture keys), and the query sets the rest.
 fn query_arg(rest: &[&String]) -> Option<Query> {
-    match Query::parse(rest.get(1).map(|s| s.as_str()).unwrap_or("")) {
-        Ok(q) => Some(q),
-        Err(e) => { eprintln!("tunefit: {e}"); None }
+    let mut q = match Query::parse(rest.get(1).map(|s| s.as_str()).unwrap_or("")) {
+        Ok(q) => q,
+        Err(e) => { eprintln!("tunefit: {e}"); return None; }
+    };
+    if let Some(path) = std::env::args().find_map(|a| a.strip_prefix("--config=").map(str::to_string)) {
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) => { eprintln!("tunefit: reading {path}: {e}"); return None; }
+        };
+        let link = match tunefit_core::hfconfig::parse(&text).and_then(|a| tunefit_core::hfconfig::link_for(&a)) {
+            Ok(l) => l,
+            Err(e) => { eprintln!("tunefit: {path}: {e}"); return None; }
+        };
+        q.model = None; q.params = None; q.arch = Default::default();
+        for (k, v) in link.split('&').filter_map(|kv| kv.split_once('=')) {
+            if let Err(e) = q.set(k, v) { eprintln!("tunefit: {path}: {e}"); return None; }
+        }
     }
+    Some(q)
 }
