@@ -219,15 +219,21 @@ def check_hf(files, method, a, work, train):
         return True, "TrainingArguments/PEFT/Trainer built", None, "", edits
     (work / "train.py").write_text(src)
     if "accelerate_fsdp.yaml" in files:
-        acc = yaml_load(files["accelerate_fsdp.yaml"])
-        acc["fsdp_config"]["fsdp_sync_module_states"] = False
-        acc["fsdp_config"]["fsdp_cpu_ram_efficient_loading"] = False
-        yaml_dump(acc, work / "accelerate_fsdp.yaml")
-        edits.append("CPU: fsdp_sync_module_states/fsdp_cpu_ram_efficient_loading false")
-        ok, out = sh("bash launch.sh", cwd=work)
+        ok, out = run_fsdp_on_cpu(files, work, edits)
     else:
         ok, out = sh(f"{sys.executable} train.py", cwd=work)
     return True, "TrainingArguments/PEFT/Trainer built", ok, "2 steps" if ok else first_error(out), edits
+
+
+def run_fsdp_on_cpu(files, work, edits):
+    """accelerate refuses sync_module_states on CPU (which cpu_ram_efficient_loading forces
+    on): turn both off, then run the exported launch.sh."""
+    acc = yaml_load(files["accelerate_fsdp.yaml"])
+    acc["fsdp_config"]["fsdp_sync_module_states"] = False
+    acc["fsdp_config"]["fsdp_cpu_ram_efficient_loading"] = False
+    yaml_dump(acc, work / "accelerate_fsdp.yaml")
+    edits.append("CPU: fsdp_sync_module_states/fsdp_cpu_ram_efficient_loading false")
+    return sh("bash launch.sh", cwd=work)
 
 
 def check_llama_factory(files, method, a, work, train):
@@ -249,12 +255,7 @@ def check_llama_factory(files, method, a, work, train):
     if not train:
         return True, "get_train_args accepted every key", None, "", edits
     if "accelerate_fsdp.yaml" in files:
-        acc = yaml_load(files["accelerate_fsdp.yaml"])
-        acc["fsdp_config"]["fsdp_sync_module_states"] = False
-        acc["fsdp_config"]["fsdp_cpu_ram_efficient_loading"] = False
-        yaml_dump(acc, work / "accelerate_fsdp.yaml")
-        edits.append("CPU: fsdp_sync_module_states/fsdp_cpu_ram_efficient_loading false")
-        ok, out = sh("bash launch.sh", cwd=work)
+        ok, out = run_fsdp_on_cpu(files, work, edits)
     else:
         ok, out = sh("llamafactory-cli train llamafactory.yaml", cwd=work)
     return True, "get_train_args accepted every key", ok, "2 steps" if ok else first_error(out), edits
