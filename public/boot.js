@@ -38,6 +38,8 @@ window.tunefitPlan = (kind, query, lang, gib, a, b) => lazy((x) => ({
   compare: () => x.calibration_html(query, a, lang, gib),
   case: () => x.measured_cases_json(query, a),
 })[kind]());
+// The "Memory through one step" chart (the allocator replay, drawn as SVG markup).
+window.tunefitTimeline = (query, lang, gib) => lazy((x) => x.timeline_html(query, lang, gib));
 // The config.json reader (the page's config source): `hfconfig::read_for_page`'s line.
 window.tunefitConfig = (text) => lazy((x) => x.read_config(text));
 // A Hugging Face repository's config.json, fetched only when the person presses the button:

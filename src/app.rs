@@ -35,6 +35,7 @@ pub fn App() -> impl IntoView {
                 <div class="results" id="results" tabindex="-1">
                     <h2 class="sr-only">{move || st.s().sec_results}</h2>
                     <MemoryPanel/>
+                    <crate::components::timeline::TimelinePanel/>
                     <Warnings/>
                     <GpuTable/>
                     <MemorySeqPlot/>

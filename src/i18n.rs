@@ -45,6 +45,7 @@ pub struct Strings {
     pub sec_parallel: &'static str,
     pub sec_job: &'static str,
     pub sec_run: &'static str,
+    pub timeline_title: &'static str,
     pub sec_method_details: &'static str,
     pub advanced: fn(changed: usize) -> String,
     pub expert_format: &'static str,
@@ -324,6 +325,7 @@ pub static EN: Strings = Strings {
     sec_parallel: "GPUs and sharding",
     sec_job: "Job",
     sec_run: "Batch and job size",
+    timeline_title: "Memory through one step",
     sec_method_details: "Method details",
     advanced: |n| match n { 0 => "Advanced: framework, precision, kernels, checkpointing, parallelism, cost (all at defaults)".into(), 1 => "Advanced: framework, precision, kernels, checkpointing, parallelism, cost (1 setting differs from the default)".into(), n => format!("Advanced: framework, precision, kernels, checkpointing, parallelism, cost ({n} settings differ from the defaults)") },
     expert_format: "MoE expert weights",
@@ -522,6 +524,7 @@ pub static RU: Strings = Strings {
     sec_parallel: "GPU и шардирование",
     sec_job: "Задача",
     sec_run: "Батч и объём задачи",
+    timeline_title: "Память на протяжении шага",
     sec_method_details: "Детали метода",
     advanced: |n| {
         let head = "Дополнительно: фреймворк, точность, ядра, чекпоинтинг, параллелизм, стоимость";

@@ -10,6 +10,7 @@ pub mod notices;
 pub mod plots;
 pub mod settings;
 pub mod summary;
+pub mod timeline;
 pub mod toolbar;
 // Sharing, embed, own prices, config export, planning and calibration.
 pub mod export;

@@ -536,3 +536,21 @@ test('the first screen holds at most 25 controls; Advanced says how many setting
   assert.deepEqual(page.problems, []);
   assert.deepEqual(ru.problems, []);
 });
+
+test('memory through one step: the replay drawn on request, with the GPU line and the peak named as the CLI names it', async () => {
+  const q = 'v=1&model=llama-3.1-8b&method=lora&gpu=rtx-4090';
+  const page = await open(`?${q}&units=gib`);
+  assert.equal(await page.getByTestId('timeline-chart').count(), 0, 'nothing drawn while closed');
+  await page.getByTestId('timeline').locator('summary').click();
+  await page.getByTestId('timeline-chart').waitFor({ timeout: 15000 });
+  for (const id of ['timeline-allocated', 'timeline-reserved', 'timeline-capacity']) assert.equal(await page.getByTestId(id).count(), 1, id);
+  const r = JSON.parse(execFileSync('target/release/tunefit', ['estimate', '--json', '--timeline', q], { encoding: 'utf8' }));
+  assert.ok(r.memory.peak_phase, 'the CLI names the peak');
+  assert.ok((await page.getByTestId('timeline-peak').textContent()).includes(r.memory.peak_phase));
+  // The chart follows the settings while open.
+  const before = await page.getByTestId('timeline-allocated').getAttribute('points');
+  await page.getByTestId('seq-input').fill('4096');
+  await page.getByTestId('seq-input').press('Enter');
+  await page.waitForFunction((b) => document.querySelector('[data-testid=timeline-allocated]')?.getAttribute('points') !== b, before);
+  assert.deepEqual(page.problems, []);
+});

@@ -7,6 +7,7 @@
 //! Russian sentences load with the exporter rather than with the page.
 
 pub mod plan_panel;
+pub mod timeline_chart;
 pub mod ru;
 
 use tunefit_core::export::{export_json_with, ConfigExport};
@@ -37,6 +38,10 @@ pub fn fixes_tsv(query: &str) -> String { tunefit_core::report::fixes_tsv(query)
 /// page's config source.
 #[wasm_bindgen]
 pub fn read_config(text: &str) -> String { tunefit_core::hfconfig::read_for_page(text) }
+
+/// The "Memory through one step" chart as markup (timeline_chart.rs).
+#[wasm_bindgen]
+pub fn timeline_html(query: &str, lang: &str, gib: bool) -> String { timeline_chart::html(query, lang, gib) }
 
 /// The planning panel's fields as markup, in `lang` (plan_panel.rs).
 #[wasm_bindgen]
