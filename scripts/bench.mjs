@@ -62,8 +62,8 @@ try {
     for (let i = 0; i < n; i++) {
       const total = document.querySelector('[data-testid=total-device]');
       const before = total.textContent;
-      // Alternate between two positions so every event changes the figures.
-      const pos = i % 2 === 0 ? 50 : 60;
+      // Alternate between two positions (2048 and 4096 tokens) so every event changes the figures.
+      const pos = i % 2 === 0 ? 4 : 5;
       // First figure: the total's text changes (a MutationObserver fires right after the
       // DOM update). All figures: a macrotask after the event, when every reactive update
       // (queued as microtasks) has run.

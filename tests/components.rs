@@ -156,6 +156,19 @@ fn log_scale_round_trips_and_clamps() {
     assert_eq!(s.clamp(1e9), Err(131_072.0));
     assert_eq!(s.clamp(5.0), Err(128.0));
     assert_eq!(s.to_pos(f64::NAN), 0);
+    // Sliders land on the values people set: powers of two, and 1-2-5 steps.
+    let seq = tunefit_app::components::settings::ranges::SEQ;
+    assert_eq!((0..=seq.steps).map(|p| seq.from_pos(p)).collect::<Vec<_>>(),
+        vec![128.0, 256.0, 512.0, 1024.0, 2048.0, 4096.0, 8192.0, 16384.0, 32768.0, 65536.0, 131072.0]);
+    assert_eq!(seq.to_pos(2048.0), 4);
+    assert_eq!(seq.to_pos(3000.0), 5, "nearer 4096 than 2048 in ratio");
+    let tokens = tunefit_app::components::settings::ranges::TOKENS;
+    assert_eq!((0..=6).map(|p| tokens.from_pos(p)).collect::<Vec<_>>(), vec![1e6, 2e6, 5e6, 1e7, 2e7, 5e7, 1e8]);
+    assert_eq!(tokens.from_pos(tokens.steps), 1e12);
+    assert_eq!(tokens.to_pos(1e7), 3);
+    let epochs = tunefit_app::components::settings::ranges::EPOCHS;
+    assert_eq!(epochs.from_pos(0), 0.1);
+    assert_eq!(epochs.to_pos(3.0), 4, "3 epochs: the 2 position, nearer than 5");
     assert_eq!(parse_typed("1,5"), Some(1.5));
     // What links accept, typed: counts with a suffix.
     assert_eq!(parse_typed("4k"), Some(4000.0));

@@ -23,25 +23,57 @@ pub struct Scale {
     pub log: bool,
     /// Values are whole numbers.
     pub integer: bool,
+    /// The values positions land on (the number box still takes any value in range).
+    pub snap: Snap,
+}
+
+/// Round values a slider position lands on: what people set, not 2195 or 1,122,018.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Snap {
+    /// Three significant digits along a log or linear range.
+    Digits,
+    /// min·2ⁿ: sequence lengths, batch sizes, ranks, GPU counts.
+    Pow2,
+    /// 1, 2, 5 × 10ⁿ from min: token counts, runs, epochs, minutes.
+    OneTwoFive,
 }
 
 impl Scale {
-    pub const fn log(min: f64, max: f64, steps: u32, integer: bool) -> Scale { Scale { min, max, steps, log: true, integer } }
-    pub const fn linear(min: f64, max: f64, steps: u32, integer: bool) -> Scale { Scale { min, max, steps, log: false, integer } }
+    pub const fn log(min: f64, max: f64, steps: u32, integer: bool) -> Scale { Scale { min, max, steps, log: true, integer, snap: Snap::Digits } }
+    pub const fn linear(min: f64, max: f64, steps: u32, integer: bool) -> Scale { Scale { min, max, steps, log: false, integer, snap: Snap::Digits } }
+    /// min, 2·min, 4·min, … ≤ max; `doublings` = log2(max / min).
+    pub const fn pow2(min: f64, max: f64, doublings: u32) -> Scale { Scale { min, max, steps: doublings, log: true, integer: true, snap: Snap::Pow2 } }
+    /// min, 2·min, 5·min, 10·min, … ≤ max (min a power of ten); `steps` = 3 per decade.
+    pub const fn one_two_five(min: f64, max: f64, steps: u32, integer: bool) -> Scale { Scale { min, max, steps, log: true, integer, snap: Snap::OneTwoFive } }
 
-    /// Slider position of a value (values outside the range pin to the ends).
+    /// The value at a position before clamping.
+    fn at(&self, pos: u32) -> f64 {
+        match self.snap {
+            Snap::Pow2 => self.min * 2f64.powi(pos as i32),
+            Snap::OneTwoFive => self.min * 10f64.powi((pos / 3) as i32) * [1.0, 2.0, 5.0][(pos % 3) as usize],
+            Snap::Digits => {
+                let t = pos as f64 / self.steps as f64;
+                let v = if self.log { self.min * (self.max / self.min).powf(t) } else { self.min + t * (self.max - self.min) };
+                self.round(v)
+            }
+        }
+    }
+
+    /// Slider position of a value (values outside the range pin to the ends; between two
+    /// snapped values, the nearer in ratio).
     pub fn to_pos(&self, v: f64) -> u32 {
         if !v.is_finite() { return 0; }
         let v = v.clamp(self.min, self.max);
+        if self.snap != Snap::Digits {
+            return (0..=self.steps).min_by(|a, b| (self.at(*a) / v).ln().abs().total_cmp(&(self.at(*b) / v).ln().abs())).unwrap_or(0);
+        }
         let t = if self.log { (v / self.min).ln() / (self.max / self.min).ln() } else { (v - self.min) / (self.max - self.min) };
         (t * self.steps as f64).round().clamp(0.0, self.steps as f64) as u32
     }
 
     /// Value at a slider position, rounded to what a person would type.
     pub fn from_pos(&self, pos: u32) -> f64 {
-        let t = pos.min(self.steps) as f64 / self.steps as f64;
-        let v = if self.log { self.min * (self.max / self.min).powf(t) } else { self.min + t * (self.max - self.min) };
-        self.round(v).clamp(self.min, self.max)
+        self.at(pos.min(self.steps)).clamp(self.min, self.max)
     }
 
     /// Whole numbers for integer settings; three significant digits otherwise.

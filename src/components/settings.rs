@@ -11,26 +11,26 @@ use tunefit_core::query::{Method, TargetModule};
 /// fine-tuning a model plausibly uses, and the numeric input takes exact values within them.
 pub mod ranges {
     use super::Scale;
-    /// 1 to 256, ~9 % per arrow step.
-    pub const RANK: Scale = Scale::log(1.0, 256.0, 64, true);
-    pub const BATCH: Scale = Scale::log(1.0, 512.0, 72, true);
-    /// 128 to 128k tokens, ~7 % per step.
-    pub const SEQ: Scale = Scale::log(128.0, 131_072.0, 100, true);
-    pub const GA: Scale = Scale::log(1.0, 1024.0, 60, true);
-    pub const GPUS: Scale = Scale::log(1.0, 1024.0, 60, true);
+    /// Powers of two (the values people use; the box takes any).
+    pub const RANK: Scale = Scale::pow2(1.0, 256.0, 8);
+    pub const BATCH: Scale = Scale::pow2(1.0, 512.0, 9);
+    /// 128 to 128k tokens in powers of two.
+    pub const SEQ: Scale = Scale::pow2(128.0, 131_072.0, 10);
+    pub const GA: Scale = Scale::pow2(1.0, 1024.0, 10);
+    pub const GPUS: Scale = Scale::pow2(1.0, 1024.0, 10);
     /// Nodes and model-parallel degrees: powers of two are what people use.
-    pub const NODES: Scale = Scale::log(1.0, 512.0, 45, true);
-    pub const DEGREE: Scale = Scale::log(1.0, 64.0, 30, true);
+    pub const NODES: Scale = Scale::pow2(1.0, 512.0, 9);
+    pub const DEGREE: Scale = Scale::pow2(1.0, 64.0, 6);
     /// Minutes from renting to the first step.
     pub const STARTUP_MIN: Scale = Scale::linear(0.0, 60.0, 60, false);
-    pub const BOTTLENECK: Scale = Scale::log(1.0, 4096.0, 60, true);
-    pub const VIRTUAL_TOKENS: Scale = Scale::log(1.0, 1024.0, 60, true);
+    pub const BOTTLENECK: Scale = Scale::pow2(1.0, 4096.0, 12);
+    pub const VIRTUAL_TOKENS: Scale = Scale::pow2(1.0, 1024.0, 10);
     pub const TRAIN_LAYERS: Scale = Scale::log(1.0, 200.0, 60, true);
-    /// 1M to 1T tokens.
-    pub const TOKENS: Scale = Scale::log(1e6, 1e12, 120, true);
-    pub const EPOCHS: Scale = Scale::log(0.1, 100.0, 60, false);
-    pub const RUNS: Scale = Scale::log(1.0, 1000.0, 60, true);
-    pub const CKPT_MIN: Scale = Scale::log(1.0, 1440.0, 60, true);
+    /// 1M to 1T tokens in 1-2-5 steps.
+    pub const TOKENS: Scale = Scale::one_two_five(1e6, 1e12, 18, true);
+    pub const EPOCHS: Scale = Scale::one_two_five(0.1, 100.0, 9, false);
+    pub const RUNS: Scale = Scale::one_two_five(1.0, 1000.0, 9, true);
+    pub const CKPT_MIN: Scale = Scale::one_two_five(1.0, 1440.0, 9, true);
     /// 0 to 0.5 in steps of 0.01 (PEFT and torchtune configs use 0, 0.05 or 0.1).
     pub const LORA_DROPOUT: Scale = Scale::linear(0.0, 0.5, 50, false);
 }
@@ -136,7 +136,7 @@ fn Targets() -> impl IntoView {
 }
 
 /// GaLore's projection rank: 8 to 4096 (its examples use 128 to 1024).
-const GALORE_RANK: super::controls::Scale = super::controls::Scale::log(8.0, 4096.0, 54, true);
+const GALORE_RANK: super::controls::Scale = super::controls::Scale::pow2(8.0, 4096.0, 9);
 
 /// 1 (every block) to 8: torchtitan's `selective_ac_option` as a whole number.
 const CKPT_EVERY: super::controls::Scale = super::controls::Scale::linear(1.0, 8.0, 7, true);
