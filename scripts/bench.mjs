@@ -62,8 +62,9 @@ try {
     for (let i = 0; i < n; i++) {
       const total = document.querySelector('[data-testid=total-device]');
       const before = total.textContent;
-      // Alternate between two positions (2048 and 4096 tokens) so every event changes the figures.
-      const pos = i % 2 === 0 ? 4 : 5;
+      // Alternate between two positions (4096 and 8192 tokens; the page starts at 2048) so
+      // every event changes the figures.
+      const pos = i % 2 === 0 ? 5 : 6;
       // First figure: the total's text changes (a MutationObserver fires right after the
       // DOM update). All figures: a macrotask after the event, when every reactive update
       // (queued as microtasks) has run.
