@@ -267,6 +267,10 @@ pub fn value_label(lang: Lang, v: &str) -> &str {
         (Lang::En, "on") => "on",
         (Lang::En, "off") => "off",
         (Lang::En, "batch") => "micro-batch",
+        (Lang::En, "op") => "per-op (torchtitan)",
+        (Lang::En, "fused-linear") => "fused linear (Liger, Cut CE)",
+        (Lang::En, "mxfp4") => "MXFP4, as stored",
+        (Lang::En, "galore-adamw") => "GaLore AdamW",
         (Lang::Ru, "full") => "полное",
         (Lang::Ru, "freeze") => "заморозка (обучаются последние слои)",
         (Lang::Ru, "lora") => "LoRA",
@@ -288,6 +292,10 @@ pub fn value_label(lang: Lang, v: &str) -> &str {
         (Lang::Ru, "on") => "вкл.",
         (Lang::Ru, "off") => "выкл.",
         (Lang::Ru, "batch") => "микробатч",
+        (Lang::Ru, "op") => "по операциям (torchtitan)",
+        (Lang::Ru, "fused-linear") => "слитый с выходным слоем (Liger, Cut CE)",
+        (Lang::Ru, "mxfp4") => "MXFP4, как в чекпойнте",
+        (Lang::Ru, "galore-adamw") => "GaLore AdamW",
         _ => v,
     }
 }
