@@ -131,7 +131,10 @@ pub fn table_markup(s: &Strings, lang: Lang, c: Option<&CostReport>, all: bool) 
             format!("{} · {} · {} ({}){}", (s.per_gpu_hour)(&usd(o.usd_per_gpu_hour(), lang)), o.region, o.snapshot_date, o.confidence,
                 if o.is_stale(today_days) { s.stale_price } else { "" })
         }).unwrap_or_default();
-        let _ = write!(h, r#"<tr data-testid="offer-row" data-best-usd="{}"><th scope="row">{}</th><td data-label="{}">"#, r.best_usd(), esc(r.provider), esc(s.col_gpu));
+        // What decides a fine-tuning job beyond the price (data/providers.csv): billing unit,
+        // persistent storage and egress prices, access, a network between instances.
+        let pf = tunefit_core::dataset::provider(r.provider).map(|p| provider_facts(p, s, lang)).unwrap_or_default();
+        let _ = write!(h, r#"<tr data-testid="offer-row" data-best-usd="{}"><th scope="row">{}<small class="muted facts" data-testid="provider-facts">{}</small></th><td data-label="{}">"#, r.best_usd(), esc(r.provider), esc(&pf), esc(s.col_gpu));
         if r.instances > 1 { let _ = write!(h, "{} × ", r.instances); }
         let _ = write!(h, r#"{} × {}<small class="muted facts" data-testid="offer-facts">{}</small></td>"#, r.gpus, esc(r.gpu), esc(&facts));
         for (o, kind, label) in [(r.on_demand, "od", s.on_demand), (r.spot, "spot", s.spot)] {
@@ -153,6 +156,18 @@ pub fn table_markup(s: &Strings, lang: Lang, c: Option<&CostReport>, all: bool) 
     }
     h.push_str("</tbody></table></div>");
     h
+}
+
+/// A provider's facts in one line: "per-second billing · storage $0.08/GB-month · egress
+/// $0.09/GB · SSH, Docker, Jupyter · multi-node".
+fn provider_facts(p: &tunefit_core::dataset::Provider, s: &Strings, lang: Lang) -> String {
+    let mut parts: Vec<String> = vec![(s.billing_per)(p.billing.as_str())];
+    if let Some(x) = p.storage_usd_gb_month { parts.push((s.storage_price)(&usd(x, lang))); }
+    if let Some(x) = p.egress_usd_gb { parts.push((s.egress_price)(&usd(x, lang))); }
+    let access: Vec<&str> = [(p.ssh, "SSH"), (p.docker, "Docker"), (p.jupyter, "Jupyter")].iter().filter(|(b, _)| *b).map(|(_, n)| *n).collect();
+    if !access.is_empty() { parts.push(access.join(", ")); }
+    if p.internode_gb_s.is_some() { parts.push(s.multi_node.into()); }
+    parts.join(" · ")
 }
 
 /// Cost against time, log-log: every priced offer as a dot, the Pareto front as a line.

@@ -323,9 +323,34 @@ pub fn JobSection() -> impl IntoView {
             <SliderField id="ckpt-interval" label=|s| s.ckpt_interval unit=|s| s.u_min scale=ranges::CKPT_MIN
                 value=Signal::derive(move || st.query.with(|q| q.ckpt_interval_min))
                 on_change=move |v: f64| st.edit(|q| q.ckpt_interval_min = v) />
+            <NeedChips/>
             <SliderField id="startup" label=|s| s.startup unit=|s| s.u_min scale=ranges::STARTUP_MIN
                 value=Signal::derive(move || st.query.with(|q| q.startup_min))
                 on_change=move |v: f64| st.edit(|q| q.startup_min = v) />
+        </fieldset>
+    }
+}
+
+/// "Providers must have": each ticked feature drops the offers of providers without it
+/// (`need=`, advice::has). Written as markup (markup.rs) with one listener on the group.
+#[component]
+fn NeedChips() -> impl IntoView {
+    use tunefit_core::query::Need;
+    let st = use_state();
+    let chips = move || st.query.with(|q| Need::ALL.iter().map(|n| {
+        let v = n.as_str();
+        format!(r#"<label class="chip" for="need-{v}"><input type="checkbox" id="need-{v}" data-testid="need-{v}" data-need="{v}"{}> {v}</label>"#,
+            if q.need.contains(*n) { " checked" } else { "" })
+    }).collect::<String>());
+    view! {
+        <fieldset class="targets" data-testid="needs" on:change=move |ev| {
+            let Some(el) = ev.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlInputElement>(t).ok()) else { return };
+            let Some(n) = el.get_attribute("data-need").as_deref().and_then(Need::parse) else { return };
+            let on = el.checked();
+            st.edit(|q| q.need = if on { q.need.with(n) } else { q.need.without(n) });
+        }>
+            <legend>{move || st.s().must_have}</legend>
+            <div inner_html=chips></div>
         </fieldset>
     }
 }

@@ -554,3 +554,20 @@ test('memory through one step: the replay drawn on request, with the GPU line an
   await page.waitForFunction((b) => document.querySelector('[data-testid=timeline-allocated]')?.getAttribute('points') !== b, before);
   assert.deepEqual(page.problems, []);
 });
+
+test('providers must have: a ticked feature narrows the ranking to providers with it, as the CLI ranks, and rows say each provider\'s facts', async () => {
+  const page = await open('?v=1&gpu=h100-sxm&units=gib');
+  await page.getByTestId('offer-row').first().waitFor();
+  assert.match(await page.getByTestId('provider-facts').first().textContent(), /billing/);
+  await page.getByTestId('advanced-summary').click();
+  await page.getByTestId('need-per-second').check();
+  await page.waitForURL(/need=per-second/);
+  const want = cli(coreQuery(page)).cost.offers.length;
+  await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=provider-facts]')].every((f) => f.textContent.includes('per-second billing')));
+  const facts = await page.getByTestId('provider-facts').allTextContents();
+  assert.ok(facts.length > 0 && facts.every((f) => /per-second billing/.test(f)), facts.join('\n'));
+  assert.ok(want > 0 && want < cli('v=1&gpu=h100-sxm').cost.offers.length);
+  await page.getByTestId('need-per-second').uncheck();
+  await page.waitForFunction(() => !location.search.includes('need='));
+  assert.deepEqual(page.problems, []);
+});

@@ -52,6 +52,21 @@ pub struct RankedOffer {
     pub snapshot_date: &'static str,
 }
 
+/// Whether a provider offers what `need=` asks (data/providers.csv's columns).
+pub fn has(p: &dataset::Provider, n: crate::query::Need) -> bool {
+    use crate::query::Need as N;
+    match n {
+        N::PerSecond => p.billing == dataset::Billing::Second,
+        N::PerMinute => p.billing != dataset::Billing::Hour,
+        N::Storage => p.storage_usd_gb_month.is_some(),
+        N::Spot => p.spot,
+        N::Ssh => p.ssh,
+        N::Docker => p.docker,
+        N::Jupyter => p.jupyter,
+        N::MultiNode => p.internode_gb_s.is_some(),
+    }
+}
+
 /// A price older than this is marked for checking. The data audit (shared/notes/data-audit.md)
 /// found list prices 14–18 % off within three months (RunPod H100 3.49 → 3.99 since
 /// 2026-09-25; Crusoe A100 1.95 → 2.30 since 2026-02); two months is a plain rule before that.
@@ -182,6 +197,7 @@ pub fn rank_with(q: &Query, est: &Estimate, offers: &[Offer], extra_providers: &
         if q.provider.as_deref().is_some_and(|p| p != o.provider) { continue; }
         if q.gpu.as_deref().is_some_and(|g| g != o.gpu) { continue; }
         let (Some(g), Some(p)) = (dataset::gpu(o.gpu), provider_of(o.provider)) else { continue };
+        if !q.need.iter().all(|n| has(p, n)) { continue; }
         // Smallest number of instances on which the configuration fits.
         let mut k = 1;
         let instances = loop {

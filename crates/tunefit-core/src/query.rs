@@ -154,6 +154,35 @@ impl TargetModule {
     fn bit(self) -> u16 { 1 << (self as u16) }
 }
 
+choice!(
+    /// A provider feature a run must have (`need=`): billing granularity, persistent storage,
+    /// spot capacity, access, and a network between instances.
+    Need {
+        PerSecond = "per-second", PerMinute = "per-minute", Storage = "storage", Spot = "spot",
+        Ssh = "ssh", Docker = "docker", Jupyter = "jupyter", MultiNode = "multi-node",
+    }
+);
+
+/// The provider features a run must have; offers of providers without one are not ranked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub struct Needs(u16);
+
+impl Needs {
+    fn bit(n: Need) -> u16 { 1 << Need::ALL.iter().position(|x| *x == n).unwrap_or(0) }
+    pub fn contains(self, n: Need) -> bool { self.0 & Self::bit(n) != 0 }
+    pub fn with(self, n: Need) -> Self { Needs(self.0 | Self::bit(n)) }
+    pub fn without(self, n: Need) -> Self { Needs(self.0 & !Self::bit(n)) }
+    pub fn is_empty(self) -> bool { self.0 == 0 }
+    pub fn iter(self) -> impl Iterator<Item = Need> { Need::ALL.iter().copied().filter(move |n| self.contains(*n)) }
+    /// Canonical spelling: the declaration order, comma-separated.
+    pub fn to_query_value(self) -> String { self.iter().map(|n| n.as_str()).collect::<Vec<_>>().join(",") }
+    pub fn parse(s: &str) -> Option<Self> {
+        let mut out = Needs::default();
+        for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) { out = out.with(Need::parse(part)?); }
+        Some(out)
+    }
+}
+
 /// A set of target modules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 pub struct Targets(u16);
@@ -303,6 +332,9 @@ pub struct Query {
     pub optim_in_bwd: bool,
     #[serde(default)]
     pub expert_format: ExpertFormat,
+    /// Provider features every ranked offer must have.
+    #[serde(default)]
+    pub need: Needs,
     /// GaLore's projection rank (`optim=galore-adamw`).
     #[serde(default = "galore_rank_default")]
     pub galore_rank: u32,
@@ -423,6 +455,7 @@ impl Default for Query {
             ckpt_every: 1,
             optim_in_bwd: false,
             expert_format: ExpertFormat::Native,
+            need: Needs::default(),
             // GaLore's own default (galore_torch: rank 128 in its README's examples and in
             // transformers' `optim_args` handling).
             galore_rank: 128,
@@ -646,7 +679,7 @@ pub const KEYS: &[&str] = &[
     "train_layers", "bottleneck", "virtual_tokens", "lora_dropout", "precision", "adapter_dtype",
     "optim", "optim_impl", "batch", "seq", "ga", "ckpt", "attn", "loss", "packing", "compile", "set_to_none", "act_offload", "ckpt_every", "optim_in_bwd", "expert_format", "galore_rank", "framework",
     "gpus", "nodes", "shard", "offload", "tp", "sp", "pp", "pp_chunks", "cp", "gpu", "tokens", "epochs", "runs", "pricing",
-    "ckpt_interval_min", "interrupt_rate", "mfu", "mem_scale", "provider", "storage_gb", "compute",
+    "ckpt_interval_min", "interrupt_rate", "mfu", "mem_scale", "provider", "storage_gb", "need", "compute",
     "startup_min", "download_gb_s", "save_gb_s", "eval_frac", "budget_usd", "deadline_h", "goal",
 ];
 
@@ -739,6 +772,9 @@ impl Query {
             "mem_scale" => self.mem_scale = Some(parse_f64(key, v, 0.1, 10.0)?),
             "provider" => self.provider = Some(parse_id(key, v)?),
             "storage_gb" => self.storage_gb = parse_f64(key, v, 0.0, 1_000_000.0)?,
+            "need" => {
+                self.need = Needs::parse(v).ok_or_else(|| err(key, format!("'{v}' is not a comma list of {}", Need::accepted())))?;
+            }
             "compute" => self.compute = parse_choice!(Compute, key, v)?,
             "startup_min" => self.startup_min = parse_f64(key, v, 0.0, 1440.0)?,
             "download_gb_s" => self.download_gb_s = parse_f64(key, v, 0.001, 1000.0)?,
@@ -884,6 +920,7 @@ impl Query {
         if let Some(x) = self.mem_scale { push("mem_scale", fmt_f64(x)); }
         if let Some(x) = &self.provider { push("provider", x.clone()); }
         diff!("storage_gb", storage_gb, |x: &f64| fmt_f64(*x));
+        if !self.need.is_empty() { push("need", self.need.to_query_value()); }
         diff!("compute", compute, |x: &Compute| s(x));
         diff!("startup_min", startup_min, |x: &f64| fmt_f64(*x));
         diff!("download_gb_s", download_gb_s, |x: &f64| fmt_f64(*x));

@@ -152,3 +152,23 @@ fn offers_say_per_gpu_price_staleness_and_implausible_spot() {
     assert!(!spot(0.4 * od.usd_per_hour).spot_needs_check(od));
     assert!(!dated("2026-11-01").spot_needs_check(od), "an on-demand price is not a spot price");
 }
+
+#[test]
+fn needs_keep_only_providers_that_have_them() {
+    use tunefit_core::advice::has;
+    use tunefit_core::query::Need;
+    let all = tunefit_core::evaluate(&tunefit_core::Query::parse("v=1&gpu=h100-sxm").unwrap()).unwrap().cost.unwrap();
+    for need in Need::ALL {
+        let r = tunefit_core::evaluate(&tunefit_core::Query::parse(&format!("v=1&gpu=h100-sxm&need={}", need.as_str())).unwrap()).unwrap().cost.unwrap();
+        // Every ranked offer's provider has it; every offer of such a provider is still ranked.
+        for o in &r.offers { assert!(has(tunefit_core::dataset::provider(o.provider).unwrap(), *need), "{need}: {}", o.provider); }
+        let kept = all.offers.iter().filter(|o| has(tunefit_core::dataset::provider(o.provider).unwrap(), *need)).count();
+        assert_eq!(r.offers.len(), kept, "{need}");
+    }
+    // Per-second billing narrows the H100 ranking to a strict, non-empty subset.
+    let sec = tunefit_core::evaluate(&tunefit_core::Query::parse("v=1&gpu=h100-sxm&need=per-second").unwrap()).unwrap().cost.unwrap();
+    assert!(!sec.offers.is_empty() && sec.offers.len() < all.offers.len(), "{} of {}", sec.offers.len(), all.offers.len());
+    // A bad value names the key and the accepted ones.
+    let e = tunefit_core::Query::parse("need=teleport").unwrap_err();
+    assert!(e.to_string().contains("need") && e.to_string().contains("per-second"), "{e}");
+}

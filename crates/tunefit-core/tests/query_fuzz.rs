@@ -124,24 +124,26 @@ fn valid_query() -> impl Strategy<Value = Query> {
         (any::<bool>(), 1u32..=256, 1u32..=64, 1u32..=256, choice(Compute::ALL), 0.0f64..=1440.0, 0.001f64..=1000.0, 0.001f64..=1000.0, 0.0f64..=10.0,
          opt(0.01f64..=1e9), opt(0.01f64..=1e6), choice(Goal::ALL)),
         (1u32..=1000, any::<bool>(), opt(0u32..=8), opt(0u32..=2), opt(0u32..=1000), opt(0u32..=1_000_000), opt(0u32..=100_000),
-         opt(0u32..=10_000), opt(0u64..=100_000_000_000), choice(tunefit_core::query::ExpertFormat::ALL), 1u32..=65_536),
+         opt(0u32..=10_000), opt(0u64..=100_000_000_000), choice(tunefit_core::query::ExpertFormat::ALL), 1u32..=65_536, 0u16..256),
     ).prop_map(|(
         ((model, params), arch, method, rank, targets, quant, double_quant, train_layers, bottleneck, virtual_tokens, lora_dropout),
         (precision, adapter_dtype, optim, batch, seq, ga, ckpt, attn, loss, packing, compile),
         (framework, gpus, nodes, shard, offload, tp, gpu, tokens, epochs, runs, pricing),
         (ckpt_interval_min, interrupt_rate, mfu, provider, storage_gb, set_to_none, act_offload, optim_impl, mem_scale),
         (sp, pp, pp_chunks, cp, compute, startup_min, download_gb_s, save_gb_s, eval_frac, budget_usd, deadline_h, goal),
-        (ckpt_every, optim_in_bwd, norms, qk_norm, dense_layers, shared_ffn, kv_rank, rope_dim, vision_params, expert_format, galore_rank),
+        (ckpt_every, optim_in_bwd, norms, qk_norm, dense_layers, shared_ffn, kv_rank, rope_dim, vision_params, expert_format, galore_rank, need_bits),
     )| {
         // "custom" is the encoder's spelling of "no preset", so it is never a preset id.
         let model = model.filter(|m| m != "custom");
+        let need = tunefit_core::query::Need::ALL.iter().enumerate().filter(|(i, _)| need_bits & (1 << i) != 0)
+            .fold(tunefit_core::query::Needs::default(), |n, (_, x)| n.with(*x));
         let arch = tunefit_core::query::ArchOverrides { norms, qk_norm, dense_layers, shared_ffn, kv_rank, rope_dim, vision_params, ..arch };
         Query {
             model, params, arch, method, rank, targets, quant, double_quant, train_layers, bottleneck, virtual_tokens,
             lora_dropout, precision, adapter_dtype, optim, optim_impl, batch, seq, ga, ckpt, attn, loss, packing, compile, set_to_none, act_offload,
             framework, gpus, nodes, shard, offload, tp, gpu, tokens, epochs, runs, pricing, ckpt_interval_min,
             interrupt_rate, mfu, mem_scale, provider, storage_gb, sp, pp, pp_chunks, cp, compute, startup_min, download_gb_s,
-            save_gb_s, eval_frac, budget_usd, deadline_h, goal, ckpt_every, optim_in_bwd, expert_format, galore_rank,
+            save_gb_s, eval_frac, budget_usd, deadline_h, goal, ckpt_every, optim_in_bwd, expert_format, galore_rank, need,
         }
     })
 }

@@ -45,6 +45,7 @@ fn v1_defaults() -> Query {
         optim_in_bwd: false,
         expert_format: tunefit_core::query::ExpertFormat::Native,
         galore_rank: 128,
+        need: Default::default(),
         framework: Framework::Hf,
         gpus: 1,
         nodes: 1,
@@ -121,6 +122,9 @@ const CASES: &[Case] = &[
         q.model = Some("gpt-oss-20b".into()); q.targets = targets(&[T::Q, T::K, T::V, T::O]); q.expert_format = tunefit_core::query::ExpertFormat::Mxfp4; } },
     Case { link: "v=1&method=full&optim=galore-adamw&galore_rank=256", canonical: true, expect: |q| {
         q.method = Method::Full; q.optim = Optimizer::GaloreAdamW; q.galore_rank = 256; } },
+    Case { link: "v=1&gpu=h100-sxm&need=per-second,storage,ssh,multi-node", canonical: true, expect: |q| {
+        q.gpu = Some("h100-sxm".into());
+        q.need = tunefit_core::query::Needs::parse("ssh,per-second,multi-node,storage").unwrap(); } },
     Case { link: "v=1&optim_in_bwd=1&framework=torchtune", canonical: true, expect: |q| { q.optim_in_bwd = true; q.framework = Framework::Torchtune; } },
     Case { link: "v=1&layers=16&hidden=2048", canonical: false, expect: |q| {
         q.model = None; q.arch.layers = Some(16); q.arch.hidden = Some(2048); } },
