@@ -8,7 +8,8 @@ const PRESENTATION = ['v', 'theme', 'units', 'plot', 'embed', 'view'];
 if ([...p.keys()].some((k) => !PRESENTATION.includes(k) && !(k === 'lang' && p.get(k) === 'en'))) html.dataset.pending = '';
 if (embed) {
   html.dataset.embed = '';
-  if (['memory', 'fit', 'cost'].includes(p.get('view'))) html.dataset.view = p.get('view');
+  // Without a view of its own the widget is compact: the verdict and the memory (about 600 px).
+  html.dataset.view = ['memory', 'fit', 'cost', 'full'].includes(p.get('view')) ? p.get('view') : 'compact';
 }
 // The config exporter (crates/tunefit-export) is a second wasm, loaded on the first call: the
 // Copy-config panel calls this when it opens (tests may call it too). A failed load is retried

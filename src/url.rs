@@ -52,11 +52,11 @@ pub fn default_lang() -> Lang {
 
 /// The one section an embedded widget shows (`view=`); none shows memory, fit and cost.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum View { Memory, Fit, Cost }
+pub enum View { Memory, Fit, Cost, Full }
 
 impl View {
-    pub const ALL: [View; 3] = [View::Memory, View::Fit, View::Cost];
-    pub fn code(self) -> &'static str { match self { View::Memory => "memory", View::Fit => "fit", View::Cost => "cost" } }
+    pub const ALL: [View; 4] = [View::Memory, View::Fit, View::Cost, View::Full];
+    pub fn code(self) -> &'static str { match self { View::Memory => "memory", View::Fit => "fit", View::Cost => "cost", View::Full => "full" } }
     pub fn parse(s: &str) -> Option<View> { View::ALL.into_iter().find(|v| v.code() == s) }
 }
 
@@ -90,7 +90,7 @@ pub fn decode(search: &str, default_lang: Lang) -> (Query, Prefs, Vec<QueryError
             "units" => match Units::parse(&val) { Some(u) => prefs.units = u, None => errors.push(bad("gib|gb")) },
             "plot" => match PlotX::parse(&val) { Some(x) => prefs.plot = x, None => errors.push(bad("seq|batch")) },
             "embed" if val != "1" && val != "0" => errors.push(bad("0|1")),
-            "view" if View::parse(&val).is_none() => errors.push(bad("memory|fit|cost")),
+            "view" if View::parse(&val).is_none() => errors.push(bad("memory|fit|cost|full")),
             _ => prefs.passthrough.push((key, val)),
         }
     }

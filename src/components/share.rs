@@ -214,6 +214,7 @@ pub fn SharePanel() -> impl IntoView {
                         <option value="memory">"memory"</option>
                         <option value="fit">"fit"</option>
                         <option value="cost">"cost"</option>
+                        <option value="full">{sh.embed_view_full}</option>
                     </select>
                 </div>
                 // Written only while the box is open: every input would rebuild it otherwise.

@@ -50,7 +50,11 @@ test('the embedded widget shows the right figures and the iframe follows its hei
   assert.equal(open.searchParams.get('embed'), null);
   assert.equal(open.searchParams.get('gpu'), 'rtx-4090');
   assert.equal(await frame.getByTestId('embed-open').getAttribute('target'), '_blank');
-  await frame.getByTestId('cost-section').waitFor();
+  // Compact by default: the verdict and the memory; the GPU table and the costs are one
+  // view away (view=full shows them all).
+  await frame.getByTestId('memory-panel').waitFor();
+  assert.equal(await frame.getByTestId('cost-section').isVisible(), false);
+  assert.equal(await frame.getByTestId('gpu-table').isVisible(), false);
 
   // The snippet's 480 px becomes the widget's own height.
   const contentHeight = () => frame.locator('main').evaluate((el) => Math.ceil(el.getBoundingClientRect().height));
@@ -88,5 +92,23 @@ test('a bad view is a notice and the widget still renders', async () => {
   await page.getByTestId('total-device').waitFor();
   assert.match(await page.getByTestId('link-notice').textContent(), /view/);
   assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('the default widget is compact (about 600 px) and never scrolls sideways from 320 to 800 px; view=full shows everything', async () => {
+  for (const w of [320, 420, 600, 800]) {
+    const page = await openPage(browser, `${app.url}?${Q}&embed=1`, { viewport: { width: w, height: 900 } });
+    await page.getByTestId('total-device').waitFor();
+    const h = await page.evaluate(() => Math.ceil(document.querySelector('main').getBoundingClientRect().height));
+    const sideways = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
+    assert.ok(!sideways, `${w} px: scrolls sideways`);
+    // Measured 2026-12-03: 654 px at 600 px wide, 589 px at 800 px.
+    if (w >= 600) assert.ok(h <= 680, `${w} px: ${h} px tall`);
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  }
+  const page = await openPage(browser, `${app.url}?${Q}&embed=1&view=full`);
+  await page.getByTestId('cost-section').waitFor();
+  assert.ok(await page.getByTestId('gpu-table').isVisible());
   await page.context().close();
 });
