@@ -216,7 +216,9 @@ fn ConfigImport() -> impl IntoView {
                     let Ok(parsed) = tunefit_core::Query::parse(&fragment) else { return };
                     // A config that is exactly a preset's shape links the preset by id.
                     let model = if fragment.contains("model=") { parsed.model } else { None };
-                    st.edit(|q| { q.model = model; q.params = None; q.arch = parsed.arch; });
+                    // A pre-quantized checkpoint's 16-bit modules come with it.
+                    let skip = parsed.quant_skip.clone();
+                    st.edit(|q| { q.model = model; q.params = None; q.arch = parsed.arch; q.quant_skip = skip; });
                     status.set(Some(Ok((s.config_read)(layers, hidden, &crate::format::count(params, st.lang.get_untracked())))));
                 }
                 Err(e) => status.set(Some(Err(e))),

@@ -76,7 +76,7 @@ fn query_arg(rest: &[&String]) -> Option<Query> {
             Ok(l) => l,
             Err(e) => { eprintln!("tunefit: {path}: {e}"); return None; }
         };
-        q.model = None; q.params = None; q.arch = Default::default();
+        q.model = None; q.params = None; q.arch = Default::default(); q.quant_skip = Default::default();
         for (k, v) in link.split('&').filter_map(|kv| kv.split_once('=')) {
             if let Err(e) = q.set(k, v) { eprintln!("tunefit: {path}: {e}"); return None; }
         }

@@ -353,10 +353,21 @@ pub fn to_query_fragment(a: &Architecture) -> String {
 /// message. The page's lazily loaded module answers with it (crates/tunefit-export), so the
 /// config reader is not in the page's first load.
 pub fn read_for_page(text: &str) -> String {
-    match parse(text).and_then(|a| link_for(&a).map(|l| (a, l))) {
+    match parse(text).and_then(|a| link_for(&a).map(|l| (a, l + &skip_keys(text)))) {
         Ok((a, link)) => format!("ok\t{}\t{}\t{}\t{}\t{}", link, a.layers, a.hidden, a.param_count(), a.layout.vision_params),
         Err(e) => format!("err\t{}", e.to_string().replace(['\t', '\n'], " ")),
     }
+}
+
+/// `&quant_skip=…` when the config is a pre-quantized checkpoint's whose
+/// `quantization_config.llm_int8_skip_modules` keeps block modules in 16 bits (Unsloth's
+/// dynamic 4-bit checkpoints), else nothing.
+pub fn skip_keys(text: &str) -> String {
+    let Ok(v) = crate::json::parse(text) else { return String::new() };
+    let list = v.get("quantization_config").and_then(|q| q.get("llm_int8_skip_modules")).and_then(Value::as_array);
+    let names: Vec<&str> = list.map(|l| l.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+    let skip = crate::query::QuantSkip::parse_lenient(&names.join(","));
+    if skip.is_empty() { String::new() } else { format!("&quant_skip={}", skip.to_query_value()) }
 }
 
 /// The link for a read config: the preset's id when the config is exactly a preset's

@@ -183,6 +183,40 @@ impl Needs {
     }
 }
 
+/// Block modules a pre-quantized checkpoint keeps in 16 bits (bitsandbytes'
+/// `llm_int8_skip_modules`, as Unsloth's dynamic 4-bit checkpoints list them:
+/// `model.layers.3.mlp`, `model.layers.1.self_attn`, `model.layers.0.mlp.down_proj`).
+/// Canonical spelling: `3.mlp,1.self_attn,0.mlp.down_proj`.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct QuantSkip(pub Vec<(u32, String)>);
+
+impl QuantSkip {
+    pub const PARTS: &'static [&'static str] = &["self_attn", "mlp", "self_attn.q_proj", "self_attn.k_proj", "self_attn.v_proj",
+        "self_attn.o_proj", "mlp.gate_proj", "mlp.up_proj", "mlp.down_proj"];
+    pub fn is_empty(&self) -> bool { self.0.is_empty() }
+    /// Reads a comma list of `N.part` or `model.layers.N.part` (other entries such as
+    /// `lm_head` or a vision tower are 16-bit here anyway and are skipped).
+    pub fn parse(s: &str) -> Option<Self> { Self::parse_with(s, true) }
+    /// As a config's list reads: entries of other kinds (norms, experts' 3-D weights) are
+    /// passed over instead of refused.
+    pub fn parse_lenient(s: &str) -> Self { Self::parse_with(s, false).unwrap_or_default() }
+    fn parse_with(s: &str, strict: bool) -> Option<Self> {
+        let mut out: Vec<(u32, String)> = Vec::new();
+        for e in s.split(',').map(str::trim).filter(|e| !e.is_empty()) {
+            let rest = e.strip_prefix("model.").unwrap_or(e);
+            let rest = rest.strip_prefix("language_model.").unwrap_or(rest);
+            let Some(rest) = rest.strip_prefix("layers.").or(if rest.starts_with(|c: char| c.is_ascii_digit()) { Some(rest) } else { None }) else { continue };
+            let Some((n, part)) = rest.split_once('.') else { if strict { return None } else { continue } };
+            let Ok(n) = n.parse::<u32>() else { if strict { return None } else { continue } };
+            if !Self::PARTS.contains(&part) { if strict { return None } else { continue } }
+            if !out.iter().any(|(m, p)| *m == n && p == part) { out.push((n, part.to_string())); }
+        }
+        out.sort();
+        Some(QuantSkip(out))
+    }
+    pub fn to_query_value(&self) -> String { self.0.iter().map(|(n, p)| format!("{n}.{p}")).collect::<Vec<_>>().join(",") }
+}
+
 /// A set of target modules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 pub struct Targets(u16);
@@ -335,6 +369,9 @@ pub struct Query {
     /// Provider features every ranked offer must have.
     #[serde(default)]
     pub need: Needs,
+    /// Block modules a pre-quantized QLoRA checkpoint keeps in 16 bits.
+    #[serde(default)]
+    pub quant_skip: QuantSkip,
     /// GaLore's projection rank (`optim=galore-adamw`).
     #[serde(default = "galore_rank_default")]
     pub galore_rank: u32,
@@ -456,6 +493,7 @@ impl Default for Query {
             optim_in_bwd: false,
             expert_format: ExpertFormat::Native,
             need: Needs::default(),
+            quant_skip: QuantSkip::default(),
             // GaLore's own default (galore_torch: rank 128 in its README's examples and in
             // transformers' `optim_args` handling).
             galore_rank: 128,
@@ -675,7 +713,7 @@ macro_rules! parse_choice {
 pub const KEYS: &[&str] = &[
     "v", "model", "params", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "vocab",
     "tied", "experts", "experts_per_token", "norms", "qk_norm", "dense_layers", "dense_ffn", "shared_ffn", "q_rank", "kv_rank",
-    "rope_dim", "v_dim", "vision_params", "method", "rank", "targets", "quant", "dq",
+    "rope_dim", "v_dim", "vision_params", "method", "rank", "targets", "quant", "dq", "quant_skip",
     "train_layers", "bottleneck", "virtual_tokens", "lora_dropout", "precision", "adapter_dtype",
     "optim", "optim_impl", "batch", "seq", "ga", "ckpt", "attn", "loss", "packing", "compile", "set_to_none", "act_offload", "ckpt_every", "optim_in_bwd", "expert_format", "galore_rank", "framework",
     "gpus", "nodes", "shard", "offload", "tp", "sp", "pp", "pp_chunks", "cp", "gpu", "tokens", "epochs", "runs", "pricing",
@@ -726,6 +764,9 @@ impl Query {
             }
             "quant" => self.quant = parse_choice!(Quant, key, v)?,
             "dq" => self.double_quant = parse_bool(key, v)?,
+            "quant_skip" => {
+                self.quant_skip = QuantSkip::parse(v).ok_or_else(|| err(key, format!("'{v}' is not a comma list of N.part with part one of {}", QuantSkip::PARTS.join("|"))))?;
+            }
             "train_layers" => self.train_layers = parse_u32(key, v, limits::TRAIN_LAYERS)?,
             "bottleneck" => self.bottleneck = parse_u32(key, v, limits::BOTTLENECK)?,
             "virtual_tokens" => self.virtual_tokens = parse_u32(key, v, limits::VIRTUAL_TOKENS)?,
@@ -877,6 +918,7 @@ impl Query {
         diff!("targets", targets, |x: &Targets| x.to_query_value());
         diff!("quant", quant, |x: &Quant| s(x));
         diff!("dq", double_quant, |x: &bool| (*x as u8).to_string());
+        if !self.quant_skip.is_empty() { push("quant_skip", self.quant_skip.to_query_value()); }
         diff!("train_layers", train_layers, |x: &u32| s(x));
         diff!("bottleneck", bottleneck, |x: &u32| s(x));
         diff!("virtual_tokens", virtual_tokens, |x: &u32| s(x));

@@ -144,6 +144,7 @@ fn valid_query() -> impl Strategy<Value = Query> {
             framework, gpus, nodes, shard, offload, tp, gpu, tokens, epochs, runs, pricing, ckpt_interval_min,
             interrupt_rate, mfu, mem_scale, provider, storage_gb, sp, pp, pp_chunks, cp, compute, startup_min, download_gb_s,
             save_gb_s, eval_frac, budget_usd, deadline_h, goal, ckpt_every, optim_in_bwd, expert_format, galore_rank, need,
+            quant_skip: tunefit_core::query::QuantSkip::parse(&format!("{}.mlp,{}.self_attn.q_proj", need_bits % 4, need_bits % 3)).unwrap(),
         }
     })
 }

@@ -46,6 +46,7 @@ fn v1_defaults() -> Query {
         expert_format: tunefit_core::query::ExpertFormat::Native,
         galore_rank: 128,
         need: Default::default(),
+        quant_skip: Default::default(),
         framework: Framework::Hf,
         gpus: 1,
         nodes: 1,
@@ -125,6 +126,8 @@ const CASES: &[Case] = &[
     Case { link: "v=1&gpu=h100-sxm&need=per-second,storage,ssh,multi-node", canonical: true, expect: |q| {
         q.gpu = Some("h100-sxm".into());
         q.need = tunefit_core::query::Needs::parse("ssh,per-second,multi-node,storage").unwrap(); } },
+    Case { link: "v=1&quant_skip=0.mlp,1.self_attn,2.mlp.down_proj", canonical: true, expect: |q| {
+        q.quant_skip = tunefit_core::query::QuantSkip::parse("model.layers.2.mlp.down_proj,1.self_attn,0.mlp").unwrap(); } },
     Case { link: "v=1&optim_in_bwd=1&framework=torchtune", canonical: true, expect: |q| { q.optim_in_bwd = true; q.framework = Framework::Torchtune; } },
     Case { link: "v=1&layers=16&hidden=2048", canonical: false, expect: |q| {
         q.model = None; q.arch.layers = Some(16); q.arch.hidden = Some(2048); } },

@@ -140,3 +140,25 @@ fn autocast_never_copies_mxfp4_experts() {
     assert!((native.saved_for_backward as f64 - mx.saved_for_backward as f64 - experts * 2.0).abs() < 1e3,
         "{} vs {}", native.saved_for_backward, mx.saved_for_backward);
 }
+
+#[test]
+fn a_dynamic_4bit_checkpoint_keeps_its_listed_modules_in_16_bits() {
+    // Unsloth's dynamic 4-bit checkpoints list block modules in llm_int8_skip_modules: those
+    // stay 16-bit. Llama 3.1 8B: block 0's MLP (3·4096·14336) and block 1's attention.
+    let base = "model=llama-3.1-8b&method=qlora&precision=bf16-true&dq=1";
+    let plain = mem(base);
+    let skip = mem(&format!("{base}&quant_skip=0.mlp,1.self_attn,2.mlp.down_proj"));
+    let params = 3.0 * 4096.0 * 14336.0 + (4096.0 * (4096.0 + 2.0 * 1024.0) + 4096.0 * 4096.0) + 14336.0 * 4096.0;
+    let bits = 4.0 + 8.0 / 64.0 + 32.0 / (64.0 * 256.0);
+    let extra = skip.weights as f64 - plain.weights as f64;
+    assert!((extra - params * (2.0 - bits / 8.0)).abs() < 1e3, "{extra}");
+    // A block that does not exist names the key; an unknown part is refused at parse.
+    let e = tunefit_core::evaluate(&Query::parse(&format!("{base}&quant_skip=40.mlp")).unwrap()).unwrap_err();
+    assert!(e.to_string().contains("quant_skip"), "{e}");
+    assert!(Query::parse("quant_skip=3.mlp.experts").is_err());
+    // A pasted config's list becomes the key (other entries passed over).
+    let cfg = r#"{"model_type":"llama","hidden_size":4096,"intermediate_size":14336,"num_attention_heads":32,"num_hidden_layers":32,"num_key_value_heads":8,"vocab_size":128256,
+      "quantization_config":{"quant_method":"bitsandbytes","load_in_4bit":true,"llm_int8_skip_modules":["lm_head","model.layers.1.self_attn","model.layers.0.mlp","model.layers.2.mlp.down_proj","model.layers.3.input_layernorm"]}}"#;
+    let line = tunefit_core::hfconfig::read_for_page(cfg);
+    assert!(line.contains("&quant_skip=0.mlp,1.self_attn,2.mlp.down_proj"), "{line}");
+}

@@ -197,6 +197,34 @@ pub fn quant_bits(quant: Quant, double_quant: bool, in_features: u64) -> f64 {
 
 fn is_peft(m: Method) -> bool { !matches!(m, Method::Full | Method::Freeze) }
 
+/// Parameters of the block modules `quant_skip` keeps in 16 bits (a pre-quantized
+/// checkpoint's `llm_int8_skip_modules`, e.g. Unsloth's dynamic 4-bit ones).
+fn quant_skipped(a: &Architecture, q: &Query) -> Result<f64, Error> {
+    let m = a.modules();
+    let router = if a.experts > 1 { a.hidden * a.experts + if a.layout.router_bias { a.experts } else { 0 } } else { 0 };
+    let mut total = 0.0;
+    for (layer, part) in &q.quant_skip.0 {
+        let l = *layer as u64;
+        if l >= a.layers { return Err(invalid("quant_skip", format!("block {l} does not exist: the model has {} blocks", a.layers))); }
+        // Dense blocks come first (DeepSeek-V3's first_k_dense_replace); MoE otherwise.
+        let dense = a.experts <= 1 || l < a.layout.dense_layers;
+        let mlp = if a.experts <= 1 { m.mlp } else if dense { m.dense_mlp } else { m.mlp - router };
+        let lin = |t: TargetModule| a.linear(t).map(|s| (s.input * s.output * if matches!(t, TargetModule::Gate | TargetModule::Up | TargetModule::Down) && !dense { s.count } else { 1 }) as f64).unwrap_or(0.0);
+        total += match part.as_str() {
+            "self_attn" => m.attention as f64,
+            "mlp" => mlp as f64,
+            "self_attn.q_proj" => lin(TargetModule::Q),
+            "self_attn.k_proj" => lin(TargetModule::K),
+            "self_attn.v_proj" => lin(TargetModule::V),
+            "self_attn.o_proj" => lin(TargetModule::O),
+            "mlp.gate_proj" => lin(TargetModule::Gate),
+            "mlp.up_proj" => lin(TargetModule::Up),
+            _ => lin(TargetModule::Down),
+        };
+    }
+    Ok(total)
+}
+
 /// What GaLore projects: the trained block linears (galore_torch's examples and
 /// transformers' `optim_target_modules=["attn", "mlp"]`).
 struct Galore {
@@ -293,7 +321,8 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
         && !q.targets.contains(TargetModule::LmHead);
     let head_params = if head_quantized { (a.vocab * a.hidden) as f64 } else { 0.0 };
     if q.method == Method::Qlora {
-        let lin = a.block_linear_params() as f64 + head_params;
+        // Modules the checkpoint keeps in 16 bits (`quant_skip`) are not quantized.
+        let lin = a.block_linear_params() as f64 + head_params - quant_skipped(&a, q)?;
         let bits = quant_bits(q.quant, q.double_quant, a.hidden);
         frozen_weight = (frozen as f64 - lin) * frozen_bytes + lin * bits / 8.0;
     }
