@@ -23,11 +23,12 @@ import { bundleSizes } from './bundle.mjs';
 // and Qwen3-Next's hybrid blocks: +2.0 KB (321.6 KB); the Russian formulas and assumptions
 // beside each figure and the "memory through one step" panel (its chart is drawn by the lazy
 // module): +2.2 KB (323.8 KB); the providers' facts on each offer row and the "providers
-// must have" filter (`need=`): +2.7 KB (326.9 KB); slider snapping and labels 0.3 KB.
-// This budget leaves ~1.1 KB of headroom;
+// must have" filter (`need=`): +2.7 KB (326.9 KB); slider snapping and labels 0.3 KB; the
+// compact embed and `quant_skip` (a pre-quantized checkpoint's 16-bit modules, read from a
+// pasted config): +2.6 KB (329.8 KB). This budget leaves ~1.2 KB of headroom;
 // the first-paint issue's structural cuts (lazy Russian strings, lazy panels) must bring it
 // back under the 300 KB target.
-const BUDGET_KB = Number(process.env.TUNEFIT_SIZE_BUDGET_KB ?? 328);
+const BUDGET_KB = Number(process.env.TUNEFIT_SIZE_BUDGET_KB ?? 331);
 const dir = process.argv[2] ?? 'dist';
 const b = bundleSizes(dir);
 for (const f of b.files) {
