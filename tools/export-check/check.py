@@ -195,6 +195,17 @@ def py_edit(src, pattern, repl, edits, what):
     return new
 
 
+def validate_script(src, work):
+    """Runs a Python export up to and including Trainer(...), without train()."""
+    (work / "validate.py").write_text(src.replace("trainer.train()", "print('validated')"))
+    return sh(f"{sys.executable} validate.py", cwd=work)
+
+
+def trained(what, ok, out, edits):
+    """The row of a file that validated (`what`) and was then run for 2 steps."""
+    return True, what, ok, "2 steps" if ok else first_error(out), edits
+
+
 def check_hf(files, method, a, work, train):
     edits = []
     src = files["train.py"]
@@ -211,8 +222,7 @@ def check_hf(files, method, a, work, train):
         if not ok:
             return False, first_error(msg), None, "", edits
     # Validate: everything up to and including Trainer(...), without train().
-    (work / "validate.py").write_text(src.replace("trainer.train()", "print('validated')"))
-    ok, out = sh(f"{sys.executable} validate.py", cwd=work)
+    ok, out = validate_script(src, work)
     if not ok:
         return False, first_error(out), None, "", edits
     if not train:
@@ -222,7 +232,7 @@ def check_hf(files, method, a, work, train):
         ok, out = run_fsdp_on_cpu(files, work, edits)
     else:
         ok, out = sh(f"{sys.executable} train.py", cwd=work)
-    return True, "TrainingArguments/PEFT/Trainer built", ok, "2 steps" if ok else first_error(out), edits
+    return trained("TrainingArguments/PEFT/Trainer built", ok, out, edits)
 
 
 def run_fsdp_on_cpu(files, work, edits):
@@ -258,7 +268,7 @@ def check_llama_factory(files, method, a, work, train):
         ok, out = run_fsdp_on_cpu(files, work, edits)
     else:
         ok, out = sh("llamafactory-cli train llamafactory.yaml", cwd=work)
-    return True, "get_train_args accepted every key", ok, "2 steps" if ok else first_error(out), edits
+    return trained("get_train_args accepted every key", ok, out, edits)
 
 
 def check_torchtune(files, method, a, work, train):
@@ -304,7 +314,7 @@ def check_torchtune(files, method, a, work, train):
     nproc = re.search(r"--nproc_per_node (\d+)", sh_text)
     launcher = f"tune run --nproc_per_node {nproc.group(1)}" if nproc else "tune run"
     ok, out = sh(f"{launcher} {recipe} --config merged.yaml", cwd=work)
-    return True, "tune validate: well-formed", ok, "2 steps" if ok else first_error(out), edits
+    return trained("tune validate: well-formed", ok, out, edits)
 
 
 def litgpt_checkpoint(a):
@@ -346,7 +356,7 @@ def check_litgpt(files, method, a, work, train):
     run += f" \\\n  --data JSON --data.json_path {a / 'alpaca.json'} --data.val_split_fraction 0.1 --train.max_steps 2 --out_dir {work / 'out'}"
     edits.append("checkpoint -> tiny litgpt copy; --data JSON; test: --train.max_steps 2")
     ok, out = sh(run, cwd=work)
-    return True, "--print_config accepted every flag", ok, "2 steps" if ok else first_error(out), edits
+    return trained("--print_config accepted every flag", ok, out, edits)
 
 
 def check_unsloth(files, method, a, work, train):
@@ -357,15 +367,14 @@ def check_unsloth(files, method, a, work, train):
                   f"from datasets import load_dataset\ntrain_dataset = load_dataset('json', data_files='{a / 'text.jsonl'}', split='train')",
                   edits, "train_dataset -> local text rows")
     src = py_edit(src, r"args=SFTConfig\(\n", "args=SFTConfig(\n        max_steps=2,\n", edits, "test: max_steps=2")
-    (work / "validate.py").write_text(src.replace("trainer.train()", "print('validated')"))
-    ok, out = sh(f"{sys.executable} validate.py", cwd=work)
+    ok, out = validate_script(src, work)
     if not ok:
         return False, first_error(out), None, "", edits
     if not train:
         return True, "from_pretrained/get_peft_model/SFTTrainer built", None, "", edits
     (work / "train.py").write_text(src)
     ok, out = sh(f"{sys.executable} train.py", cwd=work)
-    return True, "from_pretrained/get_peft_model/SFTTrainer built", ok, "2 steps" if ok else first_error(out), edits
+    return trained("from_pretrained/get_peft_model/SFTTrainer built", ok, out, edits)
 
 
 def check_axolotl(files, method, a, work, train):
@@ -393,7 +402,7 @@ def check_axolotl(files, method, a, work, train):
     yaml_dump(cfg, work / "axolotl.yaml")
     launcher = " --launcher torchrun -- --nproc_per_node 2" if n_gpu > 1 else ""
     ok, out = sh(f"axolotl train axolotl.yaml{launcher}", cwd=work)
-    return True, "validate_config (1-2x sm_90, bf16)", ok, "2 steps" if ok else first_error(out), edits
+    return trained("validate_config (1-2x sm_90, bf16)", ok, out, edits)
 
 
 CHECKS = {"hf": check_hf, "llama-factory": check_llama_factory, "torchtune": check_torchtune,
