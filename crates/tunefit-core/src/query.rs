@@ -57,6 +57,24 @@ choice!(
         SgdMomentum = "sgd-momentum", Lion = "lion",
     }
 );
+impl Optimizer {
+    /// Bytes of optimizer state per trainable parameter, with `state` bytes for a
+    /// full-precision state (2 in true-16-bit training, 4 otherwise): what a checkpoint writes
+    /// and a step reads and writes. Adafactor's factored moment is about a tenth; GaLore's
+    /// projected states are 2r·max(m, n) of an m × n matrix's m·n, a few percent at the ranks
+    /// used (its full-size update is the parameter's own traffic).
+    pub fn state_bytes_per_param(self, state: f64) -> f64 {
+        use Optimizer as O;
+        match self {
+            O::AdamW | O::PagedAdamW => 2.0 * state,
+            O::AdamW8bit | O::PagedAdamW8bit | O::AdamW8bitAo | O::AdamWFp8Ao => 2.0,
+            O::AdamW4bitAo => 1.0,
+            O::GaloreAdamW | O::Sgd => 0.0,
+            O::Adafactor => 0.1 * state,
+            O::SgdMomentum | O::Lion => state,
+        }
+    }
+}
 choice!(
     /// How torch's AdamW runs its step, which decides its temporaries (torch/optim/adamw.py):
     /// `fused` (`_fused_adamw`, one CUDA kernel over all tensors: none), `foreach`

@@ -269,22 +269,11 @@ fn model_parallel_s(q: &Query, s: &FlopShape, g: &Gpu, lay: &Layout, p: &flops::
 /// under mixed precision), its gradient, and the states (AdamW: m and v; 8-bit: one byte each
 /// plus block scales; Adafactor: factored rows and columns; SGD: none).
 fn optimizer_bytes(q: &Query) -> f64 {
-    use crate::query::Optimizer as O;
     let true16 = matches!(q.precision, Precision::Bf16True | Precision::Fp16True);
     let state = if true16 { 2.0 } else { 4.0 };
     let param = if true16 { 2.0 } else { 4.0 + 2.0 };
     let grad = if q.precision == Precision::Fp32 || !true16 { 4.0 } else { 2.0 };
-    let states = match q.optim {
-        O::AdamW | O::PagedAdamW => 2.0 * state,
-        O::AdamW8bit | O::PagedAdamW8bit | O::AdamW8bitAo | O::AdamWFp8Ao => 2.0,
-        O::AdamW4bitAo => 1.0,
-        // GaLore's projected states are 2r·max(m, n) of an m × n matrix's m·n: a few percent at
-        // the ranks used; the full-size update projected back is the parameter's own traffic.
-        O::GaloreAdamW => 0.0,
-        O::Adafactor => 0.1 * state,
-        O::Sgd => 0.0,
-        O::SgdMomentum | O::Lion => state,
-    };
+    let states = q.optim.state_bytes_per_param(state);
     // Each state and the weight are read and written; the gradient is read.
     2.0 * (states + param) + grad
 }

@@ -1,6 +1,6 @@
 //! The run around the steps: start-up, evaluation and checkpoint saves.
 
-use crate::query::{Method, Optimizer, Precision, Query, ShardingStrategy};
+use crate::query::{Method, Precision, Query, ShardingStrategy};
 
 /// Seconds to get from "rent it" to the first step: provisioning and the image pull
 /// (`startup_min`), then the checkpoint's download at `download_gb_s`. Loading and QLoRA's
@@ -15,17 +15,7 @@ pub fn startup_s(q: &Query, params: f64) -> f64 {
 pub fn checkpoint_bytes(q: &Query, trainable: f64) -> f64 {
     let mixed = matches!(q.precision, Precision::Bf16Mixed | Precision::Fp16Mixed);
     let state_bytes = if matches!(q.precision, Precision::Bf16True | Precision::Fp16True) { 2.0 } else { 4.0 };
-    let states = match q.optim {
-        Optimizer::AdamW | Optimizer::PagedAdamW => 2.0 * state_bytes,
-        Optimizer::AdamW8bit | Optimizer::PagedAdamW8bit | Optimizer::AdamW8bitAo | Optimizer::AdamWFp8Ao => 2.0,
-        Optimizer::AdamW4bitAo => 1.0,
-        // GaLore's projected states are 2r·max(m, n) of an m × n matrix's m·n: a few percent at
-        // the ranks used; the full-size update projected back is the parameter's own traffic.
-        Optimizer::GaloreAdamW => 0.0,
-        Optimizer::Adafactor => 0.1 * state_bytes,
-        Optimizer::Sgd => 0.0,
-        Optimizer::SgdMomentum | Optimizer::Lion => state_bytes,
-    };
+    let states = q.optim.state_bytes_per_param(state_bytes);
     let master = if mixed && matches!(q.method, Method::Full | Method::Freeze) { 4.0 } else { 0.0 };
     trainable * (2.0 + states + master)
 }
