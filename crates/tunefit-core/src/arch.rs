@@ -253,7 +253,7 @@ impl Architecture {
         if !matches!(t, T::Gate | T::Up | T::Down) || self.experts <= 1 {
             // q, k, v and o exist in the softmax-attention blocks only (Gated DeltaNet blocks
             // have their own in_proj_qkvz / out_proj, which these names do not match).
-            let blocks = if matches!(t, T::Q | T::K | T::V | T::O) { self.layers - self.layout.linear_attn.layers.min(self.layers) } else { self.layers };
+            let blocks = if matches!(t, T::Q | T::K | T::V | T::O) { self.layers - self.linear_attn_blocks() } else { self.layers };
             return vec![LinearShape { count: s.count * blocks, ..s }];
         }
         let lay = &self.layout;
@@ -262,9 +262,30 @@ impl Architecture {
         let h = self.hidden;
         let shape = |f: u64, n: u64| if t == T::Down { LinearShape { input: f, output: h, count: n } } else { LinearShape { input: h, output: f, count: n } };
         if lay.shared_ffn > 0 && lay.shared_ffn != self.ffn { out.push(shape(lay.shared_ffn, moe)); }
-        if lay.dense_layers > 0 { out.push(shape(lay.dense_ffn, lay.dense_layers)); }
+        if self.dense_blocks() > 0 { out.push(shape(lay.dense_ffn, self.dense_blocks())); }
         out
     }
+
+    /// One FFN of width `f` (an expert, the shared expert or a dense block's MLP), with
+    /// its biases.
+    fn ffn_params(&self, f: u64) -> u64 {
+        let h = self.hidden;
+        match self.mlp {
+            MlpKind::Gated => 3 * h * f + if self.mlp_bias { 2 * f + h } else { 0 },
+            MlpKind::Plain => 2 * h * f + if self.mlp_bias { f + h } else { 0 },
+        }
+    }
+
+    /// One MoE block's router (and its bias); 0 when dense.
+    pub fn router_params(&self) -> u64 {
+        if self.experts > 1 { self.hidden * self.experts + if self.layout.router_bias { self.experts } else { 0 } } else { 0 }
+    }
+
+    /// Blocks with a dense MLP in an MoE model (they come first); 0 when dense.
+    pub fn dense_blocks(&self) -> u64 { if self.experts > 1 { self.layout.dense_layers.min(self.layers) } else { 0 } }
+
+    /// Blocks whose token mixer is linear attention (Gated DeltaNet).
+    pub fn linear_attn_blocks(&self) -> u64 { self.layout.linear_attn.layers.min(self.layers) }
 
     pub fn modules(&self) -> ModuleCounts {
         let (h, v) = (self.hidden, self.vocab);
@@ -285,14 +306,9 @@ impl Architecture {
             let gate = if lay.attn_gate { h * self.q_dim() } else { 0 };
             h * (self.q_dim() + 2 * self.kv_dim()) + gate + qkv_bias + self.q_dim() * h + if self.o_bias { h } else { 0 }
         } + qk_norm + if lay.attn_sinks { self.heads } else { 0 };
-        let ffn_params = |f: u64| match self.mlp {
-            MlpKind::Gated => 3 * h * f + if self.mlp_bias { 2 * f + h } else { 0 },
-            MlpKind::Plain => 2 * h * f + if self.mlp_bias { f + h } else { 0 },
-        };
-        let router = if self.experts > 1 { h * self.experts + if lay.router_bias { self.experts } else { 0 } } else { 0 };
-        let shared = if lay.shared_ffn > 0 { ffn_params(lay.shared_ffn) + if lay.shared_gate { h } else { 0 } } else { 0 };
-        let mlp = self.experts * ffn_params(self.ffn) + shared + router;
-        let dense_mlp = if lay.dense_layers > 0 { ffn_params(lay.dense_ffn) } else { 0 };
+        let shared = if lay.shared_ffn > 0 { self.ffn_params(lay.shared_ffn) + if lay.shared_gate { h } else { 0 } } else { 0 };
+        let mlp = self.experts * self.ffn_params(self.ffn) + shared + self.router_params();
+        let dense_mlp = if lay.dense_layers > 0 { self.ffn_params(lay.dense_ffn) } else { 0 };
         let norms = self.norms_per_layer * self.norm_params();
         let mut embedding = v * h + self.positions * h + self.type_vocab * h;
         if self.encoder_only { embedding += self.norm_params(); }
@@ -309,7 +325,7 @@ impl Architecture {
 
     /// Blocks with an MoE MLP (all of them in a uniform MoE stack; 0 when dense).
     pub fn moe_layers(&self) -> u64 {
-        if self.experts > 1 { self.layers.saturating_sub(self.layout.dense_layers) } else { 0 }
+        if self.experts > 1 { self.layers - self.dense_blocks() } else { 0 }
     }
 
     /// FFN width one token passes through, averaged over the blocks: routed experts plus
@@ -319,14 +335,13 @@ impl Architecture {
         if self.experts <= 1 { return self.ffn as f64; }
         let moe = self.moe_layers() as f64;
         let per_moe = (self.ffn * self.experts_per_token + self.layout.shared_ffn) as f64;
-        (moe * per_moe + self.layout.dense_layers as f64 * self.layout.dense_ffn as f64) / self.layers.max(1) as f64
+        (moe * per_moe + self.dense_blocks() as f64 * self.layout.dense_ffn as f64) / self.layers.max(1) as f64
     }
 
     /// The language model's parameters (without a multimodal checkpoint's vision tower).
     pub fn text_params(&self) -> u64 {
         let m = self.modules();
-        let dense = if self.experts > 1 { self.layout.dense_layers } else { 0 };
-        let lin = self.layout.linear_attn.layers.min(self.layers);
+        let (dense, lin) = (self.dense_blocks(), self.linear_attn_blocks());
         m.embedding + m.lm_head + m.head_extra + (self.layers - lin) * m.attention + lin * m.linear_attention
             + self.layers * m.norms + (self.layers - dense) * m.mlp + dense * m.dense_mlp
     }
@@ -345,21 +360,15 @@ impl Architecture {
     /// the vision tower does not run on text).
     pub fn active_params(&self) -> u64 {
         if self.experts <= 1 { return self.text_params(); }
-        let per_expert = match self.mlp {
-            MlpKind::Gated => 3 * self.hidden * self.ffn + if self.mlp_bias { 2 * self.ffn + self.hidden } else { 0 },
-            MlpKind::Plain => 2 * self.hidden * self.ffn + if self.mlp_bias { self.ffn + self.hidden } else { 0 },
-        };
-        self.text_params() - self.moe_layers() * per_expert * (self.experts - self.experts_per_token)
+        self.text_params() - self.moe_layers() * self.ffn_params(self.ffn) * (self.experts - self.experts_per_token)
     }
 
     /// Parameters stored in the block linears (what QLoRA quantizes): everything in the
     /// blocks but the router.
     pub fn block_linear_params(&self) -> u64 {
         let m = self.modules();
-        let router = if self.experts > 1 { self.hidden * self.experts + if self.layout.router_bias { self.experts } else { 0 } } else { 0 };
-        let dense = if self.experts > 1 { self.layout.dense_layers } else { 0 };
-        let lin = self.layout.linear_attn.layers.min(self.layers);
-        (self.layers - lin) * m.attention + lin * m.linear_attention + (self.layers - dense) * (m.mlp - router) + dense * m.dense_mlp
+        let (dense, lin) = (self.dense_blocks(), self.linear_attn_blocks());
+        (self.layers - lin) * m.attention + lin * m.linear_attention + (self.layers - dense) * (m.mlp - self.router_params()) + dense * m.dense_mlp
     }
 
     /// A plausible Llama-style architecture for a bare parameter count: hidden grows as the

@@ -201,14 +201,13 @@ fn is_peft(m: Method) -> bool { !matches!(m, Method::Full | Method::Freeze) }
 /// checkpoint's `llm_int8_skip_modules`, e.g. Unsloth's dynamic 4-bit ones).
 fn quant_skipped(a: &Architecture, q: &Query) -> Result<f64, Error> {
     let m = a.modules();
-    let router = if a.experts > 1 { a.hidden * a.experts + if a.layout.router_bias { a.experts } else { 0 } } else { 0 };
     let mut total = 0.0;
     for (layer, part) in &q.quant_skip.0 {
         let l = *layer as u64;
         if l >= a.layers { return Err(invalid("quant_skip", format!("block {l} does not exist: the model has {} blocks", a.layers))); }
         // Dense blocks come first (DeepSeek-V3's first_k_dense_replace); MoE otherwise.
-        let dense = a.experts <= 1 || l < a.layout.dense_layers;
-        let mlp = if a.experts <= 1 { m.mlp } else if dense { m.dense_mlp } else { m.mlp - router };
+        let dense = a.experts <= 1 || l < a.dense_blocks();
+        let mlp = if a.experts <= 1 { m.mlp } else if dense { m.dense_mlp } else { m.mlp - a.router_params() };
         let lin = |t: TargetModule| a.linear(t).map(|s| (s.input * s.output * if matches!(t, TargetModule::Gate | TargetModule::Up | TargetModule::Down) && !dense { s.count } else { 1 }) as f64).unwrap_or(0.0);
         total += match part.as_str() {
             "self_attn" => m.attention as f64,

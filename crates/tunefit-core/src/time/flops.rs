@@ -75,7 +75,7 @@ impl FlopShape {
             active: params as f64 * active_ratio,
             trainable: trainable as f64,
             layers: arch.layers as f64,
-            attn_layers: (arch.layers - arch.layout.linear_attn.layers.min(arch.layers)) as f64,
+            attn_layers: (arch.layers - arch.linear_attn_blocks()) as f64,
             attn_width: (arch.heads * arch.head_dim) as f64,
             hidden: arch.hidden as f64,
             kv_width: arch.kv_dim() as f64,
