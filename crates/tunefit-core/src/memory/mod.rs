@@ -365,22 +365,23 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
     let state_bytes_base = if true16 { 2.0 } else { 4.0 };
     let state_bytes_ad = adapter_bytes;
     let states = |per: f64| tr.base as f64 * per * state_bytes_base / 4.0 + tr.adapter as f64 * per * state_bytes_ad / 4.0;
+    // What GaLore projects, once for its states and its step temporaries.
+    let galore = (q.optim == Optimizer::GaloreAdamW).then(|| galore(&a, q, &tr));
     let (mut opt_full, paged) = match q.optim {
         Optimizer::AdamW => (states(8.0), false),
         Optimizer::PagedAdamW => (states(8.0), true),
-        // bnb 8-bit blockwise: 1 B per state + one fp32 absmax per 256-element block.
-        Optimizer::AdamW8bit => (tr.total as f64 * 2.0 * (1.0 + 4.0 / 256.0), false),
-        Optimizer::PagedAdamW8bit => (tr.total as f64 * 2.0 * (1.0 + 4.0 / 256.0), true),
-        // torchao low-bit AdamW (torchao/optim/subclass_{8bit,4bit,fp8}.py): two states of
-        // 8 bits with one fp32 scale per 256-element block, or 4 bits per 128.
-        Optimizer::AdamW8bitAo | Optimizer::AdamWFp8Ao => (tr.total as f64 * 2.0 * (1.0 + 4.0 / 256.0), false),
+        // bnb 8-bit blockwise, and torchao's 8-bit and fp8 AdamW
+        // (torchao/optim/subclass_{8bit,fp8}.py): 1 B per state + one fp32 scale per
+        // 256-element block; torchao's 4-bit (subclass_4bit.py): 4 bits + one per 128.
+        Optimizer::AdamW8bit | Optimizer::PagedAdamW8bit | Optimizer::AdamW8bitAo | Optimizer::AdamWFp8Ao =>
+            (tr.total as f64 * 2.0 * (1.0 + 4.0 / 256.0), q.optim == Optimizer::PagedAdamW8bit),
         Optimizer::AdamW4bitAo => (tr.total as f64 * 2.0 * (0.5 + 4.0 / 128.0), false),
         // GaLore (galore_torch/galore_projector.py @2cc66f88): an m × n block linear keeps
         // exp_avg and exp_avg_sq of max(m, n) × r and a projector of r × min(m, n), in the
         // gradient's dtype; everything else (embeddings, head, norms) and adapters keep AdamW's.
         Optimizer::GaloreAdamW => {
-            let g = galore(&a, q, &tr);
-            (g.projected_states * state_bytes_base + (tr.base as f64 - g.projected_params).max(0.0) * 2.0 * state_bytes_base
+            let (projected_states, projected_params) = galore.as_ref().map_or((0.0, 0.0), |g| (g.projected_states, g.projected_params));
+            (projected_states * state_bytes_base + (tr.base as f64 - projected_params).max(0.0) * 2.0 * state_bytes_base
                 + tr.adapter as f64 * 2.0 * state_bytes_ad, false)
         }
         // Factored second moment (row and column means), no first moment (HF default beta1=None).
@@ -667,8 +668,7 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
         // (its fp32 copy, U and Vh), and the full-size update projected back plus its scaled
         // copy (gradient dtype).
         Optimizer::GaloreAdamW => {
-            let g = galore(&a, q, &tr);
-            let (m, n) = (g.largest.0, g.largest.1);
+            let (m, n) = galore.as_ref().map_or((0.0, 0.0), |g| g.largest);
             let k = m.min(n);
             ((m * n + m * k + k * n) * 4.0 + 2.0 * m * n * base_train_bytes) / tp
         }
