@@ -154,6 +154,10 @@ pub fn from_value(v: &Value) -> Result<Architecture, ConfigError> {
     Ok(a)
 }
 
+/// One ViT encoder layer as SigLIP and Llama 4's vision model build it: q, k, v, o and
+/// fc1, fc2 with biases, two LayerNorms.
+fn vit_layer(h: u64, i: u64) -> u64 { 4 * (h * h + h) + 2 * 2 * h + (h * i + i) + (i * h + h) }
+
 /// SiglipVisionModel without its pooling head (`vision_use_head` false in Gemma 3):
 /// patch conv with bias, learned positions, per layer q/k/v/o and fc1/fc2 with biases and
 /// two LayerNorms, a post LayerNorm.
@@ -162,7 +166,7 @@ fn siglip_params(vc: &Value) -> Result<u64, ConfigError> {
     let (h, i, l, p, img, c) = (f.u64("hidden_size")?, f.u64("intermediate_size")?, f.u64("num_hidden_layers")?,
         f.u64("patch_size")?, f.u64("image_size")?, f.u64("num_channels")?);
     let positions = (img / p) * (img / p);
-    let layer = 4 * (h * h + h) + 2 * 2 * h + (h * i + i) + (i * h + h);
+    let layer = vit_layer(h, i);
     Ok(c * p * p * h + h + positions * h + l * layer + 2 * h)
 }
 
@@ -185,7 +189,7 @@ fn llama4_vision_params(vc: &Value, text_hidden: u64) -> Result<u64, ConfigError
         f.u64("patch_size")?, f.u64("image_size")?, f.u64("num_channels")?);
     let (pin, pout, vout) = (f.u64("projector_input_dim")?, f.u64("projector_output_dim")?, f.u64("vision_output_dim")?);
     let positions = (img / p) * (img / p) + 1;
-    let layer = 4 * (h * h + h) + 2 * 2 * h + (h * i + i) + (i * h + h);
+    let layer = vit_layer(h, i);
     let adapter = i * pin + pout * pout;
     Ok(c * p * p * h + h + positions * h + 2 * 2 * h + l * layer + adapter + vout * text_hidden)
 }

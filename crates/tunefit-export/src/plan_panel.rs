@@ -85,7 +85,8 @@ fn number(x: f64, decimals: usize, lang: &str) -> String {
     if lang == "ru" { s.replace('.', ",") } else { s }
 }
 
-fn bytes(b: f64, gib: bool, lang: &str) -> String {
+/// Bytes in GiB (or GB), two decimals, the language's decimal sign (also the memory chart's).
+pub(crate) fn bytes(b: f64, gib: bool, lang: &str) -> String {
     format!("{}\u{a0}{}", number(b / if gib { 1073741824.0 } else { 1e9 }, 2, lang), if gib { "GiB" } else { "GB" })
 }
 

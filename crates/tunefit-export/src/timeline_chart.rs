@@ -43,11 +43,7 @@ pub fn html(query: &str, lang: &str, gib: bool) -> String {
     let q = match Query::parse(query) { Ok(q) => q, Err(e) => return warning(&e.to_string()) };
     let r = match tunefit_core::evaluate_with_timeline(&q) { Ok(r) => r, Err(e) => return warning(&e.to_string()) };
     let Some(points) = r.memory.timeline.as_ref().filter(|p| p.len() > 1) else { return warning(s.none) };
-    let (unit, name) = if gib { (1073741824.0, if lang == "ru" { "ГиБ" } else { "GiB" }) } else { (1e9, if lang == "ru" { "ГБ" } else { "GB" }) };
-    let fig = |b: f64| {
-        let t = format!("{:.2} {name}", b / unit);
-        if lang == "ru" { t.replace('.', ",") } else { t }
-    };
+    let fig = |b: f64| crate::plan_panel::bytes(b, gib, lang);
     let capacity = q.gpu.as_deref().and_then(tunefit_core::dataset::gpu).map(|g| g.vram_bytes as f64);
     let top = points.iter().map(|p| p.reserved.max(p.allocated) as f64).fold(capacity.unwrap_or(0.0), f64::max).max(1.0) * 1.08;
     let (w, h, left, bottom) = (640.0, 220.0, 56.0, 22.0);
