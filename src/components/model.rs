@@ -213,12 +213,11 @@ fn ConfigImport() -> impl IntoView {
             let s = st.s();
             match answer.map_err(|e| (s.config_reader_failed)(&e)).and_then(|line| tunefit_core::hfconfig::read_page_line(&line)) {
                 Ok((fragment, layers, hidden, params)) => {
-                    let Ok(parsed) = tunefit_core::Query::parse(&fragment) else { return };
-                    // A config that is exactly a preset's shape links the preset by id.
-                    let model = if fragment.contains("model=") { parsed.model } else { None };
-                    // A pre-quantized checkpoint's 16-bit modules come with it.
-                    let skip = parsed.quant_skip.clone();
-                    st.edit(|q| { q.model = model; q.params = None; q.arch = parsed.arch; q.quant_skip = skip; });
+                    // The link names a preset when the config is exactly one, and carries a
+                    // pre-quantized checkpoint's 16-bit modules.
+                    let mut next = st.query.get_untracked();
+                    if let Err(e) = tunefit_core::hfconfig::apply_link(&mut next, &fragment) { status.set(Some(Err(e.to_string()))); return; }
+                    st.query.set(next);
                     status.set(Some(Ok((s.config_read)(layers, hidden, &crate::format::count(params, st.lang.get_untracked())))));
                 }
                 Err(e) => status.set(Some(Err(e))),

@@ -72,14 +72,11 @@ fn query_arg(rest: &[&String]) -> Option<Query> {
             Ok(t) => t,
             Err(e) => { eprintln!("tunefit: reading {path}: {e}"); return None; }
         };
-        let link = match tunefit_core::hfconfig::parse(&text).and_then(|a| tunefit_core::hfconfig::link_for(&a)) {
-            Ok(l) => l,
+        let link = match tunefit_core::hfconfig::config_link(&text) {
+            Ok((_, l)) => l,
             Err(e) => { eprintln!("tunefit: {path}: {e}"); return None; }
         };
-        q.model = None; q.params = None; q.arch = Default::default(); q.quant_skip = Default::default();
-        for (k, v) in link.split('&').filter_map(|kv| kv.split_once('=')) {
-            if let Err(e) = q.set(k, v) { eprintln!("tunefit: {path}: {e}"); return None; }
-        }
+        if let Err(e) = tunefit_core::hfconfig::apply_link(&mut q, &link) { eprintln!("tunefit: {path}: {e}"); return None; }
     }
     Some(q)
 }

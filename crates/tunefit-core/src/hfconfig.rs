@@ -357,7 +357,7 @@ pub fn to_query_fragment(a: &Architecture) -> String {
 /// message. The page's lazily loaded module answers with it (crates/tunefit-export), so the
 /// config reader is not in the page's first load.
 pub fn read_for_page(text: &str) -> String {
-    match parse(text).and_then(|a| link_for(&a).map(|l| (a, l + &skip_keys(text)))) {
+    match config_link(text) {
         Ok((a, link)) => format!("ok\t{}\t{}\t{}\t{}\t{}", link, a.layers, a.hidden, a.param_count(), a.layout.vision_params),
         Err(e) => format!("err\t{}", e.to_string().replace(['\t', '\n'], " ")),
     }
@@ -372,6 +372,26 @@ pub fn skip_keys(text: &str) -> String {
     let names: Vec<&str> = list.map(|l| l.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
     let skip = crate::query::QuantSkip::parse_lenient(&names.join(","));
     if skip.is_empty() { String::new() } else { format!("&quant_skip={}", skip.to_query_value()) }
+}
+
+/// A config.json text as its architecture and the link that reproduces it: the model's
+/// keys (`link_for`) and a pre-quantized checkpoint's 16-bit modules (`skip_keys`).
+pub fn config_link(text: &str) -> Result<(Architecture, String), ConfigError> {
+    let a = parse(text)?;
+    let link = link_for(&a)? + &skip_keys(text);
+    Ok((a, link))
+}
+
+/// Puts a read config's link (`read_for_page`, `link_for` + `skip_keys`) into `q`: the
+/// model is the link's (a preset, or architecture keys on an inferred base), every other
+/// setting stays the query's. The page and the CLI's `--config` both apply configs so.
+pub fn apply_link(q: &mut crate::Query, link: &str) -> Result<(), crate::QueryError> {
+    q.model = None;
+    q.params = None;
+    q.arch = Default::default();
+    q.quant_skip = Default::default();
+    for (k, v) in link.split('&').filter_map(|kv| kv.split_once('=')) { q.set(k, v)?; }
+    Ok(())
 }
 
 /// The link for a read config: the preset's id when the config is exactly a preset's
