@@ -592,7 +592,7 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
             // which is bfloat16 for every current checkpoint: a model loaded in fp16 (GPUs
             // without bf16) gets a bf16 copy, and backward casts the gradient back, so two
             // 16-bit V-wide tensors live at once.
-            LogitsImpl::Fused => tokens * v * act_bytes * if q.framework == Framework::Unsloth && q.precision == Precision::Fp16True { 2.0 } else { 1.0 } + tokens * 4.0,
+            LogitsImpl::Fused => tokens * v * act_bytes * if q.precision == Precision::Fp16True { 2.0 } else { 1.0 } + tokens * 4.0,
             // Liger (src/liger_kernel/ops/fused_linear_cross_entropy.py @ead96b61): the input's
             // gradient (tokens × h), one chunk of logits in the input dtype whose gradient the
             // kernel writes in place, chunk = next_power_of_2(⌈tokens / ⌈V/h⌉⌉) rows, that
