@@ -504,6 +504,16 @@ fn hf_optim_args(ctx: &Ctx) -> Option<String> {
 /// them): regexes over module names.
 const GALORE_TARGETS: &[&str] = &[r".*.attn.*", r".*.mlp.*"];
 
+/// `optim_args` and GaLore's `optim_target_modules` as Python keyword arguments
+/// (TrainingArguments and SFTConfig take the same).
+fn hf_optim_kwargs(ctx: &Ctx) -> Vec<String> {
+    let mut out: Vec<String> = hf_optim_args(ctx).map(|a| format!("optim_args={}", json_str(&a))).into_iter().collect();
+    if ctx.q.optim == Optimizer::GaloreAdamW {
+        out.push(format!("optim_target_modules=[{}]", GALORE_TARGETS.iter().map(|t| json_str(t)).collect::<Vec<_>>().join(", ")));
+    }
+    out
+}
+
 /// DeepSpeed JSON (ZeRO stage, offload), with "auto" where the Trainer fills the value in.
 fn deepspeed_json(ctx: &Ctx) -> Option<String> {
     let stage = ctx.zero_stage()?;
@@ -702,10 +712,7 @@ fn hf(ctx: &mut Ctx) -> Vec<ExportFile> {
         format!("optim={}", json_str(hf_optim(ctx))),
     ];
     if ctx.ckpt_on() { ta.push("gradient_checkpointing_kwargs={\"use_reentrant\": False}".into()); }
-    if let Some(a) = hf_optim_args(ctx) { ta.push(format!("optim_args={}", json_str(&a))); }
-    if ctx.q.optim == Optimizer::GaloreAdamW {
-        ta.push(format!("optim_target_modules=[{}]", GALORE_TARGETS.iter().map(|t| json_str(t)).collect::<Vec<_>>().join(", ")));
-    }
+    ta.extend(hf_optim_kwargs(ctx));
     if ctx.res.compile { ta.push("torch_compile=True".into()); }
     if matches!(ctx.res.loss, Loss::Chunked | Loss::FusedLinear) {
         // Transformers has no chunked loss of its own; Liger's fused linear cross-entropy
@@ -1632,10 +1639,7 @@ fn unsloth(ctx: &mut Ctx) -> Vec<ExportFile> {
         "output_dir=\"outputs\"".into(),
         "report_to=\"none\"".into(),
     ];
-    if let Some(a) = hf_optim_args(ctx) { args.push(format!("optim_args={}", json_str(&a))); }
-    if ctx.q.optim == Optimizer::GaloreAdamW {
-        args.push(format!("optim_target_modules=[{}]", GALORE_TARGETS.iter().map(|t| json_str(t)).collect::<Vec<_>>().join(", ")));
-    }
+    args.extend(hf_optim_kwargs(ctx));
     // TRL renamed SFTTrainer's tokenizer argument to processing_class (trl/trainer/sft_trainer.py).
     push(&mut py, &format!("trainer = SFTTrainer(\n    model=model,\n    processing_class=tokenizer,\n    train_dataset=train_dataset,\n    args=SFTConfig(\n        {},\n    ),\n)", args.join(",\n        ")));
     push(&mut py, "trainer.train()");
