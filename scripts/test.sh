@@ -14,7 +14,8 @@ tier() { printf '\n\033[1m== %s ==\033[0m\n' "$*"; }
 tier "native tests (cargo test)"
 cargo test --workspace --exclude tunefit-app
 
-tier "lint (clippy, warnings are errors; native crates and the page's wasm)"
+tier "lint (rustfmt --check; clippy, warnings are errors; native crates and the page's wasm)"
+cargo fmt --all --check
 cargo clippy --workspace --exclude tunefit-app --all-targets -- -D warnings
 cargo clippy -p tunefit-app --target wasm32-unknown-unknown --all-targets -- -D warnings
 

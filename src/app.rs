@@ -1,8 +1,16 @@
 //! Root component: installs the state (query signal, report memo, URL sync) and lays out
 //! the controls beside the results.
 
-use crate::components::{cost::CostSection, gpu_table::GpuTable, memory::MemoryPanel, model::ModelSection, notices::{LinkNotice, Warnings},
-    plots::MemorySeqPlot, settings::MethodSection, toolbar::Toolbar};
+use crate::components::{
+    cost::CostSection,
+    gpu_table::GpuTable,
+    memory::MemoryPanel,
+    model::ModelSection,
+    notices::{LinkNotice, Warnings},
+    plots::MemorySeqPlot,
+    settings::MethodSection,
+    toolbar::Toolbar,
+};
 use crate::components::{export::ExportPanel, plan::PlanPanel, prices::PricesPanel, share::SharePanel};
 use crate::state::AppState;
 use leptos::prelude::*;

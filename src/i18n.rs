@@ -8,22 +8,49 @@ use std::fmt;
 
 /// A language of the page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Lang { En, Ru }
+pub enum Lang {
+    En,
+    Ru,
+}
 
 impl Lang {
     pub const ALL: [Lang; 2] = [Lang::En, Lang::Ru];
     /// BCP 47 tag: the `lang` attribute of <html> and the `lang=` URL key.
-    pub fn code(self) -> &'static str { match self { Lang::En => "en", Lang::Ru => "ru" } }
-    pub fn parse(s: &str) -> Option<Lang> { Lang::ALL.into_iter().find(|l| l.code() == s) }
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Ru => "ru",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Lang> {
+        Lang::ALL.into_iter().find(|l| l.code() == s)
+    }
     /// The language's own name, for the picker.
-    pub fn native_name(self) -> &'static str { match self { Lang::En => "English", Lang::Ru => "Русский" } }
+    pub fn native_name(self) -> &'static str {
+        match self {
+            Lang::En => "English",
+            Lang::Ru => "Русский",
+        }
+    }
     /// Decimal separator of the language's usual number format.
-    pub fn decimal(self) -> char { match self { Lang::En => '.', Lang::Ru => ',' } }
-    pub fn strings(self) -> &'static Strings { match self { Lang::En => &EN, Lang::Ru => &RU } }
+    pub fn decimal(self) -> char {
+        match self {
+            Lang::En => '.',
+            Lang::Ru => ',',
+        }
+    }
+    pub fn strings(self) -> &'static Strings {
+        match self {
+            Lang::En => &EN,
+            Lang::Ru => &RU,
+        }
+    }
 }
 
 impl fmt::Display for Lang {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result { f.write_str(self.code()) }
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
 }
 
 /// Every UI string, for one language.
@@ -345,7 +372,9 @@ pub static EN: Strings = Strings {
     multi_node: "multi-node",
     must_have: "Providers must have",
     sec_method_details: "Method details",
-    advanced: |n| match n { 0 => "Advanced: framework, precision, kernels, checkpointing, parallelism, cost (all at defaults)".into(), 1 => "Advanced: framework, precision, kernels, checkpointing, parallelism, cost (1 setting differs from the default)".into(), n => format!("Advanced: framework, precision, kernels, checkpointing, parallelism, cost ({n} settings differ from the defaults)") },
+    advanced: |n| {
+        match n { 0 => "Advanced: framework, precision, kernels, checkpointing, parallelism, cost (all at defaults)".into(), 1 => "Advanced: framework, precision, kernels, checkpointing, parallelism, cost (1 setting differs from the default)".into(), n => format!("Advanced: framework, precision, kernels, checkpointing, parallelism, cost ({n} settings differ from the defaults)") }
+    },
     expert_format: "MoE expert weights",
     sec_results: "Results",
     model_source: "Model source",
@@ -373,12 +402,14 @@ pub static EN: Strings = Strings {
     hub_label: "Or a Hugging Face model id",
     hub_fetch: "Fetch config.json",
     hub_hint: "Only this button contacts huggingface.co, for that one file; nothing else leaves your browser.",
-    hub_failed: |r, why| match why {
+    hub_failed: |r, why| {
+        match why {
         "bad-id" => format!("'{r}' is not a model id: write owner/name, as in Qwen/Qwen3-8B."),
         "http-401" | "http-403" => format!("{r} is gated or private: accept its licence on huggingface.co, download config.json and paste or drop it here."),
         "http-404" => format!("{r} has no config.json on huggingface.co: check the id."),
         w if w.starts_with("http-") => format!("huggingface.co answered {} for {r}; paste its config.json instead.", &w[5..]),
         _ => format!("huggingface.co could not be reached (offline?): paste or drop {r}'s config.json instead."),
+    }
     },
     config_reader_failed: |e| format!("The config reader could not be loaded ({e}); edit the text to try again."),
     method: "Method",
@@ -504,7 +535,9 @@ pub static EN: Strings = Strings {
     fastest: "fastest",
     recommendation: "Recommendation",
     time_summary: |h, t, n, g| format!("Training time: {h} at {t} tokens/s on {n} × {g}"),
-    time_parts: |st, up, n, sv, mfu, dt| format!("steps {st} + start-up {up} min + {n} checkpoint save(s) {sv} min; MFU {mfu} %, {dt} matmuls"),
+    time_parts: |st, up, n, sv, mfu, dt| {
+        format!("steps {st} + start-up {up} min + {n} checkpoint save(s) {sv} min; MFU {mfu} %, {dt} matmuls")
+    },
     show_more: |n| format!("Show {n} more offers"),
     show_fewer: "Show fewer offers",
     plot_mem_seq: "Memory against sequence length",
@@ -543,7 +576,16 @@ pub static RU: Strings = Strings {
     sec_job: "Задача",
     sec_run: "Батч и объём задачи",
     timeline_title: "Память на протяжении шага",
-    billing_per: |u| format!("оплата {}", match u { "per-second" => "посекундная", "per-minute" => "поминутная", _ => "почасовая" }),
+    billing_per: |u| {
+        format!(
+            "оплата {}",
+            match u {
+                "per-second" => "посекундная",
+                "per-minute" => "поминутная",
+                _ => "почасовая",
+            }
+        )
+    },
     storage_price: |x| format!("хранилище {x}/ГБ в месяц"),
     egress_price: |x| format!("исходящий трафик {x}/ГБ"),
     multi_node: "несколько узлов",
@@ -552,8 +594,17 @@ pub static RU: Strings = Strings {
     advanced: |n| {
         let head = "Дополнительно: фреймворк, точность, ядра, чекпоинтинг, параллелизм, стоимость";
         // 1 настройка, 2–4 настройки, 5+ настроек (11–14 — настроек).
-        let word = match (n % 10, n % 100) { (_, 11..=14) => "настроек", (1, _) => "настройка", (2..=4, _) => "настройки", _ => "настроек" };
-        if n == 0 { format!("{head} (всё по умолчанию)") } else { format!("{head} ({n} {word} не по умолчанию)") }
+        let word = match (n % 10, n % 100) {
+            (_, 11..=14) => "настроек",
+            (1, _) => "настройка",
+            (2..=4, _) => "настройки",
+            _ => "настроек",
+        };
+        if n == 0 {
+            format!("{head} (всё по умолчанию)")
+        } else {
+            format!("{head} ({n} {word} не по умолчанию)")
+        }
     },
     expert_format: "Веса экспертов MoE",
     sec_results: "Результаты",
@@ -582,14 +633,18 @@ pub static RU: Strings = Strings {
     hub_label: "Или id модели на Hugging Face",
     hub_fetch: "Загрузить config.json",
     hub_hint: "Только эта кнопка обращается к huggingface.co, за одним этим файлом; больше ничего не покидает браузер.",
-    hub_failed: |r, why| match why {
+    hub_failed: |r, why| {
+        match why {
         "bad-id" => format!("«{r}» — не id модели: пишите владелец/имя, например Qwen/Qwen3-8B."),
         "http-401" | "http-403" => format!("{r} закрыт или требует принять лицензию на huggingface.co: скачайте config.json и вставьте или перетащите его сюда."),
         "http-404" => format!("У {r} нет config.json на huggingface.co: проверьте id."),
         w if w.starts_with("http-") => format!("huggingface.co ответил {} для {r}; вставьте его config.json вручную.", &w[5..]),
         _ => format!("huggingface.co недоступен (нет сети?): вставьте или перетащите config.json модели {r}."),
+    }
     },
-    config_reader_failed: |e| format!("Не удалось загрузить модуль чтения конфигов ({e}); измените текст, чтобы повторить."),
+    config_reader_failed: |e| {
+        format!("Не удалось загрузить модуль чтения конфигов ({e}); измените текст, чтобы повторить.")
+    },
     method: "Метод",
     rank: "Ранг LoRA",
     targets: "Целевые модули",
@@ -687,7 +742,9 @@ pub static RU: Strings = Strings {
     no_fit: "не помещается",
     not_computed: "—",
     use_gpu: |n| format!("Выбрать {n} целевым GPU"),
-    verdict_on: |g, v, h, lo, hi| format!("на {g} ({v}): запас {h}; измеренным запускам такого рода требовалось от {lo} до {hi}"),
+    verdict_on: |g, v, h, lo, hi| {
+        format!("на {g} ({v}): запас {h}; измеренным запускам такого рода требовалось от {lo} до {hi}")
+    },
     summary_title: "Итог",
     per_gpu: "на GPU (nvidia-smi)",
     choose_gpu_hint: "Выберите свой GPU, чтобы узнать, поместится ли.",
@@ -713,7 +770,9 @@ pub static RU: Strings = Strings {
     fastest: "быстрее всех",
     recommendation: "Рекомендация",
     time_summary: |h, t, n, g| format!("Время обучения: {h} при {t} токенов/с на {n} × {g}"),
-    time_parts: |st, up, n, sv, mfu, dt| format!("шаги {st} + запуск {up} мин + сохранение чекпойнтов ({n}) {sv} мин; MFU {mfu} %, матричные умножения в {dt}"),
+    time_parts: |st, up, n, sv, mfu, dt| {
+        format!("шаги {st} + запуск {up} мин + сохранение чекпойнтов ({n}) {sv} мин; MFU {mfu} %, матричные умножения в {dt}")
+    },
     show_more: |n| format!("Показать ещё {n} предложений"),
     show_fewer: "Показать меньше",
     plot_mem_seq: "Память в зависимости от длины последовательности",
@@ -721,11 +780,13 @@ pub static RU: Strings = Strings {
     axis_seq: "длина последовательности (токены)",
     axis_memory: "память на GPU",
     plot_mem_batch: "Память в зависимости от микробатча",
-    plot_mem_batch_desc: "Память устройства на GPU при каждом размере микробатча; горизонтальные линии — память каждого GPU.",
+    plot_mem_batch_desc:
+        "Память устройства на GPU при каждом размере микробатча; горизонтальные линии — память каждого GPU.",
     axis_batch: "микробатч (последовательности)",
     plot_against: "По горизонтали",
     plot_cost_time: "Стоимость и время",
-    plot_cost_time_desc: "Каждое предложение — точка; линия соединяет предложения, которые никто не обходит и по цене, и по времени.",
+    plot_cost_time_desc:
+        "Каждое предложение — точка; линия соединяет предложения, которые никто не обходит и по цене, и по времени.",
     axis_time: "время (ч)",
     axis_cost: "стоимость (USD)",
     pareto: "Фронт Парето",
@@ -783,7 +844,12 @@ pub struct ShareStrings {
 }
 
 impl Lang {
-    pub fn sh(self) -> &'static ShareStrings { match self { Lang::En => &SHARE_EN, Lang::Ru => &SHARE_RU } }
+    pub fn sh(self) -> &'static ShareStrings {
+        match self {
+            Lang::En => &SHARE_EN,
+            Lang::Ru => &SHARE_RU,
+        }
+    }
 }
 
 pub static SHARE_EN: ShareStrings = ShareStrings {
@@ -977,17 +1043,27 @@ static CORE_RU: &[(&str, &str, &str)] = &[
 /// A figure as the core wrote it, in Russian: durations ("1.5 h", "30 min"), the pricing kind
 /// and the hourly-billing run count; anything else (ids, names, dollar amounts) as written.
 fn figure_ru(f: &str) -> String {
-    if let Some(n) = f.strip_suffix(" h") { return format!("{} ч", n.replace('.', ",")); }
-    if let Some(n) = f.strip_suffix(" min") { return format!("{n} мин"); }
-    if let Some(n) = f.strip_prefix(", on each of ").and_then(|r| r.strip_suffix(" runs")) { return format!(", и так в каждом из {n} запусков"); }
+    if let Some(n) = f.strip_suffix(" h") {
+        return format!("{} ч", n.replace('.', ","));
+    }
+    if let Some(n) = f.strip_suffix(" min") {
+        return format!("{n} мин");
+    }
+    if let Some(n) = f.strip_prefix(", on each of ").and_then(|r| r.strip_suffix(" runs")) {
+        return format!(", и так в каждом из {n} запусков");
+    }
     value_label(Lang::Ru, f).to_string()
 }
 
 /// A core warning or recommendation sentence in the page's language.
 pub fn core_message(lang: Lang, code: &str, message: &str) -> String {
-    if lang == Lang::En { return message.to_string(); }
+    if lang == Lang::En {
+        return message.to_string();
+    }
     tunefit_core::i18n_template::translate(CORE_RU, code, message, &figure_ru).unwrap_or_else(|| message.to_string())
 }
 
 /// Whether `code` has a translation (the component tests check every code the core emits).
-pub fn core_code_translated(code: &str) -> bool { CORE_RU.iter().any(|(c, _, _)| *c == code) }
+pub fn core_code_translated(code: &str) -> bool {
+    CORE_RU.iter().any(|(c, _, _)| *c == code)
+}

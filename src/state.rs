@@ -48,8 +48,13 @@ impl AppState {
         let (q, prefs, errors) = url::decode(&url::current_search(), default_lang);
         let query = RwSignal::new(q);
         // An embedded widget shows the link's figures, not the viewer's stored prices.
-        let (stored, stored_err) = if prefs.embed() { (PriceBook::default(), None) } else {
-            match crate::storage::load_prices() { Ok(b) => (b, None), Err(e) => (PriceBook::default(), Some(e)) }
+        let (stored, stored_err) = if prefs.embed() {
+            (PriceBook::default(), None)
+        } else {
+            match crate::storage::load_prices() {
+                Ok(b) => (b, None),
+                Err(e) => (PriceBook::default(), Some(e)),
+            }
         };
         let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
         let mut linked = tunefit_core::share::open_link(&hash);
@@ -61,8 +66,11 @@ impl AppState {
             frame: crate::components::deferred::frame_copy(query),
             report: Memo::new(move |_| query.with(|q| prices.with(|p| evaluate_with_prices(q, p)))),
             prices,
-            prices_notice: RwSignal::new(stored_err.map(|e| (prefs.lang.sh().prices_corrupt)(&e))
-                .or(linked.price_error.map(|e| (prefs.lang.sh().link_prices_bad)(&e.to_string())))),
+            prices_notice: RwSignal::new(
+                stored_err
+                    .map(|e| (prefs.lang.sh().prices_corrupt)(&e))
+                    .or(linked.price_error.map(|e| (prefs.lang.sh().link_prices_bad)(&e.to_string()))),
+            ),
             link_prices: RwSignal::new(linked.prices),
             embed: prefs.embed(),
             lang: RwSignal::new(prefs.lang),
@@ -81,16 +89,32 @@ impl AppState {
     }
 
     /// The strings of the current language (tracks the language signal).
-    pub fn s(&self) -> &'static Strings { self.lang.get().strings() }
+    pub fn s(&self) -> &'static Strings {
+        self.lang.get().strings()
+    }
 
     /// The memory plot's horizontal axis (tracks it).
-    pub fn plot_x(&self) -> PlotX { if self.plot_batch.get() { PlotX::Batch } else { PlotX::Seq } }
+    pub fn plot_x(&self) -> PlotX {
+        if self.plot_batch.get() {
+            PlotX::Batch
+        } else {
+            PlotX::Seq
+        }
+    }
 
     /// Applies a change to the query.
-    pub fn edit(&self, f: impl FnOnce(&mut Query)) { self.query.update(f) }
+    pub fn edit(&self, f: impl FnOnce(&mut Query)) {
+        self.query.update(f)
+    }
 
     fn prefs(&self) -> Prefs {
-        Prefs { lang: self.lang.get(), theme: self.theme.get(), units: self.units.get(), plot: self.plot_x(), passthrough: self.passthrough.get_value() }
+        Prefs {
+            lang: self.lang.get(),
+            theme: self.theme.get(),
+            units: self.units.get(),
+            plot: self.plot_x(),
+            passthrough: self.passthrough.get_value(),
+        }
     }
 
     /// Writes the canonical query string into the URL whenever a setting changes.
@@ -105,13 +129,18 @@ impl AppState {
         Effect::new(move |_| {
             st.query.track();
             st.prefs();
-            if pending.get_value() { return }
+            if pending.get_value() {
+                return;
+            }
             pending.set_value(true);
-            set_timeout(move || {
-                pending.set_value(false);
-                let s = untrack(|| st.query.with(|q| url::encode(q, &st.prefs(), st.default_lang)));
-                url::replace_search(&s);
-            }, std::time::Duration::ZERO);
+            set_timeout(
+                move || {
+                    pending.set_value(false);
+                    let s = untrack(|| st.query.with(|q| url::encode(q, &st.prefs(), st.default_lang)));
+                    url::replace_search(&s);
+                },
+                std::time::Duration::ZERO,
+            );
         });
     }
 

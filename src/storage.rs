@@ -17,25 +17,35 @@ fn storage() -> Option<web_sys::Storage> {
 /// The stored price book: empty when nothing is stored or storage is unavailable, an error
 /// message (naming the line and field) when what is stored cannot be read.
 pub fn load_prices() -> Result<PriceBook, String> {
-    let Some(text) = storage().and_then(|s| s.get_item(PRICES_KEY).ok().flatten()) else { return Ok(PriceBook::default()) };
+    let Some(text) = storage().and_then(|s| s.get_item(PRICES_KEY).ok().flatten()) else {
+        return Ok(PriceBook::default());
+    };
     PriceBook::from_json(&text).map_err(|e| e.to_string())
 }
 
 /// Stores the book (an empty book removes the entry); false when the browser refuses.
 pub fn save_prices(book: &PriceBook) -> bool {
     let Some(s) = storage() else { return false };
-    if book.is_empty() { s.remove_item(PRICES_KEY).is_ok() } else { s.set_item(PRICES_KEY, &book.to_json()).is_ok() }
+    if book.is_empty() {
+        s.remove_item(PRICES_KEY).is_ok()
+    } else {
+        s.set_item(PRICES_KEY, &book.to_json()).is_ok()
+    }
 }
 
 /// The log last compared in the planning panel (`LOG_KEY`), kept until the person empties
 /// the box and compares again; "" when none or storage is unavailable.
 pub const LOG_KEY: &str = "tunefit.calibration-log.v1";
 
-pub fn load_log() -> String { storage().and_then(|s| s.get_item(LOG_KEY).ok().flatten()).unwrap_or_default() }
+pub fn load_log() -> String {
+    storage().and_then(|s| s.get_item(LOG_KEY).ok().flatten()).unwrap_or_default()
+}
 
 /// Keeps `log` (an empty one removes the entry).
 pub fn save_log(log: &str) {
-    if let Some(s) = storage() { let _ = if log.trim().is_empty() { s.remove_item(LOG_KEY) } else { s.set_item(LOG_KEY, log) }; }
+    if let Some(s) = storage() {
+        let _ = if log.trim().is_empty() { s.remove_item(LOG_KEY) } else { s.set_item(LOG_KEY, log) };
+    }
 }
 
 /// Reads a price list typed or imported by the person: JSON when it starts with '{', else CSV.

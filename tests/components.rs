@@ -19,7 +19,10 @@ const GIB: f64 = (1u64 << 30) as f64;
 async fn mount_at(search: &str) -> HtmlElement {
     let w = web_sys::window().unwrap();
     let path = w.location().pathname().unwrap();
-    w.history().unwrap().replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("{path}{search}"))).unwrap();
+    w.history()
+        .unwrap()
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("{path}{search}")))
+        .unwrap();
     let doc = w.document().unwrap();
     let body = doc.body().unwrap();
     if let Some(old) = doc.get_element_by_id("tunefit-test-root") {
@@ -38,7 +41,9 @@ fn q(root: &HtmlElement, testid: &str) -> web_sys::Element {
     root.query_selector(&format!("[data-testid={testid}]")).unwrap().unwrap_or_else(|| panic!("{testid} not found"))
 }
 
-fn text(root: &HtmlElement, testid: &str) -> String { q(root, testid).text_content().unwrap() }
+fn text(root: &HtmlElement, testid: &str) -> String {
+    q(root, testid).text_content().unwrap()
+}
 
 async fn type_into(root: &HtmlElement, testid: &str, value: &str, event: &str) {
     let input: HtmlInputElement = q(root, testid).dyn_into().unwrap();
@@ -49,7 +54,9 @@ async fn type_into(root: &HtmlElement, testid: &str, value: &str, event: &str) {
     gloo_timers::future::TimeoutFuture::new(0).await;
 }
 
-fn search() -> String { web_sys::window().unwrap().location().search().unwrap() }
+fn search() -> String {
+    web_sys::window().unwrap().location().search().unwrap()
+}
 
 #[wasm_bindgen_test]
 async fn app_renders_the_core_estimate() {
@@ -158,8 +165,10 @@ fn log_scale_round_trips_and_clamps() {
     assert_eq!(s.to_pos(f64::NAN), 0);
     // Sliders land on the values people set: powers of two, and 1-2-5 steps.
     let seq = tunefit_app::components::settings::ranges::SEQ;
-    assert_eq!((0..=seq.steps).map(|p| seq.from_pos(p)).collect::<Vec<_>>(),
-        vec![128.0, 256.0, 512.0, 1024.0, 2048.0, 4096.0, 8192.0, 16384.0, 32768.0, 65536.0, 131072.0]);
+    assert_eq!(
+        (0..=seq.steps).map(|p| seq.from_pos(p)).collect::<Vec<_>>(),
+        vec![128.0, 256.0, 512.0, 1024.0, 2048.0, 4096.0, 8192.0, 16384.0, 32768.0, 65536.0, 131072.0]
+    );
     assert_eq!(seq.to_pos(2048.0), 4);
     assert_eq!(seq.to_pos(3000.0), 5, "nearer 4096 than 2048 in ratio");
     let tokens = tunefit_app::components::settings::ranges::TOKENS;
@@ -196,7 +205,10 @@ fn markup_escapes_names_so_they_stay_text() {
     // The cost table and scatter with an offer whose provider and GPU carry that name.
     let q = tunefit_core::Query::parse("v=1&model=llama-3.1-8b&method=lora&batch=2&seq=2048").unwrap();
     let mut cost = tunefit_core::report::evaluate(&q).unwrap().cost.expect("a cost ranking");
-    for o in cost.offers.iter_mut().take(1).chain(cost.cheapest.iter_mut()) { o.provider = hostile; o.gpu = hostile; }
+    for o in cost.offers.iter_mut().take(1).chain(cost.cheapest.iter_mut()) {
+        o.provider = hostile;
+        o.gpu = hostile;
+    }
     let s = Lang::En.strings();
     div.set_inner_html(&(table_markup(s, Lang::En, Some(&cost), false) + &scatter_markup(s, Lang::En, &cost)));
     assert!(div.query_selector("img").unwrap().is_none());
@@ -248,10 +260,15 @@ fn core_codes() -> Vec<String> {
         for prefix in ["warn(\"", "w(\"", "Warning { code: \"", "out.push((\""] {
             for (i, _) in src.match_indices(prefix) {
                 // `w(` is advice.rs's helper, not the end of another name (`new(`).
-                if src[..i].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_') { continue }
+                if src[..i].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+                    continue;
+                }
                 let rest = &src[i + prefix.len()..];
-                let code: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_').collect();
-                if !code.is_empty() && rest[code.len()..].starts_with('"') && !codes.contains(&code) { codes.push(code) }
+                let code: String =
+                    rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_').collect();
+                if !code.is_empty() && rest[code.len()..].starts_with('"') && !codes.contains(&code) {
+                    codes.push(code)
+                }
             }
         }
     }
@@ -262,7 +279,14 @@ fn core_codes() -> Vec<String> {
 fn every_core_code_has_a_russian_translation() {
     let codes = core_codes();
     // The scan itself works: it finds codes of each source.
-    for known in ["paged-optimizer", "inferred-architecture", "framework-quant", "hourly_billing", "rec-cheapest", "price_override_unmatched"] {
+    for known in [
+        "paged-optimizer",
+        "inferred-architecture",
+        "framework-quant",
+        "hourly_billing",
+        "rec-cheapest",
+        "price_override_unmatched",
+    ] {
         assert!(codes.iter().any(|c| c == known), "scan missed {known}: {codes:?}");
     }
     let missing: Vec<&String> = codes.iter().filter(|c| !tunefit_app::i18n::core_code_translated(c)).collect();
@@ -299,12 +323,22 @@ fn emitted_warnings_and_recommendations_translate_with_their_figures() {
             assert_ne!(ru, w.message, "{} has no matching Russian sentence: {}", w.code, w.message);
             assert!(ru.chars().any(|c| ('а'..='я').contains(&c)), "{ru}");
             // Every figure of the English sentence is in the Russian one (durations use a comma).
-            for fig in w.message.split(|c: char| !(c.is_ascii_digit() || c == '.')).filter(|f| f.chars().any(|c| c.is_ascii_digit())) {
+            for fig in w
+                .message
+                .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+                .filter(|f| f.chars().any(|c| c.is_ascii_digit()))
+            {
                 let fig = fig.trim_end_matches('.');
-                assert!(ru.contains(fig) || ru.contains(&fig.replace('.', ",")), "{}: figure {fig} lost in {ru}", w.code);
+                assert!(
+                    ru.contains(fig) || ru.contains(&fig.replace('.', ",")),
+                    "{}: figure {fig} lost in {ru}",
+                    w.code
+                );
             }
             assert_eq!(core_message(Lang::En, &w.code, &w.message), w.message);
-            if !seen.contains(&w.code) { seen.push(w.code.clone()) }
+            if !seen.contains(&w.code) {
+                seen.push(w.code.clone())
+            }
         }
     }
     assert!(seen.len() >= 18, "the queries raise most codes: {seen:?}");
@@ -320,12 +354,19 @@ async fn russian_page_shows_the_warnings_in_russian() {
     let q = tunefit_core::Query::parse("params=7b&optim=paged-adamw").unwrap();
     let r = tunefit_core::evaluate(&q).unwrap();
     let inferred = r.warnings.iter().find(|w| w.code == "inferred-architecture").expect("inferred warning");
-    let li = root.query_selector("[data-testid=warnings] li[data-code=inferred-architecture]").unwrap().expect("warning shown").text_content().unwrap();
+    let li = root
+        .query_selector("[data-testid=warnings] li[data-code=inferred-architecture]")
+        .unwrap()
+        .expect("warning shown")
+        .text_content()
+        .unwrap();
     assert!(li.starts_with("архитектура угадана"), "{li}");
     // Layers, hidden, ffn and vocab: the core's figures, in the Russian sentence.
     let figs: Vec<&str> = inferred.message.split(|c: char| !c.is_ascii_digit()).filter(|f| !f.is_empty()).collect();
     assert_eq!(figs.len(), 4, "{}", inferred.message);
-    for f in figs { assert!(li.contains(f), "{f} missing in {li}") }
+    for f in figs {
+        assert!(li.contains(f), "{f} missing in {li}")
+    }
     let paged = text(&root, "warnings");
     assert!(paged.contains("страничного оптимизатора") && !paged.contains("managed memory"), "{paged}");
     let rec = text(&root, "recommendation");
@@ -335,10 +376,15 @@ async fn russian_page_shows_the_warnings_in_russian() {
 /// Waits (up to ~3 s) until `testid` is under `root`.
 async fn wait_for(root: &HtmlElement, testid: &str) -> web_sys::Element {
     for _ in 0..300 {
-        if let Some(e) = root.query_selector(&format!("[data-testid={testid}]")).unwrap() { return e; }
+        if let Some(e) = root.query_selector(&format!("[data-testid={testid}]")).unwrap() {
+            return e;
+        }
         gloo_timers::future::TimeoutFuture::new(10).await;
     }
-    panic!("{testid} never appeared; panel: {:?}", root.query_selector("[data-testid=export]").unwrap().map(|e| e.inner_html()));
+    panic!(
+        "{testid} never appeared; panel: {:?}",
+        root.query_selector("[data-testid=export]").unwrap().map(|e| e.inner_html())
+    );
 }
 
 /// Copy config (components/export.rs) asks `window.tunefitExport` (public/boot.js: it loads
@@ -373,7 +419,11 @@ async fn copy_config_asks_the_lazy_exporter_only_when_opened() {
     assert!(root.query_selector("[data-testid=export-file]").unwrap().is_none());
     q(&root, "export").set_attribute("open", "").unwrap();
     let file = wait_for(&root, "export-file").await;
-    let expected = tunefit_core::export::export(&tunefit_core::Query::parse(&qs[1..]).unwrap(), tunefit_core::query::Framework::Litgpt).unwrap();
+    let expected = tunefit_core::export::export(
+        &tunefit_core::Query::parse(&qs[1..]).unwrap(),
+        tunefit_core::query::Framework::Litgpt,
+    )
+    .unwrap();
     assert_eq!(file.text_content().unwrap(), expected.files[0].content);
     assert!(!expected.warnings.is_empty());
     assert_eq!(q(&root, "export-warnings").child_element_count() as usize, expected.warnings.len());
@@ -406,7 +456,9 @@ async fn a_pasted_repository_id_chooses_its_preset_and_moe_multimodal_parts_are_
 #[wasm_bindgen_test]
 fn explanations_translate_with_their_figures() {
     use tunefit_app::i18n::core_message;
-    for s in ["", "method=full&set_to_none=0", "framework=unsloth&act_offload=1", "method=lora&ga=4&framework=torchtune"] {
+    for s in
+        ["", "method=full&set_to_none=0", "framework=unsloth&act_offload=1", "method=lora&ga=4&framework=torchtune"]
+    {
         let r = tunefit_core::evaluate(&tunefit_core::Query::parse(s).unwrap()).unwrap();
         assert!(r.explanations.len() >= 5, "{s}: {} explanations", r.explanations.len());
         for e in &r.explanations {

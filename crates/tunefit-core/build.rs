@@ -8,7 +8,8 @@ fn main() {
         let src = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap()).join("../../data").join(name);
         println!("cargo:rerun-if-changed={}", src.display());
         let text = fs::read_to_string(&src).expect("data file");
-        let out = if env::var_os("CARGO_FEATURE_PROVENANCE").is_some() { text } else { strip(&text, &["source", "note"]) };
+        let out =
+            if env::var_os("CARGO_FEATURE_PROVENANCE").is_some() { text } else { strip(&text, &["source", "note"]) };
         fs::write(PathBuf::from(env::var("OUT_DIR").unwrap()).join(name), out).expect("OUT_DIR");
     }
 }

@@ -5,8 +5,9 @@
 use crate::i18n::{value_label, Strings};
 use crate::state::use_state;
 use leptos::prelude::*;
-use tunefit_core::query::{ExpertFormat, 
-    Attention, Checkpointing, Framework, Method, Offload, Optimizer, Precision, Pricing, Compute, Quant, ShardingStrategy, Loss,
+use tunefit_core::query::{
+    Attention, Checkpointing, Compute, ExpertFormat, Framework, Loss, Method, Offload, Optimizer, Precision, Pricing,
+    Quant, ShardingStrategy,
 };
 
 /// Picks one string out of the current language's table.
@@ -39,12 +40,20 @@ pub enum Snap {
 }
 
 impl Scale {
-    pub const fn log(min: f64, max: f64, steps: u32, integer: bool) -> Scale { Scale { min, max, steps, log: true, integer, snap: Snap::Digits } }
-    pub const fn linear(min: f64, max: f64, steps: u32, integer: bool) -> Scale { Scale { min, max, steps, log: false, integer, snap: Snap::Digits } }
+    pub const fn log(min: f64, max: f64, steps: u32, integer: bool) -> Scale {
+        Scale { min, max, steps, log: true, integer, snap: Snap::Digits }
+    }
+    pub const fn linear(min: f64, max: f64, steps: u32, integer: bool) -> Scale {
+        Scale { min, max, steps, log: false, integer, snap: Snap::Digits }
+    }
     /// min, 2·min, 4·min, … ≤ max; `doublings` = log2(max / min).
-    pub const fn pow2(min: f64, max: f64, doublings: u32) -> Scale { Scale { min, max, steps: doublings, log: true, integer: true, snap: Snap::Pow2 } }
+    pub const fn pow2(min: f64, max: f64, doublings: u32) -> Scale {
+        Scale { min, max, steps: doublings, log: true, integer: true, snap: Snap::Pow2 }
+    }
     /// min, 2·min, 5·min, 10·min, … ≤ max (min a power of ten); `steps` = 3 per decade.
-    pub const fn one_two_five(min: f64, max: f64, steps: u32, integer: bool) -> Scale { Scale { min, max, steps, log: true, integer, snap: Snap::OneTwoFive } }
+    pub const fn one_two_five(min: f64, max: f64, steps: u32, integer: bool) -> Scale {
+        Scale { min, max, steps, log: true, integer, snap: Snap::OneTwoFive }
+    }
 
     /// The value at a position before clamping.
     fn at(&self, pos: u32) -> f64 {
@@ -53,7 +62,11 @@ impl Scale {
             Snap::OneTwoFive => self.min * 10f64.powi((pos / 3) as i32) * [1.0, 2.0, 5.0][(pos % 3) as usize],
             Snap::Digits => {
                 let t = pos as f64 / self.steps as f64;
-                let v = if self.log { self.min * (self.max / self.min).powf(t) } else { self.min + t * (self.max - self.min) };
+                let v = if self.log {
+                    self.min * (self.max / self.min).powf(t)
+                } else {
+                    self.min + t * (self.max - self.min)
+                };
                 self.round(v)
             }
         }
@@ -62,12 +75,20 @@ impl Scale {
     /// Slider position of a value (values outside the range pin to the ends; between two
     /// snapped values, the nearer in ratio).
     pub fn to_pos(&self, v: f64) -> u32 {
-        if !v.is_finite() { return 0; }
+        if !v.is_finite() {
+            return 0;
+        }
         let v = v.clamp(self.min, self.max);
         if self.snap != Snap::Digits {
-            return (0..=self.steps).min_by(|a, b| (self.at(*a) / v).ln().abs().total_cmp(&(self.at(*b) / v).ln().abs())).unwrap_or(0);
+            return (0..=self.steps)
+                .min_by(|a, b| (self.at(*a) / v).ln().abs().total_cmp(&(self.at(*b) / v).ln().abs()))
+                .unwrap_or(0);
         }
-        let t = if self.log { (v / self.min).ln() / (self.max / self.min).ln() } else { (v - self.min) / (self.max - self.min) };
+        let t = if self.log {
+            (v / self.min).ln() / (self.max / self.min).ln()
+        } else {
+            (v - self.min) / (self.max - self.min)
+        };
         (t * self.steps as f64).round().clamp(0.0, self.steps as f64) as u32
     }
 
@@ -78,8 +99,12 @@ impl Scale {
 
     /// Whole numbers for integer settings; three significant digits otherwise.
     pub fn round(&self, v: f64) -> f64 {
-        if self.integer { return v.round(); }
-        if v == 0.0 || !v.is_finite() { return v; }
+        if self.integer {
+            return v.round();
+        }
+        if v == 0.0 || !v.is_finite() {
+            return v;
+        }
         let mag = 10f64.powi(v.abs().log10().floor() as i32 - 2);
         (v / mag).round() * mag
     }
@@ -87,14 +112,25 @@ impl Scale {
     /// Clamps a typed value; `Err(clamped)` when it was outside the range.
     pub fn clamp(&self, v: f64) -> Result<f64, f64> {
         let r = self.round(v);
-        if r < self.min { Err(self.min) } else if r > self.max { Err(self.max) } else { Ok(r) }
+        if r < self.min {
+            Err(self.min)
+        } else if r > self.max {
+            Err(self.max)
+        } else {
+            Ok(r)
+        }
     }
 }
 
 /// Parses what a person typed: accepts a decimal comma, spaces and a trailing unit-less
 /// exponent ("1e6"). `None` when it is not a finite number.
 pub fn parse_typed(s: &str) -> Option<f64> {
-    let t: String = s.trim().chars().filter(|c| !c.is_whitespace() && *c != '\u{a0}').map(|c| if c == ',' { '.' } else { c }).collect();
+    let t: String = s
+        .trim()
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != '\u{a0}')
+        .map(|c| if c == ',' { '.' } else { c })
+        .collect();
     // What links accept: a count with a k/m/b/t suffix ("4k", "350m", "2b").
     let (num, mult) = match t.chars().last().map(|c| c.to_ascii_lowercase()) {
         Some('k') => (&t[..t.len() - 1], 1e3),
@@ -123,27 +159,31 @@ pub fn SliderField(
     let message = RwSignal::new(None::<String>);
     let input_ref = NodeRef::<leptos::html::Input>::new();
     let shown = move || crate::format::plain(value.get());
-    let commit = move |raw: String, on_commit: bool| {
-        match parse_typed(&raw) {
-            None if on_commit => {
-                message.set(Some((st.s().not_a_number)(&raw)));
-                if let Some(el) = input_ref.get() { el.set_value(&shown()); }
+    let commit = move |raw: String, on_commit: bool| match parse_typed(&raw) {
+        None if on_commit => {
+            message.set(Some((st.s().not_a_number)(&raw)));
+            if let Some(el) = input_ref.get() {
+                el.set_value(&shown());
             }
-            None => {}
-            Some(v) => match scale.clamp(v) {
-                Ok(v) => {
-                    message.set(None);
-                    if v != value.get_untracked() { on_change.run(v); }
-                }
-                Err(to) if on_commit => {
-                    let p = crate::format::plain;
-                    message.set(Some((st.s().clamped)(&raw, &p(to), &p(scale.min), &p(scale.max))));
-                    on_change.run(to);
-                    if let Some(el) = input_ref.get() { el.set_value(&p(to)); }
-                }
-                Err(_) => {}
-            },
         }
+        None => {}
+        Some(v) => match scale.clamp(v) {
+            Ok(v) => {
+                message.set(None);
+                if v != value.get_untracked() {
+                    on_change.run(v);
+                }
+            }
+            Err(to) if on_commit => {
+                let p = crate::format::plain;
+                message.set(Some((st.s().clamped)(&raw, &p(to), &p(scale.min), &p(scale.max))));
+                on_change.run(to);
+                if let Some(el) = input_ref.get() {
+                    el.set_value(&p(to));
+                }
+            }
+            Err(_) => {}
+        },
     };
     let msg_id = format!("{id}-msg");
     view! {
@@ -191,7 +231,21 @@ macro_rules! impl_choice {
         }
     )*};
 }
-impl_choice!(Method, Quant, Precision, Optimizer, Checkpointing, Attention, Loss, Framework, ShardingStrategy, Offload, Pricing, Compute, ExpertFormat);
+impl_choice!(
+    Method,
+    Quant,
+    Precision,
+    Optimizer,
+    Checkpointing,
+    Attention,
+    Loss,
+    Framework,
+    ShardingStrategy,
+    Offload,
+    Pricing,
+    Compute,
+    ExpertFormat
+);
 
 /// A labelled select over a choice. With `optional`, a first entry means "framework default"
 /// (`None`).
@@ -207,19 +261,51 @@ pub fn ChoiceSelect<T: Choice>(
     // instead of one copy per choice type (eleven copies were ~20 KB of wasm).
     let spellings: Vec<&'static str> = T::all().iter().map(|c| c.spelling()).collect();
     let current = crate::reactive::memo(move || value.get().map(|c| c.spelling()));
-    spelling_select(id, label, spellings, current, Callback::new(move |v: String| on_change.run(T::from_spelling(&v))), optional)
+    spelling_select(
+        id,
+        label,
+        spellings,
+        current,
+        Callback::new(move |v: String| on_change.run(T::from_spelling(&v))),
+        optional,
+    )
 }
 
 /// A select over a switch the framework profile decides unless the person does: "profile
 /// default" (`None`), on or off.
-pub fn switch_select(id: &'static str, label: Text, value: Signal<Option<bool>>, on_change: Callback<Option<bool>>) -> AnyView {
+pub fn switch_select(
+    id: &'static str,
+    label: Text,
+    value: Signal<Option<bool>>,
+    on_change: Callback<Option<bool>>,
+) -> AnyView {
     let current = crate::reactive::memo(move || value.get().map(|on| if on { "on" } else { "off" }));
-    spelling_select(id, label, vec!["on", "off"], current, Callback::new(move |v: String| on_change.run(match v.as_str() { "on" => Some(true), "off" => Some(false), _ => None })), true)
+    spelling_select(
+        id,
+        label,
+        vec!["on", "off"],
+        current,
+        Callback::new(move |v: String| {
+            on_change.run(match v.as_str() {
+                "on" => Some(true),
+                "off" => Some(false),
+                _ => None,
+            })
+        }),
+        true,
+    )
 }
 
 /// The select behind `ChoiceSelect`, over spellings; the options rebuild only when the
 /// choice changes, not on every edit of the query.
-pub(crate) fn spelling_select(id: &'static str, label: Text, all: Vec<&'static str>, current: Memo<Option<&'static str>>, on_change: Callback<String>, optional: bool) -> AnyView {
+pub(crate) fn spelling_select(
+    id: &'static str,
+    label: Text,
+    all: Vec<&'static str>,
+    current: Memo<Option<&'static str>>,
+    on_change: Callback<String>,
+    optional: bool,
+) -> AnyView {
     let st = use_state();
     view! {
         <div class="field">

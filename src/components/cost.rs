@@ -7,9 +7,9 @@ use crate::format::{hours, number, usd};
 use crate::i18n::{core_message, Lang, Strings};
 use crate::markup::esc;
 use crate::state::use_state;
+use leptos::prelude::*;
 use std::collections::BTreeMap;
 use std::fmt::Write;
-use leptos::prelude::*;
 use tunefit_core::advice::{CostReport, RankedOffer};
 
 /// Rows shown before "show all".
@@ -43,17 +43,31 @@ pub fn rows(c: &CostReport) -> Vec<OfferRow<'_>> {
     let mut out: Vec<OfferRow> = Vec::new();
     for o in &c.offers {
         let i = *at.entry((o.offer, o.instances)).or_insert_with(|| {
-            out.push(OfferRow { offer: o.offer, provider: o.provider, gpu: o.gpu, gpus: o.gpus, instances: o.instances, on_demand: None, spot: None });
+            out.push(OfferRow {
+                offer: o.offer,
+                provider: o.provider,
+                gpu: o.gpu,
+                gpus: o.gpus,
+                instances: o.instances,
+                on_demand: None,
+                spot: None,
+            });
             out.len() - 1
         });
-        if o.pricing == "spot" { out[i].spot = Some(o) } else { out[i].on_demand = Some(o) }
+        if o.pricing == "spot" {
+            out[i].spot = Some(o)
+        } else {
+            out[i].on_demand = Some(o)
+        }
     }
     out
 }
 
 /// The recommendation in the page's language, sentence by sentence (the core's `notes`).
 fn recommendation(lang: Lang, c: &CostReport) -> String {
-    if lang == Lang::En || c.notes.is_empty() { return c.recommendation.clone(); }
+    if lang == Lang::En || c.notes.is_empty() {
+        return c.recommendation.clone();
+    }
     c.notes.iter().map(|n| core_message(lang, &n.code, &n.message)).collect::<Vec<_>>().join(" ")
 }
 
@@ -111,42 +125,92 @@ pub fn table_markup(s: &Strings, lang: Lang, c: Option<&CostReport>, all: bool) 
         return h;
     };
     if !c.recommendation.is_empty() {
-        let _ = write!(h, r#"<p class="recommendation" data-testid="recommendation"><strong>{}: </strong>{}</p>"#, esc(s.recommendation), esc(&recommendation(lang, c)));
+        let _ = write!(
+            h,
+            r#"<p class="recommendation" data-testid="recommendation"><strong>{}: </strong>{}</p>"#,
+            esc(s.recommendation),
+            esc(&recommendation(lang, c))
+        );
     }
     if !c.warnings.is_empty() {
         h.push_str(r#"<ul class="notice warn">"#);
         for w in &c.warnings {
-            let _ = write!(h, r#"<li data-code="{}">{}</li>"#, esc(&w.code), esc(&core_message(lang, &w.code, &w.message)));
+            let _ =
+                write!(h, r#"<li data-code="{}">{}</li>"#, esc(&w.code), esc(&core_message(lang, &w.code, &w.message)));
         }
         h.push_str("</ul>");
     }
     // Focusable, so a keyboard reaches what is scrolled out of view.
-    let _ = write!(h, r#"<div class="scroll" tabindex="0"><table class="data" data-testid="cost-table"><thead><tr><th scope="col">{}</th><th scope="col">{}</th><th scope="col" class="num">{} ({})</th><th scope="col" class="num">{} ({})</th></tr></thead><tbody>"#,
-        esc(s.col_provider), esc(s.col_gpu), esc(s.col_cost), esc(s.on_demand), esc(s.col_cost), esc(s.spot));
+    let _ = write!(
+        h,
+        r#"<div class="scroll" tabindex="0"><table class="data" data-testid="cost-table"><thead><tr><th scope="col">{}</th><th scope="col">{}</th><th scope="col" class="num">{} ({})</th><th scope="col" class="num">{} ({})</th></tr></thead><tbody>"#,
+        esc(s.col_provider),
+        esc(s.col_gpu),
+        esc(s.col_cost),
+        esc(s.on_demand),
+        esc(s.col_cost),
+        esc(s.spot)
+    );
     let today_days = js_sys::Date::now() / 86_400_000.0;
     for r in rows(c).iter().take(if all { usize::MAX } else { FIRST_ROWS }) {
         // What a person checks before renting: the price per GPU-hour, the region, the price's
         // date and confidence, marked when stale.
-        let facts = r.on_demand.or(r.spot).map(|o| {
-            format!("{} · {} · {} ({}){}", (s.per_gpu_hour)(&usd(o.usd_per_gpu_hour(), lang)), o.region, o.snapshot_date, o.confidence,
-                if o.is_stale(today_days) { s.stale_price } else { "" })
-        }).unwrap_or_default();
+        let facts = r
+            .on_demand
+            .or(r.spot)
+            .map(|o| {
+                format!(
+                    "{} · {} · {} ({}){}",
+                    (s.per_gpu_hour)(&usd(o.usd_per_gpu_hour(), lang)),
+                    o.region,
+                    o.snapshot_date,
+                    o.confidence,
+                    if o.is_stale(today_days) { s.stale_price } else { "" }
+                )
+            })
+            .unwrap_or_default();
         // What decides a fine-tuning job beyond the price (data/providers.csv): billing unit,
         // persistent storage and egress prices, access, a network between instances.
         let pf = tunefit_core::dataset::provider(r.provider).map(|p| provider_facts(p, s, lang)).unwrap_or_default();
-        let _ = write!(h, r#"<tr data-testid="offer-row" data-best-usd="{}"><th scope="row">{}<small class="muted facts" data-testid="provider-facts">{}</small></th><td data-label="{}">"#, r.best_usd(), esc(r.provider), esc(&pf), esc(s.col_gpu));
-        if r.instances > 1 { let _ = write!(h, "{} × ", r.instances); }
-        let _ = write!(h, r#"{} × {}<small class="muted facts" data-testid="offer-facts">{}</small></td>"#, r.gpus, esc(r.gpu), esc(&facts));
+        let _ = write!(
+            h,
+            r#"<tr data-testid="offer-row" data-best-usd="{}"><th scope="row">{}<small class="muted facts" data-testid="provider-facts">{}</small></th><td data-label="{}">"#,
+            r.best_usd(),
+            esc(r.provider),
+            esc(&pf),
+            esc(s.col_gpu)
+        );
+        if r.instances > 1 {
+            let _ = write!(h, "{} × ", r.instances);
+        }
+        let _ = write!(
+            h,
+            r#"{} × {}<small class="muted facts" data-testid="offer-facts">{}</small></td>"#,
+            r.gpus,
+            esc(r.gpu),
+            esc(&facts)
+        );
         for (o, kind, label) in [(r.on_demand, "od", s.on_demand), (r.spot, "spot", s.spot)] {
             let Some(o) = o else {
                 let _ = write!(h, r#"<td class="num muted" data-label="{}">—</td>"#, esc(label));
                 continue;
             };
             let (cheapest, fastest) = (same(o, &c.cheapest), same(o, &c.fastest));
-            let _ = write!(h, r#"<td class="num{}" data-testid="{kind}-cost" data-usd="{}" data-label="{}"><span class="usd">{}</span><small class="muted"> · {}</small>"#,
-                if cheapest || fastest { " best" } else { "" }, o.usd_total, esc(label), esc(&usd(o.usd_total, lang)), esc(&hours(o.hours, lang)));
-            if cheapest { let _ = write!(h, r#"<span class="badge ok" data-testid="cheapest">{}</span>"#, esc(s.cheapest)); }
-            if fastest { let _ = write!(h, r#"<span class="badge warn" data-testid="fastest">{}</span>"#, esc(s.fastest)); }
+            let _ = write!(
+                h,
+                r#"<td class="num{}" data-testid="{kind}-cost" data-usd="{}" data-label="{}"><span class="usd">{}</span><small class="muted"> · {}</small>"#,
+                if cheapest || fastest { " best" } else { "" },
+                o.usd_total,
+                esc(label),
+                esc(&usd(o.usd_total, lang)),
+                esc(&hours(o.hours, lang))
+            );
+            if cheapest {
+                let _ = write!(h, r#"<span class="badge ok" data-testid="cheapest">{}</span>"#, esc(s.cheapest));
+            }
+            if fastest {
+                let _ = write!(h, r#"<span class="badge warn" data-testid="fastest">{}</span>"#, esc(s.fastest));
+            }
             if r.on_demand.is_some_and(|od| o.spot_needs_check(od)) {
                 let _ = write!(h, r#"<span class="badge warn" data-testid="spot-check">{}</span>"#, esc(s.spot_check));
             }
@@ -162,11 +226,23 @@ pub fn table_markup(s: &Strings, lang: Lang, c: Option<&CostReport>, all: bool) 
 /// $0.09/GB · SSH, Docker, Jupyter · multi-node".
 fn provider_facts(p: &tunefit_core::dataset::Provider, s: &Strings, lang: Lang) -> String {
     let mut parts: Vec<String> = vec![(s.billing_per)(p.billing.as_str())];
-    if let Some(x) = p.storage_usd_gb_month { parts.push((s.storage_price)(&usd(x, lang))); }
-    if let Some(x) = p.egress_usd_gb { parts.push((s.egress_price)(&usd(x, lang))); }
-    let access: Vec<&str> = [(p.ssh, "SSH"), (p.docker, "Docker"), (p.jupyter, "Jupyter")].iter().filter(|(b, _)| *b).map(|(_, n)| *n).collect();
-    if !access.is_empty() { parts.push(access.join(", ")); }
-    if p.internode_gb_s.is_some() { parts.push(s.multi_node.into()); }
+    if let Some(x) = p.storage_usd_gb_month {
+        parts.push((s.storage_price)(&usd(x, lang)));
+    }
+    if let Some(x) = p.egress_usd_gb {
+        parts.push((s.egress_price)(&usd(x, lang)));
+    }
+    let access: Vec<&str> = [(p.ssh, "SSH"), (p.docker, "Docker"), (p.jupyter, "Jupyter")]
+        .iter()
+        .filter(|(b, _)| *b)
+        .map(|(_, n)| *n)
+        .collect();
+    if !access.is_empty() {
+        parts.push(access.join(", "));
+    }
+    if p.internode_gb_s.is_some() {
+        parts.push(s.multi_node.into());
+    }
     parts.join(" · ")
 }
 
@@ -174,9 +250,15 @@ fn provider_facts(p: &tunefit_core::dataset::Provider, s: &Strings, lang: Lang) 
 /// The dots are drawn as two paths (on-demand, spot) so hundreds of offers stay two nodes.
 /// Empty when no offer has a finite, positive cost and time.
 pub fn scatter_markup(s: &Strings, lang: Lang, c: &CostReport) -> String {
-    let pts: Vec<&RankedOffer> = c.offers.iter().filter(|o| o.hours > 0.0 && o.usd_total > 0.0 && o.hours.is_finite() && o.usd_total.is_finite()).collect();
+    let pts: Vec<&RankedOffer> = c
+        .offers
+        .iter()
+        .filter(|o| o.hours > 0.0 && o.usd_total > 0.0 && o.hours.is_finite() && o.usd_total.is_finite())
+        .collect();
     let mut h = String::with_capacity(4 << 10);
-    if pts.is_empty() { return h; }
+    if pts.is_empty() {
+        return h;
+    }
     let span = |f: fn(&RankedOffer) -> f64| {
         let lo = pts.iter().map(|o| f(o)).fold(f64::INFINITY, f64::min);
         let hi = pts.iter().map(|o| f(o)).fold(0.0, f64::max);
@@ -191,24 +273,56 @@ pub fn scatter_markup(s: &Strings, lang: Lang, c: &CostReport) -> String {
     let ticks = |lo: f64, hi: f64| -> Vec<f64> {
         let mut t = Vec::new();
         let mut v = 10f64.powf(lo.log10().ceil());
-        while v <= hi { t.push(v); v *= 10.0; }
-        if t.len() < 2 { t = vec![lo * 1.3, hi / 1.3]; }
+        while v <= hi {
+            t.push(v);
+            v *= 10.0;
+        }
+        if t.len() < 2 {
+            t = vec![lo * 1.3, hi / 1.3];
+        }
         t
     };
-    let cheapest = c.cheapest.as_ref().map(|o| format!("{} {} {}", o.provider, o.gpu, usd(o.usd_total, lang))).unwrap_or_default();
-    let _ = write!(h, r#"<figure class="plotfig" data-testid="plot-cost-time"><figcaption><strong>{}</strong> — <span class="muted small">{}</span></figcaption><svg viewBox="0 0 {W} {H}" class="plot" role="img" aria-label="{}: {} — {}">"#,
-        esc(s.plot_cost_time), esc(s.plot_cost_time_desc), esc(s.plot_cost_time), esc(s.cheapest), esc(&cheapest));
+    let cheapest =
+        c.cheapest.as_ref().map(|o| format!("{} {} {}", o.provider, o.gpu, usd(o.usd_total, lang))).unwrap_or_default();
+    let _ = write!(
+        h,
+        r#"<figure class="plotfig" data-testid="plot-cost-time"><figcaption><strong>{}</strong> — <span class="muted small">{}</span></figcaption><svg viewBox="0 0 {W} {H}" class="plot" role="img" aria-label="{}: {} — {}">"#,
+        esc(s.plot_cost_time),
+        esc(s.plot_cost_time_desc),
+        esc(s.plot_cost_time),
+        esc(s.cheapest),
+        esc(&cheapest)
+    );
     for t in ticks(tlo, thi) {
-        let _ = write!(h, r#"<g class="tick"><line x1="{x}" x2="{x}" y1="{MT}" y2="{}"/><text x="{x}" y="{}" text-anchor="middle">{}</text></g>"#,
-            H - MB, H - MB + 16.0, esc(&hours(t, lang)), x = x.map(t));
+        let _ = write!(
+            h,
+            r#"<g class="tick"><line x1="{x}" x2="{x}" y1="{MT}" y2="{}"/><text x="{x}" y="{}" text-anchor="middle">{}</text></g>"#,
+            H - MB,
+            H - MB + 16.0,
+            esc(&hours(t, lang)),
+            x = x.map(t)
+        );
     }
     for t in ticks(clo, chi) {
-        let _ = write!(h, r#"<g class="tick"><line x1="{ML}" x2="{}" y1="{y}" y2="{y}"/><text x="{}" y="{}" text-anchor="end">{}</text></g>"#,
-            W - mr, ML - 6.0, y.map(t) + 4.0, esc(&usd(t, lang)), y = y.map(t));
+        let _ = write!(
+            h,
+            r#"<g class="tick"><line x1="{ML}" x2="{}" y1="{y}" y2="{y}"/><text x="{}" y="{}" text-anchor="end">{}</text></g>"#,
+            W - mr,
+            ML - 6.0,
+            y.map(t) + 4.0,
+            esc(&usd(t, lang)),
+            y = y.map(t)
+        );
     }
     let mid = (MT + H - MB) / 2.0;
-    let _ = write!(h, r#"<text class="axis-label" x="{}" y="{}" text-anchor="middle">{}</text><text class="axis-label" x="12" y="{mid}" text-anchor="middle" transform="rotate(-90 12 {mid})">{}</text>"#,
-        (ML + W - mr) / 2.0, H - 6.0, esc(s.axis_time), esc(s.axis_cost));
+    let _ = write!(
+        h,
+        r#"<text class="axis-label" x="{}" y="{}" text-anchor="middle">{}</text><text class="axis-label" x="12" y="{mid}" text-anchor="middle" transform="rotate(-90 12 {mid})">{}</text>"#,
+        (ML + W - mr) / 2.0,
+        H - 6.0,
+        esc(s.axis_time),
+        esc(s.axis_cost)
+    );
     for (spot, class, id) in [(false, "dots", "dots-on-demand"), (true, "dots spot", "dots-spot")] {
         let _ = write!(h, r#"<path class="{class}" data-testid="{id}" d=""#);
         for o in pts.iter().filter(|o| (o.pricing == "spot") == spot) {
@@ -223,11 +337,21 @@ pub fn scatter_markup(s: &Strings, lang: Lang, c: &CostReport) -> String {
     let _ = write!(h, r#""><title>{}</title></polyline>"#, esc(s.pareto));
     for (o, class) in [(&c.cheapest, "mark cheapest"), (&c.fastest, "mark fastest")] {
         if let Some(o) = o {
-            let _ = write!(h, r#"<circle class="{class}" cx="{}" cy="{}" r="6"><title>{}</title></circle>"#, x.map(o.hours), y.map(o.usd_total),
-                esc(&format!("{} {}: {}, {}", o.provider, o.gpu, usd(o.usd_total, lang), hours(o.hours, lang))));
+            let _ = write!(
+                h,
+                r#"<circle class="{class}" cx="{}" cy="{}" r="6"><title>{}</title></circle>"#,
+                x.map(o.hours),
+                y.map(o.usd_total),
+                esc(&format!("{} {}: {}, {}", o.provider, o.gpu, usd(o.usd_total, lang), hours(o.hours, lang)))
+            );
         }
     }
-    let _ = write!(h, r#"</svg><p class="legend small"><span class="key od"></span>{} <span class="key spot"></span>{} <span class="key front"></span>{}</p></figure>"#,
-        esc(s.on_demand), esc(s.spot), esc(s.pareto));
+    let _ = write!(
+        h,
+        r#"</svg><p class="legend small"><span class="key od"></span>{} <span class="key spot"></span>{} <span class="key front"></span>{}</p></figure>"#,
+        esc(s.on_demand),
+        esc(s.spot),
+        esc(s.pareto)
+    );
     h
 }

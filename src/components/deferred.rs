@@ -18,7 +18,9 @@ pub fn frame_copy(query: RwSignal<Query>) -> ReadSignal<Query> {
     let pending = StoredValue::new(false);
     Effect::new(move |first: Option<()>| {
         query.track();
-        if first.is_none() || pending.get_value() { return; }
+        if first.is_none() || pending.get_value() {
+            return;
+        }
         pending.set_value(true);
         request_animation_frame(move || {
             pending.set_value(false);

@@ -40,7 +40,12 @@ enum Shown {
 }
 
 async fn ask(query: String, framework: &'static str, lang: &'static str) -> Shown {
-    let why = |e: JsValue| e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())).or_else(|| e.as_string()).unwrap_or_else(|| "unknown error".into());
+    let why = |e: JsValue| {
+        e.dyn_ref::<js_sys::Error>()
+            .map(|e| String::from(e.message()))
+            .or_else(|| e.as_string())
+            .unwrap_or_else(|| "unknown error".into())
+    };
     let answer = match tunefit_export(&query, framework, lang) {
         Ok(p) => wasm_bindgen_futures::JsFuture::from(p).await,
         Err(e) => Err(e),
@@ -68,34 +73,59 @@ pub fn ExportPanel() -> impl IntoView {
     let q = st.frame;
     let asked = StoredValue::new(0u32);
     Effect::new(move |_| {
-        if !open.get() { return; }
+        if !open.get() {
+            return;
+        }
         let (query, framework) = q.with(|q| (q.to_query_string(), q.framework.as_str()));
         // The exporter translates its own notes, so another language is another question.
         let lang = st.lang.get().code();
         let n = asked.get_value().wrapping_add(1);
         asked.set_value(n);
-        if shown.with_untracked(|s| matches!(s, Shown::Unavailable(_))) { shown.set(Shown::Loading); }
+        if shown.with_untracked(|s| matches!(s, Shown::Unavailable(_))) {
+            shown.set(Shown::Loading);
+        }
         spawn_local(async move {
             let next = ask(query, framework, lang).await;
-            if asked.get_value() == n && shown.with_untracked(|s| *s != next) { shown.set(next); }
+            if asked.get_value() == n && shown.with_untracked(|s| *s != next) {
+                shown.set(next);
+            }
         });
     });
     // A new export (another framework has other files) starts at its first file.
-    Effect::new(move |_| { shown.track(); tab.set(0); copied.set(None); });
+    Effect::new(move |_| {
+        shown.track();
+        tab.set(0);
+        copied.set(None);
+    });
     let toggle = move |ev: web_sys::Event| {
         let now = event_target::<web_sys::Element>(&ev).has_attribute("open");
-        if open.get_untracked() != now { open.set(now); }
+        if open.get_untracked() != now {
+            open.set(now);
+        }
     };
     // One listener for the tabs and the copy button (see share::action_of).
     let act = move |ev: web_sys::MouseEvent| match action_of(&ev).as_deref() {
         Some("copy") => {
-            let Some(text) = shown.with_untracked(|s| match s { Shown::Ready(x) => x.files.get(tab.get_untracked()).map(|f| f.content.clone()), _ => None }) else { return };
-            copy_then(text, Box::new(move |ok, _| {
-                let sh = st.lang.get_untracked().sh();
-                copied.set(Some(if ok { sh.copied } else { sh.copy_failed }));
-            }));
+            let Some(text) = shown.with_untracked(|s| match s {
+                Shown::Ready(x) => x.files.get(tab.get_untracked()).map(|f| f.content.clone()),
+                _ => None,
+            }) else {
+                return;
+            };
+            copy_then(
+                text,
+                Box::new(move |ok, _| {
+                    let sh = st.lang.get_untracked().sh();
+                    copied.set(Some(if ok { sh.copied } else { sh.copy_failed }));
+                }),
+            );
         }
-        Some(t) => if let Some(i) = t.strip_prefix("tab:").and_then(|i| i.parse().ok()) { tab.set(i); copied.set(None); },
+        Some(t) => {
+            if let Some(i) = t.strip_prefix("tab:").and_then(|i| i.parse().ok()) {
+                tab.set(i);
+                copied.set(None);
+            }
+        }
         None => {}
     };
 

@@ -8,8 +8,12 @@ use crate::markup::esc;
 use crate::state::use_state;
 use leptos::prelude::*;
 use std::fmt::Write;
+use tunefit_core::{
+    dataset,
+    report::{Fit, Verdict},
+    solve,
+};
 use wasm_bindgen::JsCast;
-use tunefit_core::{dataset, report::{Fit, Verdict}, solve};
 
 /// One row: the GPU's id and name, and its fit (None when the core could not evaluate it).
 pub type GpuFit = (&'static str, &'static str, Option<Fit>);
@@ -18,7 +22,9 @@ pub type GpuFit = (&'static str, &'static str, Option<Fit>);
 /// paired with each GPU's display name. Empty when the query cannot be estimated.
 pub fn fits(q: &tunefit_core::Query) -> Vec<GpuFit> {
     let all = solve::fit_every_gpu(q).unwrap_or_default();
-    dataset::gpus().iter().zip(all.into_iter().map(Some).chain(std::iter::repeat(None)))
+    dataset::gpus()
+        .iter()
+        .zip(all.into_iter().map(Some).chain(std::iter::repeat(None)))
         .map(|(g, f)| (g.id, g.name, f))
         .collect()
 }
@@ -34,19 +40,27 @@ pub fn GpuTable() -> impl IntoView {
     // its own click causes. The chosen GPU comes from the frame's copy too: the live query
     // would rewrite the rows within each input's own update.
     Effect::new(move |_| {
-        let html = rows.with(|r| rows_markup(st.s(), st.units.get(), st.lang.get(), r, q.with(|q| q.gpu.clone()).as_deref()));
+        let html =
+            rows.with(|r| rows_markup(st.s(), st.units.get(), st.lang.get(), r, q.with(|q| q.gpu.clone()).as_deref()));
         let Some(el) = body.get() else { return };
-        let focused = document().active_element().filter(|a| el.contains(Some(a))).and_then(|a| a.get_attribute("data-gpu"));
+        let focused =
+            document().active_element().filter(|a| el.contains(Some(a))).and_then(|a| a.get_attribute("data-gpu"));
         el.set_inner_html(&html);
-        if let Some(b) = focused.and_then(|id| el.query_selector(&format!("button[data-gpu=\"{id}\"]")).ok().flatten()) {
+        if let Some(b) = focused.and_then(|id| el.query_selector(&format!("button[data-gpu=\"{id}\"]")).ok().flatten())
+        {
             let _ = b.unchecked_into::<web_sys::HtmlElement>().focus();
         }
     });
     // One listener for every row's button (their markup carries the GPU id).
     let choose = move |ev: web_sys::MouseEvent| {
-        let id = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .and_then(|e| e.closest("button[data-gpu]").ok().flatten()).and_then(|b| b.get_attribute("data-gpu"));
-        if let Some(id) = id { st.edit(|q| q.gpu = Some(id)) }
+        let id = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|e| e.closest("button[data-gpu]").ok().flatten())
+            .and_then(|b| b.get_attribute("data-gpu"));
+        if let Some(id) = id {
+            st.edit(|q| q.gpu = Some(id))
+        }
     };
     view! {
         <section class="card" aria-labelledby="gpu-title" data-testid="gpu-table">
@@ -89,18 +103,38 @@ pub fn rows_markup(s: &Strings, u: Units, lang: Lang, rows: &[GpuFit], target: O
             // A configuration that needs more GPUs says how many.
             Some(f) => match (f.verdict, f.min_gpus) {
                 (Verdict::DoesNotFit, Some(n)) if n > 1 => ((s.needs_gpus)(n), "warn"),
-                (v, _) => { let (label, class) = verdict_badge(s, v); (label.to_string(), class) }
+                (v, _) => {
+                    let (label, class) = verdict_badge(s, v);
+                    (label.to_string(), class)
+                }
             },
             None => (dash.to_string(), ""),
         };
         let or_dash = |v: Option<String>| v.unwrap_or_else(|| dash.to_string());
-        let (headroom, vram) = (or_dash(fit.as_ref().map(|f| bytes(f.headroom as f64, u, lang))), or_dash(fit.as_ref().map(|f| bytes(f.vram as f64, u, lang))));
+        let (headroom, vram) = (
+            or_dash(fit.as_ref().map(|f| bytes(f.headroom as f64, u, lang))),
+            or_dash(fit.as_ref().map(|f| bytes(f.vram as f64, u, lang))),
+        );
         let max_batch = or_dash(fit.as_ref().and_then(|f| f.max_batch).map(|b| number(b as f64, 0, lang)));
         let max_seq = or_dash(fit.as_ref().and_then(|f| f.max_seq).map(|b| number(b as f64, 0, lang)));
         let selected = target == Some(*id);
-        let _ = write!(h, r#"<tr data-testid="gpu-row-{id}" data-status="{class}"{}><th scope="row"><button type="button" class="link" data-gpu="{id}" aria-pressed="{selected}" title="{}">{}</button></th><td class="num" data-label="{}">{}</td><td data-label="{}"><span class="badge {class}" data-testid="fit-status">{}</span></td><td class="num" data-testid="headroom" data-label="{}">{}</td><td class="num" data-testid="max-batch" data-label="{}">{}</td><td class="num" data-testid="max-seq" data-label="{}">{}</td></tr>"#,
-            if selected { r#" class="selected""# } else { "" }, esc(&(s.use_gpu)(name)), esc(name), esc(s.col_vram), esc(&vram), esc(s.col_status), esc(&status),
-            esc(s.col_headroom), esc(&headroom), esc(s.col_max_batch), esc(&max_batch), esc(s.col_max_seq), esc(&max_seq));
+        let _ = write!(
+            h,
+            r#"<tr data-testid="gpu-row-{id}" data-status="{class}"{}><th scope="row"><button type="button" class="link" data-gpu="{id}" aria-pressed="{selected}" title="{}">{}</button></th><td class="num" data-label="{}">{}</td><td data-label="{}"><span class="badge {class}" data-testid="fit-status">{}</span></td><td class="num" data-testid="headroom" data-label="{}">{}</td><td class="num" data-testid="max-batch" data-label="{}">{}</td><td class="num" data-testid="max-seq" data-label="{}">{}</td></tr>"#,
+            if selected { r#" class="selected""# } else { "" },
+            esc(&(s.use_gpu)(name)),
+            esc(name),
+            esc(s.col_vram),
+            esc(&vram),
+            esc(s.col_status),
+            esc(&status),
+            esc(s.col_headroom),
+            esc(&headroom),
+            esc(s.col_max_batch),
+            esc(&max_batch),
+            esc(s.col_max_seq),
+            esc(&max_seq)
+        );
     }
     h
 }

@@ -3,8 +3,8 @@
 
 use crate::format::{bytes, bytes_value};
 use crate::i18n::{term_label, Strings};
-use crate::state::use_state;
 use crate::reactive::memo;
+use crate::state::use_state;
 use leptos::prelude::*;
 use tunefit_core::report::{Explanation, MemoryBreakdown};
 
@@ -30,10 +30,15 @@ pub fn MemoryPanel() -> impl IntoView {
     // Memos of one type (bool) only: every memo value type costs kilobytes of wasm.
     let ok = memo(move || st.report.with(Result::is_ok));
     let m = move |f: fn(&MemoryBreakdown) -> u64| st.report.with(|r| r.as_ref().map_or(0, |r| f(&r.memory)));
-    let b = move |f: fn(&MemoryBreakdown) -> u64| Signal::derive(move || bytes(m(f) as f64, st.units.get(), st.lang.get()));
+    let b =
+        move |f: fn(&MemoryBreakdown) -> u64| Signal::derive(move || bytes(m(f) as f64, st.units.get(), st.lang.get()));
     let pct = move |f: fn(&MemoryBreakdown) -> u64| {
         let stacked: u64 = TERMS.iter().map(|(_, g)| m(*g)).sum();
-        if stacked == 0 { 0.0 } else { m(f) as f64 * 100.0 / stacked as f64 }
+        if stacked == 0 {
+            0.0
+        } else {
+            m(f) as f64 * 100.0 / stacked as f64
+        }
     };
     move || {
         let s = st.s();
@@ -43,11 +48,16 @@ pub fn MemoryPanel() -> impl IntoView {
                 <section class="card memory" data-testid="memory-panel">
                     <p role="alert" class="error" data-testid="eval-error">{s.cannot_compute}" "{e}</p>
                 </section>
-            }.into_any();
+            }
+            .into_any();
         }
         let bar_label = move || {
             let (u, lang) = (st.units.get(), st.lang.get());
-            let terms = TERMS.iter().map(|(t, f)| format!("{} {}", term_label(s, t), bytes(m(*f) as f64, u, lang))).collect::<Vec<_>>().join(", ");
+            let terms = TERMS
+                .iter()
+                .map(|(t, f)| format!("{} {}", term_label(s, t), bytes(m(*f) as f64, u, lang)))
+                .collect::<Vec<_>>()
+                .join(", ");
             format!("{}: {terms}", s.mem_breakdown)
         };
         view! {
@@ -104,10 +114,19 @@ fn with_explanation<R>(st: crate::state::AppState, term: &str, f: impl FnOnce(Op
     st.report.with(|r| f(r.as_ref().ok().and_then(|r| r.explanations.iter().find(|e| e.term == term))))
 }
 
-fn has_explanation(st: crate::state::AppState, term: &str) -> bool { with_explanation(st, term, |e| e.is_some()) }
+fn has_explanation(st: crate::state::AppState, term: &str) -> bool {
+    with_explanation(st, term, |e| e.is_some())
+}
 
 /// One of the allocator's levels with its explanation when the core gives one.
-fn level(name: &'static str, hint: &'static str, value: Signal<String>, id: &'static str, term: &'static str, s: &'static Strings) -> impl IntoView {
+fn level(
+    name: &'static str,
+    hint: &'static str,
+    value: Signal<String>,
+    id: &'static str,
+    term: &'static str,
+    s: &'static Strings,
+) -> impl IntoView {
     let st = use_state();
     let has = memo(move || has_explanation(st, term));
     view! {

@@ -12,7 +12,11 @@ use tunefit_core::catalog;
 use tunefit_core::query::ArchOverrides;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Source { Preset, Custom, Config }
+enum Source {
+    Preset,
+    Custom,
+    Config,
+}
 
 /// 0.1 B to 1 T parameters; 160 steps of ~6 % each.
 const PARAMS_B: Scale = Scale::log(0.1, 1000.0, 160, false);
@@ -21,31 +25,45 @@ const PARAMS_B: Scale = Scale::log(0.1, 1000.0, 160, false);
 pub fn ModelSection() -> impl IntoView {
     let st = use_state();
     let initial = st.query.with_untracked(|q| {
-        if q.params.is_some() { Source::Custom } else if q.model.is_none() { Source::Config } else { Source::Preset }
+        if q.params.is_some() {
+            Source::Custom
+        } else if q.model.is_none() {
+            Source::Config
+        } else {
+            Source::Preset
+        }
     });
     let source = RwSignal::new(initial);
     let choose = move |s: Source| {
         source.set(s);
         match s {
             Source::Preset => st.edit(|q| {
-                if q.model.is_none() { q.model = tunefit_core::Query::default().model; }
+                if q.model.is_none() {
+                    q.model = tunefit_core::Query::default().model;
+                }
                 q.params = None;
                 q.arch = ArchOverrides::default();
             }),
             Source::Custom => {
                 // Start from the size of what is shown now, so switching does not jump.
                 let p = st.report.with_untracked(|r| r.as_ref().map(|r| r.model.params).ok()).unwrap_or(8_000_000_000);
-                st.edit(|q| { q.model = None; q.params = Some(p); q.arch = ArchOverrides::default(); });
+                st.edit(|q| {
+                    q.model = None;
+                    q.params = Some(p);
+                    q.arch = ArchOverrides::default();
+                });
             }
             Source::Config => {}
         }
     };
-    let radio = move |s: Source, text: Text, id: &'static str| view! {
-        <label class="radio" for=id>
-            <input type="radio" name="model-source" id=id data-testid=id
-                prop:checked=move || source.get() == s on:change=move |_| choose(s) />
-            {move || text(st.s())}
-        </label>
+    let radio = move |s: Source, text: Text, id: &'static str| {
+        view! {
+            <label class="radio" for=id>
+                <input type="radio" name="model-source" id=id data-testid=id
+                    prop:checked=move || source.get() == s on:change=move |_| choose(s) />
+                {move || text(st.s())}
+            </label>
+        }
     };
     view! {
         <fieldset class="group" data-testid="model-section">
@@ -79,7 +97,8 @@ fn PresetPicker() -> impl IntoView {
     let st = use_state();
     let filter = RwSignal::new(String::new());
     // Only the model id: any other edit (a slider) must not rebuild the option list.
-    let current = crate::reactive::memo(move || st.query.with(|q| q.model.as_deref().and_then(catalog::preset).map(|p| p.id)));
+    let current =
+        crate::reactive::memo(move || st.query.with(|q| q.model.as_deref().and_then(catalog::preset).map(|p| p.id)));
     view! {
         <div class="field">
             <label for="preset-search">{move || st.s().search_presets}</label>
@@ -130,7 +149,12 @@ fn PresetPicker() -> impl IntoView {
 fn CustomModel() -> impl IntoView {
     let st = use_state();
     let params_b = Signal::derive(move || st.query.with(|q| q.params.map_or(8.0, |p| p as f64 / 1e9)));
-    let set_params = move |b: f64| st.edit(|q| { q.params = Some((b * 1e9).round().max(1e6) as u64); q.model = None; });
+    let set_params = move |b: f64| {
+        st.edit(|q| {
+            q.params = Some((b * 1e9).round().max(1e6) as u64);
+            q.model = None;
+        })
+    };
     type Get = fn(&ArchOverrides) -> Option<u32>;
     type Set = fn(&mut ArchOverrides, Option<u32>);
     let fields: [(&'static str, Text, Get, Set); 6] = [
@@ -206,19 +230,34 @@ fn ConfigImport() -> impl IntoView {
     // changed is dropped.
     let apply = move |raw: String| {
         text.set(raw.clone());
-        if raw.trim().is_empty() { status.set(None); return; }
+        if raw.trim().is_empty() {
+            status.set(None);
+            return;
+        }
         leptos::task::spawn_local(async move {
             let answer = settle(tunefit_config(&raw)).await;
-            if text.with_untracked(|t| *t != raw) { return; }
+            if text.with_untracked(|t| *t != raw) {
+                return;
+            }
             let s = st.s();
-            match answer.map_err(|e| (s.config_reader_failed)(&e)).and_then(|line| tunefit_core::hfconfig::read_page_line(&line)) {
+            match answer
+                .map_err(|e| (s.config_reader_failed)(&e))
+                .and_then(|line| tunefit_core::hfconfig::read_page_line(&line))
+            {
                 Ok((fragment, layers, hidden, params)) => {
                     // The link names a preset when the config is exactly one, and carries a
                     // pre-quantized checkpoint's 16-bit modules.
                     let mut next = st.query.get_untracked();
-                    if let Err(e) = tunefit_core::hfconfig::apply_link(&mut next, &fragment) { status.set(Some(Err(e.to_string()))); return; }
+                    if let Err(e) = tunefit_core::hfconfig::apply_link(&mut next, &fragment) {
+                        status.set(Some(Err(e.to_string())));
+                        return;
+                    }
                     st.query.set(next);
-                    status.set(Some(Ok((s.config_read)(layers, hidden, &crate::format::count(params, st.lang.get_untracked())))));
+                    status.set(Some(Ok((s.config_read)(
+                        layers,
+                        hidden,
+                        &crate::format::count(params, st.lang.get_untracked()),
+                    ))));
                 }
                 Err(e) => status.set(Some(Err(e))),
             }
@@ -227,8 +266,11 @@ fn ConfigImport() -> impl IntoView {
     let repo = RwSignal::new(String::new());
     let fetching = RwSignal::new(false);
     let fetch = move || {
-        let id = repo.get_untracked().trim().trim_start_matches("https://huggingface.co/").trim_end_matches('/').to_string();
-        if id.is_empty() || fetching.get_untracked() { return; }
+        let id =
+            repo.get_untracked().trim().trim_start_matches("https://huggingface.co/").trim_end_matches('/').to_string();
+        if id.is_empty() || fetching.get_untracked() {
+            return;
+        }
         fetching.set(true);
         leptos::task::spawn_local(async move {
             let r = settle(tunefit_hub_config(&id)).await;
@@ -243,7 +285,9 @@ fn ConfigImport() -> impl IntoView {
     let on_drop = move |ev: leptos::ev::DragEvent| {
         ev.prevent_default();
         let file = ev.data_transfer().and_then(|d| d.files()).and_then(|f| f.get(0));
-        if let Some(f) = file { read_file(f, apply); }
+        if let Some(f) = file {
+            read_file(f, apply);
+        }
     };
     view! {
         <div class="field dropzone" on:dragover=|ev: leptos::ev::DragEvent| ev.prevent_default() on:drop=on_drop>

@@ -10,18 +10,20 @@ pub fn LinkNotice() -> impl IntoView {
     let st = use_state();
     move || {
         let errors = st.link_errors.get();
-        (!errors.is_empty()).then(|| view! {
-            <div class="notice warn" role="alert" data-testid="link-notice">
-                <p>{st.s().bad_link}</p>
-                <ul>
-                    {errors.into_iter().map(|e| view! {
-                        <li><code>{e.key.chars().take(40).collect::<String>()}</code>": "{e.message}</li>
-                    }).collect_view()}
-                </ul>
-                <button type="button" data-testid="dismiss-notice" on:click=move |_| st.link_errors.set(Vec::new())>
-                    {st.s().dismiss}
-                </button>
-            </div>
+        (!errors.is_empty()).then(|| {
+            view! {
+                <div class="notice warn" role="alert" data-testid="link-notice">
+                    <p>{st.s().bad_link}</p>
+                    <ul>
+                        {errors.into_iter().map(|e| view! {
+                            <li><code>{e.key.chars().take(40).collect::<String>()}</code>": "{e.message}</li>
+                        }).collect_view()}
+                    </ul>
+                    <button type="button" data-testid="dismiss-notice" on:click=move |_| st.link_errors.set(Vec::new())>
+                        {st.s().dismiss}
+                    </button>
+                </div>
+            }
         })
     }
 }
@@ -30,7 +32,8 @@ pub fn LinkNotice() -> impl IntoView {
 #[component]
 pub fn Warnings() -> impl IntoView {
     let st = use_state();
-    move || st.report.with(|r| {
+    move || {
+        st.report.with(|r| {
         let w = r.as_ref().map(|r| r.warnings.clone()).unwrap_or_default();
         let lang = st.lang.get();
         (!w.is_empty()).then(|| view! {
@@ -40,4 +43,5 @@ pub fn Warnings() -> impl IntoView {
             </section>
         })
     })
+    }
 }

@@ -19,15 +19,31 @@ extern "C" {
     /// public/boot.js: `kind` is `form` (a: the refused limit's message, b: the log), `plans`,
     /// `compare` or `case` (a: the log); resolves to markup (or the case's JSON).
     #[wasm_bindgen(catch, js_name = tunefitPlan)]
-    fn tunefit_plan(kind: &str, query: &str, lang: &str, gib: bool, a: &str, b: &str) -> Result<js_sys::Promise, JsValue>;
+    fn tunefit_plan(
+        kind: &str,
+        query: &str,
+        lang: &str,
+        gib: bool,
+        a: &str,
+        b: &str,
+    ) -> Result<js_sys::Promise, JsValue>;
 }
 
 /// `m` as the panel's warning.
-fn warning(m: &str) -> String { format!(r#"<p class="notice warn" data-testid="plan-error">{}</p>"#, crate::markup::esc(m)) }
+fn warning(m: &str) -> String {
+    format!(r#"<p class="notice warn" data-testid="plan-error">{}</p>"#, crate::markup::esc(m))
+}
 
 /// The module's answer as text, or a warning saying why there is none.
 async fn answer(p: Result<js_sys::Promise, JsValue>) -> Result<String, String> {
-    let why = |e: JsValue| warning(&e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())).or_else(|| e.as_string()).unwrap_or_default());
+    let why = |e: JsValue| {
+        warning(
+            &e.dyn_ref::<js_sys::Error>()
+                .map(|e| String::from(e.message()))
+                .or_else(|| e.as_string())
+                .unwrap_or_default(),
+        )
+    };
     let v = wasm_bindgen_futures::JsFuture::from(p.map_err(why)?).await.map_err(why)?;
     Ok(v.as_string().unwrap_or_default())
 }
@@ -36,19 +52,27 @@ async fn answer(p: Result<js_sys::Promise, JsValue>) -> Result<String, String> {
 pub fn PlanPanel() -> impl IntoView {
     let st = use_state();
     let open = RwSignal::new(false);
-    let (form, plans, calib) = (RwSignal::new(String::new()), RwSignal::new(String::new()), RwSignal::new(String::new()));
+    let (form, plans, calib) =
+        (RwSignal::new(String::new()), RwSignal::new(String::new()), RwSignal::new(String::new()));
     // The log last compared is kept in this browser (storage.rs) until the box is emptied.
     let log = RwSignal::new(if st.embed { String::new() } else { crate::storage::load_log() });
     let problem = RwSignal::new(String::new());
-    let loading = move || format!(r#"<p class="muted" role="status">{}</p>"#, st.lang.get_untracked().sh().export_loading);
+    let loading =
+        move || format!(r#"<p class="muted" role="status">{}</p>"#, st.lang.get_untracked().sh().export_loading);
     // The fields follow the query and the language while the panel is open.
     Effect::new(move |_| {
-        if !open.get() { return; }
+        if !open.get() {
+            return;
+        }
         let query = st.query.with(|q| q.to_query_string());
         let (lang, p) = (st.lang.get().code(), problem.get());
-        if form.with_untracked(String::is_empty) { form.set(loading()); }
+        if form.with_untracked(String::is_empty) {
+            form.set(loading());
+        }
         let text = log.get_untracked();
-        spawn_local(async move { form.set(answer(tunefit_plan("form", &query, lang, false, &p, &text)).await.unwrap_or_else(|e| e)); });
+        spawn_local(async move {
+            form.set(answer(tunefit_plan("form", &query, lang, false, &p, &text)).await.unwrap_or_else(|e| e));
+        });
     });
     let act = move |ev: web_sys::MouseEvent| {
         let Some(a) = action_of(&ev) else { return };
@@ -56,13 +80,22 @@ pub fn PlanPanel() -> impl IntoView {
         let (lang, gib) = (st.lang.get_untracked().code(), st.units.get_untracked() == crate::format::Units::GiB);
         let text = log.get_untracked();
         if let Some(p) = a.strip_prefix("plan:") {
-            match Query::parse(p) { Ok(q) => st.query.set(q), Err(e) => problem.set(e.to_string()) }
+            match Query::parse(p) {
+                Ok(q) => st.query.set(q),
+                Err(e) => problem.set(e.to_string()),
+            }
         } else if let Some(set) = a.strip_prefix("set:") {
-            st.edit(|q| { let _ = q.apply(set); });
+            st.edit(|q| {
+                let _ = q.apply(set);
+            });
         } else if a == "plans" || a == "compare" || a == "case" {
-            if a == "compare" && !st.embed { crate::storage::save_log(&text); }
+            if a == "compare" && !st.embed {
+                crate::storage::save_log(&text);
+            }
             let shown = if a == "plans" { plans } else { calib };
-            if a != "case" { shown.set(loading()); }
+            if a != "case" {
+                shown.set(loading());
+            }
             spawn_local(async move {
                 let got = answer(tunefit_plan(&a, &query, lang, gib, &text, "")).await.unwrap_or_else(|e| e);
                 // The case is a file to save; its refusal is said like the others.
@@ -79,20 +112,38 @@ pub fn PlanPanel() -> impl IntoView {
     // Fields: a limit or the goal is applied once complete (`change`), through the query's
     // own parser, its refusal said in the panel; the log is kept as it is typed.
     let field = move |ev: web_sys::Event| {
-        let Some(key) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).and_then(|e| e.get_attribute("data-key")) else { return };
-        if (key == "log") != (ev.type_() == "input") { return; }
+        let Some(key) =
+            ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).and_then(|e| e.get_attribute("data-key"))
+        else {
+            return;
+        };
+        if (key == "log") != (ev.type_() == "input") {
+            return;
+        }
         let v = event_target_value(&ev);
-        if key == "log" { log.set(v); return; }
+        if key == "log" {
+            log.set(v);
+            return;
+        }
         let mut msg = String::new();
         st.edit(|q| {
-            if v.trim().is_empty() { if key == "budget_usd" { q.budget_usd = None } else { q.deadline_h = None } }
-            else if let Err(e) = q.apply(&format!("{key}={}", v.trim())) { msg = e.to_string(); }
+            if v.trim().is_empty() {
+                if key == "budget_usd" {
+                    q.budget_usd = None
+                } else {
+                    q.deadline_h = None
+                }
+            } else if let Err(e) = q.apply(&format!("{key}={}", v.trim())) {
+                msg = e.to_string();
+            }
         });
         problem.set(msg);
     };
     let toggle = move |ev: web_sys::Event| {
         let now = event_target::<web_sys::Element>(&ev).has_attribute("open");
-        if open.get_untracked() != now { open.set(now); }
+        if open.get_untracked() != now {
+            open.set(now);
+        }
     };
     view! {
         <details class="card plan" data-testid="plan-panel" on:click=act on:change=field on:input=field on:toggle=toggle>

@@ -14,9 +14,17 @@ use tunefit_core::prices::{PriceBook, CSV_COLUMNS};
 use wasm_bindgen::JsCast;
 
 /// The header alone: what an empty editor starts with, so the columns are in view.
-fn empty_csv() -> String { format!("{}\n", CSV_COLUMNS.join(",")) }
+fn empty_csv() -> String {
+    format!("{}\n", CSV_COLUMNS.join(","))
+}
 
-fn csv_of(b: &PriceBook) -> String { if b.is_empty() { empty_csv() } else { b.to_csv() } }
+fn csv_of(b: &PriceBook) -> String {
+    if b.is_empty() {
+        empty_csv()
+    } else {
+        b.to_csv()
+    }
+}
 
 #[component]
 pub fn PricesPanel() -> impl IntoView {
@@ -52,10 +60,23 @@ pub fn PricesPanel() -> impl IntoView {
     let act = move |ev: web_sys::Event| match action_of(&ev).as_deref() {
         Some("apply") => apply_text(&text.get_untracked()),
         Some("clear") => apply(PriceBook::default()),
-        Some("csv") => { download("tunefit-prices.csv", "text/csv", &st.prices.with_untracked(csv_of)); }
-        Some("json") => { download("tunefit-prices.json", "application/json", &st.prices.with_untracked(|b| b.to_json())); }
-        Some("import") if ev.type_() == "change" => { if let Some(i) = ev.target().and_then(|t| t.dyn_into().ok()) { import(i) } }
-        Some("use-link") => { if let Some(b) = st.link_prices.get_untracked() { apply(b) } st.link_prices.set(None) }
+        Some("csv") => {
+            download("tunefit-prices.csv", "text/csv", &st.prices.with_untracked(csv_of));
+        }
+        Some("json") => {
+            download("tunefit-prices.json", "application/json", &st.prices.with_untracked(|b| b.to_json()));
+        }
+        Some("import") if ev.type_() == "change" => {
+            if let Some(i) = ev.target().and_then(|t| t.dyn_into().ok()) {
+                import(i)
+            }
+        }
+        Some("use-link") => {
+            if let Some(b) = st.link_prices.get_untracked() {
+                apply(b)
+            }
+            st.link_prices.set(None)
+        }
         Some("keep-mine") => st.link_prices.set(None),
         Some("dismiss") => st.prices_notice.set(None),
         _ => {}

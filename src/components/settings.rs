@@ -227,7 +227,8 @@ pub fn ParallelSection() -> impl IntoView {
 pub fn TargetGpu() -> impl IntoView {
     let st = use_state();
     // The GPU list rebuilds only when the target GPU changes.
-    let target = crate::reactive::memo(move || st.query.with(|q| q.gpu.as_deref().and_then(dataset::gpu).map(|g| g.id)));
+    let target =
+        crate::reactive::memo(move || st.query.with(|q| q.gpu.as_deref().and_then(dataset::gpu).map(|g| g.id)));
     view! {
         <fieldset class="group" data-testid="target-gpu-section">
             <legend>{move || st.s().sec_your_gpu}</legend>
@@ -282,10 +283,43 @@ pub fn RunSection() -> impl IntoView {
 
 /// Keys the page shows outside the Advanced disclosure: everything else a link sets is
 /// counted in the disclosure's summary.
-const IN_VIEW: &[&str] = &["v", "model", "params", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "vocab", "tied",
-    "experts", "experts_per_token", "norms", "qk_norm", "dense_layers", "dense_ffn", "shared_ffn", "q_rank", "kv_rank",
-    "rope_dim", "v_dim", "vision_params", "gpu", "gpus", "nodes", "method", "rank", "bottleneck", "virtual_tokens",
-    "train_layers", "batch", "seq", "tokens", "epochs"];
+const IN_VIEW: &[&str] = &[
+    "v",
+    "model",
+    "params",
+    "layers",
+    "hidden",
+    "heads",
+    "kv_heads",
+    "head_dim",
+    "ffn",
+    "vocab",
+    "tied",
+    "experts",
+    "experts_per_token",
+    "norms",
+    "qk_norm",
+    "dense_layers",
+    "dense_ffn",
+    "shared_ffn",
+    "q_rank",
+    "kv_rank",
+    "rope_dim",
+    "v_dim",
+    "vision_params",
+    "gpu",
+    "gpus",
+    "nodes",
+    "method",
+    "rank",
+    "bottleneck",
+    "virtual_tokens",
+    "train_layers",
+    "batch",
+    "seq",
+    "tokens",
+    "epochs",
+];
 
 /// Framework, precision, kernels, checkpointing, parallelism and cost settings, closed by
 /// default; its summary says how many of them the query sets away from their defaults, and
@@ -293,9 +327,15 @@ const IN_VIEW: &[&str] = &["v", "model", "params", "layers", "hidden", "heads", 
 #[component]
 pub fn Advanced() -> impl IntoView {
     let st = use_state();
-    let changed = crate::reactive::memo(move || st.query.with(|q| {
-        q.to_query_string().split('&').filter_map(|kv| kv.split('=').next()).filter(|k| !k.is_empty() && !IN_VIEW.contains(k)).count()
-    }));
+    let changed = crate::reactive::memo(move || {
+        st.query.with(|q| {
+            q.to_query_string()
+                .split('&')
+                .filter_map(|kv| kv.split('=').next())
+                .filter(|k| !k.is_empty() && !IN_VIEW.contains(k))
+                .count()
+        })
+    });
     let open = changed.get_untracked() > 0;
     view! {
         <details class="advanced" data-testid="advanced" open=open>
@@ -337,11 +377,13 @@ pub fn JobSection() -> impl IntoView {
 fn NeedChips() -> impl IntoView {
     use tunefit_core::query::Need;
     let st = use_state();
-    let chips = move || st.query.with(|q| Need::ALL.iter().map(|n| {
+    let chips = move || {
+        st.query.with(|q| Need::ALL.iter().map(|n| {
         let v = n.as_str();
         format!(r#"<label class="chip" for="need-{v}"><input type="checkbox" id="need-{v}" data-testid="need-{v}" data-need="{v}"{}> {v}</label>"#,
             if q.need.contains(*n) { " checked" } else { "" })
-    }).collect::<String>());
+    }).collect::<String>())
+    };
     view! {
         <fieldset class="targets" data-testid="needs" on:change=move |ev| {
             let Some(el) = ev.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlInputElement>(t).ok()) else { return };

@@ -40,12 +40,28 @@ pub fn EmbedHead() -> impl IntoView {
     let html = move || {
         use crate::markup::esc;
         let what = st.report.with(|r| r.as_ref().ok().map(|r| r.model.name.clone())).unwrap_or_default();
-        let (mut search, method, gpu) = st.query.with(|q| (q.to_query_string(), q.method.as_str(), q.gpu.as_deref().and_then(tunefit_core::dataset::gpu).map(|g| g.name)));
+        let (mut search, method, gpu) = st.query.with(|q| {
+            (
+                q.to_query_string(),
+                q.method.as_str(),
+                q.gpu.as_deref().and_then(tunefit_core::dataset::gpu).map(|g| g.name),
+            )
+        });
         // The page's own settings that change what is shown travel too.
-        if st.lang.get() == crate::i18n::Lang::Ru { search.push_str("&lang=ru"); }
-        if st.units.get() != crate::format::Units::GiB { search.push_str("&units=gb"); }
-        format!(r#"<strong>{}</strong> · {method}{} <a href="{}?{}" target="_blank" rel="noopener" data-testid="embed-open">{}</a>"#,
-            esc(&what), gpu.map(|g| format!(" · {}", esc(g))).unwrap_or_default(), esc(&page_base()), esc(&search), esc(st.s().open_full))
+        if st.lang.get() == crate::i18n::Lang::Ru {
+            search.push_str("&lang=ru");
+        }
+        if st.units.get() != crate::format::Units::GiB {
+            search.push_str("&units=gb");
+        }
+        format!(
+            r#"<strong>{}</strong> · {method}{} <a href="{}?{}" target="_blank" rel="noopener" data-testid="embed-open">{}</a>"#,
+            esc(&what),
+            gpu.map(|g| format!(" · {}", esc(g))).unwrap_or_default(),
+            esc(&page_base()),
+            esc(&search),
+            esc(st.s().open_full)
+        )
     };
     view! { <p class="embed-head" data-testid="embed-head" inner_html=html></p> }
 }
@@ -53,7 +69,10 @@ pub fn EmbedHead() -> impl IntoView {
 /// Copies `text`, then tells `done` whether it worked. One non-generic entry point: every
 /// caller shares one future type (each distinct future costs wasm).
 pub fn copy_then(text: String, done: Box<dyn Fn(bool, String)>) {
-    spawn_local(async move { let ok = copy_text(&text).await; done(ok, text) });
+    spawn_local(async move {
+        let ok = copy_text(&text).await;
+        done(ok, text)
+    });
 }
 
 /// The `data-act` of the element an event came from (or its nearest ancestor with one).
@@ -88,7 +107,10 @@ pub fn download(name: &str, mime: &str, text: &str) -> Option<()> {
     a.set_download(name);
     a.click();
     // Revoked later: revoking at once can cancel the download in some browsers.
-    gloo_timers::callback::Timeout::new(10_000, move || { let _ = web_sys::Url::revoke_object_url(&url); }).forget();
+    gloo_timers::callback::Timeout::new(10_000, move || {
+        let _ = web_sys::Url::revoke_object_url(&url);
+    })
+    .forget();
     Some(())
 }
 
@@ -124,16 +146,26 @@ pub fn SharePanel() -> impl IntoView {
         let include = with_prices.get() && !prices.is_empty();
         let link = st.query.with(|q| tunefit_core::share::share_link(&page_base(), q, include.then_some(&prices)));
         // The memory unit travels with the link: a figure read in GB stays in GB.
-        if st.units.get() == crate::format::Units::GiB { return link; }
+        if st.units.get() == crate::format::Units::GiB {
+            return link;
+        }
         let (head, tail) = link.split_once('#').map_or((link.as_str(), None), |(h, t)| (h, Some(t)));
         let mut out = format!("{head}&units={}", st.units.get().code());
-        if let Some(t) = tail { out.push('#'); out.push_str(t); }
+        if let Some(t) = tail {
+            out.push('#');
+            out.push_str(t);
+        }
         out
     };
-    let copy = move |text: String| copy_then(text, Box::new(move |ok, text| {
-        manual.set((!ok).then_some(text));
-        status.set(Some(if ok { sh().copied } else { sh().copy_failed }.to_string()));
-    }));
+    let copy = move |text: String| {
+        copy_then(
+            text,
+            Box::new(move |ok, text| {
+                manual.set((!ok).then_some(text));
+                status.set(Some(if ok { sh().copied } else { sh().copy_failed }.to_string()));
+            }),
+        )
+    };
     // Written by the lazily loaded exporter module (public/boot.js `tunefitMarkdown`).
     let markdown = move || {
         let query = st.query.with_untracked(|q| q.to_query_string());
@@ -143,7 +175,10 @@ pub fn SharePanel() -> impl IntoView {
                 Ok(p) => wasm_bindgen_futures::JsFuture::from(p).await.ok().and_then(|v| v.as_string()),
                 Err(_) => None,
             };
-            match text { Some(m) => copy(m), None => status.set(Some(sh().copy_failed.into())) }
+            match text {
+                Some(m) => copy(m),
+                None => status.set(Some(sh().copy_failed.into())),
+            }
         });
     };
     // Written by the lazily loaded exporter module (public/boot.js `tunefitReport`), with the
@@ -157,17 +192,28 @@ pub fn SharePanel() -> impl IntoView {
                 Err(_) => None,
             };
             match text {
-                Some(j) if download("tunefit.json", "application/json", &j).is_some() => status.set(Some(sh().downloaded.into())),
+                Some(j) if download("tunefit.json", "application/json", &j).is_some() => {
+                    status.set(Some(sh().downloaded.into()))
+                }
                 _ => status.set(Some(sh().copy_failed.into())),
             }
         });
     };
     let snippet = move || {
         let mut src = format!("{}?{}&embed=1", page_base(), st.query.with(|q| q.to_query_string()));
-        if let Some(v) = embed_view.get() { src.push_str("&view="); src.push_str(v.code()); }
+        if let Some(v) = embed_view.get() {
+            src.push_str("&view=");
+            src.push_str(v.code());
+        }
         // The page's language and a fixed theme carry over; "auto" follows the reader's system.
-        if st.lang.get() != crate::i18n::Lang::En { src.push_str("&lang="); src.push_str(st.lang.get().code()); }
-        if st.theme.get() != crate::url::Theme::Auto { src.push_str("&theme="); src.push_str(st.theme.get().code()); }
+        if st.lang.get() != crate::i18n::Lang::En {
+            src.push_str("&lang=");
+            src.push_str(st.lang.get().code());
+        }
+        if st.theme.get() != crate::url::Theme::Auto {
+            src.push_str("&theme=");
+            src.push_str(st.theme.get().code());
+        }
         let origin = web_sys::window().and_then(|w| w.location().origin().ok()).unwrap_or_default();
         embed_snippet(&src, &origin)
     };
@@ -181,10 +227,18 @@ pub fn SharePanel() -> impl IntoView {
             "json" => json(),
             "embed" => embed_open.update(|o| *o = !*o),
             "snippet" => copy(snippet()),
-            "prices" => if let Some(i) = value() { with_prices.set(i.checked()) },
-            "view" => if let Some(v) = ev.target().and_then(|t| js_sys::Reflect::get(&t, &"value".into()).ok()).and_then(|v| v.as_string()) {
-                embed_view.set(View::parse(&v))
-            },
+            "prices" => {
+                if let Some(i) = value() {
+                    with_prices.set(i.checked())
+                }
+            }
+            "view" => {
+                if let Some(v) =
+                    ev.target().and_then(|t| js_sys::Reflect::get(&t, &"value".into()).ok()).and_then(|v| v.as_string())
+                {
+                    embed_view.set(View::parse(&v))
+                }
+            }
             _ => {}
         }
     };

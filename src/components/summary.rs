@@ -27,13 +27,21 @@ pub fn Summary() -> impl IntoView {
     // Shown only while that query is current.
     let fixes = RwSignal::new(String::new());
     Effect::new(move |_| {
-        let tight = st.report.with(|r| r.as_ref().ok().and_then(|r| r.fit.as_ref()).is_some_and(|f| f.verdict != Verdict::Fits));
-        if !tight { return; }
+        let tight = st
+            .report
+            .with(|r| r.as_ref().ok().and_then(|r| r.fit.as_ref()).is_some_and(|f| f.verdict != Verdict::Fits));
+        if !tight {
+            return;
+        }
         let query = st.query.with(|q| q.to_query_string());
-        if fixes.with_untracked(|f| f.lines().next() == Some(query.as_str())) { return; }
+        if fixes.with_untracked(|f| f.lines().next() == Some(query.as_str())) {
+            return;
+        }
         spawn_local(async move {
             let Ok(p) = tunefit_fixes(&query) else { return };
-            let Some(text) = wasm_bindgen_futures::JsFuture::from(p).await.ok().and_then(|v| v.as_string()) else { return };
+            let Some(text) = wasm_bindgen_futures::JsFuture::from(p).await.ok().and_then(|v| v.as_string()) else {
+                return;
+            };
             fixes.set(format!("{query}\n{text}"));
         });
     });
@@ -87,11 +95,21 @@ pub fn Summary() -> impl IntoView {
 fn fixes_markup(title: &str, fixes: &[Fix], u: crate::format::Units, lang: crate::i18n::Lang) -> String {
     use crate::markup::esc;
     use std::fmt::Write;
-    if fixes.is_empty() { return String::new(); }
+    if fixes.is_empty() {
+        return String::new();
+    }
     let mut h = format!(r#"<p class="muted">{}</p><ul data-testid="fixes">"#, esc(title));
     for f in fixes {
-        let _ = write!(h, r#"<li><button type="button" class="link" data-testid="fix" data-set="{}" data-fits="{}" title="{}">{} → {}{}</button></li>"#,
-            esc(&f.set), f.fits, esc(&f.note), esc(&f.set), esc(&bytes(f.device as f64, u, lang)), if f.fits { " ✓" } else { "" });
+        let _ = write!(
+            h,
+            r#"<li><button type="button" class="link" data-testid="fix" data-set="{}" data-fits="{}" title="{}">{} → {}{}</button></li>"#,
+            esc(&f.set),
+            f.fits,
+            esc(&f.note),
+            esc(&f.set),
+            esc(&bytes(f.device as f64, u, lang)),
+            if f.fits { " ✓" } else { "" }
+        );
     }
     h.push_str("</ul>");
     h

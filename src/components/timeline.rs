@@ -16,7 +16,9 @@ extern "C" {
     fn tunefit_timeline(query: &str, lang: &str, gib: bool) -> Result<js_sys::Promise, JsValue>;
 }
 
-fn warning(m: &str) -> String { format!(r#"<p class="notice warn" data-testid="timeline-error">{}</p>"#, crate::markup::esc(m)) }
+fn warning(m: &str) -> String {
+    format!(r#"<p class="notice warn" data-testid="timeline-error">{}</p>"#, crate::markup::esc(m))
+}
 
 #[component]
 pub fn TimelinePanel() -> impl IntoView {
@@ -24,11 +26,16 @@ pub fn TimelinePanel() -> impl IntoView {
     let open = RwSignal::new(false);
     let chart = RwSignal::new(String::new());
     Effect::new(move |_| {
-        if !open.get() { return; }
+        if !open.get() {
+            return;
+        }
         let query = st.query.with(|q| q.to_query_string());
         let (lang, gib) = (st.lang.get().code(), st.units.get() == crate::format::Units::GiB);
         if chart.with_untracked(String::is_empty) {
-            chart.set(format!(r#"<p class="muted" role="status">{}</p>"#, crate::markup::esc(st.lang.get_untracked().sh().export_loading)));
+            chart.set(format!(
+                r#"<p class="muted" role="status">{}</p>"#,
+                crate::markup::esc(st.lang.get_untracked().sh().export_loading)
+            ));
         }
         spawn_local(async move {
             let got = match tunefit_timeline(&query, lang, gib) {
@@ -36,13 +43,24 @@ pub fn TimelinePanel() -> impl IntoView {
                 Err(e) => Err(e),
             };
             // An answer for a query that has since changed is dropped.
-            if st.query.with_untracked(|q| q.to_query_string()) != query { return; }
-            chart.set(got.unwrap_or_else(|e| warning(&e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())).or_else(|| e.as_string()).unwrap_or_default())));
+            if st.query.with_untracked(|q| q.to_query_string()) != query {
+                return;
+            }
+            chart.set(got.unwrap_or_else(|e| {
+                warning(
+                    &e.dyn_ref::<js_sys::Error>()
+                        .map(|e| String::from(e.message()))
+                        .or_else(|| e.as_string())
+                        .unwrap_or_default(),
+                )
+            }));
         });
     });
     let toggle = move |ev: web_sys::Event| {
         let now = event_target::<web_sys::Element>(&ev).has_attribute("open");
-        if open.get_untracked() != now { open.set(now); }
+        if open.get_untracked() != now {
+            open.set(now);
+        }
     };
     view! {
         <details class="card timeline" data-testid="timeline" on:toggle=toggle>

@@ -10,7 +10,8 @@ use tunefit_core::export::{accepted, export};
 use tunefit_core::query::Framework;
 use tunefit_core::Query;
 
-pub const USAGE: &str = "tunefit export --framework hf|torchtune|litgpt|unsloth|axolotl|llama-factory [--json] '<query>'";
+pub const USAGE: &str =
+    "tunefit export --framework hf|torchtune|litgpt|unsloth|axolotl|llama-factory [--json] '<query>'";
 
 /// `args` are the words after `export`.
 pub fn run(args: &[String]) -> ExitCode {
@@ -58,10 +59,14 @@ pub fn run(args: &[String]) -> ExitCode {
         let _ = writeln!(out, "{}", serde_json::to_string_pretty(&e).unwrap_or_default());
     } else {
         for (n, f) in e.files.iter().enumerate() {
-            if n > 0 { let _ = writeln!(out); }
+            if n > 0 {
+                let _ = writeln!(out);
+            }
             let _ = writeln!(out, "==> {} ({}) <==", f.name, f.language);
             let _ = write!(out, "{}", f.content);
-            if !f.content.ends_with('\n') { let _ = writeln!(out); }
+            if !f.content.ends_with('\n') {
+                let _ = writeln!(out);
+            }
         }
         for w in &e.warnings {
             eprintln!("warning [{}]: {}", w.code, w.message);

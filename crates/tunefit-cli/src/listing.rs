@@ -6,7 +6,9 @@ use std::process::ExitCode;
 macro_rules! out { ($($t:tt)*) => { let _ = writeln!(std::io::stdout().lock(), $($t)*); } }
 use tunefit_core::{dataset, Query};
 
-fn opt(x: Option<f64>) -> String { x.map_or("-".into(), |v| format!("{v:.0}")) }
+fn opt(x: Option<f64>) -> String {
+    x.map_or("-".into(), |v| format!("{v:.0}"))
+}
 
 pub fn gpus(json: bool) -> ExitCode {
     let all = dataset::gpus();
@@ -14,12 +16,33 @@ pub fn gpus(json: bool) -> ExitCode {
         out!("{}", serde_json::to_string_pretty(all).unwrap_or_default());
         return ExitCode::SUCCESS;
     }
-    out!("{:<15} {:<26} {:>7} {:<7} {:>6} {:>6} {:>6} {:>6}  {:<15} {:<10}", "id", "name", "GiB", "memory", "GB/s", "bf16", "fp16", "fp8", "fabric", "class");
+    out!(
+        "{:<15} {:<26} {:>7} {:<7} {:>6} {:>6} {:>6} {:>6}  {:<15} {:<10}",
+        "id",
+        "name",
+        "GiB",
+        "memory",
+        "GB/s",
+        "bf16",
+        "fp16",
+        "fp8",
+        "fabric",
+        "class"
+    );
     for g in all {
-        out!("{:<15} {:<26} {:>7.0} {:<7} {:>6.0} {:>6} {:>6} {:>6}  {:<15} {:<10}",
-            g.id, g.name.chars().take(26).collect::<String>(), g.vram_bytes as f64 / (1u64 << 30) as f64, g.memory_type,
-            g.mem_bandwidth_gb_s, opt(g.bf16_tflops), opt(g.fp16_tflops), opt(g.fp8_tflops),
-            format!("{:?} {:.0}", g.fabric, g.fabric_gb_s).to_lowercase(), format!("{:?}", g.class).to_lowercase());
+        out!(
+            "{:<15} {:<26} {:>7.0} {:<7} {:>6.0} {:>6} {:>6} {:>6}  {:<15} {:<10}",
+            g.id,
+            g.name.chars().take(26).collect::<String>(),
+            g.vram_bytes as f64 / (1u64 << 30) as f64,
+            g.memory_type,
+            g.mem_bandwidth_gb_s,
+            opt(g.bf16_tflops),
+            opt(g.fp16_tflops),
+            opt(g.fp8_tflops),
+            format!("{:?} {:.0}", g.fabric, g.fabric_gb_s).to_lowercase(),
+            format!("{:?}", g.class).to_lowercase()
+        );
     }
     ExitCode::SUCCESS
 }
@@ -28,10 +51,17 @@ pub fn gpus(json: bool) -> ExitCode {
 pub fn offers(json: bool, query: Option<&str>) -> ExitCode {
     let q = match Query::parse(query.unwrap_or("")) {
         Ok(q) => q,
-        Err(e) => { eprintln!("tunefit: {e}"); return ExitCode::from(2); }
+        Err(e) => {
+            eprintln!("tunefit: {e}");
+            return ExitCode::from(2);
+        }
     };
-    if let Err(e) = tunefit_core::advice::validate(&q) { eprintln!("tunefit: {e}"); return ExitCode::from(2); }
-    let list: Vec<&dataset::Offer> = dataset::offers().iter()
+    if let Err(e) = tunefit_core::advice::validate(&q) {
+        eprintln!("tunefit: {e}");
+        return ExitCode::from(2);
+    }
+    let list: Vec<&dataset::Offer> = dataset::offers()
+        .iter()
         .filter(|o| q.provider.as_deref().is_none_or(|p| p == o.provider))
         .filter(|o| q.gpu.as_deref().is_none_or(|g| g == o.gpu))
         .collect();
@@ -39,11 +69,32 @@ pub fn offers(json: bool, query: Option<&str>) -> ExitCode {
         out!("{}", serde_json::to_string_pretty(&list).unwrap_or_default());
         return ExitCode::SUCCESS;
     }
-    out!("{:<44} {:<14} {:<15} {:>3} {:>9} {:>9} {:>9}  {:<10} {:<6}", "id", "provider", "gpu", "n", "$/h", "spot $/h", "$/GPU-h", "date", "conf");
+    out!(
+        "{:<44} {:<14} {:<15} {:>3} {:>9} {:>9} {:>9}  {:<10} {:<6}",
+        "id",
+        "provider",
+        "gpu",
+        "n",
+        "$/h",
+        "spot $/h",
+        "$/GPU-h",
+        "date",
+        "conf"
+    );
     for o in list {
         let p = |x: Option<f64>| x.map_or("-".into(), |v| format!("{v:.2}"));
-        out!("{:<44} {:<14} {:<15} {:>3} {:>9} {:>9} {:>9}  {:<10} {:<6}", o.id, o.provider, o.gpu, o.count,
-            p(o.on_demand_usd_h), p(o.spot_usd_h), p(o.usd_per_gpu_hour()), o.snapshot_date, o.confidence);
+        out!(
+            "{:<44} {:<14} {:<15} {:>3} {:>9} {:>9} {:>9}  {:<10} {:<6}",
+            o.id,
+            o.provider,
+            o.gpu,
+            o.count,
+            p(o.on_demand_usd_h),
+            p(o.spot_usd_h),
+            p(o.usd_per_gpu_hour()),
+            o.snapshot_date,
+            o.confidence
+        );
     }
     ExitCode::SUCCESS
 }

@@ -11,7 +11,9 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let json = args.iter().any(|a| a == "--json");
     let rest: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
-    if args.first().map(|s| s.as_str()) == Some("export") { return export_cmd::run(&args[1..]); }
+    if args.first().map(|s| s.as_str()) == Some("export") {
+        return export_cmd::run(&args[1..]);
+    }
     match rest.first().map(|s| s.as_str()) {
         Some("estimate") => {
             let Some(q) = query_arg(&rest) else { return ExitCode::from(2) };
@@ -20,18 +22,40 @@ fn main() -> ExitCode {
             let timeline = !json || args.iter().any(|a| a == "--timeline");
             match if timeline { evaluate_with_timeline(&q).map(|r| with_fixes(r, &q)) } else { evaluate_for_cli(&q) } {
                 // Writes ignore a closed pipe (`tunefit ... | head`) instead of panicking.
-                Ok(r) if json => { use std::io::Write; let _ = writeln!(std::io::stdout(), "{}", serde_json::to_string_pretty(&r).unwrap_or_default()); }
-                Ok(r) => { use std::io::Write; let _ = write!(std::io::stdout(), "{}", readable::render(&r)); }
-                Err(e) => { eprintln!("tunefit: {e}"); return ExitCode::from(2); }
+                Ok(r) if json => {
+                    use std::io::Write;
+                    let _ = writeln!(std::io::stdout(), "{}", serde_json::to_string_pretty(&r).unwrap_or_default());
+                }
+                Ok(r) => {
+                    use std::io::Write;
+                    let _ = write!(std::io::stdout(), "{}", readable::render(&r));
+                }
+                Err(e) => {
+                    eprintln!("tunefit: {e}");
+                    return ExitCode::from(2);
+                }
             }
             ExitCode::SUCCESS
         }
         Some("plan") => {
             let Some(q) = query_arg(&rest) else { return ExitCode::from(2) };
             match tunefit_core::plan::plan(&q) {
-                Ok(plans) if json => { use std::io::Write; let _ = writeln!(std::io::stdout(), "{}", serde_json::to_string_pretty(&serde_json::json!({ "plans": plans })).unwrap_or_default()); }
-                Ok(plans) => { use std::io::Write; let _ = write!(std::io::stdout(), "{}", readable::plans(&plans)); }
-                Err(e) => { eprintln!("tunefit: {e}"); return ExitCode::from(2); }
+                Ok(plans) if json => {
+                    use std::io::Write;
+                    let _ = writeln!(
+                        std::io::stdout(),
+                        "{}",
+                        serde_json::to_string_pretty(&serde_json::json!({ "plans": plans })).unwrap_or_default()
+                    );
+                }
+                Ok(plans) => {
+                    use std::io::Write;
+                    let _ = write!(std::io::stdout(), "{}", readable::plans(&plans));
+                }
+                Err(e) => {
+                    eprintln!("tunefit: {e}");
+                    return ExitCode::from(2);
+                }
             }
             ExitCode::SUCCESS
         }
@@ -39,23 +63,49 @@ fn main() -> ExitCode {
             // The run's log on standard input, its configuration as the query.
             let Some(q) = query_arg(&rest) else { return ExitCode::from(2) };
             let mut log = String::new();
-            if let Err(e) = std::io::Read::read_to_string(&mut std::io::stdin(), &mut log) { eprintln!("tunefit: reading the log: {e}"); return ExitCode::from(2); }
+            if let Err(e) = std::io::Read::read_to_string(&mut std::io::stdin(), &mut log) {
+                eprintln!("tunefit: reading the log: {e}");
+                return ExitCode::from(2);
+            }
             if args.iter().any(|a| a == "--case") {
-                return match tunefit_core::calibrate::measured_cases(&q, &log, "a person's run (add where the log came from)") {
-                    Ok(v) => { use std::io::Write; let _ = writeln!(std::io::stdout(), "{}", serde_json::to_string_pretty(&v).unwrap_or_default()); ExitCode::SUCCESS }
-                    Err(e) => { eprintln!("tunefit: {e}"); ExitCode::from(2) }
+                return match tunefit_core::calibrate::measured_cases(
+                    &q,
+                    &log,
+                    "a person's run (add where the log came from)",
+                ) {
+                    Ok(v) => {
+                        use std::io::Write;
+                        let _ = writeln!(std::io::stdout(), "{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+                        ExitCode::SUCCESS
+                    }
+                    Err(e) => {
+                        eprintln!("tunefit: {e}");
+                        ExitCode::from(2)
+                    }
                 };
             }
             match tunefit_core::calibrate::calibrate(&q, &log) {
-                Ok(c) if json => { use std::io::Write; let _ = writeln!(std::io::stdout(), "{}", serde_json::to_string_pretty(&c).unwrap_or_default()); }
-                Ok(c) => { use std::io::Write; let _ = write!(std::io::stdout(), "{}", readable::calibration(&c)); }
-                Err(e) => { eprintln!("tunefit: {e}"); return ExitCode::from(2); }
+                Ok(c) if json => {
+                    use std::io::Write;
+                    let _ = writeln!(std::io::stdout(), "{}", serde_json::to_string_pretty(&c).unwrap_or_default());
+                }
+                Ok(c) => {
+                    use std::io::Write;
+                    let _ = write!(std::io::stdout(), "{}", readable::calibration(&c));
+                }
+                Err(e) => {
+                    eprintln!("tunefit: {e}");
+                    return ExitCode::from(2);
+                }
             }
             ExitCode::SUCCESS
         }
         Some("gpus") => listing::gpus(json),
         Some("offers") => listing::offers(json, rest.get(1).map(|s| s.as_str())),
-        _ => { eprintln!("usage: tunefit estimate [--json [--timeline]] [--config=config.json] '<query>' | plan [--json] '<query>' | calibrate [--json|--case] '<query>' < log | gpus [--json] | offers [--json] ['provider=..&gpu=..'] | {}", export_cmd::USAGE); ExitCode::from(2) }
+        _ => {
+            eprintln!("usage: tunefit estimate [--json [--timeline]] [--config=config.json] '<query>' | plan [--json] '<query>' | calibrate [--json|--case] '<query>' < log | gpus [--json] | offers [--json] ['provider=..&gpu=..'] | {}", export_cmd::USAGE);
+            ExitCode::from(2)
+        }
     }
 }
 
@@ -65,18 +115,30 @@ fn main() -> ExitCode {
 fn query_arg(rest: &[&String]) -> Option<Query> {
     let mut q = match Query::parse(rest.get(1).map(|s| s.as_str()).unwrap_or("")) {
         Ok(q) => q,
-        Err(e) => { eprintln!("tunefit: {e}"); return None; }
+        Err(e) => {
+            eprintln!("tunefit: {e}");
+            return None;
+        }
     };
     if let Some(path) = std::env::args().find_map(|a| a.strip_prefix("--config=").map(str::to_string)) {
         let text = match std::fs::read_to_string(&path) {
             Ok(t) => t,
-            Err(e) => { eprintln!("tunefit: reading {path}: {e}"); return None; }
+            Err(e) => {
+                eprintln!("tunefit: reading {path}: {e}");
+                return None;
+            }
         };
         let link = match tunefit_core::hfconfig::config_link(&text) {
             Ok((_, l)) => l,
-            Err(e) => { eprintln!("tunefit: {path}: {e}"); return None; }
+            Err(e) => {
+                eprintln!("tunefit: {path}: {e}");
+                return None;
+            }
         };
-        if let Err(e) = tunefit_core::hfconfig::apply_link(&mut q, &link) { eprintln!("tunefit: {path}: {e}"); return None; }
+        if let Err(e) = tunefit_core::hfconfig::apply_link(&mut q, &link) {
+            eprintln!("tunefit: {path}: {e}");
+            return None;
+        }
     }
     Some(q)
 }

@@ -6,7 +6,9 @@ fn bench(c: &mut Criterion) {
     for (name, s) in [("qlora-8b", ""), ("full-8b-fsdp", "method=full&shard=fsdp&ckpt=full")] {
         let q = Query::parse(s).unwrap();
         let est = memory::estimate(&q).unwrap();
-        c.bench_function(&format!("rank_all_offers/{name}"), |b| b.iter(|| advice::rank(std::hint::black_box(&q), &est).unwrap()));
+        c.bench_function(&format!("rank_all_offers/{name}"), |b| {
+            b.iter(|| advice::rank(std::hint::black_box(&q), &est).unwrap())
+        });
     }
 }
 

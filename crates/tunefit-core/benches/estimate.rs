@@ -7,13 +7,17 @@ use tunefit_core::{memory, solve, Query};
 
 fn bench(c: &mut Criterion) {
     let default = Query::default();
-    let big = Query::parse("model=llama-3.1-70b&method=full&precision=bf16-mixed&shard=zero3&gpus=64&nodes=8&ckpt=full&seq=4096").unwrap();
+    let big = Query::parse(
+        "model=llama-3.1-70b&method=full&precision=bf16-mixed&shard=zero3&gpus=64&nodes=8&ckpt=full&seq=4096",
+    )
+    .unwrap();
     c.bench_function("estimate/default (8B QLoRA)", |b| b.iter(|| memory::estimate(black_box(&default)).unwrap()));
     c.bench_function("estimate/70B full ZeRO-3 x64", |b| b.iter(|| memory::estimate(black_box(&big)).unwrap()));
     let vram = 80u64 << 30;
     c.bench_function("solve/max_batch", |b| b.iter(|| solve::max_batch(black_box(&default), vram)));
     c.bench_function("solve/max_seq", |b| b.iter(|| solve::max_seq(black_box(&default), vram)));
-    let full = Query::parse("model=llama-3.1-70b&method=full&precision=bf16-mixed&shard=zero3&ckpt=full&batch=1").unwrap();
+    let full =
+        Query::parse("model=llama-3.1-70b&method=full&precision=bf16-mixed&shard=zero3&ckpt=full&batch=1").unwrap();
     c.bench_function("solve/min_gpus", |b| b.iter(|| solve::min_gpus(black_box(&full), vram)));
     let est = memory::estimate(&default).unwrap();
     c.bench_function("replay/default (8B QLoRA)", |b| b.iter(|| black_box(&est).replay()));

@@ -101,7 +101,9 @@ pub struct BlockSaved {
 
 impl BlockSaved {
     /// Everything the block keeps.
-    pub fn total(&self) -> f64 { self.tensors() + self.norm_stats }
+    pub fn total(&self) -> f64 {
+        self.tensors() + self.norm_stats
+    }
     /// Everything but the per-row norm statistics (Korthikanti's accounting).
     pub fn tensors(&self) -> f64 {
         self.norms + self.attention + self.attention_scores + self.mlp + self.adapters + self.dropout_masks
@@ -112,13 +114,33 @@ impl Block {
     /// The block Korthikanti et al. analyse: GPT, dropout, eager attention, 16-bit, all trainable.
     pub fn korthikanti_gpt(tp: f64) -> Block {
         Block {
-            act_bytes: 2.0, full: true, lora: Targets::NONE, rank: 0.0, lora_input_cast_bytes: 0.0,
-            lora_dropout: false, quant_saves_input: false, norm: NormImpl::Fused, attn: Attention::Eager,
-            eager_softmax_fp32: false, expand_kv: false, dropout: true, bottleneck: 0.0, compiled: false, tp, dora: false, fused_qkv_linear: false, masked: false, prefix_tokens: 0.0, native_gelu: true, autocast: false,
+            act_bytes: 2.0,
+            full: true,
+            lora: Targets::NONE,
+            rank: 0.0,
+            lora_input_cast_bytes: 0.0,
+            lora_dropout: false,
+            quant_saves_input: false,
+            norm: NormImpl::Fused,
+            attn: Attention::Eager,
+            eager_softmax_fp32: false,
+            expand_kv: false,
+            dropout: true,
+            bottleneck: 0.0,
+            compiled: false,
+            tp,
+            dora: false,
+            fused_qkv_linear: false,
+            masked: false,
+            prefix_tokens: 0.0,
+            native_gelu: true,
+            autocast: false,
         }
     }
 
-    fn trains(&self, t: TargetModule) -> bool { self.full || self.lora.contains(t) }
+    fn trains(&self, t: TargetModule) -> bool {
+        self.full || self.lora.contains(t)
+    }
 
     /// Bytes one block saves for `tokens` = b·s tokens of sequences of length `seq`.
     pub fn saved(&self, a: &Architecture, tokens: f64, seq: f64, ckpt: Checkpointing) -> BlockSaved {
@@ -163,7 +185,9 @@ impl Block {
         // One 16-bit norm output shared by q, k and v; under autocast with trainable weights
         // each projection keeps its own cast of the fp32 norm output (fused qkv: one).
         let qkv_casts = if self.autocast && self.full && !a.quirks.fused_qkv { 3.0 } else { 1.0 };
-        if qkv_in_shared || quant_keep { attn += e * h * qkv_casts; }
+        if qkv_in_shared || quant_keep {
+            attn += e * h * qkv_casts;
+        }
         // --- attention kernel.
         match self.attn {
             Attention::Flash | Attention::Sdpa => {
@@ -189,15 +213,20 @@ impl Block {
                     // follows q's layout, so `transpose(1, 2).contiguous()` copies it for
                     // o_proj, which keeps the copy when its weight trains (Phi-3's `clone`).
                     // (An adapter that casts its input keeps its own fp32 copy instead.)
-                    let o_reads_copy = self.full || (self.lora.contains(T::O) && self.lora_input_cast_bytes == 0.0 && !self.lora_dropout);
-                    if a.positions == 0 && o_reads_copy { attn += e * qd / t; }
+                    let o_reads_copy = self.full
+                        || (self.lora.contains(T::O) && self.lora_input_cast_bytes == 0.0 && !self.lora_dropout);
+                    if a.positions == 0 && o_reads_copy {
+                        attn += e * qd / t;
+                    }
                 } else {
                     // With prefix keys/values, k and v are new (`cat`) tensors; a q that is a
                     // view of the fused projection (no rotary: GPT-2) still keeps it whole.
                     let q_saved = if fused && a.positions > 0 && !expand { qd + 2.0 * kvd } else { qd };
                     attn += e * (q_saved + 2.0 * kv_saved) / t + e * qd / t + 4.0 * heads / t;
                 }
-                if self.masked && self.attn == Attention::Sdpa { attn += e * seq * kv_ratio; }
+                if self.masked && self.attn == Attention::Sdpa {
+                    attn += e * seq * kv_ratio;
+                }
             }
             Attention::Eager => {
                 // q and k for QKᵀ, v for probs·V (eager implementations repeat k/v to all
@@ -209,7 +238,13 @@ impl Block {
                     // Softmax output (fp32 when upcast), then either the dropout's mask and
                     // 16-bit output, or (no dropout) the 16-bit cast the probs·V matmul reads.
                     let sm = if self.eager_softmax_fp32 { 4.0 } else { e } + if a.quirks.softcap { e } else { 0.0 };
-                    let after = if self.dropout { 1.0 + e } else if self.eager_softmax_fp32 { e } else { 0.0 };
+                    let after = if self.dropout {
+                        1.0 + e
+                    } else if self.eager_softmax_fp32 {
+                        e
+                    } else {
+                        0.0
+                    };
                     s.attention_scores = heads / t * seq * kv_ratio * (sm + after) * tokens;
                 }
             }
@@ -220,7 +255,9 @@ impl Block {
         if (self.trains(T::O) || quant_keep) && self.attn == Attention::Eager {
             attn += e * qd / t;
         }
-        if self.dropout { s.dropout_masks += h * tokens; }
+        if self.dropout {
+            s.dropout_masks += h * tokens;
+        }
         s.attention = attn * tokens;
 
         // --- MLP.
@@ -228,32 +265,44 @@ impl Block {
         let mut mlp = 0.0;
         let mlp_in_shared = self.full || (self.lora_input_cast_bytes == 0.0 && !self.lora_dropout && mlp_in);
         // Likewise gate and up each keep their cast under autocast (fused gate_up: one).
-        let mlp_casts = if self.autocast && self.full && a.mlp == MlpKind::Gated && !a.quirks.fused_qkv { 2.0 } else { 1.0 };
-        if mlp_in_shared || quant_keep { mlp += e * h * mlp_casts; }
+        let mlp_casts =
+            if self.autocast && self.full && a.mlp == MlpKind::Gated && !a.quirks.fused_qkv { 2.0 } else { 1.0 };
+        if mlp_in_shared || quant_keep {
+            mlp += e * h * mlp_casts;
+        }
         let fe = a.active_ffn() / t;
         // The down projection's own input is kept when its weight trains, when a quantized
         // linear keeps it, or when an adapter reads it uncast and undropped (same storage).
-        let down_reads_input = self.full || quant_keep
+        let down_reads_input = self.full
+            || quant_keep
             || (self.lora.contains(T::Down) && self.lora_input_cast_bytes == 0.0 && !self.lora_dropout);
         match a.mlp {
             MlpKind::Gated => {
                 // gate output (saved by SiLU/GELU), activation output and up output (saved by
                 // the product); Inductor recomputes the activation output in backward.
                 mlp += e * fe * if self.compiled { 2.0 } else { 3.0 };
-                if down_reads_input { mlp += e * fe; }
+                if down_reads_input {
+                    mlp += e * fe;
+                }
             }
             MlpKind::Plain => {
                 // fc1 output (GELU input), and GELU output when fc2 needs its weight gradient;
                 // a GELU written as elementwise ops keeps its intermediates (unless fused).
-                mlp += e * fe * (1.0 + if self.compiled || self.native_gelu { 0.0 } else { a.quirks.act_extra_saves as f64 });
-                if down_reads_input { mlp += e * fe; }
+                mlp += e
+                    * fe
+                    * (1.0 + if self.compiled || self.native_gelu { 0.0 } else { a.quirks.act_extra_saves as f64 });
+                if down_reads_input {
+                    mlp += e * fe;
+                }
             }
         }
         if a.experts > 1 {
             // Router logits (fp32 softmax over experts) and the token permutation indices.
             mlp += 4.0 * a.experts as f64 + 8.0 * a.experts_per_token as f64;
         }
-        if self.dropout { s.dropout_masks += h * tokens; }
+        if self.dropout {
+            s.dropout_masks += h * tokens;
+        }
         s.mlp = mlp * tokens;
 
         // --- adapters.
@@ -265,7 +314,9 @@ impl Block {
             // Phi-3's checkpoint fuses gate and up (`gate_up_proj`): PEFT wraps one module,
             // with one input copy, one rank-r intermediate and (DoRA) one 2f-wide output.
             if a.quirks.fused_qkv && a.mlp == MlpKind::Gated && matches!(tm, T::Gate | T::Up) {
-                if gate_up_done { continue; }
+                if gate_up_done {
+                    continue;
+                }
                 gate_up_done = true;
             }
             // A fused-qkv adapter (litgpt's LoRAQKVLinear, one lora_A over the merged
@@ -275,15 +326,21 @@ impl Block {
                 // litgpt's lora_A has r rows per enabled projection (its lora_B input grows by
                 // r); a model whose checkpoint fuses qkv (GPT-2 c_attn, Phi-3 qkv_proj) gets
                 // one PEFT module for q, k and v together: nothing more.
-                if !a.quirks.fused_qkv { ad += self.rank * e; }
+                if !a.quirks.fused_qkv {
+                    ad += self.rank * e;
+                }
                 continue;
             }
-            if shared { qkv_input_done = true; }
+            if shared {
+                qkv_input_done = true;
+            }
             let input = shape.input as f64 / if matches!(tm, T::O | T::Down) { t } else { 1.0 };
             let active = if matches!(tm, T::Gate | T::Up | T::Down) { a.experts_per_token as f64 } else { 1.0 };
             // lora_A's input: a private copy when cast to the adapter dtype or dropped out.
             if self.lora_dropout {
-                ad += active * input * (1.0 + if self.lora_input_cast_bytes > 0.0 { self.lora_input_cast_bytes } else { e });
+                ad += active
+                    * input
+                    * (1.0 + if self.lora_input_cast_bytes > 0.0 { self.lora_input_cast_bytes } else { e });
             } else if self.lora_input_cast_bytes > 0.0 {
                 ad += active * input * self.lora_input_cast_bytes;
             }
@@ -294,10 +351,16 @@ impl Block {
                 // DoRA: the base layer's output, rescaled by the trainable magnitude, is kept
                 // in the adapter dtype plus its cast back to the activation dtype. On a fused
                 // qkv checkpoint the one PEFT module's output is the whole q + k + v width.
-                let out = if shared && a.quirks.fused_qkv { qd + 2.0 * kvd }
-                    else if gate_up_done && matches!(tm, T::Gate | T::Up) { 2.0 * f }
-                    else { shape.output as f64 };
-                ad += active * (out / if matches!(tm, T::Q | T::K | T::V | T::Gate | T::Up) { t } else { 1.0 }) * (rb + e);
+                let out = if shared && a.quirks.fused_qkv {
+                    qd + 2.0 * kvd
+                } else if gate_up_done && matches!(tm, T::Gate | T::Up) {
+                    2.0 * f
+                } else {
+                    shape.output as f64
+                };
+                ad += active
+                    * (out / if matches!(tm, T::Q | T::K | T::V | T::Gate | T::Up) { t } else { 1.0 })
+                    * (rb + e);
             }
         }
         if self.bottleneck > 0.0 {
@@ -310,7 +373,15 @@ impl Block {
         match ckpt {
             Checkpointing::Full => {
                 // Only the block input survives the forward pass (16-bit hidden state).
-                BlockSaved { norms: 0.0, norm_stats: 0.0, attention: e * h * tokens, attention_scores: 0.0, mlp: 0.0, adapters: 0.0, dropout_masks: 0.0 }
+                BlockSaved {
+                    norms: 0.0,
+                    norm_stats: 0.0,
+                    attention: e * h * tokens,
+                    attention_scores: 0.0,
+                    mlp: 0.0,
+                    adapters: 0.0,
+                    dropout_masks: 0.0,
+                }
             }
             Checkpointing::Op => {
                 // torchtitan's per-op policy (torchtitan/models/llama3/infra/parallelize.py,
@@ -319,10 +390,13 @@ impl Block {
                 // the block — q (1st), v (3rd), w1 (5th), w2 (7th) of q, k, v, o, w1, w3, w2 —
                 // are kept; norms, rotary, k, o, w3 and the SiLU product are recomputed.
                 BlockSaved {
-                    norms: 0.0, norm_stats: 0.0,
+                    norms: 0.0,
+                    norm_stats: 0.0,
                     attention: (e * (h + qd / t + kvd / t + qd / t) + 4.0 * heads / t) * tokens,
-                    attention_scores: 0.0, mlp: e * (fe + h) * tokens,
-                    adapters: s.adapters, dropout_masks: 0.0,
+                    attention_scores: 0.0,
+                    mlp: e * (fe + h) * tokens,
+                    adapters: s.adapters,
+                    dropout_masks: 0.0,
                 }
             }
             _ => s,
@@ -332,8 +406,16 @@ impl Block {
 
 /// Korthikanti et al. 2022, Table 2: bytes per layer, as printed (s, b, h, a, t).
 pub mod korthikanti {
-    pub fn no_parallelism(s: f64, b: f64, h: f64, a: f64) -> f64 { s * b * h * (34.0 + 5.0 * a * s / h) }
-    pub fn tensor_parallel(s: f64, b: f64, h: f64, a: f64, t: f64) -> f64 { s * b * h * (10.0 + 24.0 / t + 5.0 * a * s / (h * t)) }
-    pub fn tp_selective(s: f64, b: f64, h: f64, t: f64) -> f64 { s * b * h * (10.0 + 24.0 / t) }
-    pub fn full_recompute(s: f64, b: f64, h: f64) -> f64 { 2.0 * s * b * h }
+    pub fn no_parallelism(s: f64, b: f64, h: f64, a: f64) -> f64 {
+        s * b * h * (34.0 + 5.0 * a * s / h)
+    }
+    pub fn tensor_parallel(s: f64, b: f64, h: f64, a: f64, t: f64) -> f64 {
+        s * b * h * (10.0 + 24.0 / t + 5.0 * a * s / (h * t))
+    }
+    pub fn tp_selective(s: f64, b: f64, h: f64, t: f64) -> f64 {
+        s * b * h * (10.0 + 24.0 / t)
+    }
+    pub fn full_recompute(s: f64, b: f64, h: f64) -> f64 {
+        2.0 * s * b * h
+    }
 }

@@ -79,11 +79,15 @@ pub const SPOT_CHECK_BELOW: f64 = 0.25;
 
 impl RankedOffer {
     /// USD per GPU-hour, the unit providers list.
-    pub fn usd_per_gpu_hour(&self) -> f64 { self.usd_per_hour / (self.gpus * self.instances).max(1) as f64 }
+    pub fn usd_per_gpu_hour(&self) -> f64 {
+        self.usd_per_hour / (self.gpus * self.instances).max(1) as f64
+    }
 
     /// Whether the price's snapshot is older than [`STALE_AFTER_DAYS`] on `today` (days since
     /// 1970-01-01); undated prices (a person's own) are never stale.
-    pub fn is_stale(&self, today: f64) -> bool { age_days(self.snapshot_date, today).is_some_and(|d| d > STALE_AFTER_DAYS) }
+    pub fn is_stale(&self, today: f64) -> bool {
+        age_days(self.snapshot_date, today).is_some_and(|d| d > STALE_AFTER_DAYS)
+    }
 
     /// Whether this spot price is implausibly far below `on_demand`'s (see [`SPOT_CHECK_BELOW`]).
     pub fn spot_needs_check(&self, on_demand: &RankedOffer) -> bool {
@@ -129,16 +133,30 @@ pub struct CostReport {
 pub fn validate(q: &Query) -> Result<(), Error> {
     if let Some(p) = &q.provider {
         if dataset::provider(p).is_none() {
-            return Err(Error::Invalid { key: "provider".into(), message: format!("unknown provider '{p}'; expected one of {}", dataset::provider_ids()) });
+            return Err(Error::Invalid {
+                key: "provider".into(),
+                message: format!("unknown provider '{p}'; expected one of {}", dataset::provider_ids()),
+            });
         }
     }
     if let Some(g) = &q.gpu {
         if dataset::gpu(g).is_none() {
-            return Err(Error::Invalid { key: "gpu".into(), message: format!("unknown GPU id '{g}'; expected one of {}", dataset::gpu_ids()) });
+            return Err(Error::Invalid {
+                key: "gpu".into(),
+                message: format!("unknown GPU id '{g}'; expected one of {}", dataset::gpu_ids()),
+            });
         }
     }
-    if let Some(r) = q.interrupt_rate { if !(r.is_finite() && r >= 0.0) { return Err(Error::Invalid { key: "interrupt_rate".into(), message: format!("{r} must be >= 0") }); } }
-    if let Some(m) = q.mfu { if !(m.is_finite() && m > 0.0 && m <= 1.0) { return Err(Error::Invalid { key: "mfu".into(), message: format!("{m} must be in (0, 1]") }); } }
+    if let Some(r) = q.interrupt_rate {
+        if !(r.is_finite() && r >= 0.0) {
+            return Err(Error::Invalid { key: "interrupt_rate".into(), message: format!("{r} must be >= 0") });
+        }
+    }
+    if let Some(m) = q.mfu {
+        if !(m.is_finite() && m > 0.0 && m <= 1.0) {
+            return Err(Error::Invalid { key: "mfu".into(), message: format!("{m} must be in (0, 1]") });
+        }
+    }
     Ok(())
 }
 
@@ -151,11 +169,17 @@ pub fn result_bytes(q: &Query, est: &Estimate) -> f64 {
 }
 
 /// Per-GPU device memory for `count` GPUs × `instances`, memoised.
-struct FitCache<'a> { q: &'a Query, base: &'a Estimate, memo: Vec<((u32, u32), Option<u64>)> }
+struct FitCache<'a> {
+    q: &'a Query,
+    base: &'a Estimate,
+    memo: Vec<((u32, u32), Option<u64>)>,
+}
 
 impl FitCache<'_> {
     fn device(&mut self, count: u32, instances: u32) -> Option<u64> {
-        if let Some((_, d)) = self.memo.iter().find(|(k, _)| *k == (count, instances)) { return *d; }
+        if let Some((_, d)) = self.memo.iter().find(|(k, _)| *k == (count, instances)) {
+            return *d;
+        }
         // `gpus` is the run's total: `count` per instance on every instance.
         let d = if count * instances == self.q.gpus && instances == self.q.nodes {
             Some(self.base.memory.device)
@@ -177,7 +201,12 @@ pub fn rank(q: &Query, est: &Estimate) -> Result<CostReport, Error> {
 
 /// Ranks `offers` (the dataset's with a person's prices applied, `prices::Market`);
 /// `extra_providers` gives the terms of providers the dataset does not know.
-pub fn rank_with(q: &Query, est: &Estimate, offers: &[Offer], extra_providers: &[Provider]) -> Result<CostReport, Error> {
+pub fn rank_with(
+    q: &Query,
+    est: &Estimate,
+    offers: &[Offer],
+    extra_providers: &[Provider],
+) -> Result<CostReport, Error> {
     let provider_of = |id: &str| extra_providers.iter().find(|p| p.id == id).or_else(|| dataset::provider(id));
     if q.provider.as_deref().is_some_and(|p| extra_providers.iter().any(|e| e.id == p)) {
         validate(&Query { provider: None, ..q.clone() })?;
@@ -194,18 +223,31 @@ pub fn rank_with(q: &Query, est: &Estimate, offers: &[Offer], extra_providers: &
     let mut excluded = 0;
     let sharded = !matches!(q.shard, ShardingStrategy::None) || q.tp > 1 || q.pp > 1;
     for o in offers {
-        if q.provider.as_deref().is_some_and(|p| p != o.provider) { continue; }
-        if q.gpu.as_deref().is_some_and(|g| g != o.gpu) { continue; }
+        if q.provider.as_deref().is_some_and(|p| p != o.provider) {
+            continue;
+        }
+        if q.gpu.as_deref().is_some_and(|g| g != o.gpu) {
+            continue;
+        }
         let (Some(g), Some(p)) = (dataset::gpu(o.gpu), provider_of(o.provider)) else { continue };
-        if !q.need.iter().all(|n| has(p, n)) { continue; }
+        if !q.need.iter().all(|n| has(p, n)) {
+            continue;
+        }
         // Smallest number of instances on which the configuration fits.
         let mut k = 1;
         let instances = loop {
-            if fits.device(o.count, k).is_some_and(|d| d <= g.vram_bytes) { break Some(k); }
-            if !sharded || o.internode_gb_s(p).is_none() || k >= MAX_INSTANCES { break None; }
+            if fits.device(o.count, k).is_some_and(|d| d <= g.vram_bytes) {
+                break Some(k);
+            }
+            if !sharded || o.internode_gb_s(p).is_none() || k >= MAX_INSTANCES {
+                break None;
+            }
             k *= 2;
         };
-        let Some(k) = instances else { excluded += 1; continue };
+        let Some(k) = instances else {
+            excluded += 1;
+            continue;
+        };
         let key = (o.gpu, o.count, k, o.fabric(g), o.internode_gb_s(p));
         let t = match timings.iter().find(|(have, _)| *have == key) {
             Some((_, t)) => *t,
@@ -216,15 +258,22 @@ pub fn rank_with(q: &Query, est: &Estimate, offers: &[Offer], extra_providers: &
             }
         };
         for (label, price, spot) in [("on-demand", o.on_demand_usd_h, false), ("spot", o.spot_usd_h, true)] {
-            let wanted = match q.pricing { Pricing::OnDemand => !spot, Pricing::Spot => spot, Pricing::Both => true };
+            let wanted = match q.pricing {
+                Pricing::OnDemand => !spot,
+                Pricing::Spot => spot,
+                Pricing::Both => true,
+            };
             let Some(price) = price else { continue };
-            if !wanted { continue; }
+            if !wanted {
+                continue;
+            }
             out.push(price_offer(q, o, p, k, &t, label, price, spot, egress_gb)?);
         }
     }
     out.sort_by(|a, b| a.usd_total.total_cmp(&b.usd_total).then(a.hours.total_cmp(&b.hours)));
     let cheapest = out.first().cloned();
-    let fastest = out.iter().min_by(|a, b| a.hours.total_cmp(&b.hours).then(a.usd_total.total_cmp(&b.usd_total))).cloned();
+    let fastest =
+        out.iter().min_by(|a, b| a.hours.total_cmp(&b.hours).then(a.usd_total.total_cmp(&b.usd_total))).cloned();
     let pareto = pareto(&out);
     let (notes, warnings) = advise(q, &out, cheapest.as_ref(), fastest.as_ref());
     let recommendation = notes.iter().map(|n| n.message.as_str()).collect::<Vec<_>>().join(" ");
@@ -232,8 +281,17 @@ pub fn rank_with(q: &Query, est: &Estimate, offers: &[Offer], extra_providers: &
 }
 
 #[allow(clippy::too_many_arguments)]
-fn price_offer(q: &Query, o: &Offer, p: &Provider, k: u32, t: &Timing, label: &'static str,
-               price: f64, spot: bool, egress_gb: f64) -> Result<RankedOffer, Error> {
+fn price_offer(
+    q: &Query,
+    o: &Offer,
+    p: &Provider,
+    k: u32,
+    t: &Timing,
+    label: &'static str,
+    price: f64,
+    spot: bool,
+    egress_gb: f64,
+) -> Result<RankedOffer, Error> {
     let rate = if spot { q.interrupt_rate.or(p.interrupt_rate_h).unwrap_or(DEFAULT_INTERRUPT_RATE_H) } else { 0.0 };
     let c = cost::cost(&CostInput {
         usd_per_instance_h: price,
@@ -251,10 +309,21 @@ fn price_offer(q: &Query, o: &Offer, p: &Provider, k: u32, t: &Timing, label: &'
         egress_usd_gb: p.egress_usd_gb.unwrap_or(DEFAULT_EGRESS_USD_GB),
     })?;
     Ok(RankedOffer {
-        offer: o.id, provider: o.provider, gpu: o.gpu, gpus: o.count, instances: k, pricing: label,
-        usd_total: c.usd_total, usd_per_run: c.usd_per_run, hours: c.wall_hours_per_run,
-        usd_per_hour: price * k as f64, tokens_per_s: t.tokens_per_s, billing: p.billing.as_str(),
-        confidence: o.confidence, region: o.region, snapshot_date: o.snapshot_date,
+        offer: o.id,
+        provider: o.provider,
+        gpu: o.gpu,
+        gpus: o.count,
+        instances: k,
+        pricing: label,
+        usd_total: c.usd_total,
+        usd_per_run: c.usd_per_run,
+        hours: c.wall_hours_per_run,
+        usd_per_hour: price * k as f64,
+        tokens_per_s: t.tokens_per_s,
+        billing: p.billing.as_str(),
+        confidence: o.confidence,
+        region: o.region,
+        snapshot_date: o.snapshot_date,
     })
 }
 
@@ -265,31 +334,72 @@ pub fn pareto(offers: &[RankedOffer]) -> Vec<RankedOffer> {
     let mut best = f64::INFINITY;
     let mut front = Vec::new();
     for o in by_time {
-        if o.usd_total < best { best = o.usd_total; front.push(o.clone()); }
+        if o.usd_total < best {
+            best = o.usd_total;
+            front.push(o.clone());
+        }
     }
     front
 }
 
-fn w(code: &str, message: String) -> Warning { Warning { code: code.into(), message } }
+fn w(code: &str, message: String) -> Warning {
+    Warning { code: code.into(), message }
+}
 
-fn fmt_usd(x: f64) -> String { if x >= 100.0 { format!("${x:.0}") } else { format!("${x:.2}") } }
+fn fmt_usd(x: f64) -> String {
+    if x >= 100.0 {
+        format!("${x:.0}")
+    } else {
+        format!("${x:.2}")
+    }
+}
 
-fn fmt_h(h: f64) -> String { if h < 1.0 { format!("{:.0} min", h * 60.0) } else { format!("{h:.1} h") } }
+fn fmt_h(h: f64) -> String {
+    if h < 1.0 {
+        format!("{:.0} min", h * 60.0)
+    } else {
+        format!("{h:.1} h")
+    }
+}
 
 /// The plain-words recommendation and the warnings, from the guidance that matters.
-fn advise(q: &Query, all: &[RankedOffer], cheapest: Option<&RankedOffer>, fastest: Option<&RankedOffer>) -> (Vec<Warning>, Vec<Warning>) {
+fn advise(
+    q: &Query,
+    all: &[RankedOffer],
+    cheapest: Option<&RankedOffer>,
+    fastest: Option<&RankedOffer>,
+) -> (Vec<Warning>, Vec<Warning>) {
     let mut warnings = Vec::new();
     let Some(c) = cheapest else {
         return (vec![w("rec-none-fits", "No offer fits this configuration as it is; choose your GPU to see the changes that make it fit, each with its figure.".into())], warnings);
     };
     let g = dataset::gpu(c.gpu);
-    let mut parts = vec![w("rec-cheapest", format!(
-        "Cheapest: {}× {} at {} ({}), {} in total, {} per run of {}.",
-        c.gpus * c.instances, g.map_or(c.gpu, |g| g.name), c.provider, c.pricing, fmt_usd(c.usd_total), fmt_usd(c.usd_per_run), fmt_h(c.hours)))];
+    let mut parts = vec![w(
+        "rec-cheapest",
+        format!(
+            "Cheapest: {}× {} at {} ({}), {} in total, {} per run of {}.",
+            c.gpus * c.instances,
+            g.map_or(c.gpu, |g| g.name),
+            c.provider,
+            c.pricing,
+            fmt_usd(c.usd_total),
+            fmt_usd(c.usd_per_run),
+            fmt_h(c.hours)
+        ),
+    )];
     if let Some(f) = fastest {
         if f.offer != c.offer || f.pricing != c.pricing {
-            parts.push(w("rec-fastest", format!("Fastest: {}× {} at {}, {} per run for {}.", f.gpus * f.instances,
-                dataset::gpu(f.gpu).map_or(f.gpu, |g| g.name), f.provider, fmt_h(f.hours), fmt_usd(f.usd_total))));
+            parts.push(w(
+                "rec-fastest",
+                format!(
+                    "Fastest: {}× {} at {}, {} per run for {}.",
+                    f.gpus * f.instances,
+                    dataset::gpu(f.gpu).map_or(f.gpu, |g| g.name),
+                    f.provider,
+                    fmt_h(f.hours),
+                    fmt_usd(f.usd_total)
+                ),
+            ));
         }
     }
     let adapter = !matches!(q.method, Method::Full | Method::Freeze);
@@ -297,7 +407,10 @@ fn advise(q: &Query, all: &[RankedOffer], cheapest: Option<&RankedOffer>, fastes
         if c.gpus * c.instances == 1 {
             parts.push(w("rec-single-gpu", "For LoRA and QLoRA a single GPU with enough memory is usually best: no communication, no sharding overhead.".into()));
         } else if all.iter().any(|o| o.gpus * o.instances == 1) {
-            parts.push(w("rec-single-gpu-fits", "A single large-memory GPU also fits this adapter job and avoids all communication.".into()));
+            parts.push(w(
+                "rec-single-gpu-fits",
+                "A single large-memory GPU also fits this adapter job and avoids all communication.".into(),
+            ));
         }
         if let Some(g) = g {
             if g.launch_year <= 2021 {
@@ -307,14 +420,17 @@ fn advise(q: &Query, all: &[RankedOffer], cheapest: Option<&RankedOffer>, fastes
     }
     // Sharded full fine-tuning over PCIe only.
     if q.method == Method::Full && !matches!(q.shard, ShardingStrategy::None) {
-        let pcie = |o: &RankedOffer| dataset::gpu(o.gpu).is_some_and(|g| {
-            let n = o.gpus;
-            n > 1 && match g.fabric {
-                dataset::Fabric::Pcie => true,
-                dataset::Fabric::Bridge => n > g.fabric_group,
-                _ => false,
-            }
-        });
+        let pcie = |o: &RankedOffer| {
+            dataset::gpu(o.gpu).is_some_and(|g| {
+                let n = o.gpus;
+                n > 1
+                    && match g.fabric {
+                        dataset::Fabric::Pcie => true,
+                        dataset::Fabric::Bridge => n > g.fabric_group,
+                        _ => false,
+                    }
+            })
+        };
         if pcie(c) {
             warnings.push(w("pcie_sharded", format!("The cheapest offer shards a full fine-tune over {} PCIe-connected {} GPUs; every step moves the weights over PCIe. An NVLink node (H100/H200/A100 SXM) is much faster per step.", c.gpus, c.gpu)));
         } else if all.iter().take(10).any(pcie) {
@@ -348,13 +464,21 @@ fn advise(q: &Query, all: &[RankedOffer], cheapest: Option<&RankedOffer>, fastes
             }
         }
         if !p.billing_verified {
-            warnings.push(w("billing_assumed", format!("{}'s billing rule was not verified; hourly rounding is assumed so the cost is not understated.", c.provider)));
+            warnings.push(w(
+                "billing_assumed",
+                format!(
+                    "{}'s billing rule was not verified; hourly rounding is assumed so the cost is not understated.",
+                    c.provider
+                ),
+            ));
         }
     }
     if c.confidence == "low" {
         warnings.push(w("low_confidence_price", format!("The cheapest price ({}) is low confidence in the dataset (single or estimated source, snapshot {}); check it before renting.", c.offer, c.snapshot_date)));
     }
-    if g.is_some_and(|g| !g.bf16_native) && matches!(q.precision, crate::query::Precision::Bf16Mixed | crate::query::Precision::Bf16True) {
+    if g.is_some_and(|g| !g.bf16_native)
+        && matches!(q.precision, crate::query::Precision::Bf16Mixed | crate::query::Precision::Bf16True)
+    {
         warnings.push(w("no_bf16", format!("{} has no BF16: the time assumes fp16 mixed precision.", c.gpu)));
     }
     (parts, warnings)
@@ -377,11 +501,22 @@ pub fn time_for(q: &Query, est: &Estimate, cost: Option<&CostReport>) -> Option<
     };
     let (g, count, inst, internode) = match (&q.gpu, cost.and_then(|c| c.cheapest.as_ref())) {
         // `gpus` counts every GPU of the run; an instance holds gpus / nodes of them.
-        (Some(id), _) => (dataset::gpu(id)?, q.gpus.div_ceil(q.nodes.max(1)), q.nodes.max(1),
-            q.provider.as_deref().and_then(dataset::provider).and_then(|p| p.internode_gb_s).or(Some(DEFAULT_INTERNODE_GB_S))),
+        (Some(id), _) => (
+            dataset::gpu(id)?,
+            q.gpus.div_ceil(q.nodes.max(1)),
+            q.nodes.max(1),
+            q.provider
+                .as_deref()
+                .and_then(dataset::provider)
+                .and_then(|p| p.internode_gb_s)
+                .or(Some(DEFAULT_INTERNODE_GB_S)),
+        ),
         (None, Some(c)) => {
             let p = dataset::provider(c.provider);
-            let internode = match (offer, p) { (Some(o), Some(p)) => o.internode_gb_s(p), (_, p) => p.and_then(|p| p.internode_gb_s) };
+            let internode = match (offer, p) {
+                (Some(o), Some(p)) => o.internode_gb_s(p),
+                (_, p) => p.and_then(|p| p.internode_gb_s),
+            };
             (dataset::gpu(c.gpu)?, c.gpus, c.instances, internode)
         }
         _ => return None,

@@ -125,16 +125,27 @@ impl LinearAttn {
     /// Parameters of one such block's mixer.
     pub fn params(&self, hidden: u64) -> u64 {
         let (kd, vd) = (self.key_heads * self.key_dim, self.value_heads * self.value_dim);
-        hidden * (2 * kd + 2 * vd) + hidden * 2 * self.value_heads + (2 * kd + vd) * self.conv
-            + 2 * self.value_heads + self.value_dim + vd * hidden
+        hidden * (2 * kd + 2 * vd)
+            + hidden * 2 * self.value_heads
+            + (2 * kd + vd) * self.conv
+            + 2 * self.value_heads
+            + self.value_dim
+            + vd * hidden
     }
 }
 
 impl Layout {
     pub const UNIFORM: Layout = Layout {
-        dense_layers: 0, dense_ffn: 0, shared_ffn: 0, router_bias: false, attn_sinks: false,
-        qk_norm_full: false, mla: Mla { q_rank: 0, kv_rank: 0, rope_dim: 0, v_dim: 0 }, vision_params: 0,
-        attn_gate: false, shared_gate: false,
+        dense_layers: 0,
+        dense_ffn: 0,
+        shared_ffn: 0,
+        router_bias: false,
+        attn_sinks: false,
+        qk_norm_full: false,
+        mla: Mla { q_rank: 0, kv_rank: 0, rope_dim: 0, v_dim: 0 },
+        vision_params: 0,
+        attn_gate: false,
+        shared_gate: false,
         linear_attn: LinearAttn { layers: 0, key_heads: 0, key_dim: 0, value_heads: 0, value_dim: 0, conv: 0 },
     };
 }
@@ -208,9 +219,18 @@ pub struct LinearShape {
 }
 
 impl Architecture {
-    pub fn q_dim(&self) -> u64 { self.heads * self.head_dim }
-    pub fn kv_dim(&self) -> u64 { self.kv_heads * self.head_dim }
-    fn norm_params(&self) -> u64 { match self.norm { NormKind::Rms => self.hidden, NormKind::Layer => 2 * self.hidden } }
+    pub fn q_dim(&self) -> u64 {
+        self.heads * self.head_dim
+    }
+    pub fn kv_dim(&self) -> u64 {
+        self.kv_heads * self.head_dim
+    }
+    fn norm_params(&self) -> u64 {
+        match self.norm {
+            NormKind::Rms => self.hidden,
+            NormKind::Layer => 2 * self.hidden,
+        }
+    }
 
     /// Shape of one of the seven block linears (GQA-aware: k and v map hidden to kv_dim).
     pub fn linear(&self, t: crate::query::TargetModule) -> Option<LinearShape> {
@@ -225,19 +245,32 @@ impl Architecture {
             // kv_b_proj is "v".
             let qd = self.q_dim();
             match t {
-                T::Q if mla.q_rank > 0 => return Some(LinearShape { input: h + mla.q_rank, output: mla.q_rank + qd, count: 1 }),
+                T::Q if mla.q_rank > 0 => {
+                    return Some(LinearShape { input: h + mla.q_rank, output: mla.q_rank + qd, count: 1 })
+                }
                 T::Q => return Some(LinearShape { input: h, output: qd, count: 1 }),
                 T::K => return Some(LinearShape { input: h, output: mla.kv_rank + mla.rope_dim, count: 1 }),
-                T::V => return Some(LinearShape { input: mla.kv_rank, output: self.heads * (self.head_dim - mla.rope_dim + mla.v_dim), count: 1 }),
+                T::V => {
+                    return Some(LinearShape {
+                        input: mla.kv_rank,
+                        output: self.heads * (self.head_dim - mla.rope_dim + mla.v_dim),
+                        count: 1,
+                    })
+                }
                 T::O => return Some(LinearShape { input: self.heads * mla.v_dim, output: h, count: 1 }),
                 _ => {}
             }
         }
         Some(match t {
-            T::Q => LinearShape { input: h, output: self.q_dim() * if self.layout.attn_gate { 2 } else { 1 }, count: 1 },
+            T::Q => {
+                LinearShape { input: h, output: self.q_dim() * if self.layout.attn_gate { 2 } else { 1 }, count: 1 }
+            }
             T::K | T::V => LinearShape { input: h, output: self.kv_dim(), count: 1 },
             T::O => LinearShape { input: self.q_dim(), output: h, count: 1 },
-            T::Gate => match self.mlp { MlpKind::Gated => LinearShape { input: h, output: f, count: e }, MlpKind::Plain => return None },
+            T::Gate => match self.mlp {
+                MlpKind::Gated => LinearShape { input: h, output: f, count: e },
+                MlpKind::Plain => return None,
+            },
             T::Up => LinearShape { input: h, output: f, count: e },
             T::Down => LinearShape { input: f, output: h, count: e },
             T::Embed | T::LmHead => return None,
@@ -253,16 +286,30 @@ impl Architecture {
         if !matches!(t, T::Gate | T::Up | T::Down) || self.experts <= 1 {
             // q, k, v and o exist in the softmax-attention blocks only (Gated DeltaNet blocks
             // have their own in_proj_qkvz / out_proj, which these names do not match).
-            let blocks = if matches!(t, T::Q | T::K | T::V | T::O) { self.layers - self.linear_attn_blocks() } else { self.layers };
+            let blocks = if matches!(t, T::Q | T::K | T::V | T::O) {
+                self.layers - self.linear_attn_blocks()
+            } else {
+                self.layers
+            };
             return vec![LinearShape { count: s.count * blocks, ..s }];
         }
         let lay = &self.layout;
         let moe = self.moe_layers();
         let mut out = vec![LinearShape { count: s.count * moe, ..s }];
         let h = self.hidden;
-        let shape = |f: u64, n: u64| if t == T::Down { LinearShape { input: f, output: h, count: n } } else { LinearShape { input: h, output: f, count: n } };
-        if lay.shared_ffn > 0 && lay.shared_ffn != self.ffn { out.push(shape(lay.shared_ffn, moe)); }
-        if self.dense_blocks() > 0 { out.push(shape(lay.dense_ffn, self.dense_blocks())); }
+        let shape = |f: u64, n: u64| {
+            if t == T::Down {
+                LinearShape { input: f, output: h, count: n }
+            } else {
+                LinearShape { input: h, output: f, count: n }
+            }
+        };
+        if lay.shared_ffn > 0 && lay.shared_ffn != self.ffn {
+            out.push(shape(lay.shared_ffn, moe));
+        }
+        if self.dense_blocks() > 0 {
+            out.push(shape(lay.dense_ffn, self.dense_blocks()));
+        }
         out
     }
 
@@ -278,14 +325,26 @@ impl Architecture {
 
     /// One MoE block's router (and its bias); 0 when dense.
     pub fn router_params(&self) -> u64 {
-        if self.experts > 1 { self.hidden * self.experts + if self.layout.router_bias { self.experts } else { 0 } } else { 0 }
+        if self.experts > 1 {
+            self.hidden * self.experts + if self.layout.router_bias { self.experts } else { 0 }
+        } else {
+            0
+        }
     }
 
     /// Blocks with a dense MLP in an MoE model (they come first); 0 when dense.
-    pub fn dense_blocks(&self) -> u64 { if self.experts > 1 { self.layout.dense_layers.min(self.layers) } else { 0 } }
+    pub fn dense_blocks(&self) -> u64 {
+        if self.experts > 1 {
+            self.layout.dense_layers.min(self.layers)
+        } else {
+            0
+        }
+    }
 
     /// Blocks whose token mixer is linear attention (Gated DeltaNet).
-    pub fn linear_attn_blocks(&self) -> u64 { self.layout.linear_attn.layers.min(self.layers) }
+    pub fn linear_attn_blocks(&self) -> u64 {
+        self.layout.linear_attn.layers.min(self.layers)
+    }
 
     pub fn modules(&self) -> ModuleCounts {
         let (h, v) = (self.hidden, self.vocab);
@@ -297,21 +356,33 @@ impl Architecture {
         };
         let attention = if lay.mla.kv_rank > 0 {
             let m = lay.mla;
-            let q = match m.q_rank { 0 => h * self.q_dim(), r => h * r + r + r * self.q_dim() };
-            let kv = h * (m.kv_rank + m.rope_dim) + m.kv_rank
+            let q = match m.q_rank {
+                0 => h * self.q_dim(),
+                r => h * r + r + r * self.q_dim(),
+            };
+            let kv = h * (m.kv_rank + m.rope_dim)
+                + m.kv_rank
                 + m.kv_rank * self.heads * (self.head_dim - m.rope_dim + m.v_dim);
             q + kv + self.heads * m.v_dim * h
         } else {
             let qkv_bias = if self.qkv_bias { self.q_dim() + 2 * self.kv_dim() } else { 0 };
             let gate = if lay.attn_gate { h * self.q_dim() } else { 0 };
-            h * (self.q_dim() + 2 * self.kv_dim()) + gate + qkv_bias + self.q_dim() * h + if self.o_bias { h } else { 0 }
-        } + qk_norm + if lay.attn_sinks { self.heads } else { 0 };
-        let shared = if lay.shared_ffn > 0 { self.ffn_params(lay.shared_ffn) + if lay.shared_gate { h } else { 0 } } else { 0 };
+            h * (self.q_dim() + 2 * self.kv_dim())
+                + gate
+                + qkv_bias
+                + self.q_dim() * h
+                + if self.o_bias { h } else { 0 }
+        } + qk_norm
+            + if lay.attn_sinks { self.heads } else { 0 };
+        let shared =
+            if lay.shared_ffn > 0 { self.ffn_params(lay.shared_ffn) + if lay.shared_gate { h } else { 0 } } else { 0 };
         let mlp = self.experts * self.ffn_params(self.ffn) + shared + self.router_params();
         let dense_mlp = if lay.dense_layers > 0 { self.ffn_params(lay.dense_ffn) } else { 0 };
         let norms = self.norms_per_layer * self.norm_params();
         let mut embedding = v * h + self.positions * h + self.type_vocab * h;
-        if self.encoder_only { embedding += self.norm_params(); }
+        if self.encoder_only {
+            embedding += self.norm_params();
+        }
         let lm_head = if self.tied || self.encoder_only { 0 } else { v * h + if self.lm_head_bias { v } else { 0 } };
         let pooler = if self.encoder_only { h * h + h } else { 0 };
         let head_extra = if self.encoder_only { pooler } else { self.norm_params() };
@@ -320,19 +391,35 @@ impl Architecture {
         let linear_max = [h * self.q_dim(), h * self.ffn, h * lay.dense_ffn].into_iter().max().unwrap_or(0);
         let largest_module = (v * h).max(lm_head).max(linear_max);
         let linear_attention = if lay.linear_attn.layers > 0 { lay.linear_attn.params(h) } else { 0 };
-        ModuleCounts { embedding, lm_head, attention, linear_attention, mlp, dense_mlp, norms, head_extra, largest_module }
+        ModuleCounts {
+            embedding,
+            lm_head,
+            attention,
+            linear_attention,
+            mlp,
+            dense_mlp,
+            norms,
+            head_extra,
+            largest_module,
+        }
     }
 
     /// Blocks with an MoE MLP (all of them in a uniform MoE stack; 0 when dense).
     pub fn moe_layers(&self) -> u64 {
-        if self.experts > 1 { self.layers - self.dense_blocks() } else { 0 }
+        if self.experts > 1 {
+            self.layers - self.dense_blocks()
+        } else {
+            0
+        }
     }
 
     /// FFN width one token passes through, averaged over the blocks: routed experts plus
     /// the shared one in MoE blocks, `dense_ffn` (or `ffn`) in dense ones. The activation
     /// and FLOP models use it as one block's width.
     pub fn active_ffn(&self) -> f64 {
-        if self.experts <= 1 { return self.ffn as f64; }
+        if self.experts <= 1 {
+            return self.ffn as f64;
+        }
         let moe = self.moe_layers() as f64;
         let per_moe = (self.ffn * self.experts_per_token + self.layout.shared_ffn) as f64;
         (moe * per_moe + self.dense_blocks() as f64 * self.layout.dense_ffn as f64) / self.layers.max(1) as f64
@@ -342,8 +429,14 @@ impl Architecture {
     pub fn text_params(&self) -> u64 {
         let m = self.modules();
         let (dense, lin) = (self.dense_blocks(), self.linear_attn_blocks());
-        m.embedding + m.lm_head + m.head_extra + (self.layers - lin) * m.attention + lin * m.linear_attention
-            + self.layers * m.norms + (self.layers - dense) * m.mlp + dense * m.dense_mlp
+        m.embedding
+            + m.lm_head
+            + m.head_extra
+            + (self.layers - lin) * m.attention
+            + lin * m.linear_attention
+            + self.layers * m.norms
+            + (self.layers - dense) * m.mlp
+            + dense * m.dense_mlp
     }
 
     /// Parameters of one block (an MoE block where the model has both kinds).
@@ -354,12 +447,16 @@ impl Architecture {
 
     /// Exact total parameter count as the checkpoint stores it (tied weights counted once;
     /// a multimodal checkpoint's vision tower included).
-    pub fn param_count(&self) -> u64 { self.text_params() + self.layout.vision_params }
+    pub fn param_count(&self) -> u64 {
+        self.text_params() + self.layout.vision_params
+    }
 
     /// Parameters that a token actually passes through (MoE: only the routed experts' MLPs;
     /// the vision tower does not run on text).
     pub fn active_params(&self) -> u64 {
-        if self.experts <= 1 { return self.text_params(); }
+        if self.experts <= 1 {
+            return self.text_params();
+        }
         self.text_params() - self.moe_layers() * self.ffn_params(self.ffn) * (self.experts - self.experts_per_token)
     }
 
@@ -368,7 +465,10 @@ impl Architecture {
     pub fn block_linear_params(&self) -> u64 {
         let m = self.modules();
         let (dense, lin) = (self.dense_blocks(), self.linear_attn_blocks());
-        (self.layers - lin) * m.attention + lin * m.linear_attention + (self.layers - dense) * (m.mlp - self.router_params()) + dense * m.dense_mlp
+        (self.layers - lin) * m.attention
+            + lin * m.linear_attention
+            + (self.layers - dense) * (m.mlp - self.router_params())
+            + dense * m.dense_mlp
     }
 
     /// A plausible Llama-style architecture for a bare parameter count: hidden grows as the
@@ -383,18 +483,42 @@ impl Architecture {
         while h <= 65_536 {
             let l = (h / 128).max(2) as f64;
             let est = 12.0 * l * (h * h) as f64 + 2.0 * v as f64 * h as f64;
-            if est <= p { best_h = h; } else { break; }
+            if est <= p {
+                best_h = h;
+            } else {
+                break;
+            }
             h += 256;
         }
         let h = best_h;
         let layers = (h / 128).max(2);
         let heads = (h / 128).max(1);
         let mut a = Architecture {
-            layers, hidden: h, heads, kv_heads: heads, head_dim: h / heads, ffn: 1, vocab: v,
-            tied: false, mlp: MlpKind::Gated, norm: NormKind::Rms, norms_per_layer: 2,
-            qk_norm: false, qkv_bias: false, o_bias: false, mlp_bias: false, lm_head_bias: false,
-            positions: 0, experts: 1, experts_per_token: 1, encoder_only: false, type_vocab: 0,
-            dropout: false, inferred: true, quirks: Quirks::default(), layout: Layout::UNIFORM,
+            layers,
+            hidden: h,
+            heads,
+            kv_heads: heads,
+            head_dim: h / heads,
+            ffn: 1,
+            vocab: v,
+            tied: false,
+            mlp: MlpKind::Gated,
+            norm: NormKind::Rms,
+            norms_per_layer: 2,
+            qk_norm: false,
+            qkv_bias: false,
+            o_bias: false,
+            mlp_bias: false,
+            lm_head_bias: false,
+            positions: 0,
+            experts: 1,
+            experts_per_token: 1,
+            encoder_only: false,
+            type_vocab: 0,
+            dropout: false,
+            inferred: true,
+            quirks: Quirks::default(),
+            layout: Layout::UNIFORM,
         };
         let fixed = a.param_count() - layers * 3 * h; // everything but ffn columns (ffn = 1)
         let per_col = layers * 3 * h;
@@ -404,38 +528,83 @@ impl Architecture {
 
     /// Applies explicit query fields on top of this architecture.
     pub fn apply(&mut self, o: &ArchOverrides) {
-        if let Some(x) = o.layers { self.layers = x as u64; }
+        if let Some(x) = o.layers {
+            self.layers = x as u64;
+        }
         if let Some(x) = o.hidden {
             self.hidden = x as u64;
-            if o.head_dim.is_none() && self.heads > 0 && self.hidden.is_multiple_of(self.heads) { self.head_dim = self.hidden / self.heads; }
+            if o.head_dim.is_none() && self.heads > 0 && self.hidden.is_multiple_of(self.heads) {
+                self.head_dim = self.hidden / self.heads;
+            }
         }
         if let Some(x) = o.heads {
             // Multi-head attention stays multi-head: an inferred architecture (or an MHA
             // preset) given a new head count keeps one k/v head per query head.
             let mha = self.kv_heads == self.heads;
             self.heads = x as u64;
-            if o.head_dim.is_none() && self.hidden.is_multiple_of(self.heads) { self.head_dim = self.hidden / self.heads; }
-            if o.kv_heads.is_none() && (mha || self.kv_heads > self.heads) { self.kv_heads = self.heads; }
+            if o.head_dim.is_none() && self.hidden.is_multiple_of(self.heads) {
+                self.head_dim = self.hidden / self.heads;
+            }
+            if o.kv_heads.is_none() && (mha || self.kv_heads > self.heads) {
+                self.kv_heads = self.heads;
+            }
         }
-        if let Some(x) = o.kv_heads { self.kv_heads = x as u64; }
-        if let Some(x) = o.head_dim { self.head_dim = x as u64; }
-        if let Some(x) = o.ffn { self.ffn = x as u64; }
-        if let Some(x) = o.vocab { self.vocab = x as u64; }
-        if let Some(x) = o.tied { self.tied = x; }
-        if let Some(x) = o.experts { self.experts = x as u64; }
-        if let Some(x) = o.experts_per_token { self.experts_per_token = x as u64; }
-        if self.experts_per_token > self.experts { self.experts_per_token = self.experts; }
-        if let Some(x) = o.norms { self.norms_per_layer = x as u64; }
-        if let Some(x) = o.qk_norm { self.qk_norm = x > 0; self.layout.qk_norm_full = x == 2; }
+        if let Some(x) = o.kv_heads {
+            self.kv_heads = x as u64;
+        }
+        if let Some(x) = o.head_dim {
+            self.head_dim = x as u64;
+        }
+        if let Some(x) = o.ffn {
+            self.ffn = x as u64;
+        }
+        if let Some(x) = o.vocab {
+            self.vocab = x as u64;
+        }
+        if let Some(x) = o.tied {
+            self.tied = x;
+        }
+        if let Some(x) = o.experts {
+            self.experts = x as u64;
+        }
+        if let Some(x) = o.experts_per_token {
+            self.experts_per_token = x as u64;
+        }
+        if self.experts_per_token > self.experts {
+            self.experts_per_token = self.experts;
+        }
+        if let Some(x) = o.norms {
+            self.norms_per_layer = x as u64;
+        }
+        if let Some(x) = o.qk_norm {
+            self.qk_norm = x > 0;
+            self.layout.qk_norm_full = x == 2;
+        }
         let l = &mut self.layout;
-        if let Some(x) = o.dense_layers { l.dense_layers = x as u64; }
-        if let Some(x) = o.dense_ffn { l.dense_ffn = x as u64; }
-        if let Some(x) = o.shared_ffn { l.shared_ffn = x as u64; }
-        if let Some(x) = o.q_rank { l.mla.q_rank = x as u64; }
-        if let Some(x) = o.kv_rank { l.mla.kv_rank = x as u64; }
-        if let Some(x) = o.rope_dim { l.mla.rope_dim = x as u64; }
-        if let Some(x) = o.v_dim { l.mla.v_dim = x as u64; }
-        if let Some(x) = o.vision_params { l.vision_params = x; }
+        if let Some(x) = o.dense_layers {
+            l.dense_layers = x as u64;
+        }
+        if let Some(x) = o.dense_ffn {
+            l.dense_ffn = x as u64;
+        }
+        if let Some(x) = o.shared_ffn {
+            l.shared_ffn = x as u64;
+        }
+        if let Some(x) = o.q_rank {
+            l.mla.q_rank = x as u64;
+        }
+        if let Some(x) = o.kv_rank {
+            l.mla.kv_rank = x as u64;
+        }
+        if let Some(x) = o.rope_dim {
+            l.mla.rope_dim = x as u64;
+        }
+        if let Some(x) = o.v_dim {
+            l.mla.v_dim = x as u64;
+        }
+        if let Some(x) = o.vision_params {
+            l.vision_params = x;
+        }
     }
 
     /// Query keys that reproduce this architecture on top of an inferred one (for links
@@ -444,16 +613,28 @@ impl Architecture {
         let c = |x: u64| Some(x.min(u32::MAX as u64) as u32);
         let nz = |x: u64| if x > 0 { c(x) } else { None };
         ArchOverrides {
-            layers: c(self.layers), hidden: c(self.hidden), heads: c(self.heads),
-            kv_heads: c(self.kv_heads), head_dim: c(self.head_dim), ffn: c(self.ffn),
-            vocab: c(self.vocab), tied: Some(self.tied),
+            layers: c(self.layers),
+            hidden: c(self.hidden),
+            heads: c(self.heads),
+            kv_heads: c(self.kv_heads),
+            head_dim: c(self.head_dim),
+            ffn: c(self.ffn),
+            vocab: c(self.vocab),
+            tied: Some(self.tied),
             experts: if self.experts > 1 { c(self.experts) } else { None },
             experts_per_token: if self.experts > 1 { c(self.experts_per_token) } else { None },
             norms: if self.norms_per_layer != 2 { c(self.norms_per_layer) } else { None },
-            qk_norm: match (self.qk_norm, self.layout.qk_norm_full) { (false, _) => None, (true, false) => Some(1), (true, true) => Some(2) },
-            dense_layers: nz(self.layout.dense_layers), dense_ffn: nz(self.layout.dense_ffn),
-            shared_ffn: nz(self.layout.shared_ffn), q_rank: nz(self.layout.mla.q_rank),
-            kv_rank: nz(self.layout.mla.kv_rank), rope_dim: nz(self.layout.mla.rope_dim),
+            qk_norm: match (self.qk_norm, self.layout.qk_norm_full) {
+                (false, _) => None,
+                (true, false) => Some(1),
+                (true, true) => Some(2),
+            },
+            dense_layers: nz(self.layout.dense_layers),
+            dense_ffn: nz(self.layout.dense_ffn),
+            shared_ffn: nz(self.layout.shared_ffn),
+            q_rank: nz(self.layout.mla.q_rank),
+            kv_rank: nz(self.layout.mla.kv_rank),
+            rope_dim: nz(self.layout.mla.rope_dim),
             v_dim: nz(self.layout.mla.v_dim),
             vision_params: Some(self.layout.vision_params).filter(|v| *v > 0),
         }
@@ -462,7 +643,13 @@ impl Architecture {
     /// Checks that the fields describe a buildable model; names the offending key.
     pub fn validate(&self) -> Result<(), crate::report::Error> {
         let bad = |key: &str, m: String| Err(crate::report::Error::Invalid { key: key.into(), message: m });
-        if self.heads == 0 || self.hidden == 0 || self.layers == 0 || self.head_dim == 0 || self.ffn == 0 || self.vocab == 0 {
+        if self.heads == 0
+            || self.hidden == 0
+            || self.layers == 0
+            || self.head_dim == 0
+            || self.ffn == 0
+            || self.vocab == 0
+        {
             return bad("hidden", "layers, hidden, heads, head_dim, ffn and vocab must all be at least 1".into());
         }
         if self.kv_heads == 0 || self.kv_heads > self.heads || !self.heads.is_multiple_of(self.kv_heads) {
@@ -470,16 +657,30 @@ impl Architecture {
         }
         let (lay, m) = (&self.layout, &self.layout.mla);
         if lay.dense_layers > self.layers || (lay.dense_layers > 0 && lay.dense_ffn == 0) {
-            return bad("dense_layers", format!("{} dense blocks of width {} in a {}-block model: give at most layers blocks and a dense_ffn", lay.dense_layers, lay.dense_ffn, self.layers));
+            return bad(
+                "dense_layers",
+                format!(
+                    "{} dense blocks of width {} in a {}-block model: give at most layers blocks and a dense_ffn",
+                    lay.dense_layers, lay.dense_ffn, self.layers
+                ),
+            );
         }
         if m.kv_rank > 0 && (m.rope_dim >= self.head_dim || m.v_dim == 0 || self.kv_heads != self.heads) {
-            return bad("kv_rank", format!("latent attention needs rope_dim below head_dim ({}), a v_dim, and kv_heads = heads", self.head_dim));
+            return bad(
+                "kv_rank",
+                format!(
+                    "latent attention needs rope_dim below head_dim ({}), a v_dim, and kv_heads = heads",
+                    self.head_dim
+                ),
+            );
         }
         if self.experts_per_token == 0 || self.experts_per_token > self.experts {
             return bad("experts_per_token", format!("must be from 1 to experts ({})", self.experts));
         }
         // Keep every product far from u64 overflow: 10^15 parameters is 1000x the largest model.
-        let p = (self.layers as f64) * (self.hidden as f64) * ((self.ffn * self.experts) as f64 * 3.0 + 4.0 * (self.q_dim() as f64))
+        let p = (self.layers as f64)
+            * (self.hidden as f64)
+            * ((self.ffn * self.experts) as f64 * 3.0 + 4.0 * (self.q_dim() as f64))
             + 2.0 * (self.vocab as f64) * (self.hidden as f64);
         // NaN (an overflowed product) is refused too.
         if p.is_nan() || p >= 1e15 {

@@ -48,14 +48,23 @@ pub struct Calibration {
 fn number_after(line: &str, key: &str) -> Option<f64> {
     let rest = &line[line.find(key)? + key.len()..];
     let rest = rest.trim_start_matches(|c: char| c == ':' || c == '=' || c == '\'' || c == '"' || c.is_whitespace());
-    let end = rest.find(|c: char| !(c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '-' | '+'))).unwrap_or(rest.len());
+    let end =
+        rest.find(|c: char| !(c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '-' | '+'))).unwrap_or(rest.len());
     rest[..end].parse::<f64>().ok().filter(|x| x.is_finite() && *x >= 0.0)
 }
 
 /// Bytes of `value` in the unit that follows it on the line ("GiB", "GB", "MiB", "MB").
 fn with_unit(line: &str, key: &str, value: f64) -> u64 {
     let after = &line[line.find(key).map_or(0, |i| i + key.len())..];
-    let unit = if after.contains("GiB") { 1073741824.0 } else if after.contains("MiB") { 1048576.0 } else if after.contains("MB") { 1e6 } else { 1e9 };
+    let unit = if after.contains("GiB") {
+        1073741824.0
+    } else if after.contains("MiB") {
+        1048576.0
+    } else if after.contains("MB") {
+        1e6
+    } else {
+        1e9
+    };
     (value * unit) as u64
 }
 
@@ -63,16 +72,21 @@ fn with_unit(line: &str, key: &str, value: f64) -> u64 {
 pub fn parse_log(text: &str) -> Result<Measured, String> {
     let mut m = Measured::default();
     let mut push = |metric: &str, bytes: u64, what: &str| {
-        if !m.memory.iter().any(|(k, _, _)| k == metric) { m.memory.push((metric.into(), bytes, what.into())); }
+        if !m.memory.iter().any(|(k, _, _)| k == metric) {
+            m.memory.push((metric.into(), bytes, what.into()));
+        }
     };
     for line in text.lines() {
-        for (key, metric, what) in [("GPU peak memory allocation", "allocated", "torchtune peak memory allocation"),
-                                    ("GPU peak memory reserved", "reserved", "torchtune peak memory reserved"),
-                                    ("Peak reserved memory =", "reserved", "Unsloth peak reserved memory (whole process)"),
-                                    ("Memory used:", "allocated", "litgpt memory used (max_memory_allocated)")] {
+        for (key, metric, what) in [
+            ("GPU peak memory allocation", "allocated", "torchtune peak memory allocation"),
+            ("GPU peak memory reserved", "reserved", "torchtune peak memory reserved"),
+            ("Peak reserved memory =", "reserved", "Unsloth peak reserved memory (whole process)"),
+            ("Memory used:", "allocated", "litgpt memory used (max_memory_allocated)"),
+        ] {
             if let Some(v) = number_after(line, key) {
                 // Unsloth divides by 1024³ but prints "GB".
-                let bytes = if key.starts_with("Peak reserved") { (v * 1073741824.0) as u64 } else { with_unit(line, key, v) };
+                let bytes =
+                    if key.starts_with("Peak reserved") { (v * 1073741824.0) as u64 } else { with_unit(line, key, v) };
                 push(metric, bytes, what);
             }
         }
@@ -80,11 +94,19 @@ pub fn parse_log(text: &str) -> Result<Measured, String> {
         if let Some(i) = line.find("MiB /") {
             let head = line[..i].trim_end();
             let start = head.rfind(|c: char| !c.is_ascii_digit()).map_or(0, |j| j + 1);
-            if let Ok(v) = head[start..].parse::<f64>() { push("device", (v * 1048576.0) as u64, "nvidia-smi memory used"); }
+            if let Ok(v) = head[start..].parse::<f64>() {
+                push("device", (v * 1048576.0) as u64, "nvidia-smi memory used");
+            }
         }
-        if m.tokens_per_s_per_gpu.is_none() { m.tokens_per_s_per_gpu = number_after(line, "tokens_per_second_per_gpu"); }
-        if m.samples_per_s.is_none() { m.samples_per_s = number_after(line, "train_samples_per_second"); }
-        if m.step_s.is_none() { m.step_s = number_after(line, "train_steps_per_second").filter(|x| *x > 0.0).map(|x| 1.0 / x); }
+        if m.tokens_per_s_per_gpu.is_none() {
+            m.tokens_per_s_per_gpu = number_after(line, "tokens_per_second_per_gpu");
+        }
+        if m.samples_per_s.is_none() {
+            m.samples_per_s = number_after(line, "train_samples_per_second");
+        }
+        if m.step_s.is_none() {
+            m.step_s = number_after(line, "train_steps_per_second").filter(|x| *x > 0.0).map(|x| 1.0 / x);
+        }
     }
     if m.memory.is_empty() && m.tokens_per_s_per_gpu.is_none() && m.samples_per_s.is_none() && m.step_s.is_none() {
         return Err("no recognised figure in this log: expected torchtune's memory stats or tokens_per_second_per_gpu, HF Trainer's train_samples_per_second/train_steps_per_second, Unsloth's 'Peak reserved memory =', litgpt's 'Memory used:', or an nvidia-smi table".into());
@@ -96,10 +118,18 @@ pub fn parse_log(text: &str) -> Result<Measured, String> {
 pub fn calibrate(q: &Query, log: &str) -> Result<Calibration, Error> {
     let measured = parse_log(log).map_err(|m| Error::Invalid { key: "log".into(), message: m })?;
     let r = evaluate(q)?;
-    let memory = measured.memory.iter().map(|(metric, bytes, _)| {
-        let predicted = match metric.as_str() { "allocated" => r.memory.allocated, "reserved" => r.memory.reserved, _ => r.memory.device };
-        (metric.clone(), *bytes, predicted, predicted as f64 / (*bytes).max(1) as f64 - 1.0)
-    }).collect();
+    let memory = measured
+        .memory
+        .iter()
+        .map(|(metric, bytes, _)| {
+            let predicted = match metric.as_str() {
+                "allocated" => r.memory.allocated,
+                "reserved" => r.memory.reserved,
+                _ => r.memory.device,
+            };
+            (metric.clone(), *bytes, predicted, predicted as f64 / (*bytes).max(1) as f64 - 1.0)
+        })
+        .collect();
     let (mut speed_ratio, mut speed_basis) = (None, String::new());
     if let Some(t) = &r.time {
         let per_gpu = t.tokens_per_s / t.gpus.max(1) as f64;
@@ -126,22 +156,29 @@ pub fn calibrate(q: &Query, log: &str) -> Result<Calibration, Error> {
 pub fn measured_cases(q: &Query, log: &str, source: &str) -> Result<serde_json::Value, Error> {
     let m = parse_log(log).map_err(|e| Error::Invalid { key: "log".into(), message: e })?;
     let query = q.to_query_string();
-    let cases: Vec<serde_json::Value> = m.memory.iter().enumerate().map(|(i, (metric, bytes, what))| serde_json::json!({
-        "id": format!("contributed-{}-{}", metric, i + 1),
-        "source": source,
-        "framework": q.framework.as_str(),
-        "versions": "",
-        "gpu": q.gpu.clone().unwrap_or_default(),
-        "config": format!("as the query says; read from: {what}"),
-        "query": query,
-        "metric": metric,
-        "measured_value": *bytes as f64 / 1073741824.0,
-        "measured_unit": "GiB",
-        "unit_resolution": "read by tunefit calibrate from the log's own unit",
-        "per_gpu": true,
-        "trust": "medium (a person's own run)",
-        "note": "",
-    })).collect();
+    let cases: Vec<serde_json::Value> = m
+        .memory
+        .iter()
+        .enumerate()
+        .map(|(i, (metric, bytes, what))| {
+            serde_json::json!({
+                "id": format!("contributed-{}-{}", metric, i + 1),
+                "source": source,
+                "framework": q.framework.as_str(),
+                "versions": "",
+                "gpu": q.gpu.clone().unwrap_or_default(),
+                "config": format!("as the query says; read from: {what}"),
+                "query": query,
+                "metric": metric,
+                "measured_value": *bytes as f64 / 1073741824.0,
+                "measured_unit": "GiB",
+                "unit_resolution": "read by tunefit calibrate from the log's own unit",
+                "per_gpu": true,
+                "trust": "medium (a person's own run)",
+                "note": "",
+            })
+        })
+        .collect();
     Ok(serde_json::json!({ "note": "contributed with tunefit calibrate --case", "cases": cases }))
 }
 

@@ -23,27 +23,85 @@ pub struct Preset {
 
 /// Llama-style decoder: RMSNorm, gated MLP, no biases, RoPE.
 #[allow(clippy::too_many_arguments)]
-const fn llama(layers: u64, hidden: u64, heads: u64, kv: u64, hd: u64, ffn: u64, vocab: u64, tied: bool) -> Architecture {
+const fn llama(
+    layers: u64,
+    hidden: u64,
+    heads: u64,
+    kv: u64,
+    hd: u64,
+    ffn: u64,
+    vocab: u64,
+    tied: bool,
+) -> Architecture {
     Architecture {
-        layers, hidden, heads, kv_heads: kv, head_dim: hd, ffn, vocab, tied,
-        mlp: MlpKind::Gated, norm: NormKind::Rms, norms_per_layer: 2, qk_norm: false,
-        qkv_bias: false, o_bias: false, mlp_bias: false, lm_head_bias: false, positions: 0,
-        experts: 1, experts_per_token: 1, encoder_only: false, type_vocab: 0, dropout: false,
-        inferred: false, quirks: Quirks { act_extra_saves: 0, fused_qkv: false, softcap: false, norm_fp32_scale: false, softmax_fp32: true },
+        layers,
+        hidden,
+        heads,
+        kv_heads: kv,
+        head_dim: hd,
+        ffn,
+        vocab,
+        tied,
+        mlp: MlpKind::Gated,
+        norm: NormKind::Rms,
+        norms_per_layer: 2,
+        qk_norm: false,
+        qkv_bias: false,
+        o_bias: false,
+        mlp_bias: false,
+        lm_head_bias: false,
+        positions: 0,
+        experts: 1,
+        experts_per_token: 1,
+        encoder_only: false,
+        type_vocab: 0,
+        dropout: false,
+        inferred: false,
+        quirks: Quirks {
+            act_extra_saves: 0,
+            fused_qkv: false,
+            softcap: false,
+            norm_fp32_scale: false,
+            softmax_fp32: true,
+        },
         layout: Layout::UNIFORM,
     }
 }
 
-const fn with_qkv_bias(mut a: Architecture) -> Architecture { a.qkv_bias = true; a }
-const fn with_norms(mut a: Architecture, n: u64) -> Architecture { a.norms_per_layer = n; a }
+const fn with_qkv_bias(mut a: Architecture) -> Architecture {
+    a.qkv_bias = true;
+    a
+}
+const fn with_norms(mut a: Architecture, n: u64) -> Architecture {
+    a.norms_per_layer = n;
+    a
+}
 /// Gemma: fp32 (1 + weight) scaling in the norm; Gemma 2 also soft-caps scores and logits.
-const fn gemma(mut a: Architecture, softcap: bool) -> Architecture { a.quirks.norm_fp32_scale = true; a.quirks.softcap = softcap; a }
-const fn fused_qkv(mut a: Architecture) -> Architecture { a.quirks.fused_qkv = true; a }
-const fn moe(mut a: Architecture, e: u64, k: u64) -> Architecture { a.experts = e; a.experts_per_token = k; a }
+const fn gemma(mut a: Architecture, softcap: bool) -> Architecture {
+    a.quirks.norm_fp32_scale = true;
+    a.quirks.softcap = softcap;
+    a
+}
+const fn fused_qkv(mut a: Architecture) -> Architecture {
+    a.quirks.fused_qkv = true;
+    a
+}
+const fn moe(mut a: Architecture, e: u64, k: u64) -> Architecture {
+    a.experts = e;
+    a.experts_per_token = k;
+    a
+}
 /// Per-head RMSNorm on q and k (Qwen3, Gemma 3); OLMo 2's spans all heads (`full`).
-const fn qk_norm(mut a: Architecture, full: bool) -> Architecture { a.qk_norm = true; a.layout.qk_norm_full = full; a }
+const fn qk_norm(mut a: Architecture, full: bool) -> Architecture {
+    a.qk_norm = true;
+    a.layout.qk_norm_full = full;
+    a
+}
 /// A multimodal checkpoint's frozen vision tower and projector.
-const fn vision(mut a: Architecture, params: u64) -> Architecture { a.layout.vision_params = params; a }
+const fn vision(mut a: Architecture, params: u64) -> Architecture {
+    a.layout.vision_params = params;
+    a
+}
 /// Gemma 3 (transformers `Gemma3DecoderLayer`): four norms and per-head q/k norms; soft-capping
 /// is gone (attn_logit_softcapping and final_logit_softcapping are None).
 const fn gemma3(layers: u64, hidden: u64, heads: u64, kv: u64, hd: u64, ffn: u64, vocab: u64) -> Architecture {
@@ -52,7 +110,9 @@ const fn gemma3(layers: u64, hidden: u64, heads: u64, kv: u64, hd: u64, ffn: u64
 /// SigLIP-So400m tower of Gemma 3 (hidden 1152, ffn 4304, 27 layers, 14-px patches of an
 /// 896-px image, no pooling head) = 416,866,032, plus the projector's
 /// `mm_input_projection_weight` [1152, h] and `mm_soft_emb_norm` (1152).
-const fn gemma3_vision(text_hidden: u64) -> u64 { 416_866_032 + 1152 * text_hidden + 1152 }
+const fn gemma3_vision(text_hidden: u64) -> u64 {
+    416_866_032 + 1152 * text_hidden + 1152
+}
 /// Qwen3-Next-80B-A3B (transformers `qwen3_next/modular_qwen3_next.py`): 48 blocks, every
 /// fourth softmax attention (16 heads of 256, 2 kv heads, q_proj doubled for the output
 /// gate, per-head (1 + w) q/k norms), the other 36 Gated DeltaNet (16 key heads and 32 value
@@ -62,8 +122,11 @@ const fn gemma3_vision(text_hidden: u64) -> u64 { 416_866_032 + 1152 * text_hidd
 const fn qwen3_next() -> Architecture {
     let mut a = moe(qk_norm(llama(48, 2048, 16, 2, 256, 512, 151_936, false), false), 512, 10);
     a.quirks.norm_fp32_scale = true;
-    a.layout.shared_ffn = 512; a.layout.shared_gate = true; a.layout.attn_gate = true;
-    a.layout.linear_attn = crate::arch::LinearAttn { layers: 36, key_heads: 16, key_dim: 128, value_heads: 32, value_dim: 128, conv: 4 };
+    a.layout.shared_ffn = 512;
+    a.layout.shared_gate = true;
+    a.layout.attn_gate = true;
+    a.layout.linear_attn =
+        crate::arch::LinearAttn { layers: 36, key_heads: 16, key_dim: 128, value_heads: 32, value_dim: 128, conv: 4 };
     a
 }
 
@@ -71,7 +134,9 @@ const fn qwen3_next() -> Architecture {
 /// (top-1) plus a shared expert as wide; `dense` blocks of width 16,384 between them in Maverick.
 const fn llama4(experts: u64, dense: u64, vision_params: u64) -> Architecture {
     let mut a = moe(llama(48, 5120, 40, 8, 128, 8192, 202_048, false), experts, 1);
-    a.layout.shared_ffn = 8192; a.layout.dense_layers = dense; a.layout.dense_ffn = 16384;
+    a.layout.shared_ffn = 8192;
+    a.layout.dense_layers = dense;
+    a.layout.dense_ffn = 16384;
     a.layout.vision_params = vision_params;
     a
 }
@@ -79,19 +144,47 @@ const fn llama4(experts: u64, dense: u64, vision_params: u64) -> Architecture {
 /// expert projections; one attention sink per head; head_dim 64 (64 heads · 64 ≠ 2880).
 const fn gpt_oss(layers: u64, experts: u64) -> Architecture {
     let mut a = moe(llama(layers, 2880, 64, 8, 64, 2880, 201_088, false), experts, 4);
-    a.qkv_bias = true; a.o_bias = true; a.mlp_bias = true;
-    a.layout.router_bias = true; a.layout.attn_sinks = true;
+    a.qkv_bias = true;
+    a.o_bias = true;
+    a.mlp_bias = true;
+    a.layout.router_bias = true;
+    a.layout.attn_sinks = true;
     a
 }
 
 /// GPT-2: LayerNorm, plain 4h MLP with biases everywhere, learned positions, tied, dropout 0.1.
 const fn gpt2(layers: u64, hidden: u64, heads: u64) -> Architecture {
     Architecture {
-        layers, hidden, heads, kv_heads: heads, head_dim: hidden / heads, ffn: 4 * hidden, vocab: 50257,
-        tied: true, mlp: MlpKind::Plain, norm: NormKind::Layer, norms_per_layer: 2, qk_norm: false,
-        qkv_bias: true, o_bias: true, mlp_bias: true, lm_head_bias: false, positions: 1024,
-        experts: 1, experts_per_token: 1, encoder_only: false, type_vocab: 0, dropout: true,
-        inferred: false, quirks: Quirks { act_extra_saves: 3, fused_qkv: true, softcap: false, norm_fp32_scale: false, softmax_fp32: false },
+        layers,
+        hidden,
+        heads,
+        kv_heads: heads,
+        head_dim: hidden / heads,
+        ffn: 4 * hidden,
+        vocab: 50257,
+        tied: true,
+        mlp: MlpKind::Plain,
+        norm: NormKind::Layer,
+        norms_per_layer: 2,
+        qk_norm: false,
+        qkv_bias: true,
+        o_bias: true,
+        mlp_bias: true,
+        lm_head_bias: false,
+        positions: 1024,
+        experts: 1,
+        experts_per_token: 1,
+        encoder_only: false,
+        type_vocab: 0,
+        dropout: true,
+        inferred: false,
+        quirks: Quirks {
+            act_extra_saves: 3,
+            fused_qkv: true,
+            softcap: false,
+            norm_fp32_scale: false,
+            softmax_fp32: false,
+        },
         layout: Layout::UNIFORM,
     }
 }
@@ -99,9 +192,13 @@ const fn gpt2(layers: u64, hidden: u64, heads: u64) -> Architecture {
 /// BERT encoder: like GPT-2's block plus token types, an embedding LayerNorm and a pooler.
 const fn bert(layers: u64, hidden: u64, heads: u64) -> Architecture {
     let mut a = gpt2(layers, hidden, heads);
-    a.vocab = 30522; a.positions = 512; a.type_vocab = 2; a.encoder_only = true;
+    a.vocab = 30522;
+    a.positions = 512;
+    a.type_vocab = 2;
+    a.encoder_only = true;
     // BERT: exact GELU (one saved input) and separate query/key/value linears.
-    a.quirks = Quirks { act_extra_saves: 0, fused_qkv: false, softcap: false, norm_fp32_scale: false, softmax_fp32: false };
+    a.quirks =
+        Quirks { act_extra_saves: 0, fused_qkv: false, softcap: false, norm_fp32_scale: false, softmax_fp32: false };
     a
 }
 
@@ -118,14 +215,20 @@ macro_rules! p {
 
 /// Every preset, in picker order: families by how often people fine-tune them, newest
 /// release first within each.
-pub fn presets() -> &'static [Preset] { &PRESETS }
+pub fn presets() -> &'static [Preset] {
+    &PRESETS
+}
 
 /// microsoft/phi-1_5 config: parallel attention+MLP with one LayerNorm, partial rotary,
 /// biases on every linear including the untied LM head.
 const fn phi15() -> Architecture {
     let mut a = gpt2(24, 2048, 32);
-    a.vocab = 51200; a.positions = 0; a.tied = false; a.lm_head_bias = true;
-    a.norms_per_layer = 1; a.dropout = false;
+    a.vocab = 51200;
+    a.positions = 0;
+    a.tied = false;
+    a.lm_head_bias = true;
+    a.norms_per_layer = 1;
+    a.dropout = false;
     a.quirks.fused_qkv = false; // HF PhiAttention: separate q_proj, k_proj, v_proj
     a.quirks.softmax_fp32 = true; // and the shared eager path upcasts softmax
     a
@@ -139,7 +242,9 @@ const fn phi15() -> Architecture {
 /// `e_score_correction_bias` is a buffer (58 × 256 floats), not a parameter.
 const fn deepseek_v3() -> Architecture {
     let mut a = moe(llama(61, 7168, 128, 128, 192, 2048, 129_280, false), 256, 8);
-    a.layout.dense_layers = 3; a.layout.dense_ffn = 18432; a.layout.shared_ffn = 2048;
+    a.layout.dense_layers = 3;
+    a.layout.dense_ffn = 18432;
+    a.layout.shared_ffn = 2048;
     a.layout.mla = crate::arch::Mla { q_rank: 1536, kv_rank: 512, rope_dim: 64, v_dim: 128 };
     a
 }
@@ -154,94 +259,461 @@ static PRESETS: [Preset; N_PRESETS] = [
     // whatever hidden/heads is). 0.6B: the checkpoint stores a copy of the tied
     // embedding as lm_head.weight, so its safetensors total is 751,632,384
     // (= 596,049,920 + 151,936·1,024); loaded, the matrix is one.
-    p!("qwen3-0.6b", "Qwen3 0.6B", "Qwen", 596_049_920, "Qwen/Qwen3-0.6B", qk_norm(llama(28, 1024, 16, 8, 128, 3072, 151_936, true), false)),
-    p!("qwen3-8b", "Qwen3 8B", "Qwen", 8_190_735_360, "Qwen/Qwen3-8B", qk_norm(llama(36, 4096, 32, 8, 128, 12288, 151_936, false), false)),
-    p!("qwen3-32b", "Qwen3 32B", "Qwen", 32_762_123_264, "Qwen/Qwen3-32B", qk_norm(llama(64, 5120, 64, 8, 128, 25600, 151_936, false), false)),
-    p!("qwen3-next-80b-a3b", "Qwen3-Next 80B-A3B (hybrid MoE)", "Qwen", 79_674_391_296, "Qwen/Qwen3-Next-80B-A3B-Instruct", qwen3_next()),
+    p!(
+        "qwen3-0.6b",
+        "Qwen3 0.6B",
+        "Qwen",
+        596_049_920,
+        "Qwen/Qwen3-0.6B",
+        qk_norm(llama(28, 1024, 16, 8, 128, 3072, 151_936, true), false)
+    ),
+    p!(
+        "qwen3-8b",
+        "Qwen3 8B",
+        "Qwen",
+        8_190_735_360,
+        "Qwen/Qwen3-8B",
+        qk_norm(llama(36, 4096, 32, 8, 128, 12288, 151_936, false), false)
+    ),
+    p!(
+        "qwen3-32b",
+        "Qwen3 32B",
+        "Qwen",
+        32_762_123_264,
+        "Qwen/Qwen3-32B",
+        qk_norm(llama(64, 5120, 64, 8, 128, 25600, 151_936, false), false)
+    ),
+    p!(
+        "qwen3-next-80b-a3b",
+        "Qwen3-Next 80B-A3B (hybrid MoE)",
+        "Qwen",
+        79_674_391_296,
+        "Qwen/Qwen3-Next-80B-A3B-Instruct",
+        qwen3_next()
+    ),
     // MoE: 128 experts of moe_intermediate_size, top-8, no shared expert, router without bias.
-    p!("qwen3-30b-a3b", "Qwen3 30B-A3B (MoE)", "Qwen", 30_532_122_624, "Qwen/Qwen3-30B-A3B", moe(qk_norm(llama(48, 2048, 32, 4, 128, 768, 151_936, false), false), 128, 8)),
-    p!("qwen3-235b-a22b", "Qwen3 235B-A22B (MoE)", "Qwen", 235_093_634_560, "Qwen/Qwen3-235B-A22B", moe(qk_norm(llama(94, 4096, 64, 4, 128, 1536, 151_936, false), false), 128, 8)),
+    p!(
+        "qwen3-30b-a3b",
+        "Qwen3 30B-A3B (MoE)",
+        "Qwen",
+        30_532_122_624,
+        "Qwen/Qwen3-30B-A3B",
+        moe(qk_norm(llama(48, 2048, 32, 4, 128, 768, 151_936, false), false), 128, 8)
+    ),
+    p!(
+        "qwen3-235b-a22b",
+        "Qwen3 235B-A22B (MoE)",
+        "Qwen",
+        235_093_634_560,
+        "Qwen/Qwen3-235B-A22B",
+        moe(qk_norm(llama(94, 4096, 64, 4, 128, 1536, 151_936, false), false), 128, 8)
+    ),
     // Qwen2 / Qwen2.5 / Qwen v1: q, k, v biases.
-    p!("qwen2.5-0.5b", "Qwen2.5 0.5B", "Qwen", 494_032_768, "Qwen/Qwen2.5-0.5B", with_qkv_bias(llama(24, 896, 14, 2, 64, 4864, 151936, true))),
-    p!("qwen2.5-1.5b", "Qwen2.5 1.5B", "Qwen", 1_543_714_304, "Qwen/Qwen2.5-1.5B", with_qkv_bias(llama(28, 1536, 12, 2, 128, 8960, 151936, true))),
-    p!("qwen2.5-3b", "Qwen2.5 3B", "Qwen", 3_085_938_688, "Qwen/Qwen2.5-3B", with_qkv_bias(llama(36, 2048, 16, 2, 128, 11008, 151936, true))),
-    p!("qwen2.5-7b", "Qwen2.5 7B", "Qwen", 7_615_616_512, "Qwen/Qwen2.5-7B", with_qkv_bias(llama(28, 3584, 28, 4, 128, 18944, 152064, false))),
-    p!("qwen2.5-14b", "Qwen2.5 14B", "Qwen", 14_770_033_664, "Qwen/Qwen2.5-14B", with_qkv_bias(llama(48, 5120, 40, 8, 128, 13824, 152064, false))),
-    p!("qwen2.5-32b", "Qwen2.5 32B", "Qwen", 32_763_876_352, "Qwen/Qwen2.5-32B", with_qkv_bias(llama(64, 5120, 40, 8, 128, 27648, 152064, false))),
-    p!("qwen2.5-72b", "Qwen2.5 72B", "Qwen", 72_706_203_648, "Qwen/Qwen2.5-72B", with_qkv_bias(llama(80, 8192, 64, 8, 128, 29568, 152064, false))),
-    p!("qwen2-7b", "Qwen2 7B", "Qwen", 7_615_616_512, "Qwen/Qwen2-7B", with_qkv_bias(llama(28, 3584, 28, 4, 128, 18944, 152064, false))),
-    p!("qwen-7b", "Qwen 7B (v1)", "Qwen", 7_721_324_544, "Qwen/Qwen-7B", with_qkv_bias(llama(32, 4096, 32, 32, 128, 11008, 151936, false))),
+    p!(
+        "qwen2.5-0.5b",
+        "Qwen2.5 0.5B",
+        "Qwen",
+        494_032_768,
+        "Qwen/Qwen2.5-0.5B",
+        with_qkv_bias(llama(24, 896, 14, 2, 64, 4864, 151936, true))
+    ),
+    p!(
+        "qwen2.5-1.5b",
+        "Qwen2.5 1.5B",
+        "Qwen",
+        1_543_714_304,
+        "Qwen/Qwen2.5-1.5B",
+        with_qkv_bias(llama(28, 1536, 12, 2, 128, 8960, 151936, true))
+    ),
+    p!(
+        "qwen2.5-3b",
+        "Qwen2.5 3B",
+        "Qwen",
+        3_085_938_688,
+        "Qwen/Qwen2.5-3B",
+        with_qkv_bias(llama(36, 2048, 16, 2, 128, 11008, 151936, true))
+    ),
+    p!(
+        "qwen2.5-7b",
+        "Qwen2.5 7B",
+        "Qwen",
+        7_615_616_512,
+        "Qwen/Qwen2.5-7B",
+        with_qkv_bias(llama(28, 3584, 28, 4, 128, 18944, 152064, false))
+    ),
+    p!(
+        "qwen2.5-14b",
+        "Qwen2.5 14B",
+        "Qwen",
+        14_770_033_664,
+        "Qwen/Qwen2.5-14B",
+        with_qkv_bias(llama(48, 5120, 40, 8, 128, 13824, 152064, false))
+    ),
+    p!(
+        "qwen2.5-32b",
+        "Qwen2.5 32B",
+        "Qwen",
+        32_763_876_352,
+        "Qwen/Qwen2.5-32B",
+        with_qkv_bias(llama(64, 5120, 40, 8, 128, 27648, 152064, false))
+    ),
+    p!(
+        "qwen2.5-72b",
+        "Qwen2.5 72B",
+        "Qwen",
+        72_706_203_648,
+        "Qwen/Qwen2.5-72B",
+        with_qkv_bias(llama(80, 8192, 64, 8, 128, 29568, 152064, false))
+    ),
+    p!(
+        "qwen2-7b",
+        "Qwen2 7B",
+        "Qwen",
+        7_615_616_512,
+        "Qwen/Qwen2-7B",
+        with_qkv_bias(llama(28, 3584, 28, 4, 128, 18944, 152064, false))
+    ),
+    p!(
+        "qwen-7b",
+        "Qwen 7B (v1)",
+        "Qwen",
+        7_721_324_544,
+        "Qwen/Qwen-7B",
+        with_qkv_bias(llama(32, 4096, 32, 32, 128, 11008, 151936, false))
+    ),
     // Llama 4 (Llama4ForConditionalGeneration: the text model plus a frozen vision tower).
-    p!("llama-4-scout", "Llama 4 Scout 17B-16E", "Llama", 108_641_793_536, "meta-llama/Llama-4-Scout-17B-16E", llama4(16, 0, LLAMA4_VISION)),
-    p!("llama-4-maverick", "Llama 4 Maverick 17B-128E", "Llama", 401_583_781_376, "meta-llama/Llama-4-Maverick-17B-128E", llama4(128, 24, LLAMA4_VISION)),
-    p!("llama-3.3-70b", "Llama 3.3 70B", "Llama", 70_553_706_496, "meta-llama/Llama-3.3-70B-Instruct", llama(80, 8192, 64, 8, 128, 28672, 128256, false)),
-    p!("llama-3.2-1b", "Llama 3.2 1B", "Llama", 1_235_814_400, "meta-llama/Llama-3.2-1B", llama(16, 2048, 32, 8, 64, 8192, 128256, true)),
+    p!(
+        "llama-4-scout",
+        "Llama 4 Scout 17B-16E",
+        "Llama",
+        108_641_793_536,
+        "meta-llama/Llama-4-Scout-17B-16E",
+        llama4(16, 0, LLAMA4_VISION)
+    ),
+    p!(
+        "llama-4-maverick",
+        "Llama 4 Maverick 17B-128E",
+        "Llama",
+        401_583_781_376,
+        "meta-llama/Llama-4-Maverick-17B-128E",
+        llama4(128, 24, LLAMA4_VISION)
+    ),
+    p!(
+        "llama-3.3-70b",
+        "Llama 3.3 70B",
+        "Llama",
+        70_553_706_496,
+        "meta-llama/Llama-3.3-70B-Instruct",
+        llama(80, 8192, 64, 8, 128, 28672, 128256, false)
+    ),
+    p!(
+        "llama-3.2-1b",
+        "Llama 3.2 1B",
+        "Llama",
+        1_235_814_400,
+        "meta-llama/Llama-3.2-1B",
+        llama(16, 2048, 32, 8, 64, 8192, 128256, true)
+    ),
     // 3,212,749,824 is also PEFT MetaMathQA's logged num_total_params.
-    p!("llama-3.2-3b", "Llama 3.2 3B", "Llama", 3_212_749_824, "meta-llama/Llama-3.2-3B", llama(28, 3072, 24, 8, 128, 8192, 128256, true)),
-    p!("llama-3.1-8b", "Llama 3.1 8B", "Llama", 8_030_261_248, "meta-llama/Llama-3.1-8B", llama(32, 4096, 32, 8, 128, 14336, 128256, false)),
-    p!("llama-3.1-70b", "Llama 3.1 70B", "Llama", 70_553_706_496, "meta-llama/Llama-3.1-70B", llama(80, 8192, 64, 8, 128, 28672, 128256, false)),
-    p!("llama-3.1-405b", "Llama 3.1 405B", "Llama", 405_853_388_800, "meta-llama/Llama-3.1-405B", llama(126, 16384, 128, 8, 128, 53248, 128256, false)),
-    p!("llama-3-8b", "Llama 3 8B", "Llama", 8_030_261_248, "meta-llama/Meta-Llama-3-8B", llama(32, 4096, 32, 8, 128, 14336, 128256, false)),
-    p!("llama-3-70b", "Llama 3 70B", "Llama", 70_553_706_496, "meta-llama/Meta-Llama-3-70B", llama(80, 8192, 64, 8, 128, 28672, 128256, false)),
+    p!(
+        "llama-3.2-3b",
+        "Llama 3.2 3B",
+        "Llama",
+        3_212_749_824,
+        "meta-llama/Llama-3.2-3B",
+        llama(28, 3072, 24, 8, 128, 8192, 128256, true)
+    ),
+    p!(
+        "llama-3.1-8b",
+        "Llama 3.1 8B",
+        "Llama",
+        8_030_261_248,
+        "meta-llama/Llama-3.1-8B",
+        llama(32, 4096, 32, 8, 128, 14336, 128256, false)
+    ),
+    p!(
+        "llama-3.1-70b",
+        "Llama 3.1 70B",
+        "Llama",
+        70_553_706_496,
+        "meta-llama/Llama-3.1-70B",
+        llama(80, 8192, 64, 8, 128, 28672, 128256, false)
+    ),
+    p!(
+        "llama-3.1-405b",
+        "Llama 3.1 405B",
+        "Llama",
+        405_853_388_800,
+        "meta-llama/Llama-3.1-405B",
+        llama(126, 16384, 128, 8, 128, 53248, 128256, false)
+    ),
+    p!(
+        "llama-3-8b",
+        "Llama 3 8B",
+        "Llama",
+        8_030_261_248,
+        "meta-llama/Meta-Llama-3-8B",
+        llama(32, 4096, 32, 8, 128, 14336, 128256, false)
+    ),
+    p!(
+        "llama-3-70b",
+        "Llama 3 70B",
+        "Llama",
+        70_553_706_496,
+        "meta-llama/Meta-Llama-3-70B",
+        llama(80, 8192, 64, 8, 128, 28672, 128256, false)
+    ),
     // Llama 2 (meta-llama/Llama-2-*-hf model cards / reference §5).
-    p!("llama-2-7b", "Llama 2 7B", "Llama", 6_738_415_616, "meta-llama/Llama-2-7b-hf", llama(32, 4096, 32, 32, 128, 11008, 32000, false)),
-    p!("llama-2-13b", "Llama 2 13B", "Llama", 13_015_864_320, "meta-llama/Llama-2-13b-hf", llama(40, 5120, 40, 40, 128, 13824, 32000, false)),
-    p!("llama-2-70b", "Llama 2 70B", "Llama", 68_976_648_192, "meta-llama/Llama-2-70b-hf", llama(80, 8192, 64, 8, 128, 28672, 32000, false)),
-    p!("codellama-7b", "Code Llama 7B", "Llama", 6_738_546_688, "codellama/CodeLlama-7b-hf", llama(32, 4096, 32, 32, 128, 11008, 32016, false)),
-    p!("tinyllama-1.1b", "TinyLlama 1.1B", "Llama", 1_100_048_384, "TinyLlama/TinyLlama-1.1B-intermediate-step-1431k-3T", llama(22, 2048, 32, 4, 64, 5632, 32000, false)),
+    p!(
+        "llama-2-7b",
+        "Llama 2 7B",
+        "Llama",
+        6_738_415_616,
+        "meta-llama/Llama-2-7b-hf",
+        llama(32, 4096, 32, 32, 128, 11008, 32000, false)
+    ),
+    p!(
+        "llama-2-13b",
+        "Llama 2 13B",
+        "Llama",
+        13_015_864_320,
+        "meta-llama/Llama-2-13b-hf",
+        llama(40, 5120, 40, 40, 128, 13824, 32000, false)
+    ),
+    p!(
+        "llama-2-70b",
+        "Llama 2 70B",
+        "Llama",
+        68_976_648_192,
+        "meta-llama/Llama-2-70b-hf",
+        llama(80, 8192, 64, 8, 128, 28672, 32000, false)
+    ),
+    p!(
+        "codellama-7b",
+        "Code Llama 7B",
+        "Llama",
+        6_738_546_688,
+        "codellama/CodeLlama-7b-hf",
+        llama(32, 4096, 32, 32, 128, 11008, 32016, false)
+    ),
+    p!(
+        "tinyllama-1.1b",
+        "TinyLlama 1.1B",
+        "Llama",
+        1_100_048_384,
+        "TinyLlama/TinyLlama-1.1B-intermediate-step-1431k-3T",
+        llama(22, 2048, 32, 4, 64, 5632, 32000, false)
+    ),
     // Gemma 3: 1B is text only with vocab 262,144; 4B/12B/27B are multimodal
     // (Gemma3ForConditionalGeneration) with vocab 262,208 and the SigLIP tower.
-    p!("gemma-3-1b", "Gemma 3 1B", "Gemma", 999_885_952, "google/gemma-3-1b-pt", gemma3(26, 1152, 4, 1, 256, 6912, 262_144)),
-    p!("gemma-3-4b", "Gemma 3 4B", "Gemma", 4_300_079_472, "google/gemma-3-4b-pt", vision(gemma3(34, 2560, 8, 4, 256, 10240, 262_208), gemma3_vision(2560))),
-    p!("gemma-3-12b", "Gemma 3 12B", "Gemma", 12_187_325_040, "google/gemma-3-12b-pt", vision(gemma3(48, 3840, 16, 8, 256, 15360, 262_208), gemma3_vision(3840))),
-    p!("gemma-3-27b", "Gemma 3 27B", "Gemma", 27_432_406_640, "google/gemma-3-27b-pt", vision(gemma3(62, 5376, 32, 16, 128, 21504, 262_208), gemma3_vision(5376))),
+    p!(
+        "gemma-3-1b",
+        "Gemma 3 1B",
+        "Gemma",
+        999_885_952,
+        "google/gemma-3-1b-pt",
+        gemma3(26, 1152, 4, 1, 256, 6912, 262_144)
+    ),
+    p!(
+        "gemma-3-4b",
+        "Gemma 3 4B",
+        "Gemma",
+        4_300_079_472,
+        "google/gemma-3-4b-pt",
+        vision(gemma3(34, 2560, 8, 4, 256, 10240, 262_208), gemma3_vision(2560))
+    ),
+    p!(
+        "gemma-3-12b",
+        "Gemma 3 12B",
+        "Gemma",
+        12_187_325_040,
+        "google/gemma-3-12b-pt",
+        vision(gemma3(48, 3840, 16, 8, 256, 15360, 262_208), gemma3_vision(3840))
+    ),
+    p!(
+        "gemma-3-27b",
+        "Gemma 3 27B",
+        "Gemma",
+        27_432_406_640,
+        "google/gemma-3-27b-pt",
+        vision(gemma3(62, 5376, 32, 16, 128, 21504, 262_208), gemma3_vision(5376))
+    ),
     // Gemma 2: four norms per block, soft-capped scores and logits.
-    p!("gemma-2-2b", "Gemma 2 2B", "Gemma", 2_614_341_888, "google/gemma-2-2b", gemma(with_norms(llama(26, 2304, 8, 4, 256, 9216, 256000, true), 4), true)),
-    p!("gemma-2-9b", "Gemma 2 9B", "Gemma", 9_241_705_984, "google/gemma-2-9b", gemma(with_norms(llama(42, 3584, 16, 8, 256, 14336, 256000, true), 4), true)),
-    p!("gemma-2-27b", "Gemma 2 27B", "Gemma", 27_227_128_320, "google/gemma-2-27b", gemma(with_norms(llama(46, 4608, 32, 16, 128, 36864, 256000, true), 4), true)),
+    p!(
+        "gemma-2-2b",
+        "Gemma 2 2B",
+        "Gemma",
+        2_614_341_888,
+        "google/gemma-2-2b",
+        gemma(with_norms(llama(26, 2304, 8, 4, 256, 9216, 256000, true), 4), true)
+    ),
+    p!(
+        "gemma-2-9b",
+        "Gemma 2 9B",
+        "Gemma",
+        9_241_705_984,
+        "google/gemma-2-9b",
+        gemma(with_norms(llama(42, 3584, 16, 8, 256, 14336, 256000, true), 4), true)
+    ),
+    p!(
+        "gemma-2-27b",
+        "Gemma 2 27B",
+        "Gemma",
+        27_227_128_320,
+        "google/gemma-2-27b",
+        gemma(with_norms(llama(46, 4608, 32, 16, 128, 36864, 256000, true), 4), true)
+    ),
     // Gemma 1 (GeGLU, head_dim 256).
-    p!("gemma-2b", "Gemma 2B", "Gemma", 2_506_172_416, "google/gemma-2b", gemma(llama(18, 2048, 8, 1, 256, 16384, 256000, true), false)),
-    p!("gemma-7b", "Gemma 7B", "Gemma", 8_537_680_896, "google/gemma-7b", gemma(llama(28, 3072, 16, 16, 256, 24576, 256000, true), false)),
+    p!(
+        "gemma-2b",
+        "Gemma 2B",
+        "Gemma",
+        2_506_172_416,
+        "google/gemma-2b",
+        gemma(llama(18, 2048, 8, 1, 256, 16384, 256000, true), false)
+    ),
+    p!(
+        "gemma-7b",
+        "Gemma 7B",
+        "Gemma",
+        8_537_680_896,
+        "google/gemma-7b",
+        gemma(llama(28, 3072, 16, 16, 256, 24576, 256000, true), false)
+    ),
     // DeepSeek.
-    p!("deepseek-v3", "DeepSeek-V3 / R1 (671B MoE)", "DeepSeek", 671_026_404_352, "deepseek-ai/DeepSeek-V3", deepseek_v3()),
+    p!(
+        "deepseek-v3",
+        "DeepSeek-V3 / R1 (671B MoE)",
+        "DeepSeek",
+        671_026_404_352,
+        "deepseek-ai/DeepSeek-V3",
+        deepseek_v3()
+    ),
     // R1's distillation into Qwen2.5-Math-7B: Qwen2 architecture with q/k/v biases.
-    p!("deepseek-r1-distill-qwen-7b", "DeepSeek-R1-Distill-Qwen 7B", "DeepSeek", 7_615_616_512, "deepseek-ai/DeepSeek-R1-Distill-Qwen-7B", with_qkv_bias(llama(28, 3584, 28, 4, 128, 18944, 152_064, false))),
+    p!(
+        "deepseek-r1-distill-qwen-7b",
+        "DeepSeek-R1-Distill-Qwen 7B",
+        "DeepSeek",
+        7_615_616_512,
+        "deepseek-ai/DeepSeek-R1-Distill-Qwen-7B",
+        with_qkv_bias(llama(28, 3584, 28, 4, 128, 18944, 152_064, false))
+    ),
     // gpt-oss (openai/gpt-oss-*: 20.91B and 116.83B in OpenAI's model card).
     p!("gpt-oss-20b", "gpt-oss 20B (MoE)", "gpt-oss", 20_914_757_184, "openai/gpt-oss-20b", gpt_oss(24, 32)),
     p!("gpt-oss-120b", "gpt-oss 120B (MoE)", "gpt-oss", 116_829_156_672, "openai/gpt-oss-120b", gpt_oss(36, 128)),
     // Mistral Small 3.1 (Mistral3ForConditionalGeneration): Mistral text model with
     // head_dim 128 (32·128 ≠ 5120) plus the Pixtral tower (403,305,472) and projector
     // (35,652,608), frozen.
-    p!("mistral-small-3.1-24b", "Mistral Small 3.1 24B", "Mistral", 24_011_361_280, "mistralai/Mistral-Small-3.1-24B-Base-2503", vision(llama(40, 5120, 32, 8, 128, 32768, 131_072, false), 403_305_472 + 35_652_608)),
-    p!("mixtral-8x7b", "Mixtral 8x7B", "Mistral", 46_702_792_704, "mistralai/Mixtral-8x7B-v0.1", moe(llama(32, 4096, 32, 8, 128, 14336, 32000, false), 8, 2)),
-    p!("mistral-7b-v0.3", "Mistral 7B v0.3", "Mistral", 7_248_023_552, "mistralai/Mistral-7B-v0.3", llama(32, 4096, 32, 8, 128, 14336, 32768, false)),
-    p!("mistral-7b", "Mistral 7B v0.1", "Mistral", 7_241_732_096, "mistralai/Mistral-7B-v0.1", llama(32, 4096, 32, 8, 128, 14336, 32000, false)),
+    p!(
+        "mistral-small-3.1-24b",
+        "Mistral Small 3.1 24B",
+        "Mistral",
+        24_011_361_280,
+        "mistralai/Mistral-Small-3.1-24B-Base-2503",
+        vision(llama(40, 5120, 32, 8, 128, 32768, 131_072, false), 403_305_472 + 35_652_608)
+    ),
+    p!(
+        "mixtral-8x7b",
+        "Mixtral 8x7B",
+        "Mistral",
+        46_702_792_704,
+        "mistralai/Mixtral-8x7B-v0.1",
+        moe(llama(32, 4096, 32, 8, 128, 14336, 32000, false), 8, 2)
+    ),
+    p!(
+        "mistral-7b-v0.3",
+        "Mistral 7B v0.3",
+        "Mistral",
+        7_248_023_552,
+        "mistralai/Mistral-7B-v0.3",
+        llama(32, 4096, 32, 8, 128, 14336, 32768, false)
+    ),
+    p!(
+        "mistral-7b",
+        "Mistral 7B v0.1",
+        "Mistral",
+        7_241_732_096,
+        "mistralai/Mistral-7B-v0.1",
+        llama(32, 4096, 32, 8, 128, 14336, 32000, false)
+    ),
     // Phi-4 (Phi3 architecture: fused qkv_proj and gate_up_proj).
-    p!("phi-4", "Phi-4 14B", "Phi", 14_659_507_200, "microsoft/phi-4", fused_qkv(llama(40, 5120, 40, 10, 128, 17920, 100_352, false))),
-    p!("phi-3-mini", "Phi-3 mini 4k", "Phi", 3_821_079_552, "microsoft/Phi-3-mini-4k-instruct", fused_qkv(llama(32, 3072, 32, 32, 96, 8192, 32064, false))),
+    p!(
+        "phi-4",
+        "Phi-4 14B",
+        "Phi",
+        14_659_507_200,
+        "microsoft/phi-4",
+        fused_qkv(llama(40, 5120, 40, 10, 128, 17920, 100_352, false))
+    ),
+    p!(
+        "phi-3-mini",
+        "Phi-3 mini 4k",
+        "Phi",
+        3_821_079_552,
+        "microsoft/Phi-3-mini-4k-instruct",
+        fused_qkv(llama(32, 3072, 32, 32, 96, 8192, 32064, false))
+    ),
     p!("phi-1.5", "phi-1.5", "Phi", 1_418_270_720, "microsoft/phi-1_5", phi15()),
     // OLMo 2 (allenai/OLMo-2-1124-*): norms after attention and MLP, q/k norms over all heads.
-    p!("olmo-2-7b", "OLMo 2 7B", "OLMo", 7_298_617_344, "allenai/OLMo-2-1124-7B", qk_norm(llama(32, 4096, 32, 32, 128, 11008, 100_352, false), true)),
-    p!("olmo-2-13b", "OLMo 2 13B", "OLMo", 13_716_198_400, "allenai/OLMo-2-1124-13B", qk_norm(llama(40, 5120, 40, 40, 128, 13824, 100_352, false), true)),
+    p!(
+        "olmo-2-7b",
+        "OLMo 2 7B",
+        "OLMo",
+        7_298_617_344,
+        "allenai/OLMo-2-1124-7B",
+        qk_norm(llama(32, 4096, 32, 32, 128, 11008, 100_352, false), true)
+    ),
+    p!(
+        "olmo-2-13b",
+        "OLMo 2 13B",
+        "OLMo",
+        13_716_198_400,
+        "allenai/OLMo-2-1124-13B",
+        qk_norm(llama(40, 5120, 40, 40, 128, 13824, 100_352, false), true)
+    ),
     // SmolLM3 (HuggingFaceTB/SmolLM3-3B): Llama-style, tied; NoPE layers have no parameters.
-    p!("smollm3-3b", "SmolLM3 3B", "SmolLM", 3_075_098_624, "HuggingFaceTB/SmolLM3-3B", llama(36, 2048, 16, 4, 128, 11008, 128_256, true)),
+    p!(
+        "smollm3-3b",
+        "SmolLM3 3B",
+        "SmolLM",
+        3_075_098_624,
+        "HuggingFaceTB/SmolLM3-3B",
+        llama(36, 2048, 16, 4, 128, 11008, 128_256, true)
+    ),
     // GPT-2 (openai-community/gpt2*, HF model cards).
     p!("gpt2", "GPT-2 (124M)", "GPT-2", 124_439_808, "openai-community/gpt2", gpt2(12, 768, 12)),
     p!("gpt2-medium", "GPT-2 Medium", "GPT-2", 354_823_168, "openai-community/gpt2-medium", gpt2(24, 1024, 16)),
     p!("gpt2-large", "GPT-2 Large", "GPT-2", 774_030_080, "openai-community/gpt2-large", gpt2(36, 1280, 20)),
     p!("gpt2-xl", "GPT-2 XL", "GPT-2", 1_557_611_200, "openai-community/gpt2-xl", gpt2(48, 1600, 25)),
     // BERT (BertModel with pooler; a 2-label classifier adds 2,050).
-    p!("bert-base-uncased", "BERT base uncased", "BERT", 109_482_240, "google-bert/bert-base-uncased", bert(12, 768, 12)),
-    p!("bert-large-uncased", "BERT large uncased", "BERT", 335_141_888, "google-bert/bert-large-uncased", bert(24, 1024, 16)),
+    p!(
+        "bert-base-uncased",
+        "BERT base uncased",
+        "BERT",
+        109_482_240,
+        "google-bert/bert-base-uncased",
+        bert(12, 768, 12)
+    ),
+    p!(
+        "bert-large-uncased",
+        "BERT large uncased",
+        "BERT",
+        335_141_888,
+        "google-bert/bert-large-uncased",
+        bert(24, 1024, 16)
+    ),
 ];
 
 /// The preset a Hugging Face repository id names (case-insensitive; an `-Instruct`/`-it`
 /// variant finds its base): `Qwen/Qwen3-8B` → qwen3-8b.
 pub fn by_repo(repo: &str) -> Option<&'static Preset> {
     let r = repo.trim().trim_start_matches("https://huggingface.co/").trim_end_matches('/').to_ascii_lowercase();
-    if !r.contains('/') { return None; }
+    if !r.contains('/') {
+        return None;
+    }
     let found = |r: &str| presets().iter().find(|p| p.repo.eq_ignore_ascii_case(r));
-    found(&r).or_else(|| ["-instruct", "-it", "-base"].iter().find_map(|s| r.strip_suffix(s).and_then(found)))
+    found(&r)
+        .or_else(|| ["-instruct", "-it", "-base"].iter().find_map(|s| r.strip_suffix(s).and_then(found)))
         .or_else(|| found(&r.replace("-it", "-pt")))
 }
 

@@ -35,7 +35,11 @@ const GIB: f64 = 1_073_741_824.0;
 /// Market segment: decides default efficiency and the advice given.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum GpuClass { Datacenter, Pro, Consumer }
+pub enum GpuClass {
+    Datacenter,
+    Pro,
+    Consumer,
+}
 
 /// How GPUs inside one instance talk to each other.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -91,14 +95,26 @@ pub struct Gpu {
 /// How a provider rounds billed time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Billing { Second, Minute, Hour }
+pub enum Billing {
+    Second,
+    Minute,
+    Hour,
+}
 
 impl Billing {
     pub fn seconds(self) -> f64 {
-        match self { Billing::Second => 1.0, Billing::Minute => 60.0, Billing::Hour => 3600.0 }
+        match self {
+            Billing::Second => 1.0,
+            Billing::Minute => 60.0,
+            Billing::Hour => 3600.0,
+        }
     }
     pub fn as_str(self) -> &'static str {
-        match self { Billing::Second => "per-second", Billing::Minute => "per-minute", Billing::Hour => "per-hour" }
+        match self {
+            Billing::Second => "per-second",
+            Billing::Minute => "per-minute",
+            Billing::Hour => "per-hour",
+        }
     }
 }
 
@@ -161,7 +177,9 @@ pub struct Offer {
 
 impl Offer {
     /// Inter-node bandwidth per GPU of this instance type, GB/s one way (None: single node).
-    pub fn internode_gb_s(&self, p: &Provider) -> Option<f64> { self.internode.unwrap_or(p.internode_gb_s) }
+    pub fn internode_gb_s(&self, p: &Provider) -> Option<f64> {
+        self.internode.unwrap_or(p.internode_gb_s)
+    }
 
     /// How this instance's GPUs talk to each other. A PCIe card's NVLink bridge counts only
     /// where the offer's instance type names it (e.g. Hyperstack's `n3-A100x8-NVLink`):
@@ -170,18 +188,31 @@ impl Offer {
     /// bridge's).
     pub fn fabric(&self, g: &Gpu) -> Fabric {
         let named = |s: &str| s.to_ascii_lowercase().contains("nvlink");
-        if g.fabric == Fabric::Bridge && !named(self.instance) { Fabric::Pcie } else { g.fabric }
+        if g.fabric == Fabric::Bridge && !named(self.instance) {
+            Fabric::Pcie
+        } else {
+            g.fabric
+        }
     }
 
     /// The GPU as this instance has it: its interconnect is the offer's (`fabric`).
-    pub fn gpu_as_installed(&self, g: &Gpu) -> Gpu { Gpu { fabric: self.fabric(g), ..g.clone() } }
+    pub fn gpu_as_installed(&self, g: &Gpu) -> Gpu {
+        Gpu { fabric: self.fabric(g), ..g.clone() }
+    }
 
-    pub fn usd_per_gpu_hour(&self) -> Option<f64> { self.on_demand_usd_h.map(|p| p / self.count as f64) }
+    pub fn usd_per_gpu_hour(&self) -> Option<f64> {
+        self.on_demand_usd_h.map(|p| p / self.count as f64)
+    }
 }
 
 /// A malformed data row (only reachable if a data file is edited badly; tests guard it).
 #[derive(Debug, Clone, PartialEq)]
-pub struct DataError { pub file: &'static str, pub line: usize, pub column: &'static str, pub message: String }
+pub struct DataError {
+    pub file: &'static str,
+    pub line: usize,
+    pub column: &'static str,
+    pub message: String,
+}
 
 impl std::fmt::Display for DataError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -191,11 +222,19 @@ impl std::fmt::Display for DataError {
 
 /// A row of a comma-separated file whose fields never contain commas (the derivation
 /// replaces them with ';').
-struct Row<'a> { file: &'static str, line: usize, header: &'a [&'static str], fields: Vec<&'static str> }
+struct Row<'a> {
+    file: &'static str,
+    line: usize,
+    header: &'a [&'static str],
+    fields: Vec<&'static str>,
+}
 
 impl Row<'_> {
     fn get(&self, col: &'static str) -> Result<&'static str, DataError> {
-        let i = self.header.iter().position(|h| *h == col)
+        let i = self
+            .header
+            .iter()
+            .position(|h| *h == col)
             .ok_or_else(|| self.err(col, "column missing from header".into()))?;
         Ok(self.fields.get(i).copied().unwrap_or("").trim())
     }
@@ -204,16 +243,24 @@ impl Row<'_> {
     }
     fn req(&self, col: &'static str) -> Result<&'static str, DataError> {
         let v = self.get(col)?;
-        if v.is_empty() { Err(self.err(col, "empty".into())) } else { Ok(v) }
+        if v.is_empty() {
+            Err(self.err(col, "empty".into()))
+        } else {
+            Ok(v)
+        }
     }
     fn num(&self, col: &'static str) -> Result<f64, DataError> {
         self.opt_num(col)?.ok_or_else(|| self.err(col, "empty".into()))
     }
     fn opt_num(&self, col: &'static str) -> Result<Option<f64>, DataError> {
         let v = self.get(col)?;
-        if v.is_empty() { return Ok(None); }
+        if v.is_empty() {
+            return Ok(None);
+        }
         let x: f64 = crate::num::parse_f64(v).ok_or(()).map_err(|_| self.err(col, format!("'{v}' is not a number")))?;
-        if !x.is_finite() || x < 0.0 { return Err(self.err(col, format!("{v} must be a finite number >= 0"))); }
+        if !x.is_finite() || x < 0.0 {
+            return Err(self.err(col, format!("{v} must be a finite number >= 0")));
+        }
         Ok(Some(x))
     }
     fn yes(&self, col: &'static str) -> Result<bool, DataError> {
@@ -229,84 +276,152 @@ fn rows(file: &'static str, text: &'static str) -> Result<Vec<Row<'static>>, Dat
     let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
     let (_, head) = lines.next().ok_or(DataError { file, line: 1, column: "", message: "empty file".into() })?;
     let header: &'static [&'static str] = Box::leak(head.split(',').collect::<Vec<_>>().into_boxed_slice());
-    lines.map(|(i, l)| {
-        let fields: Vec<&'static str> = l.split(',').collect();
-        if fields.len() != header.len() {
-            return Err(DataError { file, line: i + 1, column: "", message: format!("{} fields, header has {}", fields.len(), header.len()) });
-        }
-        Ok(Row { file, line: i + 1, header, fields })
-    }).collect()
+    lines
+        .map(|(i, l)| {
+            let fields: Vec<&'static str> = l.split(',').collect();
+            if fields.len() != header.len() {
+                return Err(DataError {
+                    file,
+                    line: i + 1,
+                    column: "",
+                    message: format!("{} fields, header has {}", fields.len(), header.len()),
+                });
+            }
+            Ok(Row { file, line: i + 1, header, fields })
+        })
+        .collect()
 }
 
 /// A row's `source`: required with the `provenance` feature, empty without it (build.rs).
-fn source(r: &Row) -> Result<&'static str, DataError> { if cfg!(feature = "provenance") { r.req("source") } else { r.get("source") } }
+fn source(r: &Row) -> Result<&'static str, DataError> {
+    if cfg!(feature = "provenance") {
+        r.req("source")
+    } else {
+        r.get("source")
+    }
+}
 
 fn parse_gpus() -> Result<Vec<Gpu>, DataError> {
-    rows("gpus.csv", GPUS_CSV)?.into_iter().map(|r| {
-        let class = match r.req("class")? {
-            "datacenter" => GpuClass::Datacenter, "pro" => GpuClass::Pro, "consumer" => GpuClass::Consumer,
-            v => return Err(r.err("class", format!("'{v}' is not datacenter|pro|consumer"))),
-        };
-        let fabric = match r.req("fabric")? {
-            "nvlink" => Fabric::Nvlink, "bridge" => Fabric::Bridge, "pcie" => Fabric::Pcie,
-            "infinity-fabric" => Fabric::InfinityFabric, "roce" => Fabric::Roce,
-            v => return Err(r.err("fabric", format!("'{v}' is not a known fabric"))),
-        };
-        Ok(Gpu {
-            id: r.req("id")?, name: r.req("name")?, vendor: r.req("vendor")?, architecture: r.req("architecture")?,
-            launch_year: r.num("launch_year")? as u32, class,
-            vram_bytes: (r.num("vram_gb")? * GIB).round() as u64,
-            memory_type: r.req("memory_type")?, mem_bandwidth_gb_s: r.num("mem_bandwidth_gb_s")?,
-            fp32_tflops: r.opt_num("fp32_tflops")?, tf32_tflops: r.opt_num("tf32_tflops")?,
-            bf16_tflops: r.opt_num("bf16_tflops")?, fp16_tflops: r.opt_num("fp16_tflops")?,
-            fp8_tflops: r.opt_num("fp8_tflops")?, fp4_tflops: r.opt_num("fp4_tflops")?,
-            bf16_native: r.yes("bf16_native")?, fp8_native: r.yes("fp8_native")?, fp4_native: r.yes("fp4_native")?,
-            fabric, fabric_group: r.num("fabric_group")? as u32, fabric_gb_s: r.num("fabric_gb_s")?,
-            pcie_gb_s: r.num("pcie_gb_s")?, interconnect: r.req("interconnect")?,
-            confidence: r.req("confidence")?, source: source(&r)?, date: r.req("date")?,
+    rows("gpus.csv", GPUS_CSV)?
+        .into_iter()
+        .map(|r| {
+            let class = match r.req("class")? {
+                "datacenter" => GpuClass::Datacenter,
+                "pro" => GpuClass::Pro,
+                "consumer" => GpuClass::Consumer,
+                v => return Err(r.err("class", format!("'{v}' is not datacenter|pro|consumer"))),
+            };
+            let fabric = match r.req("fabric")? {
+                "nvlink" => Fabric::Nvlink,
+                "bridge" => Fabric::Bridge,
+                "pcie" => Fabric::Pcie,
+                "infinity-fabric" => Fabric::InfinityFabric,
+                "roce" => Fabric::Roce,
+                v => return Err(r.err("fabric", format!("'{v}' is not a known fabric"))),
+            };
+            Ok(Gpu {
+                id: r.req("id")?,
+                name: r.req("name")?,
+                vendor: r.req("vendor")?,
+                architecture: r.req("architecture")?,
+                launch_year: r.num("launch_year")? as u32,
+                class,
+                vram_bytes: (r.num("vram_gb")? * GIB).round() as u64,
+                memory_type: r.req("memory_type")?,
+                mem_bandwidth_gb_s: r.num("mem_bandwidth_gb_s")?,
+                fp32_tflops: r.opt_num("fp32_tflops")?,
+                tf32_tflops: r.opt_num("tf32_tflops")?,
+                bf16_tflops: r.opt_num("bf16_tflops")?,
+                fp16_tflops: r.opt_num("fp16_tflops")?,
+                fp8_tflops: r.opt_num("fp8_tflops")?,
+                fp4_tflops: r.opt_num("fp4_tflops")?,
+                bf16_native: r.yes("bf16_native")?,
+                fp8_native: r.yes("fp8_native")?,
+                fp4_native: r.yes("fp4_native")?,
+                fabric,
+                fabric_group: r.num("fabric_group")? as u32,
+                fabric_gb_s: r.num("fabric_gb_s")?,
+                pcie_gb_s: r.num("pcie_gb_s")?,
+                interconnect: r.req("interconnect")?,
+                confidence: r.req("confidence")?,
+                source: source(&r)?,
+                date: r.req("date")?,
+            })
         })
-    }).collect()
+        .collect()
 }
 
 fn parse_providers() -> Result<Vec<Provider>, DataError> {
-    rows("providers.csv", PROVIDERS_CSV)?.into_iter().map(|r| {
-        let billing = match r.req("billing")? {
-            "second" => Billing::Second, "minute" => Billing::Minute, "hour" => Billing::Hour,
-            v => return Err(r.err("billing", format!("'{v}' is not second|minute|hour"))),
-        };
-        Ok(Provider {
-            id: r.req("id")?, name: r.req("name")?, billing, billing_min_s: r.num("billing_min_s")?,
-            billing_verified: r.yes("billing_verified")?,
-            storage_usd_gb_month: r.opt_num("storage_usd_gb_month")?, egress_usd_gb: r.opt_num("egress_usd_gb")?,
-            spot: r.yes("spot")?, interrupt_rate_h: r.opt_num("interrupt_rate_h")?,
-            ssh: r.yes("ssh")?, docker: r.yes("docker")?, jupyter: r.yes("jupyter")?,
-            internode_gb_s: r.opt_num("internode_gb_s")?,
-            confidence: r.req("confidence")?, source: source(&r)?, date: r.req("date")?, note: r.get("note")?,
+    rows("providers.csv", PROVIDERS_CSV)?
+        .into_iter()
+        .map(|r| {
+            let billing = match r.req("billing")? {
+                "second" => Billing::Second,
+                "minute" => Billing::Minute,
+                "hour" => Billing::Hour,
+                v => return Err(r.err("billing", format!("'{v}' is not second|minute|hour"))),
+            };
+            Ok(Provider {
+                id: r.req("id")?,
+                name: r.req("name")?,
+                billing,
+                billing_min_s: r.num("billing_min_s")?,
+                billing_verified: r.yes("billing_verified")?,
+                storage_usd_gb_month: r.opt_num("storage_usd_gb_month")?,
+                egress_usd_gb: r.opt_num("egress_usd_gb")?,
+                spot: r.yes("spot")?,
+                interrupt_rate_h: r.opt_num("interrupt_rate_h")?,
+                ssh: r.yes("ssh")?,
+                docker: r.yes("docker")?,
+                jupyter: r.yes("jupyter")?,
+                internode_gb_s: r.opt_num("internode_gb_s")?,
+                confidence: r.req("confidence")?,
+                source: source(&r)?,
+                date: r.req("date")?,
+                note: r.get("note")?,
+            })
         })
-    }).collect()
+        .collect()
 }
 
 fn parse_offers() -> Result<Vec<Offer>, DataError> {
-    rows("offers.csv", OFFERS_CSV)?.into_iter().map(|r| {
-        let count = r.num("count")?;
-        if count < 1.0 || count.fract() != 0.0 { return Err(r.err("count", "must be a whole number >= 1".into())); }
-        Ok(Offer {
-            id: r.req("id")?, provider: r.req("provider")?, gpu: r.req("gpu")?, count: count as u32,
-            on_demand_usd_h: r.opt_num("on_demand_usd_h")?, spot_usd_h: r.opt_num("spot_usd_h")?,
-            region: r.get("region")?, instance: r.get("instance")?, tier: r.get("tier")?, via: r.get("via")?,
-            source: source(&r)?,
-            snapshot_date: r.req("snapshot_date")?, confidence: r.req("confidence")?,
-            note: r.get("note")?,
-            internode: match r.get("internode_gb_s")? {
-                "" => None,
-                "none" => Some(None),
-                _ => Some(r.opt_num("internode_gb_s")?),
-            },
+    rows("offers.csv", OFFERS_CSV)?
+        .into_iter()
+        .map(|r| {
+            let count = r.num("count")?;
+            if count < 1.0 || count.fract() != 0.0 {
+                return Err(r.err("count", "must be a whole number >= 1".into()));
+            }
+            Ok(Offer {
+                id: r.req("id")?,
+                provider: r.req("provider")?,
+                gpu: r.req("gpu")?,
+                count: count as u32,
+                on_demand_usd_h: r.opt_num("on_demand_usd_h")?,
+                spot_usd_h: r.opt_num("spot_usd_h")?,
+                region: r.get("region")?,
+                instance: r.get("instance")?,
+                tier: r.get("tier")?,
+                via: r.get("via")?,
+                source: source(&r)?,
+                snapshot_date: r.req("snapshot_date")?,
+                confidence: r.req("confidence")?,
+                note: r.get("note")?,
+                internode: match r.get("internode_gb_s")? {
+                    "" => None,
+                    "none" => Some(None),
+                    _ => Some(r.opt_num("internode_gb_s")?),
+                },
+            })
         })
-    }).collect()
+        .collect()
 }
 
-struct Data { gpus: Vec<Gpu>, providers: Vec<Provider>, offers: Vec<Offer> }
+struct Data {
+    gpus: Vec<Gpu>,
+    providers: Vec<Provider>,
+    offers: Vec<Offer>,
+}
 
 fn data() -> &'static Data {
     static DATA: OnceLock<Data> = OnceLock::new();
@@ -324,18 +439,32 @@ pub fn check() -> Vec<DataError> {
     [parse_gpus().err(), parse_providers().err(), parse_offers().err()].into_iter().flatten().collect()
 }
 
-pub fn gpus() -> &'static [Gpu] { &data().gpus }
+pub fn gpus() -> &'static [Gpu] {
+    &data().gpus
+}
 
-pub fn gpu(id: &str) -> Option<&'static Gpu> { data().gpus.iter().find(|g| g.id == id) }
+pub fn gpu(id: &str) -> Option<&'static Gpu> {
+    data().gpus.iter().find(|g| g.id == id)
+}
 
-pub fn providers() -> &'static [Provider] { &data().providers }
+pub fn providers() -> &'static [Provider] {
+    &data().providers
+}
 
-pub fn provider(id: &str) -> Option<&'static Provider> { data().providers.iter().find(|p| p.id == id) }
+pub fn provider(id: &str) -> Option<&'static Provider> {
+    data().providers.iter().find(|p| p.id == id)
+}
 
-pub fn offers() -> &'static [Offer] { &data().offers }
+pub fn offers() -> &'static [Offer] {
+    &data().offers
+}
 
 /// "a|b|c" of GPU ids, for error messages.
-pub fn gpu_ids() -> String { gpus().iter().map(|g| g.id).collect::<Vec<_>>().join("|") }
+pub fn gpu_ids() -> String {
+    gpus().iter().map(|g| g.id).collect::<Vec<_>>().join("|")
+}
 
 /// "a|b|c" of provider ids, for error messages.
-pub fn provider_ids() -> String { providers().iter().map(|p| p.id).collect::<Vec<_>>().join("|") }
+pub fn provider_ids() -> String {
+    providers().iter().map(|p| p.id).collect::<Vec<_>>().join("|")
+}

@@ -13,8 +13,8 @@
 use crate::arch::{Architecture, MlpKind};
 use crate::framework::{self, Resolved};
 use crate::query::{
-    AdapterDtype, Attention, Checkpointing, Framework, Loss, Method, Offload, Optimizer, Precision, Quant,
-    Query, ShardingStrategy, TargetModule,
+    AdapterDtype, Attention, Checkpointing, Framework, Loss, Method, Offload, Optimizer, Precision, Quant, Query,
+    ShardingStrategy, TargetModule,
 };
 use crate::report::{Error, Warning};
 use serde::Serialize;
@@ -39,7 +39,9 @@ pub struct ConfigExport {
 }
 
 /// Every framework an export can target, "a|b|c", for error messages.
-pub fn accepted() -> String { Framework::accepted() }
+pub fn accepted() -> String {
+    Framework::accepted()
+}
 
 /// Exports `q` for `fw` (the query's own `framework` key is replaced by `fw`, so profile
 /// defaults are those of the framework exported to).
@@ -58,7 +60,9 @@ pub fn export(q: &Query, fw: Framework) -> Result<ConfigExport, Error> {
         q,
         warnings: Vec::new(),
     };
-    for (code, message) in framework::unsupported(&ctx.q) { ctx.warn(code, message); }
+    for (code, message) in framework::unsupported(&ctx.q) {
+        ctx.warn(code, message);
+    }
     if ctx.model.is_none() {
         ctx.warn("export-model-placeholder", format!(
             "custom or inferred model: the export names it {PLACEHOLDER}; replace it with the checkpoint whose shape you entered"));
@@ -79,7 +83,9 @@ pub fn export(q: &Query, fw: Framework) -> Result<ConfigExport, Error> {
 /// the export as JSON out — `ConfigExport` as serialized, or `{"error": "..."}` with the
 /// message the page shows. The query is parsed strictly, as `tunefit export` parses it, so the
 /// page's files equal the CLI's for the same query.
-pub fn export_json(query: &str, framework: &str) -> String { export_json_with(query, framework, |x| x) }
+pub fn export_json(query: &str, framework: &str) -> String {
+    export_json_with(query, framework, |x| x)
+}
 
 /// `export_json` with `finish` applied to a successful export before it is written (the lazily
 /// loaded exporter translates its notes there); errors are written as `export_json` writes them.
@@ -106,12 +112,17 @@ pub fn read_export_json(text: &str) -> Result<ConfigExport, String> {
     }
     let bad = || "config exporter: unexpected answer".to_string();
     let s = |j: &Json, k: &str| j.get(k).and_then(Json::as_str).map(str::to_string).ok_or_else(bad);
-    let arr = |k: &str| match v.get(k) { Some(Json::Arr(a)) => Ok(a), _ => Err(bad()) };
+    let arr = |k: &str| match v.get(k) {
+        Some(Json::Arr(a)) => Ok(a),
+        _ => Err(bad()),
+    };
     let framework = v.get("framework").and_then(Json::as_str).and_then(Framework::parse).ok_or_else(bad)?;
-    let files = arr("files")?.iter()
+    let files = arr("files")?
+        .iter()
         .map(|f| Ok(ExportFile { name: s(f, "name")?, language: s(f, "language")?, content: s(f, "content")? }))
         .collect::<Result<Vec<_>, String>>()?;
-    let warnings = arr("warnings")?.iter()
+    let warnings = arr("warnings")?
+        .iter()
         .map(|w| Ok(Warning { code: s(w, "code")?, message: s(w, "message")? }))
         .collect::<Result<Vec<_>, String>>()?;
     Ok(ConfigExport { framework, files, warnings })
@@ -137,29 +148,53 @@ impl Ctx {
             self.warnings.push(Warning { code: code.into(), message });
         }
     }
-    fn model(&self) -> &'static str { self.model.unwrap_or(PLACEHOLDER) }
-    fn fw(&self) -> &'static str { self.q.framework.as_str() }
-    fn lora_like(&self) -> bool { matches!(self.q.method, Method::Lora | Method::Qlora | Method::Dora) }
+    fn model(&self) -> &'static str {
+        self.model.unwrap_or(PLACEHOLDER)
+    }
+    fn fw(&self) -> &'static str {
+        self.q.framework.as_str()
+    }
+    fn lora_like(&self) -> bool {
+        matches!(self.q.method, Method::Lora | Method::Qlora | Method::Dora)
+    }
     /// LoRA alpha. The query has no alpha key (alpha scales the update, not memory); alpha =
     /// 2·rank is the ratio the shipped configs use (torchtune llama3_1/8B_qlora_single_device:
     /// rank 8, alpha 16; litgpt's default lora_alpha 16 over lora_r 8; LLaMA-Factory's
     /// default lora_alpha = lora_rank * 2).
-    fn alpha(&self) -> u32 { self.q.rank.saturating_mul(2) }
-    fn dp(&self) -> u32 { (self.q.gpus / self.q.tp.max(1)).max(1) }
-    fn gpus_per_node(&self) -> u32 { self.q.gpus.div_ceil(self.q.nodes.max(1)) }
-    fn bf16(&self) -> bool { matches!(self.q.precision, Precision::Bf16Mixed | Precision::Bf16True) }
-    fn fp16(&self) -> bool { matches!(self.q.precision, Precision::Fp16Mixed | Precision::Fp16True) }
-    fn ckpt_on(&self) -> bool { self.res.ckpt != Checkpointing::None }
+    fn alpha(&self) -> u32 {
+        self.q.rank.saturating_mul(2)
+    }
+    fn dp(&self) -> u32 {
+        (self.q.gpus / self.q.tp.max(1)).max(1)
+    }
+    fn gpus_per_node(&self) -> u32 {
+        self.q.gpus.div_ceil(self.q.nodes.max(1))
+    }
+    fn bf16(&self) -> bool {
+        matches!(self.q.precision, Precision::Bf16Mixed | Precision::Bf16True)
+    }
+    fn fp16(&self) -> bool {
+        matches!(self.q.precision, Precision::Fp16Mixed | Precision::Fp16True)
+    }
+    fn ckpt_on(&self) -> bool {
+        self.res.ckpt != Checkpointing::None
+    }
     fn zero_stage(&self) -> Option<u32> {
         match self.q.shard {
-            ShardingStrategy::Zero1 => Some(1), ShardingStrategy::Zero2 => Some(2), ShardingStrategy::Zero3 => Some(3),
+            ShardingStrategy::Zero1 => Some(1),
+            ShardingStrategy::Zero2 => Some(2),
+            ShardingStrategy::Zero3 => Some(3),
             _ => None,
         }
     }
     /// Common cross-framework notices: tensor parallelism, selective checkpointing.
     fn common_warnings(&mut self) {
         if self.q.tp > 1 {
-            let msg = format!("tp={}: tensor parallelism is not part of this export; {} trains data-parallel only here", self.q.tp, self.fw());
+            let msg = format!(
+                "tp={}: tensor parallelism is not part of this export; {} trains data-parallel only here",
+                self.q.tp,
+                self.fw()
+            );
             self.warn("export-tp", msg);
         }
         if matches!(self.res.ckpt, Checkpointing::Selective | Checkpointing::Op) {
@@ -174,7 +209,12 @@ impl Ctx {
             let msg = format!("optim_in_bwd: {} steps the optimizer after backward; the export keeps every gradient until the step (more memory than estimated)", self.fw());
             self.warn("export-optim-in-bwd", msg);
         }
-        if self.q.optim == crate::query::Optimizer::AdamWFp8Ao && matches!(self.q.framework, crate::query::Framework::Hf | crate::query::Framework::Axolotl | crate::query::Framework::LlamaFactory) {
+        if self.q.optim == crate::query::Optimizer::AdamWFp8Ao
+            && matches!(
+                self.q.framework,
+                crate::query::Framework::Hf | crate::query::Framework::Axolotl | crate::query::Framework::LlamaFactory
+            )
+        {
             self.warn("export-optim-fp8", "optim=adamw-fp8-ao: Transformers has no name for torchao's fp8 AdamW; the export uses its 8-bit AdamW (adamw_torch_8bit), same memory");
         }
     }
@@ -304,47 +344,95 @@ impl Naming {
                 match self {
                     Naming::Phi3 => fused(&mut out, &[T::Q, T::K, T::V], "qkv_proj", "q, k and v"),
                     _ => {
-                        if has(T::Q) { out.push("q_proj"); }
-                        if has(T::K) { out.push("k_proj"); }
-                        if has(T::V) { out.push("v_proj"); }
+                        if has(T::Q) {
+                            out.push("q_proj");
+                        }
+                        if has(T::K) {
+                            out.push("k_proj");
+                        }
+                        if has(T::V) {
+                            out.push("v_proj");
+                        }
                     }
                 }
-                if has(T::O) { out.push(if self == Naming::Phi { "dense" } else { "o_proj" }); }
+                if has(T::O) {
+                    out.push(if self == Naming::Phi { "dense" } else { "o_proj" });
+                }
                 match self {
                     Naming::Phi3 => fused(&mut out, &[T::Gate, T::Up], "gate_up_proj", "gate and up"),
                     Naming::Mixtral => {
-                        if has(T::Gate) { out.push("w1"); }
-                        if has(T::Up) { out.push("w3"); }
+                        if has(T::Gate) {
+                            out.push("w1");
+                        }
+                        if has(T::Up) {
+                            out.push("w3");
+                        }
                     }
-                    Naming::Phi => { if has(T::Up) { out.push("fc1"); } }
+                    Naming::Phi => {
+                        if has(T::Up) {
+                            out.push("fc1");
+                        }
+                    }
                     _ => {
-                        if has(T::Gate) { out.push("gate_proj"); }
-                        if has(T::Up) { out.push("up_proj"); }
+                        if has(T::Gate) {
+                            out.push("gate_proj");
+                        }
+                        if has(T::Up) {
+                            out.push("up_proj");
+                        }
                     }
                 }
                 if has(T::Down) {
-                    out.push(match self { Naming::Mixtral => "w2", Naming::Phi => "fc2", _ => "down_proj" });
+                    out.push(match self {
+                        Naming::Mixtral => "w2",
+                        Naming::Phi => "fc2",
+                        _ => "down_proj",
+                    });
                 }
             }
             Naming::Gpt2 => {
                 fused(&mut out, &[T::Q, T::K, T::V], "c_attn", "q, k and v");
-                if has(T::O) { out.push("attn.c_proj"); }
-                if has(T::Up) { out.push("mlp.c_fc"); }
-                if has(T::Down) { out.push("mlp.c_proj"); }
+                if has(T::O) {
+                    out.push("attn.c_proj");
+                }
+                if has(T::Up) {
+                    out.push("mlp.c_fc");
+                }
+                if has(T::Down) {
+                    out.push("mlp.c_proj");
+                }
             }
             Naming::QwenV1 => {
                 fused(&mut out, &[T::Q, T::K, T::V], "c_attn", "q, k and v");
-                if has(T::O) { out.push("attn.c_proj"); }
-                if has(T::Gate) { out.push("w2"); }
-                if has(T::Up) { out.push("w1"); }
-                if has(T::Down) { out.push("mlp.c_proj"); }
+                if has(T::O) {
+                    out.push("attn.c_proj");
+                }
+                if has(T::Gate) {
+                    out.push("w2");
+                }
+                if has(T::Up) {
+                    out.push("w1");
+                }
+                if has(T::Down) {
+                    out.push("mlp.c_proj");
+                }
             }
             Naming::Bert => {
-                if has(T::Q) { out.push("query"); }
-                if has(T::K) { out.push("key"); }
-                if has(T::V) { out.push("value"); }
-                if has(T::O) { out.push("attention.output.dense"); }
-                if has(T::Up) { out.push("intermediate.dense"); }
+                if has(T::Q) {
+                    out.push("query");
+                }
+                if has(T::K) {
+                    out.push("key");
+                }
+                if has(T::V) {
+                    out.push("value");
+                }
+                if has(T::O) {
+                    out.push("attention.output.dense");
+                }
+                if has(T::Up) {
+                    out.push("intermediate.dense");
+                }
                 if has(T::Down) {
                     // PEFT matches by name suffix: "output.dense" also matches attention.output.dense.
                     out.push("output.dense");
@@ -361,7 +449,12 @@ impl Naming {
     fn full_modules(self, q: &Query) -> Vec<&'static str> {
         let mut out = Vec::new();
         if q.targets.contains(TargetModule::Embed) {
-            out.push(match self { Naming::Gpt2 => "wte", Naming::Bert => "word_embeddings", Naming::QwenV1 => "wte", _ => "embed_tokens" });
+            out.push(match self {
+                Naming::Gpt2 => "wte",
+                Naming::Bert => "word_embeddings",
+                Naming::QwenV1 => "wte",
+                _ => "embed_tokens",
+            });
         }
         if q.targets.contains(TargetModule::LmHead) && self != Naming::Bert {
             out.push("lm_head");
@@ -387,17 +480,31 @@ enum Y {
     M(Vec<(String, Y)>),
 }
 
-fn s(v: impl Into<String>) -> Y { Y::S(v.into()) }
-fn i(v: impl Into<i64>) -> Y { Y::I(v.into()) }
-fn strs(v: &[&str]) -> Y { Y::L(v.iter().map(|x| s(*x)).collect()) }
-fn comment(text: impl Into<String>) -> (String, Y) { (format!("# {}", text.into()), Y::Null) }
+fn s(v: impl Into<String>) -> Y {
+    Y::S(v.into())
+}
+fn i(v: impl Into<i64>) -> Y {
+    Y::I(v.into())
+}
+fn strs(v: &[&str]) -> Y {
+    Y::L(v.iter().map(|x| s(*x)).collect())
+}
+fn comment(text: impl Into<String>) -> (String, Y) {
+    (format!("# {}", text.into()), Y::Null)
+}
 
 fn fmt_float(x: f64) -> String {
     let t = format!("{x}");
-    if t.contains('.') || t.contains('e') || t.contains("inf") || t.contains("NaN") { t } else { format!("{t}.0") }
+    if t.contains('.') || t.contains('e') || t.contains("inf") || t.contains("NaN") {
+        t
+    } else {
+        format!("{t}.0")
+    }
 }
 
-fn json_str(v: &str) -> String { serde_json::to_string(v).unwrap_or_else(|_| "\"\"".into()) }
+fn json_str(v: &str) -> String {
+    serde_json::to_string(v).unwrap_or_else(|_| "\"\"".into())
+}
 
 fn yaml_scalar(v: &Y) -> String {
     match v {
@@ -447,8 +554,16 @@ fn yaml(entries: &[(String, Y)]) -> String {
     out
 }
 
-fn py_bool(b: bool) -> &'static str { if b { "True" } else { "False" } }
-fn py_list(v: &[&str]) -> String { format!("[{}]", v.iter().map(|x| json_str(x)).collect::<Vec<_>>().join(", ")) }
+fn py_bool(b: bool) -> &'static str {
+    if b {
+        "True"
+    } else {
+        "False"
+    }
+}
+fn py_list(v: &[&str]) -> String {
+    format!("[{}]", v.iter().map(|x| json_str(x)).collect::<Vec<_>>().join(", "))
+}
 
 /// A shell word: bare when safe, single-quoted otherwise.
 fn sh(v: &str) -> String {
@@ -464,7 +579,9 @@ fn file(name: &str, language: &str, content: String) -> ExportFile {
 }
 
 /// The query the export was made from, as a comment header line.
-fn origin(q: &Query) -> String { format!("tunefit export of ?{}", q.to_query_string()) }
+fn origin(q: &Query) -> String {
+    format!("tunefit export of ?{}", q.to_query_string())
+}
 
 // ---------------------------------------------------------------------------------------------
 // Shared by the Trainer-based frameworks (hf, axolotl, llama-factory).
@@ -474,7 +591,13 @@ fn origin(q: &Query) -> String { format!("tunefit export of ?{}", q.to_query_str
 fn hf_optim(ctx: &Ctx) -> &'static str {
     match ctx.q.optim {
         // The hf profile models Trainer's fused AdamW (no foreach temporaries): say so.
-        Optimizer::AdamW => if ctx.res.optimizer_impl == crate::query::OptimizerImpl::Fused { "adamw_torch_fused" } else { "adamw_torch" },
+        Optimizer::AdamW => {
+            if ctx.res.optimizer_impl == crate::query::OptimizerImpl::Fused {
+                "adamw_torch_fused"
+            } else {
+                "adamw_torch"
+            }
+        }
         Optimizer::AdamW8bit => "adamw_bnb_8bit",
         // Transformers' torchao names (training_args.py OptimizerNames ADAMW_TORCH_8BIT/4BIT);
         // it has none for torchao's fp8 AdamW (a warning says so).
@@ -509,7 +632,10 @@ const GALORE_TARGETS: &[&str] = &[r".*.attn.*", r".*.mlp.*"];
 fn hf_optim_kwargs(ctx: &Ctx) -> Vec<String> {
     let mut out: Vec<String> = hf_optim_args(ctx).map(|a| format!("optim_args={}", json_str(&a))).into_iter().collect();
     if ctx.q.optim == Optimizer::GaloreAdamW {
-        out.push(format!("optim_target_modules=[{}]", GALORE_TARGETS.iter().map(|t| json_str(t)).collect::<Vec<_>>().join(", ")));
+        out.push(format!(
+            "optim_target_modules=[{}]",
+            GALORE_TARGETS.iter().map(|t| json_str(t)).collect::<Vec<_>>().join(", ")
+        ));
     }
     out
 }
@@ -521,10 +647,14 @@ fn deepspeed_json(ctx: &Ctx) -> Option<String> {
     let off = |dev: &str| serde_json::json!({ "device": dev, "pin_memory": true });
     match ctx.q.offload {
         Offload::None => {}
-        Offload::Optimizer => { zero["offload_optimizer"] = off("cpu"); }
+        Offload::Optimizer => {
+            zero["offload_optimizer"] = off("cpu");
+        }
         Offload::All => {
             zero["offload_optimizer"] = off("cpu");
-            if stage == 3 { zero["offload_param"] = off("cpu"); }
+            if stage == 3 {
+                zero["offload_param"] = off("cpu");
+            }
         }
     }
     if stage == 3 {
@@ -545,8 +675,16 @@ fn deepspeed_json(ctx: &Ctx) -> Option<String> {
 
 /// accelerate config for FSDP FULL_SHARD (shard=fsdp), or None.
 fn accelerate_fsdp_yaml(ctx: &Ctx) -> Option<String> {
-    if ctx.q.shard != ShardingStrategy::Fsdp { return None; }
-    let mixed = if ctx.bf16() { "bf16" } else if ctx.fp16() { "fp16" } else { "no" };
+    if ctx.q.shard != ShardingStrategy::Fsdp {
+        return None;
+    }
+    let mixed = if ctx.bf16() {
+        "bf16"
+    } else if ctx.fp16() {
+        "fp16"
+    } else {
+        "no"
+    };
     Some(yaml(&[
         comment(origin(&ctx.q)),
         ("compute_environment".into(), s("LOCAL_MACHINE")),
@@ -555,19 +693,22 @@ fn accelerate_fsdp_yaml(ctx: &Ctx) -> Option<String> {
         ("num_machines".into(), i(ctx.q.nodes)),
         ("num_processes".into(), i(ctx.q.gpus)),
         ("machine_rank".into(), i(0)),
-        ("fsdp_config".into(), Y::M(vec![
-            ("fsdp_sharding_strategy".into(), s("FULL_SHARD")),
-            ("fsdp_offload_params".into(), Y::B(ctx.q.offload == Offload::All)),
-            ("fsdp_auto_wrap_policy".into(), s("TRANSFORMER_BASED_WRAP")),
-            ("fsdp_transformer_layer_cls_to_wrap".into(), s(ctx.naming.layer_class(ctx.preset))),
-            ("fsdp_backward_prefetch".into(), s("BACKWARD_PRE")),
-            ("fsdp_state_dict_type".into(), s("SHARDED_STATE_DICT")),
-            ("fsdp_use_orig_params".into(), Y::B(true)),
-            ("fsdp_cpu_ram_efficient_loading".into(), Y::B(true)),
-            ("fsdp_sync_module_states".into(), Y::B(true)),
-            // Activation checkpointing is set in the training script (gradient_checkpointing).
-            ("fsdp_activation_checkpointing".into(), Y::B(false)),
-        ])),
+        (
+            "fsdp_config".into(),
+            Y::M(vec![
+                ("fsdp_sharding_strategy".into(), s("FULL_SHARD")),
+                ("fsdp_offload_params".into(), Y::B(ctx.q.offload == Offload::All)),
+                ("fsdp_auto_wrap_policy".into(), s("TRANSFORMER_BASED_WRAP")),
+                ("fsdp_transformer_layer_cls_to_wrap".into(), s(ctx.naming.layer_class(ctx.preset))),
+                ("fsdp_backward_prefetch".into(), s("BACKWARD_PRE")),
+                ("fsdp_state_dict_type".into(), s("SHARDED_STATE_DICT")),
+                ("fsdp_use_orig_params".into(), Y::B(true)),
+                ("fsdp_cpu_ram_efficient_loading".into(), Y::B(true)),
+                ("fsdp_sync_module_states".into(), Y::B(true)),
+                // Activation checkpointing is set in the training script (gradient_checkpointing).
+                ("fsdp_activation_checkpointing".into(), Y::B(false)),
+            ]),
+        ),
     ]))
 }
 
@@ -578,11 +719,17 @@ fn trainer_warnings(ctx: &mut Ctx) {
         ctx.warn("export-offload-fsdp", "offload=optimizer with FSDP: FSDP offloads parameters and optimizer together (fsdp_offload_params); the export keeps everything on the GPU. Use shard=zero2/zero3 for optimizer-only offload");
     }
     if ctx.q.offload != Offload::None && ctx.q.shard == ShardingStrategy::None {
-        let msg = format!("offload={}: offload needs DeepSpeed ZeRO or FSDP; with shard=none the export has no offload", ctx.q.offload);
+        let msg = format!(
+            "offload={}: offload needs DeepSpeed ZeRO or FSDP; with shard=none the export has no offload",
+            ctx.q.offload
+        );
         ctx.warn("export-offload-unsharded", msg);
     }
     if ctx.q.offload == Offload::All && matches!(ctx.q.shard, ShardingStrategy::Zero1 | ShardingStrategy::Zero2) {
-        ctx.warn("export-offload-param-stage", "offload=all: DeepSpeed offloads parameters only under ZeRO-3; the config offloads the optimizer only");
+        ctx.warn(
+            "export-offload-param-stage",
+            "offload=all: DeepSpeed offloads parameters only under ZeRO-3; the config offloads the optimizer only",
+        );
     }
 }
 
@@ -595,11 +742,17 @@ fn hf(ctx: &mut Ctx) -> Vec<ExportFile> {
     let q = ctx.q.clone();
     let mut files = Vec::new();
     let mut py = String::new();
-    let push = |py: &mut String, line: &str| { py.push_str(line); py.push('\n'); };
+    let push = |py: &mut String, line: &str| {
+        py.push_str(line);
+        py.push('\n');
+    };
     push(&mut py, &format!("# {}", origin(&q)));
     push(&mut py, "# Transformers Trainer + PEFT. Fill in the dataset; everything else is what tunefit estimated.");
     push(&mut py, "import torch");
-    push(&mut py, "from transformers import AutoModelForCausalLM, AutoTokenizer, BitsAndBytesConfig, Trainer, TrainingArguments");
+    push(
+        &mut py,
+        "from transformers import AutoModelForCausalLM, AutoTokenizer, BitsAndBytesConfig, Trainer, TrainingArguments",
+    );
     push(&mut py, "from transformers import DataCollatorForLanguageModeling, DataCollatorWithFlattening");
     push(&mut py, "from peft import LoraConfig, PrefixTuningConfig, PromptTuningConfig, get_peft_model, prepare_model_for_kbit_training");
     push(&mut py, "");
@@ -618,8 +771,18 @@ fn hf(ctx: &mut Ctx) -> Vec<ExportFile> {
         Precision::Bf16Mixed => "torch.bfloat16",
         Precision::Fp16Mixed => "torch.float16",
     };
-    let compute_dtype = if ctx.fp16() { "torch.float16" } else if q.precision == Precision::Fp32 { "torch.float32" } else { "torch.bfloat16" };
-    let attn = match ctx.res.attn { Attention::Flash => "flash_attention_2", Attention::Sdpa => "sdpa", Attention::Eager => "eager" };
+    let compute_dtype = if ctx.fp16() {
+        "torch.float16"
+    } else if q.precision == Precision::Fp32 {
+        "torch.float32"
+    } else {
+        "torch.bfloat16"
+    };
+    let attn = match ctx.res.attn {
+        Attention::Flash => "flash_attention_2",
+        Attention::Sdpa => "sdpa",
+        Attention::Eager => "eager",
+    };
     // `dtype=`: transformers 4.56 renamed from_pretrained's `torch_dtype` to `dtype`; 5.x
     // warns "`torch_dtype` is deprecated! Use `dtype` instead!" (transformers 5.24.0
     // modeling_utils.py:1402-1404). Releases before 4.56 need `torch_dtype` (train.py says so).
@@ -635,11 +798,20 @@ fn hf(ctx: &mut Ctx) -> Vec<ExportFile> {
         load_args.push("quantization_config=bnb_config".into());
     }
     push(&mut py, "# dtype= needs transformers >= 4.56 (older releases: torch_dtype=).");
-    push(&mut py, &format!("model = AutoModelForCausalLM.from_pretrained(\n    MODEL_ID,\n    {},\n)", load_args.join(",\n    ")));
+    push(
+        &mut py,
+        &format!("model = AutoModelForCausalLM.from_pretrained(\n    MODEL_ID,\n    {},\n)", load_args.join(",\n    ")),
+    );
     push(&mut py, "tokenizer = AutoTokenizer.from_pretrained(MODEL_ID)");
     push(&mut py, "tokenizer.pad_token = tokenizer.pad_token or tokenizer.eos_token");
     if q.method == Method::Qlora {
-        push(&mut py, &format!("model = prepare_model_for_kbit_training(model, use_gradient_checkpointing={})", py_bool(ctx.ckpt_on())));
+        push(
+            &mut py,
+            &format!(
+                "model = prepare_model_for_kbit_training(model, use_gradient_checkpointing={})",
+                py_bool(ctx.ckpt_on())
+            ),
+        );
     }
     if ctx.ckpt_on() {
         // Reentrant-free checkpointing is what transformers recommends with PEFT adapters.
@@ -652,7 +824,9 @@ fn hf(ctx: &mut Ctx) -> Vec<ExportFile> {
     match q.method {
         Method::Lora | Method::Qlora | Method::Dora => {
             let (targets, note) = ctx.naming.peft_targets(&q);
-            if let Some(n) = note { ctx.warn("export-targets-fused", n); }
+            if let Some(n) = note {
+                ctx.warn("export-targets-fused", n);
+            }
             let full = ctx.naming.full_modules(&q);
             let mut args = vec![
                 format!("r={}", q.rank),
@@ -662,21 +836,42 @@ fn hf(ctx: &mut Ctx) -> Vec<ExportFile> {
                 "bias=\"none\"".into(),
                 "task_type=\"CAUSAL_LM\"".into(),
             ];
-            if !full.is_empty() { args.push(format!("modules_to_save={}", py_list(&full))); }
-            if q.method == Method::Dora { args.push("use_dora=True".into()); }
+            if !full.is_empty() {
+                args.push(format!("modules_to_save={}", py_list(&full)));
+            }
+            if q.method == Method::Dora {
+                args.push("use_dora=True".into());
+            }
             // GPT-2's Conv1D stores weights transposed (PEFT sets this itself, with a warning).
-            if ctx.naming == Naming::Gpt2 { args.push("fan_in_fan_out=True".into()); }
+            if ctx.naming == Naming::Gpt2 {
+                args.push("fan_in_fan_out=True".into());
+            }
             push(&mut py, &format!("peft_config = LoraConfig(\n    {},\n)", args.join(",\n    ")));
             // autocast_adapter_dtype=True (PEFT's default) keeps adapters in fp32.
             let autocast = ctx.res.adapter_dtype == AdapterDtype::Fp32;
-            push(&mut py, &format!("model = get_peft_model(model, peft_config, autocast_adapter_dtype={})", py_bool(autocast)));
+            push(
+                &mut py,
+                &format!("model = get_peft_model(model, peft_config, autocast_adapter_dtype={})", py_bool(autocast)),
+            );
         }
         Method::Prefix => {
-            push(&mut py, &format!("peft_config = PrefixTuningConfig(task_type=\"CAUSAL_LM\", num_virtual_tokens={})", q.virtual_tokens));
+            push(
+                &mut py,
+                &format!(
+                    "peft_config = PrefixTuningConfig(task_type=\"CAUSAL_LM\", num_virtual_tokens={})",
+                    q.virtual_tokens
+                ),
+            );
             push(&mut py, "model = get_peft_model(model, peft_config)");
         }
         Method::Prompt => {
-            push(&mut py, &format!("peft_config = PromptTuningConfig(task_type=\"CAUSAL_LM\", num_virtual_tokens={})", q.virtual_tokens));
+            push(
+                &mut py,
+                &format!(
+                    "peft_config = PromptTuningConfig(task_type=\"CAUSAL_LM\", num_virtual_tokens={})",
+                    q.virtual_tokens
+                ),
+            );
             push(&mut py, "model = get_peft_model(model, peft_config)");
         }
         Method::Adapter => {
@@ -686,8 +881,18 @@ fn hf(ctx: &mut Ctx) -> Vec<ExportFile> {
             let n = q.train_layers;
             push(&mut py, &format!("# method=freeze: train only the last {n} blocks."));
             push(&mut py, "for p in model.parameters():\n    p.requires_grad_(False)");
-            let layers = match ctx.naming { Naming::Gpt2 => "model.transformer.h", Naming::Bert => "model.bert.encoder.layer", Naming::QwenV1 => "model.transformer.h", _ => "model.model.layers" };
-            push(&mut py, &format!("for block in {layers}[-{n}:]:\n    for p in block.parameters():\n        p.requires_grad_(True)"));
+            let layers = match ctx.naming {
+                Naming::Gpt2 => "model.transformer.h",
+                Naming::Bert => "model.bert.encoder.layer",
+                Naming::QwenV1 => "model.transformer.h",
+                _ => "model.model.layers",
+            };
+            push(
+                &mut py,
+                &format!(
+                    "for block in {layers}[-{n}:]:\n    for p in block.parameters():\n        p.requires_grad_(True)"
+                ),
+            );
         }
         Method::Full => {}
     }
@@ -711,9 +916,13 @@ fn hf(ctx: &mut Ctx) -> Vec<ExportFile> {
         format!("gradient_checkpointing={}", py_bool(ctx.ckpt_on())),
         format!("optim={}", json_str(hf_optim(ctx))),
     ];
-    if ctx.ckpt_on() { ta.push("gradient_checkpointing_kwargs={\"use_reentrant\": False}".into()); }
+    if ctx.ckpt_on() {
+        ta.push("gradient_checkpointing_kwargs={\"use_reentrant\": False}".into());
+    }
     ta.extend(hf_optim_kwargs(ctx));
-    if ctx.res.compile { ta.push("torch_compile=True".into()); }
+    if ctx.res.compile {
+        ta.push("torch_compile=True".into());
+    }
     if matches!(ctx.res.loss, Loss::Chunked | Loss::FusedLinear) {
         // Transformers has no chunked loss of its own; Liger's fused linear cross-entropy
         // never materialises full logits, which is what loss=chunked estimates.
@@ -721,29 +930,47 @@ fn hf(ctx: &mut Ctx) -> Vec<ExportFile> {
         // would swallow the comma.)
         ta.push("use_liger_kernel=True".into());
     }
-    if ctx.zero_stage().is_some() { ta.push("deepspeed=\"ds_config.json\"".into()); }
+    if ctx.zero_stage().is_some() {
+        ta.push("deepspeed=\"ds_config.json\"".into());
+    }
     ta.push("logging_steps=10".into());
     ta.push("save_strategy=\"epoch\"".into());
     ta.push("report_to=\"none\"".into());
     if matches!(ctx.res.loss, Loss::Chunked | Loss::FusedLinear) {
-        push(&mut py, &format!("# loss={}: use_liger_kernel runs Liger's fused linear cross-entropy (pip install liger-kernel)", ctx.res.loss));
+        push(
+            &mut py,
+            &format!(
+                "# loss={}: use_liger_kernel runs Liger's fused linear cross-entropy (pip install liger-kernel)",
+                ctx.res.loss
+            ),
+        );
     }
     // gradient_checkpointing(_kwargs): transformers 5 renamed the TrainingArguments fields to
     // activation_checkpointing(_kwargs) and keeps the old names as deprecated aliases until v6
     // (transformers 5.24.0 training_args.py:1534-1541, field at :908), with a FutureWarning.
     // transformers 4.5x has no activation_checkpointing field (TypeError), so the old names
     // are the only spelling that runs on both 4.5x and 5.x.
-    push(&mut py, "# gradient_checkpointing: transformers 5 calls it activation_checkpointing and accepts this name as a");
+    push(
+        &mut py,
+        "# gradient_checkpointing: transformers 5 calls it activation_checkpointing and accepts this name as a",
+    );
     push(&mut py, "# deprecated alias (FutureWarning); 4.x knows only this name, so it runs on both.");
     push(&mut py, &format!("args = TrainingArguments(\n    {},\n)", ta.join(",\n    ")));
-    push(&mut py, "trainer = Trainer(model=model, args=args, train_dataset=train_dataset, data_collator=data_collator)");
+    push(
+        &mut py,
+        "trainer = Trainer(model=model, args=args, train_dataset=train_dataset, data_collator=data_collator)",
+    );
     push(&mut py, "trainer.train()");
     if q.precision == Precision::Fp16True {
         ctx.warn("export-fp16-true", "precision=fp16-true: the model is loaded in fp16 and trained without a loss scaler (Trainer's fp16=True needs fp32 master weights); watch for overflow");
     }
     files.push(file("train.py", "python", py));
-    if let Some(j) = deepspeed_json(ctx) { files.push(file("ds_config.json", "json", j)); }
-    if let Some(y) = accelerate_fsdp_yaml(ctx) { files.push(file("accelerate_fsdp.yaml", "yaml", y)); }
+    if let Some(j) = deepspeed_json(ctx) {
+        files.push(file("ds_config.json", "json", j));
+    }
+    if let Some(y) = accelerate_fsdp_yaml(ctx) {
+        files.push(file("accelerate_fsdp.yaml", "yaml", y));
+    }
     files.push(file("launch.sh", "shell", trainer_launch(ctx, "train.py")));
     files
 }
@@ -754,12 +981,22 @@ fn trainer_launch(ctx: &Ctx, script: &str) -> String {
     let mut out = format!("#!/usr/bin/env bash\n# {}\nset -euo pipefail\n", origin(q));
     let node_args = if q.nodes > 1 {
         format!(" --num_machines {} --machine_rank \"${{NODE_RANK:-0}}\" --main_process_ip \"${{MASTER_ADDR:?set MASTER_ADDR}}\"", q.nodes)
-    } else { String::new() };
+    } else {
+        String::new()
+    };
     if q.shard == ShardingStrategy::Fsdp {
         out += &format!("accelerate launch --config_file accelerate_fsdp.yaml{node_args} {script}\n");
     } else if ctx.zero_stage().is_some() || q.gpus > 1 {
-        out += &format!("accelerate launch --num_processes {} --num_machines {}{} {script}\n", q.gpus, q.nodes,
-            if q.nodes > 1 { " --machine_rank \"${NODE_RANK:-0}\" --main_process_ip \"${MASTER_ADDR:?set MASTER_ADDR}\"" } else { "" });
+        out += &format!(
+            "accelerate launch --num_processes {} --num_machines {}{} {script}\n",
+            q.gpus,
+            q.nodes,
+            if q.nodes > 1 {
+                " --machine_rank \"${NODE_RANK:-0}\" --main_process_ip \"${MASTER_ADDR:?set MASTER_ADDR}\""
+            } else {
+                ""
+            }
+        );
     } else {
         out += &format!("python {script}\n");
     }
@@ -821,7 +1058,9 @@ fn torchtune_configs(folder: &str, size: &str) -> &'static [&'static str] {
         ("llama3", "70B") | ("llama3_1", "70B") => &["full", "lora"],
         ("llama3_1", "8B") => &["full", "full_single_device", "lora", "lora_single_device", "qlora_single_device"],
         ("llama3_1", "405B") => &["qlora"],
-        ("llama3_2", "1B") | ("llama3_2", "3B") => &["full", "full_single_device", "lora", "lora_single_device", "qlora_single_device"],
+        ("llama3_2", "1B") | ("llama3_2", "3B") => {
+            &["full", "full_single_device", "lora", "lora_single_device", "qlora_single_device"]
+        }
         ("llama3_3", "70B") => &["full", "lora", "qlora"],
         ("mistral", "7B") => &["full", "full_low_memory", "lora", "lora_single_device", "qlora_single_device"],
         ("qwen2", "7B") => FOUR,
@@ -847,7 +1086,11 @@ fn torchtune_config(folder: &str, size: &str, kind: &str, distributed: bool) -> 
             (_, false) => vec![format!("{k}_single_device")],
         }
     };
-    let kinds: &[&str] = match kind { "qlora" => &["qlora", "lora"], "lora" => &["lora"], _ => &["full"] };
+    let kinds: &[&str] = match kind {
+        "qlora" => &["qlora", "lora"],
+        "lora" => &["lora"],
+        _ => &["full"],
+    };
     for dist in [distributed, !distributed] {
         for (i, k) in kinds.iter().enumerate() {
             if let Some(n) = names(k, dist).into_iter().find(|n| have.contains(&n.as_str())) {
@@ -904,7 +1147,13 @@ fn torchtune_checkpoint(preset: Option<&str>) -> Option<TorchtuneCheckpoint> {
     const BPE: &[(&str, &str)] = &[("path", "vocab.json"), ("merges_file", "merges.txt")];
     let st = |n: u32| Shards::Many("model", "safetensors", n);
     let bin = |n: u32| Shards::Many("pytorch_model", "bin", n);
-    fn c(subdir: &'static str, tokenizer: &'static [(&'static str, &'static str)], shards: Shards, model_type: &'static str, tokenizer_component: &'static str) -> TorchtuneCheckpoint {
+    fn c(
+        subdir: &'static str,
+        tokenizer: &'static [(&'static str, &'static str)],
+        shards: Shards,
+        model_type: &'static str,
+        tokenizer_component: &'static str,
+    ) -> TorchtuneCheckpoint {
         TorchtuneCheckpoint { subdir, tokenizer, shards, model_type, tokenizer_component }
     }
     const L2: &str = "torchtune.models.llama2.llama2_tokenizer";
@@ -963,8 +1212,20 @@ fn torchtune(ctx: &mut Ctx) -> Vec<ExportFile> {
         let what = ctx.preset.map(|p| format!("model {p}")).unwrap_or_else(|| "this custom model".into());
         ctx.warn("export-torchtune-model", format!("{what}: torchtune ships no builder tunefit knows; the export names the Llama 3.1 8B builder as a template — replace model._component_ and the checkpointer"));
     }
-    let kind = if lora { if q.method == Method::Qlora { "qlora" } else { "lora" } } else { "full" };
-    let recipe = format!("{}_finetune_{}", if lora { "lora" } else { "full" }, if distributed { "distributed" } else { "single_device" });
+    let kind = if lora {
+        if q.method == Method::Qlora {
+            "qlora"
+        } else {
+            "lora"
+        }
+    } else {
+        "full"
+    };
+    let recipe = format!(
+        "{}_finetune_{}",
+        if lora { "lora" } else { "full" },
+        if distributed { "distributed" } else { "single_device" }
+    );
     // The shipped config the overrides apply to (torchtune_configs lists what exists).
     let wanted = format!("{size}_{kind}{}", if distributed { "" } else { "_single_device" });
     let base = match torchtune_config(dir, size, kind, distributed) {
@@ -992,14 +1253,19 @@ fn torchtune(ctx: &mut Ctx) -> Vec<ExportFile> {
         use TargetModule as T;
         let mut attn = Vec::new();
         for (t, n) in [(T::Q, "q_proj"), (T::K, "k_proj"), (T::V, "v_proj"), (T::O, "output_proj")] {
-            if q.targets.contains(t) { attn.push(n); }
+            if q.targets.contains(t) {
+                attn.push(n);
+            }
         }
         let mlp_n = [T::Gate, T::Up, T::Down].iter().filter(|t| q.targets.contains(**t)).count();
         if mlp_n > 0 && mlp_n < 3 {
             ctx.warn("export-targets-mlp", "targets: torchtune's apply_lora_to_mlp adapts all MLP projections (gate, up, down) together; the export adapts all three");
         }
         if q.targets.contains(T::Embed) {
-            ctx.warn("export-targets-embed", "targets=embed: torchtune's LoRA builders cannot train the embedding; it stays frozen in this config");
+            ctx.warn(
+                "export-targets-embed",
+                "targets=embed: torchtune's LoRA builders cannot train the embedding; it stays frozen in this config",
+            );
         }
         model.push(("lora_attn_modules".into(), strs(&attn)));
         model.push(("apply_lora_to_mlp".into(), Y::B(mlp_n > 0)));
@@ -1022,15 +1288,22 @@ fn torchtune(ctx: &mut Ctx) -> Vec<ExportFile> {
         } else {
             model.push(("lora_dropout".into(), Y::F(ctx.res.lora_dropout)));
         }
-        if q.method == Method::Dora { model.push(("use_dora".into(), Y::B(true))); }
-        if q.method == Method::Qlora { model.push(("quantize_base".into(), Y::B(true))); }
+        if q.method == Method::Dora {
+            model.push(("use_dora".into(), Y::B(true)));
+        }
+        if q.method == Method::Qlora {
+            model.push(("quantize_base".into(), Y::B(true)));
+        }
     }
     let dtype = match q.precision {
         Precision::Fp32 => "fp32",
         _ => "bf16",
     };
     if ctx.fp16() {
-        ctx.warn("export-precision", format!("precision={}: torchtune trains in bf16 or fp32 only; the export uses bf16", q.precision));
+        ctx.warn(
+            "export-precision",
+            format!("precision={}: torchtune trains in bf16 or fp32 only; the export uses bf16", q.precision),
+        );
     } else if q.precision == Precision::Bf16Mixed {
         ctx.warn("export-precision", "precision=bf16-mixed: torchtune has no mixed precision (no fp32 master weights); dtype bf16 keeps every parameter and optimizer state in bf16");
     }
@@ -1048,7 +1321,9 @@ fn torchtune(ctx: &mut Ctx) -> Vec<ExportFile> {
         Optimizer::PagedAdamW8bit => Y::M(vec![("_component_".into(), s("bitsandbytes.optim.PagedAdamW8bit"))]),
         Optimizer::Adafactor => Y::M(vec![("_component_".into(), s("torch.optim.Adafactor"))]),
         Optimizer::Sgd => Y::M(vec![("_component_".into(), s("torch.optim.SGD"))]),
-        Optimizer::SgdMomentum => Y::M(vec![("_component_".into(), s("torch.optim.SGD")), ("momentum".into(), Y::F(0.9))]),
+        Optimizer::SgdMomentum => {
+            Y::M(vec![("_component_".into(), s("torch.optim.SGD")), ("momentum".into(), Y::F(0.9))])
+        }
         Optimizer::Lion => Y::M(vec![("_component_".into(), s("bitsandbytes.optim.Lion"))]),
     };
     let loss = match ctx.res.loss {
@@ -1073,8 +1348,12 @@ fn torchtune(ctx: &mut Ctx) -> Vec<ExportFile> {
     let mut tokenizer: Vec<(String, Y)> = Vec::new();
     let mut checkpointer: Vec<(String, Y)> = Vec::new();
     if let Some(c) = &ckpt {
-        if !own_config { tokenizer.push(("_component_".into(), s(c.tokenizer_component))); }
-        for (k, file) in c.tokenizer { tokenizer.push(((*k).into(), s(format!("{download_dir}/{file}")))); }
+        if !own_config {
+            tokenizer.push(("_component_".into(), s(c.tokenizer_component)));
+        }
+        for (k, file) in c.tokenizer {
+            tokenizer.push(((*k).into(), s(format!("{download_dir}/{file}"))));
+        }
         let sub = if c.subdir.is_empty() { String::new() } else { format!("/{}", c.subdir) };
         checkpointer.push(("checkpoint_dir".into(), s(format!("{download_dir}{sub}"))));
         if !own_config {
@@ -1110,7 +1389,13 @@ fn torchtune(ctx: &mut Ctx) -> Vec<ExportFile> {
         ("compile".into(), Y::B(ctx.res.compile)),
     ]);
     if q.epochs.fract() != 0.0 {
-        ctx.warn("export-epochs", format!("epochs={}: torchtune counts whole epochs; the export rounds up (cap steps with max_steps_per_epoch)", q.epochs));
+        ctx.warn(
+            "export-epochs",
+            format!(
+                "epochs={}: torchtune counts whole epochs; the export rounds up (cap steps with max_steps_per_epoch)",
+                q.epochs
+            ),
+        );
     }
     if distributed {
         top.push(("fsdp_cpu_offload".into(), Y::B(q.offload == Offload::All)));
@@ -1130,20 +1415,35 @@ fn torchtune(ctx: &mut Ctx) -> Vec<ExportFile> {
         ctx.warn("export-offload", format!("offload={}: torchtune's single-device recipes do not offload model states; the export offloads nothing", q.offload));
     }
     if ctx.res.attn == Attention::Eager {
-        ctx.warn("export-attn", "attn=eager: torchtune always uses scaled_dot_product_attention; the export cannot select eager attention");
+        ctx.warn(
+            "export-attn",
+            "attn=eager: torchtune always uses scaled_dot_product_attention; the export cannot select eager attention",
+        );
     }
     let y = yaml(&top);
     // Dotted overrides for `tune run`, from the same entries.
     let mut dotted = Vec::new();
     fn flatten(prefix: &str, entries: &[(String, Y)], out: &mut Vec<String>) {
         for (k, v) in entries {
-            if k.starts_with('#') { continue; }
+            if k.starts_with('#') {
+                continue;
+            }
             let key = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
             match v {
                 Y::M(inner) => flatten(&key, inner, out),
                 Y::S(x) => out.push(format!("{key}={x}")),
                 // OmegaConf reads [a,b] as a list of strings: no quotes, so no shell escaping.
-                Y::L(items) => out.push(format!("{key}=[{}]", items.iter().map(|i| match i { Y::S(x) => x.clone(), o => yaml_scalar(o) }).collect::<Vec<_>>().join(","))),
+                Y::L(items) => out.push(format!(
+                    "{key}=[{}]",
+                    items
+                        .iter()
+                        .map(|i| match i {
+                            Y::S(x) => x.clone(),
+                            o => yaml_scalar(o),
+                        })
+                        .collect::<Vec<_>>()
+                        .join(",")
+                )),
                 Y::B(b) => out.push(format!("{key}={}", if *b { "True" } else { "False" })),
                 other => out.push(format!("{key}={}", yaml_scalar(other))),
             }
@@ -1152,16 +1452,22 @@ fn torchtune(ctx: &mut Ctx) -> Vec<ExportFile> {
     flatten("", &top, &mut dotted);
     let launcher = if distributed {
         let mut l = format!("tune run --nproc_per_node {}", ctx.gpus_per_node());
-        if q.nodes > 1 { l += &format!(" --nnodes {}", q.nodes); }
+        if q.nodes > 1 {
+            l += &format!(" --nnodes {}", q.nodes);
+        }
         l
-    } else { "tune run".into() };
+    } else {
+        "tune run".into()
+    };
     let mut shl = format!("#!/usr/bin/env bash\n# {}\nset -euo pipefail\n", origin(&q));
     shl += &format!("# {TORCHAO_PIN}\n");
     // Llama 3.x repos carry Meta's consolidated weights in original/ besides the safetensors the
     // HF checkpointer reads; the shipped configs skip them the same way (llama3_1/8B_lora_single_device.yaml:
     // `--ignore-patterns "original/consolidated.00.pth"`). The tokenizer in original/ is kept.
     let skip = match &ckpt {
-        Some(c) if c.tokenizer_component.ends_with("llama3_tokenizer") && c.subdir.is_empty() => " --ignore-patterns 'original/consolidated*'",
+        Some(c) if c.tokenizer_component.ends_with("llama3_tokenizer") && c.subdir.is_empty() => {
+            " --ignore-patterns 'original/consolidated*'"
+        }
         _ => "",
     };
     shl += &format!("# tune download {} --output-dir {download_dir}{skip}\n", ctx.model());
@@ -1196,7 +1502,13 @@ fn litgpt(ctx: &mut Ctx) -> Vec<ExportFile> {
         Some(m) => m,
         None => {
             if ctx.model.is_some() {
-                ctx.warn("export-litgpt-model", format!("model {}: not in litgpt's supported checkpoints; the command names it anyway", ctx.preset.unwrap_or("?")));
+                ctx.warn(
+                    "export-litgpt-model",
+                    format!(
+                        "model {}: not in litgpt's supported checkpoints; the command names it anyway",
+                        ctx.preset.unwrap_or("?")
+                    ),
+                );
             }
             ctx.model()
         }
@@ -1205,15 +1517,27 @@ fn litgpt(ctx: &mut Ctx) -> Vec<ExportFile> {
         Method::Full => "finetune_full",
         Method::Adapter => "finetune_adapter",
         Method::Freeze => {
-            ctx.warn("framework-method", "method=freeze: litgpt has no train-last-layers recipe; the command is a full fine-tune");
+            ctx.warn(
+                "framework-method",
+                "method=freeze: litgpt has no train-last-layers recipe; the command is a full fine-tune",
+            );
             "finetune_full"
         }
         Method::Dora => {
-            ctx.warn("export-dora", "method=dora: litgpt has no DoRA; the command runs plain LoRA (magnitude vectors not trained)");
+            ctx.warn(
+                "export-dora",
+                "method=dora: litgpt has no DoRA; the command runs plain LoRA (magnitude vectors not trained)",
+            );
             "finetune_lora"
         }
         Method::Prefix | Method::Prompt => {
-            ctx.warn("export-method", format!("method={}: litgpt has no {} tuning; the command runs LoRA at rank {}", q.method, q.method, q.rank));
+            ctx.warn(
+                "export-method",
+                format!(
+                    "method={}: litgpt has no {} tuning; the command runs LoRA at rank {}",
+                    q.method, q.method, q.rank
+                ),
+            );
             "finetune_lora"
         }
         _ => "finetune_lora",
@@ -1221,10 +1545,15 @@ fn litgpt(ctx: &mut Ctx) -> Vec<ExportFile> {
     let mut flags: Vec<(String, String)> = Vec::new();
     let mut f = |k: &str, v: String| flags.push((k.to_string(), v));
     f("--devices", ctx.gpus_per_node().to_string());
-    if q.nodes > 1 { f("--num_nodes", q.nodes.to_string()); }
+    if q.nodes > 1 {
+        f("--num_nodes", q.nodes.to_string());
+    }
     let precision = match q.precision {
-        Precision::Fp32 => "32-true", Precision::Fp16Mixed => "16-mixed", Precision::Bf16Mixed => "bf16-mixed",
-        Precision::Fp16True => "16-true", Precision::Bf16True => "bf16-true",
+        Precision::Fp32 => "32-true",
+        Precision::Fp16Mixed => "16-mixed",
+        Precision::Bf16Mixed => "bf16-mixed",
+        Precision::Fp16True => "16-true",
+        Precision::Bf16True => "bf16-true",
     };
     let quantized = q.method == Method::Qlora;
     if quantized && precision.ends_with("-mixed") {
@@ -1239,13 +1568,28 @@ fn litgpt(ctx: &mut Ctx) -> Vec<ExportFile> {
     f("--precision", precision.into());
     if quantized {
         let qz = match q.quant {
-            Quant::Nf4 => if q.double_quant { "bnb.nf4-dq" } else { "bnb.nf4" },
-            Quant::Fp4 => if q.double_quant { "bnb.fp4-dq" } else { "bnb.fp4" },
+            Quant::Nf4 => {
+                if q.double_quant {
+                    "bnb.nf4-dq"
+                } else {
+                    "bnb.nf4"
+                }
+            }
+            Quant::Fp4 => {
+                if q.double_quant {
+                    "bnb.fp4-dq"
+                } else {
+                    "bnb.fp4"
+                }
+            }
             Quant::Int8 => "bnb.int8-training",
         };
         f("--quantize", qz.into());
         if q.gpus > 1 {
-            ctx.warn("export-quantize-multi-gpu", "QLoRA on several GPUs: litgpt's finetune_lora refuses --quantize with more than one device");
+            ctx.warn(
+                "export-quantize-multi-gpu",
+                "QLoRA on several GPUs: litgpt's finetune_lora refuses --quantize with more than one device",
+            );
         }
     }
     if cmd == "finetune_lora" {
@@ -1260,10 +1604,16 @@ fn litgpt(ctx: &mut Ctx) -> Vec<ExportFile> {
         f("--lora_mlp", (mlp_n > 0).to_string());
         f("--lora_head", q.targets.contains(T::LmHead).to_string());
         if mlp_n > 0 && mlp_n < 3 {
-            ctx.warn("export-targets-mlp", "targets: litgpt's --lora_mlp adapts every MLP projection together; the command adapts all of them");
+            ctx.warn(
+                "export-targets-mlp",
+                "targets: litgpt's --lora_mlp adapts every MLP projection together; the command adapts all of them",
+            );
         }
         if q.targets.contains(T::Embed) {
-            ctx.warn("export-targets-embed", "targets=embed: litgpt's LoRA cannot train the embedding; it stays frozen");
+            ctx.warn(
+                "export-targets-embed",
+                "targets=embed: litgpt's LoRA cannot train the embedding; it stays frozen",
+            );
         }
     }
     let global = q.batch as u64 * q.ga as u64 * ctx.dp() as u64;
@@ -1308,7 +1658,10 @@ fn litgpt(ctx: &mut Ctx) -> Vec<ExportFile> {
         ctx.warn("export-sharding", format!("shard={}: litgpt trains on several devices with FSDP full sharding only; memory will be lower than estimated", q.shard));
     }
     if q.offload != Offload::None {
-        ctx.warn("export-offload", format!("offload={}: litgpt's finetune commands have no CPU offload flag; nothing is offloaded", q.offload));
+        ctx.warn(
+            "export-offload",
+            format!("offload={}: litgpt's finetune commands have no CPU offload flag; nothing is offloaded", q.offload),
+        );
     }
     if ctx.ckpt_on() && q.gpus == 1 {
         ctx.warn("export-ckpt", "activation checkpointing: litgpt turns it on only with FSDP (several devices); on one device it has no flag, so activations are kept");
@@ -1339,24 +1692,29 @@ fn axolotl(ctx: &mut Ctx) -> Vec<ExportFile> {
     let q = ctx.q.clone();
     let mut top: Vec<(String, Y)> = vec![
         comment(origin(&q)),
-        comment("Run: axolotl train axolotl.yaml (accelerate launch -m axolotl.cli.train axolotl.yaml on older versions)"),
+        comment(
+            "Run: axolotl train axolotl.yaml (accelerate launch -m axolotl.cli.train axolotl.yaml on older versions)",
+        ),
         ("base_model".into(), s(ctx.model())),
         ("load_in_8bit".into(), Y::B(q.method == Method::Qlora && q.quant == Quant::Int8)),
         ("load_in_4bit".into(), Y::B(q.method == Method::Qlora && q.quant != Quant::Int8)),
     ];
     if q.method == Method::Qlora && q.quant != Quant::Int8 {
-        top.push(("bnb_config_kwargs".into(), Y::M(vec![
-            ("bnb_4bit_quant_type".into(), s(q.quant.as_str())),
-            ("bnb_4bit_use_double_quant".into(), Y::B(q.double_quant)),
-        ])));
+        top.push((
+            "bnb_config_kwargs".into(),
+            Y::M(vec![
+                ("bnb_4bit_quant_type".into(), s(q.quant.as_str())),
+                ("bnb_4bit_use_double_quant".into(), Y::B(q.double_quant)),
+            ]),
+        ));
     }
     // axolotl 0.21.0 utils/schemas/config.py:370-380: `datasets` is `list[...]` with MinLen(1),
     // so `datasets: []` fails validation. A placeholder entry, in block form, to replace.
     top.push(comment("Fill in: replace your/dataset with your data (a Hub id or a local path); type alpaca reads instruction/input/output columns"));
-    top.push(("datasets".into(), Y::L(vec![Y::M(vec![
-        ("path".into(), s("your/dataset")),
-        ("type".into(), s("alpaca")),
-    ])])));
+    top.push((
+        "datasets".into(),
+        Y::L(vec![Y::M(vec![("path".into(), s("your/dataset")), ("type".into(), s("alpaca"))])]),
+    ));
     match q.method {
         Method::Lora | Method::Qlora | Method::Dora => {
             let (targets, note) = ctx.naming.peft_targets(&q);
@@ -1409,17 +1767,27 @@ fn axolotl(ctx: &mut Ctx) -> Vec<ExportFile> {
         // axolotl 0.21.0 utils/schemas/config.py:1645 normalize_attn_implementation: the
         // legacy flash_attention/sdp_attention flags are deprecated (utils/schemas/enums.py
         // LEGACY_ATTN_FLAG_TO_IMPL), and combining them with attn_implementation is an error.
-        ("attn_implementation".into(), s(match ctx.res.attn {
-            Attention::Flash => "flash_attention_2",
-            Attention::Sdpa => "sdpa",
-            Attention::Eager => "eager",
-        })),
+        (
+            "attn_implementation".into(),
+            s(match ctx.res.attn {
+                Attention::Flash => "flash_attention_2",
+                Attention::Sdpa => "sdpa",
+                Attention::Eager => "eager",
+            }),
+        ),
         ("torch_compile".into(), Y::B(ctx.res.compile)),
     ]);
-    if let Some(a) = hf_optim_args(ctx) { top.push(("optim_args".into(), s(&a))); }
-    if ctx.q.optim == Optimizer::GaloreAdamW { top.push(("optim_target_modules".into(), strs(GALORE_TARGETS))); }
+    if let Some(a) = hf_optim_args(ctx) {
+        top.push(("optim_args".into(), s(&a)));
+    }
+    if ctx.q.optim == Optimizer::GaloreAdamW {
+        top.push(("optim_target_modules".into(), strs(GALORE_TARGETS)));
+    }
     if matches!(ctx.res.loss, Loss::Chunked | Loss::FusedLinear) {
-        top.push(comment(format!("loss={}: Liger's fused linear cross-entropy never materialises full logits", ctx.res.loss)));
+        top.push(comment(format!(
+            "loss={}: Liger's fused linear cross-entropy never materialises full logits",
+            ctx.res.loss
+        )));
         top.push(("plugins".into(), strs(&["axolotl.integrations.liger.LigerPlugin"])));
         top.push(("liger_fused_linear_cross_entropy".into(), Y::B(true)));
     }
@@ -1435,18 +1803,23 @@ fn axolotl(ctx: &mut Ctx) -> Vec<ExportFile> {
         // Axolotl's FSDPConfig (utils/schemas/fsdp.py): unprefixed keys (the `fsdp_` prefix
         // and the top-level `fsdp:` list are deprecated), FSDP2 via fsdp_version.
         top.push(("fsdp_version".into(), i(2)));
-        top.push(("fsdp_config".into(), Y::M(vec![
-            ("offload_params".into(), Y::B(q.offload == Offload::All)),
-            ("auto_wrap_policy".into(), s("TRANSFORMER_BASED_WRAP")),
-            ("transformer_layer_cls_to_wrap".into(), s(ctx.naming.layer_class(ctx.preset))),
-            ("state_dict_type".into(), s("SHARDED_STATE_DICT")),
-            ("reshard_after_forward".into(), Y::B(true)),
-            ("cpu_ram_efficient_loading".into(), Y::B(true)),
-        ])));
+        top.push((
+            "fsdp_config".into(),
+            Y::M(vec![
+                ("offload_params".into(), Y::B(q.offload == Offload::All)),
+                ("auto_wrap_policy".into(), s("TRANSFORMER_BASED_WRAP")),
+                ("transformer_layer_cls_to_wrap".into(), s(ctx.naming.layer_class(ctx.preset))),
+                ("state_dict_type".into(), s("SHARDED_STATE_DICT")),
+                ("reshard_after_forward".into(), Y::B(true)),
+                ("cpu_ram_efficient_loading".into(), Y::B(true)),
+            ]),
+        ));
     }
     top.push(("output_dir".into(), s("./outputs/out")));
     files.push(file("axolotl.yaml", "yaml", yaml(&top)));
-    if let Some(j) = deepspeed_json(ctx) { files.push(file("ds_config.json", "json", j)); }
+    if let Some(j) = deepspeed_json(ctx) {
+        files.push(file("ds_config.json", "json", j));
+    }
     files
 }
 
@@ -1477,14 +1850,20 @@ fn llama_factory(ctx: &mut Ctx) -> Vec<ExportFile> {
             top.push(("double_quantization".into(), Y::B(q.double_quant)));
         }
     }
-    let flash = match ctx.res.attn { Attention::Flash => "fa2", Attention::Sdpa => "sdpa", Attention::Eager => "disabled" };
+    let flash = match ctx.res.attn {
+        Attention::Flash => "fa2",
+        Attention::Sdpa => "sdpa",
+        Attention::Eager => "disabled",
+    };
     top.push(("flash_attn".into(), s(flash)));
     top.push(("stage".into(), s("sft")));
     top.push(("do_train".into(), Y::B(true)));
     match q.method {
         Method::Lora | Method::Qlora | Method::Dora => {
             let (targets, note) = ctx.naming.peft_targets(&q);
-            if let Some(n) = note { ctx.warn("export-targets-fused", n); }
+            if let Some(n) = note {
+                ctx.warn("export-targets-fused", n);
+            }
             top.push(("finetuning_type".into(), s("lora")));
             top.push(("lora_rank".into(), i(q.rank)));
             top.push(("lora_alpha".into(), i(ctx.alpha())));
@@ -1492,8 +1871,12 @@ fn llama_factory(ctx: &mut Ctx) -> Vec<ExportFile> {
             // lora_target is one comma-separated string in LLaMA-Factory's FinetuningArguments.
             top.push(("lora_target".into(), s(targets.join(","))));
             let full = ctx.naming.full_modules(&q);
-            if !full.is_empty() { top.push(("additional_target".into(), s(full.join(",")))); }
-            if q.method == Method::Dora { top.push(("use_dora".into(), Y::B(true))); }
+            if !full.is_empty() {
+                top.push(("additional_target".into(), s(full.join(","))));
+            }
+            if q.method == Method::Dora {
+                top.push(("use_dora".into(), Y::B(true)));
+            }
         }
         Method::Freeze => {
             top.push(("finetuning_type".into(), s("freeze")));
@@ -1502,7 +1885,10 @@ fn llama_factory(ctx: &mut Ctx) -> Vec<ExportFile> {
         }
         Method::Full => top.push(("finetuning_type".into(), s("full"))),
         m => {
-            ctx.warn("framework-method", format!("method={m}: LLaMA-Factory has no {m} tuning; the config runs LoRA at rank {} instead", q.rank));
+            ctx.warn(
+                "framework-method",
+                format!("method={m}: LLaMA-Factory has no {m} tuning; the config runs LoRA at rank {} instead", q.rank),
+            );
             top.push(("finetuning_type".into(), s("lora")));
             top.push(("lora_rank".into(), i(q.rank)));
             top.push(("lora_target".into(), s("all")));
@@ -1534,7 +1920,9 @@ fn llama_factory(ctx: &mut Ctx) -> Vec<ExportFile> {
         ("disable_gradient_checkpointing".into(), Y::B(!ctx.ckpt_on())),
         ("torch_compile".into(), Y::B(ctx.res.compile)),
     ]);
-    if let Some(a) = hf_optim_args(ctx) { top.push(("optim_args".into(), s(&a))); }
+    if let Some(a) = hf_optim_args(ctx) {
+        top.push(("optim_args".into(), s(&a)));
+    }
     if ctx.q.optim == Optimizer::GaloreAdamW {
         // LLaMA-Factory's own GaLore switch (hparams/finetuning_args.py GaloreArguments).
         top.push(("use_galore".into(), Y::B(true)));
@@ -1542,13 +1930,20 @@ fn llama_factory(ctx: &mut Ctx) -> Vec<ExportFile> {
         top.push(("galore_rank".into(), Y::I(ctx.q.galore_rank as i64)));
     }
     if matches!(ctx.res.loss, Loss::Chunked | Loss::FusedLinear) {
-        top.push(comment(format!("loss={}: Liger's fused linear cross-entropy never materialises full logits", ctx.res.loss)));
+        top.push(comment(format!(
+            "loss={}: Liger's fused linear cross-entropy never materialises full logits",
+            ctx.res.loss
+        )));
         top.push(("enable_liger_kernel".into(), Y::B(true)));
     }
-    if ctx.zero_stage().is_some() { top.push(("deepspeed".into(), s("ds_config.json"))); }
+    if ctx.zero_stage().is_some() {
+        top.push(("deepspeed".into(), s("ds_config.json")));
+    }
     let mut files = vec![];
     files.push(file("llamafactory.yaml", "yaml", yaml(&top)));
-    if let Some(j) = deepspeed_json(ctx) { files.push(file("ds_config.json", "json", j)); }
+    if let Some(j) = deepspeed_json(ctx) {
+        files.push(file("ds_config.json", "json", j));
+    }
     if let Some(y) = accelerate_fsdp_yaml(ctx) {
         files.push(file("accelerate_fsdp.yaml", "yaml", y));
         let launch = format!("#!/usr/bin/env bash\n# {}\nset -euo pipefail\naccelerate launch --config_file accelerate_fsdp.yaml -m llamafactory.launcher llamafactory.yaml\n", origin(&q));
@@ -1574,17 +1969,32 @@ fn unsloth(ctx: &mut Ctx) -> Vec<ExportFile> {
         ctx.warn("export-double-quant", "dq=0: Unsloth's 4-bit loading always uses double quantization");
     }
     if q.method == Method::Dora {
-        ctx.warn("export-dora", "method=dora: Unsloth's fast LoRA kernels do not cover DoRA; the export runs plain LoRA");
+        ctx.warn(
+            "export-dora",
+            "method=dora: Unsloth's fast LoRA kernels do not cover DoRA; the export runs plain LoRA",
+        );
     }
     if q.method == Method::Freeze {
-        ctx.warn("export-method", "method=freeze: Unsloth has no train-last-layers mode; the export is a full fine-tune");
+        ctx.warn(
+            "export-method",
+            "method=freeze: Unsloth has no train-last-layers mode; the export is a full fine-tune",
+        );
     }
     if matches!(q.method, Method::Prefix | Method::Prompt | Method::Adapter) {
-        let msg = format!("method={}: Unsloth trains LoRA or full weights only; the export runs LoRA at rank {}", q.method, q.rank);
+        let msg = format!(
+            "method={}: Unsloth trains LoRA or full weights only; the export runs LoRA at rank {}",
+            q.method, q.rank
+        );
         ctx.warn("export-method", msg);
     }
     if q.offload != Offload::None {
-        ctx.warn("export-offload", format!("offload={}: Unsloth offloads activations (use_gradient_checkpointing=\"unsloth\"), not model states", q.offload));
+        ctx.warn(
+            "export-offload",
+            format!(
+                "offload={}: Unsloth offloads activations (use_gradient_checkpointing=\"unsloth\"), not model states",
+                q.offload
+            ),
+        );
     }
     if ctx.res.attn == Attention::Eager {
         ctx.warn("export-attn", "attn=eager: Unsloth picks its own attention kernels (flash or xformers)");
@@ -1593,7 +2003,10 @@ fn unsloth(ctx: &mut Ctx) -> Vec<ExportFile> {
         ctx.warn("export-precision", "precision=fp32: Unsloth trains in bf16 or fp16; the export loads float32 anyway");
     }
     let mut py = String::new();
-    let push = |py: &mut String, line: &str| { py.push_str(line); py.push('\n'); };
+    let push = |py: &mut String, line: &str| {
+        py.push_str(line);
+        py.push('\n');
+    };
     push(&mut py, &format!("# {}", origin(&q)));
     push(&mut py, "# Unsloth must be imported before transformers/trl/peft to patch them.");
     push(&mut py, "from unsloth import FastLanguageModel");
@@ -1612,13 +2025,21 @@ fn unsloth(ctx: &mut Ctx) -> Vec<ExportFile> {
     // Unsloth's "unsloth" mode offloads checkpointed layer inputs to host memory. It is also
     // from_pretrained's default (models/loader.py), which is what a full fine-tune runs with,
     // so the choice is passed there too.
-    let gc = if !ctx.ckpt_on() { "False".to_string() } else if ctx.res.act_offload { "\"unsloth\"".into() } else { "True".into() };
+    let gc = if !ctx.ckpt_on() {
+        "False".to_string()
+    } else if ctx.res.act_offload {
+        "\"unsloth\"".into()
+    } else {
+        "True".into()
+    };
     push(&mut py, &format!(
         "model, tokenizer = FastLanguageModel.from_pretrained(\n    model_name={},\n    max_seq_length=MAX_SEQ_LENGTH,\n    dtype={dtype},\n    load_in_4bit={},\n    load_in_8bit={},\n    full_finetuning={},\n    use_gradient_checkpointing={gc},\n)",
         json_str(ctx.model()), py_bool(four), py_bool(eight), py_bool(full)));
     if !full {
         let (targets, note) = ctx.naming.peft_targets(&q);
-        if let Some(n) = note { ctx.warn("export-targets-fused", n); }
+        if let Some(n) = note {
+            ctx.warn("export-targets-fused", n);
+        }
         let mut all: Vec<&str> = targets.clone();
         all.extend(ctx.naming.full_modules(&q));
         push(&mut py, &format!(

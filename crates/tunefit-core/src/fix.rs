@@ -30,36 +30,57 @@ fn candidates(q: &Query, vram: u64) -> Vec<(String, Query, &'static str)> {
     let mut out: Vec<(String, Query, &'static str)> = Vec::new();
     let mut push = |set: String, note: &'static str| {
         let mut c = q.clone();
-        if c.apply(&set).is_ok() { out.push((set, c, note)); }
+        if c.apply(&set).is_ok() {
+            out.push((set, c, note));
+        }
     };
     if r.loss != Loss::Chunked && r.profile.logits != crate::framework::LogitsImpl::Fused {
         push("loss=chunked".into(), "cross-entropy in chunks: no full-vocabulary fp32 logits, same result");
     }
     if r.ckpt != Checkpointing::Full {
-        push("ckpt=full".into(), "activation checkpointing recomputes each block's forward: about a third more compute");
+        push(
+            "ckpt=full".into(),
+            "activation checkpointing recomputes each block's forward: about a third more compute",
+        );
     }
     let effective = q.batch as u64 * q.ga as u64;
     let mut b = q.batch / 2;
     while b >= 1 {
         if effective.is_multiple_of(b as u64) {
-            push(format!("batch={b}&ga={}", effective / b as u64), "smaller micro-batches with more accumulation: same effective batch, slower steps");
+            push(
+                format!("batch={b}&ga={}", effective / b as u64),
+                "smaller micro-batches with more accumulation: same effective batch, slower steps",
+            );
         }
-        if b == 1 { break; }
+        if b == 1 {
+            break;
+        }
         b /= 2;
     }
     if matches!(q.precision, Precision::Bf16Mixed | Precision::Fp16Mixed) {
         let p = if q.precision == Precision::Bf16Mixed { Precision::Bf16True } else { Precision::Fp16True };
-        push(format!("precision={p}"), "load the model in 16 bits instead of fp32 under autocast (what current fine-tuning recipes do)");
+        push(
+            format!("precision={p}"),
+            "load the model in 16 bits instead of fp32 under autocast (what current fine-tuning recipes do)",
+        );
     }
     if !matches!(q.optim, Optimizer::AdamW8bit | Optimizer::PagedAdamW8bit | Optimizer::Sgd) {
-        push("optim=adamw-8bit".into(), "8-bit AdamW states (bitsandbytes): a quarter of the optimizer memory, a small quality risk");
+        push(
+            "optim=adamw-8bit".into(),
+            "8-bit AdamW states (bitsandbytes): a quarter of the optimizer memory, a small quality risk",
+        );
     }
     if q.framework != Framework::Unsloth && q.gpus == 1 && matches!(q.method, Method::Lora | Method::Qlora) {
-        push("framework=unsloth&precision=bf16-true".into(), "Unsloth: fused kernels, fused loss and offloaded checkpoints");
+        push(
+            "framework=unsloth&precision=bf16-true".into(),
+            "Unsloth: fused kernels, fused loss and offloaded checkpoints",
+        );
     }
     match q.method {
         Method::Full => push("method=lora".into(), "LoRA adapters instead of training every weight"),
-        Method::Lora | Method::Dora => push("method=qlora".into(), "4-bit base weights (QLoRA): a small quality risk, slower steps"),
+        Method::Lora | Method::Dora => {
+            push("method=qlora".into(), "4-bit base weights (QLoRA): a small quality risk, slower steps")
+        }
         _ => {}
     }
     for n in [2u32, 4, 8] {
@@ -67,11 +88,16 @@ fn candidates(q: &Query, vram: u64) -> Vec<(String, Query, &'static str)> {
             let shard = if q.shard == ShardingStrategy::None { ShardingStrategy::Fsdp } else { q.shard };
             // On one node: the NVLink/PCIe group sharding assumes.
             let nodes = if q.nodes != 1 { "&nodes=1" } else { "" };
-            push(format!("gpus={n}{nodes}&shard={shard}"), "shard weights, gradients and optimizer states over more GPUs (FSDP): more GPUs to rent");
+            push(
+                format!("gpus={n}{nodes}&shard={shard}"),
+                "shard weights, gradients and optimizer states over more GPUs (FSDP): more GPUs to rent",
+            );
         }
     }
     // The longest sequence that fits with the band, when shorter than the person's.
-    if let Some(s) = crate::solve::max_seq(q, (vram as f64 / (1.0 + crate::report::BAND_UNDER)) as u64).filter(|s| *s < q.seq) {
+    if let Some(s) =
+        crate::solve::max_seq(q, (vram as f64 / (1.0 + crate::report::BAND_UNDER)) as u64).filter(|s| *s < q.seq)
+    {
         let s = if s >= 1024 { s / 256 * 256 } else { s };
         push(format!("seq={s}"), "shorter sequences: longer samples are cut or split");
     }

@@ -142,34 +142,56 @@ pub fn profile(fw: Framework) -> Profile {
         // upcast, CEWithChunkedOutputLoss in the shipped LoRA/QLoRA configs, fused AdamW,
         // activation checkpointing on in the shipped configs.
         Framework::Torchtune => Profile {
-            adapter_dtype: AdapterDtype::Bf16, lora_casts_input: false, nf4_bnb: false, quant_saves_input: false,
-            logits: LogitsImpl::ChunkedFp32 { chunks: 8 }, loss_default: Loss::Chunked,
-            ckpt_default: Checkpointing::Full, optimizer_impl: OptimizerImpl::Fused, expand_kv: true, mask_per_layer: false, ..base
+            adapter_dtype: AdapterDtype::Bf16,
+            lora_casts_input: false,
+            nf4_bnb: false,
+            quant_saves_input: false,
+            logits: LogitsImpl::ChunkedFp32 { chunks: 8 },
+            loss_default: Loss::Chunked,
+            ckpt_default: Checkpointing::Full,
+            optimizer_impl: OptimizerImpl::Fused,
+            expand_kv: true,
+            mask_per_layer: false,
+            ..base
         },
         // litgpt: bf16-true, LoRA weights in the param dtype, bnb NF4, lm_head chunked and
         // chunked CE without upcast, LoRA dropout 0.05, no AC on one GPU.
         Framework::Litgpt => Profile {
-            adapter_dtype: AdapterDtype::Bf16, lora_casts_input: false,
-            logits: LogitsImpl::ModelDtype, loss_default: Loss::Chunked, lora_dropout_default: 0.05,
+            adapter_dtype: AdapterDtype::Bf16,
+            lora_casts_input: false,
+            logits: LogitsImpl::ModelDtype,
+            loss_default: Loss::Chunked,
+            lora_dropout_default: 0.05,
             // litgpt builds torch.optim.AdamW with default arguments: foreach on CUDA.
-            optimizer_impl: OptimizerImpl::Foreach, expand_kv: true, fused_qkv_linear: true, mask_per_layer: false,
+            optimizer_impl: OptimizerImpl::Foreach,
+            expand_kv: true,
+            fused_qkv_linear: true,
+            mask_per_layer: false,
             // The profile is lit-gpt of Oct 2023 (resource tables @8641822, bitsandbytes
             // 0.41.1), whose MatMul4Bit still saved its input A.
-            quant_saves_input: true, unties_embeddings: true, quantizes_lm_head: true, ..base
+            quant_saves_input: true,
+            unties_embeddings: true,
+            quantizes_lm_head: true,
+            ..base
         },
         // Unsloth: Triton fused RMSNorm (saves input + rstd), fused CE, "unsloth" offloaded
         // gradient checkpointing by default, LoRA through PEFT but bf16 adapters.
         Framework::Unsloth => Profile {
-            adapter_dtype: AdapterDtype::Bf16, lora_casts_input: false, norm: NormImpl::Fused,
-            logits: LogitsImpl::Fused, loss_default: Loss::Chunked, ckpt_default: Checkpointing::Full,
-            act_offload_default: true, fused_kernels: true, ..base
+            adapter_dtype: AdapterDtype::Bf16,
+            lora_casts_input: false,
+            norm: NormImpl::Fused,
+            logits: LogitsImpl::Fused,
+            loss_default: Loss::Chunked,
+            ckpt_default: Checkpointing::Full,
+            act_offload_default: true,
+            fused_kernels: true,
+            ..base
         },
         // Axolotl: Trainer + PEFT underneath; its example configs turn on gradient
         // checkpointing, sample packing and flash attention.
-        Framework::Axolotl => Profile {
-            ckpt_default: Checkpointing::Full, attn_default: Attention::Flash,
-            packing_default: true, ..base
-        },
+        Framework::Axolotl => {
+            Profile { ckpt_default: Checkpointing::Full, attn_default: Attention::Flash, packing_default: true, ..base }
+        }
         // LLaMA-Factory: Trainer + PEFT, upcasts trainable params to fp32, gradient
         // checkpointing on by default (model_args.disable_gradient_checkpointing=False).
         Framework::LlamaFactory => Profile { ckpt_default: Checkpointing::Full, ..base },
@@ -196,7 +218,8 @@ pub fn resolve(q: &Query) -> Resolved {
     let p = profile(q.framework);
     // PEFT's prepare_model_for_kbit_training (peft/utils/other.py), which every
     // Trainer-based QLoRA recipe calls, turns gradient checkpointing on by default.
-    let peft_qlora = q.method == Method::Qlora && matches!(q.framework, Framework::Hf | Framework::Axolotl | Framework::LlamaFactory);
+    let peft_qlora = q.method == Method::Qlora
+        && matches!(q.framework, Framework::Hf | Framework::Axolotl | Framework::LlamaFactory);
     let ckpt = q.ckpt.unwrap_or(if peft_qlora { Checkpointing::Full } else { p.ckpt_default });
     Resolved {
         profile: p,
@@ -223,12 +246,19 @@ pub fn unsupported(q: &Query) -> Vec<(&'static str, String)> {
         && matches!(fw, Framework::Torchtune | Framework::Litgpt | Framework::Unsloth)
     {
         // litgpt has its own adapter (LLaMA-Adapter) recipe, not PEFT prefix/prompt/Houlsby.
-        out.push(("framework-method", format!("{name} has no {} recipe; the estimate assumes a PEFT-style implementation", q.method)));
+        out.push((
+            "framework-method",
+            format!("{name} has no {} recipe; the estimate assumes a PEFT-style implementation", q.method),
+        ));
     }
     if fw == Framework::Unsloth && (q.gpus > 1 || q.shard != S::None) {
-        out.push(("framework-multi-gpu", "unsloth (open-source) trains on one GPU; multi-GPU and sharding are not supported".into()));
+        out.push((
+            "framework-multi-gpu",
+            "unsloth (open-source) trains on one GPU; multi-GPU and sharding are not supported".into(),
+        ));
     }
-    if fw == Framework::Unsloth && matches!(q.precision, Precision::Bf16Mixed | Precision::Fp16Mixed | Precision::Fp32) {
+    if fw == Framework::Unsloth && matches!(q.precision, Precision::Bf16Mixed | Precision::Fp16Mixed | Precision::Fp32)
+    {
         // FastLanguageModel.from_pretrained loads in 16-bit (dtype=None: bf16, or fp16 without
         // bf16 support) and never upcasts the frozen weights; *-mixed here means an fp32 model.
         out.push(("framework-precision", format!("unsloth loads the model in 16-bit; precision={} assumes fp32 weights: choose bf16-true (fp16-true on GPUs without bf16) to match it", q.precision)));
@@ -237,7 +267,10 @@ pub fn unsupported(q: &Query) -> Vec<(&'static str, String)> {
         out.push(("qlora-zero3-offload", "QLoRA with ZeRO-3 parameter offload: bitsandbytes 4-bit weights cannot be offloaded by DeepSpeed; expect failure or no saving".into()));
     }
     if fw == Framework::Torchtune && q.method == Method::Qlora && q.quant != crate::query::Quant::Nf4 {
-        out.push(("framework-quant", format!("torchtune's QLoRA uses torchao NF4 only; quant={} is not available", q.quant)));
+        out.push((
+            "framework-quant",
+            format!("torchtune's QLoRA uses torchao NF4 only; quant={} is not available", q.quant),
+        ));
     }
     out
 }

@@ -15,8 +15,13 @@ pub enum ConfigError {
     /// Not a JSON object.
     NotJson(String),
     /// A field the family needs is absent or not a positive whole number / boolean.
-    Missing { field: String },
-    Invalid { field: String, message: String },
+    Missing {
+        field: String,
+    },
+    Invalid {
+        field: String,
+        message: String,
+    },
     /// `model_type` is not one this module reads.
     UnsupportedFamily(String),
 }
@@ -27,7 +32,9 @@ impl fmt::Display for ConfigError {
             ConfigError::NotJson(e) => write!(f, "config.json is not a JSON object: {e}"),
             ConfigError::Missing { field } => write!(f, "config.json: required field '{field}' is missing"),
             ConfigError::Invalid { field, message } => write!(f, "config.json: '{field}' {message}"),
-            ConfigError::UnsupportedFamily(t) => write!(f, "config.json: model_type '{t}' is not supported; supported: {}", FAMILIES.join(", ")),
+            ConfigError::UnsupportedFamily(t) => {
+                write!(f, "config.json: model_type '{t}' is not supported; supported: {}", FAMILIES.join(", "))
+            }
         }
     }
 }
@@ -36,14 +43,36 @@ impl std::error::Error for ConfigError {}
 
 /// `model_type` values read here (a multimodal config's own type, or its `text_config`'s).
 pub const FAMILIES: &[&str] = &[
-    "llama", "mistral", "mixtral", "qwen2", "qwen3", "qwen3_moe", "qwen3_next", "gemma", "gemma2", "gemma3",
-    "gemma3_text", "llama4", "llama4_text", "deepseek_v3", "gpt_oss", "phi3", "mistral3", "olmo2",
-    "smollm3", "phi", "gpt2", "bert",
+    "llama",
+    "mistral",
+    "mixtral",
+    "qwen2",
+    "qwen3",
+    "qwen3_moe",
+    "qwen3_next",
+    "gemma",
+    "gemma2",
+    "gemma3",
+    "gemma3_text",
+    "llama4",
+    "llama4_text",
+    "deepseek_v3",
+    "gpt_oss",
+    "phi3",
+    "mistral3",
+    "olmo2",
+    "smollm3",
+    "phi",
+    "gpt2",
+    "bert",
 ];
 
 /// A config object and the defaults its transformers config class applies to absent fields
 /// (multimodal checkpoints write only what differs from them).
-struct Fields<'a> { v: &'a Value, defaults: &'static [(&'static str, u64)] }
+struct Fields<'a> {
+    v: &'a Value,
+    defaults: &'static [(&'static str, u64)],
+}
 
 impl Fields<'_> {
     fn opt_u64(&self, k: &str) -> Result<Option<u64>, ConfigError> {
@@ -51,7 +80,10 @@ impl Fields<'_> {
             None | Some(Value::Null) => Ok(self.defaults.iter().find(|d| d.0 == k).map(|d| d.1)),
             Some(v) => match v.as_u64() {
                 Some(n) if (1..=100_000_000).contains(&n) => Ok(Some(n)),
-                _ => Err(ConfigError::Invalid { field: k.into(), message: format!("must be a whole number from 1 to 1e8, got {v}") }),
+                _ => Err(ConfigError::Invalid {
+                    field: k.into(),
+                    message: format!("must be a whole number from 1 to 1e8, got {v}"),
+                }),
             },
         }
     }
@@ -62,15 +94,19 @@ impl Fields<'_> {
     fn count_or(&self, k: &str, d: u64) -> Result<u64, ConfigError> {
         match self.v.get(k) {
             None | Some(Value::Null) => Ok(d),
-            Some(v) => v.as_u64().filter(|n| *n <= 100_000_000)
-                .ok_or_else(|| ConfigError::Invalid { field: k.into(), message: format!("must be a whole number, got {v}") }),
+            Some(v) => v.as_u64().filter(|n| *n <= 100_000_000).ok_or_else(|| ConfigError::Invalid {
+                field: k.into(),
+                message: format!("must be a whole number, got {v}"),
+            }),
         }
     }
     fn bool_or(&self, k: &str, d: bool) -> Result<bool, ConfigError> {
         match self.v.get(k) {
             None | Some(Value::Null) => Ok(d),
             Some(Value::Bool(b)) => Ok(*b),
-            Some(v) => Err(ConfigError::Invalid { field: k.into(), message: format!("must be true or false, got {v}") }),
+            Some(v) => {
+                Err(ConfigError::Invalid { field: k.into(), message: format!("must be true or false, got {v}") })
+            }
         }
     }
 }
@@ -79,22 +115,66 @@ impl Fields<'_> {
 // `configuration_gemma3.py` Gemma3TextConfig, `configuration_llama4.py` Llama4TextConfig,
 // `configuration_siglip.py` SiglipVisionConfig, `configuration_pixtral.py`,
 // `configuration_gpt_oss.py`, `configuration_smollm3.py`, as of transformers 4.51–4.56).
-const GEMMA3_TEXT: &[(&str, u64)] = &[("vocab_size", 262_208), ("hidden_size", 2304), ("intermediate_size", 9216),
-    ("num_hidden_layers", 26), ("num_attention_heads", 8), ("num_key_value_heads", 4), ("head_dim", 256)];
-const LLAMA4_TEXT: &[(&str, u64)] = &[("vocab_size", 202_048), ("hidden_size", 5120), ("intermediate_size", 8192),
-    ("intermediate_size_mlp", 16384), ("num_hidden_layers", 48), ("num_attention_heads", 40), ("num_key_value_heads", 8),
-    ("head_dim", 128), ("num_local_experts", 16), ("num_experts_per_tok", 1), ("interleave_moe_layer_step", 1)];
-const GPT_OSS: &[(&str, u64)] = &[("vocab_size", 201_088), ("hidden_size", 2880), ("intermediate_size", 2880),
-    ("num_hidden_layers", 36), ("num_attention_heads", 64), ("num_key_value_heads", 8), ("head_dim", 64),
-    ("num_local_experts", 128), ("num_experts_per_tok", 4)];
+const GEMMA3_TEXT: &[(&str, u64)] = &[
+    ("vocab_size", 262_208),
+    ("hidden_size", 2304),
+    ("intermediate_size", 9216),
+    ("num_hidden_layers", 26),
+    ("num_attention_heads", 8),
+    ("num_key_value_heads", 4),
+    ("head_dim", 256),
+];
+const LLAMA4_TEXT: &[(&str, u64)] = &[
+    ("vocab_size", 202_048),
+    ("hidden_size", 5120),
+    ("intermediate_size", 8192),
+    ("intermediate_size_mlp", 16384),
+    ("num_hidden_layers", 48),
+    ("num_attention_heads", 40),
+    ("num_key_value_heads", 8),
+    ("head_dim", 128),
+    ("num_local_experts", 16),
+    ("num_experts_per_tok", 1),
+    ("interleave_moe_layer_step", 1),
+];
+const GPT_OSS: &[(&str, u64)] = &[
+    ("vocab_size", 201_088),
+    ("hidden_size", 2880),
+    ("intermediate_size", 2880),
+    ("num_hidden_layers", 36),
+    ("num_attention_heads", 64),
+    ("num_key_value_heads", 8),
+    ("head_dim", 64),
+    ("num_local_experts", 128),
+    ("num_experts_per_tok", 4),
+];
 const SMOLLM3: &[(&str, u64)] = &[("vocab_size", 128_256)];
-const SIGLIP: &[(&str, u64)] = &[("hidden_size", 768), ("intermediate_size", 3072), ("num_hidden_layers", 12),
-    ("patch_size", 16), ("image_size", 224), ("num_channels", 3)];
-const PIXTRAL: &[(&str, u64)] = &[("hidden_size", 1024), ("intermediate_size", 4096), ("num_hidden_layers", 24),
-    ("patch_size", 16), ("num_channels", 3)];
-const LLAMA4_VISION: &[(&str, u64)] = &[("hidden_size", 768), ("intermediate_size", 5632), ("num_hidden_layers", 34),
-    ("patch_size", 14), ("image_size", 448), ("num_channels", 3), ("projector_input_dim", 4096), ("projector_output_dim", 4096),
-    ("vision_output_dim", 7680)];
+const SIGLIP: &[(&str, u64)] = &[
+    ("hidden_size", 768),
+    ("intermediate_size", 3072),
+    ("num_hidden_layers", 12),
+    ("patch_size", 16),
+    ("image_size", 224),
+    ("num_channels", 3),
+];
+const PIXTRAL: &[(&str, u64)] = &[
+    ("hidden_size", 1024),
+    ("intermediate_size", 4096),
+    ("num_hidden_layers", 24),
+    ("patch_size", 16),
+    ("num_channels", 3),
+];
+const LLAMA4_VISION: &[(&str, u64)] = &[
+    ("hidden_size", 768),
+    ("intermediate_size", 5632),
+    ("num_hidden_layers", 34),
+    ("patch_size", 14),
+    ("image_size", 448),
+    ("num_channels", 3),
+    ("projector_input_dim", 4096),
+    ("projector_output_dim", 4096),
+    ("vision_output_dim", 7680),
+];
 
 /// Parses a config.json text.
 pub fn parse(text: &str) -> Result<Architecture, ConfigError> {
@@ -109,9 +189,16 @@ fn model_type(v: &Value) -> Result<&str, ConfigError> {
 /// Reads a parsed config.json: a language model's, or a multimodal one whose `text_config`
 /// describes the language model and whose vision tower is counted as frozen parameters.
 pub fn from_value(v: &Value) -> Result<Architecture, ConfigError> {
-    if !v.is_object() { return Err(ConfigError::NotJson("top level is not an object".into())); }
+    if !v.is_object() {
+        return Err(ConfigError::NotJson("top level is not an object".into()));
+    }
     let ty = model_type(v)?;
-    let text_type = match ty { "gemma3" => Some("gemma3_text"), "llama4" => Some("llama4_text"), "mistral3" => Some("mistral"), _ => None };
+    let text_type = match ty {
+        "gemma3" => Some("gemma3_text"),
+        "llama4" => Some("llama4_text"),
+        "mistral3" => Some("mistral"),
+        _ => None,
+    };
     let mut a = match text_type {
         Some(tt) => {
             let empty = Value::Obj(Vec::new());
@@ -132,7 +219,11 @@ pub fn from_value(v: &Value) -> Result<Architecture, ConfigError> {
                     let bias = Fields { v, defaults: &[] }.bool_or("multimodal_projector_bias", false)?;
                     // Mistral3MultiModalProjector: RMSNorm(hv), patch_merger (hv·m² → hv, no
                     // bias), linear_1 (hv → h), linear_2 (h → h).
-                    pixtral_params(vc)? + hv + hv * merge * merge * hv + hv * a.hidden + a.hidden * a.hidden
+                    pixtral_params(vc)?
+                        + hv
+                        + hv * merge * merge * hv
+                        + hv * a.hidden
+                        + a.hidden * a.hidden
                         + if bias { 2 * a.hidden } else { 0 }
                 }
                 _ => llama4_vision_params(vc, a.hidden)?,
@@ -143,28 +234,45 @@ pub fn from_value(v: &Value) -> Result<Architecture, ConfigError> {
     };
     a.inferred = false;
     if a.heads % a.kv_heads != 0 {
-        return Err(ConfigError::Invalid { field: "num_key_value_heads".into(), message: format!("{} does not divide num_attention_heads {}", a.kv_heads, a.heads) });
+        return Err(ConfigError::Invalid {
+            field: "num_key_value_heads".into(),
+            message: format!("{} does not divide num_attention_heads {}", a.kv_heads, a.heads),
+        });
     }
     if a.experts_per_token > a.experts {
-        return Err(ConfigError::Invalid { field: "num_experts_per_tok".into(), message: "exceeds the number of experts".into() });
+        return Err(ConfigError::Invalid {
+            field: "num_experts_per_tok".into(),
+            message: "exceeds the number of experts".into(),
+        });
     }
     if a.layout.dense_layers > a.layers {
-        return Err(ConfigError::Invalid { field: "first_k_dense_replace".into(), message: "exceeds num_hidden_layers".into() });
+        return Err(ConfigError::Invalid {
+            field: "first_k_dense_replace".into(),
+            message: "exceeds num_hidden_layers".into(),
+        });
     }
     Ok(a)
 }
 
 /// One ViT encoder layer as SigLIP and Llama 4's vision model build it: q, k, v, o and
 /// fc1, fc2 with biases, two LayerNorms.
-fn vit_layer(h: u64, i: u64) -> u64 { 4 * (h * h + h) + 2 * 2 * h + (h * i + i) + (i * h + h) }
+fn vit_layer(h: u64, i: u64) -> u64 {
+    4 * (h * h + h) + 2 * 2 * h + (h * i + i) + (i * h + h)
+}
 
 /// SiglipVisionModel without its pooling head (`vision_use_head` false in Gemma 3):
 /// patch conv with bias, learned positions, per layer q/k/v/o and fc1/fc2 with biases and
 /// two LayerNorms, a post LayerNorm.
 fn siglip_params(vc: &Value) -> Result<u64, ConfigError> {
     let f = Fields { v: vc, defaults: SIGLIP };
-    let (h, i, l, p, img, c) = (f.u64("hidden_size")?, f.u64("intermediate_size")?, f.u64("num_hidden_layers")?,
-        f.u64("patch_size")?, f.u64("image_size")?, f.u64("num_channels")?);
+    let (h, i, l, p, img, c) = (
+        f.u64("hidden_size")?,
+        f.u64("intermediate_size")?,
+        f.u64("num_hidden_layers")?,
+        f.u64("patch_size")?,
+        f.u64("image_size")?,
+        f.u64("num_channels")?,
+    );
     let positions = (img / p) * (img / p);
     let layer = vit_layer(h, i);
     Ok(c * p * p * h + h + positions * h + l * layer + 2 * h)
@@ -174,7 +282,13 @@ fn siglip_params(vc: &Value) -> Result<u64, ConfigError> {
 /// q/k/v/o and a gated MLP without biases; 2-D RoPE has no parameters.
 fn pixtral_params(vc: &Value) -> Result<u64, ConfigError> {
     let f = Fields { v: vc, defaults: PIXTRAL };
-    let (h, i, l, p, c) = (f.u64("hidden_size")?, f.u64("intermediate_size")?, f.u64("num_hidden_layers")?, f.u64("patch_size")?, f.u64("num_channels")?);
+    let (h, i, l, p, c) = (
+        f.u64("hidden_size")?,
+        f.u64("intermediate_size")?,
+        f.u64("num_hidden_layers")?,
+        f.u64("patch_size")?,
+        f.u64("num_channels")?,
+    );
     Ok(c * p * p * h + h + l * (2 * h + 4 * h * h + 3 * h * i))
 }
 
@@ -185,9 +299,16 @@ fn pixtral_params(vc: &Value) -> Result<u64, ConfigError> {
 /// (`linear_1`, no bias) to the text width.
 fn llama4_vision_params(vc: &Value, text_hidden: u64) -> Result<u64, ConfigError> {
     let f = Fields { v: vc, defaults: LLAMA4_VISION };
-    let (h, i, l, p, img, c) = (f.u64("hidden_size")?, f.u64("intermediate_size")?, f.u64("num_hidden_layers")?,
-        f.u64("patch_size")?, f.u64("image_size")?, f.u64("num_channels")?);
-    let (pin, pout, vout) = (f.u64("projector_input_dim")?, f.u64("projector_output_dim")?, f.u64("vision_output_dim")?);
+    let (h, i, l, p, img, c) = (
+        f.u64("hidden_size")?,
+        f.u64("intermediate_size")?,
+        f.u64("num_hidden_layers")?,
+        f.u64("patch_size")?,
+        f.u64("image_size")?,
+        f.u64("num_channels")?,
+    );
+    let (pin, pout, vout) =
+        (f.u64("projector_input_dim")?, f.u64("projector_output_dim")?, f.u64("vision_output_dim")?);
     let positions = (img / p) * (img / p) + 1;
     let layer = vit_layer(h, i);
     let adapter = i * pin + pout * pout;
@@ -197,12 +318,16 @@ fn llama4_vision_params(vc: &Value, text_hidden: u64) -> Result<u64, ConfigError
 /// A language model's fields, by its `model_type`.
 fn language_model(v: &Value, ty: &str) -> Result<Architecture, ConfigError> {
     let defaults: &'static [(&'static str, u64)] = match ty {
-        "gemma3_text" => GEMMA3_TEXT, "llama4_text" => LLAMA4_TEXT, "gpt_oss" => GPT_OSS, "smollm3" => SMOLLM3, _ => &[],
+        "gemma3_text" => GEMMA3_TEXT,
+        "llama4_text" => LLAMA4_TEXT,
+        "gpt_oss" => GPT_OSS,
+        "smollm3" => SMOLLM3,
+        _ => &[],
     };
     let f = Fields { v, defaults };
     let a = match ty {
-        "llama" | "mistral" | "mixtral" | "qwen2" | "qwen3" | "qwen3_moe" | "qwen3_next" | "gemma" | "gemma2" | "gemma3_text"
-        | "phi3" | "olmo2" | "smollm3" | "llama4_text" | "gpt_oss" | "deepseek_v3" => {
+        "llama" | "mistral" | "mixtral" | "qwen2" | "qwen3" | "qwen3_moe" | "qwen3_next" | "gemma" | "gemma2"
+        | "gemma3_text" | "phi3" | "olmo2" | "smollm3" | "llama4_text" | "gpt_oss" | "deepseek_v3" => {
             let hidden = f.u64("hidden_size")?;
             let heads = f.u64("num_attention_heads")?;
             let mut kv = f.opt_u64("num_key_value_heads")?.unwrap_or(heads);
@@ -217,15 +342,23 @@ fn language_model(v: &Value, ty: &str) -> Result<Architecture, ConfigError> {
             let (mut experts, mut k) = (1, 1);
             let layers = f.u64("num_hidden_layers")?;
             match ty {
-                "mixtral" | "gpt_oss" => { experts = f.u64("num_local_experts")?; k = f.u64("num_experts_per_tok")?; }
+                "mixtral" | "gpt_oss" => {
+                    experts = f.u64("num_local_experts")?;
+                    k = f.u64("num_experts_per_tok")?;
+                }
                 "qwen3_moe" | "qwen3_next" => {
-                    experts = f.u64("num_experts")?; k = f.u64("num_experts_per_tok")?;
+                    experts = f.u64("num_experts")?;
+                    k = f.u64("num_experts_per_tok")?;
                     // Qwen3MoeDecoderLayer: layer i is sparse unless listed in mlp_only_layers
                     // or off the decoder_sparse_step grid; dense ones are intermediate_size wide.
                     let step = f.count_or("decoder_sparse_step", 1)?.max(1);
-                    let only: Vec<u64> = v.get("mlp_only_layers").and_then(Value::as_array)
-                        .map(|x| x.iter().filter_map(Value::as_u64).collect()).unwrap_or_default();
-                    layout.dense_layers = (0..layers).filter(|i| only.contains(i) || (i + 1) % step != 0).count() as u64;
+                    let only: Vec<u64> = v
+                        .get("mlp_only_layers")
+                        .and_then(Value::as_array)
+                        .map(|x| x.iter().filter_map(Value::as_u64).collect())
+                        .unwrap_or_default();
+                    layout.dense_layers =
+                        (0..layers).filter(|i| only.contains(i) || (i + 1) % step != 0).count() as u64;
                     layout.dense_ffn = if layout.dense_layers > 0 { ffn } else { 0 };
                     ffn = f.u64("moe_intermediate_size")?;
                     if ty == "qwen3_next" {
@@ -238,17 +371,24 @@ fn language_model(v: &Value, ty: &str) -> Result<Architecture, ConfigError> {
                         layout.attn_gate = true;
                         let lin = match v.get("layer_types").and_then(Value::as_array) {
                             Some(t) => t.iter().filter(|x| x.as_str() == Some("linear_attention")).count() as u64,
-                            None => { let every = f.count_or("full_attention_interval", 4)?.max(1); (0..layers).filter(|i| (i + 1) % every != 0).count() as u64 }
+                            None => {
+                                let every = f.count_or("full_attention_interval", 4)?.max(1);
+                                (0..layers).filter(|i| (i + 1) % every != 0).count() as u64
+                            }
                         };
                         layout.linear_attn = crate::arch::LinearAttn {
-                            layers: lin, key_heads: f.u64("linear_num_key_heads")?, key_dim: f.u64("linear_key_head_dim")?,
-                            value_heads: f.u64("linear_num_value_heads")?, value_dim: f.u64("linear_value_head_dim")?,
+                            layers: lin,
+                            key_heads: f.u64("linear_num_key_heads")?,
+                            key_dim: f.u64("linear_key_head_dim")?,
+                            value_heads: f.u64("linear_num_value_heads")?,
+                            value_dim: f.u64("linear_value_head_dim")?,
                             conv: f.count_or("linear_conv_kernel_dim", 4)?,
                         };
                     }
                 }
                 "llama4_text" => {
-                    experts = f.u64("num_local_experts")?; k = f.u64("num_experts_per_tok")?;
+                    experts = f.u64("num_local_experts")?;
+                    k = f.u64("num_experts_per_tok")?;
                     // Llama4TextDecoderLayer: MoE where the index is in `moe_layers` (default every
                     // interleave_moe_layer_step-th); MoE blocks add a shared expert of
                     // intermediate_size, dense blocks are intermediate_size_mlp wide.
@@ -262,7 +402,8 @@ fn language_model(v: &Value, ty: &str) -> Result<Architecture, ConfigError> {
                     layout.shared_ffn = ffn;
                 }
                 "deepseek_v3" => {
-                    experts = f.u64("n_routed_experts")?; k = f.u64("num_experts_per_tok")?;
+                    experts = f.u64("n_routed_experts")?;
+                    k = f.u64("num_experts_per_tok")?;
                     layout.dense_layers = f.count_or("first_k_dense_replace", 0)?;
                     layout.dense_ffn = ffn;
                     ffn = f.u64("moe_intermediate_size")?;
@@ -270,32 +411,52 @@ fn language_model(v: &Value, ty: &str) -> Result<Architecture, ConfigError> {
                     // DeepseekV3TopkRouter's e_score_correction_bias is a buffer, not a parameter.
                     let rope = f.u64("qk_rope_head_dim")?;
                     layout.mla = crate::arch::Mla {
-                        q_rank: f.count_or("q_lora_rank", 0)?, kv_rank: f.u64("kv_lora_rank")?,
-                        rope_dim: rope, v_dim: f.u64("v_head_dim")?,
+                        q_rank: f.count_or("q_lora_rank", 0)?,
+                        kv_rank: f.u64("kv_lora_rank")?,
+                        rope_dim: rope,
+                        v_dim: f.u64("v_head_dim")?,
                     };
                     head_dim = f.u64("qk_nope_head_dim")? + rope;
                     kv = heads;
                 }
                 _ => {}
             }
-            if ty == "gpt_oss" { layout.router_bias = true; layout.attn_sinks = true; }
+            if ty == "gpt_oss" {
+                layout.router_bias = true;
+                layout.attn_sinks = true;
+            }
             layout.qk_norm_full = ty == "olmo2";
             Architecture {
-                layers, hidden, heads, kv_heads: kv, head_dim,
-                ffn, vocab: f.u64("vocab_size")?,
+                layers,
+                hidden,
+                heads,
+                kv_heads: kv,
+                head_dim,
+                ffn,
+                vocab: f.u64("vocab_size")?,
                 tied: f.bool_or("tie_word_embeddings", tied_default)?,
-                mlp: MlpKind::Gated, norm: NormKind::Rms,
+                mlp: MlpKind::Gated,
+                norm: NormKind::Rms,
                 norms_per_layer: if matches!(ty, "gemma2" | "gemma3_text") { 4 } else { 2 },
                 qk_norm: matches!(ty, "qwen3" | "qwen3_moe" | "qwen3_next" | "gemma3_text" | "olmo2"),
                 // Qwen2 always has q/k/v biases (Qwen2Attention: bias=True).
-                qkv_bias: ty == "qwen2" || attn_bias, o_bias: attn_bias,
+                qkv_bias: ty == "qwen2" || attn_bias,
+                o_bias: attn_bias,
                 // gpt-oss experts carry gate_up_proj_bias and down_proj_bias.
-                mlp_bias: ty == "gpt_oss" || f.bool_or("mlp_bias", false)?, lm_head_bias: false, positions: 0,
-                experts, experts_per_token: k, encoder_only: false, type_vocab: 0, dropout: false,
+                mlp_bias: ty == "gpt_oss" || f.bool_or("mlp_bias", false)?,
+                lm_head_bias: false,
+                positions: 0,
+                experts,
+                experts_per_token: k,
+                encoder_only: false,
+                type_vocab: 0,
+                dropout: false,
                 inferred: false,
                 quirks: crate::arch::Quirks {
-                    act_extra_saves: 0, fused_qkv: ty == "phi3",
-                    softcap: ty == "gemma2", norm_fp32_scale: matches!(ty, "gemma" | "gemma2" | "gemma3_text" | "qwen3_next"),
+                    act_extra_saves: 0,
+                    fused_qkv: ty == "phi3",
+                    softcap: ty == "gemma2",
+                    norm_fp32_scale: matches!(ty, "gemma" | "gemma2" | "gemma3_text" | "qwen3_next"),
                     softmax_fp32: true,
                 },
                 layout,
@@ -307,7 +468,9 @@ fn language_model(v: &Value, ty: &str) -> Result<Architecture, ConfigError> {
             let hidden = f.u64("hidden_size")?;
             let heads = f.u64("num_attention_heads")?;
             let mut a = crate::catalog::preset("phi-1.5").expect("phi-1.5 preset").arch.clone();
-            a.layers = f.u64("num_hidden_layers")?; a.hidden = hidden; a.heads = heads;
+            a.layers = f.u64("num_hidden_layers")?;
+            a.hidden = hidden;
+            a.heads = heads;
             a.kv_heads = f.opt_u64("num_key_value_heads")?.unwrap_or(heads);
             a.head_dim = hidden / heads;
             a.ffn = f.opt_u64("intermediate_size")?.unwrap_or(8192);
@@ -319,7 +482,10 @@ fn language_model(v: &Value, ty: &str) -> Result<Architecture, ConfigError> {
             let hidden = f.u64("n_embd")?;
             let heads = f.u64("n_head")?;
             let mut a = crate::catalog::preset("gpt2").expect("gpt2 preset").arch.clone();
-            a.layers = f.u64("n_layer")?; a.hidden = hidden; a.heads = heads; a.kv_heads = heads;
+            a.layers = f.u64("n_layer")?;
+            a.hidden = hidden;
+            a.heads = heads;
+            a.kv_heads = heads;
             a.head_dim = hidden / heads;
             a.ffn = f.opt_u64("n_inner")?.unwrap_or(4 * hidden);
             a.vocab = f.u64("vocab_size")?;
@@ -331,7 +497,10 @@ fn language_model(v: &Value, ty: &str) -> Result<Architecture, ConfigError> {
             let hidden = f.u64("hidden_size")?;
             let heads = f.u64("num_attention_heads")?;
             let mut a = crate::catalog::preset("bert-large-uncased").expect("bert preset").arch.clone();
-            a.layers = f.u64("num_hidden_layers")?; a.hidden = hidden; a.heads = heads; a.kv_heads = heads;
+            a.layers = f.u64("num_hidden_layers")?;
+            a.hidden = hidden;
+            a.heads = heads;
+            a.kv_heads = heads;
             a.head_dim = hidden / heads;
             a.ffn = f.u64("intermediate_size")?;
             a.vocab = f.u64("vocab_size")?;
@@ -358,7 +527,9 @@ pub fn to_query_fragment(a: &Architecture) -> String {
 /// config reader is not in the page's first load.
 pub fn read_for_page(text: &str) -> String {
     match config_link(text) {
-        Ok((a, link)) => format!("ok\t{}\t{}\t{}\t{}\t{}", link, a.layers, a.hidden, a.param_count(), a.layout.vision_params),
+        Ok((a, link)) => {
+            format!("ok\t{}\t{}\t{}\t{}\t{}", link, a.layers, a.hidden, a.param_count(), a.layout.vision_params)
+        }
         Err(e) => format!("err\t{}", e.to_string().replace(['\t', '\n'], " ")),
     }
 }
@@ -371,7 +542,11 @@ pub fn skip_keys(text: &str) -> String {
     let list = v.get("quantization_config").and_then(|q| q.get("llm_int8_skip_modules")).and_then(Value::as_array);
     let names: Vec<&str> = list.map(|l| l.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
     let skip = crate::query::QuantSkip::parse_lenient(&names.join(","));
-    if skip.is_empty() { String::new() } else { format!("&quant_skip={}", skip.to_query_value()) }
+    if skip.is_empty() {
+        String::new()
+    } else {
+        format!("&quant_skip={}", skip.to_query_value())
+    }
 }
 
 /// A config.json text as its architecture and the link that reproduces it: the model's
@@ -390,7 +565,9 @@ pub fn apply_link(q: &mut crate::Query, link: &str) -> Result<(), crate::QueryEr
     q.params = None;
     q.arch = Default::default();
     q.quant_skip = Default::default();
-    for (k, v) in link.split('&').filter_map(|kv| kv.split_once('=')) { q.set(k, v)?; }
+    for (k, v) in link.split('&').filter_map(|kv| kv.split_once('=')) {
+        q.set(k, v)?;
+    }
     Ok(())
 }
 

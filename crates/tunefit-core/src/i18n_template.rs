@@ -21,7 +21,9 @@ pub fn figures<'a>(template: &str, message: &'a str) -> Option<Vec<&'a str>> {
         out.push(&rest[..end]);
         rest = &rest[end + lit.len()..];
     }
-    if lits.is_empty() && !rest.is_empty() { return None; }
+    if lits.is_empty() && !rest.is_empty() {
+        return None;
+    }
     Some(out)
 }
 
@@ -29,7 +31,12 @@ pub fn figures<'a>(template: &str, message: &'a str) -> Option<Vec<&'a str>> {
 /// translated template) whose code is `code` and whose English template it follows; each
 /// figure passes through `figure` (units, words the core writes inside a figure). `None` when
 /// no row fits.
-pub fn translate(table: &[(&str, &str, &str)], code: &str, message: &str, figure: &dyn Fn(&str) -> String) -> Option<String> {
+pub fn translate(
+    table: &[(&str, &str, &str)],
+    code: &str,
+    message: &str,
+    figure: &dyn Fn(&str) -> String,
+) -> Option<String> {
     table.iter().filter(|(c, _, _)| *c == code).find_map(|(_, en, other)| {
         let figs = figures(en, message)?;
         let mut out = String::with_capacity(other.len() + 32);
@@ -60,7 +67,10 @@ mod tests {
         let id = |f: &str| f.to_string();
         assert_eq!(translate(T, "a", "litgpt has no DoRA recipe", &id).as_deref(), Some("в litgpt нет рецепта DoRA"));
         assert_eq!(translate(T, "a", "x swaps 1 and 2", &id).as_deref(), Some("2 и 1 меняет x"));
-        assert_eq!(translate(T, "a", "x swaps 1 and 2", &|f: &str| format!("<{f}>")).as_deref(), Some("<2> и <1> меняет <x>"));
+        assert_eq!(
+            translate(T, "a", "x swaps 1 and 2", &|f: &str| format!("<{f}>")).as_deref(),
+            Some("<2> и <1> меняет <x>")
+        );
         assert_eq!(translate(T, "b", "plain sentence", &id).as_deref(), Some("простое предложение"));
     }
 

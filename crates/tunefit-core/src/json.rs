@@ -47,14 +47,37 @@ impl Json {
             _ => None,
         }
     }
-    pub fn as_str(&self) -> Option<&str> { if let Json::Str(s) = self { Some(s) } else { None } }
+    pub fn as_str(&self) -> Option<&str> {
+        if let Json::Str(s) = self {
+            Some(s)
+        } else {
+            None
+        }
+    }
     /// A whole number without fraction or exponent that fits u64 (serde_json's `as_u64`).
     pub fn as_u64(&self) -> Option<u64> {
-        match self { Json::Num(t) if t.bytes().all(|b| b.is_ascii_digit()) => t.parse().ok(), _ => None }
+        match self {
+            Json::Num(t) if t.bytes().all(|b| b.is_ascii_digit()) => t.parse().ok(),
+            _ => None,
+        }
     }
-    pub fn as_f64(&self) -> Option<f64> { if let Json::Num(t) = self { crate::num::parse_f64(t) } else { None } }
-    pub fn is_object(&self) -> bool { matches!(self, Json::Obj(_)) }
-    pub fn as_array(&self) -> Option<&[Json]> { if let Json::Arr(a) = self { Some(a) } else { None } }
+    pub fn as_f64(&self) -> Option<f64> {
+        if let Json::Num(t) = self {
+            crate::num::parse_f64(t)
+        } else {
+            None
+        }
+    }
+    pub fn is_object(&self) -> bool {
+        matches!(self, Json::Obj(_))
+    }
+    pub fn as_array(&self) -> Option<&[Json]> {
+        if let Json::Arr(a) = self {
+            Some(a)
+        } else {
+            None
+        }
+    }
 }
 
 /// Compact JSON, as serde_json prints a value (numbers as written).
@@ -67,13 +90,20 @@ impl fmt::Display for Json {
             Json::Str(s) => write_str(f, s),
             Json::Arr(a) => {
                 f.write_str("[")?;
-                for (i, v) in a.iter().enumerate() { if i > 0 { f.write_str(",")? } write!(f, "{v}")? }
+                for (i, v) in a.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(",")?
+                    }
+                    write!(f, "{v}")?
+                }
                 f.write_str("]")
             }
             Json::Obj(m) => {
                 f.write_str("{")?;
                 for (i, (k, v, _)) in m.iter().enumerate() {
-                    if i > 0 { f.write_str(",")? }
+                    if i > 0 {
+                        f.write_str(",")?
+                    }
                     write_str(f, k)?;
                     write!(f, ":{v}")?;
                 }
@@ -104,14 +134,20 @@ pub fn parse(text: &str) -> Result<Json, JsonError> {
     let mut p = Parser { s: text.as_bytes(), i: 0, depth: 0 };
     let v = p.value()?;
     p.ws();
-    if p.i < p.s.len() { return Err(p.err("trailing characters")); }
+    if p.i < p.s.len() {
+        return Err(p.err("trailing characters"));
+    }
     Ok(v)
 }
 
 /// serde_json's recursion limit.
 const MAX_DEPTH: usize = 128;
 
-struct Parser<'a> { s: &'a [u8], i: usize, depth: usize }
+struct Parser<'a> {
+    s: &'a [u8],
+    i: usize,
+    depth: usize,
+}
 
 impl Parser<'_> {
     fn err(&self, message: &str) -> JsonError {
@@ -120,9 +156,17 @@ impl Parser<'_> {
         let column = before.len() - before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
         JsonError { message: message.into(), line, column }
     }
-    fn line(&self) -> usize { self.s[..self.i].iter().filter(|&&b| b == b'\n').count() + 1 }
-    fn peek(&self) -> Option<u8> { self.s.get(self.i).copied() }
-    fn ws(&mut self) { while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) { self.i += 1 } }
+    fn line(&self) -> usize {
+        self.s[..self.i].iter().filter(|&&b| b == b'\n').count() + 1
+    }
+    fn peek(&self) -> Option<u8> {
+        self.s.get(self.i).copied()
+    }
+    fn ws(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            self.i += 1
+        }
+    }
     fn word(&mut self, w: &[u8], v: Json) -> Result<Json, JsonError> {
         for &c in w {
             match self.peek() {
@@ -147,13 +191,20 @@ impl Parser<'_> {
                 self.enter()?;
                 let mut a = Vec::new();
                 self.ws();
-                if self.peek() == Some(b']') { self.i += 1; self.depth -= 1; return Ok(Json::Arr(a)); }
+                if self.peek() == Some(b']') {
+                    self.i += 1;
+                    self.depth -= 1;
+                    return Ok(Json::Arr(a));
+                }
                 loop {
                     a.push(self.value()?);
                     self.ws();
                     match self.peek() {
                         Some(b',') => self.i += 1,
-                        Some(b']') => { self.i += 1; break }
+                        Some(b']') => {
+                            self.i += 1;
+                            break;
+                        }
                         None => return Err(self.err("EOF while parsing a list")),
                         _ => return Err(self.err("expected `,` or `]`")),
                     }
@@ -165,7 +216,11 @@ impl Parser<'_> {
                 self.enter()?;
                 let mut m = Vec::new();
                 self.ws();
-                if self.peek() == Some(b'}') { self.i += 1; self.depth -= 1; return Ok(Json::Obj(m)); }
+                if self.peek() == Some(b'}') {
+                    self.i += 1;
+                    self.depth -= 1;
+                    return Ok(Json::Obj(m));
+                }
                 loop {
                     self.ws();
                     match self.peek() {
@@ -187,7 +242,10 @@ impl Parser<'_> {
                     self.ws();
                     match self.peek() {
                         Some(b',') => self.i += 1,
-                        Some(b'}') => { self.i += 1; break }
+                        Some(b'}') => {
+                            self.i += 1;
+                            break;
+                        }
                         None => return Err(self.err("EOF while parsing an object")),
                         _ => return Err(self.err("expected `,` or `}`")),
                     }
@@ -201,38 +259,67 @@ impl Parser<'_> {
 
     fn enter(&mut self) -> Result<(), JsonError> {
         self.depth += 1;
-        if self.depth > MAX_DEPTH { return Err(self.err("recursion limit exceeded")); }
+        if self.depth > MAX_DEPTH {
+            return Err(self.err("recursion limit exceeded"));
+        }
         self.i += 1;
         Ok(())
     }
 
     fn digits(&mut self) -> usize {
         let start = self.i;
-        while matches!(self.peek(), Some(b'0'..=b'9')) { self.i += 1 }
+        while matches!(self.peek(), Some(b'0'..=b'9')) {
+            self.i += 1
+        }
         self.i - start
     }
 
     fn number(&mut self) -> Result<Json, JsonError> {
         let start = self.i;
-        if self.peek() == Some(b'-') { self.i += 1 }
+        if self.peek() == Some(b'-') {
+            self.i += 1
+        }
         match self.peek() {
-            Some(b'0') => { self.i += 1; if matches!(self.peek(), Some(b'0'..=b'9')) { return Err(self.err("invalid number")) } }
-            Some(b'1'..=b'9') => { self.digits(); }
+            Some(b'0') => {
+                self.i += 1;
+                if matches!(self.peek(), Some(b'0'..=b'9')) {
+                    return Err(self.err("invalid number"));
+                }
+            }
+            Some(b'1'..=b'9') => {
+                self.digits();
+            }
             None => return Err(self.err("EOF while parsing a value")),
             _ => return Err(self.err("invalid number")),
         }
         if self.peek() == Some(b'.') {
             self.i += 1;
-            if self.digits() == 0 { return Err(self.err(if self.peek().is_none() { "EOF while parsing a value" } else { "invalid number" })) }
+            if self.digits() == 0 {
+                return Err(self.err(if self.peek().is_none() {
+                    "EOF while parsing a value"
+                } else {
+                    "invalid number"
+                }));
+            }
         }
         if matches!(self.peek(), Some(b'e' | b'E')) {
             self.i += 1;
-            if matches!(self.peek(), Some(b'+' | b'-')) { self.i += 1 }
-            if self.digits() == 0 { return Err(self.err(if self.peek().is_none() { "EOF while parsing a value" } else { "invalid number" })) }
+            if matches!(self.peek(), Some(b'+' | b'-')) {
+                self.i += 1
+            }
+            if self.digits() == 0 {
+                return Err(self.err(if self.peek().is_none() {
+                    "EOF while parsing a value"
+                } else {
+                    "invalid number"
+                }));
+            }
         }
         // The text is ASCII digits and signs, so this slice is valid UTF-8.
         let t = std::str::from_utf8(&self.s[start..self.i]).unwrap_or_default();
-        if !crate::num::parse_f64(t).is_some_and(f64::is_finite) { return Err(self.err("number out of range")) }
+        if !crate::num::parse_f64(t).is_some_and(f64::is_finite) {
+            return Err(self.err("number out of range"));
+        }
         Ok(Json::Num(t.to_string()))
     }
 
@@ -261,17 +348,29 @@ impl Parser<'_> {
                     let Some(e) = self.peek() else { return Err(self.err("EOF while parsing a string")) };
                     self.i += 1;
                     let c = match e {
-                        b'"' => '"', b'\\' => '\\', b'/' => '/', b'b' => '\u{8}', b'f' => '\u{c}',
-                        b'n' => '\n', b'r' => '\r', b't' => '\t',
+                        b'"' => '"',
+                        b'\\' => '\\',
+                        b'/' => '/',
+                        b'b' => '\u{8}',
+                        b'f' => '\u{c}',
+                        b'n' => '\n',
+                        b'r' => '\r',
+                        b't' => '\t',
                         b'u' => {
                             let hi = self.hex4()?;
                             let code = if (0xD800..0xDC00).contains(&hi) {
-                                if self.s.get(self.i..self.i + 2) != Some(b"\\u") { return Err(self.err("unexpected end of hex escape")) }
+                                if self.s.get(self.i..self.i + 2) != Some(b"\\u") {
+                                    return Err(self.err("unexpected end of hex escape"));
+                                }
                                 self.i += 2;
                                 let lo = self.hex4()?;
-                                if !(0xDC00..0xE000).contains(&lo) { return Err(self.err("lone leading surrogate in hex escape")) }
+                                if !(0xDC00..0xE000).contains(&lo) {
+                                    return Err(self.err("lone leading surrogate in hex escape"));
+                                }
                                 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)
-                            } else { hi };
+                            } else {
+                                hi
+                            };
                             char::from_u32(code).ok_or_else(|| self.err("lone leading surrogate in hex escape"))?
                         }
                         _ => return Err(self.err("invalid escape")),
@@ -297,9 +396,37 @@ mod tests {
     fn agrees_with_serde_json() {
         let cases = [
             r#"{"a": 1, "b": [true, false, null], "c": "x\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00", "d": -0.5e-3}"#,
-            "[]", "{}", " 1 ", "-0", "0.0", "1E+2", "\"\"", "[1,]", "{\"a\":1,}", "01", "1.", ".5", "-", "+1",
-            "nul", "tru", "[1 2]", "{\"a\" 1}", "{1: 2}", "\"\\x\"", "\"\\ud800\"", "\"\u{1}\"", "1e400", "-1e400",
-            "[[[[]]]]", "{\"k\": {\"k\": [1, {\"z\": null}]}}", "1 2", "", "   ", "\"unterminated", "[1, 2",
+            "[]",
+            "{}",
+            " 1 ",
+            "-0",
+            "0.0",
+            "1E+2",
+            "\"\"",
+            "[1,]",
+            "{\"a\":1,}",
+            "01",
+            "1.",
+            ".5",
+            "-",
+            "+1",
+            "nul",
+            "tru",
+            "[1 2]",
+            "{\"a\" 1}",
+            "{1: 2}",
+            "\"\\x\"",
+            "\"\\ud800\"",
+            "\"\u{1}\"",
+            "1e400",
+            "-1e400",
+            "[[[[]]]]",
+            "{\"k\": {\"k\": [1, {\"z\": null}]}}",
+            "1 2",
+            "",
+            "   ",
+            "\"unterminated",
+            "[1, 2",
             "{\"a\": 18446744073709551615, \"b\": 18446744073709551616, \"c\": 4096.0, \"d\": -3}",
         ];
         for c in cases {
@@ -307,12 +434,16 @@ mod tests {
             let theirs: Result<serde_json::Value, _> = serde_json::from_str(c);
             assert_eq!(ours.is_ok(), theirs.is_ok(), "{c}: {ours:?} vs {theirs:?}");
             if let (Ok(o), Ok(t)) = (&ours, &theirs) {
-                if let (Some(os), Some(ts)) = (o.get("c").and_then(Json::as_str), t.get("c").and_then(|v| v.as_str())) { assert_eq!(os, ts) }
+                if let (Some(os), Some(ts)) = (o.get("c").and_then(Json::as_str), t.get("c").and_then(|v| v.as_str())) {
+                    assert_eq!(os, ts)
+                }
                 for k in ["a", "b", "c", "d"] {
                     assert_eq!(o.get(k).and_then(Json::as_u64), t.get(k).and_then(|v| v.as_u64()), "{c} {k}");
                 }
             }
-            if let (Err(o), Err(t)) = (&ours, &theirs) { assert_eq!(o.line, t.line(), "{c}: {o} vs {t}") }
+            if let (Err(o), Err(t)) = (&ours, &theirs) {
+                assert_eq!(o.line, t.line(), "{c}: {o} vs {t}")
+            }
         }
         let deep = "[".repeat(200) + &"]".repeat(200);
         assert!(parse(&deep).is_err() && serde_json::from_str::<serde_json::Value>(&deep).is_err());
@@ -339,22 +470,29 @@ mod tests {
         let o = r#""provider": "aws", "gpu": "h100-sxm", "gpus_per_instance": 8"#;
         let c = r#""name": "lab", "provider": "p", "gpu": "l4", "gpus_per_instance": 1"#;
         let cases = [
-            "{}".to_string(), format!(r#"{{"overrides": [{{{o}}}]}}"#),
+            "{}".to_string(),
+            format!(r#"{{"overrides": [{{{o}}}]}}"#),
             format!(r#"{{"overrides": [{{{o}, "on_demand_usd_h": 40, "spot_usd_h": null}}], "custom_offers": []}}"#),
             format!(r#"{{"custom_offers": [{{{c}, "on_demand_usd_h": 1.5, "billing": "second"}}]}}"#),
             format!(r#"{{"custom_offers": [{{{c}, "billing": null, "spot_usd_h": 0.5}}]}}"#),
-            format!(r#"{{"overrides": [{{{o}, "colour": 1}}]}}"#), format!(r#"{{"overrides": [{{{o}, "gpu": "a"}}]}}"#),
+            format!(r#"{{"overrides": [{{{o}, "colour": 1}}]}}"#),
+            format!(r#"{{"overrides": [{{{o}, "gpu": "a"}}]}}"#),
             r#"{"overrides": [{"provider": "aws", "gpu": "h100-sxm", "gpus_per_instance": 8.0}]}"#.into(),
             r#"{"overrides": [{"provider": "aws", "gpu": "h100-sxm", "gpus_per_instance": "8"}]}"#.into(),
             r#"{"overrides": [{"provider": "aws", "gpu": "h100-sxm", "gpus_per_instance": -1}]}"#.into(),
             r#"{"overrides": [{"provider": "aws", "gpu": "h100-sxm", "gpus_per_instance": 4294967296}]}"#.into(),
             format!(r#"{{"overrides": [{{{o}, "on_demand_usd_h": "1"}}]}}"#),
-            r#"{"overrides": null}"#.into(), r#"{"overrides": {}}"#.into(), "null".into(),
-            r#"{"overrides": [], "overrides": []}"#.into(), r#"{"overrides": [1]}"#.into(),
+            r#"{"overrides": null}"#.into(),
+            r#"{"overrides": {}}"#.into(),
+            "null".into(),
+            r#"{"overrides": [], "overrides": []}"#.into(),
+            r#"{"overrides": [1]}"#.into(),
         ];
         for t in &cases {
             let ours = PriceBook::from_json(t);
-            let theirs = serde_json::from_str::<PriceBook>(t).map_err(|e| e.to_string()).and_then(|b| b.validate().map(|_| b).map_err(|e| e.to_string()));
+            let theirs = serde_json::from_str::<PriceBook>(t)
+                .map_err(|e| e.to_string())
+                .and_then(|b| b.validate().map(|_| b).map_err(|e| e.to_string()));
             match (&ours, &theirs) {
                 (Ok(a), Ok(b)) => assert_eq!(a, b, "{t}"),
                 (Err(_), Err(_)) => {}

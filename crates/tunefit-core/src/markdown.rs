@@ -13,7 +13,9 @@ const GIB: f64 = 1_073_741_824.0;
 const TOP_OFFERS: usize = 5;
 
 /// The report as Markdown; the link is given as its query string (`?v=1&…`).
-pub fn report_markdown(r: &Report) -> String { report_markdown_with_link(r, None) }
+pub fn report_markdown(r: &Report) -> String {
+    report_markdown_with_link(r, None)
+}
 
 /// The report as Markdown with a full link: `base` is the page's address without its query
 /// (e.g. `https://example.org/tunefit/`).
@@ -27,42 +29,93 @@ pub fn report_markdown_with_link(r: &Report, base: Option<&str>) -> String {
     md.push_str("| Setting | Value |\n|---|---|\n");
     let id = m.id.as_deref().map(|i| format!(" (`{}`)", cell(i))).unwrap_or_default();
     let share = if m.params > 0 { m.trainable_params as f64 / m.params as f64 * 100.0 } else { 0.0 };
-    row(&mut md, "Model", &format!("{}{id}{}", cell(&m.name), if m.inferred { ", architecture inferred from the size" } else { "" }));
-    row(&mut md, "Parameters", &format!("{} total, {} trainable ({})", count(m.params), count(m.trainable_params), pct(share)));
+    row(
+        &mut md,
+        "Model",
+        &format!("{}{id}{}", cell(&m.name), if m.inferred { ", architecture inferred from the size" } else { "" }),
+    );
+    row(
+        &mut md,
+        "Parameters",
+        &format!("{} total, {} trainable ({})", count(m.params), count(m.trainable_params), pct(share)),
+    );
     row(&mut md, "Method", &method_line(&q));
     row(&mut md, "Precision", &format!("{}, optimizer {}", q.precision, q.optim));
     let mut batch = format!("micro-batch {} × sequence {} tokens, gradient accumulation {}", q.batch, q.seq, q.ga);
-    if let Some(c) = q.ckpt { let _ = write!(batch, ", checkpointing {c}"); }
-    if let Some(a) = q.attn { let _ = write!(batch, ", attention {a}"); }
-    if let Some(l) = q.loss { let _ = write!(batch, ", loss {l}"); }
+    if let Some(c) = q.ckpt {
+        let _ = write!(batch, ", checkpointing {c}");
+    }
+    if let Some(a) = q.attn {
+        let _ = write!(batch, ", attention {a}");
+    }
+    if let Some(l) = q.loss {
+        let _ = write!(batch, ", loss {l}");
+    }
     row(&mut md, "Batch", &batch);
-    let mut par = format!("{} GPU(s) on {} node(s), sharding {}, offload {}, tensor parallel {}", q.gpus, q.nodes, q.shard, q.offload, q.tp);
-    if q.sp { par.push_str(" with sequence parallelism"); }
-    if q.pp > 1 { let _ = write!(par, ", pipeline {} stages", q.pp); if q.pp_chunks > 1 { let _ = write!(par, " × {} chunks", q.pp_chunks); } }
-    if q.cp > 1 { let _ = write!(par, ", context parallel {}", q.cp); }
+    let mut par = format!(
+        "{} GPU(s) on {} node(s), sharding {}, offload {}, tensor parallel {}",
+        q.gpus, q.nodes, q.shard, q.offload, q.tp
+    );
+    if q.sp {
+        par.push_str(" with sequence parallelism");
+    }
+    if q.pp > 1 {
+        let _ = write!(par, ", pipeline {} stages", q.pp);
+        if q.pp_chunks > 1 {
+            let _ = write!(par, " × {} chunks", q.pp_chunks);
+        }
+    }
+    if q.cp > 1 {
+        let _ = write!(par, ", context parallel {}", q.cp);
+    }
     row(&mut md, "Parallelism", &par);
-    if q.compute != crate::query::Compute::Native { row(&mut md, "Matmul format", q.compute.as_str()); }
+    if q.compute != crate::query::Compute::Native {
+        row(&mut md, "Matmul format", q.compute.as_str());
+    }
     row(&mut md, "Framework", q.framework.as_str());
 
     let b = &r.memory;
     md.push_str("\n**Memory per GPU** (GiB = 2^30 bytes)\n\n| Part | GiB |\n|---|---:|\n");
     for (name, v) in [
-        ("Weights", b.weights), ("Gradients", b.gradients), ("Optimizer states", b.optimizer),
-        ("Activations", b.activations), ("Logits", b.logits), ("Overhead", b.overhead),
+        ("Weights", b.weights),
+        ("Gradients", b.gradients),
+        ("Optimizer states", b.optimizer),
+        ("Activations", b.activations),
+        ("Logits", b.logits),
+        ("Overhead", b.overhead),
         ("**Allocated** (torch max_memory_allocated)", b.allocated),
         ("**Reserved** (torch max_memory_reserved)", b.reserved),
         ("**Device** (nvidia-smi)", b.device),
     ] {
         let _ = writeln!(md, "| {name} | {} |", gib(v));
     }
-    if b.host_ram > 0 { let _ = writeln!(md, "| Host RAM per node | {} |", gib(b.host_ram)); }
+    if b.host_ram > 0 {
+        let _ = writeln!(md, "| Host RAM per node | {} |", gib(b.host_ram));
+    }
 
     if let Some(f) = &r.fit {
-        let verdict = match f.verdict { crate::report::Verdict::Fits => "fits", crate::report::Verdict::Tight => "tight (inside the model's error band)", crate::report::Verdict::DoesNotFit => "does not fit" };
-        let _ = writeln!(md, "\n**Fit on {}** ({} GiB usable): {verdict}, headroom {} GiB; measured runs of this kind need {}–{} GiB.",
-            cell(&f.gpu), gib(f.vram), signed_gib(f.headroom), gib(f.band_low), gib(f.band_high));
+        let verdict = match f.verdict {
+            crate::report::Verdict::Fits => "fits",
+            crate::report::Verdict::Tight => "tight (inside the model's error band)",
+            crate::report::Verdict::DoesNotFit => "does not fit",
+        };
+        let _ = writeln!(
+            md,
+            "\n**Fit on {}** ({} GiB usable): {verdict}, headroom {} GiB; measured runs of this kind need {}–{} GiB.",
+            cell(&f.gpu),
+            gib(f.vram),
+            signed_gib(f.headroom),
+            gib(f.band_low),
+            gib(f.band_high)
+        );
         let opt = |v: Option<u32>| v.map_or("none".to_string(), |v| v.to_string());
-        let _ = writeln!(md, "Largest micro-batch: {}; longest sequence: {}; fewest GPUs: {}.", opt(f.max_batch), opt(f.max_seq), opt(f.min_gpus));
+        let _ = writeln!(
+            md,
+            "Largest micro-batch: {}; longest sequence: {}; fewest GPUs: {}.",
+            opt(f.max_batch),
+            opt(f.max_seq),
+            opt(f.min_gpus)
+        );
     }
 
     if let Some(t) = &r.time {
@@ -72,22 +125,45 @@ pub fn report_markdown_with_link(r: &Report, base: Option<&str>) -> String {
     }
 
     if let Some(c) = r.cost.as_ref().filter(|c| !c.offers.is_empty()) {
-        let _ = writeln!(md, "\n**Cheapest offers** ({} of {}; USD, prices as of each snapshot)\n", c.offers.len().min(TOP_OFFERS), c.offers.len());
+        let _ = writeln!(
+            md,
+            "\n**Cheapest offers** ({} of {}; USD, prices as of each snapshot)\n",
+            c.offers.len().min(TOP_OFFERS),
+            c.offers.len()
+        );
         md.push_str("| # | Provider | GPU | GPUs | Pricing | USD/h | Hours per run | Total USD | Snapshot |\n|---:|---|---|---:|---|---:|---:|---:|---|\n");
         for (i, o) in c.offers.iter().take(TOP_OFFERS).enumerate() {
-            let _ = writeln!(md, "| {} | {} | {} | {} | {} | {:.2} | {} | {:.2} | {} |", i + 1, cell(o.provider), cell(o.gpu),
-                o.gpus * o.instances, o.pricing, o.usd_per_hour, num(o.hours), o.usd_total, cell(o.snapshot_date));
+            let _ = writeln!(
+                md,
+                "| {} | {} | {} | {} | {} | {:.2} | {} | {:.2} | {} |",
+                i + 1,
+                cell(o.provider),
+                cell(o.gpu),
+                o.gpus * o.instances,
+                o.pricing,
+                o.usd_per_hour,
+                num(o.hours),
+                o.usd_total,
+                cell(o.snapshot_date)
+            );
         }
-        if !c.recommendation.is_empty() { let _ = writeln!(md, "\n{}", cell(&c.recommendation)); }
+        if !c.recommendation.is_empty() {
+            let _ = writeln!(md, "\n{}", cell(&c.recommendation));
+        }
     }
 
     let warnings: Vec<_> = r.warnings.iter().chain(r.cost.iter().flat_map(|c| c.warnings.iter())).collect();
     if !warnings.is_empty() {
         md.push_str("\n**Warnings**\n\n");
-        for w in warnings { let _ = writeln!(md, "- {}", cell(&w.message)); }
+        for w in warnings {
+            let _ = writeln!(md, "- {}", cell(&w.message));
+        }
     }
 
-    let link = match base { Some(b) => format!("{b}?{}", r.query), None => format!("?{}", r.query) };
+    let link = match base {
+        Some(b) => format!("{b}?{}", r.query),
+        None => format!("?{}", r.query),
+    };
     let _ = writeln!(md, "\nLink: `{}`", link.replace('`', "%60"));
     md
 }
@@ -98,36 +174,71 @@ fn method_line(q: &Query) -> String {
     match q.method {
         Lora | Qlora | Dora => {
             let _ = write!(s, ", rank {}, targets {}", q.rank, q.targets.to_query_value());
-            if q.method == Qlora { let _ = write!(s, ", base {}{}", q.quant, if q.double_quant { " with double quantization" } else { "" }); }
+            if q.method == Qlora {
+                let _ =
+                    write!(s, ", base {}{}", q.quant, if q.double_quant { " with double quantization" } else { "" });
+            }
         }
-        Freeze => { let _ = write!(s, ", last {} layers trained", q.train_layers); }
-        Adapter => { let _ = write!(s, ", bottleneck {}", q.bottleneck); }
-        Prefix | Prompt => { let _ = write!(s, ", {} virtual tokens", q.virtual_tokens); }
+        Freeze => {
+            let _ = write!(s, ", last {} layers trained", q.train_layers);
+        }
+        Adapter => {
+            let _ = write!(s, ", bottleneck {}", q.bottleneck);
+        }
+        Prefix | Prompt => {
+            let _ = write!(s, ", {} virtual tokens", q.virtual_tokens);
+        }
         Full => {}
     }
     s
 }
 
-fn row(md: &mut String, k: &str, v: &str) { let _ = writeln!(md, "| {k} | {v} |"); }
+fn row(md: &mut String, k: &str, v: &str) {
+    let _ = writeln!(md, "| {k} | {v} |");
+}
 
 /// Text made safe for one table cell: no column breaks, no line breaks, no raw HTML.
 fn cell(s: &str) -> String {
     s.replace('|', "\\|").replace(['\n', '\r'], " ").replace('<', "&lt;").replace('>', "&gt;")
 }
 
-fn gib(b: u64) -> String { format!("{:.2}", b as f64 / GIB) }
+fn gib(b: u64) -> String {
+    format!("{:.2}", b as f64 / GIB)
+}
 
-fn signed_gib(b: i64) -> String { format!("{:.2}", b as f64 / GIB) }
+fn signed_gib(b: i64) -> String {
+    format!("{:.2}", b as f64 / GIB)
+}
 
-fn pct(p: f64) -> String { if p < 1.0 { format!("{p:.2} %") } else { format!("{p:.1} %") } }
+fn pct(p: f64) -> String {
+    if p < 1.0 {
+        format!("{p:.2} %")
+    } else {
+        format!("{p:.1} %")
+    }
+}
 
 /// Three significant figures or whole numbers, whichever is readable.
 fn num(x: f64) -> String {
-    if x >= 100.0 { format!("{x:.0}") } else if x >= 10.0 { format!("{x:.1}") } else { format!("{x:.2}") }
+    if x >= 100.0 {
+        format!("{x:.0}")
+    } else if x >= 10.0 {
+        format!("{x:.1}")
+    } else {
+        format!("{x:.2}")
+    }
 }
 
 /// A parameter count as people write it: 8.03 B, 41.9 M.
 fn count(n: u64) -> String {
     let x = n as f64;
-    if x >= 1e9 { format!("{:.2} B", x / 1e9) } else if x >= 1e6 { format!("{:.1} M", x / 1e6) } else if x >= 1e3 { format!("{:.1} K", x / 1e3) } else { n.to_string() }
+    if x >= 1e9 {
+        format!("{:.2} B", x / 1e9)
+    } else if x >= 1e6 {
+        format!("{:.1} M", x / 1e6)
+    } else if x >= 1e3 {
+        format!("{:.1} K", x / 1e3)
+    } else {
+        n.to_string()
+    }
 }

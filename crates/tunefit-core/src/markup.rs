@@ -7,7 +7,9 @@ use std::fmt;
 pub struct Esc<'a>(pub &'a str);
 
 /// Escapes `s` when formatted: `&`, `<`, `>`, `"` and `'` become character references.
-pub fn esc(s: &str) -> Esc<'_> { Esc(s) }
+pub fn esc(s: &str) -> Esc<'_> {
+    Esc(s)
+}
 
 impl fmt::Display for Esc<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

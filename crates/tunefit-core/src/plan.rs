@@ -36,7 +36,11 @@ pub struct Plan {
 pub const MAX_PLANS: usize = 5;
 
 fn risk(q: &Query) -> u32 {
-    let m = match q.method { Method::Full => 0, Method::Qlora => 2, _ => 1 };
+    let m = match q.method {
+        Method::Full => 0,
+        Method::Qlora => 2,
+        _ => 1,
+    };
     m + u32::from(matches!(q.optim, Optimizer::AdamW8bit | Optimizer::PagedAdamW8bit))
 }
 
@@ -44,17 +48,34 @@ fn risk(q: &Query) -> u32 {
 /// change, combined.
 fn candidates(q: &Query) -> Vec<Query> {
     let mut methods = vec![q.method];
-    for m in [Method::Lora, Method::Qlora] { if !methods.contains(&m) { methods.push(m); } }
+    for m in [Method::Lora, Method::Qlora] {
+        if !methods.contains(&m) {
+            methods.push(m);
+        }
+    }
     let effective = q.batch as u64 * q.ga as u64;
     let mut batches: Vec<u32> = vec![q.batch];
-    for b in [q.batch / 2, q.batch / 4, 1] { if b >= 1 && !batches.contains(&b) && effective.is_multiple_of(b as u64) { batches.push(b); } }
+    for b in [q.batch / 2, q.batch / 4, 1] {
+        if b >= 1 && !batches.contains(&b) && effective.is_multiple_of(b as u64) {
+            batches.push(b);
+        }
+    }
     // Only changes that change something: the framework profile may already checkpoint or
     // chunk the loss (framework::resolve).
     let resolved = crate::framework::resolve(q);
-    let ckpts = if resolved.ckpt == Checkpointing::Full { vec![q.ckpt] } else { vec![q.ckpt, Some(Checkpointing::Full)] };
+    let ckpts =
+        if resolved.ckpt == Checkpointing::Full { vec![q.ckpt] } else { vec![q.ckpt, Some(Checkpointing::Full)] };
     let losses = if resolved.loss == Loss::Chunked { vec![q.loss] } else { vec![q.loss, Some(Loss::Chunked)] };
-    let optims = if matches!(q.optim, Optimizer::AdamW8bit | Optimizer::PagedAdamW8bit) { vec![q.optim] } else { vec![q.optim, Optimizer::AdamW8bit] };
-    let shards = if q.gpus > 1 && q.shard != ShardingStrategy::Fsdp { vec![q.shard, ShardingStrategy::Fsdp] } else { vec![q.shard] };
+    let optims = if matches!(q.optim, Optimizer::AdamW8bit | Optimizer::PagedAdamW8bit) {
+        vec![q.optim]
+    } else {
+        vec![q.optim, Optimizer::AdamW8bit]
+    };
+    let shards = if q.gpus > 1 && q.shard != ShardingStrategy::Fsdp {
+        vec![q.shard, ShardingStrategy::Fsdp]
+    } else {
+        vec![q.shard]
+    };
     let mut out = Vec::new();
     for &method in &methods {
         for &batch in &batches {
@@ -85,19 +106,37 @@ fn candidates(q: &Query) -> Vec<Query> {
 /// What `c` changes against `q`, in words.
 fn gives_up(q: &Query, c: &Query) -> Vec<String> {
     let mut out = Vec::new();
-    if c.method != q.method { out.push(format!("method {} instead of {}", c.method, q.method)); }
-    if c.batch != q.batch { out.push(format!("micro-batch {} × accumulation {} instead of {} × {} (same effective batch)", c.batch, c.ga, q.batch, q.ga)); }
-    if c.ckpt != q.ckpt { out.push("full activation checkpointing (recomputes the forward: ~1/3 more compute)".into()); }
-    if c.loss != q.loss { out.push("chunked cross-entropy (logits in chunks)".into()); }
-    if c.optim != q.optim { out.push(format!("optimizer {} instead of {}", c.optim, q.optim)); }
-    if c.shard != q.shard { out.push(format!("sharding {} instead of {}", c.shard, q.shard)); }
+    if c.method != q.method {
+        out.push(format!("method {} instead of {}", c.method, q.method));
+    }
+    if c.batch != q.batch {
+        out.push(format!(
+            "micro-batch {} × accumulation {} instead of {} × {} (same effective batch)",
+            c.batch, c.ga, q.batch, q.ga
+        ));
+    }
+    if c.ckpt != q.ckpt {
+        out.push("full activation checkpointing (recomputes the forward: ~1/3 more compute)".into());
+    }
+    if c.loss != q.loss {
+        out.push("chunked cross-entropy (logits in chunks)".into());
+    }
+    if c.optim != q.optim {
+        out.push(format!("optimizer {} instead of {}", c.optim, q.optim));
+    }
+    if c.shard != q.shard {
+        out.push(format!("sharding {} instead of {}", c.shard, q.shard));
+    }
     out
 }
 
 /// `o` is as good as `p` on cost and time at the same quality risk with no more changes, and
 /// more than 1 % better on one of them.
 pub fn dominates(o: &Plan, p: &Plan) -> bool {
-    o.risk == p.risk && o.gives_up.len() <= p.gives_up.len() && o.usd <= p.usd && o.hours <= p.hours
+    o.risk == p.risk
+        && o.gives_up.len() <= p.gives_up.len()
+        && o.usd <= p.usd
+        && o.hours <= p.hours
         && (o.usd < 0.99 * p.usd || o.hours < 0.99 * p.hours)
 }
 
@@ -110,7 +149,8 @@ fn row<'a>(r: &'a crate::report::Report, offer: &str, pricing: &str) -> Option<&
 pub fn plan(q: &Query) -> Result<Vec<Plan>, Error> {
     // The person's own configuration must be evaluable: its errors are theirs to fix.
     evaluate(q)?;
-    let within = |usd: f64, hours: f64| q.budget_usd.is_none_or(|b| usd <= b) && q.deadline_h.is_none_or(|d| hours <= d);
+    let within =
+        |usd: f64, hours: f64| q.budget_usd.is_none_or(|b| usd <= b) && q.deadline_h.is_none_or(|d| hours <= d);
     let mut plans: Vec<Plan> = Vec::new();
     for c in candidates(q) {
         let Ok(r) = evaluate(&c) else { continue };
@@ -118,7 +158,9 @@ pub fn plan(q: &Query) -> Result<Vec<Plan>, Error> {
         // Offers of this candidate within the limits, best first by the goal; the first whose
         // configuration fits with the error band becomes the plan.
         let mut offers: Vec<_> = cost.offers.iter().filter(|o| within(o.usd_total, o.hours)).collect();
-        if q.goal == Goal::Fastest { offers.sort_by(|a, b| a.hours.total_cmp(&b.hours).then(a.usd_total.total_cmp(&b.usd_total))); }
+        if q.goal == Goal::Fastest {
+            offers.sort_by(|a, b| a.hours.total_cmp(&b.hours).then(a.usd_total.total_cmp(&b.usd_total)));
+        }
         for o in offers.into_iter().take(8) {
             // The plan names the offer's GPU, provider and count, so `tunefit estimate` on it
             // evaluates exactly this configuration.
@@ -130,13 +172,21 @@ pub fn plan(q: &Query) -> Result<Vec<Plan>, Error> {
             fixed.pricing = if o.pricing == "spot" { Pricing::Spot } else { Pricing::OnDemand };
             let Ok(fr) = evaluate(&fixed) else { continue };
             let (Some(fit), Some(fo)) = (fr.fit.as_ref(), row(&fr, o.offer, o.pricing)) else { continue };
-            if fit.verdict != Verdict::Fits || !within(fo.usd_total, fo.hours) { continue; }
+            if fit.verdict != Verdict::Fits || !within(fo.usd_total, fo.hours) {
+                continue;
+            }
             plans.push(Plan {
                 query: fixed.to_query_string(),
                 device: fr.memory.device,
-                offer: fo.offer.to_string(), provider: fo.provider.to_string(), gpu: fo.gpu.to_string(),
-                gpus: fo.gpus * fo.instances, pricing: fo.pricing.to_string(),
-                hours: fo.hours, usd: fo.usd_total, risk: risk(&c), gives_up: gives_up(q, &c),
+                offer: fo.offer.to_string(),
+                provider: fo.provider.to_string(),
+                gpu: fo.gpu.to_string(),
+                gpus: fo.gpus * fo.instances,
+                pricing: fo.pricing.to_string(),
+                hours: fo.hours,
+                usd: fo.usd_total,
+                risk: risk(&c),
+                gives_up: gives_up(q, &c),
             });
             break;
         }
@@ -148,12 +198,15 @@ pub fn plan(q: &Query) -> Result<Vec<Plan>, Error> {
     let bucket = |x: f64| (x.max(1e-9).ln() / 1.01f64.ln()).floor() as i64;
     let tie = |a: &Plan, b: &Plan| a.risk.cmp(&b.risk).then(a.gives_up.len().cmp(&b.gives_up.len()));
     match q.goal {
-        Goal::Cheapest => plans.sort_by(|a, b| bucket(a.usd).cmp(&bucket(b.usd)).then(tie(a, b)).then(a.hours.total_cmp(&b.hours))),
-        Goal::Fastest => plans.sort_by(|a, b| bucket(a.hours).cmp(&bucket(b.hours)).then(tie(a, b)).then(a.usd.total_cmp(&b.usd))),
+        Goal::Cheapest => {
+            plans.sort_by(|a, b| bucket(a.usd).cmp(&bucket(b.usd)).then(tie(a, b)).then(a.hours.total_cmp(&b.hours)))
+        }
+        Goal::Fastest => {
+            plans.sort_by(|a, b| bucket(a.hours).cmp(&bucket(b.hours)).then(tie(a, b)).then(a.usd.total_cmp(&b.usd)))
+        }
         Goal::Quality => plans.sort_by(|a, b| tie(a, b).then(a.usd.total_cmp(&b.usd))),
     }
     plans.dedup_by(|a, b| a.query == b.query);
     plans.truncate(MAX_PLANS);
     Ok(plans)
 }
-

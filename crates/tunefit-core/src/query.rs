@@ -38,7 +38,13 @@ choice!(
 impl Precision {
     /// Bytes of an activation, and of a gradient as it is communicated: the compute type
     /// (autocast computes in 16 bits; only fp32 training computes in 32).
-    pub fn compute_bytes(self) -> f64 { if self == Precision::Fp32 { 4.0 } else { 2.0 } }
+    pub fn compute_bytes(self) -> f64 {
+        if self == Precision::Fp32 {
+            4.0
+        } else {
+            2.0
+        }
+    }
 }
 choice!(
     /// Storage type of trainable adapter weights.
@@ -145,31 +151,59 @@ choice!(
 
 /// One linear module family an adapter can target, in PEFT's vocabulary.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum TargetModule { Q, K, V, O, Gate, Up, Down, Embed, LmHead }
+pub enum TargetModule {
+    Q,
+    K,
+    V,
+    O,
+    Gate,
+    Up,
+    Down,
+    Embed,
+    LmHead,
+}
 
 impl TargetModule {
     pub const ALL: [TargetModule; 9] = [
-        TargetModule::Q, TargetModule::K, TargetModule::V, TargetModule::O,
-        TargetModule::Gate, TargetModule::Up, TargetModule::Down,
-        TargetModule::Embed, TargetModule::LmHead,
+        TargetModule::Q,
+        TargetModule::K,
+        TargetModule::V,
+        TargetModule::O,
+        TargetModule::Gate,
+        TargetModule::Up,
+        TargetModule::Down,
+        TargetModule::Embed,
+        TargetModule::LmHead,
     ];
     /// The seven linear projections of a transformer block ("all" in the query format).
     pub const LINEAR: [TargetModule; 7] = [
-        TargetModule::Q, TargetModule::K, TargetModule::V, TargetModule::O,
-        TargetModule::Gate, TargetModule::Up, TargetModule::Down,
+        TargetModule::Q,
+        TargetModule::K,
+        TargetModule::V,
+        TargetModule::O,
+        TargetModule::Gate,
+        TargetModule::Up,
+        TargetModule::Down,
     ];
     pub fn as_str(self) -> &'static str {
         match self {
-            TargetModule::Q => "q", TargetModule::K => "k", TargetModule::V => "v",
-            TargetModule::O => "o", TargetModule::Gate => "gate", TargetModule::Up => "up",
-            TargetModule::Down => "down", TargetModule::Embed => "embed",
+            TargetModule::Q => "q",
+            TargetModule::K => "k",
+            TargetModule::V => "v",
+            TargetModule::O => "o",
+            TargetModule::Gate => "gate",
+            TargetModule::Up => "up",
+            TargetModule::Down => "down",
+            TargetModule::Embed => "embed",
             TargetModule::LmHead => "lm_head",
         }
     }
     pub fn parse(s: &str) -> Option<Self> {
         TargetModule::ALL.into_iter().find(|t| t.as_str() == s)
     }
-    fn bit(self) -> u16 { 1 << (self as u16) }
+    fn bit(self) -> u16 {
+        1 << (self as u16)
+    }
 }
 
 choice!(
@@ -186,17 +220,33 @@ choice!(
 pub struct Needs(u16);
 
 impl Needs {
-    fn bit(n: Need) -> u16 { 1 << Need::ALL.iter().position(|x| *x == n).unwrap_or(0) }
-    pub fn contains(self, n: Need) -> bool { self.0 & Self::bit(n) != 0 }
-    pub fn with(self, n: Need) -> Self { Needs(self.0 | Self::bit(n)) }
-    pub fn without(self, n: Need) -> Self { Needs(self.0 & !Self::bit(n)) }
-    pub fn is_empty(self) -> bool { self.0 == 0 }
-    pub fn iter(self) -> impl Iterator<Item = Need> { Need::ALL.iter().copied().filter(move |n| self.contains(*n)) }
+    fn bit(n: Need) -> u16 {
+        1 << Need::ALL.iter().position(|x| *x == n).unwrap_or(0)
+    }
+    pub fn contains(self, n: Need) -> bool {
+        self.0 & Self::bit(n) != 0
+    }
+    pub fn with(self, n: Need) -> Self {
+        Needs(self.0 | Self::bit(n))
+    }
+    pub fn without(self, n: Need) -> Self {
+        Needs(self.0 & !Self::bit(n))
+    }
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+    pub fn iter(self) -> impl Iterator<Item = Need> {
+        Need::ALL.iter().copied().filter(move |n| self.contains(*n))
+    }
     /// Canonical spelling: the declaration order, comma-separated.
-    pub fn to_query_value(self) -> String { self.iter().map(|n| n.as_str()).collect::<Vec<_>>().join(",") }
+    pub fn to_query_value(self) -> String {
+        self.iter().map(|n| n.as_str()).collect::<Vec<_>>().join(",")
+    }
     pub fn parse(s: &str) -> Option<Self> {
         let mut out = Needs::default();
-        for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) { out = out.with(Need::parse(part)?); }
+        for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            out = out.with(Need::parse(part)?);
+        }
         Some(out)
     }
 }
@@ -209,30 +259,73 @@ impl Needs {
 pub struct QuantSkip(pub Vec<(u32, String)>);
 
 impl QuantSkip {
-    pub const PARTS: &'static [&'static str] = &["self_attn", "mlp", "self_attn.q_proj", "self_attn.k_proj", "self_attn.v_proj",
-        "self_attn.o_proj", "mlp.gate_proj", "mlp.up_proj", "mlp.down_proj"];
-    pub fn is_empty(&self) -> bool { self.0.is_empty() }
+    pub const PARTS: &'static [&'static str] = &[
+        "self_attn",
+        "mlp",
+        "self_attn.q_proj",
+        "self_attn.k_proj",
+        "self_attn.v_proj",
+        "self_attn.o_proj",
+        "mlp.gate_proj",
+        "mlp.up_proj",
+        "mlp.down_proj",
+    ];
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
     /// Reads a comma list of `N.part` or `model.layers.N.part` (other entries such as
     /// `lm_head` or a vision tower are 16-bit here anyway and are skipped).
-    pub fn parse(s: &str) -> Option<Self> { Self::parse_with(s, true) }
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::parse_with(s, true)
+    }
     /// As a config's list reads: entries of other kinds (norms, experts' 3-D weights) are
     /// passed over instead of refused.
-    pub fn parse_lenient(s: &str) -> Self { Self::parse_with(s, false).unwrap_or_default() }
+    pub fn parse_lenient(s: &str) -> Self {
+        Self::parse_with(s, false).unwrap_or_default()
+    }
     fn parse_with(s: &str, strict: bool) -> Option<Self> {
         let mut out: Vec<(u32, String)> = Vec::new();
         for e in s.split(',').map(str::trim).filter(|e| !e.is_empty()) {
             let rest = e.strip_prefix("model.").unwrap_or(e);
             let rest = rest.strip_prefix("language_model.").unwrap_or(rest);
-            let Some(rest) = rest.strip_prefix("layers.").or(if rest.starts_with(|c: char| c.is_ascii_digit()) { Some(rest) } else { None }) else { continue };
-            let Some((n, part)) = rest.split_once('.') else { if strict { return None } else { continue } };
-            let Ok(n) = n.parse::<u32>() else { if strict { return None } else { continue } };
-            if !Self::PARTS.contains(&part) { if strict { return None } else { continue } }
-            if !out.iter().any(|(m, p)| *m == n && p == part) { out.push((n, part.to_string())); }
+            let Some(rest) = rest.strip_prefix("layers.").or(if rest.starts_with(|c: char| c.is_ascii_digit()) {
+                Some(rest)
+            } else {
+                None
+            }) else {
+                continue;
+            };
+            let Some((n, part)) = rest.split_once('.') else {
+                if strict {
+                    return None;
+                } else {
+                    continue;
+                }
+            };
+            let Ok(n) = n.parse::<u32>() else {
+                if strict {
+                    return None;
+                } else {
+                    continue;
+                }
+            };
+            if !Self::PARTS.contains(&part) {
+                if strict {
+                    return None;
+                } else {
+                    continue;
+                }
+            }
+            if !out.iter().any(|(m, p)| *m == n && p == part) {
+                out.push((n, part.to_string()));
+            }
         }
         out.sort();
         Some(QuantSkip(out))
     }
-    pub fn to_query_value(&self) -> String { self.0.iter().map(|(n, p)| format!("{n}.{p}")).collect::<Vec<_>>().join(",") }
+    pub fn to_query_value(&self) -> String {
+        self.0.iter().map(|(n, p)| format!("{n}.{p}")).collect::<Vec<_>>().join(",")
+    }
 }
 
 /// A set of target modules.
@@ -241,11 +334,21 @@ pub struct Targets(u16);
 
 impl Targets {
     pub const NONE: Targets = Targets(0);
-    pub fn all_linear() -> Self { Self::from_iter(TargetModule::LINEAR) }
-    pub fn contains(self, t: TargetModule) -> bool { self.0 & t.bit() != 0 }
-    pub fn with(self, t: TargetModule) -> Self { Targets(self.0 | t.bit()) }
-    pub fn without(self, t: TargetModule) -> Self { Targets(self.0 & !t.bit()) }
-    pub fn is_empty(self) -> bool { self.0 == 0 }
+    pub fn all_linear() -> Self {
+        Self::from_iter(TargetModule::LINEAR)
+    }
+    pub fn contains(self, t: TargetModule) -> bool {
+        self.0 & t.bit() != 0
+    }
+    pub fn with(self, t: TargetModule) -> Self {
+        Targets(self.0 | t.bit())
+    }
+    pub fn without(self, t: TargetModule) -> Self {
+        Targets(self.0 & !t.bit())
+    }
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
     pub fn iter(self) -> impl Iterator<Item = TargetModule> {
         TargetModule::ALL.into_iter().filter(move |t| self.contains(*t))
     }
@@ -259,7 +362,9 @@ impl Targets {
             parts.extend(TargetModule::LINEAR.iter().filter(|t| self.contains(**t)).map(|t| t.as_str()));
         }
         for t in [TargetModule::Embed, TargetModule::LmHead] {
-            if self.contains(t) { parts.push(t.as_str()); }
+            if self.contains(t) {
+                parts.push(t.as_str());
+            }
         }
         parts.join(",")
     }
@@ -272,7 +377,11 @@ impl Targets {
                 out = out.with(TargetModule::parse(part)?);
             }
         }
-        if out.is_empty() { None } else { Some(out) }
+        if out.is_empty() {
+            None
+        } else {
+            Some(out)
+        }
     }
 }
 
@@ -323,7 +432,9 @@ pub struct ArchOverrides {
 }
 
 impl ArchOverrides {
-    pub fn is_empty(&self) -> bool { *self == ArchOverrides::default() }
+    pub fn is_empty(&self) -> bool {
+        *self == ArchOverrides::default()
+    }
 }
 
 /// Every setting of one calculation. `Default` is the page's starting configuration.
@@ -457,24 +568,40 @@ pub struct Query {
 // `choice!` writes these enums; a `#[default]` variant would need the macro to take attributes.
 #[allow(clippy::derivable_impls)]
 impl Default for Goal {
-    fn default() -> Self { Goal::Cheapest }
+    fn default() -> Self {
+        Goal::Cheapest
+    }
 }
 
-fn one() -> u32 { 1 }
-fn galore_rank_default() -> u32 { 128 }
-fn startup_default() -> f64 { Query::default().startup_min }
-fn download_default() -> f64 { Query::default().download_gb_s }
-fn save_default() -> f64 { Query::default().save_gb_s }
+fn one() -> u32 {
+    1
+}
+fn galore_rank_default() -> u32 {
+    128
+}
+fn startup_default() -> f64 {
+    Query::default().startup_min
+}
+fn download_default() -> f64 {
+    Query::default().download_gb_s
+}
+fn save_default() -> f64 {
+    Query::default().save_gb_s
+}
 
 #[allow(clippy::derivable_impls)]
 impl Default for Compute {
-    fn default() -> Self { Compute::Native }
+    fn default() -> Self {
+        Compute::Native
+    }
 }
 
 // `choice!` declares the enum; its default is stated here beside the others.
 #[allow(clippy::derivable_impls)]
 impl Default for ExpertFormat {
-    fn default() -> Self { ExpertFormat::Native }
+    fn default() -> Self {
+        ExpertFormat::Native
+    }
 }
 
 impl Default for Query {
@@ -596,19 +723,33 @@ pub fn percent_decode(s: &str) -> String {
     let mut i = 0;
     while i < bytes.len() {
         match bytes[i] {
-            b'+' => { out.push(b' '); i += 1; }
+            b'+' => {
+                out.push(b' ');
+                i += 1;
+            }
             b'%' if i + 2 < bytes.len() => {
                 // Two hex digits exactly: from_str_radix alone would also take "+1".
                 let (h, l) = (bytes[i + 1], bytes[i + 2]);
                 let hex = (h.is_ascii_hexdigit() && l.is_ascii_hexdigit())
-                    .then(|| std::str::from_utf8(&bytes[i + 1..i + 3]).ok().and_then(|h| u8::from_str_radix(h, 16).ok()))
+                    .then(|| {
+                        std::str::from_utf8(&bytes[i + 1..i + 3]).ok().and_then(|h| u8::from_str_radix(h, 16).ok())
+                    })
                     .flatten();
                 match hex {
-                    Some(b) => { out.push(b); i += 3; }
-                    None => { out.push(b'%'); i += 1; }
+                    Some(b) => {
+                        out.push(b);
+                        i += 3;
+                    }
+                    None => {
+                        out.push(b'%');
+                        i += 1;
+                    }
                 }
             }
-            b => { out.push(b); i += 1; }
+            b => {
+                out.push(b);
+                i += 1;
+            }
         }
     }
     String::from_utf8_lossy(&out).into_owned()
@@ -638,11 +779,15 @@ pub fn parse_count(s: &str) -> Option<u64> {
         _ => (&s[..], 1.0),
     };
     if mult == 1.0 {
-        if let Ok(v) = num.parse::<u64>() { return Some(v); }
+        if let Ok(v) = num.parse::<u64>() {
+            return Some(v);
+        }
     }
     let v: f64 = crate::num::parse_f64(num)?;
     let total = v * mult;
-    if !total.is_finite() || !(1.0..=1e15).contains(&total) { return None; }
+    if !total.is_finite() || !(1.0..=1e15).contains(&total) {
+        return None;
+    }
     Some(total.round() as u64)
 }
 
@@ -682,7 +827,9 @@ mod limits {
 }
 
 fn parse_u32(key: &str, v: &str, (lo, hi): (u32, u32)) -> Result<u32, QueryError> {
-    let n: f64 = crate::num::parse_f64(v.trim()).ok_or(()).map_err(|_| err(key, format!("'{v}' is not a number; expected a whole number from {lo} to {hi}")))?;
+    let n: f64 = crate::num::parse_f64(v.trim())
+        .ok_or(())
+        .map_err(|_| err(key, format!("'{v}' is not a number; expected a whole number from {lo} to {hi}")))?;
     if !n.is_finite() || n.fract() != 0.0 {
         return Err(err(key, format!("'{v}' is not a whole number; expected {lo} to {hi}")));
     }
@@ -696,7 +843,9 @@ fn parse_u32(key: &str, v: &str, (lo, hi): (u32, u32)) -> Result<u32, QueryError
 const MIN_MAGNITUDE: f64 = 1e-9;
 
 fn parse_f64(key: &str, v: &str, lo: f64, hi: f64) -> Result<f64, QueryError> {
-    let n: f64 = crate::num::parse_f64(v.trim()).ok_or(()).map_err(|_| err(key, format!("'{v}' is not a number; expected {lo} to {hi}")))?;
+    let n: f64 = crate::num::parse_f64(v.trim())
+        .ok_or(())
+        .map_err(|_| err(key, format!("'{v}' is not a number; expected {lo} to {hi}")))?;
     if !n.is_finite() || n < lo || n > hi {
         return Err(err(key, format!("{v} is out of range; expected {lo} to {hi}")));
     }
@@ -710,13 +859,20 @@ fn parse_f64(key: &str, v: &str, lo: f64, hi: f64) -> Result<f64, QueryError> {
 }
 
 fn parse_bool(key: &str, v: &str) -> Result<bool, QueryError> {
-    match v { "1" | "true" => Ok(true), "0" | "false" => Ok(false), _ => Err(err(key, format!("'{v}' is not 0 or 1"))) }
+    match v {
+        "1" | "true" => Ok(true),
+        "0" | "false" => Ok(false),
+        _ => Err(err(key, format!("'{v}' is not 0 or 1"))),
+    }
 }
 
 fn parse_id(key: &str, v: &str) -> Result<String, QueryError> {
-    let ok = !v.is_empty() && v.len() <= 64
+    let ok = !v.is_empty()
+        && v.len() <= 64
         && v.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'));
-    if ok { Ok(v.to_ascii_lowercase()) } else {
+    if ok {
+        Ok(v.to_ascii_lowercase())
+    } else {
         Err(err(key, "expected an id of letters, digits, '-', '_' or '.' (at most 64 characters)"))
     }
 }
@@ -729,14 +885,87 @@ macro_rules! parse_choice {
 
 /// Every key the format knows, in canonical order.
 pub const KEYS: &[&str] = &[
-    "v", "model", "params", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "vocab",
-    "tied", "experts", "experts_per_token", "norms", "qk_norm", "dense_layers", "dense_ffn", "shared_ffn", "q_rank", "kv_rank",
-    "rope_dim", "v_dim", "vision_params", "method", "rank", "targets", "quant", "dq", "quant_skip",
-    "train_layers", "bottleneck", "virtual_tokens", "lora_dropout", "precision", "adapter_dtype",
-    "optim", "optim_impl", "batch", "seq", "ga", "ckpt", "attn", "loss", "packing", "compile", "set_to_none", "act_offload", "ckpt_every", "optim_in_bwd", "expert_format", "galore_rank", "framework",
-    "gpus", "nodes", "shard", "offload", "tp", "sp", "pp", "pp_chunks", "cp", "gpu", "tokens", "epochs", "runs", "pricing",
-    "ckpt_interval_min", "interrupt_rate", "mfu", "mem_scale", "provider", "storage_gb", "need", "compute",
-    "startup_min", "download_gb_s", "save_gb_s", "eval_frac", "budget_usd", "deadline_h", "goal",
+    "v",
+    "model",
+    "params",
+    "layers",
+    "hidden",
+    "heads",
+    "kv_heads",
+    "head_dim",
+    "ffn",
+    "vocab",
+    "tied",
+    "experts",
+    "experts_per_token",
+    "norms",
+    "qk_norm",
+    "dense_layers",
+    "dense_ffn",
+    "shared_ffn",
+    "q_rank",
+    "kv_rank",
+    "rope_dim",
+    "v_dim",
+    "vision_params",
+    "method",
+    "rank",
+    "targets",
+    "quant",
+    "dq",
+    "quant_skip",
+    "train_layers",
+    "bottleneck",
+    "virtual_tokens",
+    "lora_dropout",
+    "precision",
+    "adapter_dtype",
+    "optim",
+    "optim_impl",
+    "batch",
+    "seq",
+    "ga",
+    "ckpt",
+    "attn",
+    "loss",
+    "packing",
+    "compile",
+    "set_to_none",
+    "act_offload",
+    "ckpt_every",
+    "optim_in_bwd",
+    "expert_format",
+    "galore_rank",
+    "framework",
+    "gpus",
+    "nodes",
+    "shard",
+    "offload",
+    "tp",
+    "sp",
+    "pp",
+    "pp_chunks",
+    "cp",
+    "gpu",
+    "tokens",
+    "epochs",
+    "runs",
+    "pricing",
+    "ckpt_interval_min",
+    "interrupt_rate",
+    "mfu",
+    "mem_scale",
+    "provider",
+    "storage_gb",
+    "need",
+    "compute",
+    "startup_min",
+    "download_gb_s",
+    "save_gb_s",
+    "eval_frac",
+    "budget_usd",
+    "deadline_h",
+    "goal",
 ];
 
 impl Query {
@@ -745,12 +974,19 @@ impl Query {
         let a = &mut self.arch;
         match key {
             "v" => {
-                if v != "1" { return Err(err(key, format!("format version '{v}' is not supported; this build reads v=1"))); }
+                if v != "1" {
+                    return Err(err(key, format!("format version '{v}' is not supported; this build reads v=1")));
+                }
             }
-            "model" => { self.model = Some(parse_id(key, v)?); }
+            "model" => {
+                self.model = Some(parse_id(key, v)?);
+            }
             "params" => {
-                self.params = Some(parse_count(v).filter(|n| (1_000_000..=100_000_000_000_000).contains(n))
-                    .ok_or_else(|| err(key, format!("'{v}' is not a parameter count from 1m to 100t (e.g. 8b, 350m, 6738415616)")))?);
+                self.params = Some(
+                    parse_count(v).filter(|n| (1_000_000..=100_000_000_000_000).contains(n)).ok_or_else(|| {
+                        err(key, format!("'{v}' is not a parameter count from 1m to 100t (e.g. 8b, 350m, 6738415616)"))
+                    })?,
+                );
             }
             "layers" => a.layers = Some(parse_u32(key, v, (1, 1000))?),
             "hidden" => a.hidden = Some(parse_u32(key, v, (1, 1_000_000))?),
@@ -772,18 +1008,27 @@ impl Query {
             "rope_dim" => a.rope_dim = Some(parse_u32(key, v, (0, 10_000))?),
             "v_dim" => a.v_dim = Some(parse_u32(key, v, (0, 10_000))?),
             "vision_params" => {
-                a.vision_params = Some(parse_count(v).filter(|n| *n <= 100_000_000_000)
-                    .ok_or_else(|| err(key, format!("'{v}' is not a parameter count from 0 to 100b (e.g. 417m)")))?);
+                a.vision_params =
+                    Some(parse_count(v).filter(|n| *n <= 100_000_000_000).ok_or_else(|| {
+                        err(key, format!("'{v}' is not a parameter count from 0 to 100b (e.g. 417m)"))
+                    })?);
             }
             "method" => self.method = parse_choice!(Method, key, v)?,
             "rank" => self.rank = parse_u32(key, v, limits::RANK)?,
             "targets" => {
-                self.targets = Targets::parse(v).ok_or_else(|| err(key, format!("'{v}' is not a comma list of q,k,v,o,gate,up,down, all, embed, lm_head")))?;
+                self.targets = Targets::parse(v).ok_or_else(|| {
+                    err(key, format!("'{v}' is not a comma list of q,k,v,o,gate,up,down, all, embed, lm_head"))
+                })?;
             }
             "quant" => self.quant = parse_choice!(Quant, key, v)?,
             "dq" => self.double_quant = parse_bool(key, v)?,
             "quant_skip" => {
-                self.quant_skip = QuantSkip::parse(v).ok_or_else(|| err(key, format!("'{v}' is not a comma list of N.part with part one of {}", QuantSkip::PARTS.join("|"))))?;
+                self.quant_skip = QuantSkip::parse(v).ok_or_else(|| {
+                    err(
+                        key,
+                        format!("'{v}' is not a comma list of N.part with part one of {}", QuantSkip::PARTS.join("|")),
+                    )
+                })?;
             }
             "train_layers" => self.train_layers = parse_u32(key, v, limits::TRAIN_LAYERS)?,
             "bottleneck" => self.bottleneck = parse_u32(key, v, limits::BOTTLENECK)?,
@@ -819,7 +1064,8 @@ impl Query {
             "cp" => self.cp = parse_u32(key, v, limits::CP)?,
             "gpu" => self.gpu = Some(parse_id(key, v)?),
             "tokens" => {
-                self.tokens = parse_count(v).filter(|n| (1..=1_000_000_000_000_000).contains(n))
+                self.tokens = parse_count(v)
+                    .filter(|n| (1..=1_000_000_000_000_000).contains(n))
                     .ok_or_else(|| err(key, format!("'{v}' is not a token count from 1 to 1e15 (e.g. 10m, 2.5b)")))?;
             }
             "epochs" => self.epochs = parse_f64(key, v, 0.01, 1000.0)?,
@@ -832,7 +1078,8 @@ impl Query {
             "provider" => self.provider = Some(parse_id(key, v)?),
             "storage_gb" => self.storage_gb = parse_f64(key, v, 0.0, 1_000_000.0)?,
             "need" => {
-                self.need = Needs::parse(v).ok_or_else(|| err(key, format!("'{v}' is not a comma list of {}", Need::accepted())))?;
+                self.need = Needs::parse(v)
+                    .ok_or_else(|| err(key, format!("'{v}' is not a comma list of {}", Need::accepted())))?;
             }
             "compute" => self.compute = parse_choice!(Compute, key, v)?,
             "startup_min" => self.startup_min = parse_f64(key, v, 0.0, 1440.0)?,
@@ -871,17 +1118,25 @@ impl Query {
         for pair in s.split('&').filter(|p| !p.is_empty()) {
             let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
             let (k, v) = (percent_decode(k), percent_decode(v));
-            if k == "model" { saw_model = true; }
+            if k == "model" {
+                saw_model = true;
+            }
             if let Err(mut e) = q.set(&k, &v) {
                 // A hostile link can carry megabytes in one value; the notice quotes a prefix.
-                if v.len() > 60 { e.message = e.message.replace(v.as_str(), &clip(&v)); }
+                if v.len() > 60 {
+                    e.message = e.message.replace(v.as_str(), &clip(&v));
+                }
                 errors.push(e);
             }
         }
         // `model=custom` is how the encoder writes "no preset" (an architecture given field by
         // field); it is not a preset id.
-        if q.model.as_deref() == Some("custom") { q.model = None; }
-        if q.params.is_some() && !saw_model { q.model = None; }
+        if q.model.as_deref() == Some("custom") {
+            q.model = None;
+        }
+        if q.params.is_some() && !saw_model {
+            q.model = None;
+        }
         if q.params.is_some() && saw_model && q.model.is_some() {
             errors.push(err("params", "both model and params are given; params wins and model is ignored"));
             q.model = None;
@@ -896,7 +1151,11 @@ impl Query {
     /// Decodes a query string strictly: any bad key is an error.
     pub fn parse(s: &str) -> Result<Query, QueryErrors> {
         let (q, errors) = Query::parse_lenient(s);
-        if errors.is_empty() { Ok(q) } else { Err(QueryErrors(errors)) }
+        if errors.is_empty() {
+            Ok(q)
+        } else {
+            Err(QueryErrors(errors))
+        }
     }
 
     /// Canonical query string: keys in `KEYS` order, defaults left out, `v=1` first.
@@ -914,20 +1173,52 @@ impl Query {
         }
         let a = &self.arch;
         let fields = [
-            ("layers", a.layers), ("hidden", a.hidden), ("heads", a.heads), ("kv_heads", a.kv_heads),
-            ("head_dim", a.head_dim), ("ffn", a.ffn), ("vocab", a.vocab),
+            ("layers", a.layers),
+            ("hidden", a.hidden),
+            ("heads", a.heads),
+            ("kv_heads", a.kv_heads),
+            ("head_dim", a.head_dim),
+            ("ffn", a.ffn),
+            ("vocab", a.vocab),
         ];
-        for (k, v) in fields { if let Some(v) = v { push(k, v.to_string()); } }
-        if let Some(t) = a.tied { push("tied", (t as u8).to_string()); }
-        if let Some(v) = a.experts { push("experts", v.to_string()); }
-        if let Some(v) = a.experts_per_token { push("experts_per_token", v.to_string()); }
-        let layout = [("norms", a.norms), ("qk_norm", a.qk_norm), ("dense_layers", a.dense_layers), ("dense_ffn", a.dense_ffn), ("shared_ffn", a.shared_ffn),
-            ("q_rank", a.q_rank), ("kv_rank", a.kv_rank), ("rope_dim", a.rope_dim), ("v_dim", a.v_dim)];
-        for (k, v) in layout { if let Some(v) = v { push(k, v.to_string()); } }
-        if let Some(v) = a.vision_params { push("vision_params", format_count(v)); }
+        for (k, v) in fields {
+            if let Some(v) = v {
+                push(k, v.to_string());
+            }
+        }
+        if let Some(t) = a.tied {
+            push("tied", (t as u8).to_string());
+        }
+        if let Some(v) = a.experts {
+            push("experts", v.to_string());
+        }
+        if let Some(v) = a.experts_per_token {
+            push("experts_per_token", v.to_string());
+        }
+        let layout = [
+            ("norms", a.norms),
+            ("qk_norm", a.qk_norm),
+            ("dense_layers", a.dense_layers),
+            ("dense_ffn", a.dense_ffn),
+            ("shared_ffn", a.shared_ffn),
+            ("q_rank", a.q_rank),
+            ("kv_rank", a.kv_rank),
+            ("rope_dim", a.rope_dim),
+            ("v_dim", a.v_dim),
+        ];
+        for (k, v) in layout {
+            if let Some(v) = v {
+                push(k, v.to_string());
+            }
+        }
+        if let Some(v) = a.vision_params {
+            push("vision_params", format_count(v));
+        }
         macro_rules! diff {
             ($k:literal, $f:ident, $fmt:expr) => {
-                if self.$f != d.$f { push($k, $fmt(&self.$f)); }
+                if self.$f != d.$f {
+                    push($k, $fmt(&self.$f));
+                }
             };
         }
         let s = |x: &dyn fmt::Display| x.to_string();
@@ -936,25 +1227,45 @@ impl Query {
         diff!("targets", targets, |x: &Targets| x.to_query_value());
         diff!("quant", quant, |x: &Quant| s(x));
         diff!("dq", double_quant, |x: &bool| (*x as u8).to_string());
-        if !self.quant_skip.is_empty() { push("quant_skip", self.quant_skip.to_query_value()); }
+        if !self.quant_skip.is_empty() {
+            push("quant_skip", self.quant_skip.to_query_value());
+        }
         diff!("train_layers", train_layers, |x: &u32| s(x));
         diff!("bottleneck", bottleneck, |x: &u32| s(x));
         diff!("virtual_tokens", virtual_tokens, |x: &u32| s(x));
-        if let Some(x) = self.lora_dropout { push("lora_dropout", fmt_f64(x)); }
+        if let Some(x) = self.lora_dropout {
+            push("lora_dropout", fmt_f64(x));
+        }
         diff!("precision", precision, |x: &Precision| s(x));
-        if let Some(x) = self.adapter_dtype { push("adapter_dtype", s(&x)); }
+        if let Some(x) = self.adapter_dtype {
+            push("adapter_dtype", s(&x));
+        }
         diff!("optim", optim, |x: &Optimizer| s(x));
-        if let Some(x) = self.optim_impl { push("optim_impl", s(&x)); }
+        if let Some(x) = self.optim_impl {
+            push("optim_impl", s(&x));
+        }
         diff!("batch", batch, |x: &u32| s(x));
         diff!("seq", seq, |x: &u32| s(x));
         diff!("ga", ga, |x: &u32| s(x));
-        if let Some(x) = self.ckpt { push("ckpt", s(&x)); }
-        if let Some(x) = self.attn { push("attn", s(&x)); }
-        if let Some(x) = self.loss { push("loss", s(&x)); }
-        if let Some(x) = self.packing { push("packing", (x as u8).to_string()); }
-        if let Some(x) = self.compile { push("compile", (x as u8).to_string()); }
+        if let Some(x) = self.ckpt {
+            push("ckpt", s(&x));
+        }
+        if let Some(x) = self.attn {
+            push("attn", s(&x));
+        }
+        if let Some(x) = self.loss {
+            push("loss", s(&x));
+        }
+        if let Some(x) = self.packing {
+            push("packing", (x as u8).to_string());
+        }
+        if let Some(x) = self.compile {
+            push("compile", (x as u8).to_string());
+        }
         diff!("set_to_none", set_to_none, |x: &bool| (*x as u8).to_string());
-        if let Some(x) = self.act_offload { push("act_offload", (x as u8).to_string()); }
+        if let Some(x) = self.act_offload {
+            push("act_offload", (x as u8).to_string());
+        }
         diff!("ckpt_every", ckpt_every, |x: &u32| s(x));
         diff!("optim_in_bwd", optim_in_bwd, |x: &bool| (*x as u8).to_string());
         diff!("expert_format", expert_format, |x: &ExpertFormat| s(x));
@@ -969,25 +1280,41 @@ impl Query {
         diff!("pp", pp, |x: &u32| s(x));
         diff!("pp_chunks", pp_chunks, |x: &u32| s(x));
         diff!("cp", cp, |x: &u32| s(x));
-        if let Some(x) = &self.gpu { push("gpu", x.clone()); }
+        if let Some(x) = &self.gpu {
+            push("gpu", x.clone());
+        }
         diff!("tokens", tokens, |x: &u64| format_count(*x));
         diff!("epochs", epochs, |x: &f64| fmt_f64(*x));
         diff!("runs", runs, |x: &u32| s(x));
         diff!("pricing", pricing, |x: &Pricing| s(x));
         diff!("ckpt_interval_min", ckpt_interval_min, |x: &f64| fmt_f64(*x));
-        if let Some(x) = self.interrupt_rate { push("interrupt_rate", fmt_f64(x)); }
-        if let Some(x) = self.mfu { push("mfu", fmt_f64(x)); }
-        if let Some(x) = self.mem_scale { push("mem_scale", fmt_f64(x)); }
-        if let Some(x) = &self.provider { push("provider", x.clone()); }
+        if let Some(x) = self.interrupt_rate {
+            push("interrupt_rate", fmt_f64(x));
+        }
+        if let Some(x) = self.mfu {
+            push("mfu", fmt_f64(x));
+        }
+        if let Some(x) = self.mem_scale {
+            push("mem_scale", fmt_f64(x));
+        }
+        if let Some(x) = &self.provider {
+            push("provider", x.clone());
+        }
         diff!("storage_gb", storage_gb, |x: &f64| fmt_f64(*x));
-        if !self.need.is_empty() { push("need", self.need.to_query_value()); }
+        if !self.need.is_empty() {
+            push("need", self.need.to_query_value());
+        }
         diff!("compute", compute, |x: &Compute| s(x));
         diff!("startup_min", startup_min, |x: &f64| fmt_f64(*x));
         diff!("download_gb_s", download_gb_s, |x: &f64| fmt_f64(*x));
         diff!("save_gb_s", save_gb_s, |x: &f64| fmt_f64(*x));
         diff!("eval_frac", eval_frac, |x: &f64| fmt_f64(*x));
-        if let Some(x) = self.budget_usd { push("budget_usd", fmt_f64(x)); }
-        if let Some(x) = self.deadline_h { push("deadline_h", fmt_f64(x)); }
+        if let Some(x) = self.budget_usd {
+            push("budget_usd", fmt_f64(x));
+        }
+        if let Some(x) = self.deadline_h {
+            push("deadline_h", fmt_f64(x));
+        }
         diff!("goal", goal, |x: &Goal| s(x));
         out.iter().map(|(k, v)| format!("{k}={}", percent_encode(v))).collect::<Vec<_>>().join("&")
     }
@@ -999,10 +1326,14 @@ fn clip(v: &str) -> String {
     format!("{head}… ({} bytes)", v.len())
 }
 
-fn yes() -> bool { true }
+fn yes() -> bool {
+    true
+}
 
 /// Shortest decimal that parses back to the same f64.
-fn fmt_f64(x: f64) -> String { format!("{x}") }
+fn fmt_f64(x: f64) -> String {
+    format!("{x}")
+}
 
 #[cfg(test)]
 mod tests {

@@ -28,7 +28,9 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {}
 
 impl From<crate::QueryErrors> for Error {
-    fn from(e: crate::QueryErrors) -> Self { Error::Query(e) }
+    fn from(e: crate::QueryErrors) -> Self {
+        Error::Query(e)
+    }
 }
 
 /// Which model was evaluated and how much of it trains.
@@ -49,7 +51,9 @@ pub struct ModelInfo {
     pub inferred: bool,
 }
 
-fn is_zero(n: &u64) -> bool { *n == 0 }
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
 
 /// Per-GPU memory, in bytes.
 #[derive(Debug, Clone, PartialEq, Serialize, Default)]
@@ -97,7 +101,11 @@ pub enum Verdict {
 
 impl Verdict {
     pub fn as_str(self) -> &'static str {
-        match self { Verdict::Fits => "fits", Verdict::Tight => "tight", Verdict::DoesNotFit => "does-not-fit" }
+        match self {
+            Verdict::Fits => "fits",
+            Verdict::Tight => "tight",
+            Verdict::DoesNotFit => "does-not-fit",
+        }
     }
 }
 
@@ -112,7 +120,13 @@ pub const BAND_OVER: f64 = 0.09;
 /// The verdict for `device` bytes on a GPU of `vram` bytes, and the band [low, high].
 pub fn verdict(device: u64, vram: u64) -> (Verdict, u64, u64) {
     let (low, high) = ((device as f64 * (1.0 - BAND_OVER)) as u64, (device as f64 * (1.0 + BAND_UNDER)) as u64);
-    let v = if high <= vram { Verdict::Fits } else if low > vram { Verdict::DoesNotFit } else { Verdict::Tight };
+    let v = if high <= vram {
+        Verdict::Fits
+    } else if low > vram {
+        Verdict::DoesNotFit
+    } else {
+        Verdict::Tight
+    };
     (v, low, high)
 }
 
@@ -193,7 +207,9 @@ pub fn evaluate(q: &Query) -> Result<Report, Error> {
 
 /// Adds the fixes for the chosen GPU (crate::fix) to a report of `q`.
 pub fn with_fixes(mut r: Report, q: &Query) -> Report {
-    if let Some(f) = r.fit.as_ref().filter(|f| f.verdict != Verdict::Fits) { r.fixes = crate::fix::fixes(q, f.vram); }
+    if let Some(f) = r.fit.as_ref().filter(|f| f.verdict != Verdict::Fits) {
+        r.fixes = crate::fix::fixes(q, f.vram);
+    }
     r
 }
 
@@ -202,24 +218,34 @@ pub fn with_fixes(mut r: Report, q: &Query) -> Report {
 pub fn fixes_tsv(query: &str) -> String {
     let Ok(q) = Query::parse(query) else { return String::new() };
     let Ok(r) = evaluate(&q) else { return String::new() };
-    with_fixes(r, &q).fixes.iter().map(|f| format!("{}\t{}\t{}\t{}\n", f.set, f.device, u8::from(f.fits), f.note.replace(['\t', '\n'], " "))).collect()
+    with_fixes(r, &q)
+        .fixes
+        .iter()
+        .map(|f| format!("{}\t{}\t{}\t{}\n", f.set, f.device, u8::from(f.fits), f.note.replace(['\t', '\n'], " ")))
+        .collect()
 }
 
 /// `fixes_tsv`'s lines back as fixes (malformed lines are skipped).
 pub fn read_fixes(text: &str) -> Vec<crate::fix::Fix> {
-    text.lines().filter_map(|l| {
-        let mut it = l.split('\t');
-        let (set, device, fits, note) = (it.next()?, it.next()?.parse().ok()?, it.next()?, it.next()?);
-        Some(crate::fix::Fix { set: set.into(), device, fits: fits == "1", note: note.into() })
-    }).collect()
+    text.lines()
+        .filter_map(|l| {
+            let mut it = l.split('\t');
+            let (set, device, fits, note) = (it.next()?, it.next()?.parse().ok()?, it.next()?, it.next()?);
+            Some(crate::fix::Fix { set: set.into(), device, fits: fits == "1", note: note.into() })
+        })
+        .collect()
 }
 
 /// `evaluate`, with the allocator replay's timeline in `memory` (`tunefit estimate`, and its
 /// `--json --timeline`; ~0.2 ms more, so the page leaves it out).
-pub fn evaluate_with_timeline(q: &Query) -> Result<Report, Error> { with_timeline(evaluate(q)?, q) }
+pub fn evaluate_with_timeline(q: &Query) -> Result<Report, Error> {
+    with_timeline(evaluate(q)?, q)
+}
 
 /// What `tunefit estimate --json` prints: `evaluate` with the fixes.
-pub fn evaluate_for_cli(q: &Query) -> Result<Report, Error> { Ok(with_fixes(evaluate(q)?, q)) }
+pub fn evaluate_for_cli(q: &Query) -> Result<Report, Error> {
+    Ok(with_fixes(evaluate(q)?, q))
+}
 
 /// Adds the allocator replay of `q` to a report of `q` (`MemoryBreakdown::timeline`,
 /// `peak_phase`, `replay_reserved`).
@@ -235,7 +261,11 @@ pub fn with_timeline(mut r: Report, q: &Query) -> Result<Report, Error> {
 /// (empty for none); the error in words otherwise.
 fn evaluate_text(query: &str, prices_json: &str) -> Result<(Query, Report), String> {
     let q = Query::parse(query).map_err(|e| e.to_string())?;
-    let book = if prices_json.trim().is_empty() { Ok(crate::prices::PriceBook::default()) } else { crate::prices::PriceBook::from_json(prices_json) };
+    let book = if prices_json.trim().is_empty() {
+        Ok(crate::prices::PriceBook::default())
+    } else {
+        crate::prices::PriceBook::from_json(prices_json)
+    };
     let book = book.map_err(|e| format!("prices: {}: {}", e.field, e.message))?;
     let r = evaluate_with_prices(&q, &book).map_err(|e| e.to_string())?;
     Ok((q, r))
@@ -266,7 +296,9 @@ pub fn report_markdown(query: &str, prices_json: &str, base: &str) -> String {
 /// `evaluate`, with a person's own prices applied to the cost ranking (`crate::prices`).
 /// A price book that does not validate is an error naming its entry and field.
 pub fn evaluate_with_prices(q: &Query, prices: &crate::prices::PriceBook) -> Result<Report, Error> {
-    if prices.is_empty() { return evaluate(q); }
+    if prices.is_empty() {
+        return evaluate(q);
+    }
     prices.validate().map_err(|e| Error::Invalid { key: format!("prices: {}", e.field), message: e.message })?;
     let est = crate::memory::estimate(q)?;
     let fit = match &q.gpu {
@@ -279,7 +311,12 @@ pub fn evaluate_with_prices(q: &Query, prices: &crate::prices::PriceBook) -> Res
     finish(q, est, fit, cost)
 }
 
-fn finish(q: &Query, est: crate::memory::Estimate, fit: Option<Fit>, cost: crate::advice::CostReport) -> Result<Report, Error> {
+fn finish(
+    q: &Query,
+    est: crate::memory::Estimate,
+    fit: Option<Fit>,
+    cost: crate::advice::CostReport,
+) -> Result<Report, Error> {
     let time = crate::advice::time_for(q, &est, Some(&cost));
     Ok(Report {
         query: q.to_query_string(),

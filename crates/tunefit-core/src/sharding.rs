@@ -7,7 +7,12 @@
 
 /// ZeRO stage as the paper names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ZeroStage { Baseline, Os, OsG, OsGP }
+pub enum ZeroStage {
+    Baseline,
+    Os,
+    OsG,
+    OsGP,
+}
 
 /// Model-state bytes per device: Ψ params, K optimizer bytes/param, N_d data-parallel degree.
 pub fn zero_paper(psi: f64, k: f64, nd: f64, stage: ZeroStage) -> f64 {
@@ -43,7 +48,15 @@ pub mod deepspeed {
     }
 
     /// `estimate_zero3_model_states_mem_needs`.
-    pub fn zero3(p: u64, l: u64, gpus_per_node: u64, nodes: u64, offload_params: bool, offload_opt: bool, zero_init: bool) -> (u64, u64) {
+    pub fn zero3(
+        p: u64,
+        l: u64,
+        gpus_per_node: u64,
+        nodes: u64,
+        offload_params: bool,
+        offload_opt: bool,
+        zero_init: bool,
+    ) -> (u64, u64) {
         let total_gpus = (gpus_per_node * nodes) as f64;
         let (pf, n, nn) = (p as f64, gpus_per_node as f64, nodes as f64);
         let largest_layer_memory = 4 * l;

@@ -6,17 +6,28 @@
 
 use crate::query::Query;
 
-fn device(q: &Query) -> Option<u64> { crate::memory::estimate(q).ok().map(|e| e.memory.device) }
+fn device(q: &Query) -> Option<u64> {
+    crate::memory::estimate(q).ok().map(|e| e.memory.device)
+}
 
 /// Largest `x` in [1, hi] with `fits(x)`, assuming monotone; None if even 1 does not fit.
 fn largest(hi: u32, mut fits: impl FnMut(u32) -> bool) -> Option<u32> {
-    if !fits(1) { return None; }
+    if !fits(1) {
+        return None;
+    }
     let (mut lo, mut up) = (1u32, 2u32);
-    while up <= hi && fits(up) { lo = up; up = up.saturating_mul(2); }
+    while up <= hi && fits(up) {
+        lo = up;
+        up = up.saturating_mul(2);
+    }
     let mut up = up.min(hi.saturating_add(1));
     while up - lo > 1 {
         let mid = lo + (up - lo) / 2;
-        if fits(mid) { lo = mid; } else { up = mid; }
+        if fits(mid) {
+            lo = mid;
+        } else {
+            up = mid;
+        }
     }
     Some(lo)
 }
@@ -24,13 +35,19 @@ fn largest(hi: u32, mut fits: impl FnMut(u32) -> bool) -> Option<u32> {
 /// Largest micro-batch at the query's sequence length.
 pub fn max_batch(q: &Query, vram: u64) -> Option<u32> {
     let mut q2 = q.clone();
-    largest(65_536, |b| { q2.batch = b; device(&q2).is_some_and(|d| d <= vram) })
+    largest(65_536, |b| {
+        q2.batch = b;
+        device(&q2).is_some_and(|d| d <= vram)
+    })
 }
 
 /// Longest sequence at the query's micro-batch.
 pub fn max_seq(q: &Query, vram: u64) -> Option<u32> {
     let mut q2 = q.clone();
-    largest(10_000_000, |s| { q2.seq = s; device(&q2).is_some_and(|d| d <= vram) })
+    largest(10_000_000, |s| {
+        q2.seq = s;
+        device(&q2).is_some_and(|d| d <= vram)
+    })
 }
 
 /// Fewest GPUs (multiples of tp, same nodes rule: 8 per node) under the query's sharding.
@@ -53,13 +70,21 @@ pub fn min_gpus(q: &Query, vram: u64) -> Option<u32> {
             let mut hi = n;
             while hi - lo > 1 {
                 let mid = lo + (hi - lo) / 2;
-                if fits(mid) { hi = mid; } else { lo = mid; }
+                if fits(mid) {
+                    hi = mid;
+                } else {
+                    lo = mid;
+                }
             }
             return Some(hi * tp);
         }
-        if n >= cap { return None; }
+        if n >= cap {
+            return None;
+        }
         n = (n * 2).min(cap);
-        if q.shard == crate::query::ShardingStrategy::None && q.tp == 1 { return None; }
+        if q.shard == crate::query::ShardingStrategy::None && q.tp == 1 {
+            return None;
+        }
     }
 }
 
@@ -72,7 +97,9 @@ pub fn fit_on(q: &Query, est: &crate::memory::Estimate, gpu: &crate::dataset::Gp
         gpu: gpu.id.into(),
         vram: gpu.vram_bytes,
         fits: headroom >= 0,
-        verdict, band_low, band_high,
+        verdict,
+        band_low,
+        band_high,
         headroom,
         max_batch: max_batch(q, gpu.vram_bytes),
         max_seq: max_seq(q, gpu.vram_bytes),
@@ -86,31 +113,41 @@ pub fn fit_on(q: &Query, est: &crate::memory::Estimate, gpu: &crate::dataset::Gp
 pub fn fit_every_gpu(q: &Query) -> Result<Vec<crate::report::Fit>, crate::report::Error> {
     let est = crate::memory::estimate(q)?;
     let mut by_size: Vec<crate::report::Fit> = Vec::new();
-    Ok(crate::dataset::gpus().iter().map(|g| {
-        match by_size.iter().find(|f| f.vram == g.vram_bytes) {
+    Ok(crate::dataset::gpus()
+        .iter()
+        .map(|g| match by_size.iter().find(|f| f.vram == g.vram_bytes) {
             Some(f) => crate::report::Fit { gpu: g.id.to_string(), ..f.clone() },
             None => {
                 let f = fit_on(q, &est, g);
                 by_size.push(f.clone());
                 f
             }
-        }
-    }).collect())
+        })
+        .collect())
 }
 
 /// Per-GPU device memory at each sequence length of `seqs` (lengths the model rejects, such
 /// as beyond a model's learned positions, are left out).
-pub fn device_by_seq(q: &Query, seqs: &[u32]) -> Vec<(u32, u64)> { device_along(q, seqs, |q, s| q.seq = s) }
+pub fn device_by_seq(q: &Query, seqs: &[u32]) -> Vec<(u32, u64)> {
+    device_along(q, seqs, |q, s| q.seq = s)
+}
 
 /// Per-GPU device memory at each micro-batch of `batches` (sizes the query rejects are left
 /// out).
-pub fn device_by_batch(q: &Query, batches: &[u32]) -> Vec<(u32, u64)> { device_along(q, batches, |q, b| q.batch = b) }
+pub fn device_by_batch(q: &Query, batches: &[u32]) -> Vec<(u32, u64)> {
+    device_along(q, batches, |q, b| q.batch = b)
+}
 
 // A plain function pointer, not a generic: one copy of the loop (and of the estimate it
 // calls) in the page's wasm for both axes.
 fn device_along(q: &Query, xs: &[u32], set: fn(&mut Query, u32)) -> Vec<(u32, u64)> {
     let mut q2 = q.clone();
-    xs.iter().filter_map(|&x| { set(&mut q2, x); device(&q2).map(|d| (x, d)) }).collect()
+    xs.iter()
+        .filter_map(|&x| {
+            set(&mut q2, x);
+            device(&q2).map(|d| (x, d))
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -31,7 +31,8 @@ fn anchors(r: &Row) -> [Option<f64>; 3] {
     // activations per layer 2bs(6h+2kd+2I) + 2bsh + 5abs²; logits 4·b·s·V·2; 1000 MiB CUDA.
     let asmirnov = full.then(|| {
         let (b, s) = (q.batch as f64, q.seq as f64);
-        let (h, kd, i, heads, l, v) = (a.hidden as f64, a.kv_dim() as f64, a.ffn as f64, a.heads as f64, a.layers as f64, a.vocab as f64);
+        let (h, kd, i, heads, l, v) =
+            (a.hidden as f64, a.kv_dim() as f64, a.ffn as f64, a.heads as f64, a.layers as f64, a.vocab as f64);
         let states = p * if fp32 { 16.0 } else { 18.0 };
         let act = l * (2.0 * b * s * (6.0 * h + 2.0 * kd + 2.0 * i) + 2.0 * b * s * h + 5.0 * heads * b * s * s);
         states + act + 4.0 * b * s * v * 2.0 + 1000.0 * 1048576.0
@@ -39,8 +40,12 @@ fn anchors(r: &Row) -> [Option<f64>; 3] {
     [accelerate, canrun, asmirnov]
 }
 
-fn gib(x: f64) -> String { format!("{:.2}", x / 1073741824.0) }
-fn pct(pred: f64, meas: f64) -> String { format!("{:+.1}%", (pred / meas - 1.0) * 100.0) }
+fn gib(x: f64) -> String {
+    format!("{:.2}", x / 1073741824.0)
+}
+fn pct(pred: f64, meas: f64) -> String {
+    format!("{:+.1}%", (pred / meas - 1.0) * 100.0)
+}
 
 fn table() -> String {
     let mut out = String::new();
@@ -53,9 +58,15 @@ fn table() -> String {
         let hf = if r.query.contains("framework=") && !r.query.contains("framework=hf") {
             let q = r.query.split('&').filter(|kv| !kv.starts_with("framework=")).collect::<Vec<_>>().join("&");
             let rep = evaluate(&Query::parse(&q).unwrap()).unwrap();
-            let v = match r.metric.as_str() { "allocated" => rep.memory.allocated, "reserved" => rep.memory.reserved, _ => rep.memory.device } as f64;
+            let v = match r.metric.as_str() {
+                "allocated" => rep.memory.allocated,
+                "reserved" => rep.memory.reserved,
+                _ => rep.memory.device,
+            } as f64;
             pct(v, r.measured)
-        } else { "(is hf)".into() };
+        } else {
+            "(is hf)".into()
+        };
         let an = anchors(&r).map(|x| x.map_or("—".into(), |v| format!("{} ({})", gib(v), pct(v, r.measured))));
         let note = if r.expressible { String::new() } else { " (not counted: see \"Where the model misses\")".into() };
         // The same tensors replayed through the caching allocator (memory/timeline.rs): its
@@ -66,10 +77,29 @@ fn table() -> String {
             "reserved" => m.replay_reserved.unwrap() as f64,
             _ => r.predicted - m.reserved as f64 + m.replay_reserved.unwrap() as f64,
         };
-        out += &format!("| {}{note} | `{}` | {} | {} ({} {}) | {} | {} | {} | {} | {} | {} | {} |\n",
-            r.id, r.query, r.metric, gib(r.measured), r.value, r.unit, gib(r.predicted), pct(r.predicted, r.measured), pct(replayed, r.measured), hf, an[0], an[1], an[2]);
-        if r.expressible { replay_signed.push(replayed / r.measured - 1.0); }
-        if r.expressible { errs.push((r.predicted / r.measured - 1.0).abs()); signed.push(r.predicted / r.measured - 1.0); }
+        out += &format!(
+            "| {}{note} | `{}` | {} | {} ({} {}) | {} | {} | {} | {} | {} | {} | {} |\n",
+            r.id,
+            r.query,
+            r.metric,
+            gib(r.measured),
+            r.value,
+            r.unit,
+            gib(r.predicted),
+            pct(r.predicted, r.measured),
+            pct(replayed, r.measured),
+            hf,
+            an[0],
+            an[1],
+            an[2]
+        );
+        if r.expressible {
+            replay_signed.push(replayed / r.measured - 1.0);
+        }
+        if r.expressible {
+            errs.push((r.predicted / r.measured - 1.0).abs());
+            signed.push(r.predicted / r.measured - 1.0);
+        }
     }
     errs.sort_by(|a, b| a.partial_cmp(b).unwrap());
     let mean_signed = signed.iter().sum::<f64>() / signed.len().max(1) as f64 * 100.0;
@@ -89,7 +119,9 @@ fn accuracy_table_is_current() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/accuracy.md");
     let doc = std::fs::read_to_string(path).expect("docs/accuracy.md");
     let t = table();
-    let (Some(a), Some(b)) = (doc.find(START), doc.find(END)) else { panic!("docs/accuracy.md lacks the table markers") };
+    let (Some(a), Some(b)) = (doc.find(START), doc.find(END)) else {
+        panic!("docs/accuracy.md lacks the table markers")
+    };
     let current = &doc[a + START.len()..b];
     let want = format!("\n{t}");
     if std::env::var("TUNEFIT_WRITE_DOCS").is_ok() {

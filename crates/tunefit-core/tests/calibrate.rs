@@ -30,7 +30,10 @@ fn hf_trainer_unsloth_litgpt_and_nvidia_smi() {
     assert_eq!(u.memory[0].0, "reserved");
     assert!((u.memory[0].1 as f64 / GIB - 9.549).abs() < 1e-6);
     // litgpt finetune scripts: max_memory_allocated / 1e9.
-    assert_eq!(parse_log("Memory used: 19.73 GB").unwrap().memory[0], ("allocated".into(), 19_730_000_000, "litgpt memory used (max_memory_allocated)".into()));
+    assert_eq!(
+        parse_log("Memory used: 19.73 GB").unwrap().memory[0],
+        ("allocated".into(), 19_730_000_000, "litgpt memory used (max_memory_allocated)".into())
+    );
     // nvidia-smi's table row.
     let smi = parse_log("| N/A   34C    P0    70W / 700W |  21000MiB / 81559MiB |      0%      Default |").unwrap();
     assert_eq!(smi.memory[0], ("device".into(), 21000 * 1048576, "nvidia-smi memory used".into()));
@@ -59,7 +62,9 @@ fn a_run_becomes_a_case_of_the_measured_set() {
     assert!((c["measured_value"].as_f64().unwrap() - 12.0).abs() < 1e-9);
     // The query parses back to the same configuration: the measured-set test can evaluate it.
     assert_eq!(Query::parse(c["query"].as_str().unwrap()).unwrap(), q);
-    for k in ["id", "source", "framework", "gpu", "config", "per_gpu", "trust"] { assert!(!c[k].is_null(), "{k}"); }
+    for k in ["id", "source", "framework", "gpu", "config", "per_gpu", "trust"] {
+        assert!(!c[k].is_null(), "{k}");
+    }
 }
 
 #[test]
@@ -78,9 +83,14 @@ fn the_measured_speed_as_mfu_reproduces_the_run_and_a_case_downloads() {
     assert!((per_gpu / 1500.0 - 1.0).abs() < 0.1, "{per_gpu} tokens/s per GPU with mfu={mfu}");
     // The page's "scale the memory" sets mem_scale = measured/estimated: the figure then matches.
     let scale = c.memory[0].1 as f64 / c.memory[0].2 as f64;
-    let scaled = tunefit_core::evaluate(&Query::parse(&format!("{query}&mem_scale={scale:.3}")).unwrap()).unwrap().memory.reserved as f64;
+    let scaled = tunefit_core::evaluate(&Query::parse(&format!("{query}&mem_scale={scale:.3}")).unwrap())
+        .unwrap()
+        .memory
+        .reserved as f64;
     assert!((scaled / (21.0 * 1073741824.0) - 1.0).abs() < 0.002, "{scaled}");
     let case: serde_json::Value = serde_json::from_str(&measured_cases_json(query, "Memory used: 19.73 GB")).unwrap();
     assert_eq!(case["cases"][0]["metric"], "allocated");
-    assert!(serde_json::from_str::<serde_json::Value>(&measured_cases_json(query, "nothing")).unwrap()["error"].is_string());
+    assert!(
+        serde_json::from_str::<serde_json::Value>(&measured_cases_json(query, "nothing")).unwrap()["error"].is_string()
+    );
 }

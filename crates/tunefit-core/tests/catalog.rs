@@ -7,7 +7,9 @@ fn every_preset_matches_its_published_count() {
     let mut wrong = Vec::new();
     for p in presets() {
         let n = p.arch.param_count();
-        if n != p.published { wrong.push(format!("{}: computed {n}, published {}", p.id, p.published)); }
+        if n != p.published {
+            wrong.push(format!("{}: computed {n}, published {}", p.id, p.published));
+        }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
@@ -15,10 +17,28 @@ fn every_preset_matches_its_published_count() {
 #[test]
 fn catalog_has_the_required_presets() {
     assert!(presets().len() >= 30);
-    for id in ["llama-2-7b", "llama-2-13b", "llama-2-70b", "llama-3.1-8b", "llama-3.1-70b", "llama-3.1-405b",
-        "llama-3.2-1b", "llama-3.2-3b", "mistral-7b", "mixtral-8x7b", "qwen2.5-0.5b", "qwen2.5-72b",
-        "gemma-2-2b", "gemma-2-9b", "gemma-2-27b", "phi-3-mini", "tinyllama-1.1b", "gpt2", "phi-1.5",
-        "bert-large-uncased"] {
+    for id in [
+        "llama-2-7b",
+        "llama-2-13b",
+        "llama-2-70b",
+        "llama-3.1-8b",
+        "llama-3.1-70b",
+        "llama-3.1-405b",
+        "llama-3.2-1b",
+        "llama-3.2-3b",
+        "mistral-7b",
+        "mixtral-8x7b",
+        "qwen2.5-0.5b",
+        "qwen2.5-72b",
+        "gemma-2-2b",
+        "gemma-2-9b",
+        "gemma-2-27b",
+        "phi-3-mini",
+        "tinyllama-1.1b",
+        "gpt2",
+        "phi-1.5",
+        "bert-large-uncased",
+    ] {
         assert!(preset(id).is_some(), "missing preset {id}");
     }
     let fams: Vec<&str> = families().iter().map(|f| f.0).collect();
@@ -52,9 +72,28 @@ fn inferred_architecture_is_plausible_and_flagged() {
 
 #[test]
 fn late_2026_families_are_presets() {
-    for id in ["qwen3-0.6b", "qwen3-8b", "qwen3-32b", "qwen3-30b-a3b", "qwen3-235b-a22b", "gemma-3-1b", "gemma-3-4b",
-        "gemma-3-12b", "gemma-3-27b", "llama-4-scout", "llama-4-maverick", "deepseek-v3", "deepseek-r1-distill-qwen-7b",
-        "gpt-oss-20b", "gpt-oss-120b", "phi-4", "mistral-small-3.1-24b", "olmo-2-7b", "olmo-2-13b", "smollm3-3b"] {
+    for id in [
+        "qwen3-0.6b",
+        "qwen3-8b",
+        "qwen3-32b",
+        "qwen3-30b-a3b",
+        "qwen3-235b-a22b",
+        "gemma-3-1b",
+        "gemma-3-4b",
+        "gemma-3-12b",
+        "gemma-3-27b",
+        "llama-4-scout",
+        "llama-4-maverick",
+        "deepseek-v3",
+        "deepseek-r1-distill-qwen-7b",
+        "gpt-oss-20b",
+        "gpt-oss-120b",
+        "phi-4",
+        "mistral-small-3.1-24b",
+        "olmo-2-7b",
+        "olmo-2-13b",
+        "smollm3-3b",
+    ] {
         assert!(preset(id).is_some(), "missing preset {id}");
     }
 }
@@ -72,7 +111,10 @@ fn moe_presets_report_total_and_active_parameters() {
     assert_eq!(act("llama-4-scout"), 17_172_894_720);
     assert_eq!(act("llama-4-maverick"), 17_184_691_200);
     assert_eq!(act("deepseek-v3"), 37_552_282_624);
-    let oss = |id: &str| { let a = &preset(id).unwrap().arch; a.active_params() - a.vocab * a.hidden };
+    let oss = |id: &str| {
+        let a = &preset(id).unwrap().arch;
+        a.active_params() - a.vocab * a.hidden
+    };
     assert_eq!(oss("gpt-oss-20b"), 3_608_307_264);
     assert_eq!(oss("gpt-oss-120b"), 5_132_849_472);
     // Dense models: active = total (language model).
@@ -119,7 +161,9 @@ fn deepseek_latent_attention_shapes() {
 #[test]
 fn every_preset_names_its_repository_and_repository_ids_find_it() {
     use tunefit_core::catalog::by_repo;
-    for p in presets() { assert!(p.repo.contains('/'), "{} has no repository", p.id); }
+    for p in presets() {
+        assert!(p.repo.contains('/'), "{} has no repository", p.id);
+    }
     assert_eq!(by_repo("Qwen/Qwen3-8B").unwrap().id, "qwen3-8b");
     assert_eq!(by_repo("qwen/qwen3-8b").unwrap().id, "qwen3-8b");
     assert_eq!(by_repo("https://huggingface.co/google/gemma-3-4b-it").unwrap().id, "gemma-3-4b");

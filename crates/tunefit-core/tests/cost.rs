@@ -5,9 +5,19 @@ use tunefit_core::{evaluate, Error, Query};
 
 fn input() -> CostInput {
     CostInput {
-        usd_per_instance_h: 2.0, instances: 1, hours_per_run: 3.0, runs: 1, billing: Billing::Second,
-        billing_min_s: 0.0, interrupt_rate_h: 0.0, ckpt_interval_min: 30.0, restart_min: 10.0,
-        storage_gb: 0.0, storage_usd_gb_month: 0.1, egress_gb: 0.0, egress_usd_gb: 0.09,
+        usd_per_instance_h: 2.0,
+        instances: 1,
+        hours_per_run: 3.0,
+        runs: 1,
+        billing: Billing::Second,
+        billing_min_s: 0.0,
+        interrupt_rate_h: 0.0,
+        ckpt_interval_min: 30.0,
+        restart_min: 10.0,
+        storage_gb: 0.0,
+        storage_usd_gb_month: 0.1,
+        egress_gb: 0.0,
+        egress_usd_gb: 0.09,
     }
 }
 
@@ -33,7 +43,8 @@ fn each_run_is_rounded_separately() {
 
 #[test]
 fn spot_without_interruptions_costs_exactly_the_spot_price() {
-    let c = cost(&CostInput { usd_per_instance_h: 1.25, hours_per_run: 7.0, interrupt_rate_h: 0.0, ..input() }).unwrap();
+    let c =
+        cost(&CostInput { usd_per_instance_h: 1.25, hours_per_run: 7.0, interrupt_rate_h: 0.0, ..input() }).unwrap();
     assert_eq!(c.wall_hours_per_run, 7.0);
     assert_eq!(c.usd_total, 1.25 * 7.0);
 }
@@ -68,7 +79,10 @@ fn instances_runs_storage_and_egress_add_up() {
 
 #[test]
 fn negative_prices_and_rates_are_errors_naming_the_key() {
-    let key = |r: Result<_, Error>| match r { Err(Error::Invalid { key, .. }) => key, other => panic!("{other:?}") };
+    let key = |r: Result<_, Error>| match r {
+        Err(Error::Invalid { key, .. }) => key,
+        other => panic!("{other:?}"),
+    };
     assert_eq!(key(cost(&CostInput { usd_per_instance_h: -1.0, ..input() })), "price");
     assert_eq!(key(cost(&CostInput { interrupt_rate_h: -0.1, ..input() })), "interrupt_rate");
     assert_eq!(key(cost(&CostInput { usd_per_instance_h: f64::NAN, ..input() })), "price");
@@ -81,7 +95,10 @@ fn negative_prices_and_rates_are_errors_naming_the_key() {
 fn unknown_provider_or_gpu_is_an_error_naming_the_key() {
     for (s, k) in [("provider=nosuchcloud", "provider"), ("gpu=h900", "gpu")] {
         match evaluate(&Query::parse(s).unwrap()) {
-            Err(Error::Invalid { key, message }) => { assert_eq!(key, k); assert!(message.contains("unknown"), "{message}"); }
+            Err(Error::Invalid { key, message }) => {
+                assert_eq!(key, k);
+                assert!(message.contains("unknown"), "{message}");
+            }
             other => panic!("{s}: {other:?}"),
         }
     }
@@ -102,7 +119,9 @@ fn ranking_is_sorted_filtered_and_has_a_pareto_front() {
     assert_eq!(c.pareto.last().unwrap().usd_total, cheapest.usd_total);
     assert!(c.pareto.windows(2).all(|w| w[0].hours <= w[1].hours && w[0].usd_total > w[1].usd_total));
     assert!(!c.recommendation.is_empty());
-    for o in &c.offers { assert!(o.usd_total.is_finite() && o.usd_total > 0.0 && o.hours > 0.0, "{o:?}"); }
+    for o in &c.offers {
+        assert!(o.usd_total.is_finite() && o.usd_total > 0.0 && o.hours > 0.0, "{o:?}");
+    }
 
     let only = evaluate(&Query::parse("provider=lambda&pricing=on-demand").unwrap()).unwrap().cost.unwrap();
     assert!(!only.offers.is_empty());
@@ -116,7 +135,8 @@ fn ranking_is_sorted_filtered_and_has_a_pareto_front() {
 #[test]
 fn more_runs_cost_more_and_per_run_is_total_over_runs() {
     let one = evaluate(&Query::parse("provider=lambda&pricing=on-demand").unwrap()).unwrap().cost.unwrap().offers;
-    let five = evaluate(&Query::parse("provider=lambda&pricing=on-demand&runs=5").unwrap()).unwrap().cost.unwrap().offers;
+    let five =
+        evaluate(&Query::parse("provider=lambda&pricing=on-demand&runs=5").unwrap()).unwrap().cost.unwrap().offers;
     let a = one.iter().find(|o| o.offer == "lambda/h100-sxm/1").unwrap();
     let b = five.iter().find(|o| o.offer == "lambda/h100-sxm/1").unwrap();
     assert!((b.usd_total - 5.0 * a.usd_total).abs() < 1e-6 * b.usd_total);
@@ -159,15 +179,31 @@ fn needs_keep_only_providers_that_have_them() {
     use tunefit_core::query::Need;
     let all = tunefit_core::evaluate(&tunefit_core::Query::parse("v=1&gpu=h100-sxm").unwrap()).unwrap().cost.unwrap();
     for need in Need::ALL {
-        let r = tunefit_core::evaluate(&tunefit_core::Query::parse(&format!("v=1&gpu=h100-sxm&need={}", need.as_str())).unwrap()).unwrap().cost.unwrap();
+        let r = tunefit_core::evaluate(
+            &tunefit_core::Query::parse(&format!("v=1&gpu=h100-sxm&need={}", need.as_str())).unwrap(),
+        )
+        .unwrap()
+        .cost
+        .unwrap();
         // Every ranked offer's provider has it; every offer of such a provider is still ranked.
-        for o in &r.offers { assert!(has(tunefit_core::dataset::provider(o.provider).unwrap(), *need), "{need}: {}", o.provider); }
-        let kept = all.offers.iter().filter(|o| has(tunefit_core::dataset::provider(o.provider).unwrap(), *need)).count();
+        for o in &r.offers {
+            assert!(has(tunefit_core::dataset::provider(o.provider).unwrap(), *need), "{need}: {}", o.provider);
+        }
+        let kept =
+            all.offers.iter().filter(|o| has(tunefit_core::dataset::provider(o.provider).unwrap(), *need)).count();
         assert_eq!(r.offers.len(), kept, "{need}");
     }
     // Per-second billing narrows the H100 ranking to a strict, non-empty subset.
-    let sec = tunefit_core::evaluate(&tunefit_core::Query::parse("v=1&gpu=h100-sxm&need=per-second").unwrap()).unwrap().cost.unwrap();
-    assert!(!sec.offers.is_empty() && sec.offers.len() < all.offers.len(), "{} of {}", sec.offers.len(), all.offers.len());
+    let sec = tunefit_core::evaluate(&tunefit_core::Query::parse("v=1&gpu=h100-sxm&need=per-second").unwrap())
+        .unwrap()
+        .cost
+        .unwrap();
+    assert!(
+        !sec.offers.is_empty() && sec.offers.len() < all.offers.len(),
+        "{} of {}",
+        sec.offers.len(),
+        all.offers.len()
+    );
     // A bad value names the key and the accepted ones.
     let e = tunefit_core::Query::parse("need=teleport").unwrap_err();
     assert!(e.to_string().contains("need") && e.to_string().contains("per-second"), "{e}");

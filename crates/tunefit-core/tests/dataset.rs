@@ -18,18 +18,51 @@ fn sizes_meet_the_issue() {
 fn ids_are_unique_and_kebab_case() {
     let kebab = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
     let mut seen = HashSet::new();
-    for g in dataset::gpus() { assert!(kebab(g.id), "{}", g.id); assert!(seen.insert(g.id), "duplicate gpu {}", g.id); }
+    for g in dataset::gpus() {
+        assert!(kebab(g.id), "{}", g.id);
+        assert!(seen.insert(g.id), "duplicate gpu {}", g.id);
+    }
     let mut seen = HashSet::new();
-    for p in dataset::providers() { assert!(kebab(p.id), "{}", p.id); assert!(seen.insert(p.id), "duplicate provider {}", p.id); }
+    for p in dataset::providers() {
+        assert!(kebab(p.id), "{}", p.id);
+        assert!(seen.insert(p.id), "duplicate provider {}", p.id);
+    }
     let mut seen = HashSet::new();
-    for o in dataset::offers() { assert!(seen.insert(o.id), "duplicate offer {}", o.id); }
+    for o in dataset::offers() {
+        assert!(seen.insert(o.id), "duplicate offer {}", o.id);
+    }
 }
 
 #[test]
 fn required_gpus_are_present() {
-    for id in ["h200", "h100-sxm", "h100-pcie", "h100-nvl", "gh200", "b200", "a100-40gb", "a100-80gb", "mi300x",
-        "mi325x", "gaudi3", "l40s", "l40", "a40", "rtx-6000-ada", "rtx-a6000", "rtx-pro-6000", "l4", "a10", "a10g",
-        "t4", "v100-16gb", "v100-32gb", "rtx-5090", "rtx-4090", "rtx-3090"] {
+    for id in [
+        "h200",
+        "h100-sxm",
+        "h100-pcie",
+        "h100-nvl",
+        "gh200",
+        "b200",
+        "a100-40gb",
+        "a100-80gb",
+        "mi300x",
+        "mi325x",
+        "gaudi3",
+        "l40s",
+        "l40",
+        "a40",
+        "rtx-6000-ada",
+        "rtx-a6000",
+        "rtx-pro-6000",
+        "l4",
+        "a10",
+        "a10g",
+        "t4",
+        "v100-16gb",
+        "v100-32gb",
+        "rtx-5090",
+        "rtx-4090",
+        "rtx-3090",
+    ] {
         assert!(dataset::gpu(id).is_some(), "missing {id}");
     }
 }
@@ -40,14 +73,20 @@ fn every_offer_names_a_known_gpu_and_provider_and_is_priced_and_dated() {
         assert!(dataset::gpu(o.gpu).is_some(), "{}: unknown gpu {}", o.id, o.gpu);
         assert!(dataset::provider(o.provider).is_some(), "{}: unknown provider {}", o.id, o.provider);
         assert!(o.on_demand_usd_h.is_some() || o.spot_usd_h.is_some(), "{}: no price", o.id);
-        for p in [o.on_demand_usd_h, o.spot_usd_h].into_iter().flatten() { assert!(p > 0.0, "{}: price {p}", o.id); }
+        for p in [o.on_demand_usd_h, o.spot_usd_h].into_iter().flatten() {
+            assert!(p > 0.0, "{}: price {p}", o.id);
+        }
         assert!(o.count >= 1);
         assert!(!o.source.is_empty() && !o.snapshot_date.is_empty(), "{}", o.id);
         assert!(o.snapshot_date.trim_start_matches('~').starts_with("20"), "{}: date {}", o.id, o.snapshot_date);
         assert!(["high", "medium", "low"].contains(&o.confidence), "{}", o.id);
     }
-    for p in dataset::providers() { assert!(!p.source.is_empty() && p.date.starts_with("20"), "{}", p.id); }
-    for g in dataset::gpus() { assert!(!g.source.is_empty() && g.date.starts_with("20"), "{}", g.id); }
+    for p in dataset::providers() {
+        assert!(!p.source.is_empty() && p.date.starts_with("20"), "{}", p.id);
+    }
+    for g in dataset::gpus() {
+        assert!(!g.source.is_empty() && g.date.starts_with("20"), "{}", g.id);
+    }
 }
 
 #[test]
@@ -57,7 +96,9 @@ fn spot_is_never_above_on_demand_and_fake_spot_is_gone() {
             // GCP rows got the host added at on-demand price to both; spot may equal but not exceed.
             assert!(sp <= od + 1e-9, "{}: spot {sp} > on-demand {od}", o.id);
         }
-        if o.provider == "runpod" || o.provider == "vast" { assert!(o.spot_usd_h.is_none(), "{}", o.id); }
+        if o.provider == "runpod" || o.provider == "vast" {
+            assert!(o.spot_usd_h.is_none(), "{}", o.id);
+        }
     }
 }
 
@@ -112,8 +153,10 @@ const AUDITED_PER_GPU: &[(&str, &str, &str, f64)] = &[
 #[test]
 fn no_offer_is_cheaper_than_the_audited_page_price() {
     for &(provider, tier, gpu, floor) in AUDITED_PER_GPU {
-        let rows: Vec<_> = dataset::offers().iter()
-            .filter(|o| o.provider == provider && o.tier == tier && o.gpu == gpu && o.via.is_empty()).collect();
+        let rows: Vec<_> = dataset::offers()
+            .iter()
+            .filter(|o| o.provider == provider && o.tier == tier && o.gpu == gpu && o.via.is_empty())
+            .collect();
         assert!(!rows.is_empty(), "{provider}/{gpu}: the audited offer is gone");
         for o in rows {
             let per_gpu = o.usd_per_gpu_hour().unwrap();
@@ -127,11 +170,18 @@ fn no_offer_is_cheaper_than_the_audited_page_price() {
 
 #[test]
 fn offers_without_a_public_price_are_gone_and_resellers_are_low_confidence() {
-    let has = |provider: &str, gpu: &str| dataset::offers().iter().any(|o| o.provider == provider && o.gpu == gpu && o.via.is_empty());
+    let has = |provider: &str, gpu: &str| {
+        dataset::offers().iter().any(|o| o.provider == provider && o.gpu == gpu && o.via.is_empty())
+    };
     // Crusoe: B200 is "Contact sales"; A100 40GB and A40 are no longer listed (2026-09-20).
-    for gpu in ["b200", "a100-40gb", "a40"] { assert!(!has("crusoe", gpu), "crusoe/{gpu}"); }
+    for gpu in ["b200", "a100-40gb", "a40"] {
+        assert!(!has("crusoe", gpu), "crusoe/{gpu}");
+    }
     // Crusoe's spot column reads "Contact sales": no unverifiable spot price is offered.
-    assert!(dataset::offers().iter().filter(|o| o.provider == "crusoe" && o.via.is_empty()).all(|o| o.spot_usd_h.is_none()));
+    assert!(dataset::offers()
+        .iter()
+        .filter(|o| o.provider == "crusoe" && o.via.is_empty())
+        .all(|o| o.spot_usd_h.is_none()));
     for o in dataset::offers().iter().filter(|o| o.provider == "lambda" && o.via == "prime-intellect") {
         assert_eq!(o.confidence, "low", "{}: a reseller's listing is not Lambda's price", o.id);
     }
@@ -146,8 +196,12 @@ fn one_reading_per_instance_shape() {
         let key = (o.provider, o.tier, o.via, o.gpu, o.count, o.instance, o.region);
         assert!(seen.insert(key), "{}: a second reading of {key:?}", o.id);
     }
-    let lone = |provider: &str, tier: &str, gpu: &str| dataset::offers().iter()
-        .filter(|o| o.provider == provider && o.tier == tier && o.gpu == gpu && o.count == 1 && o.via.is_empty()).count();
+    let lone = |provider: &str, tier: &str, gpu: &str| {
+        dataset::offers()
+            .iter()
+            .filter(|o| o.provider == provider && o.tier == tier && o.gpu == gpu && o.count == 1 && o.via.is_empty())
+            .count()
+    };
     assert_eq!(lone("runpod", "secure", "h100-sxm"), 1);
     assert_eq!(lone("nebius", "", "h100-sxm"), 1);
     assert_eq!(lone("hyperstack", "", "h100-pcie"), 1);
@@ -157,7 +211,9 @@ fn one_reading_per_instance_shape() {
 fn provider_features_follow_the_providers_docs() {
     let p = |id: &str| dataset::provider(id).unwrap();
     // Spot/preemptible capacity is documented by Hyperstack, TensorDock and Modal.
-    for id in ["hyperstack", "tensordock", "modal"] { assert!(p(id).spot, "{id}"); }
+    for id in ["hyperstack", "tensordock", "modal"] {
+        assert!(p(id).spot, "{id}");
+    }
     assert_eq!(p("scaleway").billing, dataset::Billing::Minute);
     assert!(p("scaleway").billing_verified);
     assert_eq!(p("hyperstack").storage_usd_gb_month, Some(0.07));

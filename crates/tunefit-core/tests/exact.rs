@@ -44,7 +44,11 @@ fn zero_paper_table_1() {
 fn evaluate_uses_zero_bookkeeping() {
     for (shard, st) in [("zero1", ZeroStage::Os), ("zero2", ZeroStage::OsG), ("zero3", ZeroStage::OsGP)] {
         for n in [1u32, 4, 64] {
-            let q = Query::parse(&format!("params=7.5b&method=full&precision=fp16-mixed&optim=adamw&shard={shard}&gpus={n}&nodes={}", n.div_ceil(8))).unwrap();
+            let q = Query::parse(&format!(
+                "params=7.5b&method=full&precision=fp16-mixed&optim=adamw&shard={shard}&gpus={n}&nodes={}",
+                n.div_ceil(8)
+            ))
+            .unwrap();
             let r = evaluate(&q).unwrap();
             let p = r.model.params as f64;
             let states = (r.memory.weights + r.memory.gradients + r.memory.optimizer) as f64;
@@ -70,19 +74,27 @@ fn deepspeed_estimators_t5_3b_doc_outputs() {
     let (p, l) = (2_851_000_000u64, 32_000_000u64);
     let g = |b: u64| b as f64 / GIB;
     let (gpu, cpu) = deepspeed::zero2(p, 8, 1, true);
-    same_digits(g(gpu), "5.31"); same_digits(g(cpu), "127.45");
+    same_digits(g(gpu), "5.31");
+    same_digits(g(cpu), "127.45");
     let (gpu, cpu) = deepspeed::zero2(p, 8, 1, false);
-    same_digits(g(gpu), "11.28"); same_digits(g(cpu), "127.45");
+    same_digits(g(gpu), "11.28");
+    same_digits(g(cpu), "127.45");
     same_digits(g(deepspeed::zero2_legacy(p, 8)), "15.93");
     let (gpu, cpu1) = deepspeed::zero3(p, l, 8, 1, true, true, true);
     let (_, cpu0) = deepspeed::zero3(p, l, 8, 1, true, true, false);
-    same_digits(g(gpu), "0.12"); same_digits(g(cpu1), "71.69"); same_digits(g(cpu0), "127.45");
+    same_digits(g(gpu), "0.12");
+    same_digits(g(cpu1), "71.69");
+    same_digits(g(cpu0), "127.45");
     let (gpu, cpu1) = deepspeed::zero3(p, l, 8, 1, false, true, true);
     let (_, cpu0) = deepspeed::zero3(p, l, 8, 1, false, true, false);
-    same_digits(g(gpu), "0.78"); same_digits(g(cpu1), "63.72"); same_digits(g(cpu0), "127.45");
+    same_digits(g(gpu), "0.78");
+    same_digits(g(cpu1), "63.72");
+    same_digits(g(cpu0), "127.45");
     let (gpu, cpu1) = deepspeed::zero3(p, l, 8, 1, false, false, true);
     let (_, cpu0) = deepspeed::zero3(p, l, 8, 1, false, false, false);
-    same_digits(g(gpu), "6.09"); same_digits(g(cpu1), "1.43"); same_digits(g(cpu0), "127.45");
+    same_digits(g(gpu), "6.09");
+    same_digits(g(cpu1), "1.43");
+    same_digits(g(cpu0), "127.45");
 }
 
 #[test]
@@ -105,7 +117,8 @@ fn qlora_storage_bits() {
     let a = &preset("llama-2-7b").unwrap().arch;
     let lin = a.block_linear_params() as f64;
     assert!((lin / 1e9 - 6.48).abs() < 0.01);
-    let q = |dq: u8| Query::parse(&format!("model=llama-2-7b&method=qlora&quant=nf4&dq={dq}&precision=bf16-true")).unwrap();
+    let q =
+        |dq: u8| Query::parse(&format!("model=llama-2-7b&method=qlora&quant=nf4&dq={dq}&precision=bf16-true")).unwrap();
     let w0 = evaluate(&q(0)).unwrap().memory.weights as f64;
     let w1 = evaluate(&q(1)).unwrap().memory.weights as f64;
     assert!(((w0 - w1) / 1e9 - 0.30).abs() < 0.01, "{}", (w0 - w1) / 1e9);
@@ -119,7 +132,12 @@ fn qlora_storage_bits() {
 
 fn gpt(layers: u64, h: u64, a: u64) -> Architecture {
     let mut x = preset("gpt2").unwrap().arch.clone();
-    x.layers = layers; x.hidden = h; x.heads = a; x.kv_heads = a; x.head_dim = h / a; x.ffn = 4 * h;
+    x.layers = layers;
+    x.hidden = h;
+    x.heads = a;
+    x.kv_heads = a;
+    x.head_dim = h / a;
+    x.ffn = 4 * h;
     // Megatron's block: fused GELU kernel, no HF-specific tensor quirks.
     x.quirks = Default::default();
     x
@@ -132,7 +150,11 @@ fn korthikanti_table_2_exactly() {
         let arch = gpt(24, h, a);
         let (hf, af) = (h as f64, a as f64);
         let none = Block::korthikanti_gpt(1.0).saved(&arch, s * b, s, Checkpointing::None).tensors();
-        assert!((none / korthikanti::no_parallelism(s, b, hf, af) - 1.0).abs() < 1e-12, "{none} vs {}", korthikanti::no_parallelism(s, b, hf, af));
+        assert!(
+            (none / korthikanti::no_parallelism(s, b, hf, af) - 1.0).abs() < 1e-12,
+            "{none} vs {}",
+            korthikanti::no_parallelism(s, b, hf, af)
+        );
         for t in [2.0, 4.0, 8.0] {
             let tp = Block::korthikanti_gpt(t).saved(&arch, s * b, s, Checkpointing::None).tensors();
             assert!((tp / korthikanti::tensor_parallel(s, b, hf, af, t) - 1.0).abs() < 1e-12);

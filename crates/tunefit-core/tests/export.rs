@@ -26,7 +26,13 @@ fn has_warning(e: &ConfigExport, needle: &str) -> bool {
 
 /// Runs a checker program with `input` on stdin; None when the program is absent.
 fn run(program: &str, args: &[&str], input: &str) -> Option<Result<String, String>> {
-    let mut child = match Command::new(program).args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn() {
+    let mut child = match Command::new(program)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+    {
         Ok(c) => c,
         Err(_) => return None,
     };
@@ -47,7 +53,10 @@ fn python_has_yaml() -> bool {
 /// Parses many Python and YAML files in one python3 process (one start per file would take
 /// most of the test's time): returns one error string per file that fails.
 fn python_check_all(files: &[(String, &ExportFile)]) -> Option<Vec<String>> {
-    let items: Vec<Value> = files.iter().map(|(ctx, f)| serde_json::json!({"ctx": ctx, "name": f.name, "lang": f.language, "content": f.content})).collect();
+    let items: Vec<Value> = files
+        .iter()
+        .map(|(ctx, f)| serde_json::json!({"ctx": ctx, "name": f.name, "lang": f.language, "content": f.content}))
+        .collect();
     let script = "import ast, json, sys\ntry:\n    import yaml\nexcept ImportError:\n    yaml = None\nerrs = []\nfor it in json.load(sys.stdin):\n    try:\n        if it['lang'] == 'python': ast.parse(it['content'])\n        elif yaml is not None: yaml.safe_load(it['content'])\n    except Exception as e:\n        errs.append(it['ctx'] + ' ' + it['name'] + ': ' + str(e))\nprint(json.dumps(errs))\n";
     let out = run("python3", &["-c", script], &serde_json::to_string(&items).unwrap())?;
     Some(serde_json::from_str(&out.unwrap_or_else(|e| panic!("checker failed: {e}"))).unwrap())
@@ -68,15 +77,23 @@ fn yaml_value(content: &str) -> Option<Value> {
 /// Checks that a file parses in its language. Python and YAML need python3; shell needs bash.
 fn check_parses(f: &ExportFile, ctx: &str) {
     match f.language.as_str() {
-        "json" => { serde_json::from_str::<Value>(&f.content).unwrap_or_else(|e| panic!("{ctx} {}: JSON: {e}", f.name)); }
-        "yaml" => { yaml_value(&f.content); }
+        "json" => {
+            serde_json::from_str::<Value>(&f.content).unwrap_or_else(|e| panic!("{ctx} {}: JSON: {e}", f.name));
+        }
+        "yaml" => {
+            yaml_value(&f.content);
+        }
         "python" => match run("python3", &["-c", "import ast, sys; ast.parse(sys.stdin.read())"], &f.content) {
             None => eprintln!("notice: python3 not found; {} not syntax-checked", f.name),
-            Some(r) => { r.unwrap_or_else(|e| panic!("{ctx} {}: Python syntax: {e}\n{}", f.name, f.content)); }
+            Some(r) => {
+                r.unwrap_or_else(|e| panic!("{ctx} {}: Python syntax: {e}\n{}", f.name, f.content));
+            }
         },
         "shell" => match run("bash", &["-n"], &f.content) {
             None => eprintln!("notice: bash not found; {} not syntax-checked", f.name),
-            Some(r) => { r.unwrap_or_else(|e| panic!("{ctx} {}: shell syntax: {e}\n{}", f.name, f.content)); }
+            Some(r) => {
+                r.unwrap_or_else(|e| panic!("{ctx} {}: shell syntax: {e}\n{}", f.name, f.content));
+            }
         },
         other => panic!("{ctx} {}: unknown language {other}", f.name),
     }
@@ -107,7 +124,8 @@ const QUERIES: &[&str] = &[
 
 #[test]
 fn every_snippet_parses_for_every_framework() {
-    let exports: Vec<(String, ConfigExport)> = QUERIES.iter()
+    let exports: Vec<(String, ConfigExport)> = QUERIES
+        .iter()
         .flat_map(|qs| Framework::ALL.iter().map(move |fw| (format!("{fw} ?{qs}"), ex(*fw, qs))))
         .collect();
     let mut for_python = Vec::new();
@@ -124,7 +142,9 @@ fn every_snippet_parses_for_every_framework() {
     match python_check_all(&for_python) {
         None => eprintln!("notice: python3 not found; Python and YAML files not syntax-checked"),
         Some(errs) => {
-            if !python_has_yaml() { eprintln!("notice: PyYAML not found; YAML files not parsed"); }
+            if !python_has_yaml() {
+                eprintln!("notice: PyYAML not found; YAML files not parsed");
+            }
             assert!(errs.is_empty(), "{} files do not parse:\n{}", errs.len(), errs.join("\n"));
         }
     }
@@ -146,9 +166,17 @@ fn hf_carries_values_and_deepspeed() {
     let e = ex(Framework::Hf, Z3);
     let py = &get(&e, "train.py").content;
     for needle in [
-        "r=48,", "lora_alpha=96,", "target_modules=[\"q_proj\", \"v_proj\"]", "per_device_train_batch_size=3,",
-        "gradient_accumulation_steps=5,", "MAX_SEQ_LENGTH = 3072", "bf16=True,", "    dtype=torch.bfloat16,",
-        "gradient_checkpointing=True,", "deepspeed=\"ds_config.json\"", "optim=\"adamw_torch_fused\"",
+        "r=48,",
+        "lora_alpha=96,",
+        "target_modules=[\"q_proj\", \"v_proj\"]",
+        "per_device_train_batch_size=3,",
+        "gradient_accumulation_steps=5,",
+        "MAX_SEQ_LENGTH = 3072",
+        "bf16=True,",
+        "    dtype=torch.bfloat16,",
+        "gradient_checkpointing=True,",
+        "deepspeed=\"ds_config.json\"",
+        "optim=\"adamw_torch_fused\"",
     ] {
         assert!(py.contains(needle), "train.py lacks {needle}:\n{py}");
     }
@@ -156,20 +184,31 @@ fn hf_carries_values_and_deepspeed() {
     assert!(get(&e, "launch.sh").content.contains("--num_processes 4"));
 
     // ZeRO-2 with optimizer offload: no parameter offload; fp16 AMP; paged 8-bit optimizer.
-    let e = ex(Framework::Hf, "method=lora&precision=fp16-mixed&gpus=2&shard=zero2&offload=optimizer&optim=paged-adamw-8bit&ckpt=none");
+    let e = ex(
+        Framework::Hf,
+        "method=lora&precision=fp16-mixed&gpus=2&shard=zero2&offload=optimizer&optim=paged-adamw-8bit&ckpt=none",
+    );
     let ds: Value = serde_json::from_str(&get(&e, "ds_config.json").content).unwrap();
     assert_eq!(ds["zero_optimization"]["stage"], 2);
     assert_eq!(ds["zero_optimization"]["offload_optimizer"]["device"], "cpu");
     assert!(ds["zero_optimization"].get("offload_param").is_none());
     let py = &get(&e, "train.py").content;
-    assert!(py.contains("fp16=True,") && py.contains("bf16=False,") && py.contains("optim=\"paged_adamw_8bit\""), "{py}");
+    assert!(
+        py.contains("fp16=True,") && py.contains("bf16=False,") && py.contains("optim=\"paged_adamw_8bit\""),
+        "{py}"
+    );
     assert!(py.contains("gradient_checkpointing=False,"), "{py}");
 }
 
 #[test]
 fn hf_qlora_bits_and_fsdp() {
     let py = get(&ex(Framework::Hf, ""), "train.py").content.clone();
-    assert!(py.contains("load_in_4bit=True") && py.contains("bnb_4bit_quant_type=\"nf4\"") && py.contains("bnb_4bit_use_double_quant=True"), "{py}");
+    assert!(
+        py.contains("load_in_4bit=True")
+            && py.contains("bnb_4bit_quant_type=\"nf4\"")
+            && py.contains("bnb_4bit_use_double_quant=True"),
+        "{py}"
+    );
     assert!(py.contains("prepare_model_for_kbit_training"));
     let py = get(&ex(Framework::Hf, "quant=fp4&dq=0"), "train.py").content.clone();
     assert!(py.contains("bnb_4bit_quant_type=\"fp4\"") && py.contains("bnb_4bit_use_double_quant=False"), "{py}");
@@ -194,7 +233,10 @@ fn hf_qlora_bits_and_fsdp() {
 fn torchtune_carries_values() {
     let e = ex(Framework::Torchtune, Z3);
     let text = &get(&e, "torchtune_overrides.yaml").content;
-    assert!(text.contains("lora_rank: 48") && text.contains("batch_size: 3") && text.contains("max_seq_len: 3072"), "{text}");
+    assert!(
+        text.contains("lora_rank: 48") && text.contains("batch_size: 3") && text.contains("max_seq_len: 3072"),
+        "{text}"
+    );
     if let Some(y) = yaml_value(text) {
         assert_eq!(y["model"]["_component_"], "torchtune.models.llama3_1.lora_llama3_1_8b");
         assert_eq!(y["model"]["lora_rank"], 48);
@@ -209,7 +251,12 @@ fn torchtune_carries_values() {
         assert_eq!(y["fsdp_cpu_offload"], true);
     }
     let sh = &get(&e, "launch.sh").content;
-    assert!(sh.contains("--nproc_per_node 4") && sh.contains("lora_finetune_distributed") && sh.contains("--config llama3_1/8B_lora"), "{sh}");
+    assert!(
+        sh.contains("--nproc_per_node 4")
+            && sh.contains("lora_finetune_distributed")
+            && sh.contains("--config llama3_1/8B_lora"),
+        "{sh}"
+    );
     assert!(sh.contains("model.lora_rank=48") && sh.contains("fsdp_cpu_offload=True"), "{sh}");
 
     // Single-device QLoRA: the qlora config, quantize_base, profile defaults (chunked loss, AC on).
@@ -221,10 +268,15 @@ fn torchtune_carries_values() {
         assert_eq!(y["enable_activation_checkpointing"], true);
         assert!(y.get("fsdp_cpu_offload").is_none());
     }
-    assert!(get(&e, "launch.sh").content.contains("lora_finetune_single_device --config llama3_1/8B_qlora_single_device"));
+    assert!(get(&e, "launch.sh")
+        .content
+        .contains("lora_finetune_single_device --config llama3_1/8B_qlora_single_device"));
     // An explicit key beats the profile.
     let text = get(&ex(Framework::Torchtune, "ckpt=none&loss=standard"), "torchtune_overrides.yaml").content.clone();
-    assert!(text.contains("enable_activation_checkpointing: false") && text.contains("torch.nn.CrossEntropyLoss"), "{text}");
+    assert!(
+        text.contains("enable_activation_checkpointing: false") && text.contains("torch.nn.CrossEntropyLoss"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -232,9 +284,18 @@ fn litgpt_carries_values() {
     let e = ex(Framework::Litgpt, Z3);
     let sh = &get(&e, "finetune.sh").content;
     for needle in [
-        "litgpt finetune_lora meta-llama/Meta-Llama-3.1-8B", "--lora_r 48", "--lora_alpha 96", "--lora_query true",
-        "--lora_key false", "--lora_value true", "--lora_mlp false", "--train.micro_batch_size 3",
-        "--train.global_batch_size 60", "--train.max_seq_length 3072", "--precision bf16-true", "--devices 4",
+        "litgpt finetune_lora meta-llama/Meta-Llama-3.1-8B",
+        "--lora_r 48",
+        "--lora_alpha 96",
+        "--lora_query true",
+        "--lora_key false",
+        "--lora_value true",
+        "--lora_mlp false",
+        "--train.micro_batch_size 3",
+        "--train.global_batch_size 60",
+        "--train.max_seq_length 3072",
+        "--precision bf16-true",
+        "--devices 4",
     ] {
         assert!(sh.contains(needle), "finetune.sh lacks {needle}:\n{sh}");
     }
@@ -251,7 +312,10 @@ fn litgpt_carries_values() {
 fn axolotl_carries_values() {
     let e = ex(Framework::Axolotl, Z3);
     let text = &get(&e, "axolotl.yaml").content;
-    assert!(text.contains("lora_r: 48") && text.contains("micro_batch_size: 3") && text.contains("sequence_len: 3072"), "{text}");
+    assert!(
+        text.contains("lora_r: 48") && text.contains("micro_batch_size: 3") && text.contains("sequence_len: 3072"),
+        "{text}"
+    );
     if let Some(y) = yaml_value(text) {
         assert_eq!(y["adapter"], "lora");
         assert_eq!(y["lora_r"], 48);
@@ -297,7 +361,10 @@ fn llama_factory_carries_values() {
     assert!(get(&e, "launch.sh").content.contains("NPROC_PER_NODE=4"));
     let text = get(&ex(Framework::LlamaFactory, "quant=int8"), "llamafactory.yaml").content.clone();
     assert!(text.contains("quantization_bit: 8") && !text.contains("quantization_type"), "{text}");
-    let text = get(&ex(Framework::LlamaFactory, "model=llama-3.2-1b&method=freeze&train_layers=3"), "llamafactory.yaml").content.clone();
+    let text =
+        get(&ex(Framework::LlamaFactory, "model=llama-3.2-1b&method=freeze&train_layers=3"), "llamafactory.yaml")
+            .content
+            .clone();
     assert!(text.contains("finetuning_type: \"freeze\"") && text.contains("freeze_trainable_layers: 3"), "{text}");
 }
 
@@ -306,13 +373,21 @@ fn unsloth_carries_values() {
     let e = ex(Framework::Unsloth, "method=qlora&rank=48&targets=q,v&batch=3&seq=3072&ga=5");
     let py = &get(&e, "train_unsloth.py").content;
     for needle in [
-        "load_in_4bit=True", "r=48,", "lora_alpha=96,", "target_modules=[\"q_proj\", \"v_proj\"]",
-        "per_device_train_batch_size=3,", "gradient_accumulation_steps=5,", "MAX_SEQ_LENGTH = 3072",
-        "use_gradient_checkpointing=\"unsloth\"", "bf16=True,",
+        "load_in_4bit=True",
+        "r=48,",
+        "lora_alpha=96,",
+        "target_modules=[\"q_proj\", \"v_proj\"]",
+        "per_device_train_batch_size=3,",
+        "gradient_accumulation_steps=5,",
+        "MAX_SEQ_LENGTH = 3072",
+        "use_gradient_checkpointing=\"unsloth\"",
+        "bf16=True,",
     ] {
         assert!(py.contains(needle), "train_unsloth.py lacks {needle}:\n{py}");
     }
-    assert!(get(&ex(Framework::Unsloth, "ckpt=none"), "train_unsloth.py").content.contains("use_gradient_checkpointing=False"));
+    assert!(get(&ex(Framework::Unsloth, "ckpt=none"), "train_unsloth.py")
+        .content
+        .contains("use_gradient_checkpointing=False"));
     let e = ex(Framework::Unsloth, Z3);
     assert!(has_warning(&e, "framework-multi-gpu") && has_warning(&e, "offload=all"), "{:?}", e.warnings);
 }
@@ -320,8 +395,13 @@ fn unsloth_carries_values() {
 #[test]
 fn family_module_names() {
     let py = get(&ex(Framework::Hf, "model=gpt2&method=lora&targets=all&seq=1024"), "train.py").content.clone();
-    assert!(py.contains("\"c_attn\", \"attn.c_proj\", \"mlp.c_fc\", \"mlp.c_proj\"") && py.contains("fan_in_fan_out=True"), "{py}");
-    let py = get(&ex(Framework::Hf, "model=bert-base-uncased&method=lora&targets=q,k,v&seq=512"), "train.py").content.clone();
+    assert!(
+        py.contains("\"c_attn\", \"attn.c_proj\", \"mlp.c_fc\", \"mlp.c_proj\"") && py.contains("fan_in_fan_out=True"),
+        "{py}"
+    );
+    let py = get(&ex(Framework::Hf, "model=bert-base-uncased&method=lora&targets=q,k,v&seq=512"), "train.py")
+        .content
+        .clone();
     assert!(py.contains("[\"query\", \"key\", \"value\"]"), "{py}");
     let e = ex(Framework::Hf, "model=phi-3-mini&method=lora&targets=q,o,gate,up,down");
     let py = &get(&e, "train.py").content;
@@ -359,7 +439,9 @@ fn unsupported_settings_are_named_warnings() {
         assert!(has_warning(&e, "dora"), "{fw}: {:?}", e.warnings);
     }
     assert!(!has_warning(&ex(Framework::Torchtune, "method=dora"), "dora"), "torchtune has use_dora");
-    assert!(get(&ex(Framework::Torchtune, "method=dora"), "torchtune_overrides.yaml").content.contains("use_dora: true"));
+    assert!(get(&ex(Framework::Torchtune, "method=dora"), "torchtune_overrides.yaml")
+        .content
+        .contains("use_dora: true"));
     let e = ex(Framework::Hf, "method=qlora&gpus=4&shard=zero3&offload=all");
     assert!(has_warning(&e, "qlora-zero3-offload"), "{:?}", e.warnings);
     check_ds_zero3_offload(&e);
@@ -398,7 +480,12 @@ fn torchtune_names_a_shipped_config() {
     let config = |qs: &str| -> (String, ConfigExport) {
         let e = ex(Framework::Torchtune, qs);
         let sh = get(&e, "launch.sh").content.clone();
-        let name = sh.split("--config ").nth(1).and_then(|r| r.split_whitespace().next()).unwrap_or_else(|| panic!("{sh}")).to_string();
+        let name = sh
+            .split("--config ")
+            .nth(1)
+            .and_then(|r| r.split_whitespace().next())
+            .unwrap_or_else(|| panic!("{sh}"))
+            .to_string();
         (name, e)
     };
     // Exact matches: no substitution warning.
@@ -449,7 +536,8 @@ fn keys_checked_against_framework_source() {
     assert!(!text.contains("quantization_method: \"bitsandbytes\""), "{text}");
 
     // Axolotl: learning_rate is required; FSDP via fsdp_version + unprefixed fsdp_config keys.
-    let text = get(&ex(Framework::Axolotl, "method=full&gpus=8&shard=fsdp&offload=all"), "axolotl.yaml").content.clone();
+    let text =
+        get(&ex(Framework::Axolotl, "method=full&gpus=8&shard=fsdp&offload=all"), "axolotl.yaml").content.clone();
     if let Some(y) = yaml_value(&text) {
         assert!(y["learning_rate"].as_f64().is_some_and(|lr| lr > 0.0), "{text}");
         assert_eq!(y["fsdp_version"], 2);
@@ -466,14 +554,21 @@ fn keys_checked_against_framework_source() {
     let py = get(&ex(Framework::Unsloth, ""), "train_unsloth.py").content.clone();
     assert!(py.contains("processing_class=tokenizer") && !py.contains("    tokenizer=tokenizer"), "{py}");
     let py = get(&ex(Framework::Unsloth, "method=full&ckpt=none"), "train_unsloth.py").content.clone();
-    let load = py.split("FastLanguageModel.from_pretrained(").nth(1).and_then(|r| r.split(')').next()).unwrap_or_else(|| panic!("{py}"));
+    let load = py
+        .split("FastLanguageModel.from_pretrained(")
+        .nth(1)
+        .and_then(|r| r.split(')').next())
+        .unwrap_or_else(|| panic!("{py}"));
     assert!(load.contains("full_finetuning=True") && load.contains("use_gradient_checkpointing=False"), "{py}");
     assert!(!py.contains("gradient_checkpointing_enable"), "{py}");
 
     // litgpt: a string optimizer names the class only; arguments go through class_path/init_args.
     let e = ex(Framework::Litgpt, "method=lora&optim=sgd-momentum");
     let sh = &get(&e, "finetune.sh").content;
-    assert!(sh.contains("--optimizer.class_path torch.optim.SGD") && sh.contains("--optimizer.init_args.momentum 0.9"), "{sh}");
+    assert!(
+        sh.contains("--optimizer.class_path torch.optim.SGD") && sh.contains("--optimizer.init_args.momentum 0.9"),
+        "{sh}"
+    );
     assert!(!sh.contains("--optimizer.momentum"), "{sh}");
     // With --quantize litgpt builds bitsandbytes PagedAdamW and rejects other names.
     let e = ex(Framework::Litgpt, "method=qlora&optim=adamw-8bit");
@@ -494,13 +589,17 @@ fn py_kwargs(py: &str, call: &str) -> Vec<String> {
             '(' | '[' | '{' => depth += 1,
             ')' | ']' | '}' if depth == 0 => break,
             ')' | ']' | '}' => depth -= 1,
-            ',' if depth == 0 => { parts.push(std::mem::take(&mut cur)); continue; }
+            ',' if depth == 0 => {
+                parts.push(std::mem::take(&mut cur));
+                continue;
+            }
             _ => {}
         }
         cur.push(c);
     }
     parts.push(cur);
-    parts.iter()
+    parts
+        .iter()
         .filter_map(|p| p.split_once('=').map(|(k, _)| k.trim().to_string()))
         .filter(|k| !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
         .collect()
@@ -520,11 +619,23 @@ fn keys_checked_against_framework_source_second_pass() {
     // DeepSpeed: DeepSpeedZeroConfig fields/aliases (runtime/zero/config.py), offload configs
     // (runtime/zero/offload_config.py), top-level keys (runtime/constants.py); "auto" only
     // where transformers' HfTrainerDeepSpeedConfig fills it in (integrations/deepspeed.py).
-    const ZERO: &[&str] = &["stage", "offload_optimizer", "offload_param", "overlap_comm", "stage3_gather_16bit_weights_on_model_save"];
+    const ZERO: &[&str] =
+        &["stage", "offload_optimizer", "offload_param", "overlap_comm", "stage3_gather_16bit_weights_on_model_save"];
     const OFFLOAD: &[&str] = &["device", "pin_memory"];
-    const TOP: &[&str] = &["zero_optimization", "bf16", "fp16", "train_micro_batch_size_per_gpu", "gradient_accumulation_steps", "train_batch_size", "gradient_clipping"];
-    const AUTO: &[&str] = &["train_micro_batch_size_per_gpu", "gradient_accumulation_steps", "train_batch_size", "gradient_clipping"];
-    for qs in [Z3, "method=lora&precision=fp16-mixed&gpus=2&shard=zero2&offload=optimizer", "method=full&gpus=8&shard=zero1"] {
+    const TOP: &[&str] = &[
+        "zero_optimization",
+        "bf16",
+        "fp16",
+        "train_micro_batch_size_per_gpu",
+        "gradient_accumulation_steps",
+        "train_batch_size",
+        "gradient_clipping",
+    ];
+    const AUTO: &[&str] =
+        &["train_micro_batch_size_per_gpu", "gradient_accumulation_steps", "train_batch_size", "gradient_clipping"];
+    for qs in
+        [Z3, "method=lora&precision=fp16-mixed&gpus=2&shard=zero2&offload=optimizer", "method=full&gpus=8&shard=zero1"]
+    {
         for fw in [Framework::Hf, Framework::Axolotl, Framework::LlamaFactory] {
             let e = ex(fw, qs);
             let ds: Value = serde_json::from_str(&get(&e, "ds_config.json").content).unwrap();
@@ -539,18 +650,41 @@ fn keys_checked_against_framework_source_second_pass() {
                     assert!(matches!(o["device"].as_str(), Some("cpu" | "nvme" | "none")), "{ds}");
                 }
             }
-            for k in AUTO { assert_eq!(ds[k], "auto", "{fw} ?{qs}: {k}"); }
-            for k in ["bf16", "fp16"] { assert_eq!(ds[k]["enabled"], "auto", "{fw} ?{qs}: {k}.enabled"); }
+            for k in AUTO {
+                assert_eq!(ds[k], "auto", "{fw} ?{qs}: {k}");
+            }
+            for k in ["bf16", "fp16"] {
+                assert_eq!(ds[k]["enabled"], "auto", "{fw} ?{qs}: {k}.enabled");
+            }
         }
     }
 
     // accelerate: ClusterConfig/BaseConfig fields (commands/config/config_args.py), FSDP1 keys
     // (commands/to_fsdp2.py ARGUMENT_KEY_MAPPING), values (utils/constants.py FSDP_* lists),
     // and `accelerate launch` options (commands/launch.py).
-    const CLUSTER: &[&str] = &["compute_environment", "distributed_type", "mixed_precision", "num_machines", "num_processes", "machine_rank", "fsdp_config"];
-    const FSDP1: &[&str] = &["fsdp_sharding_strategy", "fsdp_offload_params", "fsdp_auto_wrap_policy", "fsdp_transformer_layer_cls_to_wrap",
-        "fsdp_backward_prefetch", "fsdp_state_dict_type", "fsdp_use_orig_params", "fsdp_cpu_ram_efficient_loading", "fsdp_sync_module_states", "fsdp_activation_checkpointing"];
-    const LAUNCH: &[&str] = &["--config_file", "--num_processes", "--num_machines", "--machine_rank", "--main_process_ip", "-m"];
+    const CLUSTER: &[&str] = &[
+        "compute_environment",
+        "distributed_type",
+        "mixed_precision",
+        "num_machines",
+        "num_processes",
+        "machine_rank",
+        "fsdp_config",
+    ];
+    const FSDP1: &[&str] = &[
+        "fsdp_sharding_strategy",
+        "fsdp_offload_params",
+        "fsdp_auto_wrap_policy",
+        "fsdp_transformer_layer_cls_to_wrap",
+        "fsdp_backward_prefetch",
+        "fsdp_state_dict_type",
+        "fsdp_use_orig_params",
+        "fsdp_cpu_ram_efficient_loading",
+        "fsdp_sync_module_states",
+        "fsdp_activation_checkpointing",
+    ];
+    const LAUNCH: &[&str] =
+        &["--config_file", "--num_processes", "--num_machines", "--machine_rank", "--main_process_ip", "-m"];
     for fw in [Framework::Hf, Framework::LlamaFactory] {
         let e = ex(fw, "method=full&gpus=8&nodes=2&shard=fsdp&offload=all");
         if let Some(acc) = yaml_value(&get(&e, "accelerate_fsdp.yaml").content) {
@@ -558,10 +692,14 @@ fn keys_checked_against_framework_source_second_pass() {
             let f = acc["fsdp_config"].as_object().unwrap();
             assert_known("fsdp_config", &f.keys().cloned().collect::<Vec<_>>(), FSDP1);
             assert!(f.get("fsdp_version").is_none(), "FSDP1 key names need fsdp_version 1 (the default)");
-            assert!(["FULL_SHARD", "SHARD_GRAD_OP", "NO_SHARD", "HYBRID_SHARD", "HYBRID_SHARD_ZERO2"].contains(&f["fsdp_sharding_strategy"].as_str().unwrap()));
-            assert!(["TRANSFORMER_BASED_WRAP", "SIZE_BASED_WRAP", "NO_WRAP"].contains(&f["fsdp_auto_wrap_policy"].as_str().unwrap()));
-            assert!(["BACKWARD_PRE", "BACKWARD_POST", "NO_PREFETCH"].contains(&f["fsdp_backward_prefetch"].as_str().unwrap()));
-            assert!(["FULL_STATE_DICT", "LOCAL_STATE_DICT", "SHARDED_STATE_DICT"].contains(&f["fsdp_state_dict_type"].as_str().unwrap()));
+            assert!(["FULL_SHARD", "SHARD_GRAD_OP", "NO_SHARD", "HYBRID_SHARD", "HYBRID_SHARD_ZERO2"]
+                .contains(&f["fsdp_sharding_strategy"].as_str().unwrap()));
+            assert!(["TRANSFORMER_BASED_WRAP", "SIZE_BASED_WRAP", "NO_WRAP"]
+                .contains(&f["fsdp_auto_wrap_policy"].as_str().unwrap()));
+            assert!(["BACKWARD_PRE", "BACKWARD_POST", "NO_PREFETCH"]
+                .contains(&f["fsdp_backward_prefetch"].as_str().unwrap()));
+            assert!(["FULL_STATE_DICT", "LOCAL_STATE_DICT", "SHARDED_STATE_DICT"]
+                .contains(&f["fsdp_state_dict_type"].as_str().unwrap()));
             assert!(["no", "fp16", "bf16", "fp8"].contains(&acc["mixed_precision"].as_str().unwrap()));
         }
     }
@@ -572,7 +710,8 @@ fn keys_checked_against_framework_source_second_pass() {
         (Framework::LlamaFactory, "method=full&gpus=8&shard=fsdp"),
     ] {
         let sh = get(&ex(fw, qs), "launch.sh").content.clone();
-        let line = sh.lines().find(|l| l.starts_with("accelerate launch")).unwrap_or_else(|| panic!("{fw} ?{qs}:\n{sh}"));
+        let line =
+            sh.lines().find(|l| l.starts_with("accelerate launch")).unwrap_or_else(|| panic!("{fw} ?{qs}:\n{sh}"));
         let flags: Vec<String> = line.split_whitespace().filter(|w| w.starts_with('-')).map(String::from).collect();
         assert_known("accelerate launch", &flags, LAUNCH);
     }
@@ -580,56 +719,153 @@ fn keys_checked_against_framework_source_second_pass() {
     // Transformers + PEFT: LoraConfig fields (peft tuners/lora/config.py), get_peft_model's
     // parameters (peft mapping_func.py), BitsAndBytesConfig.__init__ (transformers
     // utils/quantization_config.py), TrainingArguments fields (transformers training_args.py).
-    const LORA: &[&str] = &["r", "lora_alpha", "lora_dropout", "target_modules", "bias", "task_type", "modules_to_save", "use_dora", "fan_in_fan_out"];
-    const BNB: &[&str] = &["load_in_8bit", "load_in_4bit", "bnb_4bit_quant_type", "bnb_4bit_use_double_quant", "bnb_4bit_compute_dtype", "bnb_4bit_quant_storage"];
-    const TA: &[&str] = &["output_dir", "per_device_train_batch_size", "gradient_accumulation_steps", "num_train_epochs", "bf16", "fp16",
-        "gradient_checkpointing", "gradient_checkpointing_kwargs", "optim", "optim_args", "torch_compile", "use_liger_kernel", "deepspeed",
-        "logging_steps", "save_strategy", "report_to"];
-    for qs in ["", Z3, "method=dora&targets=all,embed,lm_head&compile=1&packing=1", "model=gpt2&method=lora&seq=1024", "quant=int8&optim=sgd-momentum"] {
+    const LORA: &[&str] = &[
+        "r",
+        "lora_alpha",
+        "lora_dropout",
+        "target_modules",
+        "bias",
+        "task_type",
+        "modules_to_save",
+        "use_dora",
+        "fan_in_fan_out",
+    ];
+    const BNB: &[&str] = &[
+        "load_in_8bit",
+        "load_in_4bit",
+        "bnb_4bit_quant_type",
+        "bnb_4bit_use_double_quant",
+        "bnb_4bit_compute_dtype",
+        "bnb_4bit_quant_storage",
+    ];
+    const TA: &[&str] = &[
+        "output_dir",
+        "per_device_train_batch_size",
+        "gradient_accumulation_steps",
+        "num_train_epochs",
+        "bf16",
+        "fp16",
+        "gradient_checkpointing",
+        "gradient_checkpointing_kwargs",
+        "optim",
+        "optim_args",
+        "torch_compile",
+        "use_liger_kernel",
+        "deepspeed",
+        "logging_steps",
+        "save_strategy",
+        "report_to",
+    ];
+    for qs in [
+        "",
+        Z3,
+        "method=dora&targets=all,embed,lm_head&compile=1&packing=1",
+        "model=gpt2&method=lora&seq=1024",
+        "quant=int8&optim=sgd-momentum",
+    ] {
         let py = get(&ex(Framework::Hf, qs), "train.py").content.clone();
         let lora = py_kwargs(&py, "LoraConfig");
         assert!(lora.iter().any(|k| k == "r") && lora.iter().any(|k| k == "target_modules"), "{lora:?}");
         assert_known("LoraConfig", &lora, LORA);
         assert_known("get_peft_model", &py_kwargs(&py, "get_peft_model"), &["autocast_adapter_dtype"]);
         assert_known("TrainingArguments", &py_kwargs(&py, "TrainingArguments"), TA);
-        if py.contains("BitsAndBytesConfig(") { assert_known("BitsAndBytesConfig", &py_kwargs(&py, "BitsAndBytesConfig"), BNB); }
+        if py.contains("BitsAndBytesConfig(") {
+            assert_known("BitsAndBytesConfig", &py_kwargs(&py, "BitsAndBytesConfig"), BNB);
+        }
     }
     let py = get(&ex(Framework::Hf, "gpus=4&shard=fsdp"), "train.py").content.clone();
     // bnb_4bit_quant_storage takes a torch dtype (or one of its names) and defaults to uint8.
     assert!(py.contains("bnb_4bit_quant_storage=torch.bfloat16"), "{py}");
     let py = get(&ex(Framework::Hf, "method=lora&packing=1"), "train.py").content.clone();
     assert!(py.contains("data_collator = DataCollatorWithFlattening()"), "{py}");
-    assert!(py.lines().any(|l| l.starts_with("from transformers import") && l.contains("DataCollatorWithFlattening")), "{py}");
+    assert!(
+        py.lines().any(|l| l.starts_with("from transformers import") && l.contains("DataCollatorWithFlattening")),
+        "{py}"
+    );
 
     // torchtune: model builders exported by torchtune/models/<family>/__init__.py (the
     // distributed and single-device recipes read the same names); dataset.packed,
     // tokenizer.max_seq_len and compile as in the shipped configs.
-    const BUILDERS: &[&str] = &["llama2_7b", "llama2_13b", "llama2_70b", "code_llama2_7b", "llama3_8b", "llama3_70b",
-        "llama3_1_8b", "llama3_1_70b", "llama3_1_405b", "llama3_3_70b", "llama3_2_1b", "llama3_2_3b", "mistral_7b", "qwen2_7b",
-        "qwen2_5_0_5b", "qwen2_5_1_5b_base", "qwen2_5_3b", "qwen2_5_7b_base", "qwen2_5_14b_base", "qwen2_5_32b_base", "qwen2_5_72b_base",
-        "gemma_2b", "gemma_7b", "gemma2_2b", "gemma2_9b", "gemma2_27b", "phi3_mini"];
-    for model in ["llama-2-13b", "codellama-7b", "llama-3-70b", "llama-3.1-405b", "llama-3.3-70b", "llama-3.2-3b", "mistral-7b", "qwen2-7b", "gemma-7b", "gemma-2-27b", "phi-3-mini"] {
+    const BUILDERS: &[&str] = &[
+        "llama2_7b",
+        "llama2_13b",
+        "llama2_70b",
+        "code_llama2_7b",
+        "llama3_8b",
+        "llama3_70b",
+        "llama3_1_8b",
+        "llama3_1_70b",
+        "llama3_1_405b",
+        "llama3_3_70b",
+        "llama3_2_1b",
+        "llama3_2_3b",
+        "mistral_7b",
+        "qwen2_7b",
+        "qwen2_5_0_5b",
+        "qwen2_5_1_5b_base",
+        "qwen2_5_3b",
+        "qwen2_5_7b_base",
+        "qwen2_5_14b_base",
+        "qwen2_5_32b_base",
+        "qwen2_5_72b_base",
+        "gemma_2b",
+        "gemma_7b",
+        "gemma2_2b",
+        "gemma2_9b",
+        "gemma2_27b",
+        "phi3_mini",
+    ];
+    for model in [
+        "llama-2-13b",
+        "codellama-7b",
+        "llama-3-70b",
+        "llama-3.1-405b",
+        "llama-3.3-70b",
+        "llama-3.2-3b",
+        "mistral-7b",
+        "qwen2-7b",
+        "gemma-7b",
+        "gemma-2-27b",
+        "phi-3-mini",
+    ] {
         for method in ["lora", "full"] {
             let qs = format!("model={model}&method={method}&gpus=8");
             let text = get(&ex(Framework::Torchtune, &qs), "torchtune_overrides.yaml").content.clone();
             if let Some(y) = yaml_value(&text) {
                 let comp = y["model"]["_component_"].as_str().unwrap_or_else(|| panic!("{text}"));
-                let (module, name) = comp.strip_prefix("torchtune.models.").and_then(|r| r.split_once('.')).unwrap_or_else(|| panic!("{comp}"));
-                let builder = if method == "lora" { name.strip_prefix("lora_").unwrap_or_else(|| panic!("{comp}")) } else { name };
+                let (module, name) = comp
+                    .strip_prefix("torchtune.models.")
+                    .and_then(|r| r.split_once('.'))
+                    .unwrap_or_else(|| panic!("{comp}"));
+                let builder = if method == "lora" {
+                    name.strip_prefix("lora_").unwrap_or_else(|| panic!("{comp}"))
+                } else {
+                    name
+                };
                 assert!(BUILDERS.contains(&builder) && builder.starts_with(module), "?{qs}: {comp}");
-                assert!(y["dataset"]["packed"].is_boolean() && y["tokenizer"]["max_seq_len"].is_u64() && y["compile"].is_boolean(), "{text}");
+                assert!(
+                    y["dataset"]["packed"].is_boolean()
+                        && y["tokenizer"]["max_seq_len"].is_u64()
+                        && y["compile"].is_boolean(),
+                    "{text}"
+                );
             }
         }
     }
 
     // litgpt: finetune_full's and finetune_adapter's setup() parameters (litgpt/finetune/full.py,
     // adapter.py): no --quantize or --lora_* flags there.
-    for (qs, cmd) in [("method=full&gpus=4&nodes=2", "finetune_full"), ("method=adapter&gpus=2", "finetune_adapter"), ("method=freeze", "finetune_full")] {
+    for (qs, cmd) in [
+        ("method=full&gpus=4&nodes=2", "finetune_full"),
+        ("method=adapter&gpus=2", "finetune_adapter"),
+        ("method=freeze", "finetune_full"),
+    ] {
         let sh = get(&ex(Framework::Litgpt, qs), "finetune.sh").content.clone();
         assert!(sh.contains(&format!("litgpt {cmd} ")), "{sh}");
         for flag in sh.split_whitespace().filter(|w| w.starts_with("--")) {
             let ok = ["--devices", "--num_nodes", "--precision", "--optimizer"].contains(&flag)
-                || flag.starts_with("--train.") || flag.starts_with("--optimizer.");
+                || flag.starts_with("--train.")
+                || flag.starts_with("--optimizer.");
             assert!(ok, "{cmd}: {flag} is not a setup() parameter:\n{sh}");
         }
     }
@@ -637,8 +873,19 @@ fn keys_checked_against_framework_source_second_pass() {
     // Unsloth: FastLlamaModel.get_peft_model's parameters (unsloth/models/llama.py).
     for qs in ["", "method=lora&targets=all,embed,lm_head", "method=dora&ckpt=none"] {
         let py = get(&ex(Framework::Unsloth, qs), "train_unsloth.py").content.clone();
-        assert_known("FastLanguageModel.get_peft_model", &py_kwargs(&py, "FastLanguageModel.get_peft_model"),
-            &["r", "target_modules", "lora_alpha", "lora_dropout", "bias", "use_gradient_checkpointing", "random_state"]);
+        assert_known(
+            "FastLanguageModel.get_peft_model",
+            &py_kwargs(&py, "FastLanguageModel.get_peft_model"),
+            &[
+                "r",
+                "target_modules",
+                "lora_alpha",
+                "lora_dropout",
+                "bias",
+                "use_gradient_checkpointing",
+                "random_state",
+            ],
+        );
     }
 
     // LLaMA-Factory DataArguments (hparams/data_args.py); Axolotl ModelInputConfig.base_model
@@ -660,17 +907,29 @@ fn second_pass_fixes_hold() {
     let e = ex(Framework::LlamaFactory, Z3);
     assert!(e.warnings.iter().any(|w| w.code == "export-precision"));
     // torchtune Gemma: no apply_lora_to_output (the builders lack it), Gemma 1 no lora_dropout.
-    let g = export(&Query::parse("model=gemma-2b&method=lora&targets=q,v,lm_head&lora_dropout=0.1").unwrap(), Framework::Torchtune).unwrap();
+    let g = export(
+        &Query::parse("model=gemma-2b&method=lora&targets=q,v,lm_head&lora_dropout=0.1").unwrap(),
+        Framework::Torchtune,
+    )
+    .unwrap();
     let all: String = g.files.iter().map(|f| f.content.clone()).collect();
     // (The header comment repeats the query, lora_dropout=0.1 included: look for the keys.)
-    assert!(!all.contains("apply_lora_to_output") && !all.contains("lora_dropout:") && !all.contains("model.lora_dropout"), "{all}");
+    assert!(
+        !all.contains("apply_lora_to_output") && !all.contains("lora_dropout:") && !all.contains("model.lora_dropout"),
+        "{all}"
+    );
     assert!(g.warnings.iter().any(|w| w.code == "export-targets-lm-head"));
     assert!(g.warnings.iter().any(|w| w.code == "export-lora-dropout"));
-    let l = export(&Query::parse("model=llama-3.1-8b&method=lora&targets=q,v,lm_head").unwrap(), Framework::Torchtune).unwrap();
+    let l = export(&Query::parse("model=llama-3.1-8b&method=lora&targets=q,v,lm_head").unwrap(), Framework::Torchtune)
+        .unwrap();
     assert!(l.files.iter().any(|f| f.content.contains("apply_lora_to_output: true")));
     // HF with loss=chunked: the Liger flag is a plain argument.
     let h = export(&Query::parse("method=lora&loss=chunked").unwrap(), Framework::Hf).unwrap();
-    assert!(h.files.iter().any(|f| f.content.contains("    use_liger_kernel=True,\n")), "{:?}", h.files.iter().map(|f| &f.content).collect::<Vec<_>>());
+    assert!(
+        h.files.iter().any(|f| f.content.contains("    use_liger_kernel=True,\n")),
+        "{:?}",
+        h.files.iter().map(|f| &f.content).collect::<Vec<_>>()
+    );
 }
 
 /// The lazily loaded exporter's wire format (export_json in the second wasm, read_export_json
@@ -708,9 +967,18 @@ fn export_json_round_trips_to_the_same_export() {
 /// The `--output-dir` of launch.sh's `tune download` line, and its dotted overrides as a map.
 fn torchtune_launch(e: &ConfigExport) -> (String, std::collections::BTreeMap<String, String>) {
     let sh = get(e, "launch.sh").content.clone();
-    let dl = sh.lines().find(|l| l.starts_with("# tune download ")).unwrap_or_else(|| panic!("no tune download line:\n{sh}"));
-    let dir = dl.split("--output-dir ").nth(1).and_then(|r| r.split_whitespace().next()).unwrap_or_else(|| panic!("{dl}")).to_string();
-    let overrides = sh.lines()
+    let dl = sh
+        .lines()
+        .find(|l| l.starts_with("# tune download "))
+        .unwrap_or_else(|| panic!("no tune download line:\n{sh}"));
+    let dir = dl
+        .split("--output-dir ")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .unwrap_or_else(|| panic!("{dl}"))
+        .to_string();
+    let overrides = sh
+        .lines()
         .filter(|l| l.starts_with("  "))
         .map(|l| l.trim().trim_end_matches(" \\").trim_matches('\''))
         .filter_map(|l| l.split_once('=').map(|(k, v)| (k.to_string(), v.to_string())))
@@ -730,9 +998,17 @@ fn export_check_d1_torchtune_reads_the_downloaded_checkpoint() {
     type Tok = &'static [(&'static str, &'static str)];
     // (query, checkpoint_dir below the download dir, tokenizer overrides)
     let cases: &[(&str, &str, Tok)] = &[
-        ("model=llama-3.1-8b&method=lora&rank=16&targets=all&batch=2&seq=512", "", &[("path", "/original/tokenizer.model")]),
+        (
+            "model=llama-3.1-8b&method=lora&rank=16&targets=all&batch=2&seq=512",
+            "",
+            &[("path", "/original/tokenizer.model")],
+        ),
         ("model=llama-3.1-8b&method=qlora&rank=16&batch=2&seq=512", "", &[("path", "/original/tokenizer.model")]),
-        ("model=llama-3.1-8b&method=full&batch=1&seq=512&gpus=2&shard=fsdp", "", &[("path", "/original/tokenizer.model")]),
+        (
+            "model=llama-3.1-8b&method=full&batch=1&seq=512&gpus=2&shard=fsdp",
+            "",
+            &[("path", "/original/tokenizer.model")],
+        ),
         ("model=llama-3.2-1b&method=lora", "", &[("path", "/original/tokenizer.model")]),
         // llama3/8B_* use FullModelMetaCheckpointer on original/consolidated.00.pth.
         ("model=llama-3-8b&method=lora", "/original", &[("path", "/original/tokenizer.model")]),
@@ -746,22 +1022,33 @@ fn export_check_d1_torchtune_reads_the_downloaded_checkpoint() {
         let (dir, o) = torchtune_launch(&e);
         let name = dir.strip_prefix("/tmp/").unwrap_or_else(|| panic!("?{qs}: {dir}"));
         assert!(!name.contains("Instruct"), "?{qs}: downloads {dir}");
-        assert_eq!(o.get("checkpointer.checkpoint_dir").map(String::as_str), Some(format!("{dir}{sub}").as_str()), "?{qs}: {o:?}");
+        assert_eq!(
+            o.get("checkpointer.checkpoint_dir").map(String::as_str),
+            Some(format!("{dir}{sub}").as_str()),
+            "?{qs}: {o:?}"
+        );
         for (k, file) in *tok {
             assert_eq!(o.get(&format!("tokenizer.{k}")), Some(&format!("{dir}{file}")), "?{qs}: {o:?}");
         }
         // Nothing still reads a config's Instruct folder, and the config is the model's own:
         // its shard names hold, so none are written.
         assert!(o.values().all(|v| !v.contains("-Instruct")), "?{qs}: {o:?}");
-        assert!(!o.contains_key("checkpointer.checkpoint_files") && !o.contains_key("tokenizer._component_"), "?{qs}: {o:?}");
+        assert!(
+            !o.contains_key("checkpointer.checkpoint_files") && !o.contains_key("tokenizer._component_"),
+            "?{qs}: {o:?}"
+        );
         // The YAML carries the same values.
         if let Some(y) = yaml_value(&get(&e, "torchtune_overrides.yaml").content) {
             assert_eq!(y["checkpointer"]["checkpoint_dir"], format!("{dir}{sub}"), "?{qs}");
-            for (k, file) in *tok { assert_eq!(y["tokenizer"][*k], format!("{dir}{file}"), "?{qs}"); }
+            for (k, file) in *tok {
+                assert_eq!(y["tokenizer"][*k], format!("{dir}{file}"), "?{qs}");
+            }
         }
     }
     // Llama 3.x with the HF checkpointer: Meta's consolidated weights are not downloaded.
-    assert!(get(&ex(Framework::Torchtune, ""), "launch.sh").content.contains("--ignore-patterns 'original/consolidated*'"));
+    assert!(get(&ex(Framework::Torchtune, ""), "launch.sh")
+        .content
+        .contains("--ignore-patterns 'original/consolidated*'"));
     // Another model's config (no full config for qwen2_5 72B): its tokenizer builder, shards and
     // model_type are overridden too.
     let e = ex(Framework::Torchtune, "model=qwen2.5-72b&method=full&gpus=8&shard=fsdp");
@@ -769,7 +1056,8 @@ fn export_check_d1_torchtune_reads_the_downloaded_checkpoint() {
     assert_eq!(dir, "/tmp/Qwen2.5-72B");
     assert_eq!(o["tokenizer._component_"], "torchtune.models.qwen2_5.qwen2_5_tokenizer");
     assert_eq!(o["checkpointer.model_type"], "QWEN2");
-    let files = o["checkpointer.checkpoint_files"].trim_matches(|c| c == '[' || c == ']').split(',').collect::<Vec<_>>();
+    let files =
+        o["checkpointer.checkpoint_files"].trim_matches(|c| c == '[' || c == ']').split(',').collect::<Vec<_>>();
     assert_eq!(files.len(), 37, "{files:?}");
     assert_eq!((files[0], files[36]), ("model-00001-of-00037.safetensors", "model-00037-of-00037.safetensors"));
     if let Some(y) = yaml_value(&get(&e, "torchtune_overrides.yaml").content) {
@@ -803,7 +1091,13 @@ fn export_check_d2_hf_dtype_and_checkpointing_names() {
 /// deprecated flags (combining both is an error in axolotl 0.21).
 #[test]
 fn export_check_d3_d5_axolotl() {
-    for qs in ["", "method=lora&targets=all", "method=dora", "method=full&gpus=2&shard=fsdp", "model=llama-3.2-1b&method=freeze&train_layers=2"] {
+    for qs in [
+        "",
+        "method=lora&targets=all",
+        "method=dora",
+        "method=full&gpus=2&shard=fsdp",
+        "model=llama-3.2-1b&method=freeze&train_layers=2",
+    ] {
         let text = get(&ex(Framework::Axolotl, qs), "axolotl.yaml").content.clone();
         assert!(!text.contains("datasets: []"), "?{qs}:\n{text}");
         assert!(text.contains("datasets:\n  - path: \"your/dataset\"\n    type: \"alpaca\"\n"), "?{qs}:\n{text}");
@@ -816,14 +1110,21 @@ fn export_check_d3_d5_axolotl() {
         }
         if let Some(y) = yaml_value(&text) {
             let ds = y["datasets"].as_array().unwrap_or_else(|| panic!("?{qs}: {text}"));
-            assert!(!ds.is_empty() && ds.iter().all(|d| d["path"].is_string() && d["type"].is_string()), "?{qs}: {ds:?}");
+            assert!(
+                !ds.is_empty() && ds.iter().all(|d| d["path"].is_string() && d["type"].is_string()),
+                "?{qs}: {ds:?}"
+            );
             assert!(y.get("flash_attention").is_none() && y.get("sdp_attention").is_none(), "?{qs}");
             if lora {
-                for k in ["lora_mlp_kernel", "lora_qkv_kernel", "lora_o_kernel", "lora_embedding_kernel"] { assert_eq!(y[k], false, "?{qs}: {k}"); }
+                for k in ["lora_mlp_kernel", "lora_qkv_kernel", "lora_o_kernel", "lora_embedding_kernel"] {
+                    assert_eq!(y[k], false, "?{qs}: {k}");
+                }
             }
         }
     }
-    for (qs, want) in [("", "flash_attention_2"), ("attn=sdpa", "sdpa"), ("attn=eager", "eager"), ("attn=flash", "flash_attention_2")] {
+    for (qs, want) in
+        [("", "flash_attention_2"), ("attn=sdpa", "sdpa"), ("attn=eager", "eager"), ("attn=flash", "flash_attention_2")]
+    {
         let text = get(&ex(Framework::Axolotl, qs), "axolotl.yaml").content.clone();
         assert!(text.contains(&format!("\nattn_implementation: \"{want}\"\n")), "?{qs}:\n{text}");
     }
@@ -836,8 +1137,14 @@ fn export_check_d6_llama_factory_dataset_dir() {
     for qs in ["", "method=lora&targets=all", "method=full&gpus=2&shard=fsdp"] {
         let text = get(&ex(Framework::LlamaFactory, qs), "llamafactory.yaml").content.clone();
         let lines: Vec<&str> = text.lines().collect();
-        let at = lines.iter().position(|l| l.starts_with("dataset_dir:")).unwrap_or_else(|| panic!("?{qs}: no dataset_dir\n{text}"));
-        assert!(lines[..at].iter().rev().take(3).any(|l| l.starts_with("# Fill in") && l.contains("dataset_info.json")), "?{qs}:\n{text}");
+        let at = lines
+            .iter()
+            .position(|l| l.starts_with("dataset_dir:"))
+            .unwrap_or_else(|| panic!("?{qs}: no dataset_dir\n{text}"));
+        assert!(
+            lines[..at].iter().rev().take(3).any(|l| l.starts_with("# Fill in") && l.contains("dataset_info.json")),
+            "?{qs}:\n{text}"
+        );
         assert!(lines.iter().any(|l| l.starts_with("dataset:")), "{text}");
         if let Some(y) = yaml_value(&text) {
             assert!(y["dataset_dir"].as_str().is_some_and(|d| !d.is_empty()) && y["dataset"].is_string(), "?{qs}: {y}");
@@ -850,15 +1157,26 @@ fn galore_and_the_2026_recipe_keys_reach_each_framework() {
     let q = "model=qwen3-8b&method=full&optim=galore-adamw&galore_rank=256";
     let hf = ex(Framework::Hf, q);
     let py = &get(&hf, "train.py").content;
-    assert!(py.contains("optim=\"galore_adamw\"") && py.contains("optim_args=\"rank=256\"") && py.contains("optim_target_modules=["), "{py}");
+    assert!(
+        py.contains("optim=\"galore_adamw\"")
+            && py.contains("optim_args=\"rank=256\"")
+            && py.contains("optim_target_modules=["),
+        "{py}"
+    );
     let lf = ex(Framework::LlamaFactory, q);
     let y = &get(&lf, "llamafactory.yaml").content;
-    assert!(y.contains("use_galore: true") && y.contains("galore_rank: 256") && y.contains("optim: \"adamw_torch\""), "{y}");
+    assert!(
+        y.contains("use_galore: true") && y.contains("galore_rank: 256") && y.contains("optim: \"adamw_torch\""),
+        "{y}"
+    );
     // Frameworks without GaLore say so rather than silently using AdamW.
     assert!(has_warning(&ex(Framework::Torchtune, q), "galore"));
     assert!(has_warning(&ex(Framework::Litgpt, q), "galore"));
     // torchtune's optimizer in backward is written; torchao optimizers by their class paths.
-    let tt = ex(Framework::Torchtune, "model=llama-3.1-8b&method=full&optim_in_bwd=1&optim=adamw-4bit-ao&framework=torchtune");
+    let tt = ex(
+        Framework::Torchtune,
+        "model=llama-3.1-8b&method=full&optim_in_bwd=1&optim=adamw-4bit-ao&framework=torchtune",
+    );
     let all: String = tt.files.iter().map(|f| f.content.as_str()).collect();
     assert!(all.contains("optimizer_in_bwd") && all.contains("torchao.optim.AdamW4bit"), "{all}");
 }

@@ -1,10 +1,12 @@
 //! Fixes: offered only when the chosen GPU does not fit with the error band, never a value
 //! already in force, each figure the one the changed query evaluates to, those that fit first.
-use tunefit_core::report::Verdict;
 use tunefit_core::report::evaluate_for_cli as evaluate;
+use tunefit_core::report::Verdict;
 use tunefit_core::Query;
 
-fn q(s: &str) -> Query { Query::parse(s).unwrap() }
+fn q(s: &str) -> Query {
+    Query::parse(s).unwrap()
+}
 
 #[test]
 fn fixes_are_re_evaluated_changes_that_fit_first() {
@@ -24,7 +26,11 @@ fn fixes_are_re_evaluated_changes_that_fit_first() {
         assert_eq!(after.fit.unwrap().verdict == Verdict::Fits, f.fits, "{}", f.set);
     }
     // QLoRA under the hf profile already checkpoints: checkpointing is not offered again.
-    assert!(!r.fixes.iter().any(|f| f.set.starts_with("ckpt=")), "{:?}", r.fixes.iter().map(|f| &f.set).collect::<Vec<_>>());
+    assert!(
+        !r.fixes.iter().any(|f| f.set.starts_with("ckpt=")),
+        "{:?}",
+        r.fixes.iter().map(|f| &f.set).collect::<Vec<_>>()
+    );
 }
 
 #[test]

@@ -3,7 +3,9 @@ use tunefit_core::catalog::preset;
 use tunefit_core::hfconfig::{parse, to_query_fragment, ConfigError};
 use tunefit_core::Query;
 
-fn count(json: &str) -> u64 { parse(json).unwrap().param_count() }
+fn count(json: &str) -> u64 {
+    parse(json).unwrap().param_count()
+}
 
 #[test]
 fn llama_3_1_8b_config() {
@@ -16,14 +18,38 @@ fn llama_3_1_8b_config() {
 #[test]
 fn families_reproduce_their_presets() {
     let cases = [
-        (r#"{"model_type":"mistral","hidden_size":4096,"intermediate_size":14336,"num_attention_heads":32,"num_hidden_layers":32,"num_key_value_heads":8,"vocab_size":32000}"#, "mistral-7b"),
-        (r#"{"model_type":"mixtral","hidden_size":4096,"intermediate_size":14336,"num_attention_heads":32,"num_hidden_layers":32,"num_key_value_heads":8,"vocab_size":32000,"num_local_experts":8,"num_experts_per_tok":2}"#, "mixtral-8x7b"),
-        (r#"{"model_type":"qwen2","hidden_size":896,"intermediate_size":4864,"num_attention_heads":14,"num_hidden_layers":24,"num_key_value_heads":2,"vocab_size":151936,"tie_word_embeddings":true}"#, "qwen2.5-0.5b"),
-        (r#"{"model_type":"gemma2","hidden_size":2304,"intermediate_size":9216,"num_attention_heads":8,"num_hidden_layers":26,"num_key_value_heads":4,"head_dim":256,"vocab_size":256000}"#, "gemma-2-2b"),
-        (r#"{"model_type":"phi3","hidden_size":3072,"intermediate_size":8192,"num_attention_heads":32,"num_hidden_layers":32,"num_key_value_heads":32,"vocab_size":32064}"#, "phi-3-mini"),
-        (r#"{"model_type":"phi","hidden_size":2048,"intermediate_size":8192,"num_attention_heads":32,"num_hidden_layers":24,"vocab_size":51200}"#, "phi-1.5"),
-        (r#"{"model_type":"gpt2","n_embd":768,"n_head":12,"n_layer":12,"n_positions":1024,"vocab_size":50257,"n_inner":null}"#, "gpt2"),
-        (r#"{"model_type":"bert","hidden_size":1024,"intermediate_size":4096,"num_attention_heads":16,"num_hidden_layers":24,"vocab_size":30522,"max_position_embeddings":512,"type_vocab_size":2}"#, "bert-large-uncased"),
+        (
+            r#"{"model_type":"mistral","hidden_size":4096,"intermediate_size":14336,"num_attention_heads":32,"num_hidden_layers":32,"num_key_value_heads":8,"vocab_size":32000}"#,
+            "mistral-7b",
+        ),
+        (
+            r#"{"model_type":"mixtral","hidden_size":4096,"intermediate_size":14336,"num_attention_heads":32,"num_hidden_layers":32,"num_key_value_heads":8,"vocab_size":32000,"num_local_experts":8,"num_experts_per_tok":2}"#,
+            "mixtral-8x7b",
+        ),
+        (
+            r#"{"model_type":"qwen2","hidden_size":896,"intermediate_size":4864,"num_attention_heads":14,"num_hidden_layers":24,"num_key_value_heads":2,"vocab_size":151936,"tie_word_embeddings":true}"#,
+            "qwen2.5-0.5b",
+        ),
+        (
+            r#"{"model_type":"gemma2","hidden_size":2304,"intermediate_size":9216,"num_attention_heads":8,"num_hidden_layers":26,"num_key_value_heads":4,"head_dim":256,"vocab_size":256000}"#,
+            "gemma-2-2b",
+        ),
+        (
+            r#"{"model_type":"phi3","hidden_size":3072,"intermediate_size":8192,"num_attention_heads":32,"num_hidden_layers":32,"num_key_value_heads":32,"vocab_size":32064}"#,
+            "phi-3-mini",
+        ),
+        (
+            r#"{"model_type":"phi","hidden_size":2048,"intermediate_size":8192,"num_attention_heads":32,"num_hidden_layers":24,"vocab_size":51200}"#,
+            "phi-1.5",
+        ),
+        (
+            r#"{"model_type":"gpt2","n_embd":768,"n_head":12,"n_layer":12,"n_positions":1024,"vocab_size":50257,"n_inner":null}"#,
+            "gpt2",
+        ),
+        (
+            r#"{"model_type":"bert","hidden_size":1024,"intermediate_size":4096,"num_attention_heads":16,"num_hidden_layers":24,"vocab_size":30522,"max_position_embeddings":512,"type_vocab_size":2}"#,
+            "bert-large-uncased",
+        ),
     ];
     for (j, id) in cases {
         assert_eq!(count(j), preset(id).unwrap().published, "{id}");
@@ -58,30 +84,75 @@ fn pasted_config_becomes_query_keys() {
 #[test]
 fn late_2026_families_reproduce_their_presets() {
     let cases = [
-        (r#"{"architectures":["Qwen3ForCausalLM"],"model_type":"qwen3","hidden_size":4096,"intermediate_size":12288,"num_attention_heads":32,"num_hidden_layers":36,"num_key_value_heads":8,"head_dim":128,"vocab_size":151936,"tie_word_embeddings":false,"attention_bias":false}"#, "qwen3-8b"),
-        (r#"{"model_type":"qwen3","hidden_size":1024,"intermediate_size":3072,"num_attention_heads":16,"num_hidden_layers":28,"num_key_value_heads":8,"head_dim":128,"vocab_size":151936,"tie_word_embeddings":true}"#, "qwen3-0.6b"),
-        (r#"{"model_type":"qwen3_moe","hidden_size":2048,"intermediate_size":6144,"moe_intermediate_size":768,"num_attention_heads":32,"num_hidden_layers":48,"num_key_value_heads":4,"head_dim":128,"num_experts":128,"num_experts_per_tok":8,"decoder_sparse_step":1,"mlp_only_layers":[],"vocab_size":151936,"tie_word_embeddings":false}"#, "qwen3-30b-a3b"),
-        (r#"{"model_type":"gemma3_text","hidden_size":1152,"intermediate_size":6912,"num_attention_heads":4,"num_hidden_layers":26,"num_key_value_heads":1,"head_dim":256,"vocab_size":262144,"sliding_window":512}"#, "gemma-3-1b"),
-        (r#"{"architectures":["Gemma3ForConditionalGeneration"],"boi_token_index":255999,"image_token_index":262144,"mm_tokens_per_image":256,"model_type":"gemma3",
+        (
+            r#"{"architectures":["Qwen3ForCausalLM"],"model_type":"qwen3","hidden_size":4096,"intermediate_size":12288,"num_attention_heads":32,"num_hidden_layers":36,"num_key_value_heads":8,"head_dim":128,"vocab_size":151936,"tie_word_embeddings":false,"attention_bias":false}"#,
+            "qwen3-8b",
+        ),
+        (
+            r#"{"model_type":"qwen3","hidden_size":1024,"intermediate_size":3072,"num_attention_heads":16,"num_hidden_layers":28,"num_key_value_heads":8,"head_dim":128,"vocab_size":151936,"tie_word_embeddings":true}"#,
+            "qwen3-0.6b",
+        ),
+        (
+            r#"{"model_type":"qwen3_moe","hidden_size":2048,"intermediate_size":6144,"moe_intermediate_size":768,"num_attention_heads":32,"num_hidden_layers":48,"num_key_value_heads":4,"head_dim":128,"num_experts":128,"num_experts_per_tok":8,"decoder_sparse_step":1,"mlp_only_layers":[],"vocab_size":151936,"tie_word_embeddings":false}"#,
+            "qwen3-30b-a3b",
+        ),
+        (
+            r#"{"model_type":"gemma3_text","hidden_size":1152,"intermediate_size":6912,"num_attention_heads":4,"num_hidden_layers":26,"num_key_value_heads":1,"head_dim":256,"vocab_size":262144,"sliding_window":512}"#,
+            "gemma-3-1b",
+        ),
+        (
+            r#"{"architectures":["Gemma3ForConditionalGeneration"],"boi_token_index":255999,"image_token_index":262144,"mm_tokens_per_image":256,"model_type":"gemma3",
             "text_config":{"hidden_size":2560,"intermediate_size":10240,"model_type":"gemma3_text","num_hidden_layers":34,"rope_scaling":{"factor":8.0,"rope_type":"linear"},"sliding_window":1024},
-            "vision_config":{"hidden_size":1152,"image_size":896,"intermediate_size":4304,"model_type":"siglip_vision_model","num_attention_heads":16,"num_hidden_layers":27,"patch_size":14,"vision_use_head":false}}"#, "gemma-3-4b"),
-        (r#"{"model_type":"gemma3","text_config":{"hidden_size":5376,"intermediate_size":21504,"model_type":"gemma3_text","num_attention_heads":32,"num_hidden_layers":62,"num_key_value_heads":16,"head_dim":128,"query_pre_attn_scalar":168},
-            "vision_config":{"hidden_size":1152,"image_size":896,"intermediate_size":4304,"num_attention_heads":16,"num_hidden_layers":27,"patch_size":14}}"#, "gemma-3-27b"),
-        (r#"{"model_type":"llama4","text_config":{"model_type":"llama4_text","hidden_size":5120,"intermediate_size":8192,"intermediate_size_mlp":16384,"num_attention_heads":40,"num_hidden_layers":48,"num_key_value_heads":8,"head_dim":128,"num_local_experts":16,"num_experts_per_tok":1,"interleave_moe_layer_step":1,"vocab_size":202048},
-            "vision_config":{"hidden_size":1408,"intermediate_size":5632,"num_hidden_layers":34,"num_attention_heads":16,"image_size":336,"patch_size":14,"pixel_shuffle_ratio":0.5,"projector_input_dim":4096,"projector_output_dim":4096,"vision_output_dim":4096}}"#, "llama-4-scout"),
-        (r#"{"model_type":"llama4","text_config":{"model_type":"llama4_text","hidden_size":5120,"intermediate_size":8192,"intermediate_size_mlp":16384,"num_attention_heads":40,"num_hidden_layers":48,"num_key_value_heads":8,"head_dim":128,"num_local_experts":128,"num_experts_per_tok":1,"interleave_moe_layer_step":2,"vocab_size":202048},
-            "vision_config":{"hidden_size":1408,"intermediate_size":5632,"num_hidden_layers":34,"image_size":336,"patch_size":14,"projector_input_dim":4096,"projector_output_dim":4096,"vision_output_dim":4096}}"#, "llama-4-maverick"),
-        (r#"{"architectures":["DeepseekV3ForCausalLM"],"model_type":"deepseek_v3","hidden_size":7168,"intermediate_size":18432,"moe_intermediate_size":2048,"num_attention_heads":128,"num_key_value_heads":128,"num_hidden_layers":61,"num_nextn_predict_layers":1,
-            "n_routed_experts":256,"n_shared_experts":1,"num_experts_per_tok":8,"first_k_dense_replace":3,"moe_layer_freq":1,"q_lora_rank":1536,"kv_lora_rank":512,"qk_nope_head_dim":128,"qk_rope_head_dim":64,"v_head_dim":128,"vocab_size":129280,"tie_word_embeddings":false,"topk_method":"noaux_tc"}"#, "deepseek-v3"),
-        (r#"{"architectures":["GptOssForCausalLM"],"model_type":"gpt_oss","hidden_size":2880,"intermediate_size":2880,"head_dim":64,"num_attention_heads":64,"num_key_value_heads":8,"num_hidden_layers":24,"num_local_experts":32,"num_experts_per_tok":4,"experts_per_token":4,"vocab_size":201088,"tie_word_embeddings":false,"quantization_config":{"quant_method":"mxfp4"}}"#, "gpt-oss-20b"),
+            "vision_config":{"hidden_size":1152,"image_size":896,"intermediate_size":4304,"model_type":"siglip_vision_model","num_attention_heads":16,"num_hidden_layers":27,"patch_size":14,"vision_use_head":false}}"#,
+            "gemma-3-4b",
+        ),
+        (
+            r#"{"model_type":"gemma3","text_config":{"hidden_size":5376,"intermediate_size":21504,"model_type":"gemma3_text","num_attention_heads":32,"num_hidden_layers":62,"num_key_value_heads":16,"head_dim":128,"query_pre_attn_scalar":168},
+            "vision_config":{"hidden_size":1152,"image_size":896,"intermediate_size":4304,"num_attention_heads":16,"num_hidden_layers":27,"patch_size":14}}"#,
+            "gemma-3-27b",
+        ),
+        (
+            r#"{"model_type":"llama4","text_config":{"model_type":"llama4_text","hidden_size":5120,"intermediate_size":8192,"intermediate_size_mlp":16384,"num_attention_heads":40,"num_hidden_layers":48,"num_key_value_heads":8,"head_dim":128,"num_local_experts":16,"num_experts_per_tok":1,"interleave_moe_layer_step":1,"vocab_size":202048},
+            "vision_config":{"hidden_size":1408,"intermediate_size":5632,"num_hidden_layers":34,"num_attention_heads":16,"image_size":336,"patch_size":14,"pixel_shuffle_ratio":0.5,"projector_input_dim":4096,"projector_output_dim":4096,"vision_output_dim":4096}}"#,
+            "llama-4-scout",
+        ),
+        (
+            r#"{"model_type":"llama4","text_config":{"model_type":"llama4_text","hidden_size":5120,"intermediate_size":8192,"intermediate_size_mlp":16384,"num_attention_heads":40,"num_hidden_layers":48,"num_key_value_heads":8,"head_dim":128,"num_local_experts":128,"num_experts_per_tok":1,"interleave_moe_layer_step":2,"vocab_size":202048},
+            "vision_config":{"hidden_size":1408,"intermediate_size":5632,"num_hidden_layers":34,"image_size":336,"patch_size":14,"projector_input_dim":4096,"projector_output_dim":4096,"vision_output_dim":4096}}"#,
+            "llama-4-maverick",
+        ),
+        (
+            r#"{"architectures":["DeepseekV3ForCausalLM"],"model_type":"deepseek_v3","hidden_size":7168,"intermediate_size":18432,"moe_intermediate_size":2048,"num_attention_heads":128,"num_key_value_heads":128,"num_hidden_layers":61,"num_nextn_predict_layers":1,
+            "n_routed_experts":256,"n_shared_experts":1,"num_experts_per_tok":8,"first_k_dense_replace":3,"moe_layer_freq":1,"q_lora_rank":1536,"kv_lora_rank":512,"qk_nope_head_dim":128,"qk_rope_head_dim":64,"v_head_dim":128,"vocab_size":129280,"tie_word_embeddings":false,"topk_method":"noaux_tc"}"#,
+            "deepseek-v3",
+        ),
+        (
+            r#"{"architectures":["GptOssForCausalLM"],"model_type":"gpt_oss","hidden_size":2880,"intermediate_size":2880,"head_dim":64,"num_attention_heads":64,"num_key_value_heads":8,"num_hidden_layers":24,"num_local_experts":32,"num_experts_per_tok":4,"experts_per_token":4,"vocab_size":201088,"tie_word_embeddings":false,"quantization_config":{"quant_method":"mxfp4"}}"#,
+            "gpt-oss-20b",
+        ),
         (r#"{"model_type":"gpt_oss","num_hidden_layers":36,"num_local_experts":128}"#, "gpt-oss-120b"),
-        (r#"{"model_type":"phi3","hidden_size":5120,"intermediate_size":17920,"num_attention_heads":40,"num_hidden_layers":40,"num_key_value_heads":10,"vocab_size":100352,"tie_word_embeddings":false}"#, "phi-4"),
-        (r#"{"architectures":["Mistral3ForConditionalGeneration"],"model_type":"mistral3","multimodal_projector_bias":false,"spatial_merge_size":2,
+        (
+            r#"{"model_type":"phi3","hidden_size":5120,"intermediate_size":17920,"num_attention_heads":40,"num_hidden_layers":40,"num_key_value_heads":10,"vocab_size":100352,"tie_word_embeddings":false}"#,
+            "phi-4",
+        ),
+        (
+            r#"{"architectures":["Mistral3ForConditionalGeneration"],"model_type":"mistral3","multimodal_projector_bias":false,"spatial_merge_size":2,
             "text_config":{"model_type":"mistral","hidden_size":5120,"intermediate_size":32768,"num_attention_heads":32,"num_hidden_layers":40,"num_key_value_heads":8,"head_dim":128,"vocab_size":131072},
-            "vision_config":{"model_type":"pixtral","hidden_size":1024,"intermediate_size":4096,"num_hidden_layers":24,"num_attention_heads":16,"head_dim":64,"patch_size":14,"image_size":1540}}"#, "mistral-small-3.1-24b"),
-        (r#"{"model_type":"olmo2","hidden_size":4096,"intermediate_size":11008,"num_attention_heads":32,"num_hidden_layers":32,"num_key_value_heads":32,"vocab_size":100352}"#, "olmo-2-7b"),
-        (r#"{"model_type":"smollm3","hidden_size":2048,"intermediate_size":11008,"num_attention_heads":16,"num_hidden_layers":36,"num_key_value_heads":4,"no_rope_layer_interval":4}"#, "smollm3-3b"),
-        (r#"{"model_type":"qwen2","hidden_size":3584,"intermediate_size":18944,"num_attention_heads":28,"num_hidden_layers":28,"num_key_value_heads":4,"vocab_size":152064,"tie_word_embeddings":false}"#, "deepseek-r1-distill-qwen-7b"),
+            "vision_config":{"model_type":"pixtral","hidden_size":1024,"intermediate_size":4096,"num_hidden_layers":24,"num_attention_heads":16,"head_dim":64,"patch_size":14,"image_size":1540}}"#,
+            "mistral-small-3.1-24b",
+        ),
+        (
+            r#"{"model_type":"olmo2","hidden_size":4096,"intermediate_size":11008,"num_attention_heads":32,"num_hidden_layers":32,"num_key_value_heads":32,"vocab_size":100352}"#,
+            "olmo-2-7b",
+        ),
+        (
+            r#"{"model_type":"smollm3","hidden_size":2048,"intermediate_size":11008,"num_attention_heads":16,"num_hidden_layers":36,"num_key_value_heads":4,"no_rope_layer_interval":4}"#,
+            "smollm3-3b",
+        ),
+        (
+            r#"{"model_type":"qwen2","hidden_size":3584,"intermediate_size":18944,"num_attention_heads":28,"num_hidden_layers":28,"num_key_value_heads":4,"vocab_size":152064,"tie_word_embeddings":false}"#,
+            "deepseek-r1-distill-qwen-7b",
+        ),
     ];
     for (j, id) in cases {
         let a = parse(j).unwrap_or_else(|e| panic!("{id}: {e}"));
@@ -114,7 +185,10 @@ fn pasted_moe_and_multimodal_configs_survive_a_link() {
         let r = tunefit_core::evaluate(&q).unwrap();
         assert_eq!(r.model.params, preset(id).unwrap().published, "{id}: {frag}");
     }
-    let q = Query::parse("layers=4&hidden=256&heads=4&ffn=512&vocab=100&experts=4&experts_per_token=2&dense_layers=5&dense_ffn=64").unwrap();
+    let q = Query::parse(
+        "layers=4&hidden=256&heads=4&ffn=512&vocab=100&experts=4&experts_per_token=2&dense_layers=5&dense_ffn=64",
+    )
+    .unwrap();
     let e = tunefit_core::evaluate(&q).unwrap_err();
     assert!(e.to_string().contains("dense_layers"), "{e}");
 }

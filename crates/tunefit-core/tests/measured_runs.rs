@@ -12,51 +12,110 @@ use tunefit_core::{evaluate, Query};
 const START: &str = "<!-- measured-runs:start -->";
 const END: &str = "<!-- measured-runs:end -->";
 
-struct Case { id: String, metric: String, framework: String, trust: String, measured: f64, predicted: f64, replayed: f64, query: String }
+struct Case {
+    id: String,
+    metric: String,
+    framework: String,
+    trust: String,
+    measured: f64,
+    predicted: f64,
+    replayed: f64,
+    query: String,
+}
 
-fn unit(u: &str) -> f64 { match u { "GiB" => 1073741824.0, "GB" => 1e9, "MiB" => 1048576.0, "MB" => 1e6, _ => f64::NAN } }
+fn unit(u: &str) -> f64 {
+    match u {
+        "GiB" => 1073741824.0,
+        "GB" => 1e9,
+        "MiB" => 1048576.0,
+        "MB" => 1e6,
+        _ => f64::NAN,
+    }
+}
 
 /// The measured set: measured-runs.json and every contributed file in tests/data/measured/
 /// (`tunefit calibrate --case` writes that format).
 fn sets() -> Vec<Value> {
     let mut out = vec![serde_json::from_str(include_str!("data/measured-runs.json")).unwrap()];
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/measured");
-    let mut files: Vec<_> = std::fs::read_dir(dir).map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "json")).collect()).unwrap_or_default();
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .map(|d| {
+            d.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "json")).collect()
+        })
+        .unwrap_or_default();
     files.sort();
-    for f in files { out.push(serde_json::from_str(&std::fs::read_to_string(&f).unwrap()).unwrap_or_else(|e| panic!("{}: {e}", f.display()))); }
+    for f in files {
+        out.push(
+            serde_json::from_str(&std::fs::read_to_string(&f).unwrap())
+                .unwrap_or_else(|e| panic!("{}: {e}", f.display())),
+        );
+    }
     out
 }
 
 fn cases() -> (Vec<Case>, Vec<(String, String)>) {
     let (mut ok, mut skipped) = (Vec::new(), Vec::new());
-    for v in sets() { for c in v["cases"].as_array().unwrap() {
-        let id = c["id"].as_str().unwrap().to_string();
-        if c["per_gpu"].as_bool() == Some(false) { skipped.push((id, "a total over all GPUs, not a per-GPU figure".into())); continue; }
-        // A run whose memory depends on something no query can say (its `excluded` names it).
-        if let Some(why) = c["excluded"].as_str() { skipped.push((id, why.into())); continue; }
-        let query = c["query"].as_str().unwrap().to_string();
-        let q = match Query::parse(&query) { Ok(q) => q, Err(e) => { skipped.push((id, e.to_string())); continue; } };
-        let r = match evaluate(&q).and_then(|r| with_timeline(r, &q)) { Ok(r) => r, Err(e) => { skipped.push((id, e.to_string())); continue; } };
-        let metric = c["metric"].as_str().unwrap().to_string();
-        let m = &r.memory;
-        let (predicted, replayed) = match metric.as_str() {
-            "allocated" => (m.allocated as f64, m.allocated as f64),
-            "reserved" => (m.reserved as f64, m.replay_reserved.unwrap() as f64),
-            _ => (m.device as f64, (m.device - m.reserved + m.replay_reserved.unwrap()) as f64),
-        };
-        let measured = c["measured_value"].as_f64().unwrap() * unit(c["measured_unit"].as_str().unwrap());
-        ok.push(Case { id, metric, framework: c["framework"].as_str().unwrap_or("").into(), trust: c["trust"].as_str().unwrap_or("").split(' ').next().unwrap_or("").into(),
-            measured, predicted, replayed, query });
-    } }
+    for v in sets() {
+        for c in v["cases"].as_array().unwrap() {
+            let id = c["id"].as_str().unwrap().to_string();
+            if c["per_gpu"].as_bool() == Some(false) {
+                skipped.push((id, "a total over all GPUs, not a per-GPU figure".into()));
+                continue;
+            }
+            // A run whose memory depends on something no query can say (its `excluded` names it).
+            if let Some(why) = c["excluded"].as_str() {
+                skipped.push((id, why.into()));
+                continue;
+            }
+            let query = c["query"].as_str().unwrap().to_string();
+            let q = match Query::parse(&query) {
+                Ok(q) => q,
+                Err(e) => {
+                    skipped.push((id, e.to_string()));
+                    continue;
+                }
+            };
+            let r = match evaluate(&q).and_then(|r| with_timeline(r, &q)) {
+                Ok(r) => r,
+                Err(e) => {
+                    skipped.push((id, e.to_string()));
+                    continue;
+                }
+            };
+            let metric = c["metric"].as_str().unwrap().to_string();
+            let m = &r.memory;
+            let (predicted, replayed) = match metric.as_str() {
+                "allocated" => (m.allocated as f64, m.allocated as f64),
+                "reserved" => (m.reserved as f64, m.replay_reserved.unwrap() as f64),
+                _ => (m.device as f64, (m.device - m.reserved + m.replay_reserved.unwrap()) as f64),
+            };
+            let measured = c["measured_value"].as_f64().unwrap() * unit(c["measured_unit"].as_str().unwrap());
+            ok.push(Case {
+                id,
+                metric,
+                framework: c["framework"].as_str().unwrap_or("").into(),
+                trust: c["trust"].as_str().unwrap_or("").split(' ').next().unwrap_or("").into(),
+                measured,
+                predicted,
+                replayed,
+                query,
+            });
+        }
+    }
     (ok, skipped)
 }
 
 fn stats(errs: &[f64]) -> String {
     let mut abs: Vec<f64> = errs.iter().map(|e| e.abs()).collect();
     abs.sort_by(f64::total_cmp);
-    format!("median |error| {:.1}%, largest {:.1}%, mean signed {:+.1}%, {} of {} under-predicted",
-        abs[abs.len() / 2] * 100.0, abs.last().unwrap() * 100.0, errs.iter().sum::<f64>() / errs.len() as f64 * 100.0,
-        errs.iter().filter(|e| **e < 0.0).count(), errs.len())
+    format!(
+        "median |error| {:.1}%, largest {:.1}%, mean signed {:+.1}%, {} of {} under-predicted",
+        abs[abs.len() / 2] * 100.0,
+        abs.last().unwrap() * 100.0,
+        errs.iter().sum::<f64>() / errs.len() as f64 * 100.0,
+        errs.iter().filter(|e| **e < 0.0).count(),
+        errs.len()
+    )
 }
 
 #[test]
@@ -65,23 +124,43 @@ fn measured_runs_table_and_the_verdict_band() {
     assert!(rows.len() >= 90, "{} cases", rows.len());
     let rule: Vec<f64> = rows.iter().map(|c| c.predicted / c.measured - 1.0).collect();
     let replay: Vec<f64> = rows.iter().map(|c| c.replayed / c.measured - 1.0).collect();
-    let mut t = format!("{} measured runs ({} left out, below). The model: {}. With the allocator replay's reserved: {}.\n\n",
-        rows.len(), skipped.len(), stats(&rule), stats(&replay));
+    let mut t = format!(
+        "{} measured runs ({} left out, below). The model: {}. With the allocator replay's reserved: {}.\n\n",
+        rows.len(),
+        skipped.len(),
+        stats(&rule),
+        stats(&replay)
+    );
     t += "| case | framework | trust | metric | measured (GiB) | tunefit (GiB) | error | replay | query |\n|---|---|---|---|---:|---:|---:|---:|---|\n";
     for c in &rows {
-        t += &format!("| {} | {} | {} | {} | {:.2} | {:.2} | {:+.1}% | {:+.1}% | `{}` |\n", c.id, c.framework, c.trust, c.metric,
-            c.measured / 1073741824.0, c.predicted / 1073741824.0, (c.predicted / c.measured - 1.0) * 100.0, (c.replayed / c.measured - 1.0) * 100.0, c.query);
+        t += &format!(
+            "| {} | {} | {} | {} | {:.2} | {:.2} | {:+.1}% | {:+.1}% | `{}` |\n",
+            c.id,
+            c.framework,
+            c.trust,
+            c.metric,
+            c.measured / 1073741824.0,
+            c.predicted / 1073741824.0,
+            (c.predicted / c.measured - 1.0) * 100.0,
+            (c.replayed / c.measured - 1.0) * 100.0,
+            c.query
+        );
     }
     if !skipped.is_empty() {
         t += "\nLeft out:\n\n";
-        for (id, why) in &skipped { t += &format!("- {id}: {why}\n"); }
+        for (id, why) in &skipped {
+            t += &format!("- {id}: {why}\n");
+        }
     }
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/accuracy.md");
     let doc = std::fs::read_to_string(path).unwrap();
     let (a, b) = (doc.find(START).expect("start marker"), doc.find(END).expect("end marker"));
     let fresh = format!("{}{START}\n{t}{}", &doc[..a], &doc[b..]);
-    if std::env::var("TUNEFIT_WRITE_DOCS").is_ok() { std::fs::write(path, &fresh).unwrap(); }
-    else { assert!(fresh == doc, "docs/accuracy.md's measured-runs table is stale: rerun with TUNEFIT_WRITE_DOCS=1"); }
+    if std::env::var("TUNEFIT_WRITE_DOCS").is_ok() {
+        std::fs::write(path, &fresh).unwrap();
+    } else {
+        assert!(fresh == doc, "docs/accuracy.md's measured-runs table is stale: rerun with TUNEFIT_WRITE_DOCS=1");
+    }
 
     // The band: the measured figure lies within [−BAND_OVER, +BAND_UNDER] of the prediction
     // for at least 80 % of all measured cases (these and the reference cases).

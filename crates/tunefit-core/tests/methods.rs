@@ -1,8 +1,12 @@
 //! Trainable-parameter counts per method (exact, GQA-aware) and framework-profile rules.
 use tunefit_core::{evaluate, Query};
 
-fn trainable(q: &str) -> u64 { evaluate(&Query::parse(q).unwrap()).unwrap().model.trainable_params }
-fn mem(q: &str) -> tunefit_core::report::MemoryBreakdown { evaluate(&Query::parse(q).unwrap()).unwrap().memory }
+fn trainable(q: &str) -> u64 {
+    evaluate(&Query::parse(q).unwrap()).unwrap().model.trainable_params
+}
+fn mem(q: &str) -> tunefit_core::report::MemoryBreakdown {
+    evaluate(&Query::parse(q).unwrap()).unwrap().memory
+}
 
 #[test]
 fn lora_counts_match_logged_runs() {
@@ -29,8 +33,10 @@ fn other_methods() {
     // Embedding and LM head trained in full on top of the adapters.
     assert_eq!(trainable("model=llama-3.1-8b&method=lora&rank=16&targets=q,v,embed,lm_head"), l + 2 * 128_256 * 4096);
     // Tied model: embed and lm_head are one matrix.
-    assert_eq!(trainable("model=llama-3.2-1b&method=lora&rank=16&targets=q,embed,lm_head"),
-               trainable("model=llama-3.2-1b&method=lora&rank=16&targets=q,embed"));
+    assert_eq!(
+        trainable("model=llama-3.2-1b&method=lora&rank=16&targets=q,embed,lm_head"),
+        trainable("model=llama-3.2-1b&method=lora&rank=16&targets=q,embed")
+    );
     // Freeze: last N blocks.
     let a = tunefit_core::catalog::preset("llama-3.1-8b").unwrap().arch.clone();
     assert_eq!(trainable("model=llama-3.1-8b&method=freeze&train_layers=2"), 2 * a.layer_params());
@@ -106,7 +112,8 @@ fn physical_effects_of_new_keys() {
 
 #[test]
 fn unsupported_combinations_warn_by_name() {
-    let w = |q: &str| evaluate(&Query::parse(q).unwrap()).unwrap().warnings.into_iter().map(|w| w.code).collect::<Vec<_>>();
+    let w =
+        |q: &str| evaluate(&Query::parse(q).unwrap()).unwrap().warnings.into_iter().map(|w| w.code).collect::<Vec<_>>();
     assert!(w("framework=torchtune&method=prefix").contains(&"framework-method".to_string()));
     assert!(w("framework=unsloth&gpus=2&shard=zero2").contains(&"framework-multi-gpu".to_string()));
     assert!(w("method=qlora&shard=zero3&offload=all&gpus=2").contains(&"qlora-zero3-offload".to_string()));
@@ -138,7 +145,9 @@ fn zero_filled_gradients_sit_beside_activations() {
 fn litgpt_mha_v_view_keeps_the_fused_qkv_output() {
     // lit-gpt's fused `attn` linear: for MHA, SDPA's saved v is a view of the whole q+k+v
     // output, 2·h more 16-bit elements per token per layer than a separate v would keep.
-    let q = |fw: &str, model: &str| format!("framework={fw}&model={model}&precision=bf16-true&method=lora&rank=8&targets=q,v&batch=1&seq=1024&ckpt=none&attn=sdpa&lora_dropout=0&adapter_dtype=bf16&loss=chunked&packing=1");
+    let q = |fw: &str, model: &str| {
+        format!("framework={fw}&model={model}&precision=bf16-true&method=lora&rank=8&targets=q,v&batch=1&seq=1024&ckpt=none&attn=sdpa&lora_dropout=0&adapter_dtype=bf16&loss=chunked&packing=1")
+    };
     let act = |s: String| mem(&s).activations as f64;
     // Llama 2 7B is MHA: 32 layers × 1024 tokens × 2·4096 elements × 2 B = 512 MiB more
     // than torchtune (separate q/k/v projections; same settings otherwise where it matters).

@@ -5,7 +5,9 @@ use tunefit_core::plan::{dominates, plan};
 use tunefit_core::report::Verdict;
 use tunefit_core::{evaluate, Query};
 
-fn q(s: &str) -> Query { Query::parse(s).unwrap() }
+fn q(s: &str) -> Query {
+    Query::parse(s).unwrap()
+}
 
 #[test]
 fn every_plan_fits_meets_the_limits_and_reproduces_from_its_query() {
@@ -30,17 +32,27 @@ fn every_plan_fits_meets_the_limits_and_reproduces_from_its_query() {
 
 #[test]
 fn a_tighter_budget_never_finds_a_cheaper_plan() {
-    let cheapest = |b: f64| plan(&q(&format!("model=llama-3.1-8b&method=lora&batch=4&seq=2048&tokens=200m&budget_usd={b}"))).unwrap()
-        .iter().map(|p| p.usd).fold(f64::INFINITY, f64::min);
+    let cheapest = |b: f64| {
+        plan(&q(&format!("model=llama-3.1-8b&method=lora&batch=4&seq=2048&tokens=200m&budget_usd={b}")))
+            .unwrap()
+            .iter()
+            .map(|p| p.usd)
+            .fold(f64::INFINITY, f64::min)
+    };
     let mut last = 0.0f64;
     for b in [1000.0, 300.0, 100.0, 30.0, 10.0, 3.0] {
         let c = cheapest(b);
-        if c.is_finite() { assert!(c <= b + 1e-9); }
+        if c.is_finite() {
+            assert!(c <= b + 1e-9);
+        }
         // Loosest first: each tighter budget's best plan costs at least the looser one's.
         assert!(c >= last - 1e-9, "budget {b}: {c} < {last}");
         last = if c.is_finite() { c } else { last };
     }
-    assert!(plan(&q("model=llama-3.1-70b&method=full&budget_usd=0.01")).unwrap().is_empty(), "one cent buys no 70B fine-tune");
+    assert!(
+        plan(&q("model=llama-3.1-70b&method=full&budget_usd=0.01")).unwrap().is_empty(),
+        "one cent buys no 70B fine-tune"
+    );
 }
 
 #[test]
@@ -53,4 +65,3 @@ fn the_goal_orders_the_plans() {
     // A person's invalid configuration is their error, named.
     assert!(plan(&q("gpus=8&tp=3")).is_err());
 }
-

@@ -4,9 +4,13 @@ use tunefit_core::prices::*;
 use tunefit_core::report::evaluate_with_prices;
 use tunefit_core::{evaluate, Query};
 
-fn q(s: &str) -> Query { Query::parse(s).unwrap() }
+fn q(s: &str) -> Query {
+    Query::parse(s).unwrap()
+}
 
-fn book_json(s: &str) -> PriceBook { PriceBook::from_json(s).unwrap() }
+fn book_json(s: &str) -> PriceBook {
+    PriceBook::from_json(s).unwrap()
+}
 
 #[test]
 fn an_override_changes_the_ranking() {
@@ -16,9 +20,16 @@ fn an_override_changes_the_ranking() {
     assert!(base.offers.len() >= 2);
     let last = base.offers.last().unwrap();
     assert_ne!(base.offers[0].offer, last.offer);
-    let book = PriceBook { overrides: vec![PriceOverride {
-        provider: last.provider.into(), gpu: last.gpu.into(), gpus_per_instance: last.gpus,
-        on_demand_usd_h: Some(0.01), spot_usd_h: None }], custom_offers: vec![] };
+    let book = PriceBook {
+        overrides: vec![PriceOverride {
+            provider: last.provider.into(),
+            gpu: last.gpu.into(),
+            gpus_per_instance: last.gpus,
+            on_demand_usd_h: Some(0.01),
+            spot_usd_h: None,
+        }],
+        custom_offers: vec![],
+    };
     let r = evaluate_with_prices(&query, &book).unwrap().cost.unwrap();
     let first = &r.offers[0];
     assert_eq!((first.provider, first.gpu, first.gpus), (last.provider, last.gpu, last.gpus), "{first:?}");
@@ -37,8 +48,10 @@ fn an_empty_book_changes_nothing() {
 #[test]
 fn a_custom_offer_is_ranked_with_its_own_billing() {
     let query = q("v=1&gpu=h100-sxm&pricing=on-demand");
-    let book = book_json(r#"{"custom_offers": [{"name": "lab-h100", "provider": "my-lab", "gpu": "h100-sxm",
-        "gpus_per_instance": 1, "on_demand_usd_h": 0.5, "billing": "second"}]}"#);
+    let book = book_json(
+        r#"{"custom_offers": [{"name": "lab-h100", "provider": "my-lab", "gpu": "h100-sxm",
+        "gpus_per_instance": 1, "on_demand_usd_h": 0.5, "billing": "second"}]}"#,
+    );
     let r = evaluate_with_prices(&query, &book).unwrap().cost.unwrap();
     let first = &r.offers[0];
     assert_eq!(first.offer, "own/lab-h100");
@@ -53,18 +66,47 @@ fn a_custom_offer_is_ranked_with_its_own_billing() {
 
 #[test]
 fn an_unmatched_override_is_a_warning_not_an_error() {
-    let book = PriceBook { overrides: vec![PriceOverride { provider: "aws".into(), gpu: "rtx-4090".into(),
-        gpus_per_instance: 3, on_demand_usd_h: Some(1.0), spot_usd_h: None }], custom_offers: vec![] };
+    let book = PriceBook {
+        overrides: vec![PriceOverride {
+            provider: "aws".into(),
+            gpu: "rtx-4090".into(),
+            gpus_per_instance: 3,
+            on_demand_usd_h: Some(1.0),
+            spot_usd_h: None,
+        }],
+        custom_offers: vec![],
+    };
     let r = evaluate_with_prices(&q("v=1"), &book).unwrap().cost.unwrap();
     assert!(r.warnings.iter().any(|w| w.code == "price_override_unmatched"));
 }
 
 fn sample() -> PriceBook {
     PriceBook {
-        overrides: vec![PriceOverride { provider: "aws".into(), gpu: "h100-sxm".into(), gpus_per_instance: 8, on_demand_usd_h: Some(40.5), spot_usd_h: None },
-                        PriceOverride { provider: "lambda".into(), gpu: "a100-80gb".into(), gpus_per_instance: 1, on_demand_usd_h: None, spot_usd_h: Some(0.9) }],
-        custom_offers: vec![CustomOffer { name: "lab".into(), provider: "my-lab".into(), gpu: "rtx-4090".into(), gpus_per_instance: 2,
-                        on_demand_usd_h: Some(0.3), spot_usd_h: Some(0.125), billing: Some("minute".into()) }],
+        overrides: vec![
+            PriceOverride {
+                provider: "aws".into(),
+                gpu: "h100-sxm".into(),
+                gpus_per_instance: 8,
+                on_demand_usd_h: Some(40.5),
+                spot_usd_h: None,
+            },
+            PriceOverride {
+                provider: "lambda".into(),
+                gpu: "a100-80gb".into(),
+                gpus_per_instance: 1,
+                on_demand_usd_h: None,
+                spot_usd_h: Some(0.9),
+            },
+        ],
+        custom_offers: vec![CustomOffer {
+            name: "lab".into(),
+            provider: "my-lab".into(),
+            gpu: "rtx-4090".into(),
+            gpus_per_instance: 2,
+            on_demand_usd_h: Some(0.3),
+            spot_usd_h: Some(0.125),
+            billing: Some("minute".into()),
+        }],
     }
 }
 

@@ -8,20 +8,62 @@ use tunefit_core::{evaluate, Query};
 fn any_query() -> impl Strategy<Value = Query> {
     let models = tunefit_core::catalog::presets().iter().map(|p| p.id.to_string()).collect::<Vec<_>>();
     (
-        (prop::sample::select(models), prop::sample::select(Method::ALL.to_vec()), 1u32..=256, prop::sample::select(Precision::ALL.to_vec()),
-         prop::sample::select(Optimizer::ALL.to_vec()), prop::sample::select(Framework::ALL.to_vec())),
-        (1u32..=16, 1u32..=8192, prop::sample::select(Checkpointing::ALL.to_vec()), prop::sample::select(Attention::ALL.to_vec()),
-         prop::sample::select(Loss::ALL.to_vec()), any::<bool>(), any::<bool>()),
-        (prop::sample::select(vec![1u32, 2, 8, 64]), prop::sample::select(ShardingStrategy::ALL.to_vec()), prop::sample::select(Offload::ALL.to_vec()),
-         prop::sample::select(Quant::ALL.to_vec()), prop::option::of(0.0f64..0.5)),
-    ).prop_map(|((m, method, rank, prec, optim, fw), (batch, seq, ckpt, attn, loss, packing, compile), (gpus, shard, offload, quant, drop))| {
-        Query {
-            model: Some(m), method, rank, precision: prec, optim, framework: fw, batch, seq,
-            ckpt: Some(ckpt), attn: Some(attn), loss: Some(loss), packing: Some(packing), compile: Some(compile),
-            gpus, nodes: gpus.div_ceil(8), shard, offload, quant, lora_dropout: drop, train_layers: 1,
-            ..Query::default()
-        }
-    })
+        (
+            prop::sample::select(models),
+            prop::sample::select(Method::ALL.to_vec()),
+            1u32..=256,
+            prop::sample::select(Precision::ALL.to_vec()),
+            prop::sample::select(Optimizer::ALL.to_vec()),
+            prop::sample::select(Framework::ALL.to_vec()),
+        ),
+        (
+            1u32..=16,
+            1u32..=8192,
+            prop::sample::select(Checkpointing::ALL.to_vec()),
+            prop::sample::select(Attention::ALL.to_vec()),
+            prop::sample::select(Loss::ALL.to_vec()),
+            any::<bool>(),
+            any::<bool>(),
+        ),
+        (
+            prop::sample::select(vec![1u32, 2, 8, 64]),
+            prop::sample::select(ShardingStrategy::ALL.to_vec()),
+            prop::sample::select(Offload::ALL.to_vec()),
+            prop::sample::select(Quant::ALL.to_vec()),
+            prop::option::of(0.0f64..0.5),
+        ),
+    )
+        .prop_map(
+            |(
+                (m, method, rank, prec, optim, fw),
+                (batch, seq, ckpt, attn, loss, packing, compile),
+                (gpus, shard, offload, quant, drop),
+            )| {
+                Query {
+                    model: Some(m),
+                    method,
+                    rank,
+                    precision: prec,
+                    optim,
+                    framework: fw,
+                    batch,
+                    seq,
+                    ckpt: Some(ckpt),
+                    attn: Some(attn),
+                    loss: Some(loss),
+                    packing: Some(packing),
+                    compile: Some(compile),
+                    gpus,
+                    nodes: gpus.div_ceil(8),
+                    shard,
+                    offload,
+                    quant,
+                    lora_dropout: drop,
+                    train_layers: 1,
+                    ..Query::default()
+                }
+            },
+        )
 }
 
 proptest! {
@@ -59,21 +101,29 @@ proptest! {
 
 #[test]
 fn absurd_input_is_an_error_naming_a_key() {
-    for (s, key) in [("batch=0", "batch"), ("seq=1e12", "seq"), ("rank=5000", "rank"), ("batch=-1", "batch"), ("gpus=0", "gpus")] {
+    for (s, key) in
+        [("batch=0", "batch"), ("seq=1e12", "seq"), ("rank=5000", "rank"), ("batch=-1", "batch"), ("gpus=0", "gpus")]
+    {
         let e = Query::parse(s).unwrap_err();
         assert_eq!(e.0[0].key, key, "{s}");
     }
     // Parses, but impossible for this model: named keys, no panic.
-    for (s, key) in [("model=llama-3.2-1b&method=lora&rank=4096", "rank"), ("model=gpt2&method=freeze&train_layers=13", "train_layers"),
-                     ("model=nope", "model"), ("gpus=8&tp=3", "tp"), ("model=gpt2&method=adapter&bottleneck=5000", "bottleneck"),
-                     ("model=llama-3.1-405b&attn=eager&seq=10000000&batch=65536&method=full", "seq")] {
+    for (s, key) in [
+        ("model=llama-3.2-1b&method=lora&rank=4096", "rank"),
+        ("model=gpt2&method=freeze&train_layers=13", "train_layers"),
+        ("model=nope", "model"),
+        ("gpus=8&tp=3", "tp"),
+        ("model=gpt2&method=adapter&bottleneck=5000", "bottleneck"),
+        ("model=llama-3.1-405b&attn=eager&seq=10000000&batch=65536&method=full", "seq"),
+    ] {
         match evaluate(&Query::parse(s).unwrap()) {
             Err(tunefit_core::Error::Invalid { key: k, .. }) => assert_eq!(k, key, "{s}"),
             other => panic!("{s}: expected an error naming {key}, got {other:?}"),
         }
     }
     // The largest accepted values evaluate to finite figures or a named error, never a panic.
-    let r = evaluate(&Query::parse("params=100t&batch=65536&seq=10000000&attn=eager&method=full&precision=fp32").unwrap());
+    let r =
+        evaluate(&Query::parse("params=100t&batch=65536&seq=10000000&attn=eager&method=full&precision=fp32").unwrap());
     assert!(r.is_err() || r.unwrap().memory.device > 0);
 }
 
@@ -89,9 +139,13 @@ fn solvers_agree_with_the_forward_model() {
     let s = f.max_seq.unwrap();
     assert!(at(q.batch, s) <= vram && at(q.batch, s + 1) > vram);
     // Full fine-tune of 70B on 80 GB GPUs: ZeRO-3 needs several; the count found fits and one fewer does not.
-    let q = Query::parse("model=llama-3.1-70b&method=full&shard=zero3&precision=bf16-mixed&batch=1&seq=2048&ckpt=full&gpu=h100-sxm").unwrap();
+    let q = Query::parse(
+        "model=llama-3.1-70b&method=full&shard=zero3&precision=bf16-mixed&batch=1&seq=2048&ckpt=full&gpu=h100-sxm",
+    )
+    .unwrap();
     let f = evaluate(&q).unwrap().fit.unwrap();
     let n = f.min_gpus.expect("some count fits");
-    let dev = |g: u32| evaluate(&Query { gpus: g, nodes: g.div_ceil(8), gpu: None, ..q.clone() }).unwrap().memory.device;
+    let dev =
+        |g: u32| evaluate(&Query { gpus: g, nodes: g.div_ceil(8), gpu: None, ..q.clone() }).unwrap().memory.device;
     assert!(n > 1 && dev(n) <= f.vram && dev(n - 1) > f.vram, "n={n}");
 }

@@ -18,7 +18,12 @@ fn cases() -> u32 {
 
 fn config(divisor: u32) -> Config {
     // Shrinking a failure in a million-case run can take long; the failure itself is printed.
-    Config { cases: (cases() / divisor).max(10), max_shrink_iters: 2000, failure_persistence: None, ..Config::default() }
+    Config {
+        cases: (cases() / divisor).max(10),
+        max_shrink_iters: 2000,
+        failure_persistence: None,
+        ..Config::default()
+    }
 }
 
 /// Checks everything a decoded link must satisfy.
@@ -43,15 +48,36 @@ fn hostile_value() -> impl Strategy<Value = String> {
         Just("\"><img src=x onerror=alert(1)>".to_string()),
         Just("javascript:alert(1)".to_string()),
         Just("99999999999999999999999999999999".to_string()),
-        Just("1e308".to_string()), Just("-1e308".to_string()), Just("1e-320".to_string()),
-        Just("NaN".to_string()), Just("inf".to_string()), Just("-inf".to_string()), Just("-0".to_string()),
-        Just("18446744073709551616".to_string()), Just("4294967296".to_string()), Just("0x10".to_string()),
-        Just("1.5e3b".to_string()), Just("100t".to_string()), Just("1000000t".to_string()),
-        Just("%".to_string()), Just("%4".to_string()), Just("%zz".to_string()), Just("%+1".to_string()),
-        Just("%e2%82".to_string()), Just("%ff%fe".to_string()), Just("%00".to_string()),
-        Just("ünïcødé".to_string()), Just("８".to_string()), Just("٣".to_string()), Just("🦀🦀".to_string()),
-        Just("q,,v,".to_string()), Just(",".to_string()), Just("all,all".to_string()),
-        Just(String::new()), Just(" ".to_string()), Just("+".to_string()),
+        Just("1e308".to_string()),
+        Just("-1e308".to_string()),
+        Just("1e-320".to_string()),
+        Just("NaN".to_string()),
+        Just("inf".to_string()),
+        Just("-inf".to_string()),
+        Just("-0".to_string()),
+        Just("18446744073709551616".to_string()),
+        Just("4294967296".to_string()),
+        Just("0x10".to_string()),
+        Just("1.5e3b".to_string()),
+        Just("100t".to_string()),
+        Just("1000000t".to_string()),
+        Just("%".to_string()),
+        Just("%4".to_string()),
+        Just("%zz".to_string()),
+        Just("%+1".to_string()),
+        Just("%e2%82".to_string()),
+        Just("%ff%fe".to_string()),
+        Just("%00".to_string()),
+        Just("ünïcødé".to_string()),
+        Just("８".to_string()),
+        Just("٣".to_string()),
+        Just("🦀🦀".to_string()),
+        Just("q,,v,".to_string()),
+        Just(",".to_string()),
+        Just("all,all".to_string()),
+        Just(String::new()),
+        Just(" ".to_string()),
+        Just("+".to_string()),
         "[0-9]{1,30}(\\.[0-9]{0,20})?[kmbgt]?",
         "-?[0-9]{0,5}(\\.[0-9]{0,5})?(e-?[0-9]{1,4})?",
         "[a-z0-9._-]{0,80}",
@@ -83,25 +109,49 @@ fn hostile_link() -> impl Strategy<Value = String> {
     ];
     (prop::collection::vec(pair, 0..24), any::<bool>()).prop_map(|(pairs, q)| {
         let s = pairs.join("&");
-        if q { format!("?{s}") } else { s }
+        if q {
+            format!("?{s}")
+        } else {
+            s
+        }
     })
 }
 
-fn opt<S: Strategy>(s: S) -> impl Strategy<Value = Option<S::Value>> { prop::option::of(s) }
+fn opt<S: Strategy>(s: S) -> impl Strategy<Value = Option<S::Value>> {
+    prop::option::of(s)
+}
 
-fn id() -> impl Strategy<Value = String> { "[a-z0-9][a-z0-9._-]{0,63}" }
+fn id() -> impl Strategy<Value = String> {
+    "[a-z0-9][a-z0-9._-]{0,63}"
+}
 
 fn arch() -> impl Strategy<Value = ArchOverrides> {
     (
         (opt(1u32..=1000), opt(1u32..=1_000_000), opt(1u32..=10_000), opt(1u32..=10_000), opt(1u32..=10_000)),
         (opt(1u32..=10_000_000), opt(1u32..=10_000_000), opt(any::<bool>()), opt(1u32..=10_000), opt(1u32..=10_000)),
-    ).prop_map(|((layers, hidden, heads, kv_heads, head_dim), (ffn, vocab, tied, experts, experts_per_token))| ArchOverrides {
-        layers, hidden, heads, kv_heads, head_dim, ffn, vocab, tied, experts, experts_per_token,
-        ..Default::default()
-    })
+    )
+        .prop_map(
+            |((layers, hidden, heads, kv_heads, head_dim), (ffn, vocab, tied, experts, experts_per_token))| {
+                ArchOverrides {
+                    layers,
+                    hidden,
+                    heads,
+                    kv_heads,
+                    head_dim,
+                    ffn,
+                    vocab,
+                    tied,
+                    experts,
+                    experts_per_token,
+                    ..Default::default()
+                }
+            },
+        )
 }
 
-fn choice<T: Clone + std::fmt::Debug + 'static>(all: &[T]) -> impl Strategy<Value = T> { prop::sample::select(all.to_vec()) }
+fn choice<T: Clone + std::fmt::Debug + 'static>(all: &[T]) -> impl Strategy<Value = T> {
+    prop::sample::select(all.to_vec())
+}
 
 /// Any state the decoder can produce: values inside each key's range, ids lowercase, a
 /// non-empty target set, and `model` absent whenever `params` is given.
@@ -112,41 +162,239 @@ fn valid_query() -> impl Strategy<Value = Query> {
         1 => prop::sample::select(vec![1_000_000u64, 350_000_000, 1_500_000_000, 7_000_000_000, 70_000_000_000]).prop_map(|p| (None, Some(p))),
     ];
     (
-        (model, arch(), choice(Method::ALL), 1u32..=4096, (1u16..512).prop_map(|bits| {
-            TargetModule::ALL.into_iter().enumerate().filter(|(i, _)| bits & (1 << i) != 0).map(|(_, t)| t).collect::<Targets>()
-        }), choice(Quant::ALL), any::<bool>(), 1u32..=1000, 1u32..=65_536, 1u32..=100_000, opt(0.0f64..=0.99)),
-        (choice(Precision::ALL), opt(choice(AdapterDtype::ALL)), choice(Optimizer::ALL), 1u32..=65_536, 1u32..=10_000_000,
-         1u32..=65_536, opt(choice(Checkpointing::ALL)), opt(choice(Attention::ALL)), opt(choice(Loss::ALL)), opt(any::<bool>()), opt(any::<bool>())),
-        (choice(Framework::ALL), 1u32..=65_536, 1u32..=8192, choice(ShardingStrategy::ALL), choice(Offload::ALL), 1u32..=64, opt(id()),
-         prop_oneof![1u64..=1_000_000_000_000_000, prop::sample::select(vec![1_000u64, 10_000_000, 2_500_000_000, 1_000_000_000_000])],
-         0.01f64..=1000.0, 1u32..=10_000, choice(Pricing::ALL)),
-        (1.0f64..=10_000.0, opt(0.0f64..=10.0), opt(0.01f64..=1.0), opt(id()), prop_oneof![0.0f64..=1_000_000.0, Just(0.0), Just(100.0)], any::<bool>(), opt(any::<bool>()), opt(choice(OptimizerImpl::ALL)), opt(0.1f64..=10.0)),
-        (any::<bool>(), 1u32..=256, 1u32..=64, 1u32..=256, choice(Compute::ALL), 0.0f64..=1440.0, 0.001f64..=1000.0, 0.001f64..=1000.0, 0.0f64..=10.0,
-         opt(0.01f64..=1e9), opt(0.01f64..=1e6), choice(Goal::ALL)),
-        (1u32..=1000, any::<bool>(), opt(0u32..=8), opt(0u32..=2), opt(0u32..=1000), opt(0u32..=1_000_000), opt(0u32..=100_000),
-         opt(0u32..=10_000), opt(0u64..=100_000_000_000), choice(tunefit_core::query::ExpertFormat::ALL), 1u32..=65_536, 0u16..256),
-    ).prop_map(|(
-        ((model, params), arch, method, rank, targets, quant, double_quant, train_layers, bottleneck, virtual_tokens, lora_dropout),
-        (precision, adapter_dtype, optim, batch, seq, ga, ckpt, attn, loss, packing, compile),
-        (framework, gpus, nodes, shard, offload, tp, gpu, tokens, epochs, runs, pricing),
-        (ckpt_interval_min, interrupt_rate, mfu, provider, storage_gb, set_to_none, act_offload, optim_impl, mem_scale),
-        (sp, pp, pp_chunks, cp, compute, startup_min, download_gb_s, save_gb_s, eval_frac, budget_usd, deadline_h, goal),
-        (ckpt_every, optim_in_bwd, norms, qk_norm, dense_layers, shared_ffn, kv_rank, rope_dim, vision_params, expert_format, galore_rank, need_bits),
-    )| {
-        // "custom" is the encoder's spelling of "no preset", so it is never a preset id.
-        let model = model.filter(|m| m != "custom");
-        let need = tunefit_core::query::Need::ALL.iter().enumerate().filter(|(i, _)| need_bits & (1 << i) != 0)
-            .fold(tunefit_core::query::Needs::default(), |n, (_, x)| n.with(*x));
-        let arch = tunefit_core::query::ArchOverrides { norms, qk_norm, dense_layers, shared_ffn, kv_rank, rope_dim, vision_params, ..arch };
-        Query {
-            model, params, arch, method, rank, targets, quant, double_quant, train_layers, bottleneck, virtual_tokens,
-            lora_dropout, precision, adapter_dtype, optim, optim_impl, batch, seq, ga, ckpt, attn, loss, packing, compile, set_to_none, act_offload,
-            framework, gpus, nodes, shard, offload, tp, gpu, tokens, epochs, runs, pricing, ckpt_interval_min,
-            interrupt_rate, mfu, mem_scale, provider, storage_gb, sp, pp, pp_chunks, cp, compute, startup_min, download_gb_s,
-            save_gb_s, eval_frac, budget_usd, deadline_h, goal, ckpt_every, optim_in_bwd, expert_format, galore_rank, need,
-            quant_skip: tunefit_core::query::QuantSkip::parse(&format!("{}.mlp,{}.self_attn.q_proj", need_bits % 4, need_bits % 3)).unwrap(),
-        }
-    })
+        (
+            model,
+            arch(),
+            choice(Method::ALL),
+            1u32..=4096,
+            (1u16..512).prop_map(|bits| {
+                TargetModule::ALL
+                    .into_iter()
+                    .enumerate()
+                    .filter(|(i, _)| bits & (1 << i) != 0)
+                    .map(|(_, t)| t)
+                    .collect::<Targets>()
+            }),
+            choice(Quant::ALL),
+            any::<bool>(),
+            1u32..=1000,
+            1u32..=65_536,
+            1u32..=100_000,
+            opt(0.0f64..=0.99),
+        ),
+        (
+            choice(Precision::ALL),
+            opt(choice(AdapterDtype::ALL)),
+            choice(Optimizer::ALL),
+            1u32..=65_536,
+            1u32..=10_000_000,
+            1u32..=65_536,
+            opt(choice(Checkpointing::ALL)),
+            opt(choice(Attention::ALL)),
+            opt(choice(Loss::ALL)),
+            opt(any::<bool>()),
+            opt(any::<bool>()),
+        ),
+        (
+            choice(Framework::ALL),
+            1u32..=65_536,
+            1u32..=8192,
+            choice(ShardingStrategy::ALL),
+            choice(Offload::ALL),
+            1u32..=64,
+            opt(id()),
+            prop_oneof![
+                1u64..=1_000_000_000_000_000,
+                prop::sample::select(vec![1_000u64, 10_000_000, 2_500_000_000, 1_000_000_000_000])
+            ],
+            0.01f64..=1000.0,
+            1u32..=10_000,
+            choice(Pricing::ALL),
+        ),
+        (
+            1.0f64..=10_000.0,
+            opt(0.0f64..=10.0),
+            opt(0.01f64..=1.0),
+            opt(id()),
+            prop_oneof![0.0f64..=1_000_000.0, Just(0.0), Just(100.0)],
+            any::<bool>(),
+            opt(any::<bool>()),
+            opt(choice(OptimizerImpl::ALL)),
+            opt(0.1f64..=10.0),
+        ),
+        (
+            any::<bool>(),
+            1u32..=256,
+            1u32..=64,
+            1u32..=256,
+            choice(Compute::ALL),
+            0.0f64..=1440.0,
+            0.001f64..=1000.0,
+            0.001f64..=1000.0,
+            0.0f64..=10.0,
+            opt(0.01f64..=1e9),
+            opt(0.01f64..=1e6),
+            choice(Goal::ALL),
+        ),
+        (
+            1u32..=1000,
+            any::<bool>(),
+            opt(0u32..=8),
+            opt(0u32..=2),
+            opt(0u32..=1000),
+            opt(0u32..=1_000_000),
+            opt(0u32..=100_000),
+            opt(0u32..=10_000),
+            opt(0u64..=100_000_000_000),
+            choice(tunefit_core::query::ExpertFormat::ALL),
+            1u32..=65_536,
+            0u16..256,
+        ),
+    )
+        .prop_map(
+            |(
+                (
+                    (model, params),
+                    arch,
+                    method,
+                    rank,
+                    targets,
+                    quant,
+                    double_quant,
+                    train_layers,
+                    bottleneck,
+                    virtual_tokens,
+                    lora_dropout,
+                ),
+                (precision, adapter_dtype, optim, batch, seq, ga, ckpt, attn, loss, packing, compile),
+                (framework, gpus, nodes, shard, offload, tp, gpu, tokens, epochs, runs, pricing),
+                (
+                    ckpt_interval_min,
+                    interrupt_rate,
+                    mfu,
+                    provider,
+                    storage_gb,
+                    set_to_none,
+                    act_offload,
+                    optim_impl,
+                    mem_scale,
+                ),
+                (
+                    sp,
+                    pp,
+                    pp_chunks,
+                    cp,
+                    compute,
+                    startup_min,
+                    download_gb_s,
+                    save_gb_s,
+                    eval_frac,
+                    budget_usd,
+                    deadline_h,
+                    goal,
+                ),
+                (
+                    ckpt_every,
+                    optim_in_bwd,
+                    norms,
+                    qk_norm,
+                    dense_layers,
+                    shared_ffn,
+                    kv_rank,
+                    rope_dim,
+                    vision_params,
+                    expert_format,
+                    galore_rank,
+                    need_bits,
+                ),
+            )| {
+                // "custom" is the encoder's spelling of "no preset", so it is never a preset id.
+                let model = model.filter(|m| m != "custom");
+                let need = tunefit_core::query::Need::ALL
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| need_bits & (1 << i) != 0)
+                    .fold(tunefit_core::query::Needs::default(), |n, (_, x)| n.with(*x));
+                let arch = tunefit_core::query::ArchOverrides {
+                    norms,
+                    qk_norm,
+                    dense_layers,
+                    shared_ffn,
+                    kv_rank,
+                    rope_dim,
+                    vision_params,
+                    ..arch
+                };
+                Query {
+                    model,
+                    params,
+                    arch,
+                    method,
+                    rank,
+                    targets,
+                    quant,
+                    double_quant,
+                    train_layers,
+                    bottleneck,
+                    virtual_tokens,
+                    lora_dropout,
+                    precision,
+                    adapter_dtype,
+                    optim,
+                    optim_impl,
+                    batch,
+                    seq,
+                    ga,
+                    ckpt,
+                    attn,
+                    loss,
+                    packing,
+                    compile,
+                    set_to_none,
+                    act_offload,
+                    framework,
+                    gpus,
+                    nodes,
+                    shard,
+                    offload,
+                    tp,
+                    gpu,
+                    tokens,
+                    epochs,
+                    runs,
+                    pricing,
+                    ckpt_interval_min,
+                    interrupt_rate,
+                    mfu,
+                    mem_scale,
+                    provider,
+                    storage_gb,
+                    sp,
+                    pp,
+                    pp_chunks,
+                    cp,
+                    compute,
+                    startup_min,
+                    download_gb_s,
+                    save_gb_s,
+                    eval_frac,
+                    budget_usd,
+                    deadline_h,
+                    goal,
+                    ckpt_every,
+                    optim_in_bwd,
+                    expert_format,
+                    galore_rank,
+                    need,
+                    quant_skip: tunefit_core::query::QuantSkip::parse(&format!(
+                        "{}.mlp,{}.self_attn.q_proj",
+                        need_bits % 4,
+                        need_bits % 3
+                    ))
+                    .unwrap(),
+                }
+            },
+        )
 }
 
 proptest! {

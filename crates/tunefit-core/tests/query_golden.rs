@@ -15,13 +15,31 @@ fn v1_defaults() -> Query {
         model: Some("llama-3.1-8b".into()),
         params: None,
         arch: ArchOverrides {
-            layers: None, hidden: None, heads: None, kv_heads: None, head_dim: None, ffn: None,
-            vocab: None, tied: None, experts: None, experts_per_token: None, ..Default::default()
+            layers: None,
+            hidden: None,
+            heads: None,
+            kv_heads: None,
+            head_dim: None,
+            ffn: None,
+            vocab: None,
+            tied: None,
+            experts: None,
+            experts_per_token: None,
+            ..Default::default()
         },
         method: Method::Qlora,
         rank: 16,
-        targets: [TargetModule::Q, TargetModule::K, TargetModule::V, TargetModule::O,
-                  TargetModule::Gate, TargetModule::Up, TargetModule::Down].into_iter().collect(),
+        targets: [
+            TargetModule::Q,
+            TargetModule::K,
+            TargetModule::V,
+            TargetModule::O,
+            TargetModule::Gate,
+            TargetModule::Up,
+            TargetModule::Down,
+        ]
+        .into_iter()
+        .collect(),
         quant: Quant::Nf4,
         double_quant: true,
         train_layers: 2,
@@ -30,7 +48,8 @@ fn v1_defaults() -> Query {
         lora_dropout: None,
         precision: Precision::Bf16Mixed,
         adapter_dtype: None,
-        optim: Optimizer::AdamW, optim_impl: None,
+        optim: Optimizer::AdamW,
+        optim_impl: None,
         batch: 4,
         seq: 2048,
         ga: 1,
@@ -79,11 +98,17 @@ fn v1_defaults() -> Query {
     }
 }
 
-fn targets(ts: &[TargetModule]) -> Targets { ts.iter().copied().collect() }
+fn targets(ts: &[TargetModule]) -> Targets {
+    ts.iter().copied().collect()
+}
 
 /// One golden case: the link, whether it is already canonical (the encoder writes exactly
 /// it back), and the edits from the v1 defaults it stands for.
-struct Case { link: &'static str, canonical: bool, expect: fn(&mut Query) }
+struct Case {
+    link: &'static str,
+    canonical: bool,
+    expect: fn(&mut Query),
+}
 
 use TargetModule as T;
 
@@ -232,7 +257,11 @@ fn enough_cases_and_every_key_is_covered() {
 
 #[test]
 fn bare_v1_is_the_pinned_defaults() {
-    assert_eq!(Query::default(), v1_defaults(), "Query::default() changed: every v1 link that omits a key would change meaning");
+    assert_eq!(
+        Query::default(),
+        v1_defaults(),
+        "Query::default() changed: every v1 link that omits a key would change meaning"
+    );
     assert_eq!(Query::parse("v=1").unwrap(), v1_defaults());
 }
 
@@ -264,7 +293,9 @@ fn canonical_form_is_short_versioned_and_stable() {
         let pairs: Vec<&str> = s.split('&').collect();
         for i in 1..pairs.len() {
             // `model=custom` is kept for readability even where architecture fields imply it.
-            if pairs[i] == "model=custom" { continue; }
+            if pairs[i] == "model=custom" {
+                continue;
+            }
             let without: Vec<&str> = pairs.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, p)| *p).collect();
             let q2 = Query::parse(&without.join("&")).unwrap();
             assert_ne!(q2, q, "{} in {s} is redundant", pairs[i]);

@@ -2,7 +2,9 @@
 //! against the implementing source's arithmetic.
 use tunefit_core::{evaluate, Query};
 
-fn mem(q: &str) -> tunefit_core::report::MemoryBreakdown { evaluate(&Query::parse(q).unwrap()).unwrap().memory }
+fn mem(q: &str) -> tunefit_core::report::MemoryBreakdown {
+    evaluate(&Query::parse(q).unwrap()).unwrap().memory
+}
 
 #[test]
 fn fused_linear_loss_holds_one_chunk_of_logits() {
@@ -17,7 +19,13 @@ fn fused_linear_loss_holds_one_chunk_of_logits() {
     // Far below torchtune's chunked loss (every chunk's fp32 log-probs) and the full fp32 path.
     let chunked = mem(&format!("{base}&loss=chunked"));
     let standard = mem(&format!("{base}&loss=standard"));
-    assert!(fused.logits * 20 < chunked.logits && chunked.logits < standard.logits, "{} {} {}", fused.logits, chunked.logits, standard.logits);
+    assert!(
+        fused.logits * 20 < chunked.logits && chunked.logits < standard.logits,
+        "{} {} {}",
+        fused.logits,
+        chunked.logits,
+        standard.logits
+    );
     assert!(fused.allocated < chunked.allocated);
 }
 
@@ -25,7 +33,8 @@ fn fused_linear_loss_holds_one_chunk_of_logits() {
 fn optimizer_in_backward_keeps_one_gradient_at_a_time() {
     // Short sequences: the whole model's gradients outweigh the activations, so they decide
     // the peak unless they are freed as they are made.
-    let base = "model=llama-3.1-8b&method=full&precision=bf16-true&framework=torchtune&batch=1&seq=256&loss=fused-linear";
+    let base =
+        "model=llama-3.1-8b&method=full&precision=bf16-true&framework=torchtune&batch=1&seq=256&loss=fused-linear";
     let plain = mem(base);
     let inbwd = mem(&format!("{base}&optim_in_bwd=1"));
     // The largest tensor is the embedding (or the untied head): 128256 × 4096 bf16.
@@ -52,7 +61,8 @@ fn torchao_low_bit_adamw_states() {
 
 #[test]
 fn per_op_and_every_nth_block_checkpointing_sit_between_none_and_full() {
-    let base = "model=llama-3.1-8b&method=full&precision=bf16-true&batch=1&seq=4096&gpus=8&shard=fsdp&loss=fused-linear";
+    let base =
+        "model=llama-3.1-8b&method=full&precision=bf16-true&batch=1&seq=4096&gpus=8&shard=fsdp&loss=fused-linear";
     let act = |ck: &str| mem(&format!("{base}&{ck}")).activations;
     let (none, full, op) = (act("ckpt=none"), act("ckpt=full"), act("ckpt=op"));
     assert!(full < op && op < none, "full {full} op {op} none {none}");
@@ -71,7 +81,11 @@ fn per_op_and_every_nth_block_checkpointing_sit_between_none_and_full() {
 #[test]
 fn per_op_checkpointing_recomputes_less_than_full() {
     let t = |ck: &str| {
-        let r = evaluate(&Query::parse(&format!("model=llama-3.1-8b&method=full&gpus=8&shard=fsdp&gpu=h100-sxm&tokens=100m&{ck}")).unwrap()).unwrap();
+        let r = evaluate(
+            &Query::parse(&format!("model=llama-3.1-8b&method=full&gpus=8&shard=fsdp&gpu=h100-sxm&tokens=100m&{ck}"))
+                .unwrap(),
+        )
+        .unwrap();
         r.time.unwrap().hours
     };
     let (none, op, full) = (t("ckpt=none"), t("ckpt=op"), t("ckpt=full"));
@@ -92,7 +106,9 @@ fn gpt_oss_experts_stay_in_mxfp4_or_load_dequantized() {
     // ≈ 12.8 GiB of checkpoint (OpenAI: fits in 16 GB).
     assert!((mx.weights as f64 / 1073741824.0 - 12.8).abs() < 0.3, "{}", mx.weights as f64 / 1073741824.0);
     // Experts in MXFP4 cannot train or carry adapters: the refusal names the key.
-    for bad in ["model=gpt-oss-20b&method=full&expert_format=mxfp4", "model=gpt-oss-20b&method=lora&expert_format=mxfp4"] {
+    for bad in
+        ["model=gpt-oss-20b&method=full&expert_format=mxfp4", "model=gpt-oss-20b&method=lora&expert_format=mxfp4"]
+    {
         let e = evaluate(&Query::parse(bad).unwrap()).unwrap_err();
         assert!(e.to_string().contains("expert_format"), "{bad}: {e}");
     }
@@ -134,11 +150,16 @@ fn unsloth_in_fp16_casts_its_logits_to_the_checkpoints_bf16() {
 fn autocast_never_copies_mxfp4_experts() {
     // Under bf16-mixed, autocast saves a 16-bit copy of each fp32 matmul weight; MXFP4 experts
     // are dequantized by their own kernel instead, so their copies are not saved.
-    let q = |f: &str| mem(&format!("model=gpt-oss-20b&method=lora&targets=q,k,v,o&precision=bf16-mixed&expert_format={f}"));
+    let q =
+        |f: &str| mem(&format!("model=gpt-oss-20b&method=lora&targets=q,k,v,o&precision=bf16-mixed&expert_format={f}"));
     let (native, mx) = (q("native"), q("mxfp4"));
     let experts = 24.0 * 32.0 * 3.0 * 2880.0 * 2880.0;
-    assert!((native.saved_for_backward as f64 - mx.saved_for_backward as f64 - experts * 2.0).abs() < 1e3,
-        "{} vs {}", native.saved_for_backward, mx.saved_for_backward);
+    assert!(
+        (native.saved_for_backward as f64 - mx.saved_for_backward as f64 - experts * 2.0).abs() < 1e3,
+        "{} vs {}",
+        native.saved_for_backward,
+        mx.saved_for_backward
+    );
 }
 
 #[test]

@@ -44,12 +44,16 @@ fn every_probe_record_within_2_percent_or_a_listed_miss() {
             (false, None) => within += 1,
             (true, Some(_)) => seen += 1,
             (true, None) => failures.push(format!("{qs}: {:+.2}% and not in known-misses.json", e * 100.0)),
-            (false, Some(_)) => failures.push(format!("{qs}: now within 2% ({:+.2}%): remove it from known-misses.json", e * 100.0)),
+            (false, Some(_)) => {
+                failures.push(format!("{qs}: now within 2% ({:+.2}%): remove it from known-misses.json", e * 100.0))
+            }
         }
     }
     let queries: Vec<&str> = recs.iter().map(|r| r["query"].as_str().unwrap()).collect();
     for q in listed.keys() {
-        if !queries.contains(&q.as_str()) { failures.push(format!("{q}: listed as a miss but not a record")); }
+        if !queries.contains(&q.as_str()) {
+            failures.push(format!("{q}: listed as a miss but not a record"));
+        }
     }
     println!("within 2%: {within} of {}; listed misses: {seen}", recs.len());
     assert!(failures.is_empty(), "{}", failures.join("\n"));

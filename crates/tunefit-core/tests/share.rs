@@ -4,15 +4,28 @@ use tunefit_core::share::{open_link, share_link};
 use tunefit_core::Query;
 
 fn book() -> PriceBook {
-    PriceBook { overrides: vec![], custom_offers: vec![CustomOffer { name: "lab".into(), provider: "my-lab".into(), gpu: "h100-sxm".into(),
-        gpus_per_instance: 8, on_demand_usd_h: Some(16.0), spot_usd_h: None, billing: Some("hour".into()) }] }
+    PriceBook {
+        overrides: vec![],
+        custom_offers: vec![CustomOffer {
+            name: "lab".into(),
+            provider: "my-lab".into(),
+            gpu: "h100-sxm".into(),
+            gpus_per_instance: 8,
+            on_demand_usd_h: Some(16.0),
+            spot_usd_h: None,
+            billing: Some("hour".into()),
+        }],
+    }
 }
 
 #[test]
 fn without_prices_the_link_is_the_plain_v1_link() {
     let q = Query::parse("v=1&batch=8").unwrap();
     assert_eq!(share_link("https://x.org/tunefit/", &q, None), "https://x.org/tunefit/?v=1&batch=8");
-    assert_eq!(share_link("https://x.org/tunefit/", &q, Some(&PriceBook::default())), "https://x.org/tunefit/?v=1&batch=8");
+    assert_eq!(
+        share_link("https://x.org/tunefit/", &q, Some(&PriceBook::default())),
+        "https://x.org/tunefit/?v=1&batch=8"
+    );
 }
 
 #[test]

@@ -21,7 +21,10 @@ fn fields(line: &str) -> Vec<String> {
     let mut chars = line.chars().peekable();
     while let Some(c) = chars.next() {
         match (c, quoted) {
-            ('"', true) if chars.peek() == Some(&'"') => { chars.next(); out.last_mut().unwrap().push('"'); }
+            ('"', true) if chars.peek() == Some(&'"') => {
+                chars.next();
+                out.last_mut().unwrap().push('"');
+            }
             ('"', _) => quoted = !quoted,
             (',', false) => out.push(String::new()),
             (c, _) => out.last_mut().unwrap().push(c),
@@ -35,9 +38,13 @@ fn records(text: &str) -> Vec<BTreeMap<String, String>> {
     let mut lines: Vec<String> = Vec::new();
     let mut buf = String::new();
     for l in text.lines() {
-        if !buf.is_empty() { buf.push('\n'); }
+        if !buf.is_empty() {
+            buf.push('\n');
+        }
         buf.push_str(l);
-        if buf.matches('"').count().is_multiple_of(2) { lines.push(std::mem::take(&mut buf)); }
+        if buf.matches('"').count().is_multiple_of(2) {
+            lines.push(std::mem::take(&mut buf));
+        }
     }
     let mut it = lines.into_iter().filter(|l| !l.trim().is_empty());
     let Some(header) = it.next() else { return vec![] };
@@ -45,7 +52,17 @@ fn records(text: &str) -> Vec<BTreeMap<String, String>> {
     it.map(|l| head.iter().cloned().zip(fields(&l).into_iter().map(|v| v.trim().to_string())).collect()).collect()
 }
 
-struct Case { id: String, source: String, framework: String, gpu: String, method: String, query: String, gpus: u32, nodes: u32, published: f64 }
+struct Case {
+    id: String,
+    source: String,
+    framework: String,
+    gpu: String,
+    method: String,
+    query: String,
+    gpus: u32,
+    nodes: u32,
+    published: f64,
+}
 
 fn num(r: &BTreeMap<String, String>, k: &str) -> Option<f64> {
     r.get(k).and_then(|v| v.replace('_', "").parse::<f64>().ok()).filter(|x| x.is_finite())
@@ -55,16 +72,30 @@ fn num(r: &BTreeMap<String, String>, k: &str) -> Option<f64> {
 fn case(r: &BTreeMap<String, String>) -> Result<Case, String> {
     let id = r.get("id").cloned().unwrap_or_default();
     let g = r.get("gpu").cloned().unwrap_or_default();
-    if gpu(&g).is_none() { return Err(format!("GPU '{g}' is not in the dataset")); }
+    if gpu(&g).is_none() {
+        return Err(format!("GPU '{g}' is not in the dataset"));
+    }
     if num(r, "experts").is_some_and(|e| e > 1.0) {
-        return Err("mixture of experts: expert parallelism, all-to-all dispatch and grouped GEMMs are not in the time model".into());
+        return Err(
+            "mixture of experts: expert parallelism, all-to-all dispatch and grouped GEMMs are not in the time model"
+                .into(),
+        );
     }
     if r.get("tokens_counted").is_some_and(|t| t == "non-padding") {
-        return Err("unpacked batches whose tokens/s counts only non-padding tokens; the padding fraction is not published".into());
+        return Err(
+            "unpacked batches whose tokens/s counts only non-padding tokens; the padding fraction is not published"
+                .into(),
+        );
     }
     match r.get("ckpt").map(String::as_str) {
-        Some("selective-op") => return Err("torchtitan's per-op selective checkpointing (every other matmul saved) has no query value".into()),
-        Some("selective-layer") => return Err("torchtitan's per-layer selective checkpointing (every other block) has no query value".into()),
+        Some("selective-op") => {
+            return Err(
+                "torchtitan's per-op selective checkpointing (every other matmul saved) has no query value".into()
+            )
+        }
+        Some("selective-layer") => {
+            return Err("torchtitan's per-layer selective checkpointing (every other block) has no query value".into())
+        }
         _ => {}
     }
     let published = num(r, "tokens_per_s_per_gpu").ok_or("no tokens/s")?;
@@ -79,17 +110,38 @@ fn case(r: &BTreeMap<String, String>) -> Result<Case, String> {
     let model = r.get("model").map(|m| m.to_ascii_lowercase()).unwrap_or_default();
     // GPT-style MLPs (MPT, GPT-2/3) have two matrices of hidden × ffn; the query's custom
     // architecture is gated (three): 2/3 of the width gives the same parameters and FLOPs.
-    if model.contains("mpt") || model.contains("gpt") && !model.contains("gpt-oss") { ffn = (ffn * 2.0 / 3.0).round(); }
-    let mut q = format!("model=custom&layers={layers}&hidden={hidden}&heads={heads}&kv_heads={kv}&ffn={}&vocab={vocab}", ffn as u64);
-    if let Some(hd) = num(r, "head_dim") { q += &format!("&head_dim={}", hd as u32); }
-    if let (Some(e), Some(k)) = (num(r, "experts"), num(r, "experts_per_token")) { if e > 1.0 { q += &format!("&experts={}&experts_per_token={}", e as u32, k as u32); } }
+    if model.contains("mpt") || model.contains("gpt") && !model.contains("gpt-oss") {
+        ffn = (ffn * 2.0 / 3.0).round();
+    }
+    let mut q = format!(
+        "model=custom&layers={layers}&hidden={hidden}&heads={heads}&kv_heads={kv}&ffn={}&vocab={vocab}",
+        ffn as u64
+    );
+    if let Some(hd) = num(r, "head_dim") {
+        q += &format!("&head_dim={}", hd as u32);
+    }
+    if let (Some(e), Some(k)) = (num(r, "experts"), num(r, "experts_per_token")) {
+        if e > 1.0 {
+            q += &format!("&experts={}&experts_per_token={}", e as u32, k as u32);
+        }
+    }
     let framework = r.get("framework").cloned().unwrap_or_default();
     let method = r.get("method").cloned().unwrap_or_else(|| "full".into());
     q += &format!("&method={method}");
-    if let Some(rank) = num(r, "rank") { if method != "full" { q += &format!("&rank={}", rank as u32); } }
-    if let Some(t) = r.get("targets").filter(|t| !t.is_empty()) { q += &format!("&targets={t}"); }
-    if let Some(o) = r.get("optim").filter(|t| !t.is_empty()) { q += &format!("&optim={o}"); }
-    if let Some(o) = r.get("offload").filter(|t| !t.is_empty()) { q += &format!("&offload={o}"); }
+    if let Some(rank) = num(r, "rank") {
+        if method != "full" {
+            q += &format!("&rank={}", rank as u32);
+        }
+    }
+    if let Some(t) = r.get("targets").filter(|t| !t.is_empty()) {
+        q += &format!("&targets={t}");
+    }
+    if let Some(o) = r.get("optim").filter(|t| !t.is_empty()) {
+        q += &format!("&optim={o}");
+    }
+    if let Some(o) = r.get("offload").filter(|t| !t.is_empty()) {
+        q += &format!("&offload={o}");
+    }
     // Published benchmarks train 16-bit models (pure bf16 or FSDP mixed precision with bf16
     // params): compute and memory in bf16.
     q += "&precision=bf16-true";
@@ -97,9 +149,23 @@ fn case(r: &BTreeMap<String, String>) -> Result<Case, String> {
     let mb = num(r, "micro_batch").ok_or("no micro-batch")? as u32;
     let ga = num(r, "ga").unwrap_or(1.0).max(1.0) as u32;
     q += &format!("&batch={mb}&seq={seq}&ga={ga}&gpus={gpus}&nodes={nodes}");
-    let shard = match r.get("shard").map(String::as_str) { Some("fsdp" | "hsdp") => "fsdp", Some("zero3") => "zero3", Some("zero2") => "zero2", Some("zero1") => "zero1", _ => "none" };
-    if shard != "none" { q += &format!("&shard={shard}"); }
-    for k in ["tp", "pp", "cp"] { if let Some(v) = num(r, k) { if v > 1.0 { q += &format!("&{k}={}", v as u32); } } }
+    let shard = match r.get("shard").map(String::as_str) {
+        Some("fsdp" | "hsdp") => "fsdp",
+        Some("zero3") => "zero3",
+        Some("zero2") => "zero2",
+        Some("zero1") => "zero1",
+        _ => "none",
+    };
+    if shard != "none" {
+        q += &format!("&shard={shard}");
+    }
+    for k in ["tp", "pp", "cp"] {
+        if let Some(v) = num(r, k) {
+            if v > 1.0 {
+                q += &format!("&{k}={}", v as u32);
+            }
+        }
+    }
     match r.get("ckpt").map(String::as_str) {
         Some("none") => q += "&ckpt=none",
         Some("selective") => q += "&ckpt=selective",
@@ -125,9 +191,21 @@ fn case(r: &BTreeMap<String, String>) -> Result<Case, String> {
     // `compile=1` is that model.
     let fused = matches!(framework.as_str(), "nemo" | "megatron" | "other:megatron-deepspeed" | "other:llmboost")
         || r.get("notes").is_some_and(|n| n.to_ascii_lowercase().contains("compile"));
-    if fused { q += "&compile=1"; }
+    if fused {
+        q += "&compile=1";
+    }
     Query::parse(&q).map_err(|e| format!("{e}"))?;
-    Ok(Case { id, source: r.get("source").cloned().unwrap_or_default(), framework, gpu: g, method, query: q, gpus, nodes, published })
+    Ok(Case {
+        id,
+        source: r.get("source").cloned().unwrap_or_default(),
+        framework,
+        gpu: g,
+        method,
+        query: q,
+        gpus,
+        nodes,
+        published,
+    })
 }
 
 fn predict(c: &Case) -> Result<f64, String> {
@@ -142,7 +220,9 @@ fn predict(c: &Case) -> Result<f64, String> {
     // stated (the best published runs reach 40–60 %): a unit or counting error in the source.
     let (_, peak, _) = tunefit_core::time::kernels::linear_peak(&q, g);
     let implied = c.published * t.model_flops_per_token / peak;
-    if implied > 0.8 { return Err(format!("the published figure implies {:.0} % of the GPU's dense peak", implied * 100.0)); }
+    if implied > 0.8 {
+        return Err(format!("the published figure implies {:.0} % of the GPU's dense peak", implied * 100.0));
+    }
     Ok(t.tokens_per_s / c.gpus as f64)
 }
 
@@ -151,8 +231,12 @@ type Evaluated = (Vec<(Case, f64)>, Vec<(String, String)>);
 
 fn all() -> Evaluated {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/throughput");
-    let mut files: Vec<_> = std::fs::read_dir(dir).unwrap().filter_map(|e| e.ok()).map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "csv")).collect();
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "csv"))
+        .collect();
     files.sort();
     let (mut ok, mut skipped) = (Vec::new(), Vec::new());
     for f in files {
@@ -169,9 +253,15 @@ fn all() -> Evaluated {
 
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
-    if v.is_empty() { return f64::NAN; }
+    if v.is_empty() {
+        return f64::NAN;
+    }
     let n = v.len();
-    if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 }
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
 }
 
 fn groups(rows: &[(Case, f64)]) -> Vec<(String, usize, f64)> {
@@ -188,19 +278,41 @@ fn groups(rows: &[(Case, f64)]) -> Vec<(String, usize, f64)> {
 fn table(rows: &[(Case, f64)], skipped: &[(String, String)]) -> String {
     let ratios: Vec<f64> = rows.iter().map(|(c, p)| p / c.published).collect();
     let within = ratios.iter().filter(|r| (0.75..=1.25).contains(*r)).count();
-    let mut s = format!("{} published figures timed ({} not expressible, listed below). Median tunefit/published **{:.2}**; \
+    let mut s = format!(
+        "{} published figures timed ({} not expressible, listed below). Median tunefit/published **{:.2}**; \
         **{}** of {} ({:.0} %) within ±25 %; geometric mean {:.2}.\n\n",
-        rows.len(), skipped.len(), median(ratios.clone()), within, rows.len(), 100.0 * within as f64 / rows.len().max(1) as f64,
-        (ratios.iter().map(|r| r.ln()).sum::<f64>() / ratios.len().max(1) as f64).exp());
+        rows.len(),
+        skipped.len(),
+        median(ratios.clone()),
+        within,
+        rows.len(),
+        100.0 * within as f64 / rows.len().max(1) as f64,
+        (ratios.iter().map(|r| r.ln()).sum::<f64>() / ratios.len().max(1) as f64).exp()
+    );
     s += "| group | rows | median tunefit/published |\n|---|---:|---:|\n";
-    for (k, n, m) in groups(rows) { s += &format!("| {k} | {n} | {m:.2} |\n"); }
-    s += "\n| id | GPUs | published tok/s/GPU | tunefit | ratio | query | source |\n|---|---:|---:|---:|---:|---|---|\n";
+    for (k, n, m) in groups(rows) {
+        s += &format!("| {k} | {n} | {m:.2} |\n");
+    }
+    s +=
+        "\n| id | GPUs | published tok/s/GPU | tunefit | ratio | query | source |\n|---|---:|---:|---:|---:|---|---|\n";
     for (c, p) in rows {
-        s += &format!("| {} | {}× {} | {:.0} | {:.0} | {:.2} | `{}` | {} |\n", c.id, c.gpus, c.gpu, c.published, p, p / c.published, c.query, c.source.replace('|', "/"));
+        s += &format!(
+            "| {} | {}× {} | {:.0} | {:.0} | {:.2} | `{}` | {} |\n",
+            c.id,
+            c.gpus,
+            c.gpu,
+            c.published,
+            p,
+            p / c.published,
+            c.query,
+            c.source.replace('|', "/")
+        );
     }
     if !skipped.is_empty() {
         s += "\nNot expressible as a query:\n\n";
-        for (id, why) in skipped { s += &format!("- {id}: {why}\n"); }
+        for (id, why) in skipped {
+            s += &format!("- {id}: {why}\n");
+        }
     }
     s
 }
@@ -214,8 +326,11 @@ fn published_throughput_is_met() {
     let doc = std::fs::read_to_string(path).unwrap();
     let (a, b) = (doc.find(START).expect("start marker"), doc.find(END).expect("end marker"));
     let fresh = format!("{}{START}\n{text}{}", &doc[..a], &doc[b..]);
-    if std::env::var("TUNEFIT_WRITE_DOCS").is_ok() { std::fs::write(path, &fresh).unwrap(); }
-    else { assert!(fresh == doc, "docs/accuracy.md's throughput table is stale: rerun with TUNEFIT_WRITE_DOCS=1"); }
+    if std::env::var("TUNEFIT_WRITE_DOCS").is_ok() {
+        std::fs::write(path, &fresh).unwrap();
+    } else {
+        assert!(fresh == doc, "docs/accuracy.md's throughput table is stale: rerun with TUNEFIT_WRITE_DOCS=1");
+    }
 
     assert!(rows.len() >= 100, "{} rows", rows.len());
     let ratios: Vec<f64> = rows.iter().map(|(c, p)| p / c.published).collect();
@@ -225,6 +340,7 @@ fn published_throughput_is_met() {
     assert!(within >= 0.8, "{:.0} % within ±25 %", within * 100.0);
     // A group is at least MIN_GROUP rows: fewer are one chart or one table row, not a group
     // (the table prints every group, small ones too).
-    let bad: Vec<_> = groups(&rows).into_iter().filter(|(_, n, m)| *n >= MIN_GROUP && !(0.75..=1.33).contains(m)).collect();
+    let bad: Vec<_> =
+        groups(&rows).into_iter().filter(|(_, n, m)| *n >= MIN_GROUP && !(0.75..=1.33).contains(m)).collect();
     assert!(bad.is_empty(), "groups outside 0.75–1.33: {bad:?}");
 }

@@ -3,9 +3,13 @@ use tunefit_core::dataset::gpu;
 use tunefit_core::query::Query;
 use tunefit_core::time::{flops_per_token, timing, FlopShape};
 
-fn q(s: &str) -> Query { Query::parse(s).unwrap() }
+fn q(s: &str) -> Query {
+    Query::parse(s).unwrap()
+}
 
-fn shape(q: &Query, params: f64, trainable: f64) -> FlopShape { FlopShape::of(q, params as u64, trainable as u64) }
+fn shape(q: &Query, params: f64, trainable: f64) -> FlopShape {
+    FlopShape::of(q, params as u64, trainable as u64)
+}
 
 #[test]
 fn full_fine_tune_is_about_six_flops_per_param_per_token() {

@@ -3,11 +3,13 @@
 //! framework's checkpointing is the one timed, FP8 runs on FP8 tensor cores, efficiency follows
 //! the silicon rather than a market class, and nodes joined by a fast network scale.
 use tunefit_core::dataset::gpu;
+use tunefit_core::evaluate;
 use tunefit_core::query::Query;
 use tunefit_core::time::{flops_per_token, timing, FlopShape, Timing};
-use tunefit_core::evaluate;
 
-fn q(s: &str) -> Query { Query::parse(s).unwrap() }
+fn q(s: &str) -> Query {
+    Query::parse(s).unwrap()
+}
 
 fn time_of(s: &str, g: &str, per_instance: u32, instances: u32) -> Timing {
     let q = q(s);
@@ -23,7 +25,8 @@ fn nodes_are_not_multiplied_into_the_gpu_count() {
     assert_eq!(t.gpus, 64);
     assert_eq!(t.instances, 8);
     // Total throughput is about 64 GPUs' worth, not 512.
-    let one = evaluate(&q("model=llama-3.1-8b&method=full&gpus=8&shard=fsdp&gpu=h100-sxm&batch=2")).unwrap().time.unwrap();
+    let one =
+        evaluate(&q("model=llama-3.1-8b&method=full&gpus=8&shard=fsdp&gpu=h100-sxm&batch=2")).unwrap().time.unwrap();
     // (a little above 8: each GPU's optimizer shard is 8× smaller at 64)
     let scale = t.tokens_per_s / one.tokens_per_s;
     assert!(scale > 6.0 && scale <= 8.5, "64 GPUs vs 8: {scale}");
@@ -39,8 +42,13 @@ fn tensor_parallelism_changes_the_step_and_the_data_parallel_group() {
     // Each data-parallel replica consumes one micro-batch: fewer replicas, fewer tokens per step.
     assert!(t4.step_s != t1.step_s && t8.step_s != t4.step_s);
     // Tensor parallelism adds activation all-reduces on the critical path: per-GPU throughput drops.
-    assert!(t8.tokens_per_s < t4.tokens_per_s && t4.tokens_per_s < t1.tokens_per_s,
-        "tp1 {} tp4 {} tp8 {}", t1.tokens_per_s, t4.tokens_per_s, t8.tokens_per_s);
+    assert!(
+        t8.tokens_per_s < t4.tokens_per_s && t4.tokens_per_s < t1.tokens_per_s,
+        "tp1 {} tp4 {} tp8 {}",
+        t1.tokens_per_s,
+        t4.tokens_per_s,
+        t8.tokens_per_s
+    );
     assert!(t8.exposed_comm_s > 0.0);
 }
 
@@ -60,14 +68,22 @@ fn context_parallelism_splits_the_sequence() {
     let base = "model=llama-3.1-8b&method=full&gpus=8&shard=fsdp&batch=1&seq=131072&ckpt=full&attn=flash";
     let cp1 = evaluate(&q(base)).unwrap();
     let cp8 = evaluate(&q(&format!("{base}&cp=8"))).unwrap();
-    assert!(cp8.memory.activations < cp1.memory.activations / 4, "{} vs {}", cp8.memory.activations, cp1.memory.activations);
+    assert!(
+        cp8.memory.activations < cp1.memory.activations / 4,
+        "{} vs {}",
+        cp8.memory.activations,
+        cp1.memory.activations
+    );
     let t = time_of(&format!("{base}&cp=8"), "h100-sxm", 8, 1);
     assert_eq!(t.layout.dp, 1);
 }
 
 #[test]
 fn time_uses_the_framework_profiles_checkpointing() {
-    let shape = |s: &Query| { let r = evaluate(s).unwrap(); FlopShape::of(s, r.model.params, r.model.trainable_params) };
+    let shape = |s: &Query| {
+        let r = evaluate(s).unwrap();
+        FlopShape::of(s, r.model.params, r.model.trainable_params)
+    };
     let tt = q("method=lora&framework=torchtune&gpu=h100-sxm");
     let none = q("method=lora&framework=torchtune&gpu=h100-sxm&ckpt=none");
     assert!(flops_per_token(&tt, &shape(&tt)) > 1.2 * flops_per_token(&none, &shape(&none)));
@@ -129,7 +145,9 @@ fn small_micro_steps_are_bandwidth_or_launch_bound() {
 
 #[test]
 fn nodes_on_a_fast_network_keep_per_gpu_throughput() {
-    let job = |g: u32, n: u32| format!("model=llama-3.1-8b&method=full&gpus={g}&nodes={n}&shard=fsdp&batch=2&seq=4096&ckpt=selective&precision=bf16-true");
+    let job = |g: u32, n: u32| {
+        format!("model=llama-3.1-8b&method=full&gpus={g}&nodes={n}&shard=fsdp&batch=2&seq=4096&ckpt=selective&precision=bf16-true")
+    };
     let one = time_of(&job(8, 1), "h100-sxm", 8, 1);
     let many = time_of(&job(128, 16), "h100-sxm", 8, 16);
     let r = (many.tokens_per_s / 128.0) / (one.tokens_per_s / 8.0);
@@ -180,8 +198,10 @@ fn parallelism_and_fp8_change_memory_as_the_frameworks_do() {
     assert!(r > 0.8 && r < 1.2, "first-stage activations / unpipelined {r}");
     let native = evaluate(&q("model=llama-3.1-8b&method=full&precision=bf16-true")).unwrap().memory;
     let fp8 = evaluate(&q("model=llama-3.1-8b&method=full&precision=bf16-true&compute=fp8")).unwrap().memory;
-    assert!(fp8.allocated > native.allocated && fp8.activations == native.activations,
-        "float8 copies are transient; torchao saves the 16-bit tensors for backward");
+    assert!(
+        fp8.allocated > native.allocated && fp8.activations == native.activations,
+        "float8 copies are transient; torchao saves the 16-bit tensors for backward"
+    );
     assert!(evaluate(&q("model=llama-3.1-8b&gpus=8&tp=2&pp=3")).is_err(), "tp·pp must divide gpus");
 }
 
@@ -208,7 +228,12 @@ fn a_pcie_card_has_a_bridge_only_where_the_offer_names_one() {
     let over_pcie = timing(&query, &shape, &plain.gpu_as_installed(a100), 2, 1, None);
     assert!(over_pcie.hours > over_bridge.hours * 1.05, "pcie {} h vs bridge {} h", over_pcie.hours, over_bridge.hours);
     let ranked = r.cost.unwrap().offers.into_iter().find(|o| o.offer == plain.id && o.pricing == "on-demand").unwrap();
-    assert!((ranked.hours - over_pcie.hours).abs() / over_pcie.hours < 0.02, "ranked {} h, pcie {} h", ranked.hours, over_pcie.hours);
+    assert!(
+        (ranked.hours - over_pcie.hours).abs() / over_pcie.hours < 0.02,
+        "ranked {} h, pcie {} h",
+        ranked.hours,
+        over_pcie.hours
+    );
 }
 
 #[test]
@@ -229,12 +254,18 @@ fn the_network_between_instances_is_the_instance_types() {
     let query = q("model=llama-3.1-70b&method=full&shard=fsdp&ckpt=full&batch=1&seq=2048&gpu=a100-40gb&tokens=1e7");
     let r = evaluate(&query).unwrap();
     let offers = r.cost.unwrap().offers;
-    let p4d = offers.iter().find(|o| o.offer.starts_with("aws/a100-40gb/8") && o.pricing == "on-demand").expect("p4d ranked");
+    let p4d =
+        offers.iter().find(|o| o.offer.starts_with("aws/a100-40gb/8") && o.pricing == "on-demand").expect("p4d ranked");
     assert!(p4d.instances > 1, "{p4d:?}");
     let shape = FlopShape::of(&query, r.model.params, r.model.trainable_params);
     let g = gpu("a100-40gb").unwrap();
     let on_p4d = timing(&query, &shape, g, 8, p4d.instances, Some(6.25));
     let on_p5_network = timing(&query, &shape, g, 8, p4d.instances, Some(50.0));
     assert!(on_p4d.hours > on_p5_network.hours * 1.2, "p4d {} h vs 50 GB/s {} h", on_p4d.hours, on_p5_network.hours);
-    assert!((p4d.hours - on_p4d.hours).abs() / on_p4d.hours < 0.05, "ranked {} h, p4d network {} h", p4d.hours, on_p4d.hours);
+    assert!(
+        (p4d.hours - on_p4d.hours).abs() / on_p4d.hours < 0.05,
+        "ranked {} h, p4d network {} h",
+        p4d.hours,
+        on_p4d.hours
+    );
 }

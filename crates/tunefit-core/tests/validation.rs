@@ -10,10 +10,22 @@ fn measured_cases_within_tolerance_and_targets() {
     let mut bad = Vec::new();
     for r in &rows {
         let e = r.predicted / r.measured - 1.0;
-        println!("{:45} {:9} measured {:7.2} GiB predicted {:7.2} GiB  {:+6.1}%", r.id, r.metric, r.measured / 1073741824.0, r.predicted / 1073741824.0, e * 100.0);
-        if !r.expressible { println!("    (not counted: the source used a setting the query cannot express)"); continue; }
+        println!(
+            "{:45} {:9} measured {:7.2} GiB predicted {:7.2} GiB  {:+6.1}%",
+            r.id,
+            r.metric,
+            r.measured / 1073741824.0,
+            r.predicted / 1073741824.0,
+            e * 100.0
+        );
+        if !r.expressible {
+            println!("    (not counted: the source used a setting the query cannot express)");
+            continue;
+        }
         errs.push(e.abs());
-        if e.abs() > r.tol { bad.push(format!("{}: {:+.1}% (tolerance {:.0}%)", r.id, e * 100.0, r.tol * 100.0)); }
+        if e.abs() > r.tol {
+            bad.push(format!("{}: {:+.1}% (tolerance {:.0}%)", r.id, e * 100.0, r.tol * 100.0));
+        }
     }
     errs.sort_by(|a, b| a.partial_cmp(b).unwrap());
     let median = errs[errs.len() / 2];

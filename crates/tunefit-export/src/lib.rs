@@ -7,8 +7,8 @@
 //! Russian sentences load with the exporter rather than with the page.
 
 pub mod plan_panel;
-pub mod timeline_chart;
 pub mod ru;
+pub mod timeline_chart;
 
 use tunefit_core::export::{export_json_with, ConfigExport};
 use wasm_bindgen::prelude::*;
@@ -24,45 +24,65 @@ pub fn export_json(query: &str, framework: &str, lang: &str) -> String {
 /// The whole report as `tunefit estimate --json` prints it (the page's Download JSON),
 /// with the person's price book (its JSON, or empty).
 #[wasm_bindgen]
-pub fn report_json(query: &str, prices: &str) -> String { tunefit_core::report::report_json(query, prices) }
+pub fn report_json(query: &str, prices: &str) -> String {
+    tunefit_core::report::report_json(query, prices)
+}
 
 /// The report as Markdown with the page's link (the page's Copy as Markdown).
 #[wasm_bindgen]
-pub fn report_markdown(query: &str, prices: &str, base: &str) -> String { tunefit_core::report::report_markdown(query, prices, base) }
+pub fn report_markdown(query: &str, prices: &str, base: &str) -> String {
+    tunefit_core::report::report_markdown(query, prices, base)
+}
 
 /// The fixes for the chosen GPU (`tunefit_core::report::fixes_tsv`): the page's summary.
 #[wasm_bindgen]
-pub fn fixes_tsv(query: &str) -> String { tunefit_core::report::fixes_tsv(query) }
+pub fn fixes_tsv(query: &str) -> String {
+    tunefit_core::report::fixes_tsv(query)
+}
 
 /// A pasted or fetched config.json, read (`tunefit_core::hfconfig::read_for_page`): the
 /// page's config source.
 #[wasm_bindgen]
-pub fn read_config(text: &str) -> String { tunefit_core::hfconfig::read_for_page(text) }
+pub fn read_config(text: &str) -> String {
+    tunefit_core::hfconfig::read_for_page(text)
+}
 
 /// The "Memory through one step" chart as markup (timeline_chart.rs).
 #[wasm_bindgen]
-pub fn timeline_html(query: &str, lang: &str, gib: bool) -> String { timeline_chart::html(query, lang, gib) }
+pub fn timeline_html(query: &str, lang: &str, gib: bool) -> String {
+    timeline_chart::html(query, lang, gib)
+}
 
 /// The planning panel's fields as markup, in `lang` (plan_panel.rs).
 #[wasm_bindgen]
-pub fn plan_form_html(query: &str, lang: &str, problem: &str, log: &str) -> String { plan_panel::form_html(query, lang, problem, log) }
+pub fn plan_form_html(query: &str, lang: &str, problem: &str, log: &str) -> String {
+    plan_panel::form_html(query, lang, problem, log)
+}
 
 /// The plans for the query's goal, budget and deadline as markup (`tunefit_core::plan`).
 #[wasm_bindgen]
-pub fn plans_html(query: &str, lang: &str, gib: bool) -> String { plan_panel::plans_html(query, lang, gib) }
+pub fn plans_html(query: &str, lang: &str, gib: bool) -> String {
+    plan_panel::plans_html(query, lang, gib)
+}
 
 /// A pasted log beside the estimate as markup (`tunefit_core::calibrate`).
 #[wasm_bindgen]
-pub fn calibration_html(query: &str, log: &str, lang: &str, gib: bool) -> String { plan_panel::calibration_html(query, log, lang, gib) }
+pub fn calibration_html(query: &str, log: &str, lang: &str, gib: bool) -> String {
+    plan_panel::calibration_html(query, log, lang, gib)
+}
 
 /// The log's memory figures as cases of the project's measured set (the panel's download).
 #[wasm_bindgen]
-pub fn measured_cases_json(query: &str, log: &str) -> String { tunefit_core::calibrate::measured_cases_json(query, log) }
+pub fn measured_cases_json(query: &str, log: &str) -> String {
+    tunefit_core::calibrate::measured_cases_json(query, log)
+}
 
 /// `x` with every warning that has a Russian row in Russian; the rest as the core wrote them.
 pub fn translated(mut x: ConfigExport) -> ConfigExport {
     for w in &mut x.warnings {
-        if let Some(m) = ru::message(&w.code, &w.message) { w.message = m; }
+        if let Some(m) = ru::message(&w.code, &w.message) {
+            w.message = m;
+        }
     }
     x
 }

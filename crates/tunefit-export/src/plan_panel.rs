@@ -74,15 +74,27 @@ static RU: Strings = Strings {
     hours: "ч",
 };
 
-fn strings(lang: &str) -> &'static Strings { if lang == "ru" { &RU } else { &EN } }
+fn strings(lang: &str) -> &'static Strings {
+    if lang == "ru" {
+        &RU
+    } else {
+        &EN
+    }
+}
 
 /// `s` escaped for text and attribute values (the page's own escaper).
-fn esc(s: &str) -> String { tunefit_core::markup::esc(s).to_string() }
+fn esc(s: &str) -> String {
+    tunefit_core::markup::esc(s).to_string()
+}
 
 /// A number with `decimals` places, in the language's decimal sign.
 fn number(x: f64, decimals: usize, lang: &str) -> String {
     let s = format!("{x:.decimals$}");
-    if lang == "ru" { s.replace('.', ",") } else { s }
+    if lang == "ru" {
+        s.replace('.', ",")
+    } else {
+        s
+    }
 }
 
 /// Bytes in GiB (or GB), two decimals, the language's decimal sign (also the memory chart's).
@@ -90,37 +102,86 @@ pub(crate) fn bytes(b: f64, gib: bool, lang: &str) -> String {
     format!("{}\u{a0}{}", number(b / if gib { 1073741824.0 } else { 1e9 }, 2, lang), if gib { "GiB" } else { "GB" })
 }
 
-fn warn(m: &str) -> String { format!(r#"<p class="notice warn" data-testid="plan-error">{}</p>"#, esc(m)) }
+fn warn(m: &str) -> String {
+    format!(r#"<p class="notice warn" data-testid="plan-error">{}</p>"#, esc(m))
+}
 
 /// The fields: budget, deadline and goal from `query`, the refused limit's message, the log.
 pub fn form_html(query: &str, lang: &str, problem: &str, log: &str) -> String {
     let s = strings(lang);
     let q = Query::parse(query).unwrap_or_default();
     let shown = |x: Option<f64>| x.map(|v| v.to_string()).unwrap_or_default();
-    let mut h = format!(r#"<p class="hint">{}</p><div class="plan-limits"><label>{} <input type="text" inputmode="decimal" data-testid="plan-budget" data-key="budget_usd" value="{}"></label><label>{} <input type="text" inputmode="decimal" data-testid="plan-deadline" data-key="deadline_h" value="{}"></label><label>{} <select data-testid="plan-goal" data-key="goal">"#,
-        esc(s.hint), esc(s.budget), esc(&shown(q.budget_usd)), esc(s.deadline), esc(&shown(q.deadline_h)), esc(s.goal));
+    let mut h = format!(
+        r#"<p class="hint">{}</p><div class="plan-limits"><label>{} <input type="text" inputmode="decimal" data-testid="plan-budget" data-key="budget_usd" value="{}"></label><label>{} <input type="text" inputmode="decimal" data-testid="plan-deadline" data-key="deadline_h" value="{}"></label><label>{} <select data-testid="plan-goal" data-key="goal">"#,
+        esc(s.hint),
+        esc(s.budget),
+        esc(&shown(q.budget_usd)),
+        esc(s.deadline),
+        esc(&shown(q.deadline_h)),
+        esc(s.goal)
+    );
     for g in Goal::ALL {
-        let _ = write!(h, r#"<option value="{0}"{1}>{0}</option>"#, g.as_str(), if *g == q.goal { " selected" } else { "" });
+        let _ = write!(
+            h,
+            r#"<option value="{0}"{1}>{0}</option>"#,
+            g.as_str(),
+            if *g == q.goal { " selected" } else { "" }
+        );
     }
-    let _ = write!(h, r#"</select></label><button type="button" data-act="plans" data-testid="plan-find">{}</button></div>"#, esc(s.find));
-    if !problem.is_empty() { let _ = write!(h, r#"<p class="notice warn" role="alert" data-testid="plan-limit-error">{}</p>"#, esc(problem)); }
-    let _ = write!(h, r#"<h3>{}</h3><p class="hint">{}</p><textarea rows="4" data-testid="calibration-log" data-key="log">{}</textarea><p><button type="button" data-act="compare" data-testid="calibration-compare">{}</button> <button type="button" data-act="case" data-testid="calibration-case">{}</button></p>"#,
-        esc(s.calib_title), esc(s.calib_hint), esc(log), esc(s.compare), esc(s.case));
+    let _ = write!(
+        h,
+        r#"</select></label><button type="button" data-act="plans" data-testid="plan-find">{}</button></div>"#,
+        esc(s.find)
+    );
+    if !problem.is_empty() {
+        let _ = write!(h, r#"<p class="notice warn" role="alert" data-testid="plan-limit-error">{}</p>"#, esc(problem));
+    }
+    let _ = write!(
+        h,
+        r#"<h3>{}</h3><p class="hint">{}</p><textarea rows="4" data-testid="calibration-log" data-key="log">{}</textarea><p><button type="button" data-act="compare" data-testid="calibration-compare">{}</button> <button type="button" data-act="case" data-testid="calibration-case">{}</button></p>"#,
+        esc(s.calib_title),
+        esc(s.calib_hint),
+        esc(log),
+        esc(s.compare),
+        esc(s.case)
+    );
     h
 }
 
 /// The plans for the query's goal, budget and deadline, each with its Apply button.
 pub fn plans_html(query: &str, lang: &str, gib: bool) -> String {
     let s = strings(lang);
-    let q = match Query::parse(query) { Ok(q) => q, Err(e) => return warn(&e.to_string()) };
-    let plans = match tunefit_core::plan::plan(&q) { Ok(p) => p, Err(e) => return warn(&e.to_string()) };
-    if plans.is_empty() { return format!(r#"<p class="muted" data-testid="plan-none">{}</p>"#, esc(s.none)); }
+    let q = match Query::parse(query) {
+        Ok(q) => q,
+        Err(e) => return warn(&e.to_string()),
+    };
+    let plans = match tunefit_core::plan::plan(&q) {
+        Ok(p) => p,
+        Err(e) => return warn(&e.to_string()),
+    };
+    if plans.is_empty() {
+        return format!(r#"<p class="muted" data-testid="plan-none">{}</p>"#, esc(s.none));
+    }
     let mut h = String::from(r#"<ol data-testid="plans">"#);
     for p in &plans {
         let gives_up = if p.gives_up.is_empty() { s.same.to_string() } else { p.gives_up.join("; ") };
-        let _ = write!(h, r#"<li data-testid="plan" data-usd="{}" data-hours="{}"><button type="button" data-act="plan:{}">{}</button> {} ({} × {}): {}&nbsp;{}, ${}, {} {} — {}</li>"#,
-            p.usd, p.hours, esc(&p.query), esc(s.apply), esc(&p.offer), p.gpus, esc(&p.gpu), number(p.hours, 1, lang), s.hours,
-            number(p.usd, 2, lang), bytes(p.device as f64, gib, lang), s.per_gpu, esc(&gives_up));
+        let _ = write!(
+            h,
+            r#"<li data-testid="plan" data-usd="{}" data-hours="{}"><button type="button" data-act="plan:{}">{}</button> {} ({} × {}): {}&nbsp;{}, ${}, {} {} — {}</li>"#,
+            p.usd,
+            p.hours,
+            esc(&p.query),
+            esc(s.apply),
+            esc(&p.offer),
+            p.gpus,
+            esc(&p.gpu),
+            number(p.hours, 1, lang),
+            s.hours,
+            number(p.usd, 2, lang),
+            bytes(p.device as f64, gib, lang),
+            s.per_gpu,
+            esc(&gives_up)
+        );
     }
     h + "</ol>"
 }
@@ -129,23 +190,48 @@ pub fn plans_html(query: &str, lang: &str, gib: bool) -> String {
 /// measured speed against the estimate with a button that applies it as `mfu`.
 pub fn calibration_html(query: &str, log: &str, lang: &str, gib: bool) -> String {
     let s = strings(lang);
-    let q = match Query::parse(query) { Ok(q) => q, Err(e) => return warn(&e.to_string()) };
-    let c = match tunefit_core::calibrate::calibrate(&q, log) { Ok(c) => c, Err(e) => return warn(&e.to_string()) };
+    let q = match Query::parse(query) {
+        Ok(q) => q,
+        Err(e) => return warn(&e.to_string()),
+    };
+    let c = match tunefit_core::calibrate::calibrate(&q, log) {
+        Ok(c) => c,
+        Err(e) => return warn(&e.to_string()),
+    };
     let mut h = String::from(r#"<ul data-testid="calibration">"#);
     for (metric, m, p, err) in &c.memory {
-        let _ = write!(h, r#"<li data-testid="calibration-memory" data-metric="{}">{}: {} {}, {} {} ({:+.0}%)</li>"#, esc(metric), esc(metric),
-            s.measured, bytes(*m as f64, gib, lang), s.estimated, bytes(*p as f64, gib, lang), err * 100.0);
+        let _ = write!(
+            h,
+            r#"<li data-testid="calibration-memory" data-metric="{}">{}: {} {}, {} {} ({:+.0}%)</li>"#,
+            esc(metric),
+            esc(metric),
+            s.measured,
+            bytes(*m as f64, gib, lang),
+            s.estimated,
+            bytes(*p as f64, gib, lang),
+            err * 100.0
+        );
     }
     // The largest measured/estimated ratio of the figures read (the cautious one), as the
     // query's `mem_scale`: every memory peak of this setup is scaled by it.
     if let Some(scale) = c.memory.iter().map(|(_, m, p, _)| *m as f64 / (*p).max(1) as f64).reduce(f64::max) {
         let scale = scale.clamp(0.1, 10.0);
-        let _ = write!(h, r#"<li data-testid="calibration-scale"><button type="button" data-act="set:mem_scale={:.3}">{}</button> (×{})</li>"#,
-            scale, esc(s.use_memory), number(scale, 3, lang));
+        let _ = write!(
+            h,
+            r#"<li data-testid="calibration-scale"><button type="button" data-act="set:mem_scale={:.3}">{}</button> (×{})</li>"#,
+            scale,
+            esc(s.use_memory),
+            number(scale, 3, lang)
+        );
     }
     if let (Some(ratio), Some(mfu)) = (c.speed_ratio, c.measured_mfu) {
-        let _ = write!(h, r#"<li data-testid="calibration-speed">{} <button type="button" data-act="set:mfu={:.3}">{}</button></li>"#,
-            esc(&(s.speed)(&format!("{}×", number(ratio, 2, lang)), &c.speed_basis)), mfu, esc(s.use_speed));
+        let _ = write!(
+            h,
+            r#"<li data-testid="calibration-speed">{} <button type="button" data-act="set:mfu={:.3}">{}</button></li>"#,
+            esc(&(s.speed)(&format!("{}×", number(ratio, 2, lang)), &c.speed_basis)),
+            mfu,
+            esc(s.use_speed)
+        );
     }
     h + "</ul>"
 }
@@ -164,7 +250,12 @@ mod tests {
 
     #[test]
     fn calibration_shows_each_figure_and_the_speed_button() {
-        let h = calibration_html("model=llama-3.1-8b&method=lora&gpu=a100-80gb", "\tGPU peak memory reserved: 21.00 GiB\ntokens_per_second_per_gpu:1500", "en", true);
+        let h = calibration_html(
+            "model=llama-3.1-8b&method=lora&gpu=a100-80gb",
+            "\tGPU peak memory reserved: 21.00 GiB\ntokens_per_second_per_gpu:1500",
+            "en",
+            true,
+        );
         assert!(h.contains(r#"data-metric="reserved""#) && h.contains("measured 21.00"), "{h}");
         assert!(h.contains(r#"data-act="set:mfu="#), "{h}");
         assert!(calibration_html("model=llama-3.1-8b", "<script>", "en", true).contains("no recognised figure"));

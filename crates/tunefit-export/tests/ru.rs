@@ -69,7 +69,9 @@ fn exports() -> Vec<(String, Framework, tunefit_core::export::ConfigExport)> {
     out
 }
 
-fn cyrillic(s: &str) -> bool { s.chars().any(|c| ('а'..='я').contains(&c.to_lowercase().next().unwrap())) }
+fn cyrillic(s: &str) -> bool {
+    s.chars().any(|c| ('а'..='я').contains(&c.to_lowercase().next().unwrap()))
+}
 
 /// The runs of digits in `s` (the figures that must survive translation).
 fn numbers(s: &str) -> Vec<&str> {
@@ -85,7 +87,9 @@ fn every_export_code_has_a_russian_row() {
     for (code, en, ru) in EXPORT_RU {
         assert!(cyrillic(ru), "{code}: the Russian template has no Russian: {ru}");
         let slots = en.matches("{}").count();
-        for i in 0..slots { assert!(ru.contains(&format!("{{{i}}}")), "{code}: figure {i} is not placed in: {ru}"); }
+        for i in 0..slots {
+            assert!(ru.contains(&format!("{{{i}}}")), "{code}: figure {i} is not placed in: {ru}");
+        }
         assert!(!ru.contains(&format!("{{{slots}}}")), "{code}: a figure the English does not have: {ru}");
     }
 }
@@ -114,7 +118,10 @@ fn a_spread_of_queries_comes_out_in_russian_with_its_figures() {
             for n in numbers(&en.message) {
                 assert!(ru.message.contains(n), "{fw} {qs}: figure {n} lost: {} -> {}", en.message, ru.message);
             }
-            let row = EXPORT_RU.iter().position(|(c, t, _)| *c == en.code && tunefit_core::i18n_template::figures(t, &en.message).is_some()).unwrap();
+            let row = EXPORT_RU
+                .iter()
+                .position(|(c, t, _)| *c == en.code && tunefit_core::i18n_template::figures(t, &en.message).is_some())
+                .unwrap();
             hit[row] = true;
         }
     }
@@ -130,15 +137,23 @@ fn figures_land_in_their_places() {
     let q = Query::parse("v=1&model=llama-3.1-8b&method=qlora&gpus=2&tp=2").unwrap();
     let x = translated(export(&q, Framework::Torchtune).unwrap());
     let tp = x.warnings.iter().find(|w| w.code == "export-tp").unwrap();
-    assert_eq!(tp.message, "tp=2: тензорного параллелизма в этом экспорте нет; здесь torchtune обучает только с параллелизмом по данным");
-    assert_eq!(tr("export-method", "method=prefix: litgpt has no prefix tuning; the command runs LoRA at rank 16"),
-        "method=prefix: в litgpt нет prefix-тюнинга; команда запускает LoRA ранга 16");
+    assert_eq!(
+        tp.message,
+        "tp=2: тензорного параллелизма в этом экспорте нет; здесь torchtune обучает только с параллелизмом по данным"
+    );
+    assert_eq!(
+        tr("export-method", "method=prefix: litgpt has no prefix tuning; the command runs LoRA at rank 16"),
+        "method=prefix: в litgpt нет prefix-тюнинга; команда запускает LoRA ранга 16"
+    );
     assert_eq!(tr("export-targets-fused", "targets: this model fuses q, k and v into one c_attn linear; LoRA on c_attn adapts all of them (more trainable parameters than estimated)"),
         "targets: эта модель объединяет q, k и v в один линейный слой c_attn; LoRA на c_attn адаптирует их все (обучаемых параметров больше, чем в оценке)");
     assert!(tr("export-torchtune-model", "this custom model: torchtune ships no builder tunefit knows; the export names the Llama 3.1 8B builder as a template — replace model._component_ and the checkpointer").starts_with("эта своя модель: "));
     // A sentence the core changed, or a code with no row, stays English (None).
     assert_eq!(tunefit_export::ru::message("export-tp", "tp=2: something else entirely"), None);
-    assert_eq!(tunefit_export::ru::message("export-nope", "packing=1: litgpt has no sequence packing; batches are padded"), None);
+    assert_eq!(
+        tunefit_export::ru::message("export-nope", "packing=1: litgpt has no sequence packing; batches are padded"),
+        None
+    );
 }
 
 #[test]
@@ -148,9 +163,13 @@ fn export_json_in_russian_changes_only_the_warnings() {
             let en = core_json(qs, fw.as_str());
             assert_eq!(export_json(qs, fw.as_str(), "en"), en);
             assert_eq!(export_json(qs, fw.as_str(), "xx"), en, "an unknown language is English");
-            let (e, r) = (read_export_json(&en).unwrap(), read_export_json(&export_json(qs, fw.as_str(), "ru")).unwrap());
+            let (e, r) =
+                (read_export_json(&en).unwrap(), read_export_json(&export_json(qs, fw.as_str(), "ru")).unwrap());
             assert_eq!((e.framework, &e.files), (r.framework, &r.files));
-            assert_eq!(e.warnings.iter().map(|w| &w.code).collect::<Vec<_>>(), r.warnings.iter().map(|w| &w.code).collect::<Vec<_>>());
+            assert_eq!(
+                e.warnings.iter().map(|w| &w.code).collect::<Vec<_>>(),
+                r.warnings.iter().map(|w| &w.code).collect::<Vec<_>>()
+            );
             assert!(r.warnings.iter().any(|w| cyrillic(&w.message)), "{fw} {qs}: no Russian warning");
         }
     }

@@ -40,13 +40,21 @@ pub struct Config {
 }
 
 impl Default for Config {
-    fn default() -> Self { Config { expandable_segments: false, max_split_size: u64::MAX } }
+    fn default() -> Self {
+        Config { expandable_segments: false, max_split_size: u64::MAX }
+    }
 }
 
 /// A block of a segment: neighbours form the segment's address order (as `Block::prev`/`next`
 /// in the allocator), so merging a freed block is O(1).
 #[derive(Debug, Clone, Copy)]
-struct Block { size: u64, allocated: bool, prev: Option<usize>, next: Option<usize>, pool: usize }
+struct Block {
+    size: u64,
+    allocated: bool,
+    prev: Option<usize>,
+    next: Option<usize>,
+    pool: usize,
+}
 
 /// Free blocks of one stream and size class, ordered by (size, block) for best fit (the
 /// allocator's `BlockPool::blocks`, a `std::set` ordered the same way, the block index
@@ -54,7 +62,12 @@ struct Block { size: u64, allocated: bool, prev: Option<usize>, next: Option<usi
 /// small pool, whose sizes are multiples of 512 B up to 1 MiB, one bucket per size with a
 /// bitmap of the non-empty ones, since it holds hundreds of segment remainders.
 #[derive(Debug, Clone)]
-struct Pool { stream: Stream, small: bool, free: FreeList, tail: Option<usize> }
+struct Pool {
+    stream: Stream,
+    small: bool,
+    free: FreeList,
+    tail: Option<usize>,
+}
 
 /// Size classes of the small pool: 512 B steps up to a 2 MiB segment's whole block.
 const SMALL_CLASSES: usize = (SMALL_BUFFER / MIN_BLOCK) as usize + 1;
@@ -70,13 +83,21 @@ enum FreeList {
 
 impl FreeList {
     fn new(small: bool) -> Self {
-        if small { FreeList::Buckets { blocks: vec![Vec::new(); SMALL_CLASSES], nonempty: [0; SMALL_WORDS] } }
-        else { FreeList::Sorted(Vec::new()) }
+        if small {
+            FreeList::Buckets { blocks: vec![Vec::new(); SMALL_CLASSES], nonempty: [0; SMALL_WORDS] }
+        } else {
+            FreeList::Sorted(Vec::new())
+        }
     }
-    fn class(size: u64) -> usize { (size / MIN_BLOCK) as usize }
+    fn class(size: u64) -> usize {
+        (size / MIN_BLOCK) as usize
+    }
     fn insert(&mut self, size: u64, i: usize) {
         match self {
-            FreeList::Sorted(v) => { let at = v.partition_point(|&k| k < (size, i)); v.insert(at, (size, i)); }
+            FreeList::Sorted(v) => {
+                let at = v.partition_point(|&k| k < (size, i));
+                v.insert(at, (size, i));
+            }
             FreeList::Buckets { blocks, nonempty } => {
                 let c = Self::class(size);
                 let b = &mut blocks[c];
@@ -99,7 +120,9 @@ impl FreeList {
                 let at = b.partition_point(|&k| k < i);
                 debug_assert_eq!(b.get(at), Some(&i));
                 b.remove(at);
-                if b.is_empty() { nonempty[c / 64] &= !(1 << (c % 64)); }
+                if b.is_empty() {
+                    nonempty[c / 64] &= !(1 << (c % 64));
+                }
             }
         }
     }
@@ -117,7 +140,9 @@ impl FreeList {
                         return Some((c as u64 * MIN_BLOCK, blocks[c][0]));
                     }
                     w += 1;
-                    if w == nonempty.len() { return None; }
+                    if w == nonempty.len() {
+                        return None;
+                    }
                     bits = nonempty[w];
                 }
             }
@@ -126,8 +151,12 @@ impl FreeList {
 }
 
 impl Pool {
-    fn insert(&mut self, size: u64, i: usize) { self.free.insert(size, i); }
-    fn remove(&mut self, size: u64, i: usize) { self.free.remove(size, i); }
+    fn insert(&mut self, size: u64, i: usize) {
+        self.free.insert(size, i);
+    }
+    fn remove(&mut self, size: u64, i: usize) {
+        self.free.remove(size, i);
+    }
 }
 
 /// Handle of a live allocation.
@@ -149,37 +178,65 @@ pub struct CachingAllocator {
 
 /// Bytes a request of `size` occupies once rounded (`round_size`).
 pub fn round_size(size: u64) -> u64 {
-    if size < MIN_BLOCK { MIN_BLOCK } else { size.div_ceil(MIN_BLOCK) * MIN_BLOCK }
+    if size < MIN_BLOCK {
+        MIN_BLOCK
+    } else {
+        size.div_ceil(MIN_BLOCK) * MIN_BLOCK
+    }
 }
 
 /// Size of the segment cudaMalloc'ed for a request no cached block fits (`get_allocation_size`).
 pub fn segment_size(size: u64) -> u64 {
-    if size <= SMALL_SIZE { SMALL_BUFFER }
-    else if size < MIN_LARGE_ALLOC { LARGE_BUFFER }
-    else { size.div_ceil(ROUND_LARGE) * ROUND_LARGE }
+    if size <= SMALL_SIZE {
+        SMALL_BUFFER
+    } else if size < MIN_LARGE_ALLOC {
+        LARGE_BUFFER
+    } else {
+        size.div_ceil(ROUND_LARGE) * ROUND_LARGE
+    }
 }
 
 impl CachingAllocator {
     pub fn new(cfg: Config) -> Self {
-        CachingAllocator { cfg, blocks: Vec::with_capacity(256), spare: Vec::new(), pools: Vec::with_capacity(6),
-            allocated: 0, reserved: 0, peak_allocated: 0, peak_reserved: 0 }
+        CachingAllocator {
+            cfg,
+            blocks: Vec::with_capacity(256),
+            spare: Vec::new(),
+            pools: Vec::with_capacity(6),
+            allocated: 0,
+            reserved: 0,
+            peak_allocated: 0,
+            peak_reserved: 0,
+        }
     }
 
     fn new_block(&mut self, b: Block) -> usize {
-        if let Some(i) = self.spare.pop() { self.blocks[i] = b; i } else { self.blocks.push(b); self.blocks.len() - 1 }
+        if let Some(i) = self.spare.pop() {
+            self.blocks[i] = b;
+            i
+        } else {
+            self.blocks.push(b);
+            self.blocks.len() - 1
+        }
     }
 
     fn pool(&mut self, stream: Stream, small: bool) -> usize {
         match self.pools.iter().position(|p| p.stream == stream && p.small == small) {
             Some(p) => p,
-            None => { self.pools.push(Pool { stream, small, free: FreeList::new(small), tail: None }); self.pools.len() - 1 }
+            None => {
+                self.pools.push(Pool { stream, small, free: FreeList::new(small), tail: None });
+                self.pools.len() - 1
+            }
         }
     }
 
     fn should_split(&self, small: bool, block: u64, size: u64) -> bool {
         let rest = block - size;
-        if small || self.cfg.expandable_segments { rest >= MIN_BLOCK }
-        else { size < self.cfg.max_split_size && rest > SMALL_SIZE }
+        if small || self.cfg.expandable_segments {
+            rest >= MIN_BLOCK
+        } else {
+            size < self.cfg.max_split_size && rest > SMALL_SIZE
+        }
     }
 
     /// Allocates `size` bytes on `stream`.
@@ -190,18 +247,28 @@ impl CachingAllocator {
         let i = match self.pools[p].free.best_fit(size) {
             // An oversize cached block (≥ max_split_size) does not serve a request below it
             // (get_free_block).
-            Some((bsize, _)) if size < self.cfg.max_split_size && bsize >= self.cfg.max_split_size => self.grow(size, p),
-            Some((bsize, i)) => { self.pools[p].remove(bsize, i); i }
+            Some((bsize, _)) if size < self.cfg.max_split_size && bsize >= self.cfg.max_split_size => {
+                self.grow(size, p)
+            }
+            Some((bsize, i)) => {
+                self.pools[p].remove(bsize, i);
+                i
+            }
             None => self.grow(size, p),
         };
         // Split off the rest as a free block right after this one.
         let b = self.blocks[i];
         if b.size > size && self.should_split(small, b.size, size) {
-            let rest = self.new_block(Block { size: b.size - size, allocated: false, prev: Some(i), next: b.next, pool: p });
-            if let Some(n) = b.next { self.blocks[n].prev = Some(rest); }
+            let rest =
+                self.new_block(Block { size: b.size - size, allocated: false, prev: Some(i), next: b.next, pool: p });
+            if let Some(n) = b.next {
+                self.blocks[n].prev = Some(rest);
+            }
             self.blocks[i].next = Some(rest);
             self.blocks[i].size = size;
-            if self.pools[p].tail == Some(i) { self.pools[p].tail = Some(rest); }
+            if self.pools[p].tail == Some(i) {
+                self.pools[p].tail = Some(rest);
+            }
             self.pools[p].insert(b.size - size, rest);
         }
         self.blocks[i].allocated = true;
@@ -223,11 +290,17 @@ impl CachingAllocator {
             self.reserved += add;
             self.peak_reserved = self.peak_reserved.max(self.reserved);
             match tail {
-                Some(t) => { self.pools[p].remove(have, t); self.blocks[t].size += add; t }
+                Some(t) => {
+                    self.pools[p].remove(have, t);
+                    self.blocks[t].size += add;
+                    t
+                }
                 None => {
                     let prev = self.pools[p].tail;
                     let i = self.new_block(Block { size: add, allocated: false, prev, next: None, pool: p });
-                    if let Some(t) = prev { self.blocks[t].next = Some(i); }
+                    if let Some(t) = prev {
+                        self.blocks[t].next = Some(i);
+                    }
                     self.pools[p].tail = Some(i);
                     i
                 }
@@ -252,8 +325,12 @@ impl CachingAllocator {
             self.pools[p].remove(nb.size, n);
             self.blocks[i].size += nb.size;
             self.blocks[i].next = nb.next;
-            if let Some(nn) = nb.next { self.blocks[nn].prev = Some(i); }
-            if self.pools[p].tail == Some(n) { self.pools[p].tail = Some(i); }
+            if let Some(nn) = nb.next {
+                self.blocks[nn].prev = Some(i);
+            }
+            if self.pools[p].tail == Some(n) {
+                self.pools[p].tail = Some(i);
+            }
             self.spare.push(n);
         }
         if let Some(pr) = self.blocks[i].prev.filter(|&pr| !self.blocks[pr].allocated) {
@@ -261,8 +338,12 @@ impl CachingAllocator {
             self.pools[p].remove(self.blocks[pr].size, pr);
             self.blocks[pr].size += b.size;
             self.blocks[pr].next = b.next;
-            if let Some(n) = b.next { self.blocks[n].prev = Some(pr); }
-            if self.pools[p].tail == Some(i) { self.pools[p].tail = Some(pr); }
+            if let Some(n) = b.next {
+                self.blocks[n].prev = Some(pr);
+            }
+            if self.pools[p].tail == Some(i) {
+                self.pools[p].tail = Some(pr);
+            }
             self.spare.push(i);
             i = pr;
         }
@@ -289,7 +370,9 @@ mod tests {
     #[test]
     fn small_requests_pack_into_two_mib_segments() {
         let mut a = CachingAllocator::new(Config::default());
-        for _ in 0..4 { a.malloc(512 * 1024, 0); }
+        for _ in 0..4 {
+            a.malloc(512 * 1024, 0);
+        }
         assert_eq!(a.reserved, 2 * MIB, "four 512 KiB tensors fill one 2 MiB segment");
         a.malloc(512 * 1024, 0);
         assert_eq!(a.reserved, 4 * MIB, "the fifth opens another");

@@ -15,9 +15,9 @@ pub mod timeline;
 use crate::activation::{Block, NormImpl};
 use crate::arch::Architecture;
 use crate::framework::{self, LogitsImpl, Resolved};
-use crate::query::{OptimizerImpl, ExpertFormat,
-    AdapterDtype, Attention, Checkpointing, Framework, Loss, Method, Offload, Optimizer, Precision, Quant, Query,
-    ShardingStrategy, TargetModule, Targets,
+use crate::query::{
+    AdapterDtype, Attention, Checkpointing, ExpertFormat, Framework, Loss, Method, Offload, Optimizer, OptimizerImpl,
+    Precision, Quant, Query, ShardingStrategy, TargetModule, Targets,
 };
 use crate::report::{Error, Explanation, Fit, MemoryBreakdown, ModelInfo, Warning};
 
@@ -39,7 +39,9 @@ impl Estimate {
     /// The run replayed allocation by allocation through PyTorch's caching allocator: where
     /// the peak falls and how allocated and reserved move over load, the first step and a
     /// steady step (~0.2 ms; the page and the solvers do without it).
-    pub fn replay(&self) -> timeline::Replay { timeline::replay(&shape::timeline_shape(&self.timeline_input), allocator::Config::default()) }
+    pub fn replay(&self) -> timeline::Replay {
+        timeline::replay(&shape::timeline_shape(&self.timeline_input), allocator::Config::default())
+    }
 }
 
 /// Intermediate figures (bytes per GPU) behind the breakdown.
@@ -81,7 +83,9 @@ pub fn architecture(q: &Query) -> Result<(Architecture, Option<&'static crate::c
     Ok((a, if q.arch.is_empty() { preset } else { None }))
 }
 
-fn invalid(key: &str, message: impl Into<String>) -> Error { Error::Invalid { key: key.into(), message: message.into() } }
+fn invalid(key: &str, message: impl Into<String>) -> Error {
+    Error::Invalid { key: key.into(), message: message.into() }
+}
 
 /// Trainable parameter counts of a method.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -112,10 +116,13 @@ pub fn trainable(a: &Architecture, q: &Query) -> Result<Trainable, Error> {
             // Factored second moment: each block matrix (rows + cols), vectors in full.
             let mut fac = 0u64;
             for tm in TargetModule::LINEAR {
-                if let Some(s) = a.linear(tm) { fac += s.count * (s.input + s.output); }
+                if let Some(s) = a.linear(tm) {
+                    fac += s.count * (s.input + s.output);
+                }
             }
             let vectors = m.norms + (m.attention + m.mlp).saturating_sub(a.block_linear_params() / l.max(1));
-            t.adafactor_elems = l * (fac + vectors) + (a.vocab + a.hidden) * if a.tied || a.encoder_only { 1 } else { 2 } + a.hidden;
+            t.adafactor_elems =
+                l * (fac + vectors) + (a.vocab + a.hidden) * if a.tied || a.encoder_only { 1 } else { 2 } + a.hidden;
             t.largest_tensor = m.largest_module;
         }
         Method::Freeze => {
@@ -125,7 +132,9 @@ pub fn trainable(a: &Architecture, q: &Query) -> Result<Trainable, Error> {
             t.base = q.train_layers as u64 * a.layer_params();
             let mut fac = 0u64;
             for tm in TargetModule::LINEAR {
-                if let Some(s) = a.linear(tm) { fac += s.count * (s.input + s.output); }
+                if let Some(s) = a.linear(tm) {
+                    fac += s.count * (s.input + s.output);
+                }
             }
             t.adafactor_elems = q.train_layers as u64 * (fac + m.norms);
             t.largest_tensor = a.hidden * a.ffn.max(a.q_dim());
@@ -140,26 +149,40 @@ pub fn trainable(a: &Architecture, q: &Query) -> Result<Trainable, Error> {
                 for s in a.linear_stack(tm) {
                     adapter += s.count * r * (s.input + s.output);
                     fac += s.count * (r + s.input + s.output + r);
-                    if q.method == Method::Dora { adapter += s.count * s.output; fac += s.count * s.output; }
+                    if q.method == Method::Dora {
+                        adapter += s.count * s.output;
+                        fac += s.count * s.output;
+                    }
                     t.largest_tensor = t.largest_tensor.max(r * s.input.max(s.output));
                 }
             }
             if adapter == 0 && !q.targets.contains(TargetModule::Embed) && !q.targets.contains(TargetModule::LmHead) {
-                return Err(invalid("targets", "none of the targets exists in this architecture (a plain MLP has no gate)"));
+                return Err(invalid(
+                    "targets",
+                    "none of the targets exists in this architecture (a plain MLP has no gate)",
+                ));
             }
             t.adapter = adapter;
             t.adafactor_elems = fac;
             let mut full = 0;
-            if q.targets.contains(TargetModule::Embed) { full += embed_rows; }
+            if q.targets.contains(TargetModule::Embed) {
+                full += embed_rows;
+            }
             if q.targets.contains(TargetModule::LmHead) && !(a.tied && q.targets.contains(TargetModule::Embed)) {
                 full += if a.encoder_only { 0 } else { embed_rows };
             }
-            if full > 0 { t.largest_tensor = t.largest_tensor.max(embed_rows); t.adafactor_elems += a.vocab + a.hidden; }
+            if full > 0 {
+                t.largest_tensor = t.largest_tensor.max(embed_rows);
+                t.adafactor_elems += a.vocab + a.hidden;
+            }
             t.base = full;
         }
         Method::Adapter => {
             if q.bottleneck as u64 > a.hidden {
-                return Err(invalid("bottleneck", format!("bottleneck {} is larger than the hidden size {}", q.bottleneck, a.hidden)));
+                return Err(invalid(
+                    "bottleneck",
+                    format!("bottleneck {} is larger than the hidden size {}", q.bottleneck, a.hidden),
+                ));
             }
             // Houlsby et al. 2019: two adapters per block (after attention and after the
             // MLP), each down (h·m + m) and up (m·h + h) with biases.
@@ -189,13 +212,21 @@ pub fn trainable(a: &Architecture, q: &Query) -> Result<Trainable, Error> {
 pub fn quant_bits(quant: Quant, double_quant: bool, in_features: u64) -> f64 {
     match quant {
         // 4-bit codes + fp32 absmax per 64-block; DQ: 8-bit absmax + fp32 per 256 of them.
-        Quant::Nf4 | Quant::Fp4 => if double_quant { 4.0 + 8.0 / 64.0 + 32.0 / (64.0 * 256.0) } else { 4.0 + 32.0 / 64.0 },
+        Quant::Nf4 | Quant::Fp4 => {
+            if double_quant {
+                4.0 + 8.0 / 64.0 + 32.0 / (64.0 * 256.0)
+            } else {
+                4.0 + 32.0 / 64.0
+            }
+        }
         // int8 codes + one fp32 scale per output row (bnb Int8Params SCB).
         Quant::Int8 => 8.0 + 32.0 / in_features.max(1) as f64,
     }
 }
 
-fn is_peft(m: Method) -> bool { !matches!(m, Method::Full | Method::Freeze) }
+fn is_peft(m: Method) -> bool {
+    !matches!(m, Method::Full | Method::Freeze)
+}
 
 /// Parameters of the block modules `quant_skip` keeps in 16 bits (a pre-quantized
 /// checkpoint's `llm_int8_skip_modules`, e.g. Unsloth's dynamic 4-bit ones).
@@ -204,11 +235,31 @@ fn quant_skipped(a: &Architecture, q: &Query) -> Result<f64, Error> {
     let mut total = 0.0;
     for (layer, part) in &q.quant_skip.0 {
         let l = *layer as u64;
-        if l >= a.layers { return Err(invalid("quant_skip", format!("block {l} does not exist: the model has {} blocks", a.layers))); }
+        if l >= a.layers {
+            return Err(invalid("quant_skip", format!("block {l} does not exist: the model has {} blocks", a.layers)));
+        }
         // Dense blocks come first (DeepSeek-V3's first_k_dense_replace); MoE otherwise.
         let dense = a.experts <= 1 || l < a.dense_blocks();
-        let mlp = if a.experts <= 1 { m.mlp } else if dense { m.dense_mlp } else { m.mlp - a.router_params() };
-        let lin = |t: TargetModule| a.linear(t).map(|s| (s.input * s.output * if matches!(t, TargetModule::Gate | TargetModule::Up | TargetModule::Down) && !dense { s.count } else { 1 }) as f64).unwrap_or(0.0);
+        let mlp = if a.experts <= 1 {
+            m.mlp
+        } else if dense {
+            m.dense_mlp
+        } else {
+            m.mlp - a.router_params()
+        };
+        let lin = |t: TargetModule| {
+            a.linear(t)
+                .map(|s| {
+                    (s.input
+                        * s.output
+                        * if matches!(t, TargetModule::Gate | TargetModule::Up | TargetModule::Down) && !dense {
+                            s.count
+                        } else {
+                            1
+                        }) as f64
+                })
+                .unwrap_or(0.0)
+        };
         total += match part.as_str() {
             "self_attn" => m.attention as f64,
             "mlp" => mlp as f64,
@@ -237,7 +288,9 @@ struct Galore {
 
 fn galore(a: &Architecture, q: &Query, tr: &Trainable) -> Galore {
     let mut g = Galore { projected_params: 0.0, projected_states: 0.0, largest: (0.0, 0.0) };
-    if tr.base == 0 { return g; }
+    if tr.base == 0 {
+        return g;
+    }
     // Freeze trains the last `train_layers` blocks: that share of each stack.
     let share = if q.method == Method::Freeze { q.train_layers as f64 / a.layers.max(1) as f64 } else { 1.0 };
     for t in TargetModule::LINEAR {
@@ -247,7 +300,9 @@ fn galore(a: &Architecture, q: &Query, tr: &Trainable) -> Galore {
             let count = s.count as f64 * share;
             g.projected_params += count * m * n;
             g.projected_states += count * (2.0 * m.max(n) * r + r * m.min(n));
-            if m * n > g.largest.0 * g.largest.1 { g.largest = (m, n); }
+            if m * n > g.largest.0 * g.largest.1 {
+                g.largest = (m, n);
+            }
         }
     }
     g
@@ -259,13 +314,19 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
     let (mut a, preset) = architecture(q)?;
     let res = framework::resolve(q);
     // A framework that builds its own output projection holds a tied checkpoint untied.
-    if res.profile.unties_embeddings && a.tied && !a.encoder_only { a.tied = false; }
+    if res.profile.unties_embeddings && a.tied && !a.encoder_only {
+        a.tied = false;
+    }
     let tr = trainable(&a, q)?;
     let mut warnings: Vec<Warning> = Vec::new();
     let mut warn = |code: &str, message: String| warnings.push(Warning { code: code.into(), message });
-    for (c, m) in framework::unsupported(q) { warn(c, m); }
+    for (c, m) in framework::unsupported(q) {
+        warn(c, m);
+    }
 
-    if !q.gpus.is_multiple_of(q.tp) { return Err(invalid("tp", format!("tp {} must divide gpus {}", q.tp, q.gpus))); }
+    if !q.gpus.is_multiple_of(q.tp) {
+        return Err(invalid("tp", format!("tp {} must divide gpus {}", q.tp, q.gpus)));
+    }
     if q.expert_format == ExpertFormat::Mxfp4 && a.experts > 1 {
         let adapts_experts = matches!(q.method, Method::Lora | Method::Qlora | Method::Dora)
             && [TargetModule::Gate, TargetModule::Up, TargetModule::Down].iter().any(|t| q.targets.contains(*t));
@@ -281,10 +342,18 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
     if !(q.gpus as u64).is_multiple_of(model_parallel) {
         return Err(invalid("pp", format!("tp × pp × cp = {model_parallel} must divide gpus {}", q.gpus)));
     }
-    if q.pp as u64 > a.layers { return Err(invalid("pp", format!("{} pipeline stages for {} layers", q.pp, a.layers))); }
-    if !q.seq.is_multiple_of(q.cp) { return Err(invalid("cp", format!("cp {} must divide seq {}", q.cp, q.seq))); }
-    if q.nodes > q.gpus { return Err(invalid("nodes", format!("{} nodes for {} GPUs", q.nodes, q.gpus))); }
-    if a.heads % q.tp as u64 != 0 { return Err(invalid("tp", format!("tp {} must divide the {} attention heads", q.tp, a.heads))); }
+    if q.pp as u64 > a.layers {
+        return Err(invalid("pp", format!("{} pipeline stages for {} layers", q.pp, a.layers)));
+    }
+    if !q.seq.is_multiple_of(q.cp) {
+        return Err(invalid("cp", format!("cp {} must divide seq {}", q.cp, q.seq)));
+    }
+    if q.nodes > q.gpus {
+        return Err(invalid("nodes", format!("{} nodes for {} GPUs", q.nodes, q.gpus)));
+    }
+    if a.heads % q.tp as u64 != 0 {
+        return Err(invalid("tp", format!("tp {} must divide the {} attention heads", q.tp, a.heads)));
+    }
     if a.positions > 0 && q.seq as u64 > a.positions {
         return Err(invalid("seq", format!("{} tokens exceed the model's {} learned positions", q.seq, a.positions)));
     }
@@ -294,7 +363,9 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
     let seq = (q.seq as f64 + if q.method == Method::Prompt { q.virtual_tokens as f64 } else { 0.0 }) / q.cp as f64;
     let tokens = q.batch as f64 * seq;
     // Eager attention keeps s² scores per head: refuse before the product leaves f64's exact range.
-    if !(tokens * seq * a.heads as f64 * 6.0 * a.layers as f64).is_finite() || tokens * a.hidden as f64 * a.layers as f64 > 1e17 {
+    if !(tokens * seq * a.heads as f64 * 6.0 * a.layers as f64).is_finite()
+        || tokens * a.hidden as f64 * a.layers as f64 > 1e17
+    {
         return Err(invalid("seq", "batch × seq is too large to hold on any GPU"));
     }
 
@@ -306,9 +377,21 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
     // Frozen base: 16-bit under `*-true`, fp32 otherwise. Mixed precision means an fp32 model under autocast (the Trainer's `bf16=True` on a
     // model loaded in fp32): frozen weights are fp32 too. A 16-bit-loaded model is `*-true`.
     let frozen_bytes = if fp32 || mixed { 4.0 } else { 2.0 };
-    let adapter_bytes = match res.adapter_dtype { AdapterDtype::Fp32 => 4.0, AdapterDtype::Bf16 => if fp32 { 4.0 } else { 2.0 } };
+    let adapter_bytes = match res.adapter_dtype {
+        AdapterDtype::Fp32 => 4.0,
+        AdapterDtype::Bf16 => {
+            if fp32 {
+                4.0
+            } else {
+                2.0
+            }
+        }
+    };
     let base_train_bytes = if true16 { 2.0 } else { 4.0 };
-    let sharded = matches!(q.shard, ShardingStrategy::Zero1 | ShardingStrategy::Zero2 | ShardingStrategy::Zero3 | ShardingStrategy::Fsdp);
+    let sharded = matches!(
+        q.shard,
+        ShardingStrategy::Zero1 | ShardingStrategy::Zero2 | ShardingStrategy::Zero3 | ShardingStrategy::Fsdp
+    );
     let zero_mixed = sharded && mixed; // ZeRO bookkeeping: 16-bit params and grads, fp32 master in K.
 
     // Frozen parameters, possibly quantized.
@@ -316,7 +399,10 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
     let mut frozen_weight = frozen as f64 * frozen_bytes;
     // The LM head is quantized with the block linears where the framework replaces every
     // linear and the head is frozen.
-    let head_quantized = q.method == Method::Qlora && res.profile.quantizes_lm_head && !a.tied && !a.encoder_only
+    let head_quantized = q.method == Method::Qlora
+        && res.profile.quantizes_lm_head
+        && !a.tied
+        && !a.encoder_only
         && !q.targets.contains(TargetModule::LmHead);
     let head_params = if head_quantized { (a.vocab * a.hidden) as f64 } else { 0.0 };
     if q.method == Method::Qlora {
@@ -332,9 +418,12 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
     let mxfp4_experts = if q.expert_format == ExpertFormat::Mxfp4 && a.experts > 1 {
         let mats = if a.mlp == crate::arch::MlpKind::Gated { 3.0 } else { 2.0 };
         a.moe_layers() as f64 * a.experts as f64 * mats * a.hidden as f64 * a.ffn as f64
-    } else { 0.0 };
+    } else {
+        0.0
+    };
     if mxfp4_experts > 0.0 {
-        let was = if q.method == Method::Qlora { quant_bits(q.quant, q.double_quant, a.hidden) / 8.0 } else { frozen_bytes };
+        let was =
+            if q.method == Method::Qlora { quant_bits(q.quant, q.double_quant, a.hidden) / 8.0 } else { frozen_bytes };
         frozen_weight -= mxfp4_experts * (was - 4.25 / 8.0);
     }
     let adapter_weight = tr.adapter as f64 * adapter_bytes;
@@ -364,7 +453,8 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
     // Optimizer states.
     let state_bytes_base = if true16 { 2.0 } else { 4.0 };
     let state_bytes_ad = adapter_bytes;
-    let states = |per: f64| tr.base as f64 * per * state_bytes_base / 4.0 + tr.adapter as f64 * per * state_bytes_ad / 4.0;
+    let states =
+        |per: f64| tr.base as f64 * per * state_bytes_base / 4.0 + tr.adapter as f64 * per * state_bytes_ad / 4.0;
     // What GaLore projects, once for its states and its step temporaries.
     let galore = (q.optim == Optimizer::GaloreAdamW).then(|| galore(&a, q, &tr));
     let (mut opt_full, paged) = match q.optim {
@@ -373,16 +463,22 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
         // bnb 8-bit blockwise, and torchao's 8-bit and fp8 AdamW
         // (torchao/optim/subclass_{8bit,fp8}.py): 1 B per state + one fp32 scale per
         // 256-element block; torchao's 4-bit (subclass_4bit.py): 4 bits + one per 128.
-        Optimizer::AdamW8bit | Optimizer::PagedAdamW8bit | Optimizer::AdamW8bitAo | Optimizer::AdamWFp8Ao =>
-            (tr.total as f64 * 2.0 * (1.0 + 4.0 / 256.0), q.optim == Optimizer::PagedAdamW8bit),
+        Optimizer::AdamW8bit | Optimizer::PagedAdamW8bit | Optimizer::AdamW8bitAo | Optimizer::AdamWFp8Ao => {
+            (tr.total as f64 * 2.0 * (1.0 + 4.0 / 256.0), q.optim == Optimizer::PagedAdamW8bit)
+        }
         Optimizer::AdamW4bitAo => (tr.total as f64 * 2.0 * (0.5 + 4.0 / 128.0), false),
         // GaLore (galore_torch/galore_projector.py @2cc66f88): an m × n block linear keeps
         // exp_avg and exp_avg_sq of max(m, n) × r and a projector of r × min(m, n), in the
         // gradient's dtype; everything else (embeddings, head, norms) and adapters keep AdamW's.
         Optimizer::GaloreAdamW => {
-            let (projected_states, projected_params) = galore.as_ref().map_or((0.0, 0.0), |g| (g.projected_states, g.projected_params));
-            (projected_states * state_bytes_base + (tr.base as f64 - projected_params).max(0.0) * 2.0 * state_bytes_base
-                + tr.adapter as f64 * 2.0 * state_bytes_ad, false)
+            let (projected_states, projected_params) =
+                galore.as_ref().map_or((0.0, 0.0), |g| (g.projected_states, g.projected_params));
+            (
+                projected_states * state_bytes_base
+                    + (tr.base as f64 - projected_params).max(0.0) * 2.0 * state_bytes_base
+                    + tr.adapter as f64 * 2.0 * state_bytes_ad,
+                false,
+            )
         }
         // Factored second moment (row and column means), no first moment (HF default beta1=None).
         Optimizer::Adafactor => (tr.adafactor_elems as f64 * 4.0, false),
@@ -390,7 +486,9 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
         Optimizer::SgdMomentum | Optimizer::Lion => (states(4.0), false),
     };
     opt_full += base_master;
-    if paged { warn("paged-optimizer", "paged optimizer states live in CUDA managed memory: they are not in torch's allocated/reserved figures, count in nvidia-smi, and may be evicted to host RAM under pressure".into()); }
+    if paged {
+        warn("paged-optimizer", "paged optimizer states live in CUDA managed memory: they are not in torch's allocated/reserved figures, count in nvidia-smi, and may be evicted to host RAM under pressure".into());
+    }
 
     // ---------- parallelism ----------
     let tp = q.tp as f64;
@@ -404,10 +502,17 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
     let mut gathered = 0.0;
     match q.shard {
         ShardingStrategy::None => {}
-        ShardingStrategy::Zero1 => { o /= dp; }
-        ShardingStrategy::Zero2 => { o /= dp; g /= dp; }
+        ShardingStrategy::Zero1 => {
+            o /= dp;
+        }
+        ShardingStrategy::Zero2 => {
+            o /= dp;
+            g /= dp;
+        }
         ShardingStrategy::Zero3 | ShardingStrategy::Fsdp => {
-            o /= dp; g /= dp; w /= dp;
+            o /= dp;
+            g /= dp;
+            w /= dp;
             // The block being computed and the prefetched next one are gathered in their
             // storage dtype: 16-bit, or under QLoRA the packed 4-bit storage of the block
             // linears (FSDP/ZeRO-3 QLoRA stores NF4 in a 16-bit `quant_storage` tensor and
@@ -417,25 +522,38 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
             let layer_bytes = if q.method == Method::Qlora {
                 let lin = a.block_linear_params() as f64 / a.layers.max(1) as f64;
                 lin * quant_bits(q.quant, q.double_quant, a.hidden) / 8.0 + (layer - lin).max(0.0) * 2.0
-            } else { layer * 2.0 };
+            } else {
+                layer * 2.0
+            };
             gathered = (2.0 * layer_bytes).max(a.modules().largest_module as f64 * 2.0) / tp;
         }
     }
-    if sharded && dp == 1.0 { warn("shard-one-gpu", "sharding over one data-parallel rank saves nothing".into()); }
+    if sharded && dp == 1.0 {
+        warn("shard-one-gpu", "sharding over one data-parallel rank saves nothing".into());
+    }
     let mut host = 0.0;
     match q.offload {
         Offload::None => {}
         Offload::Optimizer => {
-            if !sharded { warn("offload-needs-sharding", "optimizer offload needs DeepSpeed ZeRO or FSDP (shard=zero1..3/fsdp); assumed anyway".into()); }
+            if !sharded {
+                warn(
+                    "offload-needs-sharding",
+                    "optimizer offload needs DeepSpeed ZeRO or FSDP (shard=zero1..3/fsdp); assumed anyway".into(),
+                );
+            }
             host += o + if zero_mixed { g * 2.0 } else { 0.0 };
             o = 0.0;
         }
         Offload::All => {
             if !matches!(q.shard, ShardingStrategy::Zero3 | ShardingStrategy::Fsdp) {
-                warn("offload-needs-zero3", "parameter offload needs ZeRO-3 or FSDP full shard (shard=zero3|fsdp)".into());
+                warn(
+                    "offload-needs-zero3",
+                    "parameter offload needs ZeRO-3 or FSDP full shard (shard=zero3|fsdp)".into(),
+                );
             }
             host += o + w + if zero_mixed { g * 2.0 } else { 0.0 };
-            o = 0.0; w = 0.0;
+            o = 0.0;
+            w = 0.0;
         }
     }
     if q.gpus > 1 && q.shard == ShardingStrategy::None && q.tp == 1 {
@@ -453,10 +571,22 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
         // PEFT casts the adapter input to the adapter dtype; under autocast the fp32 adapter's
         // matmul then casts it back to 16 bits, and that cast is the copy lora_A keeps (its
         // rank-r output is 16-bit too: the probe's bf16-mixed LoRA records).
-        lora_input_cast_bytes: if res.profile.lora_casts_input && adapter_bytes > act_bytes { if mixed { act_bytes } else { adapter_bytes } } else { 0.0 },
+        lora_input_cast_bytes: if res.profile.lora_casts_input && adapter_bytes > act_bytes {
+            if mixed {
+                act_bytes
+            } else {
+                adapter_bytes
+            }
+        } else {
+            0.0
+        },
         lora_dropout: res.lora_dropout > 0.0 && matches!(q.method, Method::Lora | Method::Qlora | Method::Dora),
         quant_saves_input: quant_saves,
-        norm: if mixed && res.profile.norm == NormImpl::Fused && a.norm == crate::arch::NormKind::Layer { NormImpl::Upcast } else { res.profile.norm },
+        norm: if mixed && res.profile.norm == NormImpl::Fused && a.norm == crate::arch::NormKind::Layer {
+            NormImpl::Upcast
+        } else {
+            res.profile.norm
+        },
         attn: res.attn,
         // Autocast runs softmax in fp32; transformers' shared eager path upcasts too.
         eager_softmax_fp32: mixed || (!fp32 && a.quirks.softmax_fp32),
@@ -467,7 +597,8 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
         tp,
         dora: q.method == Method::Dora,
         fused_qkv_linear: res.profile.fused_qkv_linear,
-        masked: res.profile.mask_per_layer && res.attn == Attention::Sdpa
+        masked: res.profile.mask_per_layer
+            && res.attn == Attention::Sdpa
             && ((!res.packing && q.batch > 1) || q.method == Method::Prefix),
         prefix_tokens: if q.method == Method::Prefix { q.virtual_tokens as f64 } else { 0.0 },
         native_gelu: matches!(q.framework, crate::query::Framework::Litgpt | crate::query::Framework::Torchtune),
@@ -475,7 +606,8 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
     };
     // LayerNorm (GPT-2/BERT) runs PyTorch's native kernel: input + stats, no fp32 copy
     // unless autocast runs it in fp32 on a 16-bit input.
-    let block = if a.norm == crate::arch::NormKind::Layer && !mixed { Block { norm: NormImpl::Fused, ..block } } else { block };
+    let block =
+        if a.norm == crate::arch::NormKind::Layer && !mixed { Block { norm: NormImpl::Fused, ..block } } else { block };
     // Sequence parallelism splits the norms', dropouts' and residuals' activations over the
     // tensor-parallel group too (Korthikanti et al. 2022, §4.2.2): the whole block divides by t.
     let sp = q.sp && q.tp > 1;
@@ -483,13 +615,21 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
     let sp_div = if sp { tp } else { 1.0 };
     let per_layer = block.saved(&a, tokens, seq, res.ckpt);
     let layer_bytes = per_layer.total() / sp_div;
-    let layers_with_grad = match q.method { Method::Freeze => q.train_layers as f64, _ => a.layers as f64 };
+    let layers_with_grad = match q.method {
+        Method::Freeze => q.train_layers as f64,
+        _ => a.layers as f64,
+    };
     // What the blocks keep at the end of the forward pass, and (full checkpointing) the one
     // block recomputed during backward on top of it.
-    let none_bytes = if res.ckpt == Checkpointing::None { layer_bytes } else { block.saved(&a, tokens, seq, Checkpointing::None).total() / sp_div };
+    let none_bytes = if res.ckpt == Checkpointing::None {
+        layer_bytes
+    } else {
+        block.saved(&a, tokens, seq, Checkpointing::None).total() / sp_div
+    };
     // Checkpointing every n-th block only (torchtitan's `selective_ac_option: "n"`): the
     // other blocks keep everything.
-    let checkpointed = if res.ckpt == Checkpointing::None { 0.0 } else { (layers_with_grad / q.ckpt_every.max(1) as f64).floor() };
+    let checkpointed =
+        if res.ckpt == Checkpointing::None { 0.0 } else { (layers_with_grad / q.ckpt_every.max(1) as f64).floor() };
     let mut act = checkpointed * layer_bytes + (layers_with_grad - checkpointed) * none_bytes;
     let mut recompute = 0.0;
     if checkpointed > 0.0 {
@@ -513,16 +653,33 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
     // The first block of a PEFT model: its input (frozen embeddings) needs no gradient, so
     // its first norm keeps nothing.
     let h = a.hidden as f64;
-    let first_norm = if block.norm == NormImpl::Upcast { if res.compile { act_bytes } else { 4.0 } } else { act_bytes };
-    let frozen_input = matches!(q.method, Method::Lora | Method::Qlora | Method::Dora | Method::Adapter | Method::Freeze | Method::Prefix)
-        && !q.targets.contains(TargetModule::Embed) && res.ckpt != Checkpointing::Full;
-    if frozen_input { act -= first_norm * h * tokens; }
+    let first_norm = if block.norm == NormImpl::Upcast {
+        if res.compile {
+            act_bytes
+        } else {
+            4.0
+        }
+    } else {
+        act_bytes
+    };
+    let frozen_input = matches!(
+        q.method,
+        Method::Lora | Method::Qlora | Method::Dora | Method::Adapter | Method::Freeze | Method::Prefix
+    ) && !q.targets.contains(TargetModule::Embed)
+        && res.ckpt != Checkpointing::Full;
+    if frozen_input {
+        act -= first_norm * h * tokens;
+    }
     // Final norm (fp32 copy; its 16-bit input copy when its weight trains) and the LM-head
     // input when the head trains.
     let head_trains = q.method == Method::Full || q.targets.contains(TargetModule::LmHead) && is_peft(q.method);
     let final_norm_trains = q.method == Method::Full;
     let normed = if a.quirks.norm_fp32_scale { 4.0 } else { act_bytes };
-    let head_saved = tokens * h * (first_norm + if final_norm_trains && block.norm == NormImpl::Upcast { normed } else { 0.0 } + if head_trains { act_bytes } else { 0.0 });
+    let head_saved = tokens
+        * h
+        * (first_norm
+            + if final_norm_trains && block.norm == NormImpl::Upcast { normed } else { 0.0 }
+            + if head_trains { act_bytes } else { 0.0 });
     // Encoder-only models: the embedding LayerNorm keeps its input, and with dropout the
     // embedding dropout keeps its mask.
     let head_saved = head_saved + if a.dropout { tokens * h } else { 0.0 };
@@ -530,8 +687,12 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
     // embedding's output becomes a leaf that requires grad, held by the graph's AccumulateGrad
     // node until backward. With learned positions (GPT-2, BERT) something is added to it
     // before block 0, so it is a tensor of its own; otherwise it is block 0's input, counted.
-    let peft_trainer = matches!(q.framework, Framework::Hf | Framework::Axolotl | Framework::LlamaFactory | Framework::Unsloth);
-    let embed_leaf = peft_trainer && is_peft(q.method) && res.ckpt == Checkpointing::Full && a.positions > 0
+    let peft_trainer =
+        matches!(q.framework, Framework::Hf | Framework::Axolotl | Framework::LlamaFactory | Framework::Unsloth);
+    let embed_leaf = peft_trainer
+        && is_peft(q.method)
+        && res.ckpt == Checkpointing::Full
+        && a.positions > 0
         && !q.targets.contains(TargetModule::Embed);
     let head_saved = head_saved + if embed_leaf { tokens * h * act_bytes } else { 0.0 };
     act += head_saved;
@@ -547,7 +708,11 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
     // packed samples use one block-causal boolean mask (b, s, s) for SDPA; eager attention
     // in transformers builds one additive mask shared by all layers.
     if !res.profile.mask_per_layer && res.attn != Attention::Flash {
-        if res.packing { act += q.batch as f64 * seq * seq; } else if q.batch > 1 { act += q.batch as f64 * seq * seq * act_bytes; }
+        if res.packing {
+            act += q.batch as f64 * seq * seq;
+        } else if q.batch > 1 {
+            act += q.batch as f64 * seq * seq * act_bytes;
+        }
     }
 
     // ---------- logits and loss ----------
@@ -560,7 +725,9 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
         (_, x) => x,
     };
     // What the loss keeps for backward (part of `logits`, and of saved_for_backward).
-    let loss_saved = if a.encoder_only { 0.0 } else {
+    let loss_saved = if a.encoder_only {
+        0.0
+    } else {
         match logits_impl {
             LogitsImpl::Fp32Upcast => tokens * v * if a.quirks.softcap { 4.0 + act_bytes } else { 4.0 },
             LogitsImpl::ModelDtype => tokens * v * act_bytes,
@@ -570,29 +737,37 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
             LogitsImpl::FusedLinear => tokens * h * act_bytes,
         }
     };
-    let logits = if a.encoder_only { 0.0 } else {
+    let logits = if a.encoder_only {
+        0.0
+    } else {
         match logits_impl {
             // Backward of log-softmax: saved fp32 output, incoming grad and result, 4 B each;
             // Inductor fuses nll and log-softmax backward, dropping one.
             // Gemma 2's logit soft-cap keeps a tanh output of the same width.
-            LogitsImpl::Fp32Upcast => tokens * v * (if res.compile { 8.0 } else { 12.0 } + if a.quirks.softcap { act_bytes } else { 0.0 }),
+            LogitsImpl::Fp32Upcast => {
+                tokens * v * (if res.compile { 8.0 } else { 12.0 } + if a.quirks.softcap { act_bytes } else { 0.0 })
+            }
             // litgpt: logits and log-probs in the model dtype, plus their two gradients.
             LogitsImpl::ModelDtype => tokens * v * 4.0 * act_bytes,
             // fp32 log-probs of every chunk are saved; one chunk's fp32 copy and grads live.
             // Compiled, the loss saves its 16-bit input chunks instead and recomputes the
             // softmax in backward (one chunk's fp32 grad and its 16-bit cast live).
-            LogitsImpl::ChunkedFp32 { chunks } => if res.compile {
-                tokens * v * act_bytes + tokens * v * (4.0 + act_bytes) / chunks as f64
-            } else {
-                tokens * v * 4.0 + tokens * v * 8.0 / chunks as f64
-            },
+            LogitsImpl::ChunkedFp32 { chunks } => {
+                if res.compile {
+                    tokens * v * act_bytes + tokens * v * (4.0 + act_bytes) / chunks as f64
+                } else {
+                    tokens * v * 4.0 + tokens * v * 8.0 / chunks as f64
+                }
+            }
             // Unsloth: logits in the model dtype, gradient written in place; fp32 logsumexp.
             // Its CausalLM forward casts the logits to `config.torch_dtype`, the checkpoint's
             // dtype (unsloth/models/llama.py @b140367a: `logits.to(self.config.torch_dtype)`),
             // which is bfloat16 for every current checkpoint: a model loaded in fp16 (GPUs
             // without bf16) gets a bf16 copy, and backward casts the gradient back, so two
             // 16-bit V-wide tensors live at once.
-            LogitsImpl::Fused => tokens * v * act_bytes * if q.precision == Precision::Fp16True { 2.0 } else { 1.0 } + tokens * 4.0,
+            LogitsImpl::Fused => {
+                tokens * v * act_bytes * if q.precision == Precision::Fp16True { 2.0 } else { 1.0 } + tokens * 4.0
+            }
             // Liger (src/liger_kernel/ops/fused_linear_cross_entropy.py @ead96b61): the input's
             // gradient (tokens × h), one chunk of logits in the input dtype whose gradient the
             // kernel writes in place, chunk = next_power_of_2(⌈tokens / ⌈V/h⌉⌉) rows, that
@@ -600,7 +775,8 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
             // gradient is 16-bit takes the slow path, `grad_weight += mm(...).float()`: a
             // 16-bit and an fp32 V × h product per chunk (6·V·h bytes).
             LogitsImpl::FusedLinear => {
-                let chunk = (tokens / (v / h).ceil().max(1.0)).ceil().max(1.0).log2().ceil().exp2().min(tokens.max(1.0));
+                let chunk =
+                    (tokens / (v / h).ceil().max(1.0)).ceil().max(1.0).log2().ceil().exp2().min(tokens.max(1.0));
                 let slow_path = if head_trains && true16 { 6.0 * v * h } else { 0.0 };
                 tokens * h * act_bytes + chunk * (v + h) * act_bytes + tokens * 4.0 + slow_path
             }
@@ -618,8 +794,14 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
         let in_flight = (q.ga as f64).min(pp) * if chunks > 1.0 { 1.0 + (pp - 1.0) / (pp * chunks) } else { 1.0 };
         let first = act / pp * in_flight;
         let last = act / pp + logits;
-        if first >= last { (first, 0.0) } else { (act / pp, logits) }
-    } else { (act, logits) };
+        if first >= last {
+            (first, 0.0)
+        } else {
+            (act / pp, logits)
+        }
+    } else {
+        (act, logits)
+    };
 
     // ---------- buffers ----------
     let mut buffers = 0.0;
@@ -634,7 +816,9 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
         // One dequantized 16-bit copy of the largest quantized weight during its matmul (a
         // quantized LM head is the largest: vocab × hidden).
         (a.hidden as f64 * a.ffn.max(a.q_dim()) as f64).max(head_params) * 2.0 / tp
-    } else { 0.0 };
+    } else {
+        0.0
+    };
     buffers += dequant_buf;
     let mut bucket_buf = 0.0;
     if q.gpus > 1 && dp > 1.0 {
@@ -642,14 +826,20 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
             // DDP reducer buckets hold a second copy of every gradient.
             ShardingStrategy::None => grads_full / tp / pp,
             // DeepSpeed's contiguous reduce bucket: reduce_bucket_size = 5e8 elements, 16-bit.
-            ShardingStrategy::Zero1 | ShardingStrategy::Zero2 | ShardingStrategy::Zero3 => (5e8 * 2.0f64).min(grads_full / tp / pp),
+            ShardingStrategy::Zero1 | ShardingStrategy::Zero2 | ShardingStrategy::Zero3 => {
+                (5e8 * 2.0f64).min(grads_full / tp / pp)
+            }
             // FSDP reduce-scatters one unit's gradients at a time. With a PEFT model the
             // Trainer wraps every module holding trainable weights in its own unit (transformers
             // `_fsdp_qlora_plugin_updates` → peft `fsdp_auto_wrap_policy`), so frozen units
             // carry no gradient and a unit's gradients are one layer's adapters.
-            ShardingStrategy::Fsdp => if is_peft(q.method) {
-                tr.adapter as f64 / a.layers.max(1) as f64 * adapter_bytes / tp
-            } else { a.layer_params() as f64 * 2.0 / tp },
+            ShardingStrategy::Fsdp => {
+                if is_peft(q.method) {
+                    tr.adapter as f64 / a.layers.max(1) as f64 * adapter_bytes / tp
+                } else {
+                    a.layer_params() as f64 * 2.0 / tp
+                }
+            }
         };
         buffers += bucket_buf;
     }
@@ -659,7 +849,11 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
         // group, this GPU's shard of it; for-loop: per tensor, `sqrt` and its quotient live
         // together (two of the largest tensor); fused: none.
         Optimizer::AdamW if o > 0.0 => match res.optimizer_impl {
-            OptimizerImpl::Foreach => (tr.base as f64 * state_bytes_base + tr.adapter as f64 * state_bytes_ad) / tp / if matches!(q.shard, ShardingStrategy::None) { 1.0 } else { dp },
+            OptimizerImpl::Foreach => {
+                (tr.base as f64 * state_bytes_base + tr.adapter as f64 * state_bytes_ad)
+                    / tp
+                    / if matches!(q.shard, ShardingStrategy::None) { 1.0 } else { dp }
+            }
             OptimizerImpl::ForLoop => 2.0 * tr.largest_tensor as f64 * state_bytes_base.max(state_bytes_ad) / tp,
             OptimizerImpl::Fused => 0.0,
         },
@@ -681,14 +875,22 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
     // a time, and the step happens inside backward.
     let (g, step_temp) = if q.optim_in_bwd && g > 0.0 {
         let per = (grads_full / tr.total.max(1) as f64).max(2.0);
-        let one = tr.largest_tensor as f64 * per / tp / if matches!(q.shard, ShardingStrategy::Zero3 | ShardingStrategy::Fsdp) { dp } else { 1.0 };
+        let one = tr.largest_tensor as f64 * per
+            / tp
+            / if matches!(q.shard, ShardingStrategy::Zero3 | ShardingStrategy::Fsdp) { dp } else { 1.0 };
         (one.min(g), step_temp.min(one * 2.0))
-    } else { (g, step_temp) };
+    } else {
+        (g, step_temp)
+    };
 
     // ---------- peaks ----------
     let paged_bytes = if paged { o } else { 0.0 };
     let o_torch = o - paged_bytes;
-    let g_first = if head_trains || q.method == Method::Full { (a.vocab * a.hidden) as f64 * if zero_mixed { 2.0 } else { base_train_bytes } / tp } else { 0.0 };
+    let g_first = if head_trains || q.method == Method::Full {
+        (a.vocab * a.hidden) as f64 * if zero_mixed { 2.0 } else { base_train_bytes } / tp
+    } else {
+        0.0
+    };
     // Gradients already exist during the forward pass when they accumulate over micro-batches,
     // or when zero_grad leaves them allocated as zeros (set_to_none=0: torch < 2.0).
     let fb = if q.ga > 1 || !q.set_to_none {
@@ -716,9 +918,29 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
     let reserved = allocated + fragmentation;
     // The run's tensors, for the event-by-event replay through the allocator (timeline.rs).
     let timeline_input = Box::new(shape::Input {
-        q: q.clone(), a: a.clone(), tr, tp, pp, act_bytes, tokens, w, g, o: o_torch, per_layer,
-        layers_with_grad, layer_bytes, recompute, act_pre_pp, act, loss_saved, logits, step_temp,
-        dequant: dequant_buf, bucket: bucket_buf, gathered, adapter_bytes,
+        q: q.clone(),
+        a: a.clone(),
+        tr,
+        tp,
+        pp,
+        act_bytes,
+        tokens,
+        w,
+        g,
+        o: o_torch,
+        per_layer,
+        layers_with_grad,
+        layer_bytes,
+        recompute,
+        act_pre_pp,
+        act,
+        loss_saved,
+        logits,
+        step_temp,
+        dequant: dequant_buf,
+        bucket: bucket_buf,
+        gathered,
+        adapter_bytes,
     });
     let nccl = if q.gpus > 1 { 512.0 * MIB } else { 0.0 };
     let context = res.profile.cuda_context as f64;
@@ -755,7 +977,13 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
     };
     let model = ModelInfo {
         id: preset.map(|p| p.id.to_string()),
-        name: preset.map(|p| p.name.to_string()).unwrap_or_else(|| if a.inferred { format!("inferred ({} params)", crate::query::format_count(p_total)) } else { "custom".into() }),
+        name: preset.map(|p| p.name.to_string()).unwrap_or_else(|| {
+            if a.inferred {
+                format!("inferred ({} params)", crate::query::format_count(p_total))
+            } else {
+                "custom".into()
+            }
+        }),
         params: p_total,
         trainable_params: tr.total,
         active_params: (a.experts > 1).then(|| a.active_params()),
@@ -772,9 +1000,16 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
     }
     let explanations = explain(q, &res, &a, &tr);
     let detail = Detail {
-        peak_forward_backward: peak_fb, peak_step, model_states: w + g + o,
-        per_layer_activation: layer_bytes, largest_module: a.modules().largest_module,
-        paged_optimizer: paged_bytes, cuda_context: context, fragmentation, framework_buffers: buffers, non_torch: nccl,
+        peak_forward_backward: peak_fb,
+        peak_step,
+        model_states: w + g + o,
+        per_layer_activation: layer_bytes,
+        largest_module: a.modules().largest_module,
+        paged_optimizer: paged_bytes,
+        cuda_context: context,
+        fragmentation,
+        framework_buffers: buffers,
+        non_torch: nccl,
     };
     Ok(Estimate { model, memory, warnings, explanations, detail, timeline_input })
 }
@@ -802,6 +1037,7 @@ fn explain(q: &Query, r: &Resolved, a: &Architecture, t: &Trainable) -> Vec<Expl
 
 /// How the configuration fits one GPU, with the inverse solvers.
 pub fn fit(q: &Query, est: &Estimate, id: &str) -> Result<Fit, Error> {
-    let g = crate::dataset::gpu(id).ok_or_else(|| Error::Invalid { key: "gpu".into(), message: format!("unknown GPU id '{id}'") })?;
+    let g = crate::dataset::gpu(id)
+        .ok_or_else(|| Error::Invalid { key: "gpu".into(), message: format!("unknown GPU id '{id}'") })?;
     Ok(crate::solve::fit_on(q, est, g))
 }

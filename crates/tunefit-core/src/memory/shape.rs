@@ -43,7 +43,9 @@ pub struct Input {
 /// Splits `total` bytes over tensors in proportion to `parts`.
 fn split(total: f64, parts: &[f64]) -> Vec<f64> {
     let sum: f64 = parts.iter().sum();
-    if total <= 0.0 || sum <= 0.0 { return vec![]; }
+    if total <= 0.0 || sum <= 0.0 {
+        return vec![];
+    }
     parts.iter().map(|p| total * p / sum).collect()
 }
 
@@ -55,7 +57,11 @@ pub(super) fn timeline_shape(i: &Input) -> Shape {
     // One block's linears, as their weights are shaped (MoE: every expert its own).
     let mut linears = vec![h * qd, h * kv, h * kv, qd * h];
     let mlp_mats = if a.mlp == MlpKind::Gated { 3 } else { 2 };
-    for _ in 0..(experts as usize).min(256) { for _ in 0..mlp_mats { linears.push(h * f); } }
+    for _ in 0..(experts as usize).min(256) {
+        for _ in 0..mlp_mats {
+            linears.push(h * f);
+        }
+    }
     linears.push(h); // the norms
     let embed = (a.vocab * a.hidden) as f64;
     let head = if a.tied || a.encoder_only { 0.0 } else { embed };
@@ -65,7 +71,8 @@ pub(super) fn timeline_shape(i: &Input) -> Shape {
     // This GPU's weights: blocks and the rest in proportion to their parameters.
     let block_share = params_block * layers as f64 / (params_block * layers as f64 + params_other / i.pp).max(1.0);
     let w_blocks = i.w * block_share;
-    let block_weights = if sharded { vec![w_blocks / layers as f64] } else { split(w_blocks / layers as f64, &linears) };
+    let block_weights =
+        if sharded { vec![w_blocks / layers as f64] } else { split(w_blocks / layers as f64, &linears) };
     let other_weights = split(i.w - w_blocks, &[embed, head]);
     // Gradients and states: adapters per adapted linear; full training per linear.
     let peft = !matches!(q.method, Method::Full | Method::Freeze);
@@ -73,11 +80,19 @@ pub(super) fn timeline_shape(i: &Input) -> Shape {
         let targets = q.targets.iter().count().max(1) as f64;
         let per = i.tr.adapter as f64 / a.layers.max(1) as f64 / targets / 2.0 * i.adapter_bytes / i.tp;
         vec![per; 2 * targets as usize]
-    } else { vec![] };
+    } else {
+        vec![]
+    };
     let grad_block_share = if peft { 1.0 } else { block_share };
     let per_block = |total: f64| -> Vec<f64> {
         let t = total * grad_block_share / layers as f64;
-        if peft { split(t, &adapter_tensors) } else if sharded { vec![t] } else { split(t, &linears) }
+        if peft {
+            split(t, &adapter_tensors)
+        } else if sharded {
+            vec![t]
+        } else {
+            split(t, &linears)
+        }
     };
     let block_grads = per_block(i.g);
     let other_grads = if peft { vec![] } else { split(i.g * (1.0 - block_share), &[embed, head]) };
@@ -93,13 +108,29 @@ pub(super) fn timeline_shape(i: &Input) -> Shape {
     let blocks = i.layers_with_grad * i.layer_bytes;
     let head_saved = ((i.act_pre_pp - blocks - i.recompute) * scale).max(0.0);
     let recompute = if i.recompute > 0.0 { split(i.recompute, &fields) } else { vec![] };
-    let layers_with_grad = ((i.layers_with_grad / i.pp).round() as usize).clamp(usize::from(i.layers_with_grad > 0.0), layers);
+    let layers_with_grad =
+        ((i.layers_with_grad / i.pp).round() as usize).clamp(usize::from(i.layers_with_grad > 0.0), layers);
     // The largest intermediate a block's forward makes and drops: the MLP's hidden state.
-    let workspace = if q.ckpt == Some(Checkpointing::Full) || i.recompute > 0.0 { i.tokens * f.max(h) * i.act_bytes / i.tp } else { 0.0 };
+    let workspace = if q.ckpt == Some(Checkpointing::Full) || i.recompute > 0.0 {
+        i.tokens * f.max(h) * i.act_bytes / i.tp
+    } else {
+        0.0
+    };
     Shape {
-        layers, block_weights, other_weights, block_grads, other_grads, block_states, other_states,
-        layers_with_grad, saved, recompute, workspace, head_saved,
-        loss_saved: i.loss_saved, loss_transient: (i.logits - i.loss_saved).max(0.0),
+        layers,
+        block_weights,
+        other_weights,
+        block_grads,
+        other_grads,
+        block_states,
+        other_states,
+        layers_with_grad,
+        saved,
+        recompute,
+        workspace,
+        head_saved,
+        loss_saved: i.loss_saved,
+        loss_transient: (i.logits - i.loss_saved).max(0.0),
         act_grad: i.tokens * h * i.act_bytes / i.tp,
         step_temp: i.step_temp,
         persistent: if q.shard == ShardingStrategy::None { i.bucket } else { 0.0 },

@@ -25,12 +25,23 @@ const REDUCE: Stream = 2;
 /// Where in the run an event happens.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Phase { Load, Forward, Loss, Backward, OptimizerStep }
+pub enum Phase {
+    Load,
+    Forward,
+    Loss,
+    Backward,
+    OptimizerStep,
+}
 
 impl Phase {
     pub fn as_str(self) -> &'static str {
-        match self { Phase::Load => "load", Phase::Forward => "forward", Phase::Loss => "loss",
-            Phase::Backward => "backward", Phase::OptimizerStep => "optimizer step" }
+        match self {
+            Phase::Load => "load",
+            Phase::Forward => "forward",
+            Phase::Loss => "loss",
+            Phase::Backward => "backward",
+            Phase::OptimizerStep => "optimizer step",
+        }
     }
 }
 
@@ -102,7 +113,9 @@ pub struct Replay {
 
 impl Replay {
     /// At most `MAX_POINTS` points, evenly spread, the first at the peak among them.
-    pub fn points(&self) -> Vec<Point> { thin(&self.raw, self.peak_allocated) }
+    pub fn points(&self) -> Vec<Point> {
+        thin(&self.raw, self.peak_allocated)
+    }
 }
 
 /// Points kept for the chart and the JSON.
@@ -111,7 +124,11 @@ pub const MAX_POINTS: usize = 240;
 /// An event without its words: the phase, the block (−1 for none) and whether it belongs
 /// to the first step. Words are written only for the points that are kept.
 #[derive(Debug, Clone, Copy, PartialEq)]
-struct Event { phase: Phase, block: i32, first: bool }
+struct Event {
+    phase: Phase,
+    block: i32,
+    first: bool,
+}
 
 impl Event {
     fn words(self) -> String {
@@ -121,25 +138,50 @@ impl Event {
             (Phase::Loss, _) => "loss (logits and their fp32 path)".to_string(),
             (Phase::Backward, -1) => "backward of the loss".to_string(),
             (Phase::Backward, b) => format!("backward of block {b}"),
-            (Phase::OptimizerStep, _) => if self.first { "optimizer step (states created)".to_string() } else { "optimizer step".to_string() },
+            (Phase::OptimizerStep, _) => {
+                if self.first {
+                    "optimizer step (states created)".to_string()
+                } else {
+                    "optimizer step".to_string()
+                }
+            }
         };
-        if self.first && self.phase != Phase::Load { format!("first step: {what}") } else { what }
+        if self.first && self.phase != Phase::Load {
+            format!("first step: {what}")
+        } else {
+            what
+        }
     }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
-struct Raw { event: Event, allocated: u64, reserved: u64 }
+struct Raw {
+    event: Event,
+    allocated: u64,
+    reserved: u64,
+}
 
-struct Run { a: CachingAllocator, points: Vec<Raw>, peak: (u64, Event), now: Event }
+struct Run {
+    a: CachingAllocator,
+    points: Vec<Raw>,
+    peak: (u64, Event),
+    now: Event,
+}
 
 impl Run {
     fn note(&mut self) {
-        if self.a.allocated > self.peak.0 { self.peak = (self.a.allocated, self.now); }
+        if self.a.allocated > self.peak.0 {
+            self.peak = (self.a.allocated, self.now);
+        }
         self.points.push(Raw { event: self.now, allocated: self.a.allocated, reserved: self.a.reserved });
     }
-    fn at(&mut self, phase: Phase, block: i32, first: bool) { self.now = Event { phase, block, first }; }
+    fn at(&mut self, phase: Phase, block: i32, first: bool) {
+        self.now = Event { phase, block, first };
+    }
     fn alloc(&mut self, bytes: f64, stream: Stream) -> Option<Allocation> {
-        if bytes < 1.0 { return None; }
+        if bytes < 1.0 {
+            return None;
+        }
         let h = self.a.malloc(bytes as u64, stream);
         Some(h)
     }
@@ -149,17 +191,38 @@ impl Run {
         out
     }
     fn alloc_into(&mut self, sizes: &[f64], stream: Stream, out: &mut Vec<Allocation>) {
-        for &b in sizes { if let Some(h) = self.alloc(b, stream) { out.push(h); } }
+        for &b in sizes {
+            if let Some(h) = self.alloc(b, stream) {
+                out.push(h);
+            }
+        }
     }
-    fn free(&mut self, h: Option<Allocation>) { if let Some(h) = h { self.a.free(h); } }
-    fn free_all(&mut self, hs: Vec<Allocation>) { for h in hs { self.a.free(h); } }
-    fn free_drain(&mut self, hs: &mut Vec<Allocation>) { for h in hs.drain(..) { self.a.free(h); } }
+    fn free(&mut self, h: Option<Allocation>) {
+        if let Some(h) = h {
+            self.a.free(h);
+        }
+    }
+    fn free_all(&mut self, hs: Vec<Allocation>) {
+        for h in hs {
+            self.a.free(h);
+        }
+    }
+    fn free_drain(&mut self, hs: &mut Vec<Allocation>) {
+        for h in hs.drain(..) {
+            self.a.free(h);
+        }
+    }
 }
 
 /// Replays load, the first step and one steady step.
 pub fn replay(s: &Shape, cfg: Config) -> Replay {
     let load = Event { phase: Phase::Load, block: -1, first: false };
-    let mut r = Run { a: CachingAllocator::new(cfg), points: Vec::with_capacity(8 * s.layers + 16), peak: (0, load), now: load };
+    let mut r = Run {
+        a: CachingAllocator::new(cfg),
+        points: Vec::with_capacity(8 * s.layers + 16),
+        peak: (0, load),
+        now: load,
+    };
     // ---- load: weights tensor by tensor (a QLoRA weight passes through its 16-bit form) ----
     let mut weights = Vec::new();
     for _ in 0..s.layers {
@@ -186,7 +249,10 @@ pub fn replay(s: &Shape, cfg: Config) -> Replay {
                 if s.gathered_unit > 0.0 {
                     // The unit and its prefetched successor are gathered; the one before is freed.
                     gathered.extend(r.alloc(s.gathered_unit, GATHER));
-                    if gathered.len() > 2 { let g = gathered.remove(0); r.a.free(g); }
+                    if gathered.len() > 2 {
+                        let g = gathered.remove(0);
+                        r.a.free(g);
+                    }
                 }
                 let keeps = l >= s.layers - s.layers_with_grad.min(s.layers);
                 let d = r.alloc(s.dequant, COMPUTE);
@@ -196,7 +262,9 @@ pub fn replay(s: &Shape, cfg: Config) -> Replay {
                 r.free(ws);
                 r.free(d);
             }
-            for g in gathered.drain(..) { r.a.free(g); }
+            for g in gathered.drain(..) {
+                r.a.free(g);
+            }
             let head = r.alloc(s.head_saved, COMPUTE);
             // ---- loss ----
             r.at(Phase::Loss, -1, first);
@@ -206,7 +274,9 @@ pub fn replay(s: &Shape, cfg: Config) -> Replay {
             r.free(lt);
             // ---- backward ----
             let mut other_grads = Vec::new();
-            if grads.is_empty() { other_grads = r.alloc_all(&s.other_grads, COMPUTE); }
+            if grads.is_empty() {
+                other_grads = r.alloc_all(&s.other_grads, COMPUTE);
+            }
             r.at(Phase::Backward, -1, first);
             let mut ag = r.alloc(s.act_grad, COMPUTE);
             r.note();
@@ -216,12 +286,16 @@ pub fn replay(s: &Shape, cfg: Config) -> Replay {
             let mut rc = Vec::with_capacity(s.recompute.len());
             for l in (0..s.layers).rev() {
                 r.at(Phase::Backward, l as i32, first);
-                if l < s.layers - s.layers_with_grad.min(s.layers) { break; }
+                if l < s.layers - s.layers_with_grad.min(s.layers) {
+                    break;
+                }
                 let g_unit = if s.gathered_unit > 0.0 { r.alloc(s.gathered_unit, GATHER) } else { None };
                 r.alloc_into(&s.recompute, COMPUTE, &mut rc);
                 let d = r.alloc(s.dequant, COMPUTE);
                 let next_ag = r.alloc(s.act_grad, COMPUTE);
-                if grads.is_empty() { new_grads.extend(r.alloc_all(&s.block_grads, COMPUTE)); }
+                if grads.is_empty() {
+                    new_grads.extend(r.alloc_all(&s.block_grads, COMPUTE));
+                }
                 let rs = if s.reduce_unit > 0.0 { r.alloc(s.reduce_unit, REDUCE) } else { None };
                 r.note();
                 r.free(rs);
@@ -234,33 +308,58 @@ pub fn replay(s: &Shape, cfg: Config) -> Replay {
                 r.free_all(sv);
             }
             r.free(ag);
-            for v in saved { r.free_all(v); }
-            if grads.is_empty() { grads = new_grads; grads.extend(other_grads); }
+            for v in saved {
+                r.free_all(v);
+            }
+            if grads.is_empty() {
+                grads = new_grads;
+                grads.extend(other_grads);
+            }
             let _ = micro;
         }
         // ---- optimizer step: states are created lazily by the first step() ----
         r.at(Phase::OptimizerStep, -1, first);
         if states.is_empty() {
-            for _ in 0..s.layers { states.extend(r.alloc_all(&s.block_states, COMPUTE)); }
+            for _ in 0..s.layers {
+                states.extend(r.alloc_all(&s.block_states, COMPUTE));
+            }
             states.extend(r.alloc_all(&s.other_states, COMPUTE));
         }
         let tmp = r.alloc(s.step_temp, COMPUTE);
         r.note();
         r.free(tmp);
         // zero_grad(set_to_none=True) frees the gradients.
-        if !s.grads_persist { let g = std::mem::take(&mut grads); r.free_all(g); }
+        if !s.grads_persist {
+            let g = std::mem::take(&mut grads);
+            r.free_all(g);
+        }
     }
     let _ = weights;
     let (peak_allocated, peak) = r.peak;
-    Replay { peak_allocated, peak_reserved: r.a.peak_reserved, peak_event: peak.words(), peak_phase: peak.phase, raw: r.points }
+    Replay {
+        peak_allocated,
+        peak_reserved: r.a.peak_reserved,
+        peak_event: peak.words(),
+        peak_phase: peak.phase,
+        raw: r.points,
+    }
 }
 
 /// At most MAX_POINTS points, evenly spread, keeping the first at the peak.
 fn thin(points: &[Raw], peak: u64) -> Vec<Point> {
     let stride = points.len().div_ceil(MAX_POINTS - 1).max(1);
     let at_peak = points.iter().position(|p| p.allocated == peak);
-    points.iter().enumerate().filter(|(i, _)| i % stride == 0 || Some(*i) == at_peak)
-        .map(|(_, p)| Point { event: p.event.words(), phase: p.event.phase, allocated: p.allocated, reserved: p.reserved }).collect()
+    points
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| i % stride == 0 || Some(*i) == at_peak)
+        .map(|(_, p)| Point {
+            event: p.event.words(),
+            phase: p.event.phase,
+            allocated: p.allocated,
+            reserved: p.reserved,
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -270,12 +369,29 @@ mod tests {
 
     fn shape() -> Shape {
         Shape {
-            layers: 4, block_weights: vec![64e6; 7], other_weights: vec![500e6, 500e6],
-            block_grads: vec![64e6; 7], other_grads: vec![], block_states: vec![128e6; 7], other_states: vec![],
-            layers_with_grad: 4, saved: vec![100e6, 50e6, 200e6], recompute: vec![], workspace: 300e6,
-            head_saved: 20e6, loss_saved: 400e6, loss_transient: 800e6, act_grad: 60e6,
-            step_temp: 0.0, persistent: 0.0, gathered_unit: 0.0, reduce_unit: 0.0, dequant: 0.0, load_transient: 0.0,
-            grads_persist: false, micro_steps: 1,
+            layers: 4,
+            block_weights: vec![64e6; 7],
+            other_weights: vec![500e6, 500e6],
+            block_grads: vec![64e6; 7],
+            other_grads: vec![],
+            block_states: vec![128e6; 7],
+            other_states: vec![],
+            layers_with_grad: 4,
+            saved: vec![100e6, 50e6, 200e6],
+            recompute: vec![],
+            workspace: 300e6,
+            head_saved: 20e6,
+            loss_saved: 400e6,
+            loss_transient: 800e6,
+            act_grad: 60e6,
+            step_temp: 0.0,
+            persistent: 0.0,
+            gathered_unit: 0.0,
+            reduce_unit: 0.0,
+            dequant: 0.0,
+            load_transient: 0.0,
+            grads_persist: false,
+            micro_steps: 1,
         }
     }
 
@@ -290,7 +406,11 @@ mod tests {
         // loss, above the first step's 8.2 GB (weights, gradients, new states).
         assert_eq!(r.peak_phase, Phase::Loss, "{}", r.peak_event);
         assert!(!r.peak_event.starts_with("first step"));
-        assert!(r.peak_allocated as f64 > 8.9e9 && (r.peak_allocated as f64) < 9.4e9, "{}", r.peak_allocated as f64 / GIB);
+        assert!(
+            r.peak_allocated as f64 > 8.9e9 && (r.peak_allocated as f64) < 9.4e9,
+            "{}",
+            r.peak_allocated as f64 / GIB
+        );
     }
 
     #[test]
@@ -309,7 +429,10 @@ mod tests {
         s.reduce_unit = 200e6;
         let with = replay(&s, Config::default());
         let without = replay(&shape(), Config::default());
-        assert!(with.peak_reserved > without.peak_reserved + 600_000_000, "two gathered units and a reduce buffer on their own streams");
+        assert!(
+            with.peak_reserved > without.peak_reserved + 600_000_000,
+            "two gathered units and a reduce buffer on their own streams"
+        );
     }
 
     #[test]

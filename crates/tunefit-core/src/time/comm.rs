@@ -34,7 +34,9 @@ pub fn intra_bandwidth(g: &Gpu, group: u32) -> f64 {
 /// (tensor parallelism filling the node) crosses on that member's NIC alone.
 pub fn group_bandwidth(g: &Gpu, per_node: u32, nodes: u32, internode_gb_s: Option<f64>) -> f64 {
     let intra = intra_bandwidth(g, per_node.max(1));
-    if nodes <= 1 { return intra; }
+    if nodes <= 1 {
+        return intra;
+    }
     let inter = internode_gb_s.unwrap_or(0.0).max(0.1) * 1e9 * LINK_EFFICIENCY * per_node.max(1) as f64;
     intra.min(inter)
 }
@@ -42,7 +44,11 @@ pub fn group_bandwidth(g: &Gpu, per_node: u32, nodes: u32, internode_gb_s: Optio
 /// Bytes each GPU sends in a ring all-reduce of `v` bytes over `n` GPUs (reduce-scatter and
 /// all-gather are half of it each).
 pub fn all_reduce_bytes(v: f64, n: f64) -> f64 {
-    if n > 1.0 { 2.0 * (n - 1.0) / n * v } else { 0.0 }
+    if n > 1.0 {
+        2.0 * (n - 1.0) / n * v
+    } else {
+        0.0
+    }
 }
 
 /// Communication not hidden behind `window` seconds of compute.

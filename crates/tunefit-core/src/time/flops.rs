@@ -59,16 +59,27 @@ impl FlopShape {
             use crate::query::TargetModule as M;
             let (h, qd, kv, f) = (arch.hidden as f64, arch.q_dim() as f64, arch.kv_dim() as f64, arch.active_ffn());
             let gated = matches!(arch.mlp, crate::arch::MlpKind::Gated);
-            arch.layers as f64 * match t {
-                M::Q => h * qd, M::K | M::V => h * kv, M::O => qd * h,
-                M::Gate => if gated { h * f } else { 0.0 },
-                M::Up | M::Down => h * f,
-                M::Embed | M::LmHead => 0.0,
-            }
+            arch.layers as f64
+                * match t {
+                    M::Q => h * qd,
+                    M::K | M::V => h * kv,
+                    M::O => qd * h,
+                    M::Gate => {
+                        if gated {
+                            h * f
+                        } else {
+                            0.0
+                        }
+                    }
+                    M::Up | M::Down => h * f,
+                    M::Embed | M::LmHead => 0.0,
+                }
         };
         let adapted = if matches!(q.method, Method::Lora | Method::Qlora | Method::Dora) {
             q.targets.iter().map(per_target).sum::<f64>()
-        } else { 0.0 };
+        } else {
+            0.0
+        };
         let gated = matches!(arch.mlp, crate::arch::MlpKind::Gated);
         FlopShape {
             total: params as f64,
@@ -90,13 +101,19 @@ impl FlopShape {
 
     /// Trainable parameters that are not the base weights (adapters, prompts).
     pub fn adapter(&self, m: Method) -> f64 {
-        if matches!(m, Method::Full | Method::Freeze) { 0.0 } else { self.trainable }
+        if matches!(m, Method::Full | Method::Freeze) {
+            0.0
+        } else {
+            self.trainable
+        }
     }
 }
 
 /// Checkpointing in force: the framework profile's (`framework::resolve`), so memory and time
 /// agree on what is recomputed.
-pub fn checkpointing(q: &Query) -> Checkpointing { crate::framework::resolve(q).ckpt }
+pub fn checkpointing(q: &Query) -> Checkpointing {
+    crate::framework::resolve(q).ckpt
+}
 
 /// Model FLOPs per trained token, without recomputation: the numerator of MFU.
 pub fn model_flops_per_token(q: &Query, s: &FlopShape) -> f64 {
@@ -138,7 +155,11 @@ pub fn flops_per_token_with(q: &Query, s: &FlopShape, ckpt: Checkpointing) -> f6
         Checkpointing::Op => {
             let (h, qd, kv, f) = (s.hidden, s.attn_width, s.kv_width, s.ffn_active);
             let all = h * qd + 2.0 * h * kv + qd * h + 3.0 * h * f;
-            if all > 0.0 { fwd * (h * kv + qd * h + h * f) / all } else { 0.0 }
+            if all > 0.0 {
+                fwd * (h * kv + qd * h + h * f) / all
+            } else {
+                0.0
+            }
         }
         Checkpointing::None => 0.0,
     };
@@ -174,7 +195,11 @@ pub fn passes_executed(q: &Query, r: &Resolved, s: &FlopShape) -> Passes {
         Checkpointing::Op => {
             let (h, qd, kv, f) = (s.hidden, s.attn_width, s.kv_width, s.ffn_active);
             let all = h * qd + 2.0 * h * kv + qd * h + 3.0 * h * f;
-            if all > 0.0 { (h * kv + qd * h + h * f) / all } else { 0.0 }
+            if all > 0.0 {
+                (h * kv + qd * h + h * f) / all
+            } else {
+                0.0
+            }
         }
         _ => 0.0,
     } / every;
@@ -196,7 +221,10 @@ pub fn passes_executed(q: &Query, r: &Resolved, s: &FlopShape) -> Passes {
     let weight_reads = forwards * lin + reads_bwd;
     let causal_fwd = 2.0 * s.attn_layers * s.attn_width * q.seq as f64;
     // The per-op policy keeps the attention kernel's output: no attention recompute.
-    let attn_recompute = match r.ckpt { Checkpointing::None | Checkpointing::Op => 0.0, _ => 1.0 / every };
+    let attn_recompute = match r.ckpt {
+        Checkpointing::None | Checkpointing::Op => 0.0,
+        _ => 1.0 / every,
+    };
     let attn_flops = causal_fwd * (1.0 + attn_recompute + 2.5 * backwards);
     Passes { gemm_flops, weight_reads, attn_flops, forwards, backwards }
 }

@@ -8,11 +8,11 @@
 //! add many small kernels; QLoRA dequantizes every weight each use) and the tokens per
 //! micro-step (a small one leaves the GPU waiting on memory or on the CPU).
 
+use super::flops::{passes_executed, FlopShape};
+use super::Layout;
 use crate::dataset::Gpu;
 use crate::framework::Resolved;
 use crate::query::{Attention, Compute, Loss, Method, Query};
-use super::flops::{passes_executed, FlopShape};
-use super::Layout;
 
 /// Fraction of the dense peak a large BF16 matmul reaches: the maximum achievable matmul
 /// FLOPS (MAMF) measured by brute force over shapes, stas00/ml-engineering
@@ -118,12 +118,13 @@ pub fn micro_step(q: &Query, r: &Resolved, s: &FlopShape, g: &Gpu, lay: &Layout)
     let (_, peak_lin, _) = linear_peak(q, g);
     let (_, peak16, _) = super::compute_peak(q.precision, g);
     let bw = g.mem_bandwidth_gb_s * 1e9 * BANDWIDTH_EFFICIENCY;
-    let ceiling = gemm_ceiling(g) * match q.compute {
-        // Block-scaled FP8 multiplies per-tile scales inside the GEMM main loop (DeepSeek-V3
-        // report §3.3.2: partial sums promoted to FP32 every 128 elements), costing ~10 %.
-        Compute::Fp8Block => 0.9,
-        _ => 1.0,
-    };
+    let ceiling = gemm_ceiling(g)
+        * match q.compute {
+            // Block-scaled FP8 multiplies per-tile scales inside the GEMM main loop (DeepSeek-V3
+            // report §3.3.2: partial sums promoted to FP32 every 128 elements), costing ~10 %.
+            Compute::Fp8Block => 0.9,
+            _ => 1.0,
+        };
     let weight_bytes = match q.compute {
         Compute::Native => q.precision.compute_bytes(),
         Compute::Fp8 | Compute::Fp8Block => 1.0,
@@ -146,11 +147,21 @@ pub fn micro_step(q: &Query, r: &Resolved, s: &FlopShape, g: &Gpu, lay: &Layout)
     let lora_traffic = if matches!(q.method, Method::Lora | Method::Qlora | Method::Dora) {
         // Per adapted linear: the scaling multiply and the add into the base output
         // (10 B per output element forward), and dropout's mask and copy of the input when on.
-        let targets = q.targets.iter().filter(|t| !matches!(t, crate::query::TargetModule::Embed | crate::query::TargetModule::LmHead)).count() as f64;
+        let targets = q
+            .targets
+            .iter()
+            .filter(|t| !matches!(t, crate::query::TargetModule::Embed | crate::query::TargetModule::LmHead))
+            .count() as f64;
         let out = (s.hidden + s.ffn_active) / 2.0;
-        targets * (10.0 * out + if r.lora_dropout > 0.0 { 5.0 * s.hidden } else { 0.0 }) * (p.forwards + 2.0 * p.backwards)
-    } else { 0.0 };
-    let fp8_traffic = if q.compute == Compute::Native { 0.0 } else {
+        targets
+            * (10.0 * out + if r.lora_dropout > 0.0 { 5.0 * s.hidden } else { 0.0 })
+            * (p.forwards + 2.0 * p.backwards)
+    } else {
+        0.0
+    };
+    let fp8_traffic = if q.compute == Compute::Native {
+        0.0
+    } else {
         // torchao float8 (torchao/float8/float8_linear.py @7ca1bfb, matmul_with_hp_or_float8_args)
         // casts each linear's input, weight and output gradient per use: an amax pass (2 B
         // read) and a scaled cast (2 B read, 1 B written) per element.
@@ -164,9 +175,17 @@ pub fn micro_step(q: &Query, r: &Resolved, s: &FlopShape, g: &Gpu, lay: &Layout)
     // (≈ 24 B per logit); a fused loss (Liger/Unsloth/CCE) reads the logits once and writes
     // their gradient in place (≈ 6 B).
     let loss_bytes = if s.vocab > 0.0 {
-        let per_logit = if r.profile.logits == crate::framework::LogitsImpl::Fused { 6.0 } else if r.loss == Loss::Chunked && r.compile { 8.0 } else { 24.0 };
+        let per_logit = if r.profile.logits == crate::framework::LogitsImpl::Fused {
+            6.0
+        } else if r.loss == Loss::Chunked && r.compile {
+            8.0
+        } else {
+            24.0
+        };
         tokens * s.vocab * per_logit / (lay.tp * lay.pp) as f64
-    } else { 0.0 };
+    } else {
+        0.0
+    };
     let weight_cast_bytes = if q.compute == Compute::Native { 0.0 } else { 5.0 * s.linear_active / split * p.forwards };
     let elementwise_s = (blocks_bytes + loss_bytes + weight_cast_bytes) / bw;
 
@@ -174,13 +193,19 @@ pub fn micro_step(q: &Query, r: &Resolved, s: &FlopShape, g: &Gpu, lay: &Layout)
         // Each use of a frozen 4-bit weight first dequantizes it (read 0.5 B, write 2 B).
         let uses = p.forwards + 1.0;
         uses * s.linear_active * 2.5 / split / bw
-    } else { 0.0 };
+    } else {
+        0.0
+    };
 
     // Kernel launches: the blocks' ops, two per adapted linear's forward op (A, B, scale,
     // add) in backward, QLoRA's dequantize before each frozen matmul, FP8's casts; Inductor
     // fuses the elementwise chains into about a third as many kernels.
-    let adapters = match q.method { Method::Lora | Method::Qlora | Method::Dora => q.targets.iter().count() as f64, _ => 0.0 };
-    let per_block_fwd = OPS_PER_BLOCK_FWD + 4.0 * adapters
+    let adapters = match q.method {
+        Method::Lora | Method::Qlora | Method::Dora => q.targets.iter().count() as f64,
+        _ => 0.0,
+    };
+    let per_block_fwd = OPS_PER_BLOCK_FWD
+        + 4.0 * adapters
         + if q.method == Method::Qlora { s.linears_per_layer } else { 0.0 }
         + if q.compute != Compute::Native { 6.0 * s.linears_per_layer } else { 0.0 }
         + if q.method == Method::Dora { 8.0 * adapters } else { 0.0 };

@@ -44,16 +44,34 @@ impl Layout {
     pub fn new(q: &Query, per_instance: u32, instances: u32) -> Layout {
         let total = per_instance.max(1) * instances.max(1);
         let model = (q.tp * q.pp * q.cp).max(1);
-        Layout { per_instance: per_instance.max(1), instances: instances.max(1), tp: q.tp.max(1), pp: q.pp.max(1), cp: q.cp.max(1), dp: (total / model).max(1) }
+        Layout {
+            per_instance: per_instance.max(1),
+            instances: instances.max(1),
+            tp: q.tp.max(1),
+            pp: q.pp.max(1),
+            cp: q.cp.max(1),
+            dp: (total / model).max(1),
+        }
     }
-    pub fn total(&self) -> u32 { self.per_instance * self.instances }
+    pub fn total(&self) -> u32 {
+        self.per_instance * self.instances
+    }
     /// Model chunks per pipeline stage (1 without pipelining).
-    fn pp_chunks_of(&self, q: &Query) -> f64 { if self.pp > 1 { q.pp_chunks.max(1) as f64 } else { 1.0 } }
+    fn pp_chunks_of(&self, q: &Query) -> f64 {
+        if self.pp > 1 {
+            q.pp_chunks.max(1) as f64
+        } else {
+            1.0
+        }
+    }
     /// Members of one data-parallel group inside one instance.
     fn dp_per_node(&self) -> u32 {
         let inner = self.tp * self.cp;
-        if inner * self.pp <= self.per_instance { self.per_instance / (inner * self.pp) }
-        else { (self.per_instance / inner.min(self.per_instance)).max(1) }
+        if inner * self.pp <= self.per_instance {
+            self.per_instance / (inner * self.pp)
+        } else {
+            (self.per_instance / inner.min(self.per_instance)).max(1)
+        }
     }
 }
 
@@ -66,8 +84,11 @@ pub fn compute_peak(p: Precision, g: &Gpu) -> (&'static str, f64, bool) {
         Precision::Fp32 => ("fp32", tf(g.fp32_tflops.or(g.tf32_tflops)), false),
         Precision::Fp16Mixed | Precision::Fp16True => ("fp16", tf(g.fp16_tflops.or(g.bf16_tflops)), false),
         Precision::Bf16Mixed | Precision::Bf16True => {
-            if g.bf16_native && g.bf16_tflops.is_some() { ("bf16", tf(g.bf16_tflops), false) }
-            else { ("fp16", tf(g.fp16_tflops), true) }
+            if g.bf16_native && g.bf16_tflops.is_some() {
+                ("bf16", tf(g.bf16_tflops), false)
+            } else {
+                ("fp16", tf(g.fp16_tflops), true)
+            }
         }
     }
 }
@@ -118,7 +139,8 @@ pub fn timing(q: &Query, s: &FlopShape, g: &Gpu, count: u32, instances: u32, int
         // A person's own utilisation replaces the kernel model: model FLOPs at that fraction
         // of the 16-bit peak.
         let t = tokens_micro * model_fpt / split / (peak16 * mfu).max(1.0);
-        micro = MicroStep { gemm_s: t, attn_s: 0.0, elementwise_s: 0.0, dequant_s: 0.0, cpu_s: 0.0, gpu_s: t, total_s: t };
+        micro =
+            MicroStep { gemm_s: t, attn_s: 0.0, elementwise_s: 0.0, dequant_s: 0.0, cpu_s: 0.0, gpu_s: t, total_s: t };
     }
     let act_bytes = q.precision.compute_bytes();
     let p = flops::passes_executed(q, &r, s);
@@ -170,9 +192,21 @@ pub fn timing(q: &Query, s: &FlopShape, g: &Gpu, count: u32, instances: u32, int
 
 /// Data-parallel traffic on one GPU: per micro-step (ZeRO-2 reduce-scatters, ZeRO-3/FSDP
 /// gathers) and per optimizer step (DDP's all-reduce), and what of each the compute hides.
-struct DataParallel { micro_s: f64, step_s: f64, exposed_micro_s: f64, exposed_step_s: f64 }
+struct DataParallel {
+    micro_s: f64,
+    step_s: f64,
+    exposed_micro_s: f64,
+    exposed_step_s: f64,
+}
 
-fn data_parallel_s(q: &Query, s: &FlopShape, g: &Gpu, lay: &Layout, compute_micro: f64, internode_gb_s: Option<f64>) -> DataParallel {
+fn data_parallel_s(
+    q: &Query,
+    s: &FlopShape,
+    g: &Gpu,
+    lay: &Layout,
+    compute_micro: f64,
+    internode_gb_s: Option<f64>,
+) -> DataParallel {
     // Data parallelism over dp × cp ranks (the context-parallel ranks hold the same weights).
     let n = (lay.dp * lay.cp) as f64;
     let split = (lay.tp * lay.pp) as f64;
@@ -224,7 +258,8 @@ fn optimizer_step_s(q: &Query, s: &FlopShape, g: &Gpu, lay: &Layout) -> f64 {
             let pcie = g.pcie_gb_s / 2.0 * 1e9 * comm::LINK_EFFICIENCY;
             let gpus_per_node = lay.per_instance as f64;
             // Every GPU of a node updates its shard on the same host: they share its memory.
-            shard_params * (grad_bytes + 2.0) / pcie + shard_params * gpus_per_node * optimizer_bytes(q) / HOST_MEMORY_BYTES_S
+            shard_params * (grad_bytes + 2.0) / pcie
+                + shard_params * gpus_per_node * optimizer_bytes(q) / HOST_MEMORY_BYTES_S
         }
     }
 }
@@ -233,15 +268,27 @@ fn optimizer_step_s(q: &Query, s: &FlopShape, g: &Gpu, lay: &Layout) -> f64 {
 /// TP all-reduces (on the critical path), the CP K/V exchange beyond the attention it hides
 /// behind, and the PP sends.
 #[allow(clippy::too_many_arguments)]
-fn model_parallel_s(q: &Query, s: &FlopShape, g: &Gpu, lay: &Layout, p: &flops::Passes, tokens_micro: f64, act_bytes: f64,
-                    attn_s: f64, internode_gb_s: Option<f64>) -> (f64, f64, f64) {
+fn model_parallel_s(
+    q: &Query,
+    s: &FlopShape,
+    g: &Gpu,
+    lay: &Layout,
+    p: &flops::Passes,
+    tokens_micro: f64,
+    act_bytes: f64,
+    attn_s: f64,
+    internode_gb_s: Option<f64>,
+) -> (f64, f64, f64) {
     let layers_stage = s.layers / lay.pp as f64;
     // Tensor parallelism (Megatron): two all-reduces of the block's activations per forward
     // and two per backward (sequence parallelism turns each into a reduce-scatter and an
     // all-gather: the same bytes), on the critical path.
     let tp_group_nodes = lay.tp.div_ceil(lay.per_instance).max(1);
     let tp_bw = group_bandwidth(g, lay.tp.min(lay.per_instance), tp_group_nodes, internode_gb_s);
-    let tp_bytes = layers_stage * 2.0 * (p.forwards + p.backwards) * all_reduce_bytes(tokens_micro * s.hidden * act_bytes, lay.tp as f64);
+    let tp_bytes = layers_stage
+        * 2.0
+        * (p.forwards + p.backwards)
+        * all_reduce_bytes(tokens_micro * s.hidden * act_bytes, lay.tp as f64);
     let tp_s = tp_bytes / tp_bw;
 
     // Context parallelism (ring attention): each rank passes its K/V chunk around the ring,
@@ -252,7 +299,9 @@ fn model_parallel_s(q: &Query, s: &FlopShape, g: &Gpu, lay: &Layout, p: &flops::
         let kv = 2.0 * tokens_micro * s.kv_width * act_bytes / lay.tp as f64;
         let bytes = layers_stage * (lay.cp - 1) as f64 * kv * (p.forwards + 2.0 * p.backwards);
         exposed(bytes / bw, attn_s)
-    } else { 0.0 };
+    } else {
+        0.0
+    };
 
     // Pipeline parallelism: each stage sends its output forward and its input gradient back
     // once per micro-batch and chunk.
@@ -260,7 +309,9 @@ fn model_parallel_s(q: &Query, s: &FlopShape, g: &Gpu, lay: &Layout, p: &flops::
         let spans = lay.tp * lay.cp * lay.pp > lay.per_instance;
         let bw = if spans { group_bandwidth(g, 1, 2, internode_gb_s) } else { comm::intra_bandwidth(g, 2) };
         2.0 * lay.pp_chunks_of(q) * tokens_micro * s.hidden * act_bytes / lay.tp as f64 / bw
-    } else { 0.0 };
+    } else {
+        0.0
+    };
 
     (tp_s, cp_s, pp_s)
 }
@@ -355,7 +406,14 @@ impl TimeEstimate {
             model_flops_per_token: t.model_flops_per_token,
             tokens_per_s: t.tokens_per_s,
             step_s: t.step_s,
-            micro_step: MicroStepJson { gemm_s: m.gemm_s, attention_s: m.attn_s, elementwise_s: m.elementwise_s, dequant_s: m.dequant_s, cpu_s: m.cpu_s, cpu_bound: m.cpu_s > m.gpu_s },
+            micro_step: MicroStepJson {
+                gemm_s: m.gemm_s,
+                attention_s: m.attn_s,
+                elementwise_s: m.elementwise_s,
+                dequant_s: m.dequant_s,
+                cpu_s: m.cpu_s,
+                cpu_bound: m.cpu_s > m.gpu_s,
+            },
             exposed_comm_s: t.exposed_comm_s,
             bubble_s: t.bubble_s,
             train_hours: t.train_hours,
