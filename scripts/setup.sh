@@ -14,6 +14,11 @@ if ! cargo clippy --version >/dev/null 2>&1; then
   say "adding clippy"
   rustup component add clippy
 fi
+# so does rustfmt (`cargo fmt --check` in the test command).
+if ! cargo fmt --version >/dev/null 2>&1; then
+  say "adding rustfmt"
+  rustup component add rustfmt
+fi
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   say "adding the wasm32-unknown-unknown target"
   rustup target add wasm32-unknown-unknown
