@@ -3,6 +3,7 @@
 //! `cargo bench -p tunefit-core --bench estimate` prints criterion's figures.
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
+use tunefit_core::settings::Settings;
 use tunefit_core::{memory, solve, Query};
 
 fn bench(c: &mut Criterion) {
@@ -11,15 +12,19 @@ fn bench(c: &mut Criterion) {
         "model=llama-3.1-70b&method=full&precision=bf16-mixed&shard=zero3&gpus=64&nodes=8&ckpt=full&seq=4096",
     )
     .unwrap();
-    c.bench_function("estimate/default (8B QLoRA)", |b| b.iter(|| memory::estimate(black_box(&default)).unwrap()));
-    c.bench_function("estimate/70B full ZeRO-3 x64", |b| b.iter(|| memory::estimate(black_box(&big)).unwrap()));
+    // Resolving the settings is part of every estimate a front end asks for.
+    let estimate = |q: &Query| memory::estimate(&Settings::resolve(q).unwrap()).unwrap();
+    c.bench_function("estimate/default (8B QLoRA)", |b| b.iter(|| estimate(black_box(&default))));
+    c.bench_function("estimate/70B full ZeRO-3 x64", |b| b.iter(|| estimate(black_box(&big))));
     let vram = 80u64 << 30;
-    c.bench_function("solve/max_batch", |b| b.iter(|| solve::max_batch(black_box(&default), vram)));
-    c.bench_function("solve/max_seq", |b| b.iter(|| solve::max_seq(black_box(&default), vram)));
+    let s = Settings::resolve(&default).unwrap();
+    c.bench_function("solve/max_batch", |b| b.iter(|| solve::max_batch(black_box(&s), vram)));
+    c.bench_function("solve/max_seq", |b| b.iter(|| solve::max_seq(black_box(&s), vram)));
     let full =
         Query::parse("model=llama-3.1-70b&method=full&precision=bf16-mixed&shard=zero3&ckpt=full&batch=1").unwrap();
+    let full = Settings::resolve(&full).unwrap();
     c.bench_function("solve/min_gpus", |b| b.iter(|| solve::min_gpus(black_box(&full), vram)));
-    let est = memory::estimate(&default).unwrap();
+    let est = estimate(&default);
     c.bench_function("replay/default (8B QLoRA)", |b| b.iter(|| black_box(&est).replay()));
     let goal = Query::parse("model=llama-3.1-8b&method=lora&batch=4&seq=2048&budget_usd=50").unwrap();
     c.bench_function("plan/8B LoRA, budget", |b| b.iter(|| tunefit_core::plan::plan(black_box(&goal)).unwrap()));

@@ -7,7 +7,7 @@
 //! SiLU/GELU keep their input; softmax keeps its output; dropout keeps a 1-byte mask.
 //! Tensors that are the same storage (the norm output read by q, k and v) count once.
 //!
-//! Korthikanti et al. (2022) Table 2 is the special case `Block::korthikanti_gpt` — a GPT
+//! Korthikanti et al. (2022) Table 2 is a special case (tests/oracles/korthikanti.rs) — a GPT
 //! block with dropout, eager attention, 16-bit, LayerNorm saving only its input — and
 //! `tests/activation.rs` checks the formulas come out exactly (`tensors()` excludes the
 //! per-row norm statistics, which the paper leaves out).
@@ -111,33 +111,6 @@ impl BlockSaved {
 }
 
 impl Block {
-    /// The block Korthikanti et al. analyse: GPT, dropout, eager attention, 16-bit, all trainable.
-    pub fn korthikanti_gpt(tp: f64) -> Block {
-        Block {
-            act_bytes: 2.0,
-            full: true,
-            lora: Targets::NONE,
-            rank: 0.0,
-            lora_input_cast_bytes: 0.0,
-            lora_dropout: false,
-            quant_saves_input: false,
-            norm: NormImpl::Fused,
-            attn: Attention::Eager,
-            eager_softmax_fp32: false,
-            expand_kv: false,
-            dropout: true,
-            bottleneck: 0.0,
-            compiled: false,
-            tp,
-            dora: false,
-            fused_qkv_linear: false,
-            masked: false,
-            prefix_tokens: 0.0,
-            native_gelu: true,
-            autocast: false,
-        }
-    }
-
     fn trains(&self, t: TargetModule) -> bool {
         self.full || self.lora.contains(t)
     }
@@ -401,21 +374,5 @@ impl Block {
             }
             _ => s,
         }
-    }
-}
-
-/// Korthikanti et al. 2022, Table 2: bytes per layer, as printed (s, b, h, a, t).
-pub mod korthikanti {
-    pub fn no_parallelism(s: f64, b: f64, h: f64, a: f64) -> f64 {
-        s * b * h * (34.0 + 5.0 * a * s / h)
-    }
-    pub fn tensor_parallel(s: f64, b: f64, h: f64, a: f64, t: f64) -> f64 {
-        s * b * h * (10.0 + 24.0 / t + 5.0 * a * s / (h * t))
-    }
-    pub fn tp_selective(s: f64, b: f64, h: f64, t: f64) -> f64 {
-        s * b * h * (10.0 + 24.0 / t)
-    }
-    pub fn full_recompute(s: f64, b: f64, h: f64) -> f64 {
-        2.0 * s * b * h
     }
 }

@@ -8,9 +8,10 @@
 
 use crate::cost::{self, CostInput, RESTART_MIN};
 use crate::dataset::{self, Billing, GpuClass, Offer, Provider};
+use crate::diag::{Error, Warning};
 use crate::memory::Estimate;
 use crate::query::{Method, Pricing, Query, ShardingStrategy};
-use crate::report::{Error, Warning};
+use crate::settings::Settings;
 use crate::time::{self, FlopShape, TimeEstimate, Timing};
 use serde::Serialize;
 
@@ -170,7 +171,7 @@ pub fn result_bytes(q: &Query, est: &Estimate) -> f64 {
 
 /// Per-GPU device memory for `count` GPUs × `instances`, memoised.
 struct FitCache<'a> {
-    q: &'a Query,
+    s: &'a Settings<'a>,
     base: &'a Estimate,
     memo: Vec<((u32, u32), Option<u64>)>,
 }
@@ -181,13 +182,15 @@ impl FitCache<'_> {
             return *d;
         }
         // `gpus` is the run's total: `count` per instance on every instance.
-        let d = if count * instances == self.q.gpus && instances == self.q.nodes {
+        let q = self.s.query;
+        let d = if count * instances == q.gpus && instances == q.nodes {
             Some(self.base.memory.device)
         } else {
-            let mut q2 = self.q.clone();
+            let mut q2 = q.clone();
             q2.gpus = count * instances;
             q2.nodes = instances;
-            crate::memory::estimate(&q2).ok().map(|e| e.memory.device)
+            // The GPU count changes neither the architecture nor the framework's behaviour.
+            crate::memory::estimate(&Settings { query: &q2, ..self.s.clone() }).ok().map(|e| e.memory.device)
         };
         self.memo.push(((count, instances), d));
         d
@@ -195,27 +198,28 @@ impl FitCache<'_> {
 }
 
 /// Ranks every offer (after the `provider` and `gpu` filters) for the query.
-pub fn rank(q: &Query, est: &Estimate) -> Result<CostReport, Error> {
-    rank_with(q, est, dataset::offers(), &[])
+pub fn rank(s: &Settings, est: &Estimate) -> Result<CostReport, Error> {
+    rank_with(s, est, dataset::offers(), &[])
 }
 
 /// Ranks `offers` (the dataset's with a person's prices applied, `prices::Market`);
 /// `extra_providers` gives the terms of providers the dataset does not know.
 pub fn rank_with(
-    q: &Query,
+    s: &Settings,
     est: &Estimate,
     offers: &[Offer],
     extra_providers: &[Provider],
 ) -> Result<CostReport, Error> {
+    let q = s.query;
     let provider_of = |id: &str| extra_providers.iter().find(|p| p.id == id).or_else(|| dataset::provider(id));
     if q.provider.as_deref().is_some_and(|p| extra_providers.iter().any(|e| e.id == p)) {
         validate(&Query { provider: None, ..q.clone() })?;
     } else {
         validate(q)?;
     }
-    let shape = FlopShape::of(q, est.model.params, est.model.trainable_params);
+    let shape = FlopShape::of(s, est.model.params, est.model.trainable_params);
     let egress_gb = result_bytes(q, est) / 1e9;
-    let mut fits = FitCache { q, base: est, memo: Vec::with_capacity(16) };
+    let mut fits = FitCache { s, base: est, memo: Vec::with_capacity(16) };
     // Timings per GPU, GPUs per instance, instances, in-instance fabric and network.
     type Key = (&'static str, u32, u32, dataset::Fabric, Option<f64>);
     let mut timings: Vec<(Key, Timing)> = Vec::with_capacity(64);
@@ -252,7 +256,7 @@ pub fn rank_with(
         let t = match timings.iter().find(|(have, _)| *have == key) {
             Some((_, t)) => *t,
             None => {
-                let t = time::timing(q, &shape, &o.gpu_as_installed(g), o.count, k, o.internode_gb_s(p));
+                let t = time::timing(s, &shape, &o.gpu_as_installed(g), o.count, k, o.internode_gb_s(p));
                 timings.push((key, t));
                 t
             }
@@ -486,8 +490,9 @@ fn advise(
 
 /// The `time` figure for the query: on the named GPU (`gpu`, `gpus` × `nodes`), else on the
 /// cheapest offer's configuration.
-pub fn time_for(q: &Query, est: &Estimate, cost: Option<&CostReport>) -> Option<TimeEstimate> {
-    let shape = FlopShape::of(q, est.model.params, est.model.trainable_params);
+pub fn time_for(s: &Settings, est: &Estimate, cost: Option<&CostReport>) -> Option<TimeEstimate> {
+    let q = s.query;
+    let shape = FlopShape::of(s, est.model.params, est.model.trainable_params);
     let provider = match (&q.gpu, cost.and_then(|c| c.cheapest.as_ref())) {
         (Some(_), _) => q.provider.as_deref().and_then(dataset::provider),
         (None, Some(c)) => dataset::provider(c.provider),
@@ -524,7 +529,7 @@ pub fn time_for(q: &Query, est: &Estimate, cost: Option<&CostReport>) -> Option<
     // The cheapest offer's instance, with its own interconnect.
     let installed = offer.map(|o| o.gpu_as_installed(g));
     let g = installed.as_ref().unwrap_or(g);
-    let t = time::timing(q, &shape, g, count, inst, internode);
+    let t = time::timing(s, &shape, g, count, inst, internode);
     let mut te = TimeEstimate::new(q, g, count, inst, &t);
     te.spot_hours = cost::wall_hours(t.hours, rate, q.ckpt_interval_min, RESTART_MIN);
     Some(te)

@@ -641,8 +641,8 @@ impl Architecture {
     }
 
     /// Checks that the fields describe a buildable model; names the offending key.
-    pub fn validate(&self) -> Result<(), crate::report::Error> {
-        let bad = |key: &str, m: String| Err(crate::report::Error::Invalid { key: key.into(), message: m });
+    pub fn validate(&self) -> Result<(), crate::diag::Error> {
+        let bad = |key: &str, m: String| Err(crate::diag::Error::Invalid { key: key.into(), message: m });
         if self.heads == 0
             || self.hidden == 0
             || self.layers == 0

@@ -12,7 +12,7 @@
 //! - Egress: the final checkpoint or adapter leaves the provider once per run.
 
 use crate::dataset::Billing;
-use crate::report::Error;
+use crate::diag::Error;
 use serde::Serialize;
 
 /// Restart after an interruption: provision a new instance, pull the image, reload the last

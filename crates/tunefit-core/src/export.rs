@@ -11,12 +11,12 @@
 //! that names it.
 
 use crate::arch::{Architecture, MlpKind};
+use crate::diag::{Error, Warning};
 use crate::framework::{self, Resolved};
 use crate::query::{
     AdapterDtype, Attention, Checkpointing, Framework, Loss, Method, Offload, Optimizer, Precision, Quant, Query,
     ShardingStrategy, TargetModule,
 };
-use crate::report::{Error, Warning};
 use serde::Serialize;
 
 /// One file of an export.
@@ -49,10 +49,11 @@ pub fn export(q: &Query, fw: Framework) -> Result<ConfigExport, Error> {
     let mut q = q.clone();
     q.framework = fw;
     // The same validation as the estimate: an export of an impossible configuration is an error.
-    crate::memory::estimate(&q)?;
-    let (arch, preset) = crate::memory::architecture(&q)?;
+    let settings = crate::settings::Settings::resolve(&q)?;
+    crate::memory::estimate(&settings)?;
+    let (arch, preset, res) = (settings.arch, settings.preset, settings.resolved);
     let mut ctx = Ctx {
-        res: framework::resolve(&q),
+        res,
         naming: naming(preset.map(|p| p.id), &arch),
         model: model_id(preset.map(|p| p.id)),
         preset: preset.map(|p| p.id),

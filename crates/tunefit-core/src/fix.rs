@@ -6,7 +6,8 @@
 //! offered.
 
 use crate::query::{Checkpointing, Framework, Loss, Method, Optimizer, Precision, Query, ShardingStrategy};
-use crate::report::Verdict;
+use crate::settings::Settings;
+use crate::solve::Verdict;
 use serde::Serialize;
 
 /// One change and what it gives.
@@ -25,8 +26,8 @@ pub struct Fix {
 /// Changes considered, in the order of what they give up: each as the query keys it sets and
 /// the query those keys make (derived from the keys, so the page's click applies exactly what
 /// was evaluated).
-fn candidates(q: &Query, vram: u64) -> Vec<(String, Query, &'static str)> {
-    let r = crate::framework::resolve(q);
+fn candidates(s: &Settings, vram: u64) -> Vec<(String, Query, &'static str)> {
+    let (q, r) = (s.query, s.resolved);
     let mut out: Vec<(String, Query, &'static str)> = Vec::new();
     let mut push = |set: String, note: &'static str| {
         let mut c = q.clone();
@@ -96,7 +97,7 @@ fn candidates(q: &Query, vram: u64) -> Vec<(String, Query, &'static str)> {
     }
     // The longest sequence that fits with the band, when shorter than the person's.
     if let Some(s) =
-        crate::solve::max_seq(q, (vram as f64 / (1.0 + crate::report::BAND_UNDER)) as u64).filter(|s| *s < q.seq)
+        crate::solve::max_seq(s, (vram as f64 / (1.0 + crate::solve::BAND_UNDER)) as u64).filter(|s| *s < q.seq)
     {
         let s = if s >= 1024 { s / 256 * 256 } else { s };
         push(format!("seq={s}"), "shorter sequences: longer samples are cut or split");
@@ -106,11 +107,11 @@ fn candidates(q: &Query, vram: u64) -> Vec<(String, Query, &'static str)> {
 
 /// Fixes for the query's chosen GPU when it does not fit with the error band (else none):
 /// the changes that fit first, each in the order above; at most six.
-pub fn fixes(q: &Query, vram: u64) -> Vec<Fix> {
+pub fn fixes(s: &Settings, vram: u64) -> Vec<Fix> {
     let mut out: Vec<Fix> = Vec::new();
-    for (set, c, note) in candidates(q, vram) {
-        let Ok(e) = crate::memory::estimate(&c) else { continue };
-        let fits = crate::report::verdict(e.memory.device, vram).0 == Verdict::Fits;
+    for (set, c, note) in candidates(s, vram) {
+        let Ok(e) = Settings::resolve(&c).and_then(|cs| crate::memory::estimate(&cs)) else { continue };
+        let fits = crate::solve::verdict(e.memory.device, vram).0 == Verdict::Fits;
         out.push(Fix { set, device: e.memory.device, fits, note: note.into() });
     }
     // Those that fit first (in the order of what they give up), then the rest by how much they save.

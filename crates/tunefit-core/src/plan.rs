@@ -1,12 +1,13 @@
 //! Planning from a goal: the settings a person would change — method, micro-batch with
 //! accumulation at the same effective batch, checkpointing, loss kernel, optimizer, sharding —
 //! each candidate evaluated in full (memory, the offer ranking, time), kept when its cheapest
-//! offer fits with the memory model's error band (`report::verdict`) and meets the budget and
+//! offer fits with the memory model's error band (`solve::verdict`) and meets the budget and
 //! deadline, and ordered by the goal. Every plan is a query: `tunefit estimate` on it gives
 //! the same figures.
 
 use crate::query::{Checkpointing, Goal, Loss, Method, Optimizer, Pricing, Query, ShardingStrategy};
 use crate::report::{evaluate, Error, Verdict};
+use crate::settings::Settings;
 use serde::Serialize;
 
 /// One way to run the job.
@@ -46,7 +47,8 @@ fn risk(q: &Query) -> u32 {
 
 /// Candidate settings around the person's own: a few values per setting a person would
 /// change, combined.
-fn candidates(q: &Query) -> Vec<Query> {
+fn candidates(s: &Settings) -> Vec<Query> {
+    let q = s.query;
     let mut methods = vec![q.method];
     for m in [Method::Lora, Method::Qlora] {
         if !methods.contains(&m) {
@@ -62,7 +64,7 @@ fn candidates(q: &Query) -> Vec<Query> {
     }
     // Only changes that change something: the framework profile may already checkpoint or
     // chunk the loss (framework::resolve).
-    let resolved = crate::framework::resolve(q);
+    let resolved = s.resolved;
     let ckpts =
         if resolved.ckpt == Checkpointing::Full { vec![q.ckpt] } else { vec![q.ckpt, Some(Checkpointing::Full)] };
     let losses = if resolved.loss == Loss::Chunked { vec![q.loss] } else { vec![q.loss, Some(Loss::Chunked)] };
@@ -149,10 +151,11 @@ fn row<'a>(r: &'a crate::report::Report, offer: &str, pricing: &str) -> Option<&
 pub fn plan(q: &Query) -> Result<Vec<Plan>, Error> {
     // The person's own configuration must be evaluable: its errors are theirs to fix.
     evaluate(q)?;
+    let settings = Settings::resolve(q)?;
     let within =
         |usd: f64, hours: f64| q.budget_usd.is_none_or(|b| usd <= b) && q.deadline_h.is_none_or(|d| hours <= d);
     let mut plans: Vec<Plan> = Vec::new();
-    for c in candidates(q) {
+    for c in candidates(&settings) {
         let Ok(r) = evaluate(&c) else { continue };
         let Some(cost) = &r.cost else { continue };
         // Offers of this candidate within the limits, best first by the goal; the first whose

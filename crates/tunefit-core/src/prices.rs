@@ -11,8 +11,8 @@
 //! Prices are USD per instance-hour, like the dataset (`gpus_per_instance` GPUs per instance).
 
 use crate::dataset::{self, Billing, Offer, Provider};
+use crate::diag::Warning;
 use crate::json::{self, Json};
-use crate::report::Warning;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 

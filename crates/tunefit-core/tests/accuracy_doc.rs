@@ -11,7 +11,7 @@ const END: &str = "<!-- memory-table:end -->";
 /// What the existing calculators (shared notes, anchors.md) would print, in bytes.
 fn anchors(r: &Row) -> [Option<f64>; 3] {
     let q = Query::parse(&r.query).unwrap();
-    let Ok((a, _)) = tunefit_core::memory::architecture(&q) else { return [None; 3] };
+    let Ok((a, _)) = tunefit_core::settings::architecture(&q) else { return [None; 3] };
     let p = a.param_count() as f64;
     let fp32 = q.precision == tunefit_core::query::Precision::Fp32;
     let dtype = if fp32 { 4.0 } else { 2.0 };

@@ -91,7 +91,8 @@ fn hostile_text_cannot_break_the_table() {
 
 #[test]
 fn the_pages_download_and_copy_say_what_is_wrong_with_their_input() {
-    use tunefit_core::report::{report_json, report_markdown};
+    use tunefit_core::markdown::markdown_of_query as report_markdown;
+    use tunefit_core::report::report_json;
     let ok: serde_json::Value = serde_json::from_str(&report_json("v=1&gpu=rtx-4090", "")).unwrap();
     assert!(ok["memory"]["device"].as_u64().unwrap() > 0);
     assert!(ok["fixes"].as_array().is_some_and(|f| !f.is_empty()), "the download carries the fixes");

@@ -184,7 +184,11 @@ fn activation_offloading_moves_blocks_to_host() {
 #[test]
 fn fsdp_buffers_follow_storage_and_trainability() {
     // Two gathered blocks + one unit's gradients, per GPU, beyond the sharded states.
-    let over = |q: &str| tunefit_core::memory::estimate(&Query::parse(q).unwrap()).unwrap().detail.framework_buffers;
+    let over = |q: &str| {
+        let q = Query::parse(q).unwrap();
+        let s = tunefit_core::settings::Settings::resolve(&q).unwrap();
+        tunefit_core::memory::estimate(&s).unwrap().detail.framework_buffers
+    };
     let base = "model=llama-2-70b&gpus=8&shard=fsdp&batch=1&seq=2048&ckpt=full&precision=bf16-true";
     let layer = 855_654_400.0; // Llama 2 70B: one block's parameters
     let full = over(&format!("{base}&method=full"));

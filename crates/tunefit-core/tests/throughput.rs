@@ -211,11 +211,12 @@ fn case(r: &BTreeMap<String, String>) -> Result<Case, String> {
 fn predict(c: &Case) -> Result<f64, String> {
     let q = Query::parse(&c.query).map_err(|e| e.to_string())?;
     let rep = evaluate(&q).map_err(|e| e.to_string())?;
-    let shape = FlopShape::of(&q, rep.model.params, rep.model.trainable_params);
+    let settings = tunefit_core::settings::Settings::resolve(&q).map_err(|e| e.to_string())?;
+    let shape = FlopShape::of(&settings, rep.model.params, rep.model.trainable_params);
     let per_node = c.gpus.div_ceil(c.nodes);
     let g = gpu(&c.gpu).unwrap();
     // The published clusters join nodes with one 400 Gb/s InfiniBand/RoCE NIC per GPU.
-    let t = timing(&q, &shape, g, per_node, c.nodes, Some(50.0));
+    let t = timing(&settings, &shape, g, per_node, c.nodes, Some(50.0));
     // A figure above 80 % of the dense peak in model FLOPs is not physically credible as
     // stated (the best published runs reach 40–60 %): a unit or counting error in the source.
     let (_, peak, _) = tunefit_core::time::kernels::linear_peak(&q, g);

@@ -5,7 +5,12 @@
 use tunefit_core::dataset::gpu;
 use tunefit_core::evaluate;
 use tunefit_core::query::Query;
+use tunefit_core::settings::Settings;
 use tunefit_core::time::{flops_per_token, timing, FlopShape, Timing};
+
+fn st(q: &Query) -> Settings<'_> {
+    Settings::resolve(q).unwrap()
+}
 
 fn q(s: &str) -> Query {
     Query::parse(s).unwrap()
@@ -14,8 +19,8 @@ fn q(s: &str) -> Query {
 fn time_of(s: &str, g: &str, per_instance: u32, instances: u32) -> Timing {
     let q = q(s);
     let r = evaluate(&q).unwrap();
-    let shape = FlopShape::of(&q, r.model.params, r.model.trainable_params);
-    timing(&q, &shape, gpu(g).unwrap(), per_instance, instances, Some(50.0))
+    let shape = FlopShape::of(&st(&q), r.model.params, r.model.trainable_params);
+    timing(&st(&q), &shape, gpu(g).unwrap(), per_instance, instances, Some(50.0))
 }
 
 #[test]
@@ -82,11 +87,11 @@ fn context_parallelism_splits_the_sequence() {
 fn time_uses_the_framework_profiles_checkpointing() {
     let shape = |s: &Query| {
         let r = evaluate(s).unwrap();
-        FlopShape::of(s, r.model.params, r.model.trainable_params)
+        FlopShape::of(&st(s), r.model.params, r.model.trainable_params)
     };
     let tt = q("method=lora&framework=torchtune&gpu=h100-sxm");
     let none = q("method=lora&framework=torchtune&gpu=h100-sxm&ckpt=none");
-    assert!(flops_per_token(&tt, &shape(&tt)) > 1.2 * flops_per_token(&none, &shape(&none)));
+    assert!(flops_per_token(&st(&tt), &shape(&tt)) > 1.2 * flops_per_token(&st(&none), &shape(&none)));
     let r_tt = evaluate(&tt).unwrap().time.unwrap();
     let r_none = evaluate(&none).unwrap().time.unwrap();
     assert!(r_tt.train_hours > r_none.train_hours);
@@ -155,8 +160,8 @@ fn nodes_on_a_fast_network_keep_per_gpu_throughput() {
     // Without a fast network (a provider's plain 25 Gb/s Ethernet per node ≈ 0.4 GB/s per GPU) it drops.
     let q = q(&job(128, 16));
     let r2 = evaluate(&q).unwrap();
-    let shape = FlopShape::of(&q, r2.model.params, r2.model.trainable_params);
-    let slow = timing(&q, &shape, gpu("h100-sxm").unwrap(), 8, 16, Some(0.4));
+    let shape = FlopShape::of(&st(&q), r2.model.params, r2.model.trainable_params);
+    let slow = timing(&st(&q), &shape, gpu("h100-sxm").unwrap(), 8, 16, Some(0.4));
     assert!(slow.tokens_per_s < 0.7 * many.tokens_per_s);
 }
 
@@ -223,9 +228,9 @@ fn a_pcie_card_has_a_bridge_only_where_the_offer_names_one() {
     // communication than over a bridge, and the ranking times the offer as installed.
     let query = q("model=llama-3.2-1b&method=full&gpus=2&gpu=a100-pcie-80gb&provider=runpod&batch=1&seq=512&ga=1");
     let r = evaluate(&query).unwrap();
-    let shape = FlopShape::of(&query, r.model.params, r.model.trainable_params);
-    let over_bridge = timing(&query, &shape, a100, 2, 1, None);
-    let over_pcie = timing(&query, &shape, &plain.gpu_as_installed(a100), 2, 1, None);
+    let shape = FlopShape::of(&st(&query), r.model.params, r.model.trainable_params);
+    let over_bridge = timing(&st(&query), &shape, a100, 2, 1, None);
+    let over_pcie = timing(&st(&query), &shape, &plain.gpu_as_installed(a100), 2, 1, None);
     assert!(over_pcie.hours > over_bridge.hours * 1.05, "pcie {} h vs bridge {} h", over_pcie.hours, over_bridge.hours);
     let ranked = r.cost.unwrap().offers.into_iter().find(|o| o.offer == plain.id && o.pricing == "on-demand").unwrap();
     assert!(
@@ -257,10 +262,10 @@ fn the_network_between_instances_is_the_instance_types() {
     let p4d =
         offers.iter().find(|o| o.offer.starts_with("aws/a100-40gb/8") && o.pricing == "on-demand").expect("p4d ranked");
     assert!(p4d.instances > 1, "{p4d:?}");
-    let shape = FlopShape::of(&query, r.model.params, r.model.trainable_params);
+    let shape = FlopShape::of(&st(&query), r.model.params, r.model.trainable_params);
     let g = gpu("a100-40gb").unwrap();
-    let on_p4d = timing(&query, &shape, g, 8, p4d.instances, Some(6.25));
-    let on_p5_network = timing(&query, &shape, g, 8, p4d.instances, Some(50.0));
+    let on_p4d = timing(&st(&query), &shape, g, 8, p4d.instances, Some(6.25));
+    let on_p5_network = timing(&st(&query), &shape, g, 8, p4d.instances, Some(50.0));
     assert!(on_p4d.hours > on_p5_network.hours * 1.2, "p4d {} h vs 50 GB/s {} h", on_p4d.hours, on_p5_network.hours);
     assert!(
         (p4d.hours - on_p4d.hours).abs() / on_p4d.hours < 0.05,

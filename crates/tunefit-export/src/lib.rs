@@ -31,7 +31,7 @@ pub fn report_json(query: &str, prices: &str) -> String {
 /// The report as Markdown with the page's link (the page's Copy as Markdown).
 #[wasm_bindgen]
 pub fn report_markdown(query: &str, prices: &str, base: &str) -> String {
-    tunefit_core::report::report_markdown(query, prices, base)
+    tunefit_core::markdown::markdown_of_query(query, prices, base)
 }
 
 /// The fixes for the chosen GPU (`tunefit_core::report::fixes_tsv`): the page's summary.

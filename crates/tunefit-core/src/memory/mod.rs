@@ -14,14 +14,79 @@ pub mod timeline;
 
 use crate::activation::{Block, NormImpl};
 use crate::arch::Architecture;
+use crate::diag::{Error, Warning};
 use crate::framework::{self, LogitsImpl, Resolved};
 use crate::query::{
     AdapterDtype, Attention, Checkpointing, ExpertFormat, Framework, Loss, Method, Offload, Optimizer, OptimizerImpl,
     Precision, Quant, Query, ShardingStrategy, TargetModule, Targets,
 };
-use crate::report::{Error, Explanation, Fit, MemoryBreakdown, ModelInfo, Warning};
+use crate::settings::Settings;
+use serde::Serialize;
 
 const MIB: f64 = 1048576.0;
+
+/// Which model was evaluated and how much of it trains.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ModelInfo {
+    /// Preset id, or None for a custom / inferred architecture.
+    pub id: Option<String>,
+    pub name: String,
+    pub params: u64,
+    pub trainable_params: u64,
+    /// Parameters one token passes through, for a mixture of experts (None when dense).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub active_params: Option<u64>,
+    /// A multimodal checkpoint's vision tower and projector: loaded, in the weights, frozen.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub frozen_vision_params: u64,
+    /// True when the architecture was guessed from a parameter count alone.
+    pub inferred: bool,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// Per-GPU memory, in bytes.
+#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+pub struct MemoryBreakdown {
+    pub weights: u64,
+    pub gradients: u64,
+    pub optimizer: u64,
+    pub activations: u64,
+    pub logits: u64,
+    pub overhead: u64,
+    /// Peak of live tensors: what torch.cuda.max_memory_allocated reports.
+    pub allocated: u64,
+    /// Peak held by the caching allocator: torch.cuda.max_memory_reserved.
+    pub reserved: u64,
+    /// What nvidia-smi shows: reserved plus the CUDA context and non-PyTorch buffers.
+    pub device: u64,
+    /// Host RAM each node needs (offloaded states, pinned buffers).
+    pub host_ram: u64,
+    /// Bytes autograd holds for backward at the end of the forward pass.
+    pub saved_for_backward: u64,
+    /// The run replayed allocation by allocation through PyTorch's caching allocator
+    /// (memory/timeline.rs), at most a few hundred points: filled by `evaluate_with_timeline`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timeline: Option<Vec<crate::memory::timeline::Point>>,
+    /// Where the replay's allocated peak falls, in words ("backward of block 0", ...).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub peak_phase: Option<String>,
+    /// The replay's own `max_memory_reserved` (segments, size classes and streams of the
+    /// allocator), beside `reserved`'s rule.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replay_reserved: Option<u64>,
+}
+
+/// A figure's formula and assumptions, for the page's explanations.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Explanation {
+    /// Which figure: "weights", "gradients", "optimizer", "activations", "logits", "overhead", ...
+    pub term: String,
+    pub formula: String,
+    pub assumptions: Vec<String>,
+}
 
 /// Everything `estimate` worked out, for solvers, the validation table and the page.
 #[derive(Debug, Clone)]
@@ -63,24 +128,6 @@ pub struct Detail {
     pub fragmentation: f64,
     pub framework_buffers: f64,
     pub non_torch: f64,
-}
-
-/// The architecture a query describes: preset, or inferred from `params`, plus overrides.
-pub fn architecture(q: &Query) -> Result<(Architecture, Option<&'static crate::catalog::Preset>), Error> {
-    let (mut a, preset) = match (&q.params, &q.model) {
-        (Some(p), _) => (Architecture::infer(*p), None),
-        (None, Some(id)) => {
-            let p = crate::catalog::preset(id).ok_or_else(|| Error::Invalid {
-                key: "model".into(),
-                message: format!("unknown model '{id}'; accepted: {}", crate::catalog::accepted_ids()),
-            })?;
-            (p.arch.clone(), Some(p))
-        }
-        (None, None) => (crate::catalog::preset("llama-3.1-8b").expect("default preset").arch.clone(), None),
-    };
-    a.apply(&q.arch);
-    a.validate()?;
-    Ok((a, if q.arch.is_empty() { preset } else { None }))
 }
 
 fn invalid(key: &str, message: impl Into<String>) -> Error {
@@ -310,9 +357,9 @@ fn galore(a: &Architecture, q: &Query, tr: &Trainable) -> Galore {
 
 /// Per-GPU memory of the query: the terms, their peaks, and the run's tensors for the
 /// allocator replay (`Estimate::replay`).
-pub fn estimate(q: &Query) -> Result<Estimate, Error> {
-    let (mut a, preset) = architecture(q)?;
-    let res = framework::resolve(q);
+pub fn estimate(s: &Settings) -> Result<Estimate, Error> {
+    let (q, res, preset) = (s.query, s.resolved, s.preset);
+    let mut a = s.arch.clone();
     // A framework that builds its own output projection holds a tied checkpoint untied.
     if res.profile.unties_embeddings && a.tied && !a.encoder_only {
         a.tied = false;
@@ -351,7 +398,7 @@ pub fn estimate(q: &Query) -> Result<Estimate, Error> {
     if q.nodes > q.gpus {
         return Err(invalid("nodes", format!("{} nodes for {} GPUs", q.nodes, q.gpus)));
     }
-    if a.heads % q.tp as u64 != 0 {
+    if !a.heads.is_multiple_of(q.tp as u64) {
         return Err(invalid("tp", format!("tp {} must divide the {} attention heads", q.tp, a.heads)));
     }
     if a.positions > 0 && q.seq as u64 > a.positions {
@@ -1033,11 +1080,4 @@ fn explain(q: &Query, r: &Resolved, a: &Architecture, t: &Trainable) -> Vec<Expl
         Explanation { term: "overhead".into(), formula: "allocator fragmentation (5% of per-step tensors) + CUDA context + framework buffers".into(),
             assumptions: vec![format!("CUDA context {} MiB", r.profile.cuda_context >> 20)] },
     ]
-}
-
-/// How the configuration fits one GPU, with the inverse solvers.
-pub fn fit(q: &Query, est: &Estimate, id: &str) -> Result<Fit, Error> {
-    let g = crate::dataset::gpu(id)
-        .ok_or_else(|| Error::Invalid { key: "gpu".into(), message: format!("unknown GPU id '{id}'") })?;
-    Ok(crate::solve::fit_on(q, est, g))
 }

@@ -10,6 +10,7 @@
 
 use crate::framework::Resolved;
 use crate::query::{Checkpointing, Method, Query};
+use crate::settings::Settings;
 
 /// The model numbers the FLOP count and the kernel model need.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -41,12 +42,8 @@ pub struct FlopShape {
 
 impl FlopShape {
     /// From the query's preset or inferred architecture, scaled to the memory model's counts.
-    pub fn of(q: &Query, params: u64, trainable: u64) -> FlopShape {
-        let mut arch = match q.model.as_deref().and_then(crate::catalog::preset) {
-            Some(p) => p.arch.clone(),
-            None => crate::arch::Architecture::infer(params.max(1)),
-        };
-        arch.apply(&q.arch);
+    pub fn of(settings: &Settings, params: u64, trainable: u64) -> FlopShape {
+        let (q, arch) = (settings.query, &settings.arch);
         let total = arch.param_count().max(1) as f64;
         let active_ratio = (arch.active_params() as f64 / total).clamp(0.0, 1.0);
         // The memory model may count a few parameters differently (e.g. a pasted config);
@@ -109,12 +106,6 @@ impl FlopShape {
     }
 }
 
-/// Checkpointing in force: the framework profile's (`framework::resolve`), so memory and time
-/// agree on what is recomputed.
-pub fn checkpointing(q: &Query) -> Checkpointing {
-    crate::framework::resolve(q).ckpt
-}
-
 /// Model FLOPs per trained token, without recomputation: the numerator of MFU.
 pub fn model_flops_per_token(q: &Query, s: &FlopShape) -> f64 {
     let (fwd, bwd) = passes(q, s);
@@ -140,8 +131,9 @@ fn passes(q: &Query, s: &FlopShape) -> (f64, f64) {
 
 /// FLOPs executed per trained token (forward, backward and recomputation), counted as
 /// `model_flops_per_token` counts them.
-pub fn flops_per_token(q: &Query, s: &FlopShape) -> f64 {
-    flops_per_token_with(q, s, checkpointing(q))
+/// Checkpointing is the resolved one, so memory and time agree on what is recomputed.
+pub fn flops_per_token(settings: &Settings, s: &FlopShape) -> f64 {
+    flops_per_token_with(settings.query, s, settings.resolved.ckpt)
 }
 
 pub fn flops_per_token_with(q: &Query, s: &FlopShape, ckpt: Checkpointing) -> f64 {

@@ -20,7 +20,9 @@ pub mod flops;
 pub mod kernels;
 pub mod run;
 
-pub use flops::{checkpointing, flops_per_token, model_flops_per_token, FlopShape};
+use crate::settings::Settings;
+
+pub use flops::{flops_per_token, model_flops_per_token, FlopShape};
 pub use kernels::MicroStep;
 
 use crate::dataset::Gpu;
@@ -125,8 +127,15 @@ pub struct Timing {
 
 /// Time for the job on `count` GPUs per instance × `instances` of GPU `g`; `internode_gb_s`
 /// is the network between instances per GPU, one way.
-pub fn timing(q: &Query, s: &FlopShape, g: &Gpu, count: u32, instances: u32, internode_gb_s: Option<f64>) -> Timing {
-    let r = crate::framework::resolve(q);
+pub fn timing(
+    settings: &Settings,
+    s: &FlopShape,
+    g: &Gpu,
+    count: u32,
+    instances: u32,
+    internode_gb_s: Option<f64>,
+) -> Timing {
+    let (q, r) = (settings.query, settings.resolved);
     let lay = Layout::new(q, count, instances);
     let (_, peak_lin, flagged) = kernels::linear_peak(q, g);
     let (_, peak16, _) = compute_peak(q.precision, g);

@@ -1,4 +1,5 @@
-//! Closed-form ZeRO and DeepSpeed model-state formulas, reproduced exactly.
+//! Closed-form ZeRO and DeepSpeed model-state formulas, reproduced exactly: test oracles for
+//! the memory model's sharding, not part of the product.
 //!
 //! `zero_paper` is Rajbhandari et al. (arXiv:1910.02054) §5 / Table 1; `deepspeed` is
 //! DeepSpeed's `estimate_zero{2,3}_model_states_mem_needs` at microsoft/DeepSpeed @38327e07

@@ -1,0 +1,48 @@
+//! A query resolved once: the architecture it describes and the framework profile's defaults
+//! for every key the person left unset. Memory, time, cost, the solvers and the exporter read
+//! these settings, so they agree on what runs (checkpointing, attention, loss, packing, ...);
+//! only this file calls `framework::resolve`.
+
+use crate::arch::Architecture;
+use crate::catalog::Preset;
+use crate::diag::Error;
+use crate::framework::{self, Resolved};
+use crate::query::Query;
+
+/// The query with its architecture and the framework's resolved behaviour.
+#[derive(Debug, Clone)]
+pub struct Settings<'q> {
+    pub query: &'q Query,
+    /// The architecture as the checkpoint describes it (preset, inferred or overridden).
+    pub arch: Architecture,
+    /// The preset, when the architecture is one unchanged.
+    pub preset: Option<&'static Preset>,
+    /// The framework profile applied to the keys the query leaves unset.
+    pub resolved: Resolved,
+}
+
+impl<'q> Settings<'q> {
+    /// Resolves `q`; an unknown model or an impossible architecture is an error naming its key.
+    pub fn resolve(q: &'q Query) -> Result<Settings<'q>, Error> {
+        let (arch, preset) = architecture(q)?;
+        Ok(Settings { query: q, arch, preset, resolved: framework::resolve(q) })
+    }
+}
+
+/// The architecture a query describes: preset, or inferred from `params`, plus overrides.
+pub fn architecture(q: &Query) -> Result<(Architecture, Option<&'static Preset>), Error> {
+    let (mut a, preset) = match (&q.params, &q.model) {
+        (Some(p), _) => (Architecture::infer(*p), None),
+        (None, Some(id)) => {
+            let p = crate::catalog::preset(id).ok_or_else(|| Error::Invalid {
+                key: "model".into(),
+                message: format!("unknown model '{id}'; accepted: {}", crate::catalog::accepted_ids()),
+            })?;
+            (p.arch.clone(), Some(p))
+        }
+        (None, None) => (crate::catalog::preset("llama-3.1-8b").expect("default preset").arch.clone(), None),
+    };
+    a.apply(&q.arch);
+    a.validate()?;
+    Ok((a, if q.arch.is_empty() { preset } else { None }))
+}
