@@ -1,0 +1,108 @@
+//! Transient buffers beside the model states and activations: float8 casts, QLoRA's
+//! dequantized weight, gradient buckets (DDP, ZeRO, FSDP), the optimizer step's temporaries,
+//! and the optimizer stepping inside backward.
+
+use super::parallel::PerGpu;
+use super::run::Run;
+use super::states::States;
+use super::trainable::is_peft;
+use crate::query::{Compute, Method, Optimizer, OptimizerImpl, ShardingStrategy};
+
+/// Buffers on one GPU, bytes.
+pub(super) struct Buffers {
+    /// Everything live beside the states and activations (gathered blocks included).
+    pub total: f64,
+    pub dequant: f64,
+    pub bucket: f64,
+    /// The optimizer step's temporaries.
+    pub step_temp: f64,
+    /// Gradients alive at once (one tensor's when the optimizer steps inside backward).
+    pub g: f64,
+}
+
+pub(super) fn buffers(r: &Run, st: &States, pg: &PerGpu) -> Buffers {
+    let (q, a, tr, res, tp, pp, dp) = (r.q, &r.a, r.tr, r.res, r.tp, r.pp, r.dp);
+    let (grads_full, head_params, galore) = (st.grads_full, st.head_params, &st.galore);
+    let (state_bytes_base, state_bytes_ad, base_train_bytes) =
+        (st.state_bytes_base, st.state_bytes_ad, r.base_train_bytes);
+    let (o, g, gathered, adapter_bytes, tokens) = (pg.o, pg.g, pg.gathered, r.adapter_bytes, r.tokens);
+    let mut buffers = 0.0;
+    if q.compute != Compute::Native {
+        // torchao Float8Linear (torchao/float8/float8_linear.py @7ca1bfb) saves its
+        // high-precision input and weight for backward and casts per use: the largest
+        // linear's float8 weight and its input's float8 copy live during its matmul.
+        let largest = a.hidden as f64 * a.ffn.max(a.q_dim()) as f64 / tp;
+        buffers += largest + tokens * a.ffn.max(a.hidden) as f64 / tp;
+    }
+    let dequant_buf = if q.method == Method::Qlora {
+        // One dequantized 16-bit copy of the largest quantized weight during its matmul (a
+        // quantized LM head is the largest: vocab × hidden).
+        (a.hidden as f64 * a.ffn.max(a.q_dim()) as f64).max(head_params) * 2.0 / tp
+    } else {
+        0.0
+    };
+    buffers += dequant_buf;
+    let mut bucket_buf = 0.0;
+    if q.gpus > 1 && dp > 1.0 {
+        bucket_buf = match q.shard {
+            // DDP reducer buckets hold a second copy of every gradient.
+            ShardingStrategy::None => grads_full / tp / pp,
+            // DeepSpeed's contiguous reduce bucket: reduce_bucket_size = 5e8 elements, 16-bit.
+            ShardingStrategy::Zero1 | ShardingStrategy::Zero2 | ShardingStrategy::Zero3 => {
+                (5e8 * 2.0f64).min(grads_full / tp / pp)
+            }
+            // FSDP reduce-scatters one unit's gradients at a time. With a PEFT model the
+            // Trainer wraps every module holding trainable weights in its own unit (transformers
+            // `_fsdp_qlora_plugin_updates` → peft `fsdp_auto_wrap_policy`), so frozen units
+            // carry no gradient and a unit's gradients are one layer's adapters.
+            ShardingStrategy::Fsdp => {
+                if is_peft(q.method) {
+                    tr.adapter as f64 / a.layers.max(1) as f64 * adapter_bytes / tp
+                } else {
+                    a.layer_params() as f64 * 2.0 / tp
+                }
+            }
+        };
+        buffers += bucket_buf;
+    }
+    buffers += gathered;
+    let step_temp = match q.optim {
+        // torch AdamW foreach: one second-moment-sized list (`_foreach_sqrt`) for the whole
+        // group, this GPU's shard of it; for-loop: per tensor, `sqrt` and its quotient live
+        // together (two of the largest tensor); fused: none.
+        Optimizer::AdamW if o > 0.0 => match res.optimizer_impl {
+            OptimizerImpl::Foreach => {
+                (tr.base as f64 * state_bytes_base + tr.adapter as f64 * state_bytes_ad)
+                    / tp
+                    / if matches!(q.shard, ShardingStrategy::None) { 1.0 } else { dp }
+            }
+            OptimizerImpl::ForLoop => 2.0 * tr.largest_tensor as f64 * state_bytes_base.max(state_bytes_ad) / tp,
+            OptimizerImpl::Fused => 0.0,
+        },
+        Optimizer::Adafactor => tr.largest_tensor as f64 * 4.0 * 2.0 / tp,
+        // GaLore: the fp32 SVD of the largest projected gradient at each projection update
+        // (its fp32 copy, U and Vh), and the full-size update projected back plus its scaled
+        // copy (gradient dtype).
+        Optimizer::GaloreAdamW => {
+            let (m, n) = galore.as_ref().map_or((0.0, 0.0), |g| g.largest);
+            let k = m.min(n);
+            ((m * n + m * k + k * n) * 4.0 + 2.0 * m * n * base_train_bytes) / tp
+        }
+        _ => 0.0,
+    };
+
+    // Optimizer in backward (torchtune `OptimizerInBackwardWrapper`,
+    // torchtune/training/memory.py: a post-accumulate-grad hook steps the parameter and sets
+    // its gradient to None): one tensor's gradient and that tensor's step temporaries live at
+    // a time, and the step happens inside backward.
+    let (g, step_temp) = if q.optim_in_bwd && g > 0.0 {
+        let per = (grads_full / tr.total.max(1) as f64).max(2.0);
+        let one = tr.largest_tensor as f64 * per
+            / tp
+            / if matches!(q.shard, ShardingStrategy::Zero3 | ShardingStrategy::Fsdp) { dp } else { 1.0 };
+        (one.min(g), step_temp.min(one * 2.0))
+    } else {
+        (g, step_temp)
+    };
+    Buffers { total: buffers, dequant: dequant_buf, bucket: bucket_buf, step_temp, g }
+}

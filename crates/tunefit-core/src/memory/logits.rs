@@ -1,0 +1,85 @@
+//! The loss path: the logits and what each loss implementation keeps for backward.
+
+use super::run::Run;
+use crate::framework::LogitsImpl;
+use crate::query::{Loss, Precision};
+
+/// The loss path on one GPU, bytes.
+pub(super) struct LossPath {
+    /// What the loss keeps for backward (part of `logits`, and of saved_for_backward).
+    pub loss_saved: f64,
+    /// Everything the loss path holds at its peak.
+    pub logits: f64,
+}
+
+pub(super) fn loss_path(r: &Run, head_trains: bool) -> LossPath {
+    let (q, a, res, tp) = (r.q, &r.a, r.res, r.tp);
+    let (tokens, act_bytes, true16) = (r.tokens, r.act_bytes, r.true16);
+    let h = a.hidden as f64;
+    let v = a.vocab as f64 / tp;
+    let logits_impl = match (res.loss, res.profile.logits) {
+        (Loss::FusedLinear, _) => LogitsImpl::FusedLinear,
+        (_, LogitsImpl::Fused) => LogitsImpl::Fused,
+        (Loss::Chunked, LogitsImpl::Fp32Upcast) => LogitsImpl::ChunkedFp32 { chunks: 8 },
+        (Loss::Standard, LogitsImpl::ChunkedFp32 { .. }) => LogitsImpl::Fp32Upcast,
+        (_, x) => x,
+    };
+    let loss_saved = if a.encoder_only {
+        0.0
+    } else {
+        match logits_impl {
+            LogitsImpl::Fp32Upcast => tokens * v * if a.quirks.softcap { 4.0 + act_bytes } else { 4.0 },
+            LogitsImpl::ModelDtype => tokens * v * act_bytes,
+            LogitsImpl::ChunkedFp32 { .. } => tokens * v * if res.compile { act_bytes } else { 4.0 },
+            LogitsImpl::Fused => tokens * v * act_bytes + tokens * 4.0,
+            // The input's gradient, computed in forward, waits for backward.
+            LogitsImpl::FusedLinear => tokens * h * act_bytes,
+        }
+    };
+    let logits = if a.encoder_only {
+        0.0
+    } else {
+        match logits_impl {
+            // Backward of log-softmax: saved fp32 output, incoming grad and result, 4 B each;
+            // Inductor fuses nll and log-softmax backward, dropping one.
+            // Gemma 2's logit soft-cap keeps a tanh output of the same width.
+            LogitsImpl::Fp32Upcast => {
+                tokens * v * (if res.compile { 8.0 } else { 12.0 } + if a.quirks.softcap { act_bytes } else { 0.0 })
+            }
+            // litgpt: logits and log-probs in the model dtype, plus their two gradients.
+            LogitsImpl::ModelDtype => tokens * v * 4.0 * act_bytes,
+            // fp32 log-probs of every chunk are saved; one chunk's fp32 copy and grads live.
+            // Compiled, the loss saves its 16-bit input chunks instead and recomputes the
+            // softmax in backward (one chunk's fp32 grad and its 16-bit cast live).
+            LogitsImpl::ChunkedFp32 { chunks } => {
+                if res.compile {
+                    tokens * v * act_bytes + tokens * v * (4.0 + act_bytes) / chunks as f64
+                } else {
+                    tokens * v * 4.0 + tokens * v * 8.0 / chunks as f64
+                }
+            }
+            // Unsloth: logits in the model dtype, gradient written in place; fp32 logsumexp.
+            // Its CausalLM forward casts the logits to `config.torch_dtype`, the checkpoint's
+            // dtype (unsloth/models/llama.py @b140367a: `logits.to(self.config.torch_dtype)`),
+            // which is bfloat16 for every current checkpoint: a model loaded in fp16 (GPUs
+            // without bf16) gets a bf16 copy, and backward casts the gradient back, so two
+            // 16-bit V-wide tensors live at once.
+            LogitsImpl::Fused => {
+                tokens * v * act_bytes * if q.precision == Precision::Fp16True { 2.0 } else { 1.0 } + tokens * 4.0
+            }
+            // Liger (src/liger_kernel/ops/fused_linear_cross_entropy.py @ead96b61): the input's
+            // gradient (tokens × h), one chunk of logits in the input dtype whose gradient the
+            // kernel writes in place, chunk = next_power_of_2(⌈tokens / ⌈V/h⌉⌉) rows, that
+            // chunk's input gradient, and an fp32 loss per token. A trained head whose
+            // gradient is 16-bit takes the slow path, `grad_weight += mm(...).float()`: a
+            // 16-bit and an fp32 V × h product per chunk (6·V·h bytes).
+            LogitsImpl::FusedLinear => {
+                let chunk =
+                    (tokens / (v / h).ceil().max(1.0)).ceil().max(1.0).log2().ceil().exp2().min(tokens.max(1.0));
+                let slow_path = if head_trains && true16 { 6.0 * v * h } else { 0.0 };
+                tokens * h * act_bytes + chunk * (v + h) * act_bytes + tokens * 4.0 + slow_path
+            }
+        }
+    };
+    LossPath { loss_saved, logits }
+}

@@ -1,0 +1,110 @@
+//! Parallelism: what each GPU holds of the model states (tensor and pipeline parallel splits,
+//! ZeRO/FSDP sharding, offload to the host), and which pipeline stage holds the most.
+
+use super::run::Run;
+use super::states::{quant_bits, States};
+use crate::diag::Warning;
+use crate::query::{Method, Offload, ShardingStrategy};
+
+/// Model states on one GPU, bytes.
+pub(super) struct PerGpu {
+    pub w: f64,
+    pub g: f64,
+    pub o: f64,
+    /// ZeRO-3/FSDP: the gathered blocks in flight.
+    pub gathered: f64,
+    /// Offloaded states in host memory, per GPU.
+    pub host: f64,
+}
+
+pub(super) fn per_gpu(r: &Run, st: &States, warn: &mut Vec<Warning>) -> PerGpu {
+    let (q, a, tp, pp, dp) = (r.q, &r.a, r.tp, r.pp, r.dp);
+    let (sharded, zero_mixed) = (r.sharded, r.zero_mixed);
+    let (weights_full, grads_full, opt_full) = (st.weights_full, st.grads_full, st.opt_full);
+    // ---------- parallelism ----------
+    let (mut w, mut g, mut o) = (weights_full / tp / pp, grads_full / tp / pp, opt_full / tp / pp);
+    let mut gathered = 0.0;
+    match q.shard {
+        ShardingStrategy::None => {}
+        ShardingStrategy::Zero1 => {
+            o /= dp;
+        }
+        ShardingStrategy::Zero2 => {
+            o /= dp;
+            g /= dp;
+        }
+        ShardingStrategy::Zero3 | ShardingStrategy::Fsdp => {
+            o /= dp;
+            g /= dp;
+            w /= dp;
+            // The block being computed and the prefetched next one are gathered in their
+            // storage dtype: 16-bit, or under QLoRA the packed 4-bit storage of the block
+            // linears (FSDP/ZeRO-3 QLoRA stores NF4 in a 16-bit `quant_storage` tensor and
+            // dequantizes one linear at a time, counted in the buffers below). The embedding
+            // and LM head are gathered alone at the ends.
+            let layer = a.layer_params() as f64;
+            let layer_bytes = if q.method == Method::Qlora {
+                let lin = a.block_linear_params() as f64 / a.layers.max(1) as f64;
+                lin * quant_bits(q.quant, q.double_quant, a.hidden) / 8.0 + (layer - lin).max(0.0) * 2.0
+            } else {
+                layer * 2.0
+            };
+            gathered = (2.0 * layer_bytes).max(a.modules().largest_module as f64 * 2.0) / tp;
+        }
+    }
+    if sharded && dp == 1.0 {
+        warn.push(Warning {
+            code: "shard-one-gpu".into(),
+            message: "sharding over one data-parallel rank saves nothing".into(),
+        });
+    }
+    let mut host = 0.0;
+    match q.offload {
+        Offload::None => {}
+        Offload::Optimizer => {
+            if !sharded {
+                warn.push(Warning {
+                    code: "offload-needs-sharding".into(),
+                    message: "optimizer offload needs DeepSpeed ZeRO or FSDP (shard=zero1..3/fsdp); assumed anyway"
+                        .into(),
+                });
+            }
+            host += o + if zero_mixed { g * 2.0 } else { 0.0 };
+            o = 0.0;
+        }
+        Offload::All => {
+            if !matches!(q.shard, ShardingStrategy::Zero3 | ShardingStrategy::Fsdp) {
+                warn.push(Warning {
+                    code: "offload-needs-zero3".into(),
+                    message: "parameter offload needs ZeRO-3 or FSDP full shard (shard=zero3|fsdp)".into(),
+                });
+            }
+            host += o + w + if zero_mixed { g * 2.0 } else { 0.0 };
+            o = 0.0;
+            w = 0.0;
+        }
+    }
+    PerGpu { w, g, o, gathered, host }
+}
+
+/// Activations and logits on the stage that holds the most: `(act, logits)`.
+pub(super) fn pipeline(r: &Run, act: f64, logits: f64) -> (f64, f64) {
+    let (q, pp) = (r.q, r.pp);
+    // 1F1B: the first stage runs min(pp, ga) micro-batches' forwards before its first
+    // backward, each holding its 1/pp of the blocks' activations; interleaving with v chunks
+    // holds (1 + (pp−1)/(pp·v)) times that (Narayanan et al. 2021, §2.2). The last stage
+    // holds one micro-batch and the logits. The per-GPU figure is the larger stage.
+    if q.pp > 1 {
+        let chunks = q.pp_chunks as f64;
+        let in_flight = (q.ga as f64).min(pp) * if chunks > 1.0 { 1.0 + (pp - 1.0) / (pp * chunks) } else { 1.0 };
+        let first = act / pp * in_flight;
+        let last = act / pp + logits;
+        if first >= last {
+            (first, 0.0)
+        } else {
+            (act / pp, logits)
+        }
+    } else {
+        (act, logits)
+    }
+}

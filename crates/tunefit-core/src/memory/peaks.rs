@@ -1,0 +1,141 @@
+//! The three peaks (allocated, reserved, device) and host RAM from the terms, and the run's
+//! tensors for the allocator replay.
+
+use super::buffers::Buffers;
+use super::logits::LossPath;
+use super::parallel::PerGpu;
+use super::run::{invalid, Run};
+use super::saved::Saved;
+use super::states::States;
+use super::{shape, Detail, MemoryBreakdown};
+use crate::diag::Error;
+use crate::query::Method;
+
+const MIB: f64 = 1048576.0;
+
+pub(super) struct Peaks {
+    pub memory: MemoryBreakdown,
+    pub detail: Detail,
+    pub timeline_input: Box<shape::Input>,
+}
+
+/// `staged`: activations and logits of the pipeline stage that holds the most.
+pub(super) fn peaks(
+    r: &Run,
+    st: &States,
+    pg: &PerGpu,
+    sv: &Saved,
+    lp: &LossPath,
+    staged: (f64, f64),
+    bf: &Buffers,
+) -> Result<Peaks, Error> {
+    let (q, a, tr, res, tp, pp) = (r.q, &r.a, r.tr, r.res, r.tp, r.pp);
+    let (act_bytes, tokens, zero_mixed, base_train_bytes, adapter_bytes) =
+        (r.act_bytes, r.tokens, r.zero_mixed, r.base_train_bytes, r.adapter_bytes);
+    let (paged, w, o, gathered, host, gpus_per_node) = (st.paged, pg.w, pg.o, pg.gathered, pg.host, r.gpus_per_node);
+    let (per_layer, layers_with_grad, layer_bytes, recompute) =
+        (sv.per_layer, sv.layers_with_grad, sv.layer_bytes, sv.recompute);
+    let (act_pre_pp, head_trains, host_act, blocks_saved, misc_saved) =
+        (sv.act, sv.head_trains, sv.host_act, sv.blocks_saved, sv.misc_saved);
+    let (loss_saved, (act, logits)) = (lp.loss_saved, staged);
+    let (buffers, step_temp, g, dequant_buf, bucket_buf) = (bf.total, bf.step_temp, bf.g, bf.dequant, bf.bucket);
+    let paged_bytes = if paged { o } else { 0.0 };
+    let o_torch = o - paged_bytes;
+    let g_first = if head_trains || q.method == Method::Full {
+        (a.vocab * a.hidden) as f64 * if zero_mixed { 2.0 } else { base_train_bytes } / tp
+    } else {
+        0.0
+    };
+    // Gradients already exist during the forward pass when they accumulate over micro-batches,
+    // or when zero_grad leaves them allocated as zeros (set_to_none=0: torch < 2.0).
+    let fb = if q.ga > 1 || !q.set_to_none {
+        w + o_torch + g + act + logits
+    } else {
+        w + o_torch + (act + logits + g_first.min(g)).max(g)
+    };
+    let peak_fb = fb + buffers;
+    // With the step inside backward, its temporaries sit on top of the activations still
+    // held there.
+    let peak_step = if q.optim_in_bwd { peak_fb + step_temp } else { w + o_torch + g + step_temp + buffers };
+    let allocated = peak_fb.max(peak_step);
+    // Caching allocator: tensors created and freed every step (activations, logits, step
+    // temporaries) come in many sizes; freed blocks of one size serve later requests of
+    // another only after splitting, so a few percent stays cached but unused. 5% is the
+    // middle of PyTorch's documented behaviour (2 MiB rounding of large blocks, 20 MiB
+    // segments for 1–10 MiB requests) seen as 1–5 GiB on 20–60 GiB peaks (§6.5).
+    let dynamic = act + logits + step_temp;
+    let fragmentation = 0.05 * dynamic;
+    let reserved = allocated + fragmentation;
+    // The run's tensors, for the event-by-event replay through the allocator (timeline.rs).
+    let timeline_input = Box::new(shape::Input {
+        q: q.clone(),
+        a: a.clone(),
+        tr,
+        tp,
+        pp,
+        act_bytes,
+        tokens,
+        w,
+        g,
+        o: o_torch,
+        per_layer,
+        layers_with_grad,
+        layer_bytes,
+        recompute,
+        act_pre_pp,
+        act,
+        loss_saved,
+        logits,
+        step_temp,
+        dequant: dequant_buf,
+        bucket: bucket_buf,
+        gathered,
+        adapter_bytes,
+    });
+    let nccl = if q.gpus > 1 { 512.0 * MIB } else { 0.0 };
+    let context = res.profile.cuda_context as f64;
+    let device = reserved + context + nccl + paged_bytes;
+    // A person's own measurement of this setup (`mem_scale`, from `calibrate`) scales the
+    // peaks; the breakdown keeps the model's terms and the difference shows as overhead.
+    let k = q.mem_scale.unwrap_or(1.0);
+    let (allocated, reserved, calibrated) = (allocated * k, reserved * k, device * (k - 1.0));
+    let device = device * k;
+    // Host RAM per node: offloaded states with DeepSpeed's 1.5× pinned staging factor, plus a
+    // ~2 GiB Python/torch/CUDA process per GPU.
+    // Offloaded activations sit in pinned buffers of their own size (no staging factor).
+    let host_ram = host * gpus_per_node * 1.5 + host_act * gpus_per_node + gpus_per_node * 2048.0 * MIB;
+
+    let vals = [w, g, o, act, logits, allocated, reserved, device, host_ram];
+    if vals.iter().any(|x| !x.is_finite() || *x < 0.0 || *x > 1.8e19) {
+        return Err(invalid("seq", "the configuration's memory is beyond 2^64 bytes"));
+    }
+    let memory = MemoryBreakdown {
+        weights: w as u64,
+        gradients: g as u64,
+        optimizer: o as u64,
+        activations: act as u64,
+        logits: logits as u64,
+        overhead: (fragmentation + context + nccl + buffers + calibrated).max(0.0) as u64,
+        allocated: allocated as u64,
+        reserved: reserved as u64,
+        device: device as u64,
+        host_ram: host_ram as u64,
+        saved_for_backward: (blocks_saved + loss_saved + misc_saved) as u64,
+        timeline: None,
+        peak_phase: None,
+        replay_reserved: None,
+    };
+    let detail = Detail {
+        peak_forward_backward: peak_fb,
+        peak_step,
+        model_states: w + g + o,
+        per_layer_activation: layer_bytes,
+        largest_module: a.modules().largest_module,
+        paged_optimizer: paged_bytes,
+        cuda_context: context,
+        fragmentation,
+        framework_buffers: buffers,
+        non_torch: nccl,
+    };
+    Ok(Peaks { memory, detail, timeline_input })
+}

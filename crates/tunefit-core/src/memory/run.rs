@@ -1,0 +1,121 @@
+//! The figures every phase of the estimate reads: the query, the architecture as the
+//! framework holds it, the resolved behaviour, trainable counts, bytes per element of each
+//! kind of tensor, and the parallel layout.
+
+use super::trainable::{trainable, Trainable};
+use crate::arch::Architecture;
+use crate::diag::{Error, Warning};
+use crate::framework::{self, Resolved};
+use crate::query::{AdapterDtype, Method, Precision, Query, ShardingStrategy};
+use crate::settings::Settings;
+
+pub(super) fn invalid(key: &str, message: impl Into<String>) -> Error {
+    Error::Invalid { key: key.into(), message: message.into() }
+}
+
+/// One configuration on one GPU, before any memory is counted.
+pub(super) struct Run<'a> {
+    pub q: &'a Query,
+    pub res: Resolved,
+    /// The architecture as the framework holds it (a tied head untied where it builds its own).
+    pub a: Architecture,
+    pub tr: Trainable,
+    pub p_total: u64,
+    /// Tokens of one sequence on this GPU (prompt tuning's virtual tokens in, 1/cp of it).
+    pub seq: f64,
+    /// Tokens of one micro-batch on this GPU.
+    pub tokens: f64,
+    pub mixed: bool,
+    pub true16: bool,
+    pub fp32: bool,
+    /// Bytes of an activation element.
+    pub act_bytes: f64,
+    /// Bytes of a frozen base parameter.
+    pub frozen_bytes: f64,
+    /// Bytes of an adapter parameter, and of a base parameter that trains.
+    pub adapter_bytes: f64,
+    pub base_train_bytes: f64,
+    /// ZeRO or FSDP shards something.
+    pub sharded: bool,
+    /// ZeRO bookkeeping: 16-bit params and grads, fp32 master in K.
+    pub zero_mixed: bool,
+    pub tp: f64,
+    /// Pipeline stages hold 1/pp of the blocks each (balanced stages assumed).
+    pub pp: f64,
+    /// ZeRO/FSDP shard over the data-parallel and context-parallel ranks (torchtitan's
+    /// `dp_shard_cp` mesh): every rank of both holds the same weights.
+    pub dp: f64,
+    pub gpus_per_node: f64,
+}
+
+impl<'a> Run<'a> {
+    pub fn new(s: &Settings<'a>, warnings: &mut Vec<Warning>) -> Result<Run<'a>, Error> {
+        let (q, res) = (s.query, s.resolved);
+        let mut a = s.arch.clone();
+        // A framework that builds its own output projection holds a tied checkpoint untied.
+        if res.profile.unties_embeddings && a.tied && !a.encoder_only {
+            a.tied = false;
+        }
+        let tr = trainable(&a, q)?;
+        for (code, message) in framework::unsupported(q) {
+            warnings.push(Warning { code: code.into(), message });
+        }
+        super::checks::check(q, &a)?;
+        let p_total = a.param_count();
+        // Prompt tuning prepends its virtual tokens to every sequence (logits included).
+        // Context parallelism gives each GPU 1/cp of every sequence (ring attention passes K/V).
+        let seq = (q.seq as f64 + if q.method == Method::Prompt { q.virtual_tokens as f64 } else { 0.0 }) / q.cp as f64;
+        let tokens = q.batch as f64 * seq;
+        // Eager attention keeps s² scores per head: refuse before the product leaves f64's exact range.
+        if !(tokens * seq * a.heads as f64 * 6.0 * a.layers as f64).is_finite()
+            || tokens * a.hidden as f64 * a.layers as f64 > 1e17
+        {
+            return Err(invalid("seq", "batch × seq is too large to hold on any GPU"));
+        }
+        let mixed = matches!(q.precision, Precision::Fp16Mixed | Precision::Bf16Mixed);
+        let true16 = matches!(q.precision, Precision::Fp16True | Precision::Bf16True);
+        let fp32 = q.precision == Precision::Fp32;
+        let act_bytes = q.precision.compute_bytes();
+        // Frozen base: 16-bit under `*-true`, fp32 otherwise. Mixed precision means an fp32 model under autocast (the Trainer's `bf16=True` on a
+        // model loaded in fp32): frozen weights are fp32 too. A 16-bit-loaded model is `*-true`.
+        let frozen_bytes = if fp32 || mixed { 4.0 } else { 2.0 };
+        let adapter_bytes = match res.adapter_dtype {
+            AdapterDtype::Fp32 => 4.0,
+            AdapterDtype::Bf16 => {
+                if fp32 {
+                    4.0
+                } else {
+                    2.0
+                }
+            }
+        };
+        let base_train_bytes = if true16 { 2.0 } else { 4.0 };
+        let sharded = matches!(
+            q.shard,
+            ShardingStrategy::Zero1 | ShardingStrategy::Zero2 | ShardingStrategy::Zero3 | ShardingStrategy::Fsdp
+        );
+        let zero_mixed = sharded && mixed; // ZeRO bookkeeping: 16-bit params and grads, fp32 master in K.
+        Ok(Run {
+            q,
+            res,
+            tr,
+            p_total,
+            seq,
+            tokens,
+            mixed,
+            true16,
+            fp32,
+            act_bytes,
+            frozen_bytes,
+            adapter_bytes,
+            base_train_bytes,
+            sharded,
+            zero_mixed,
+            tp: q.tp as f64,
+            pp: q.pp as f64,
+            dp: (q.gpus / (q.tp * q.pp * q.cp).max(1)).max(1) as f64 * q.cp as f64,
+            gpus_per_node: (q.gpus as f64 / q.nodes as f64).ceil(),
+            a,
+        })
+    }
+}

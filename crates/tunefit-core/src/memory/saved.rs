@@ -1,0 +1,189 @@
+//! Activations: what the blocks, the embedding and the head keep for backward on one GPU,
+//! under the resolved checkpointing, offloading and parallelism (crate::activation counts
+//! one block).
+
+use super::run::Run;
+use super::trainable::is_peft;
+use crate::activation::{Block, BlockSaved, NormImpl};
+use crate::query::{Attention, Checkpointing, Framework, Method, TargetModule, Targets};
+
+/// Saved activations on one GPU, bytes.
+pub(super) struct Saved {
+    /// One block's saved tensors.
+    pub per_layer: BlockSaved,
+    /// One block's saved bytes (divided over the tensor-parallel group under sequence parallelism).
+    pub layer_bytes: f64,
+    /// Blocks whose activations backward needs.
+    pub layers_with_grad: f64,
+    /// The block rebuilt during backward under checkpointing (0 otherwise).
+    pub recompute: f64,
+    /// Everything kept at the end of the forward pass, the recomputed block on top.
+    pub act: f64,
+    /// What the blocks keep before the recomputed one is added.
+    pub blocks_saved: f64,
+    /// Token ids, labels and the RoPE tables.
+    pub misc_saved: f64,
+    /// Offloaded activations in host memory, per GPU.
+    pub host_act: f64,
+    /// The LM head trains (its input is saved; its gradient exists from the loss on).
+    pub head_trains: bool,
+}
+
+pub(super) fn saved(r: &Run, autocast_copies: f64) -> Saved {
+    let (q, a, res, tp) = (r.q, &r.a, r.res, r.tp);
+    let (seq, tokens, act_bytes, mixed, fp32, adapter_bytes) =
+        (r.seq, r.tokens, r.act_bytes, r.mixed, r.fp32, r.adapter_bytes);
+    let quant_saves = q.method == Method::Qlora && res.profile.nf4_bnb && res.profile.quant_saves_input;
+    let block = Block {
+        act_bytes,
+        full: matches!(q.method, Method::Full | Method::Freeze),
+        lora: if matches!(q.method, Method::Lora | Method::Qlora | Method::Dora) { q.targets } else { Targets::NONE },
+        rank: q.rank as f64,
+        // PEFT casts the adapter input to the adapter dtype; under autocast the fp32 adapter's
+        // matmul then casts it back to 16 bits, and that cast is the copy lora_A keeps (its
+        // rank-r output is 16-bit too: the probe's bf16-mixed LoRA records).
+        lora_input_cast_bytes: if res.profile.lora_casts_input && adapter_bytes > act_bytes {
+            if mixed {
+                act_bytes
+            } else {
+                adapter_bytes
+            }
+        } else {
+            0.0
+        },
+        lora_dropout: res.lora_dropout > 0.0 && matches!(q.method, Method::Lora | Method::Qlora | Method::Dora),
+        quant_saves_input: quant_saves,
+        norm: if mixed && res.profile.norm == NormImpl::Fused && a.norm == crate::arch::NormKind::Layer {
+            NormImpl::Upcast
+        } else {
+            res.profile.norm
+        },
+        attn: res.attn,
+        // Autocast runs softmax in fp32; transformers' shared eager path upcasts too.
+        eager_softmax_fp32: mixed || (!fp32 && a.quirks.softmax_fp32),
+        expand_kv: res.profile.expand_kv,
+        dropout: a.dropout,
+        bottleneck: if q.method == Method::Adapter { q.bottleneck as f64 } else { 0.0 },
+        compiled: res.compile,
+        tp,
+        dora: q.method == Method::Dora,
+        fused_qkv_linear: res.profile.fused_qkv_linear,
+        masked: res.profile.mask_per_layer
+            && res.attn == Attention::Sdpa
+            && ((!res.packing && q.batch > 1) || q.method == Method::Prefix),
+        prefix_tokens: if q.method == Method::Prefix { q.virtual_tokens as f64 } else { 0.0 },
+        native_gelu: matches!(q.framework, Framework::Litgpt | Framework::Torchtune),
+        autocast: mixed,
+    };
+    // LayerNorm (GPT-2/BERT) runs PyTorch's native kernel: input + stats, no fp32 copy
+    // unless autocast runs it in fp32 on a 16-bit input.
+    let block =
+        if a.norm == crate::arch::NormKind::Layer && !mixed { Block { norm: NormImpl::Fused, ..block } } else { block };
+    // Sequence parallelism splits the norms', dropouts' and residuals' activations over the
+    // tensor-parallel group too (Korthikanti et al. 2022, §4.2.2): the whole block divides by t.
+    let sp = q.sp && q.tp > 1;
+    let block = if sp { Block { tp: 1.0, ..block } } else { block };
+    let sp_div = if sp { tp } else { 1.0 };
+    let per_layer = block.saved(a, tokens, seq, res.ckpt);
+    let layer_bytes = per_layer.total() / sp_div;
+    let layers_with_grad = match q.method {
+        Method::Freeze => q.train_layers as f64,
+        _ => a.layers as f64,
+    };
+    // What the blocks keep at the end of the forward pass, and (full checkpointing) the one
+    // block recomputed during backward on top of it.
+    let none_bytes = if res.ckpt == Checkpointing::None {
+        layer_bytes
+    } else {
+        block.saved(a, tokens, seq, Checkpointing::None).total() / sp_div
+    };
+    // Checkpointing every n-th block only (torchtitan's `selective_ac_option: "n"`): the
+    // other blocks keep everything.
+    let checkpointed =
+        if res.ckpt == Checkpointing::None { 0.0 } else { (layers_with_grad / q.ckpt_every.max(1) as f64).floor() };
+    let mut act = checkpointed * layer_bytes + (layers_with_grad - checkpointed) * none_bytes;
+    let mut recompute = 0.0;
+    if checkpointed > 0.0 {
+        // Backward recomputes one block at a time: all of it (full), or what the per-op
+        // policy did not keep.
+        match res.ckpt {
+            Checkpointing::Full => recompute = none_bytes,
+            Checkpointing::Op => recompute = (none_bytes - layer_bytes).max(0.0),
+            _ => {}
+        }
+    }
+    // Activation offloading (torchtune OffloadActivations, Unsloth's offloaded checkpointing):
+    // each block's saved tensors are copied to pinned host memory on a side stream as the
+    // forward moves on, and prefetched one block ahead in backward, so about two blocks' worth
+    // stay on the GPU (the one in flight and the next); the rest lives in host RAM.
+    let mut host_act = 0.0;
+    if res.act_offload && layers_with_grad > 2.0 {
+        host_act = (layers_with_grad - 2.0) * layer_bytes;
+        act = 2.0 * layer_bytes;
+    }
+    // The first block of a PEFT model: its input (frozen embeddings) needs no gradient, so
+    // its first norm keeps nothing.
+    let h = a.hidden as f64;
+    let first_norm = if block.norm == NormImpl::Upcast {
+        if res.compile {
+            act_bytes
+        } else {
+            4.0
+        }
+    } else {
+        act_bytes
+    };
+    let frozen_input = matches!(
+        q.method,
+        Method::Lora | Method::Qlora | Method::Dora | Method::Adapter | Method::Freeze | Method::Prefix
+    ) && !q.targets.contains(TargetModule::Embed)
+        && res.ckpt != Checkpointing::Full;
+    if frozen_input {
+        act -= first_norm * h * tokens;
+    }
+    // Final norm (fp32 copy; its 16-bit input copy when its weight trains) and the LM-head
+    // input when the head trains.
+    let head_trains = q.method == Method::Full || q.targets.contains(TargetModule::LmHead) && is_peft(q.method);
+    let final_norm_trains = q.method == Method::Full;
+    let normed = if a.quirks.norm_fp32_scale { 4.0 } else { act_bytes };
+    let head_saved = tokens
+        * h
+        * (first_norm
+            + if final_norm_trains && block.norm == NormImpl::Upcast { normed } else { 0.0 }
+            + if head_trains { act_bytes } else { 0.0 });
+    // Encoder-only models: the embedding LayerNorm keeps its input, and with dropout the
+    // embedding dropout keeps its mask.
+    let head_saved = head_saved + if a.dropout { tokens * h } else { 0.0 };
+    // PEFT with gradient checkpointing calls `enable_input_require_grads`: the frozen token
+    // embedding's output becomes a leaf that requires grad, held by the graph's AccumulateGrad
+    // node until backward. With learned positions (GPT-2, BERT) something is added to it
+    // before block 0, so it is a tensor of its own; otherwise it is block 0's input, counted.
+    let peft_trainer =
+        matches!(q.framework, Framework::Hf | Framework::Axolotl | Framework::LlamaFactory | Framework::Unsloth);
+    let embed_leaf = peft_trainer
+        && is_peft(q.method)
+        && res.ckpt == Checkpointing::Full
+        && a.positions > 0
+        && !q.targets.contains(TargetModule::Embed);
+    let head_saved = head_saved + if embed_leaf { tokens * h * act_bytes } else { 0.0 };
+    act += head_saved;
+    // Token ids and labels (int64) and the RoPE cos/sin tables.
+    let misc_saved = 16.0 * tokens + 4.0 * seq * a.head_dim as f64;
+    // Autocast's 16-bit weight copies are saved by the matmuls that need them for backward.
+    act += autocast_copies / tp;
+    let blocks_saved = act;
+    act += recompute;
+    // Padded batches carry a 4D additive mask (model dtype) shared by all layers; packed
+    // batches a block-causal boolean mask; flash-attn uses neither.
+    // Masks: transformers keeps one per layer (inside the block, above); torchtune's
+    // packed samples use one block-causal boolean mask (b, s, s) for SDPA; eager attention
+    // in transformers builds one additive mask shared by all layers.
+    if !res.profile.mask_per_layer && res.attn != Attention::Flash {
+        if res.packing {
+            act += q.batch as f64 * seq * seq;
+        } else if q.batch > 1 {
+            act += q.batch as f64 * seq * seq * act_bytes;
+        }
+    }
+    Saved { per_layer, layer_bytes, layers_with_grad, recompute, act, blocks_saved, misc_saved, host_act, head_trains }
+}

@@ -1,0 +1,213 @@
+//! What trains: exact trainable parameter counts per method, the modules a pre-quantized
+//! checkpoint keeps in 16 bits, and what GaLore projects.
+
+use super::run::invalid;
+use crate::arch::Architecture;
+use crate::diag::Error;
+use crate::query::{Method, Query, TargetModule};
+
+/// Trainable parameter counts of a method.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Trainable {
+    /// All trainable parameters.
+    pub total: u64,
+    /// Of which adapter parameters (LoRA/DoRA/bottleneck/prefix/prompt): stored in the adapter dtype.
+    pub adapter: u64,
+    /// Of which base-model parameters trained in full (full, freeze, embed/lm_head targets).
+    pub base: u64,
+    /// Adafactor's factored second moment: Σ(rows + cols) over trainable matrices + vectors.
+    pub adafactor_elems: u64,
+    /// Largest single trainable tensor (step temporaries of per-parameter optimizers).
+    pub largest_tensor: u64,
+}
+
+/// Exact trainable counts (GQA-aware LoRA: r·(in + out) per adapted linear).
+pub fn trainable(a: &Architecture, q: &Query) -> Result<Trainable, Error> {
+    let m = a.modules();
+    let l = a.layers;
+    let r = q.rank as u64;
+    let mut t = Trainable::default();
+    let embed_rows = a.vocab * a.hidden;
+    match q.method {
+        Method::Full => {
+            // A multimodal checkpoint's vision tower stays frozen.
+            t.base = a.text_params();
+            // Factored second moment: each block matrix (rows + cols), vectors in full.
+            let mut fac = 0u64;
+            for tm in TargetModule::LINEAR {
+                if let Some(s) = a.linear(tm) {
+                    fac += s.count * (s.input + s.output);
+                }
+            }
+            let vectors = m.norms + (m.attention + m.mlp).saturating_sub(a.block_linear_params() / l.max(1));
+            t.adafactor_elems =
+                l * (fac + vectors) + (a.vocab + a.hidden) * if a.tied || a.encoder_only { 1 } else { 2 } + a.hidden;
+            t.largest_tensor = m.largest_module;
+        }
+        Method::Freeze => {
+            if q.train_layers as u64 > l {
+                return Err(invalid("train_layers", format!("{} exceeds the model's {} layers", q.train_layers, l)));
+            }
+            t.base = q.train_layers as u64 * a.layer_params();
+            let mut fac = 0u64;
+            for tm in TargetModule::LINEAR {
+                if let Some(s) = a.linear(tm) {
+                    fac += s.count * (s.input + s.output);
+                }
+            }
+            t.adafactor_elems = q.train_layers as u64 * (fac + m.norms);
+            t.largest_tensor = a.hidden * a.ffn.max(a.q_dim());
+        }
+        Method::Lora | Method::Qlora | Method::Dora => {
+            if q.rank as u64 > a.hidden {
+                return Err(invalid("rank", format!("rank {} is larger than the hidden size {}", q.rank, a.hidden)));
+            }
+            let mut adapter = 0u64;
+            let mut fac = 0u64;
+            for tm in q.targets.iter() {
+                for s in a.linear_stack(tm) {
+                    adapter += s.count * r * (s.input + s.output);
+                    fac += s.count * (r + s.input + s.output + r);
+                    if q.method == Method::Dora {
+                        adapter += s.count * s.output;
+                        fac += s.count * s.output;
+                    }
+                    t.largest_tensor = t.largest_tensor.max(r * s.input.max(s.output));
+                }
+            }
+            if adapter == 0 && !q.targets.contains(TargetModule::Embed) && !q.targets.contains(TargetModule::LmHead) {
+                return Err(invalid(
+                    "targets",
+                    "none of the targets exists in this architecture (a plain MLP has no gate)",
+                ));
+            }
+            t.adapter = adapter;
+            t.adafactor_elems = fac;
+            let mut full = 0;
+            if q.targets.contains(TargetModule::Embed) {
+                full += embed_rows;
+            }
+            if q.targets.contains(TargetModule::LmHead) && !(a.tied && q.targets.contains(TargetModule::Embed)) {
+                full += if a.encoder_only { 0 } else { embed_rows };
+            }
+            if full > 0 {
+                t.largest_tensor = t.largest_tensor.max(embed_rows);
+                t.adafactor_elems += a.vocab + a.hidden;
+            }
+            t.base = full;
+        }
+        Method::Adapter => {
+            if q.bottleneck as u64 > a.hidden {
+                return Err(invalid(
+                    "bottleneck",
+                    format!("bottleneck {} is larger than the hidden size {}", q.bottleneck, a.hidden),
+                ));
+            }
+            // Houlsby et al. 2019: two adapters per block (after attention and after the
+            // MLP), each down (h·m + m) and up (m·h + h) with biases.
+            let b = q.bottleneck as u64;
+            t.adapter = l * 2 * (2 * a.hidden * b + b + a.hidden);
+            t.adafactor_elems = l * 2 * (2 * (a.hidden + b) + b + a.hidden);
+            t.largest_tensor = a.hidden * b;
+        }
+        Method::Prefix => {
+            // PEFT prefix tuning without projection: one embedding of
+            // virtual_tokens × (layers · 2 · kv_dim) (a key and a value per layer).
+            t.adapter = q.virtual_tokens as u64 * l * 2 * a.kv_dim();
+            t.adafactor_elems = q.virtual_tokens as u64 + l * 2 * a.kv_dim();
+            t.largest_tensor = t.adapter;
+        }
+        Method::Prompt => {
+            t.adapter = q.virtual_tokens as u64 * a.hidden;
+            t.adafactor_elems = q.virtual_tokens as u64 + a.hidden;
+            t.largest_tensor = t.adapter;
+        }
+    }
+    t.total = t.adapter + t.base;
+    Ok(t)
+}
+
+/// Adapters and prompt methods: the base model stays frozen.
+pub(super) fn is_peft(m: Method) -> bool {
+    !matches!(m, Method::Full | Method::Freeze)
+}
+
+/// Parameters of the block modules `quant_skip` keeps in 16 bits (a pre-quantized
+/// checkpoint's `llm_int8_skip_modules`, e.g. Unsloth's dynamic 4-bit ones).
+pub(super) fn quant_skipped(a: &Architecture, q: &Query) -> Result<f64, Error> {
+    let m = a.modules();
+    let mut total = 0.0;
+    for (layer, part) in &q.quant_skip.0 {
+        let l = *layer as u64;
+        if l >= a.layers {
+            return Err(invalid("quant_skip", format!("block {l} does not exist: the model has {} blocks", a.layers)));
+        }
+        // Dense blocks come first (DeepSeek-V3's first_k_dense_replace); MoE otherwise.
+        let dense = a.experts <= 1 || l < a.dense_blocks();
+        let mlp = if a.experts <= 1 {
+            m.mlp
+        } else if dense {
+            m.dense_mlp
+        } else {
+            m.mlp - a.router_params()
+        };
+        let lin = |t: TargetModule| {
+            a.linear(t)
+                .map(|s| {
+                    (s.input
+                        * s.output
+                        * if matches!(t, TargetModule::Gate | TargetModule::Up | TargetModule::Down) && !dense {
+                            s.count
+                        } else {
+                            1
+                        }) as f64
+                })
+                .unwrap_or(0.0)
+        };
+        total += match part.as_str() {
+            "self_attn" => m.attention as f64,
+            "mlp" => mlp as f64,
+            "self_attn.q_proj" => lin(TargetModule::Q),
+            "self_attn.k_proj" => lin(TargetModule::K),
+            "self_attn.v_proj" => lin(TargetModule::V),
+            "self_attn.o_proj" => lin(TargetModule::O),
+            "mlp.gate_proj" => lin(TargetModule::Gate),
+            "mlp.up_proj" => lin(TargetModule::Up),
+            _ => lin(TargetModule::Down),
+        };
+    }
+    Ok(total)
+}
+
+/// What GaLore projects: the trained block linears (galore_torch's examples and
+/// transformers' `optim_target_modules=["attn", "mlp"]`).
+pub(super) struct Galore {
+    /// Parameters of the projected matrices.
+    pub projected_params: f64,
+    /// Elements of their states and projectors: Σ 2·max(m, n)·r + r·min(m, n).
+    pub projected_states: f64,
+    /// The largest projected matrix (m, n).
+    pub largest: (f64, f64),
+}
+
+pub(super) fn galore(a: &Architecture, q: &Query, tr: &Trainable) -> Galore {
+    let mut g = Galore { projected_params: 0.0, projected_states: 0.0, largest: (0.0, 0.0) };
+    if tr.base == 0 {
+        return g;
+    }
+    // Freeze trains the last `train_layers` blocks: that share of each stack.
+    let share = if q.method == Method::Freeze { q.train_layers as f64 / a.layers.max(1) as f64 } else { 1.0 };
+    for t in TargetModule::LINEAR {
+        for s in a.linear_stack(t) {
+            let (m, n) = (s.input as f64, s.output as f64);
+            let r = (q.galore_rank as f64).min(m.min(n));
+            let count = s.count as f64 * share;
+            g.projected_params += count * m * n;
+            g.projected_states += count * (2.0 * m.max(n) * r + r * m.min(n));
+            if m * n > g.largest.0 * g.largest.1 {
+                g.largest = (m, n);
+            }
+        }
+    }
+    g
+}
