@@ -117,18 +117,21 @@ impl Block {
 
     /// Bytes one block saves for `tokens` = b·s tokens of sequences of length `seq`.
     pub fn saved(&self, a: &Architecture, tokens: f64, seq: f64, ckpt: Checkpointing) -> BlockSaved {
-        use TargetModule as T;
-        let e = self.act_bytes;
-        let (h, f) = (a.hidden as f64, a.ffn as f64);
-        let (qd, kvd) = (a.q_dim() as f64, a.kv_dim() as f64);
-        let heads = a.heads as f64;
-        let t = self.tp.max(1.0);
-        // Prefix tuning prepends virtual keys/values: k, v and scores span seq + prefix.
-        let kv_ratio = (seq + self.prefix_tokens) / seq;
-        let mut s = BlockSaved::default();
+        let (norms, norm_stats) = self.norms(a, tokens);
+        let (attention, attention_scores) = self.attention(a, tokens, seq, ckpt);
+        let mlp = self.mlp(a, tokens);
+        // Dropout after attention and after the MLP keeps a 1-byte mask each.
+        let dropout_masks = if self.dropout { a.hidden as f64 * tokens + a.hidden as f64 * tokens } else { 0.0 };
+        let adapters = self.adapters(a, tokens);
+        let s = BlockSaved { norms, norm_stats, attention, attention_scores, mlp, adapters, dropout_masks };
+        self.checkpointed(a, tokens, ckpt, s)
+    }
 
-        // --- norms: two per block (pre-attention, pre-MLP); extra post-norms (Gemma 2) act
-        // on outputs that are summed into the residual and keep their input too.
+    /// Two norms per block (pre-attention, pre-MLP); extra post-norms (Gemma 2) act on outputs
+    /// that are summed into the residual and keep their input too. `(norms, row statistics)`.
+    fn norms(&self, a: &Architecture, tokens: f64) -> (f64, f64) {
+        let e = self.act_bytes;
+        let h = a.hidden as f64;
         let n_norms = a.norms_per_layer.max(1) as f64;
         let per_norm = match self.norm {
             // Under autocast LayerNorm runs in fp32 (autocast's fp32 op list): the native
@@ -147,10 +150,21 @@ impl Block {
             }
             NormImpl::Fused => e,
         };
-        s.norms = n_norms * per_norm * h * tokens;
-        s.norm_stats = n_norms * 8.0 * tokens;
+        (n_norms * per_norm * h * tokens, n_norms * 8.0 * tokens)
+    }
 
-        // --- attention inputs: the norm output, kept once if any consumer needs it.
+    /// The norm output q, k and v read, the attention kernel's saved tensors, the o
+    /// projection's input: `(attention, eager attention's scores)`.
+    fn attention(&self, a: &Architecture, tokens: f64, seq: f64, ckpt: Checkpointing) -> (f64, f64) {
+        use TargetModule as T;
+        let e = self.act_bytes;
+        let h = a.hidden as f64;
+        let (qd, kvd) = (a.q_dim() as f64, a.kv_dim() as f64);
+        let heads = a.heads as f64;
+        let t = self.tp.max(1.0);
+        // Prefix tuning prepends virtual keys/values: k, v and scores span seq + prefix.
+        let kv_ratio = (seq + self.prefix_tokens) / seq;
+        let mut scores = 0.0;
         let quant_keep = self.quant_saves_input && !self.full;
         let qkv_in = [T::Q, T::K, T::V].iter().any(|x| self.trains(*x)) || quant_keep;
         let qkv_in_shared = self.full || (self.lora_input_cast_bytes == 0.0 && !self.lora_dropout && qkv_in);
@@ -218,7 +232,7 @@ impl Block {
                     } else {
                         0.0
                     };
-                    s.attention_scores = heads / t * seq * kv_ratio * (sm + after) * tokens;
+                    scores = heads / t * seq * kv_ratio * (sm + after) * tokens;
                 }
             }
         }
@@ -228,12 +242,16 @@ impl Block {
         if (self.trains(T::O) || quant_keep) && self.attn == Attention::Eager {
             attn += e * qd / t;
         }
-        if self.dropout {
-            s.dropout_masks += h * tokens;
-        }
-        s.attention = attn * tokens;
+        (attn * tokens, scores)
+    }
 
-        // --- MLP.
+    /// The MLP's saved tensors (router state for a mixture of experts).
+    fn mlp(&self, a: &Architecture, tokens: f64) -> f64 {
+        use TargetModule as T;
+        let e = self.act_bytes;
+        let h = a.hidden as f64;
+        let t = self.tp.max(1.0);
+        let quant_keep = self.quant_saves_input && !self.full;
         let mlp_in = [T::Gate, T::Up].iter().any(|x| self.trains(*x)) || quant_keep;
         let mut mlp = 0.0;
         let mlp_in_shared = self.full || (self.lora_input_cast_bytes == 0.0 && !self.lora_dropout && mlp_in);
@@ -273,12 +291,16 @@ impl Block {
             // Router logits (fp32 softmax over experts) and the token permutation indices.
             mlp += 4.0 * a.experts as f64 + 8.0 * a.experts_per_token as f64;
         }
-        if self.dropout {
-            s.dropout_masks += h * tokens;
-        }
-        s.mlp = mlp * tokens;
+        mlp * tokens
+    }
 
-        // --- adapters.
+    /// LoRA's and DoRA's saved inputs and intermediates, or the bottleneck adapters'.
+    fn adapters(&self, a: &Architecture, tokens: f64) -> f64 {
+        use TargetModule as T;
+        let e = self.act_bytes;
+        let (h, f) = (a.hidden as f64, a.ffn as f64);
+        let (qd, kvd) = (a.q_dim() as f64, a.kv_dim() as f64);
+        let t = self.tp.max(1.0);
         let mut ad = 0.0;
         let mut qkv_input_done = false;
         let mut gate_up_done = false;
@@ -341,8 +363,17 @@ impl Block {
             // the down-projection output (activation input) and the activation output.
             ad += 2.0 * e * (h + 2.0 * self.bottleneck);
         }
-        s.adapters = ad * tokens;
+        ad * tokens
+    }
 
+    /// What checkpointing leaves of the block's saved tensors at the end of the forward pass.
+    fn checkpointed(&self, a: &Architecture, tokens: f64, ckpt: Checkpointing, s: BlockSaved) -> BlockSaved {
+        let e = self.act_bytes;
+        let h = a.hidden as f64;
+        let (qd, kvd) = (a.q_dim() as f64, a.kv_dim() as f64);
+        let heads = a.heads as f64;
+        let t = self.tp.max(1.0);
+        let fe = a.active_ffn() / t;
         match ckpt {
             Checkpointing::Full => {
                 // Only the block input survives the forward pass (16-bit hidden state).

@@ -29,10 +29,11 @@ pub(super) struct Saved {
     pub head_trains: bool,
 }
 
-pub(super) fn saved(r: &Run, autocast_copies: f64) -> Saved {
+/// One block as this run executes it: what its ops save follows from the method, the
+/// precision and the framework's kernels (crate::activation counts the bytes).
+fn block(r: &Run) -> Block {
     let (q, a, res, tp) = (r.q, &r.a, r.res, r.tp);
-    let (seq, tokens, act_bytes, mixed, fp32, adapter_bytes) =
-        (r.seq, r.tokens, r.act_bytes, r.mixed, r.fp32, r.adapter_bytes);
+    let (act_bytes, mixed, fp32, adapter_bytes) = (r.act_bytes, r.mixed, r.fp32, r.adapter_bytes);
     let quant_saves = q.method == Method::Qlora && res.profile.nf4_bnb && res.profile.quant_saves_input;
     let block = Block {
         act_bytes,
@@ -81,8 +82,18 @@ pub(super) fn saved(r: &Run, autocast_copies: f64) -> Saved {
         if a.norm == crate::arch::NormKind::Layer && !mixed { Block { norm: NormImpl::Fused, ..block } } else { block };
     // Sequence parallelism splits the norms', dropouts' and residuals' activations over the
     // tensor-parallel group too (Korthikanti et al. 2022, §4.2.2): the whole block divides by t.
+    if q.sp && q.tp > 1 {
+        Block { tp: 1.0, ..block }
+    } else {
+        block
+    }
+}
+
+pub(super) fn saved(r: &Run, autocast_copies: f64) -> Saved {
+    let (q, a, res, tp) = (r.q, &r.a, r.res, r.tp);
+    let (seq, tokens, act_bytes) = (r.seq, r.tokens, r.act_bytes);
+    let block = block(r);
     let sp = q.sp && q.tp > 1;
-    let block = if sp { Block { tp: 1.0, ..block } } else { block };
     let sp_div = if sp { tp } else { 1.0 };
     let per_layer = block.saved(a, tokens, seq, res.ckpt);
     let layer_bytes = per_layer.total() / sp_div;
