@@ -373,9 +373,8 @@ fn advise(
     cheapest: Option<&RankedOffer>,
     fastest: Option<&RankedOffer>,
 ) -> (Vec<Warning>, Vec<Warning>) {
-    let mut warnings = Vec::new();
     let Some(c) = cheapest else {
-        return (vec![w("rec-none-fits", "No offer fits this configuration as it is; choose your GPU to see the changes that make it fit, each with its figure.".into())], warnings);
+        return (vec![w("rec-none-fits", "No offer fits this configuration as it is; choose your GPU to see the changes that make it fit, each with its figure.".into())], Vec::new());
     };
     let g = dataset::gpu(c.gpu);
     let mut parts = vec![w(
@@ -422,6 +421,28 @@ fn advise(
             }
         }
     }
+    if q.method == Method::Full && !matches!(q.shard, ShardingStrategy::None) {
+        parts.push(w("rec-nvlink", "Full fine-tuning of large models needs multi-GPU nodes with NVLink.".into()));
+    }
+    // Spot.
+    if matches!(q.pricing, Pricing::Both | Pricing::Spot) {
+        let spot_best = all.iter().find(|o| o.pricing == "spot");
+        match spot_best {
+            Some(s) if s.usd_total < c.usd_total + 1e-9 => parts.push(w("rec-spot-pays", format!(
+                "Spot pays off here with checkpoints every {:.0} min: an interruption costs on average half an interval plus a restart.", q.ckpt_interval_min))),
+            Some(_) if q.ckpt_interval_min > 30.0 => parts.push(w("rec-spot-no", format!(
+                "Spot does not pay off with checkpoints every {:.0} min; checkpoint more often to make interruptions cheap.", q.ckpt_interval_min))),
+            _ => {}
+        }
+    }
+    (parts, cautions(q, all, c))
+}
+
+/// Warnings about the cheapest offer: PCIe-only sharding, consumer cards in numbers, billing
+/// rounding, unverified terms, a low-confidence price, no BF16.
+fn cautions(q: &Query, all: &[RankedOffer], c: &RankedOffer) -> Vec<Warning> {
+    let mut warnings = Vec::new();
+    let g = dataset::gpu(c.gpu);
     // Sharded full fine-tuning over PCIe only.
     if q.method == Method::Full && !matches!(q.shard, ShardingStrategy::None) {
         let pcie = |o: &RankedOffer| {
@@ -440,22 +461,10 @@ fn advise(
         } else if all.iter().take(10).any(pcie) {
             warnings.push(w("pcie_sharded", "Some of the cheapest offers shard a full fine-tune over PCIe-only GPUs; full fine-tuning of large models needs NVLink nodes.".into()));
         }
-        parts.push(w("rec-nvlink", "Full fine-tuning of large models needs multi-GPU nodes with NVLink.".into()));
     }
     if let Some(g) = g {
         if g.class == GpuClass::Consumer && c.gpus * c.instances > 1 {
             warnings.push(w("consumer_multi_gpu", format!("{} consumer cards: GDDR cards suit small models and QLoRA on one card; once a job needs several, PCIe communication and the lack of NVLink make them a poor choice.", c.gpus * c.instances)));
-        }
-    }
-    // Spot.
-    if matches!(q.pricing, Pricing::Both | Pricing::Spot) {
-        let spot_best = all.iter().find(|o| o.pricing == "spot");
-        match spot_best {
-            Some(s) if s.usd_total < c.usd_total + 1e-9 => parts.push(w("rec-spot-pays", format!(
-                "Spot pays off here with checkpoints every {:.0} min: an interruption costs on average half an interval plus a restart.", q.ckpt_interval_min))),
-            Some(_) if q.ckpt_interval_min > 30.0 => parts.push(w("rec-spot-no", format!(
-                "Spot does not pay off with checkpoints every {:.0} min; checkpoint more often to make interruptions cheap.", q.ckpt_interval_min))),
-            _ => {}
         }
     }
     // Per-hour billing on short, repeated runs.
@@ -485,7 +494,7 @@ fn advise(
     {
         warnings.push(w("no_bf16", format!("{} has no BF16: the time assumes fp16 mixed precision.", c.gpu)));
     }
-    (parts, warnings)
+    warnings
 }
 
 /// The `time` figure for the query: on the named GPU (`gpu`, `gpus` × `nodes`), else on the

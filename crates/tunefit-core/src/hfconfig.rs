@@ -328,139 +328,7 @@ fn language_model(v: &Value, ty: &str) -> Result<Architecture, ConfigError> {
     let a = match ty {
         "llama" | "mistral" | "mixtral" | "qwen2" | "qwen3" | "qwen3_moe" | "qwen3_next" | "gemma" | "gemma2"
         | "gemma3_text" | "phi3" | "olmo2" | "smollm3" | "llama4_text" | "gpt_oss" | "deepseek_v3" => {
-            let hidden = f.u64("hidden_size")?;
-            let heads = f.u64("num_attention_heads")?;
-            let mut kv = f.opt_u64("num_key_value_heads")?.unwrap_or(heads);
-            let mut head_dim = f.opt_u64("head_dim")?.unwrap_or(hidden / heads);
-            // Defaults of tie_word_embeddings per config class: the Gemmas and SmolLM3 True,
-            // the others False.
-            let tied_default = matches!(ty, "gemma" | "gemma2" | "gemma3_text" | "smollm3");
-            // gpt-oss: biases on q, k, v and o (GptOssConfig attention_bias True).
-            let attn_bias = f.bool_or("attention_bias", ty == "gpt_oss")?;
-            let mut layout = crate::arch::Layout::UNIFORM;
-            let mut ffn = f.u64("intermediate_size")?;
-            let (mut experts, mut k) = (1, 1);
-            let layers = f.u64("num_hidden_layers")?;
-            match ty {
-                "mixtral" | "gpt_oss" => {
-                    experts = f.u64("num_local_experts")?;
-                    k = f.u64("num_experts_per_tok")?;
-                }
-                "qwen3_moe" | "qwen3_next" => {
-                    experts = f.u64("num_experts")?;
-                    k = f.u64("num_experts_per_tok")?;
-                    // Qwen3MoeDecoderLayer: layer i is sparse unless listed in mlp_only_layers
-                    // or off the decoder_sparse_step grid; dense ones are intermediate_size wide.
-                    let step = f.count_or("decoder_sparse_step", 1)?.max(1);
-                    let only: Vec<u64> = v
-                        .get("mlp_only_layers")
-                        .and_then(Value::as_array)
-                        .map(|x| x.iter().filter_map(Value::as_u64).collect())
-                        .unwrap_or_default();
-                    layout.dense_layers =
-                        (0..layers).filter(|i| only.contains(i) || (i + 1) % step != 0).count() as u64;
-                    layout.dense_ffn = if layout.dense_layers > 0 { ffn } else { 0 };
-                    ffn = f.u64("moe_intermediate_size")?;
-                    if ty == "qwen3_next" {
-                        // Qwen3NextSparseMoeBlock: a gated shared expert beside the routed ones;
-                        // attention q_proj doubled for its output gate; the blocks that are not
-                        // every `full_attention_interval`-th (or `layer_types` says so) mix
-                        // tokens with Gated DeltaNet.
-                        layout.shared_ffn = f.count_or("shared_expert_intermediate_size", 0)?;
-                        layout.shared_gate = layout.shared_ffn > 0;
-                        layout.attn_gate = true;
-                        let lin = match v.get("layer_types").and_then(Value::as_array) {
-                            Some(t) => t.iter().filter(|x| x.as_str() == Some("linear_attention")).count() as u64,
-                            None => {
-                                let every = f.count_or("full_attention_interval", 4)?.max(1);
-                                (0..layers).filter(|i| (i + 1) % every != 0).count() as u64
-                            }
-                        };
-                        layout.linear_attn = crate::arch::LinearAttn {
-                            layers: lin,
-                            key_heads: f.u64("linear_num_key_heads")?,
-                            key_dim: f.u64("linear_key_head_dim")?,
-                            value_heads: f.u64("linear_num_value_heads")?,
-                            value_dim: f.u64("linear_value_head_dim")?,
-                            conv: f.count_or("linear_conv_kernel_dim", 4)?,
-                        };
-                    }
-                }
-                "llama4_text" => {
-                    experts = f.u64("num_local_experts")?;
-                    k = f.u64("num_experts_per_tok")?;
-                    // Llama4TextDecoderLayer: MoE where the index is in `moe_layers` (default every
-                    // interleave_moe_layer_step-th); MoE blocks add a shared expert of
-                    // intermediate_size, dense blocks are intermediate_size_mlp wide.
-                    let step = f.u64("interleave_moe_layer_step")?;
-                    let moe = match v.get("moe_layers").and_then(Value::as_array) {
-                        Some(x) => x.len() as u64,
-                        None => (0..layers).filter(|i| (i + 1) % step == 0).count() as u64,
-                    };
-                    layout.dense_layers = layers - moe.min(layers);
-                    layout.dense_ffn = f.u64("intermediate_size_mlp")?;
-                    layout.shared_ffn = ffn;
-                }
-                "deepseek_v3" => {
-                    experts = f.u64("n_routed_experts")?;
-                    k = f.u64("num_experts_per_tok")?;
-                    layout.dense_layers = f.count_or("first_k_dense_replace", 0)?;
-                    layout.dense_ffn = ffn;
-                    ffn = f.u64("moe_intermediate_size")?;
-                    layout.shared_ffn = f.count_or("n_shared_experts", 0)? * ffn;
-                    // DeepseekV3TopkRouter's e_score_correction_bias is a buffer, not a parameter.
-                    let rope = f.u64("qk_rope_head_dim")?;
-                    layout.mla = crate::arch::Mla {
-                        q_rank: f.count_or("q_lora_rank", 0)?,
-                        kv_rank: f.u64("kv_lora_rank")?,
-                        rope_dim: rope,
-                        v_dim: f.u64("v_head_dim")?,
-                    };
-                    head_dim = f.u64("qk_nope_head_dim")? + rope;
-                    kv = heads;
-                }
-                _ => {}
-            }
-            if ty == "gpt_oss" {
-                layout.router_bias = true;
-                layout.attn_sinks = true;
-            }
-            layout.qk_norm_full = ty == "olmo2";
-            Architecture {
-                layers,
-                hidden,
-                heads,
-                kv_heads: kv,
-                head_dim,
-                ffn,
-                vocab: f.u64("vocab_size")?,
-                tied: f.bool_or("tie_word_embeddings", tied_default)?,
-                mlp: MlpKind::Gated,
-                norm: NormKind::Rms,
-                norms_per_layer: if matches!(ty, "gemma2" | "gemma3_text") { 4 } else { 2 },
-                qk_norm: matches!(ty, "qwen3" | "qwen3_moe" | "qwen3_next" | "gemma3_text" | "olmo2"),
-                // Qwen2 always has q/k/v biases (Qwen2Attention: bias=True).
-                qkv_bias: ty == "qwen2" || attn_bias,
-                o_bias: attn_bias,
-                // gpt-oss experts carry gate_up_proj_bias and down_proj_bias.
-                mlp_bias: ty == "gpt_oss" || f.bool_or("mlp_bias", false)?,
-                lm_head_bias: false,
-                positions: 0,
-                experts,
-                experts_per_token: k,
-                encoder_only: false,
-                type_vocab: 0,
-                dropout: false,
-                inferred: false,
-                quirks: crate::arch::Quirks {
-                    act_extra_saves: 0,
-                    fused_qkv: ty == "phi3",
-                    softcap: ty == "gemma2",
-                    norm_fp32_scale: matches!(ty, "gemma" | "gemma2" | "gemma3_text" | "qwen3_next"),
-                    softmax_fp32: true,
-                },
-                layout,
-            }
+            decoder(&f, v, ty)?
         }
         "phi" => {
             // PhiConfig (phi-1, phi-1.5, phi-2): parallel block, one LayerNorm, biased linears
@@ -511,6 +379,176 @@ fn language_model(v: &Value, ty: &str) -> Result<Architecture, ConfigError> {
         other => return Err(ConfigError::UnsupportedFamily(other.to_string())),
     };
     Ok(a)
+}
+
+/// The decoder families transformers builds from `LlamaConfig`-like fields (Llama, Mistral,
+/// Mixtral, Qwen 2/3 and their MoE, Gemma 1–3, Phi-3, OLMo 2, SmolLM3, Llama 4 text,
+/// gpt-oss, DeepSeek-V3).
+fn decoder(f: &Fields, v: &Value, ty: &str) -> Result<Architecture, ConfigError> {
+    let hidden = f.u64("hidden_size")?;
+    let heads = f.u64("num_attention_heads")?;
+    let mut kv = f.opt_u64("num_key_value_heads")?.unwrap_or(heads);
+    let mut head_dim = f.opt_u64("head_dim")?.unwrap_or(hidden / heads);
+    // Defaults of tie_word_embeddings per config class: the Gemmas and SmolLM3 True,
+    // the others False.
+    let tied_default = matches!(ty, "gemma" | "gemma2" | "gemma3_text" | "smollm3");
+    // gpt-oss: biases on q, k, v and o (GptOssConfig attention_bias True).
+    let attn_bias = f.bool_or("attention_bias", ty == "gpt_oss")?;
+    let mut layout = crate::arch::Layout::UNIFORM;
+    let mut ffn = f.u64("intermediate_size")?;
+    let layers = f.u64("num_hidden_layers")?;
+    let (experts, k) = mixture(
+        f,
+        v,
+        ty,
+        layers,
+        heads,
+        &mut Shape { ffn: &mut ffn, head_dim: &mut head_dim, kv: &mut kv, layout: &mut layout },
+    )?;
+    if ty == "gpt_oss" {
+        layout.router_bias = true;
+        layout.attn_sinks = true;
+    }
+    layout.qk_norm_full = ty == "olmo2";
+    Ok(Architecture {
+        layers,
+        hidden,
+        heads,
+        kv_heads: kv,
+        head_dim,
+        ffn,
+        vocab: f.u64("vocab_size")?,
+        tied: f.bool_or("tie_word_embeddings", tied_default)?,
+        mlp: MlpKind::Gated,
+        norm: NormKind::Rms,
+        norms_per_layer: if matches!(ty, "gemma2" | "gemma3_text") { 4 } else { 2 },
+        qk_norm: matches!(ty, "qwen3" | "qwen3_moe" | "qwen3_next" | "gemma3_text" | "olmo2"),
+        // Qwen2 always has q/k/v biases (Qwen2Attention: bias=True).
+        qkv_bias: ty == "qwen2" || attn_bias,
+        o_bias: attn_bias,
+        // gpt-oss experts carry gate_up_proj_bias and down_proj_bias.
+        mlp_bias: ty == "gpt_oss" || f.bool_or("mlp_bias", false)?,
+        lm_head_bias: false,
+        positions: 0,
+        experts,
+        experts_per_token: k,
+        encoder_only: false,
+        type_vocab: 0,
+        dropout: false,
+        inferred: false,
+        quirks: crate::arch::Quirks {
+            act_extra_saves: 0,
+            fused_qkv: ty == "phi3",
+            softcap: ty == "gemma2",
+            norm_fp32_scale: matches!(ty, "gemma" | "gemma2" | "gemma3_text" | "qwen3_next"),
+            softmax_fp32: true,
+        },
+        layout,
+    })
+}
+
+/// The parts of a decoder its mixture of experts (or latent attention) reshapes.
+struct Shape<'a> {
+    ffn: &'a mut u64,
+    head_dim: &'a mut u64,
+    kv: &'a mut u64,
+    layout: &'a mut crate::arch::Layout,
+}
+
+/// Experts and experts per token of a MoE family, with the block layout its config class
+/// builds; `(1, 1)` for a dense one.
+fn mixture(
+    f: &Fields,
+    v: &Value,
+    ty: &str,
+    layers: u64,
+    heads: u64,
+    sh: &mut Shape,
+) -> Result<(u64, u64), ConfigError> {
+    let (mut experts, mut k) = (1, 1);
+    let (mut ffn, mut head_dim, mut kv) = (*sh.ffn, *sh.head_dim, *sh.kv);
+    let layout = &mut *sh.layout;
+    match ty {
+        "mixtral" | "gpt_oss" => {
+            experts = f.u64("num_local_experts")?;
+            k = f.u64("num_experts_per_tok")?;
+        }
+        "qwen3_moe" | "qwen3_next" => {
+            experts = f.u64("num_experts")?;
+            k = f.u64("num_experts_per_tok")?;
+            // Qwen3MoeDecoderLayer: layer i is sparse unless listed in mlp_only_layers
+            // or off the decoder_sparse_step grid; dense ones are intermediate_size wide.
+            let step = f.count_or("decoder_sparse_step", 1)?.max(1);
+            let only: Vec<u64> = v
+                .get("mlp_only_layers")
+                .and_then(Value::as_array)
+                .map(|x| x.iter().filter_map(Value::as_u64).collect())
+                .unwrap_or_default();
+            layout.dense_layers = (0..layers).filter(|i| only.contains(i) || (i + 1) % step != 0).count() as u64;
+            layout.dense_ffn = if layout.dense_layers > 0 { ffn } else { 0 };
+            ffn = f.u64("moe_intermediate_size")?;
+            if ty == "qwen3_next" {
+                // Qwen3NextSparseMoeBlock: a gated shared expert beside the routed ones;
+                // attention q_proj doubled for its output gate; the blocks that are not
+                // every `full_attention_interval`-th (or `layer_types` says so) mix
+                // tokens with Gated DeltaNet.
+                layout.shared_ffn = f.count_or("shared_expert_intermediate_size", 0)?;
+                layout.shared_gate = layout.shared_ffn > 0;
+                layout.attn_gate = true;
+                let lin = match v.get("layer_types").and_then(Value::as_array) {
+                    Some(t) => t.iter().filter(|x| x.as_str() == Some("linear_attention")).count() as u64,
+                    None => {
+                        let every = f.count_or("full_attention_interval", 4)?.max(1);
+                        (0..layers).filter(|i| (i + 1) % every != 0).count() as u64
+                    }
+                };
+                layout.linear_attn = crate::arch::LinearAttn {
+                    layers: lin,
+                    key_heads: f.u64("linear_num_key_heads")?,
+                    key_dim: f.u64("linear_key_head_dim")?,
+                    value_heads: f.u64("linear_num_value_heads")?,
+                    value_dim: f.u64("linear_value_head_dim")?,
+                    conv: f.count_or("linear_conv_kernel_dim", 4)?,
+                };
+            }
+        }
+        "llama4_text" => {
+            experts = f.u64("num_local_experts")?;
+            k = f.u64("num_experts_per_tok")?;
+            // Llama4TextDecoderLayer: MoE where the index is in `moe_layers` (default every
+            // interleave_moe_layer_step-th); MoE blocks add a shared expert of
+            // intermediate_size, dense blocks are intermediate_size_mlp wide.
+            let step = f.u64("interleave_moe_layer_step")?;
+            let moe = match v.get("moe_layers").and_then(Value::as_array) {
+                Some(x) => x.len() as u64,
+                None => (0..layers).filter(|i| (i + 1) % step == 0).count() as u64,
+            };
+            layout.dense_layers = layers - moe.min(layers);
+            layout.dense_ffn = f.u64("intermediate_size_mlp")?;
+            layout.shared_ffn = ffn;
+        }
+        "deepseek_v3" => {
+            experts = f.u64("n_routed_experts")?;
+            k = f.u64("num_experts_per_tok")?;
+            layout.dense_layers = f.count_or("first_k_dense_replace", 0)?;
+            layout.dense_ffn = ffn;
+            ffn = f.u64("moe_intermediate_size")?;
+            layout.shared_ffn = f.count_or("n_shared_experts", 0)? * ffn;
+            // DeepseekV3TopkRouter's e_score_correction_bias is a buffer, not a parameter.
+            let rope = f.u64("qk_rope_head_dim")?;
+            layout.mla = crate::arch::Mla {
+                q_rank: f.count_or("q_lora_rank", 0)?,
+                kv_rank: f.u64("kv_lora_rank")?,
+                rope_dim: rope,
+                v_dim: f.u64("v_head_dim")?,
+            };
+            head_dim = f.u64("qk_nope_head_dim")? + rope;
+            kv = heads;
+        }
+        _ => {}
+    }
+    (*sh.ffn, *sh.head_dim, *sh.kv) = (ffn, head_dim, kv);
+    Ok((experts, k))
 }
 
 /// The query string fragment (`layers=..&hidden=..`) that puts a pasted config into a link.

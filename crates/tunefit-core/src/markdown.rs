@@ -26,21 +26,70 @@ pub fn report_markdown_with_link(r: &Report, base: Option<&str>) -> String {
     let m = &r.model;
     let _ = writeln!(md, "### tunefit: {}, {}\n", cell(&m.name), q.method);
 
+    settings_table(&mut md, r, &q);
+    memory_and_fit(&mut md, r);
+    if let Some(c) = r.cost.as_ref().filter(|c| !c.offers.is_empty()) {
+        let _ = writeln!(
+            md,
+            "\n**Cheapest offers** ({} of {}; USD, prices as of each snapshot)\n",
+            c.offers.len().min(TOP_OFFERS),
+            c.offers.len()
+        );
+        md.push_str("| # | Provider | GPU | GPUs | Pricing | USD/h | Hours per run | Total USD | Snapshot |\n|---:|---|---|---:|---|---:|---:|---:|---|\n");
+        for (i, o) in c.offers.iter().take(TOP_OFFERS).enumerate() {
+            let _ = writeln!(
+                md,
+                "| {} | {} | {} | {} | {} | {:.2} | {} | {:.2} | {} |",
+                i + 1,
+                cell(o.provider),
+                cell(o.gpu),
+                o.gpus * o.instances,
+                o.pricing,
+                o.usd_per_hour,
+                num(o.hours),
+                o.usd_total,
+                cell(o.snapshot_date)
+            );
+        }
+        if !c.recommendation.is_empty() {
+            let _ = writeln!(md, "\n{}", cell(&c.recommendation));
+        }
+    }
+
+    let warnings: Vec<_> = r.warnings.iter().chain(r.cost.iter().flat_map(|c| c.warnings.iter())).collect();
+    if !warnings.is_empty() {
+        md.push_str("\n**Warnings**\n\n");
+        for w in warnings {
+            let _ = writeln!(md, "- {}", cell(&w.message));
+        }
+    }
+
+    let link = match base {
+        Some(b) => format!("{b}?{}", r.query),
+        None => format!("?{}", r.query),
+    };
+    let _ = writeln!(md, "\nLink: `{}`", link.replace('`', "%60"));
+    md
+}
+
+/// The settings as a two-column table: model, method, precision, batch, parallelism.
+fn settings_table(md: &mut String, r: &Report, q: &Query) {
+    let m = &r.model;
     md.push_str("| Setting | Value |\n|---|---|\n");
     let id = m.id.as_deref().map(|i| format!(" (`{}`)", cell(i))).unwrap_or_default();
     let share = if m.params > 0 { m.trainable_params as f64 / m.params as f64 * 100.0 } else { 0.0 };
     row(
-        &mut md,
+        md,
         "Model",
         &format!("{}{id}{}", cell(&m.name), if m.inferred { ", architecture inferred from the size" } else { "" }),
     );
     row(
-        &mut md,
+        md,
         "Parameters",
         &format!("{} total, {} trainable ({})", count(m.params), count(m.trainable_params), pct(share)),
     );
-    row(&mut md, "Method", &method_line(&q));
-    row(&mut md, "Precision", &format!("{}, optimizer {}", q.precision, q.optim));
+    row(md, "Method", &method_line(q));
+    row(md, "Precision", &format!("{}, optimizer {}", q.precision, q.optim));
     let mut batch = format!("micro-batch {} × sequence {} tokens, gradient accumulation {}", q.batch, q.seq, q.ga);
     if let Some(c) = q.ckpt {
         let _ = write!(batch, ", checkpointing {c}");
@@ -51,7 +100,7 @@ pub fn report_markdown_with_link(r: &Report, base: Option<&str>) -> String {
     if let Some(l) = q.loss {
         let _ = write!(batch, ", loss {l}");
     }
-    row(&mut md, "Batch", &batch);
+    row(md, "Batch", &batch);
     let mut par = format!(
         "{} GPU(s) on {} node(s), sharding {}, offload {}, tensor parallel {}",
         q.gpus, q.nodes, q.shard, q.offload, q.tp
@@ -68,12 +117,15 @@ pub fn report_markdown_with_link(r: &Report, base: Option<&str>) -> String {
     if q.cp > 1 {
         let _ = write!(par, ", context parallel {}", q.cp);
     }
-    row(&mut md, "Parallelism", &par);
+    row(md, "Parallelism", &par);
     if q.compute != crate::query::Compute::Native {
-        row(&mut md, "Matmul format", q.compute.as_str());
+        row(md, "Matmul format", q.compute.as_str());
     }
-    row(&mut md, "Framework", q.framework.as_str());
+    row(md, "Framework", q.framework.as_str());
+}
 
+/// Memory per GPU by term, and the chosen GPU's verdict and time.
+fn memory_and_fit(md: &mut String, r: &Report) {
     let b = &r.memory;
     md.push_str("\n**Memory per GPU** (GiB = 2^30 bytes)\n\n| Part | GiB |\n|---|---:|\n");
     for (name, v) in [
@@ -123,49 +175,6 @@ pub fn report_markdown_with_link(r: &Report, base: Option<&str>) -> String {
             num(t.hours), t.gpus, cell(&t.gpu), num(t.tokens_per_s), pct(t.mfu * 100.0), t.compute_dtype,
             num(t.train_hours), num(t.startup_s / 60.0), num(t.eval_s / 60.0), t.saves, num(t.save_s / 60.0));
     }
-
-    if let Some(c) = r.cost.as_ref().filter(|c| !c.offers.is_empty()) {
-        let _ = writeln!(
-            md,
-            "\n**Cheapest offers** ({} of {}; USD, prices as of each snapshot)\n",
-            c.offers.len().min(TOP_OFFERS),
-            c.offers.len()
-        );
-        md.push_str("| # | Provider | GPU | GPUs | Pricing | USD/h | Hours per run | Total USD | Snapshot |\n|---:|---|---|---:|---|---:|---:|---:|---|\n");
-        for (i, o) in c.offers.iter().take(TOP_OFFERS).enumerate() {
-            let _ = writeln!(
-                md,
-                "| {} | {} | {} | {} | {} | {:.2} | {} | {:.2} | {} |",
-                i + 1,
-                cell(o.provider),
-                cell(o.gpu),
-                o.gpus * o.instances,
-                o.pricing,
-                o.usd_per_hour,
-                num(o.hours),
-                o.usd_total,
-                cell(o.snapshot_date)
-            );
-        }
-        if !c.recommendation.is_empty() {
-            let _ = writeln!(md, "\n{}", cell(&c.recommendation));
-        }
-    }
-
-    let warnings: Vec<_> = r.warnings.iter().chain(r.cost.iter().flat_map(|c| c.warnings.iter())).collect();
-    if !warnings.is_empty() {
-        md.push_str("\n**Warnings**\n\n");
-        for w in warnings {
-            let _ = writeln!(md, "- {}", cell(&w.message));
-        }
-    }
-
-    let link = match base {
-        Some(b) => format!("{b}?{}", r.query),
-        None => format!("?{}", r.query),
-    };
-    let _ = writeln!(md, "\nLink: `{}`", link.replace('`', "%60"));
-    md
 }
 
 fn method_line(q: &Query) -> String {

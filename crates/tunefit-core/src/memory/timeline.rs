@@ -214,16 +214,8 @@ impl Run {
     }
 }
 
-/// Replays load, the first step and one steady step.
-pub fn replay(s: &Shape, cfg: Config) -> Replay {
-    let load = Event { phase: Phase::Load, block: -1, first: false };
-    let mut r = Run {
-        a: CachingAllocator::new(cfg),
-        points: Vec::with_capacity(8 * s.layers + 16),
-        peak: (0, load),
-        now: load,
-    };
-    // ---- load: weights tensor by tensor (a QLoRA weight passes through its 16-bit form) ----
+/// Loading: weights tensor by tensor (a QLoRA weight passes through its 16-bit form).
+fn load_weights(r: &mut Run, s: &Shape) -> Vec<Allocation> {
     let mut weights = Vec::new();
     for _ in 0..s.layers {
         for &w in &s.block_weights {
@@ -235,87 +227,104 @@ pub fn replay(s: &Shape, cfg: Config) -> Replay {
     weights.extend(r.alloc_all(&s.other_weights, COMPUTE));
     let _persistent = r.alloc(s.persistent, COMPUTE);
     r.note();
+    weights
+}
 
+/// One micro-batch: forward block by block, the loss, backward block by block; the first
+/// backward of a step creates the gradients (`grads`).
+fn micro_step(r: &mut Run, s: &Shape, first: bool, grads: &mut Vec<Allocation>) {
+    // ---- forward ----
+    let mut saved: Vec<Vec<Allocation>> = Vec::with_capacity(s.layers);
+    let mut gathered: Vec<Allocation> = Vec::new();
+    for l in 0..s.layers {
+        r.at(Phase::Forward, l as i32, first);
+        if s.gathered_unit > 0.0 {
+            // The unit and its prefetched successor are gathered; the one before is freed.
+            gathered.extend(r.alloc(s.gathered_unit, GATHER));
+            if gathered.len() > 2 {
+                let g = gathered.remove(0);
+                r.a.free(g);
+            }
+        }
+        let keeps = l >= s.layers - s.layers_with_grad.min(s.layers);
+        let d = r.alloc(s.dequant, COMPUTE);
+        let ws = r.alloc(s.workspace, COMPUTE);
+        saved.push(if keeps { r.alloc_all(&s.saved, COMPUTE) } else { Vec::new() });
+        r.note();
+        r.free(ws);
+        r.free(d);
+    }
+    for g in gathered.drain(..) {
+        r.a.free(g);
+    }
+    let head = r.alloc(s.head_saved, COMPUTE);
+    // ---- loss ----
+    r.at(Phase::Loss, -1, first);
+    let loss = r.alloc(s.loss_saved, COMPUTE);
+    let lt = r.alloc(s.loss_transient, COMPUTE);
+    r.note();
+    r.free(lt);
+    // ---- backward ----
+    let mut other_grads = Vec::new();
+    if grads.is_empty() {
+        other_grads = r.alloc_all(&s.other_grads, COMPUTE);
+    }
+    r.at(Phase::Backward, -1, first);
+    let mut ag = r.alloc(s.act_grad, COMPUTE);
+    r.note();
+    r.free(loss);
+    r.free(head);
+    let mut new_grads = Vec::new();
+    let mut rc = Vec::with_capacity(s.recompute.len());
+    for l in (0..s.layers).rev() {
+        r.at(Phase::Backward, l as i32, first);
+        if l < s.layers - s.layers_with_grad.min(s.layers) {
+            break;
+        }
+        let g_unit = if s.gathered_unit > 0.0 { r.alloc(s.gathered_unit, GATHER) } else { None };
+        r.alloc_into(&s.recompute, COMPUTE, &mut rc);
+        let d = r.alloc(s.dequant, COMPUTE);
+        let next_ag = r.alloc(s.act_grad, COMPUTE);
+        if grads.is_empty() {
+            new_grads.extend(r.alloc_all(&s.block_grads, COMPUTE));
+        }
+        let rs = if s.reduce_unit > 0.0 { r.alloc(s.reduce_unit, REDUCE) } else { None };
+        r.note();
+        r.free(rs);
+        r.free(d);
+        r.free_drain(&mut rc);
+        r.free(g_unit);
+        r.free(ag);
+        ag = next_ag;
+        let sv = std::mem::take(&mut saved[l]);
+        r.free_all(sv);
+    }
+    r.free(ag);
+    for v in saved {
+        r.free_all(v);
+    }
+    if grads.is_empty() {
+        *grads = new_grads;
+        grads.extend(other_grads);
+    }
+}
+
+/// Replays load, the first step and one steady step.
+pub fn replay(s: &Shape, cfg: Config) -> Replay {
+    let load = Event { phase: Phase::Load, block: -1, first: false };
+    let mut r = Run {
+        a: CachingAllocator::new(cfg),
+        points: Vec::with_capacity(8 * s.layers + 16),
+        peak: (0, load),
+        now: load,
+    };
+    let weights = load_weights(&mut r, s);
     let mut grads: Vec<Allocation> = Vec::new();
     let mut states: Vec<Allocation> = Vec::new();
     for step in 0..2 {
         let first = step == 0;
-        for micro in 0..s.micro_steps.max(1) {
-            // ---- forward ----
-            let mut saved: Vec<Vec<Allocation>> = Vec::with_capacity(s.layers);
-            let mut gathered: Vec<Allocation> = Vec::new();
-            for l in 0..s.layers {
-                r.at(Phase::Forward, l as i32, first);
-                if s.gathered_unit > 0.0 {
-                    // The unit and its prefetched successor are gathered; the one before is freed.
-                    gathered.extend(r.alloc(s.gathered_unit, GATHER));
-                    if gathered.len() > 2 {
-                        let g = gathered.remove(0);
-                        r.a.free(g);
-                    }
-                }
-                let keeps = l >= s.layers - s.layers_with_grad.min(s.layers);
-                let d = r.alloc(s.dequant, COMPUTE);
-                let ws = r.alloc(s.workspace, COMPUTE);
-                saved.push(if keeps { r.alloc_all(&s.saved, COMPUTE) } else { Vec::new() });
-                r.note();
-                r.free(ws);
-                r.free(d);
-            }
-            for g in gathered.drain(..) {
-                r.a.free(g);
-            }
-            let head = r.alloc(s.head_saved, COMPUTE);
-            // ---- loss ----
-            r.at(Phase::Loss, -1, first);
-            let loss = r.alloc(s.loss_saved, COMPUTE);
-            let lt = r.alloc(s.loss_transient, COMPUTE);
-            r.note();
-            r.free(lt);
-            // ---- backward ----
-            let mut other_grads = Vec::new();
-            if grads.is_empty() {
-                other_grads = r.alloc_all(&s.other_grads, COMPUTE);
-            }
-            r.at(Phase::Backward, -1, first);
-            let mut ag = r.alloc(s.act_grad, COMPUTE);
-            r.note();
-            r.free(loss);
-            r.free(head);
-            let mut new_grads = Vec::new();
-            let mut rc = Vec::with_capacity(s.recompute.len());
-            for l in (0..s.layers).rev() {
-                r.at(Phase::Backward, l as i32, first);
-                if l < s.layers - s.layers_with_grad.min(s.layers) {
-                    break;
-                }
-                let g_unit = if s.gathered_unit > 0.0 { r.alloc(s.gathered_unit, GATHER) } else { None };
-                r.alloc_into(&s.recompute, COMPUTE, &mut rc);
-                let d = r.alloc(s.dequant, COMPUTE);
-                let next_ag = r.alloc(s.act_grad, COMPUTE);
-                if grads.is_empty() {
-                    new_grads.extend(r.alloc_all(&s.block_grads, COMPUTE));
-                }
-                let rs = if s.reduce_unit > 0.0 { r.alloc(s.reduce_unit, REDUCE) } else { None };
-                r.note();
-                r.free(rs);
-                r.free(d);
-                r.free_drain(&mut rc);
-                r.free(g_unit);
-                r.free(ag);
-                ag = next_ag;
-                let sv = std::mem::take(&mut saved[l]);
-                r.free_all(sv);
-            }
-            r.free(ag);
-            for v in saved {
-                r.free_all(v);
-            }
-            if grads.is_empty() {
-                grads = new_grads;
-                grads.extend(other_grads);
-            }
-            let _ = micro;
+        for _ in 0..s.micro_steps.max(1) {
+            micro_step(&mut r, s, first, &mut grads);
         }
         // ---- optimizer step: states are created lazily by the first step() ----
         r.at(Phase::OptimizerStep, -1, first);
