@@ -7,7 +7,7 @@
 //!
 //! Every key is one line of the `query_keys!` registry below (its name, field, default and
 //! codec, with its doc): the struct, the decoder, the canonical encoder and `KEYS` all come
-//! from it.
+//! from it, and `tests/query_doc.rs` holds docs/query.md to it.
 //!
 //! Settings that a framework profile may choose (adapter dtype, checkpointing, loss, ...) are
 //! `Option`s here: `None` means "not set by the person", so the profile's default applies, and
