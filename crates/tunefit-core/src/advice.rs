@@ -9,7 +9,7 @@
 use crate::cost::{self, CostInput, RESTART_MIN};
 use crate::dataset::{self, Billing, GpuClass, Offer, Provider};
 use crate::memory::Estimate;
-use crate::query::{Method, Pricing, Query, ShardingStrategy};
+use crate::query::{Method, Pricing, Query};
 use crate::report::{Error, Warning};
 use crate::time::{self, FlopShape, TimeEstimate, Timing};
 use serde::Serialize;
@@ -221,7 +221,7 @@ pub fn rank_with(
     let mut timings: Vec<(Key, Timing)> = Vec::with_capacity(64);
     let mut out: Vec<RankedOffer> = Vec::with_capacity(dataset::offers().len() * 2);
     let mut excluded = 0;
-    let sharded = !matches!(q.shard, ShardingStrategy::None) || q.tp > 1 || q.pp > 1;
+    let sharded = q.shard.is_sharded() || q.tp > 1 || q.pp > 1;
     for o in offers {
         if q.provider.as_deref().is_some_and(|p| p != o.provider) {
             continue;
@@ -402,7 +402,7 @@ fn advise(
             ));
         }
     }
-    let adapter = !matches!(q.method, Method::Full | Method::Freeze);
+    let adapter = q.method.is_peft();
     if adapter {
         if c.gpus * c.instances == 1 {
             parts.push(w("rec-single-gpu", "For LoRA and QLoRA a single GPU with enough memory is usually best: no communication, no sharding overhead.".into()));
@@ -419,7 +419,7 @@ fn advise(
         }
     }
     // Sharded full fine-tuning over PCIe only.
-    if q.method == Method::Full && !matches!(q.shard, ShardingStrategy::None) {
+    if q.method == Method::Full && q.shard.is_sharded() {
         let pcie = |o: &RankedOffer| {
             dataset::gpu(o.gpu).is_some_and(|g| {
                 let n = o.gpus;
@@ -444,7 +444,7 @@ fn advise(
         }
     }
     // Spot.
-    if matches!(q.pricing, Pricing::Both | Pricing::Spot) {
+    if q.pricing.includes_spot() {
         let spot_best = all.iter().find(|o| o.pricing == "spot");
         match spot_best {
             Some(s) if s.usd_total < c.usd_total + 1e-9 => parts.push(w("rec-spot-pays", format!(
@@ -476,9 +476,7 @@ fn advise(
     if c.confidence == "low" {
         warnings.push(w("low_confidence_price", format!("The cheapest price ({}) is low confidence in the dataset (single or estimated source, snapshot {}); check it before renting.", c.offer, c.snapshot_date)));
     }
-    if g.is_some_and(|g| !g.bf16_native)
-        && matches!(q.precision, crate::query::Precision::Bf16Mixed | crate::query::Precision::Bf16True)
-    {
+    if g.is_some_and(|g| !g.bf16_native) && q.precision.is_bf16() {
         warnings.push(w("no_bf16", format!("{} has no BF16: the time assumes fp16 mixed precision.", c.gpu)));
     }
     (parts, warnings)

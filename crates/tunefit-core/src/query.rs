@@ -27,6 +27,32 @@ choice!(
         Adapter = "adapter", Prefix = "prefix", Prompt = "prompt",
     }
 );
+impl Method {
+    /// The base model's own weights train (all of them, or the last blocks under `freeze`);
+    /// nothing is added to the model.
+    pub fn trains_base(self) -> bool {
+        matches!(self, Method::Full | Method::Freeze)
+    }
+    /// Parameter-efficient: the base stays frozen and small added weights train (LoRA's
+    /// low-rank deltas, adapters, prefix or prompt tokens).
+    pub fn is_peft(self) -> bool {
+        !self.trains_base()
+    }
+    /// Low-rank deltas on the `targets` linears (LoRA, QLoRA, DoRA): `rank` and
+    /// `lora_dropout` apply.
+    pub fn is_lora(self) -> bool {
+        matches!(self, Method::Lora | Method::Qlora | Method::Dora)
+    }
+    /// The frozen base weights are stored quantized (`quant`, `dq`, `quant_skip`): QLoRA.
+    pub fn quantized_base(self) -> bool {
+        self == Method::Qlora
+    }
+    /// Trains `virtual_tokens` put in front of the sequence (prefix and prompt tuning): the
+    /// block linears carry no adapter and their matmuls no extra work.
+    pub fn uses_virtual_tokens(self) -> bool {
+        matches!(self, Method::Prefix | Method::Prompt)
+    }
+}
 choice!(
     /// Storage format of the frozen base weights under QLoRA.
     Quant { Nf4 = "nf4", Fp4 = "fp4", Int8 = "int8" }
@@ -40,6 +66,24 @@ choice!(
     }
 );
 impl Precision {
+    /// An fp32 model under 16-bit autocast (`*-mixed`): fp32 master weights, gradients and
+    /// optimizer states, with 16-bit copies of the weights for compute.
+    pub fn keeps_fp32_master(self) -> bool {
+        matches!(self, Precision::Fp16Mixed | Precision::Bf16Mixed)
+    }
+    /// A 16-bit model (`*-true`): weights, gradients and optimizer states all in the 16-bit
+    /// type, no fp32 copy anywhere.
+    pub fn is_true16(self) -> bool {
+        matches!(self, Precision::Fp16True | Precision::Bf16True)
+    }
+    /// Computes in bfloat16 (mixed or true): needs a GPU with native bf16.
+    pub fn is_bf16(self) -> bool {
+        matches!(self, Precision::Bf16Mixed | Precision::Bf16True)
+    }
+    /// Computes in float16 (mixed or true): needs loss scaling.
+    pub fn is_fp16(self) -> bool {
+        matches!(self, Precision::Fp16Mixed | Precision::Fp16True)
+    }
     /// Bytes of an activation, and of a gradient as it is communicated: the compute type
     /// (autocast computes in 16 bits; only fp32 training computes in 32).
     pub fn compute_bytes(self) -> f64 {
@@ -68,6 +112,10 @@ choice!(
     }
 );
 impl Optimizer {
+    /// bitsandbytes' 8-bit AdamW, paged or not: one byte per state plus block scales.
+    pub fn is_bnb_8bit(self) -> bool {
+        matches!(self, Optimizer::AdamW8bit | Optimizer::PagedAdamW8bit)
+    }
     /// Bytes of optimizer state per trainable parameter, with `state` bytes for a
     /// full-precision state (2 in true-16-bit training, 4 otherwise): what a checkpoint writes
     /// and a step reads and writes. Adafactor's factored moment is about a tenth; GaLore's
@@ -99,6 +147,13 @@ choice!(
     /// attention kernel's output and every other matmul's output, and recomputes the rest.
     Checkpointing { None = "none", Selective = "selective", Op = "op", Full = "full" }
 );
+impl Checkpointing {
+    /// Recomputes part of each checkpointed block and keeps the rest (`selective`, `op`),
+    /// between keeping everything (`none`) and only the block's input (`full`).
+    pub fn is_partial(self) -> bool {
+        matches!(self, Checkpointing::Selective | Checkpointing::Op)
+    }
+}
 choice!(
     /// Attention kernel: flash and sdpa never materialise the s x s scores; eager does.
     Attention { Flash = "flash", Sdpa = "sdpa", Eager = "eager" }
@@ -111,12 +166,35 @@ choice!(
     /// Cross-Entropy).
     Loss { Standard = "standard", Chunked = "chunked", FusedLinear = "fused-linear" }
 );
+impl Loss {
+    /// The full-vocabulary logits never exist at once: they are made a chunk at a time
+    /// (`chunked`, `fused-linear`).
+    pub fn chunks_logits(self) -> bool {
+        matches!(self, Loss::Chunked | Loss::FusedLinear)
+    }
+}
 choice!(
     /// Data-parallel sharding strategy. `fsdp` is FSDP FULL_SHARD (= ZeRO-3).
     ShardingStrategy {
         None = "none", Zero1 = "zero1", Zero2 = "zero2", Zero3 = "zero3", Fsdp = "fsdp",
     }
 );
+impl ShardingStrategy {
+    /// Something is split over the data-parallel group, at least the optimizer states (every
+    /// ZeRO stage and FSDP); `none` replicates everything (DDP).
+    pub fn is_sharded(self) -> bool {
+        self != ShardingStrategy::None
+    }
+    /// Each rank keeps 1/dp of the gradients, reduce-scattered (ZeRO-2, ZeRO-3, FSDP).
+    pub fn shards_grads(self) -> bool {
+        matches!(self, ShardingStrategy::Zero2 | ShardingStrategy::Zero3 | ShardingStrategy::Fsdp)
+    }
+    /// Each rank keeps 1/dp of the parameters and gathers each block's for its compute
+    /// (ZeRO-3, FSDP FULL_SHARD).
+    pub fn shards_params(self) -> bool {
+        matches!(self, ShardingStrategy::Zero3 | ShardingStrategy::Fsdp)
+    }
+}
 choice!(
     /// What is moved to host memory.
     Offload { None = "none", Optimizer = "optimizer", All = "all" }
@@ -145,6 +223,12 @@ choice!(
     /// Which prices the cost ranking uses.
     Pricing { OnDemand = "on-demand", Spot = "spot", Both = "both" }
 );
+impl Pricing {
+    /// Spot offers are ranked (`spot`, `both`).
+    pub fn includes_spot(self) -> bool {
+        matches!(self, Pricing::Spot | Pricing::Both)
+    }
+}
 choice!(
     /// Training framework whose allocation behaviour is modelled (docs/frameworks.md).
     Framework {
@@ -152,6 +236,19 @@ choice!(
         Axolotl = "axolotl", LlamaFactory = "llama-factory",
     }
 );
+impl Framework {
+    /// Trains with transformers' Trainer and PEFT as they ship (hf, axolotl, llama-factory):
+    /// PEFT's every method, `prepare_model_for_kbit_training` for QLoRA, the Trainer's
+    /// optimizer names. Unsloth patches both and is not one.
+    pub fn runs_hf_trainer(self) -> bool {
+        matches!(self, Framework::Hf | Framework::Axolotl | Framework::LlamaFactory)
+    }
+    /// The model is transformers' modeling code with PEFT's adapter modules (the Trainer-based
+    /// ones and Unsloth, which patches them); torchtune and litgpt build their own modules.
+    pub fn uses_transformers(self) -> bool {
+        self.runs_hf_trainer() || self == Framework::Unsloth
+    }
+}
 
 /// One linear module family an adapter can target, in PEFT's vocabulary.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -207,6 +304,27 @@ impl TargetModule {
     }
     fn bit(self) -> u16 {
         1 << (self as u16)
+    }
+    /// One of the seven linears of a transformer block (not the embedding or the LM head).
+    pub fn is_block_linear(self) -> bool {
+        !matches!(self, TargetModule::Embed | TargetModule::LmHead)
+    }
+    /// An attention projection (q, k, v, o): present in the softmax-attention blocks only.
+    pub fn is_attention(self) -> bool {
+        matches!(self, TargetModule::Q | TargetModule::K | TargetModule::V | TargetModule::O)
+    }
+    /// An MLP projection (gate, up, down): one per expert in a mixture of experts.
+    pub fn is_mlp(self) -> bool {
+        matches!(self, TargetModule::Gate | TargetModule::Up | TargetModule::Down)
+    }
+    /// Megatron tensor parallelism splits its output over the group (q, k, v, gate, up).
+    pub fn is_column_parallel(self) -> bool {
+        self.is_block_linear() && !self.is_row_parallel()
+    }
+    /// Megatron tensor parallelism splits its input over the group and all-reduces its
+    /// output (o, down).
+    pub fn is_row_parallel(self) -> bool {
+        matches!(self, TargetModule::O | TargetModule::Down)
     }
 }
 
