@@ -329,8 +329,8 @@ impl Block {
             if shared {
                 qkv_input_done = true;
             }
-            let input = shape.input as f64 / if matches!(tm, T::O | T::Down) { t } else { 1.0 };
-            let active = if matches!(tm, T::Gate | T::Up | T::Down) { a.experts_per_token as f64 } else { 1.0 };
+            let input = shape.input as f64 / if tm.is_row_parallel() { t } else { 1.0 };
+            let active = if tm.is_mlp() { a.experts_per_token as f64 } else { 1.0 };
             // lora_A's input: a private copy when cast to the adapter dtype or dropped out.
             if self.lora_dropout {
                 ad += active
@@ -353,9 +353,7 @@ impl Block {
                 } else {
                     shape.output as f64
                 };
-                ad += active
-                    * (out / if matches!(tm, T::Q | T::K | T::V | T::Gate | T::Up) { t } else { 1.0 })
-                    * (rb + e);
+                ad += active * (out / if tm.is_column_parallel() { t } else { 1.0 }) * (rb + e);
             }
         }
         if self.bottleneck > 0.0 {

@@ -225,7 +225,7 @@ pub fn rank_with(
     let mut timings: Vec<(Key, Timing)> = Vec::with_capacity(64);
     let mut out: Vec<RankedOffer> = Vec::with_capacity(dataset::offers().len() * 2);
     let mut excluded = 0;
-    let sharded = !matches!(q.shard, ShardingStrategy::None) || q.tp > 1 || q.pp > 1;
+    let sharded = q.shard.is_sharded() || q.tp > 1 || q.pp > 1;
     for o in offers {
         if q.provider.as_deref().is_some_and(|p| p != o.provider) {
             continue;
@@ -405,7 +405,7 @@ fn advise(
             ));
         }
     }
-    let adapter = !matches!(q.method, Method::Full | Method::Freeze);
+    let adapter = q.method.is_peft();
     if adapter {
         if c.gpus * c.instances == 1 {
             parts.push(w("rec-single-gpu", "For LoRA and QLoRA a single GPU with enough memory is usually best: no communication, no sharding overhead.".into()));
@@ -444,7 +444,7 @@ fn cautions(q: &Query, all: &[RankedOffer], c: &RankedOffer) -> Vec<Warning> {
     let mut warnings = Vec::new();
     let g = dataset::gpu(c.gpu);
     // Sharded full fine-tuning over PCIe only.
-    if q.method == Method::Full && !matches!(q.shard, ShardingStrategy::None) {
+    if q.method == Method::Full && q.shard.is_sharded() {
         let pcie = |o: &RankedOffer| {
             dataset::gpu(o.gpu).is_some_and(|g| {
                 let n = o.gpus;
@@ -489,9 +489,7 @@ fn cautions(q: &Query, all: &[RankedOffer], c: &RankedOffer) -> Vec<Warning> {
     if c.confidence == "low" {
         warnings.push(w("low_confidence_price", format!("The cheapest price ({}) is low confidence in the dataset (single or estimated source, snapshot {}); check it before renting.", c.offer, c.snapshot_date)));
     }
-    if g.is_some_and(|g| !g.bf16_native)
-        && matches!(q.precision, crate::query::Precision::Bf16Mixed | crate::query::Precision::Bf16True)
-    {
+    if g.is_some_and(|g| !g.bf16_native) && q.precision.is_bf16() {
         warnings.push(w("no_bf16", format!("{} has no BF16: the time assumes fp16 mixed precision.", c.gpu)));
     }
     warnings

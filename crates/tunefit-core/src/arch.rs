@@ -283,14 +283,10 @@ impl Architecture {
     pub fn linear_stack(&self, t: crate::query::TargetModule) -> Vec<LinearShape> {
         use crate::query::TargetModule as T;
         let Some(s) = self.linear(t) else { return vec![] };
-        if !matches!(t, T::Gate | T::Up | T::Down) || self.experts <= 1 {
+        if !t.is_mlp() || self.experts <= 1 {
             // q, k, v and o exist in the softmax-attention blocks only (Gated DeltaNet blocks
             // have their own in_proj_qkvz / out_proj, which these names do not match).
-            let blocks = if matches!(t, T::Q | T::K | T::V | T::O) {
-                self.layers - self.linear_attn_blocks()
-            } else {
-                self.layers
-            };
+            let blocks = if t.is_attention() { self.layers - self.linear_attn_blocks() } else { self.layers };
             return vec![LinearShape { count: s.count * blocks, ..s }];
         }
         let lay = &self.layout;

@@ -58,14 +58,14 @@ fn candidates(s: &Settings, vram: u64) -> Vec<(String, Query, &'static str)> {
         }
         b /= 2;
     }
-    if matches!(q.precision, Precision::Bf16Mixed | Precision::Fp16Mixed) {
+    if q.precision.keeps_fp32_master() {
         let p = if q.precision == Precision::Bf16Mixed { Precision::Bf16True } else { Precision::Fp16True };
         push(
             format!("precision={p}"),
             "load the model in 16 bits instead of fp32 under autocast (what current fine-tuning recipes do)",
         );
     }
-    if !matches!(q.optim, Optimizer::AdamW8bit | Optimizer::PagedAdamW8bit | Optimizer::Sgd) {
+    if !q.optim.is_bnb_8bit() && q.optim != Optimizer::Sgd {
         push(
             "optim=adamw-8bit".into(),
             "8-bit AdamW states (bitsandbytes): a quarter of the optimizer memory, a small quality risk",

@@ -7,7 +7,7 @@
 //! wins over the profile's default: `resolve` applies the profile only to `None` fields.
 
 use crate::activation::NormImpl;
-use crate::query::{AdapterDtype, Attention, Checkpointing, Framework, Loss, Method, OptimizerImpl, Precision, Query};
+use crate::query::{AdapterDtype, Attention, Checkpointing, Framework, Loss, Method, OptimizerImpl, Query};
 
 /// How the loss turns hidden states into a scalar, and what it keeps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -218,8 +218,7 @@ pub fn resolve(q: &Query) -> Resolved {
     let p = profile(q.framework);
     // PEFT's prepare_model_for_kbit_training (peft/utils/other.py), which every
     // Trainer-based QLoRA recipe calls, turns gradient checkpointing on by default.
-    let peft_qlora = q.method == Method::Qlora
-        && matches!(q.framework, Framework::Hf | Framework::Axolotl | Framework::LlamaFactory);
+    let peft_qlora = q.method.quantized_base() && q.framework.runs_hf_trainer();
     let ckpt = q.ckpt.unwrap_or(if peft_qlora { Checkpointing::Full } else { p.ckpt_default });
     Resolved {
         profile: p,
@@ -242,9 +241,7 @@ pub fn unsupported(q: &Query) -> Vec<(&'static str, String)> {
     let mut out = Vec::new();
     let fw = q.framework;
     let name = fw.as_str();
-    if matches!(q.method, Method::Prefix | Method::Prompt | Method::Adapter)
-        && matches!(fw, Framework::Torchtune | Framework::Litgpt | Framework::Unsloth)
-    {
+    if q.method.is_peft() && !q.method.is_lora() && !fw.runs_hf_trainer() {
         // litgpt has its own adapter (LLaMA-Adapter) recipe, not PEFT prefix/prompt/Houlsby.
         out.push((
             "framework-method",
@@ -257,8 +254,7 @@ pub fn unsupported(q: &Query) -> Vec<(&'static str, String)> {
             "unsloth (open-source) trains on one GPU; multi-GPU and sharding are not supported".into(),
         ));
     }
-    if fw == Framework::Unsloth && matches!(q.precision, Precision::Bf16Mixed | Precision::Fp16Mixed | Precision::Fp32)
-    {
+    if fw == Framework::Unsloth && !q.precision.is_true16() {
         // FastLanguageModel.from_pretrained loads in 16-bit (dtype=None: bf16, or fp16 without
         // bf16 support) and never upcasts the frozen weights; *-mixed here means an fp32 model.
         out.push(("framework-precision", format!("unsloth loads the model in 16-bit; precision={} assumes fp32 weights: choose bf16-true (fp16-true on GPUs without bf16) to match it", q.precision)));

@@ -42,7 +42,7 @@ fn risk(q: &Query) -> u32 {
         Method::Qlora => 2,
         _ => 1,
     };
-    m + u32::from(matches!(q.optim, Optimizer::AdamW8bit | Optimizer::PagedAdamW8bit))
+    m + u32::from(q.optim.is_bnb_8bit())
 }
 
 /// Candidate settings around the person's own: a few values per setting a person would
@@ -68,11 +68,7 @@ fn candidates(s: &Settings) -> Vec<Query> {
     let ckpts =
         if resolved.ckpt == Checkpointing::Full { vec![q.ckpt] } else { vec![q.ckpt, Some(Checkpointing::Full)] };
     let losses = if resolved.loss == Loss::Chunked { vec![q.loss] } else { vec![q.loss, Some(Loss::Chunked)] };
-    let optims = if matches!(q.optim, Optimizer::AdamW8bit | Optimizer::PagedAdamW8bit) {
-        vec![q.optim]
-    } else {
-        vec![q.optim, Optimizer::AdamW8bit]
-    };
+    let optims = if q.optim.is_bnb_8bit() { vec![q.optim] } else { vec![q.optim, Optimizer::AdamW8bit] };
     let shards = if q.gpus > 1 && q.shard != ShardingStrategy::Fsdp {
         vec![q.shard, ShardingStrategy::Fsdp]
     } else {

@@ -5,11 +5,15 @@
 //! `tests/query_golden.rs`). Missing keys take the defaults of `Query::default()`; an unknown
 //! key or a bad value is a `QueryError` naming the key and what it accepts.
 //!
+//! Every key is one line of the `query_keys!` registry below (its name, field, default and
+//! codec, with its doc): the struct, the decoder, the canonical encoder and `KEYS` all come
+//! from it, and `tests/query_doc.rs` holds docs/query.md to it.
+//!
 //! Settings that a framework profile may choose (adapter dtype, checkpointing, loss, ...) are
 //! `Option`s here: `None` means "not set by the person", so the profile's default applies, and
 //! an explicit value always wins.
 
-use crate::choice::choice;
+use crate::choice::{choice, query_keys, Choice};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -23,6 +27,32 @@ choice!(
         Adapter = "adapter", Prefix = "prefix", Prompt = "prompt",
     }
 );
+impl Method {
+    /// The base model's own weights train (all of them, or the last blocks under `freeze`);
+    /// nothing is added to the model.
+    pub fn trains_base(self) -> bool {
+        matches!(self, Method::Full | Method::Freeze)
+    }
+    /// Parameter-efficient: the base stays frozen and small added weights train (LoRA's
+    /// low-rank deltas, adapters, prefix or prompt tokens).
+    pub fn is_peft(self) -> bool {
+        !self.trains_base()
+    }
+    /// Low-rank deltas on the `targets` linears (LoRA, QLoRA, DoRA): `rank` and
+    /// `lora_dropout` apply.
+    pub fn is_lora(self) -> bool {
+        matches!(self, Method::Lora | Method::Qlora | Method::Dora)
+    }
+    /// The frozen base weights are stored quantized (`quant`, `dq`, `quant_skip`): QLoRA.
+    pub fn quantized_base(self) -> bool {
+        self == Method::Qlora
+    }
+    /// Trains `virtual_tokens` put in front of the sequence (prefix and prompt tuning): the
+    /// block linears carry no adapter and their matmuls no extra work.
+    pub fn uses_virtual_tokens(self) -> bool {
+        matches!(self, Method::Prefix | Method::Prompt)
+    }
+}
 choice!(
     /// Storage format of the frozen base weights under QLoRA.
     Quant { Nf4 = "nf4", Fp4 = "fp4", Int8 = "int8" }
@@ -36,6 +66,24 @@ choice!(
     }
 );
 impl Precision {
+    /// An fp32 model under 16-bit autocast (`*-mixed`): fp32 master weights, gradients and
+    /// optimizer states, with 16-bit copies of the weights for compute.
+    pub fn keeps_fp32_master(self) -> bool {
+        matches!(self, Precision::Fp16Mixed | Precision::Bf16Mixed)
+    }
+    /// A 16-bit model (`*-true`): weights, gradients and optimizer states all in the 16-bit
+    /// type, no fp32 copy anywhere.
+    pub fn is_true16(self) -> bool {
+        matches!(self, Precision::Fp16True | Precision::Bf16True)
+    }
+    /// Computes in bfloat16 (mixed or true): needs a GPU with native bf16.
+    pub fn is_bf16(self) -> bool {
+        matches!(self, Precision::Bf16Mixed | Precision::Bf16True)
+    }
+    /// Computes in float16 (mixed or true): needs loss scaling.
+    pub fn is_fp16(self) -> bool {
+        matches!(self, Precision::Fp16Mixed | Precision::Fp16True)
+    }
     /// Bytes of an activation, and of a gradient as it is communicated: the compute type
     /// (autocast computes in 16 bits; only fp32 training computes in 32).
     pub fn compute_bytes(self) -> f64 {
@@ -64,6 +112,10 @@ choice!(
     }
 );
 impl Optimizer {
+    /// bitsandbytes' 8-bit AdamW, paged or not: one byte per state plus block scales.
+    pub fn is_bnb_8bit(self) -> bool {
+        matches!(self, Optimizer::AdamW8bit | Optimizer::PagedAdamW8bit)
+    }
     /// Bytes of optimizer state per trainable parameter, with `state` bytes for a
     /// full-precision state (2 in true-16-bit training, 4 otherwise): what a checkpoint writes
     /// and a step reads and writes. Adafactor's factored moment is about a tenth; GaLore's
@@ -95,6 +147,13 @@ choice!(
     /// attention kernel's output and every other matmul's output, and recomputes the rest.
     Checkpointing { None = "none", Selective = "selective", Op = "op", Full = "full" }
 );
+impl Checkpointing {
+    /// Recomputes part of each checkpointed block and keeps the rest (`selective`, `op`),
+    /// between keeping everything (`none`) and only the block's input (`full`).
+    pub fn is_partial(self) -> bool {
+        matches!(self, Checkpointing::Selective | Checkpointing::Op)
+    }
+}
 choice!(
     /// Attention kernel: flash and sdpa never materialise the s x s scores; eager does.
     Attention { Flash = "flash", Sdpa = "sdpa", Eager = "eager" }
@@ -107,12 +166,35 @@ choice!(
     /// Cross-Entropy).
     Loss { Standard = "standard", Chunked = "chunked", FusedLinear = "fused-linear" }
 );
+impl Loss {
+    /// The full-vocabulary logits never exist at once: they are made a chunk at a time
+    /// (`chunked`, `fused-linear`).
+    pub fn chunks_logits(self) -> bool {
+        matches!(self, Loss::Chunked | Loss::FusedLinear)
+    }
+}
 choice!(
     /// Data-parallel sharding strategy. `fsdp` is FSDP FULL_SHARD (= ZeRO-3).
     ShardingStrategy {
         None = "none", Zero1 = "zero1", Zero2 = "zero2", Zero3 = "zero3", Fsdp = "fsdp",
     }
 );
+impl ShardingStrategy {
+    /// Something is split over the data-parallel group, at least the optimizer states (every
+    /// ZeRO stage and FSDP); `none` replicates everything (DDP).
+    pub fn is_sharded(self) -> bool {
+        self != ShardingStrategy::None
+    }
+    /// Each rank keeps 1/dp of the gradients, reduce-scattered (ZeRO-2, ZeRO-3, FSDP).
+    pub fn shards_grads(self) -> bool {
+        matches!(self, ShardingStrategy::Zero2 | ShardingStrategy::Zero3 | ShardingStrategy::Fsdp)
+    }
+    /// Each rank keeps 1/dp of the parameters and gathers each block's for its compute
+    /// (ZeRO-3, FSDP FULL_SHARD).
+    pub fn shards_params(self) -> bool {
+        matches!(self, ShardingStrategy::Zero3 | ShardingStrategy::Fsdp)
+    }
+}
 choice!(
     /// What is moved to host memory.
     Offload { None = "none", Optimizer = "optimizer", All = "all" }
@@ -141,6 +223,12 @@ choice!(
     /// Which prices the cost ranking uses.
     Pricing { OnDemand = "on-demand", Spot = "spot", Both = "both" }
 );
+impl Pricing {
+    /// Spot offers are ranked (`spot`, `both`).
+    pub fn includes_spot(self) -> bool {
+        matches!(self, Pricing::Spot | Pricing::Both)
+    }
+}
 choice!(
     /// Training framework whose allocation behaviour is modelled (docs/frameworks.md).
     Framework {
@@ -148,6 +236,19 @@ choice!(
         Axolotl = "axolotl", LlamaFactory = "llama-factory",
     }
 );
+impl Framework {
+    /// Trains with transformers' Trainer and PEFT as they ship (hf, axolotl, llama-factory):
+    /// PEFT's every method, `prepare_model_for_kbit_training` for QLoRA, the Trainer's
+    /// optimizer names. Unsloth patches both and is not one.
+    pub fn runs_hf_trainer(self) -> bool {
+        matches!(self, Framework::Hf | Framework::Axolotl | Framework::LlamaFactory)
+    }
+    /// The model is transformers' modeling code with PEFT's adapter modules (the Trainer-based
+    /// ones and Unsloth, which patches them); torchtune and litgpt build their own modules.
+    pub fn uses_transformers(self) -> bool {
+        self.runs_hf_trainer() || self == Framework::Unsloth
+    }
+}
 
 /// One linear module family an adapter can target, in PEFT's vocabulary.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -203,6 +304,27 @@ impl TargetModule {
     }
     fn bit(self) -> u16 {
         1 << (self as u16)
+    }
+    /// One of the seven linears of a transformer block (not the embedding or the LM head).
+    pub fn is_block_linear(self) -> bool {
+        !matches!(self, TargetModule::Embed | TargetModule::LmHead)
+    }
+    /// An attention projection (q, k, v, o): present in the softmax-attention blocks only.
+    pub fn is_attention(self) -> bool {
+        matches!(self, TargetModule::Q | TargetModule::K | TargetModule::V | TargetModule::O)
+    }
+    /// An MLP projection (gate, up, down): one per expert in a mixture of experts.
+    pub fn is_mlp(self) -> bool {
+        matches!(self, TargetModule::Gate | TargetModule::Up | TargetModule::Down)
+    }
+    /// Megatron tensor parallelism splits its output over the group (q, k, v, gate, up).
+    pub fn is_column_parallel(self) -> bool {
+        self.is_block_linear() && !self.is_row_parallel()
+    }
+    /// Megatron tensor parallelism splits its input over the group and all-reduces its
+    /// output (o, down).
+    pub fn is_row_parallel(self) -> bool {
+        matches!(self, TargetModule::O | TargetModule::Down)
     }
 }
 
@@ -391,44 +513,213 @@ impl FromIterator<TargetModule> for Targets {
     }
 }
 
-/// Architecture fields given explicitly in the query; each overrides the preset or the
-/// architecture inferred from `params`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct ArchOverrides {
-    pub layers: Option<u32>,
-    pub hidden: Option<u32>,
-    pub heads: Option<u32>,
-    pub kv_heads: Option<u32>,
-    pub head_dim: Option<u32>,
-    pub ffn: Option<u32>,
-    pub vocab: Option<u32>,
-    pub tied: Option<bool>,
-    pub experts: Option<u32>,
-    pub experts_per_token: Option<u32>,
-    /// `arch::Layout`'s fields, for models a pasted config describes beyond the uniform
-    /// stack: dense blocks among MoE ones, a shared expert, latent attention, a vision tower.
-    /// Norms per block (2; Gemma 2/3: 4; phi-1.5: 1).
-    #[serde(default)]
-    pub norms: Option<u32>,
-    /// q/k RMSNorm: 0 none, 1 per head (Qwen3, Gemma 3), 2 over all heads (OLMo 2).
-    #[serde(default)]
-    pub qk_norm: Option<u32>,
-    #[serde(default)]
-    pub dense_layers: Option<u32>,
-    #[serde(default)]
-    pub dense_ffn: Option<u32>,
-    #[serde(default)]
-    pub shared_ffn: Option<u32>,
-    #[serde(default)]
-    pub q_rank: Option<u32>,
-    #[serde(default)]
-    pub kv_rank: Option<u32>,
-    #[serde(default)]
-    pub rope_dim: Option<u32>,
-    #[serde(default)]
-    pub v_dim: Option<u32>,
-    #[serde(default)]
-    pub vision_params: Option<u64>,
+// The registry: one line per key, in canonical order (`choice::query_keys!` says what is
+// generated from it). Ranges are wide enough for any real job and narrow enough that nothing
+// overflows or turns into NaN downstream.
+query_keys! {
+    /// Every setting of one calculation. `Default` is the page's starting configuration:
+    /// Llama 3.1 8B, QLoRA r16 on all linear layers, bf16, batch 4, sequence 2048.
+    ///
+    /// Settings that a framework profile may choose (adapter dtype, checkpointing, loss, ...)
+    /// are `Option`s: `None` means "not set by the person", so the profile's default applies.
+    pub struct Query {
+        model {
+            /// Preset id from the catalog (e.g. "llama-3.1-8b"). Ignored when `params` is set;
+            /// `None` (written `custom`) when the architecture is given field by field.
+            "model" model: Option<String> = Some("llama-3.1-8b".into()), Preset, if model_written;
+            /// Total parameter count, for a model given only by size; the architecture is inferred.
+            "params" params: Option<u64> = None,
+                Count(1_000_000, 100_000_000_000_000, "a parameter count from 1m to 100t (e.g. 8b, 350m, 6738415616)");
+        }
+        /// Architecture fields given explicitly in the query; each overrides the preset or the
+        /// architecture inferred from `params`.
+        arch: pub struct ArchOverrides {
+            /// Transformer blocks.
+            "layers" layers: Option<u32> = None, Whole(1, 1000);
+            /// Hidden size.
+            "hidden" hidden: Option<u32> = None, Whole(1, 1_000_000);
+            /// Attention (query) heads.
+            "heads" heads: Option<u32> = None, Whole(1, 10_000);
+            /// Key/value heads (grouped-query attention).
+            "kv_heads" kv_heads: Option<u32> = None, Whole(1, 10_000);
+            /// Width of one attention head.
+            "head_dim" head_dim: Option<u32> = None, Whole(1, 10_000);
+            /// FFN (MLP) width; an expert's width in a mixture of experts.
+            "ffn" ffn: Option<u32> = None, Whole(1, 10_000_000);
+            /// Vocabulary size.
+            "vocab" vocab: Option<u32> = None, Whole(1, 10_000_000);
+            /// The embedding and the LM head share one matrix.
+            "tied" tied: Option<bool> = None, Flag;
+            /// Experts per MoE block.
+            "experts" experts: Option<u32> = None, Whole(1, 10_000);
+            /// Experts each token is routed to.
+            "experts_per_token" experts_per_token: Option<u32> = None, Whole(1, 10_000);
+            // `arch::Layout`'s fields, for models a pasted config describes beyond the uniform
+            // stack: dense blocks among MoE ones, a shared expert, latent attention, a vision tower.
+            /// Norms per block (2; Gemma 2/3: 4; phi-1.5: 1).
+            "norms" norms: Option<u32> = None, Whole(0, 8);
+            /// q/k RMSNorm: 0 none, 1 per head (Qwen3, Gemma 3), 2 over all heads (OLMo 2).
+            "qk_norm" qk_norm: Option<u32> = None, Whole(0, 2);
+            /// Dense blocks among the MoE ones (DeepSeek-V3 `first_k_dense_replace`).
+            "dense_layers" dense_layers: Option<u32> = None, Whole(0, 1000);
+            /// FFN width of those dense blocks.
+            "dense_ffn" dense_ffn: Option<u32> = None, Whole(0, 1_000_000);
+            /// FFN width of the always-active shared expert of each MoE block.
+            "shared_ffn" shared_ffn: Option<u32> = None, Whole(0, 1_000_000);
+            /// Latent attention's query rank (DeepSeek-V3 `q_lora_rank`).
+            "q_rank" q_rank: Option<u32> = None, Whole(0, 100_000);
+            /// Latent attention's key/value rank (`kv_lora_rank`).
+            "kv_rank" kv_rank: Option<u32> = None, Whole(0, 100_000);
+            /// Rotary part of a latent-attention head (`qk_rope_head_dim`).
+            "rope_dim" rope_dim: Option<u32> = None, Whole(0, 10_000);
+            /// Value head width of latent attention (`v_head_dim`).
+            "v_dim" v_dim: Option<u32> = None, Whole(0, 10_000);
+            /// Parameters of a multimodal checkpoint's vision tower and projector (frozen, 16-bit).
+            "vision_params" vision_params: Option<u64> = None,
+                Count(0, 100_000_000_000, "a parameter count from 0 to 100b (e.g. 417m)");
+        }
+        settings {
+            // --- method ---
+            /// What trains.
+            "method" method: Method = Method::Qlora, Pick;
+            /// LoRA/DoRA/QLoRA rank.
+            "rank" rank: u32 = 16, Whole(1, 4096);
+            /// The modules adapters are put on.
+            "targets" targets: Targets = Targets::all_linear(), List;
+            /// QLoRA's storage format of the frozen base weights.
+            "quant" quant: Quant = Quant::Nf4, Pick;
+            /// Double quantization of the NF4/FP4 block constants.
+            "dq" double_quant: bool = true, Flag;
+            /// Block modules a pre-quantized QLoRA checkpoint keeps in 16 bits.
+            "quant_skip" quant_skip: QuantSkip = QuantSkip::default(), List;
+            /// Freeze tuning: the last N blocks train.
+            "train_layers" train_layers: u32 = 2, Whole(1, 1_000);
+            /// Houlsby adapter bottleneck width.
+            "bottleneck" bottleneck: u32 = 64, Whole(1, 65_536);
+            /// Virtual tokens of prefix and prompt tuning.
+            "virtual_tokens" virtual_tokens: u32 = 20, Whole(1, 100_000);
+            /// LoRA dropout probability; `None`: the framework profile's.
+            "lora_dropout" lora_dropout: Option<f64> = None, Decimal(0.0, 0.99);
+            // --- numerics ---
+            /// Numeric precision of weights, gradients and optimizer states.
+            "precision" precision: Precision = Precision::Bf16Mixed, Pick;
+            /// Storage type of trainable adapter weights; `None`: the framework profile's.
+            "adapter_dtype" adapter_dtype: Option<AdapterDtype> = None, Pick;
+            /// Optimizer and its state layout.
+            "optim" optim: Optimizer = Optimizer::AdamW, Pick;
+            /// AdamW's implementation; `None`: the framework profile's (the framework's
+            /// current default).
+            "optim_impl" optim_impl: Option<OptimizerImpl> = None, Pick;
+            // --- batch and activations ---
+            /// Micro-batch per data-parallel replica.
+            "batch" batch: u32 = 4, Whole(1, 65_536);
+            /// Tokens per sample.
+            "seq" seq: u32 = 2048, Whole(1, 10_000_000);
+            /// Gradient accumulation steps.
+            "ga" ga: u32 = 1, Whole(1, 65_536);
+            /// Activation checkpointing; `None`: the framework profile's.
+            "ckpt" ckpt: Option<Checkpointing> = None, Pick;
+            /// Attention kernel; `None`: the framework profile's.
+            "attn" attn: Option<Attention> = None, Pick;
+            /// Loss computation; `None`: the framework profile's.
+            "loss" loss: Option<Loss> = None, Pick;
+            /// Packed (not padded) batches; `None`: the framework profile's.
+            "packing" packing: Option<bool> = None, Flag;
+            /// torch.compile; `None`: the framework profile's.
+            "compile" compile: Option<bool> = None, Flag;
+            /// `zero_grad(set_to_none=True)`: gradients are freed after each optimizer step (the
+            /// default of torch ≥ 2.0). `false` keeps them allocated as zeros between steps
+            /// (torch 1.x's `Module.zero_grad()`/`Optimizer.zero_grad()` default), so they sit
+            /// beside the next step's activations.
+            "set_to_none" set_to_none: bool = true, Flag;
+            /// Saved activations move to host memory during the forward pass and come back for
+            /// the backward (torchtune `enable_activation_offloading`, Unsloth's "unsloth"
+            /// checkpointing). `None`: the framework profile's default.
+            "act_offload" act_offload: Option<bool> = None, Flag;
+            /// Checkpoint only every n-th block (torchtitan `selective_ac_option: "n"`): the
+            /// others keep all their activations. 1: every block, as `ckpt` says.
+            "ckpt_every" ckpt_every: u32 = 1, Whole(1, 1000);
+            /// The optimizer steps each parameter inside the backward pass as soon as its
+            /// gradient is complete and frees that gradient (torchtune `optimizer_in_bwd`): no
+            /// whole-model gradients, no gradient accumulation.
+            "optim_in_bwd" optim_in_bwd: bool = false, Flag;
+            /// How a mixture of experts' expert weights sit in memory.
+            "expert_format" expert_format: ExpertFormat = ExpertFormat::Native, Pick;
+            /// GaLore's projection rank (`optim=galore-adamw`); 128 is GaLore's own default
+            /// (galore_torch's README examples, transformers' `optim_args` handling).
+            "galore_rank" galore_rank: u32 = 128, Whole(1, 65_536);
+            /// Training framework whose allocation behaviour is modelled.
+            "framework" framework: Framework = Framework::Hf, Pick;
+            // --- parallelism ---
+            /// Total GPUs of the run, all nodes together.
+            "gpus" gpus: u32 = 1, Whole(1, 65_536);
+            /// Nodes (instances) the GPUs are spread over.
+            "nodes" nodes: u32 = 1, Whole(1, 8_192);
+            /// Data-parallel sharding strategy.
+            "shard" shard: ShardingStrategy = ShardingStrategy::None, Pick;
+            /// What is moved to host memory.
+            "offload" offload: Offload = Offload::None, Pick;
+            /// Tensor-parallel degree.
+            "tp" tp: u32 = 1, Whole(1, 64);
+            /// Megatron sequence parallelism inside the tensor-parallel group (norm and dropout
+            /// activations split too; all-reduces become reduce-scatter + all-gather).
+            "sp" sp: bool = false, Flag;
+            /// Pipeline-parallel stages.
+            "pp" pp: u32 = 1, Whole(1, 256);
+            /// Model chunks per pipeline stage: 1 = 1F1B, more = interleaved 1F1B.
+            "pp_chunks" pp_chunks: u32 = 1, Whole(1, 64);
+            /// Context-parallel degree: each sequence split over `cp` GPUs (ring attention).
+            "cp" cp: u32 = 1, Whole(1, 256);
+            /// GPU id of the dataset: fit, headroom and the inverse solvers.
+            "gpu" gpu: Option<String> = None, Id;
+            // --- job, time and cost ---
+            /// Training tokens per epoch.
+            "tokens" tokens: u64 = 10_000_000,
+                Count(1, 1_000_000_000_000_000, "a token count from 1 to 1e15 (e.g. 10m, 2.5b)");
+            /// Epochs.
+            "epochs" epochs: f64 = 3.0, Decimal(0.01, 1000.0);
+            /// Repeated runs (sweeps).
+            "runs" runs: u32 = 1, Whole(1, 10_000);
+            /// Which prices the cost ranking uses.
+            "pricing" pricing: Pricing = Pricing::Both, Pick;
+            /// Minutes between checkpoint saves.
+            "ckpt_interval_min" ckpt_interval_min: f64 = 30.0, Decimal(1.0, 10_000.0);
+            /// Interruptions per hour on spot; `None` takes each provider's default.
+            "interrupt_rate" interrupt_rate: Option<f64> = None, Decimal(0.0, 10.0);
+            /// Model-FLOPs utilisation; `None` takes the default per GPU class and method.
+            "mfu" mfu: Option<f64> = None, Decimal(0.01, 1.0);
+            /// Measured over estimated per-GPU memory from a person's own run of this setup
+            /// (`calibrate`): the memory peaks are scaled by it. `None`: the model as it is.
+            "mem_scale" mem_scale: Option<f64> = None, Decimal(0.1, 10.0);
+            /// Provider id: only its offers are ranked.
+            "provider" provider: Option<String> = None, Id;
+            /// Persistent storage, GB.
+            "storage_gb" storage_gb: f64 = 100.0, Decimal(0.0, 1_000_000.0);
+            /// Provider features every ranked offer must have.
+            "need" need: Needs = Needs::default(), List;
+            /// Matmul number format of the linear layers.
+            "compute" compute: Compute = Compute::Native, Pick;
+            /// Minutes from asking for the instance to a shell with the image pulled.
+            /// Hyperscaler VMs boot in 1–5 min and a CUDA+PyTorch image of ~10 GB pulls in
+            /// 1–3 min; container clouds start faster. An assumption, shown and settable.
+            "startup_min" startup_min: f64 = 5.0, Decimal(0.0, 1440.0);
+            /// GB/s at which the checkpoint downloads to the instance (Hub downloads with
+            /// hf_transfer/hf_xet reach 0.1–1 GB/s from cloud regions).
+            "download_gb_s" download_gb_s: f64 = 0.5, Decimal(0.001, 1000.0);
+            /// GB/s at which one node writes its part of a training checkpoint. Network volumes
+            /// write 0.125–1.2 GB/s (AWS gp3 125 MiB/s baseline to 1,000 MiB/s provisioned; GCP
+            /// pd-balanced up to 1.2 GB/s), local NVMe more: the middle of that range.
+            "save_gb_s" save_gb_s: f64 = 0.5, Decimal(0.001, 1000.0);
+            /// Evaluation tokens as a fraction of the training tokens (forward only).
+            "eval_frac" eval_frac: f64 = 0.0, Decimal(0.0, 10.0);
+            /// Planning limit: total USD for all runs (`tunefit plan`).
+            "budget_usd" budget_usd: Option<f64> = None, Decimal(0.01, 1e9);
+            /// Planning limit: hours of one run.
+            "deadline_h" deadline_h: Option<f64> = None, Decimal(0.01, 1e6);
+            /// What `tunefit plan` optimises.
+            "goal" goal: Goal = Goal::Cheapest, Pick;
+        }
+    }
 }
 
 impl ArchOverrides {
@@ -437,249 +728,10 @@ impl ArchOverrides {
     }
 }
 
-/// Every setting of one calculation. `Default` is the page's starting configuration.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Query {
-    // --- model ---
-    /// Preset id from the catalog (e.g. "llama-3.1-8b"). Ignored when `params` is set.
-    pub model: Option<String>,
-    /// Total parameter count, for a model given only by size; the architecture is inferred.
-    pub params: Option<u64>,
-    pub arch: ArchOverrides,
-    // --- method ---
-    pub method: Method,
-    pub rank: u32,
-    pub targets: Targets,
-    pub quant: Quant,
-    pub double_quant: bool,
-    pub train_layers: u32,
-    pub bottleneck: u32,
-    pub virtual_tokens: u32,
-    pub lora_dropout: Option<f64>,
-    // --- numerics ---
-    pub precision: Precision,
-    pub adapter_dtype: Option<AdapterDtype>,
-    pub optim: Optimizer,
-    /// AdamW's implementation; `None`: the framework profile's (the framework's current
-    /// default).
-    #[serde(default)]
-    pub optim_impl: Option<OptimizerImpl>,
-    // --- batch and activations ---
-    pub batch: u32,
-    pub seq: u32,
-    pub ga: u32,
-    pub ckpt: Option<Checkpointing>,
-    pub attn: Option<Attention>,
-    pub loss: Option<Loss>,
-    pub packing: Option<bool>,
-    pub compile: Option<bool>,
-    /// `zero_grad(set_to_none=True)`: gradients are freed after each optimizer step (the
-    /// default since torch 2.0). `false` keeps them allocated as zeros between steps
-    /// (torch 1.x's `Module.zero_grad()`/`Optimizer.zero_grad()` default), so they sit beside
-    /// the next step's activations.
-    #[serde(default = "yes")]
-    pub set_to_none: bool,
-    /// Saved activations move to host memory during the forward pass and come back for the
-    /// backward (torchtune `enable_activation_offloading`, Unsloth's "unsloth" checkpointing).
-    /// `None`: the framework profile's default.
-    #[serde(default)]
-    pub act_offload: Option<bool>,
-    /// Checkpoint only every n-th block (torchtitan `selective_ac_option: "n"`): the others
-    /// keep all their activations. 1: every block, as `ckpt` says.
-    #[serde(default = "one")]
-    pub ckpt_every: u32,
-    /// The optimizer steps each parameter inside the backward pass as soon as its gradient
-    /// is complete and frees that gradient (torchtune `optimizer_in_bwd`): no whole-model
-    /// gradients, no gradient accumulation.
-    #[serde(default)]
-    pub optim_in_bwd: bool,
-    #[serde(default)]
-    pub expert_format: ExpertFormat,
-    /// Provider features every ranked offer must have.
-    #[serde(default)]
-    pub need: Needs,
-    /// Block modules a pre-quantized QLoRA checkpoint keeps in 16 bits.
-    #[serde(default)]
-    pub quant_skip: QuantSkip,
-    /// GaLore's projection rank (`optim=galore-adamw`).
-    #[serde(default = "galore_rank_default")]
-    pub galore_rank: u32,
-    pub framework: Framework,
-    // --- parallelism ---
-    pub gpus: u32,
-    pub nodes: u32,
-    pub shard: ShardingStrategy,
-    pub offload: Offload,
-    pub tp: u32,
-    /// Megatron sequence parallelism inside the tensor-parallel group (norm and dropout
-    /// activations split too; all-reduces become reduce-scatter + all-gather).
-    #[serde(default)]
-    pub sp: bool,
-    /// Pipeline-parallel stages.
-    #[serde(default = "one")]
-    pub pp: u32,
-    /// Model chunks per pipeline stage: 1 = 1F1B, more = interleaved 1F1B.
-    #[serde(default = "one")]
-    pub pp_chunks: u32,
-    /// Context-parallel degree: each sequence split over `cp` GPUs (ring attention).
-    #[serde(default = "one")]
-    pub cp: u32,
-    pub gpu: Option<String>,
-    // --- job, time and cost ---
-    pub tokens: u64,
-    pub epochs: f64,
-    pub runs: u32,
-    pub pricing: Pricing,
-    pub ckpt_interval_min: f64,
-    /// Interruptions per hour on spot; `None` takes each provider's default.
-    pub interrupt_rate: Option<f64>,
-    /// Model-FLOPs utilisation; `None` takes the default per GPU class and method.
-    pub mfu: Option<f64>,
-    /// Measured over estimated per-GPU memory from a person's own run of this setup
-    /// (`calibrate`): the memory peaks are scaled by it. `None`: the model as it is.
-    #[serde(default)]
-    pub mem_scale: Option<f64>,
-    pub provider: Option<String>,
-    pub storage_gb: f64,
-    /// Matmul number format of the linear layers.
-    #[serde(default)]
-    pub compute: Compute,
-    /// Minutes from asking for the instance to a shell with the image pulled.
-    #[serde(default = "startup_default")]
-    pub startup_min: f64,
-    /// GB/s at which the checkpoint downloads to the instance.
-    #[serde(default = "download_default")]
-    pub download_gb_s: f64,
-    /// GB/s at which one node writes its part of a training checkpoint.
-    #[serde(default = "save_default")]
-    pub save_gb_s: f64,
-    /// Evaluation tokens as a fraction of the training tokens (forward only).
-    #[serde(default)]
-    pub eval_frac: f64,
-    /// Planning limits: total USD for all runs, and hours of one run (`tunefit plan`).
-    #[serde(default)]
-    pub budget_usd: Option<f64>,
-    #[serde(default)]
-    pub deadline_h: Option<f64>,
-    #[serde(default)]
-    pub goal: Goal,
-}
-
-// `choice!` writes these enums; a `#[default]` variant would need the macro to take attributes.
-#[allow(clippy::derivable_impls)]
-impl Default for Goal {
-    fn default() -> Self {
-        Goal::Cheapest
-    }
-}
-
-fn one() -> u32 {
-    1
-}
-fn galore_rank_default() -> u32 {
-    128
-}
-fn startup_default() -> f64 {
-    Query::default().startup_min
-}
-fn download_default() -> f64 {
-    Query::default().download_gb_s
-}
-fn save_default() -> f64 {
-    Query::default().save_gb_s
-}
-
-#[allow(clippy::derivable_impls)]
-impl Default for Compute {
-    fn default() -> Self {
-        Compute::Native
-    }
-}
-
-// `choice!` declares the enum; its default is stated here beside the others.
-#[allow(clippy::derivable_impls)]
-impl Default for ExpertFormat {
-    fn default() -> Self {
-        ExpertFormat::Native
-    }
-}
-
-impl Default for Query {
-    /// Llama 3.1 8B, QLoRA r16 on all linear layers, bf16, batch 4, sequence 2048.
-    fn default() -> Self {
-        Query {
-            model: Some("llama-3.1-8b".into()),
-            params: None,
-            arch: ArchOverrides::default(),
-            method: Method::Qlora,
-            rank: 16,
-            targets: Targets::all_linear(),
-            quant: Quant::Nf4,
-            double_quant: true,
-            train_layers: 2,
-            bottleneck: 64,
-            virtual_tokens: 20,
-            lora_dropout: None,
-            precision: Precision::Bf16Mixed,
-            adapter_dtype: None,
-            optim: Optimizer::AdamW,
-            optim_impl: None,
-            batch: 4,
-            seq: 2048,
-            ga: 1,
-            ckpt: None,
-            attn: None,
-            loss: None,
-            packing: None,
-            compile: None,
-            set_to_none: true,
-            act_offload: None,
-            ckpt_every: 1,
-            optim_in_bwd: false,
-            expert_format: ExpertFormat::Native,
-            need: Needs::default(),
-            quant_skip: QuantSkip::default(),
-            // GaLore's own default (galore_torch: rank 128 in its README's examples and in
-            // transformers' `optim_args` handling).
-            galore_rank: 128,
-            framework: Framework::Hf,
-            gpus: 1,
-            nodes: 1,
-            shard: ShardingStrategy::None,
-            offload: Offload::None,
-            tp: 1,
-            sp: false,
-            pp: 1,
-            pp_chunks: 1,
-            cp: 1,
-            gpu: None,
-            tokens: 10_000_000,
-            epochs: 3.0,
-            runs: 1,
-            pricing: Pricing::Both,
-            ckpt_interval_min: 30.0,
-            interrupt_rate: None,
-            mfu: None,
-            mem_scale: None,
-            provider: None,
-            storage_gb: 100.0,
-            compute: Compute::Native,
-            // Provisioning and image pull: hyperscaler VMs boot in 1–5 min, a CUDA+PyTorch
-            // image of ~10 GB pulls in 1–3 min; container clouds start faster. An
-            // assumption, shown and settable.
-            startup_min: 5.0,
-            // Hub downloads with hf_transfer/hf_xet reach 0.1–1 GB/s from cloud regions.
-            download_gb_s: 0.5,
-            // One node's checkpoint write: network volumes 0.125–1.2 GB/s (AWS gp3 125 MiB/s
-            // baseline to 1,000 MiB/s provisioned; GCP pd-balanced up to 1.2 GB/s), local NVMe
-            // more. The middle of that range.
-            save_gb_s: 0.5,
-            eval_frac: 0.0,
-            budget_usd: None,
-            deadline_h: None,
-            goal: Goal::Cheapest,
-        }
-    }
+/// `params` replaces `model`; with architecture fields an omitted model would decode as
+/// "custom", so the default preset is written out.
+fn model_written(q: &Query, d: &Query) -> bool {
+    q.params.is_none() && (q.model != d.model || !q.arch.is_empty())
 }
 
 /// One problem with one key of a query string.
@@ -806,26 +858,6 @@ pub fn format_count(n: u64) -> String {
     n.to_string()
 }
 
-/// Numeric limits per key: wide enough for any real job, narrow enough that nothing
-/// overflows or turns into NaN downstream.
-mod limits {
-    pub const RANK: (u32, u32) = (1, 4096);
-    pub const BATCH: (u32, u32) = (1, 65_536);
-    pub const SEQ: (u32, u32) = (1, 10_000_000);
-    pub const GA: (u32, u32) = (1, 65_536);
-    pub const GPUS: (u32, u32) = (1, 65_536);
-    pub const NODES: (u32, u32) = (1, 8_192);
-    pub const TP: (u32, u32) = (1, 64);
-    pub const PP: (u32, u32) = (1, 256);
-    pub const PP_CHUNKS: (u32, u32) = (1, 64);
-    pub const CP: (u32, u32) = (1, 256);
-    pub const TRAIN_LAYERS: (u32, u32) = (1, 1_000);
-    pub const BOTTLENECK: (u32, u32) = (1, 65_536);
-    pub const VIRTUAL_TOKENS: (u32, u32) = (1, 100_000);
-    pub const RUNS: (u32, u32) = (1, 10_000);
-    pub const ARCH: (u32, u32) = (1, 10_000_000);
-}
-
 fn parse_u32(key: &str, v: &str, (lo, hi): (u32, u32)) -> Result<u32, QueryError> {
     let n: f64 = crate::num::parse_f64(v.trim())
         .ok_or(())
@@ -877,224 +909,187 @@ fn parse_id(key: &str, v: &str) -> Result<String, QueryError> {
     }
 }
 
-macro_rules! parse_choice {
-    ($ty:ty, $key:expr, $v:expr) => {
-        <$ty>::parse($v).ok_or_else(|| err($key, format!("'{}' is not one of {}", $v, <$ty>::accepted())))
-    };
+/// How one key's value is read from and spelled in the query string (the last part of each
+/// registry line).
+trait Codec<T> {
+    /// Reads `v`; the error names `key` and what it accepts.
+    fn parse(&self, key: &str, v: &str) -> Result<T, QueryError>;
+    /// The canonical spelling; `None` for an unset optional setting.
+    fn encode(&self, v: &T) -> Option<String>;
+    /// The accepted values when they are a closed set ("a|b|c").
+    fn choices(&self) -> Option<String> {
+        None
+    }
 }
 
-/// Every key the format knows, in canonical order.
-pub const KEYS: &[&str] = &[
-    "v",
-    "model",
-    "params",
-    "layers",
-    "hidden",
-    "heads",
-    "kv_heads",
-    "head_dim",
-    "ffn",
-    "vocab",
-    "tied",
-    "experts",
-    "experts_per_token",
-    "norms",
-    "qk_norm",
-    "dense_layers",
-    "dense_ffn",
-    "shared_ffn",
-    "q_rank",
-    "kv_rank",
-    "rope_dim",
-    "v_dim",
-    "vision_params",
-    "method",
-    "rank",
-    "targets",
-    "quant",
-    "dq",
-    "quant_skip",
-    "train_layers",
-    "bottleneck",
-    "virtual_tokens",
-    "lora_dropout",
-    "precision",
-    "adapter_dtype",
-    "optim",
-    "optim_impl",
-    "batch",
-    "seq",
-    "ga",
-    "ckpt",
-    "attn",
-    "loss",
-    "packing",
-    "compile",
-    "set_to_none",
-    "act_offload",
-    "ckpt_every",
-    "optim_in_bwd",
-    "expert_format",
-    "galore_rank",
-    "framework",
-    "gpus",
-    "nodes",
-    "shard",
-    "offload",
-    "tp",
-    "sp",
-    "pp",
-    "pp_chunks",
-    "cp",
-    "gpu",
-    "tokens",
-    "epochs",
-    "runs",
-    "pricing",
-    "ckpt_interval_min",
-    "interrupt_rate",
-    "mfu",
-    "mem_scale",
-    "provider",
-    "storage_gb",
-    "need",
-    "compute",
-    "startup_min",
-    "download_gb_s",
-    "save_gb_s",
-    "eval_frac",
-    "budget_usd",
-    "deadline_h",
-    "goal",
-];
+/// A whole number from `.0` to `.1`.
+struct Whole(u32, u32);
+/// A decimal number from `.0` to `.1`.
+struct Decimal(f64, f64);
+/// A count with unit suffixes (`8b`, `350m`) from `.0` to `.1`; `.2` says what it counts,
+/// for the error message.
+struct Count(u64, u64, &'static str);
+/// A switch: 0 or 1.
+struct Flag;
+/// One value of a `choice!` enum.
+struct Pick;
+/// An id of the catalog or the dataset: letters, digits, '-', '_', '.'.
+struct Id;
+/// The model's preset id; unset (an architecture given field by field) is spelled `custom`.
+struct Preset;
+/// A comma list (`List` types).
+struct List;
+
+/// An optional setting takes its value's codec; `None` is never written.
+impl<T, C: Codec<T>> Codec<Option<T>> for C {
+    fn parse(&self, key: &str, v: &str) -> Result<Option<T>, QueryError> {
+        <C as Codec<T>>::parse(self, key, v).map(Some)
+    }
+    fn encode(&self, v: &Option<T>) -> Option<String> {
+        v.as_ref().and_then(|v| <C as Codec<T>>::encode(self, v))
+    }
+    fn choices(&self) -> Option<String> {
+        <C as Codec<T>>::choices(self)
+    }
+}
+
+impl Codec<u32> for Whole {
+    fn parse(&self, key: &str, v: &str) -> Result<u32, QueryError> {
+        parse_u32(key, v, (self.0, self.1))
+    }
+    fn encode(&self, v: &u32) -> Option<String> {
+        Some(v.to_string())
+    }
+}
+
+impl Codec<f64> for Decimal {
+    fn parse(&self, key: &str, v: &str) -> Result<f64, QueryError> {
+        parse_f64(key, v, self.0, self.1)
+    }
+    fn encode(&self, v: &f64) -> Option<String> {
+        Some(fmt_f64(*v))
+    }
+}
+
+impl Codec<u64> for Count {
+    fn parse(&self, key: &str, v: &str) -> Result<u64, QueryError> {
+        let Count(lo, hi, what) = *self;
+        parse_count(v).filter(|n| (lo..=hi).contains(n)).ok_or_else(|| err(key, format!("'{v}' is not {what}")))
+    }
+    fn encode(&self, v: &u64) -> Option<String> {
+        Some(format_count(*v))
+    }
+}
+
+impl Codec<bool> for Flag {
+    fn parse(&self, key: &str, v: &str) -> Result<bool, QueryError> {
+        parse_bool(key, v)
+    }
+    fn encode(&self, v: &bool) -> Option<String> {
+        Some(u8::from(*v).to_string())
+    }
+    fn choices(&self) -> Option<String> {
+        Some("0|1".into())
+    }
+}
+
+impl<T: Choice> Codec<T> for Pick {
+    fn parse(&self, key: &str, v: &str) -> Result<T, QueryError> {
+        T::parse(v).ok_or_else(|| err(key, format!("'{v}' is not one of {}", T::accepted())))
+    }
+    fn encode(&self, v: &T) -> Option<String> {
+        Some(T::as_str(*v).to_string())
+    }
+    fn choices(&self) -> Option<String> {
+        Some(T::accepted())
+    }
+}
+
+impl Codec<String> for Id {
+    fn parse(&self, key: &str, v: &str) -> Result<String, QueryError> {
+        parse_id(key, v)
+    }
+    fn encode(&self, v: &String) -> Option<String> {
+        Some(v.clone())
+    }
+}
+
+impl Codec<Option<String>> for Preset {
+    fn parse(&self, key: &str, v: &str) -> Result<Option<String>, QueryError> {
+        parse_id(key, v).map(Some)
+    }
+    fn encode(&self, v: &Option<String>) -> Option<String> {
+        Some(v.clone().unwrap_or_else(|| "custom".into()))
+    }
+}
+
+/// A value written as a comma list.
+trait ListValue: Sized {
+    fn parse(s: &str) -> Option<Self>;
+    fn to_query_value(&self) -> String;
+    /// What the list may hold, for the error message ("a comma list of ...").
+    fn what() -> String;
+}
+
+impl ListValue for Targets {
+    fn parse(s: &str) -> Option<Self> {
+        Targets::parse(s)
+    }
+    fn to_query_value(&self) -> String {
+        Targets::to_query_value(*self)
+    }
+    fn what() -> String {
+        "a comma list of q,k,v,o,gate,up,down, all, embed, lm_head".into()
+    }
+}
+
+impl ListValue for QuantSkip {
+    fn parse(s: &str) -> Option<Self> {
+        QuantSkip::parse(s)
+    }
+    fn to_query_value(&self) -> String {
+        QuantSkip::to_query_value(self)
+    }
+    fn what() -> String {
+        format!("a comma list of N.part with part one of {}", QuantSkip::PARTS.join("|"))
+    }
+}
+
+impl ListValue for Needs {
+    fn parse(s: &str) -> Option<Self> {
+        Needs::parse(s)
+    }
+    fn to_query_value(&self) -> String {
+        Needs::to_query_value(*self)
+    }
+    fn what() -> String {
+        format!("a comma list of {}", Need::accepted())
+    }
+}
+
+impl<T: ListValue> Codec<T> for List {
+    fn parse(&self, key: &str, v: &str) -> Result<T, QueryError> {
+        T::parse(v).ok_or_else(|| err(key, format!("'{v}' is not {}", T::what())))
+    }
+    fn encode(&self, v: &T) -> Option<String> {
+        Some(v.to_query_value())
+    }
+}
 
 impl Query {
     /// Applies one `key=value` pair.
     pub fn set(&mut self, key: &str, v: &str) -> Result<(), QueryError> {
-        let a = &mut self.arch;
-        match key {
-            "v" => {
-                if v != "1" {
-                    return Err(err(key, format!("format version '{v}' is not supported; this build reads v=1")));
-                }
+        if key == "v" {
+            if v != "1" {
+                return Err(err(key, format!("format version '{v}' is not supported; this build reads v=1")));
             }
-            "model" => {
-                self.model = Some(parse_id(key, v)?);
-            }
-            "params" => {
-                self.params = Some(
-                    parse_count(v).filter(|n| (1_000_000..=100_000_000_000_000).contains(n)).ok_or_else(|| {
-                        err(key, format!("'{v}' is not a parameter count from 1m to 100t (e.g. 8b, 350m, 6738415616)"))
-                    })?,
-                );
-            }
-            "layers" => a.layers = Some(parse_u32(key, v, (1, 1000))?),
-            "hidden" => a.hidden = Some(parse_u32(key, v, (1, 1_000_000))?),
-            "heads" => a.heads = Some(parse_u32(key, v, (1, 10_000))?),
-            "kv_heads" => a.kv_heads = Some(parse_u32(key, v, (1, 10_000))?),
-            "head_dim" => a.head_dim = Some(parse_u32(key, v, (1, 10_000))?),
-            "ffn" => a.ffn = Some(parse_u32(key, v, limits::ARCH)?),
-            "vocab" => a.vocab = Some(parse_u32(key, v, limits::ARCH)?),
-            "tied" => a.tied = Some(parse_bool(key, v)?),
-            "experts" => a.experts = Some(parse_u32(key, v, (1, 10_000))?),
-            "experts_per_token" => a.experts_per_token = Some(parse_u32(key, v, (1, 10_000))?),
-            "norms" => a.norms = Some(parse_u32(key, v, (0, 8))?),
-            "qk_norm" => a.qk_norm = Some(parse_u32(key, v, (0, 2))?),
-            "dense_layers" => a.dense_layers = Some(parse_u32(key, v, (0, 1000))?),
-            "dense_ffn" => a.dense_ffn = Some(parse_u32(key, v, (0, 1_000_000))?),
-            "shared_ffn" => a.shared_ffn = Some(parse_u32(key, v, (0, 1_000_000))?),
-            "q_rank" => a.q_rank = Some(parse_u32(key, v, (0, 100_000))?),
-            "kv_rank" => a.kv_rank = Some(parse_u32(key, v, (0, 100_000))?),
-            "rope_dim" => a.rope_dim = Some(parse_u32(key, v, (0, 10_000))?),
-            "v_dim" => a.v_dim = Some(parse_u32(key, v, (0, 10_000))?),
-            "vision_params" => {
-                a.vision_params =
-                    Some(parse_count(v).filter(|n| *n <= 100_000_000_000).ok_or_else(|| {
-                        err(key, format!("'{v}' is not a parameter count from 0 to 100b (e.g. 417m)"))
-                    })?);
-            }
-            "method" => self.method = parse_choice!(Method, key, v)?,
-            "rank" => self.rank = parse_u32(key, v, limits::RANK)?,
-            "targets" => {
-                self.targets = Targets::parse(v).ok_or_else(|| {
-                    err(key, format!("'{v}' is not a comma list of q,k,v,o,gate,up,down, all, embed, lm_head"))
-                })?;
-            }
-            "quant" => self.quant = parse_choice!(Quant, key, v)?,
-            "dq" => self.double_quant = parse_bool(key, v)?,
-            "quant_skip" => {
-                self.quant_skip = QuantSkip::parse(v).ok_or_else(|| {
-                    err(
-                        key,
-                        format!("'{v}' is not a comma list of N.part with part one of {}", QuantSkip::PARTS.join("|")),
-                    )
-                })?;
-            }
-            "train_layers" => self.train_layers = parse_u32(key, v, limits::TRAIN_LAYERS)?,
-            "bottleneck" => self.bottleneck = parse_u32(key, v, limits::BOTTLENECK)?,
-            "virtual_tokens" => self.virtual_tokens = parse_u32(key, v, limits::VIRTUAL_TOKENS)?,
-            "lora_dropout" => self.lora_dropout = Some(parse_f64(key, v, 0.0, 0.99)?),
-            "precision" => self.precision = parse_choice!(Precision, key, v)?,
-            "adapter_dtype" => self.adapter_dtype = Some(parse_choice!(AdapterDtype, key, v)?),
-            "optim" => self.optim = parse_choice!(Optimizer, key, v)?,
-            "optim_impl" => self.optim_impl = Some(parse_choice!(OptimizerImpl, key, v)?),
-            "batch" => self.batch = parse_u32(key, v, limits::BATCH)?,
-            "seq" => self.seq = parse_u32(key, v, limits::SEQ)?,
-            "ga" => self.ga = parse_u32(key, v, limits::GA)?,
-            "ckpt" => self.ckpt = Some(parse_choice!(Checkpointing, key, v)?),
-            "attn" => self.attn = Some(parse_choice!(Attention, key, v)?),
-            "loss" => self.loss = Some(parse_choice!(Loss, key, v)?),
-            "packing" => self.packing = Some(parse_bool(key, v)?),
-            "compile" => self.compile = Some(parse_bool(key, v)?),
-            "set_to_none" => self.set_to_none = parse_bool(key, v)?,
-            "act_offload" => self.act_offload = Some(parse_bool(key, v)?),
-            "ckpt_every" => self.ckpt_every = parse_u32(key, v, (1, 1000))?,
-            "optim_in_bwd" => self.optim_in_bwd = parse_bool(key, v)?,
-            "expert_format" => self.expert_format = parse_choice!(ExpertFormat, key, v)?,
-            "galore_rank" => self.galore_rank = parse_u32(key, v, (1, 65_536))?,
-            "framework" => self.framework = parse_choice!(Framework, key, v)?,
-            "gpus" => self.gpus = parse_u32(key, v, limits::GPUS)?,
-            "nodes" => self.nodes = parse_u32(key, v, limits::NODES)?,
-            "shard" => self.shard = parse_choice!(ShardingStrategy, key, v)?,
-            "offload" => self.offload = parse_choice!(Offload, key, v)?,
-            "tp" => self.tp = parse_u32(key, v, limits::TP)?,
-            "sp" => self.sp = parse_bool(key, v)?,
-            "pp" => self.pp = parse_u32(key, v, limits::PP)?,
-            "pp_chunks" => self.pp_chunks = parse_u32(key, v, limits::PP_CHUNKS)?,
-            "cp" => self.cp = parse_u32(key, v, limits::CP)?,
-            "gpu" => self.gpu = Some(parse_id(key, v)?),
-            "tokens" => {
-                self.tokens = parse_count(v)
-                    .filter(|n| (1..=1_000_000_000_000_000).contains(n))
-                    .ok_or_else(|| err(key, format!("'{v}' is not a token count from 1 to 1e15 (e.g. 10m, 2.5b)")))?;
-            }
-            "epochs" => self.epochs = parse_f64(key, v, 0.01, 1000.0)?,
-            "runs" => self.runs = parse_u32(key, v, limits::RUNS)?,
-            "pricing" => self.pricing = parse_choice!(Pricing, key, v)?,
-            "ckpt_interval_min" => self.ckpt_interval_min = parse_f64(key, v, 1.0, 10_000.0)?,
-            "interrupt_rate" => self.interrupt_rate = Some(parse_f64(key, v, 0.0, 10.0)?),
-            "mfu" => self.mfu = Some(parse_f64(key, v, 0.01, 1.0)?),
-            "mem_scale" => self.mem_scale = Some(parse_f64(key, v, 0.1, 10.0)?),
-            "provider" => self.provider = Some(parse_id(key, v)?),
-            "storage_gb" => self.storage_gb = parse_f64(key, v, 0.0, 1_000_000.0)?,
-            "need" => {
-                self.need = Needs::parse(v)
-                    .ok_or_else(|| err(key, format!("'{v}' is not a comma list of {}", Need::accepted())))?;
-            }
-            "compute" => self.compute = parse_choice!(Compute, key, v)?,
-            "startup_min" => self.startup_min = parse_f64(key, v, 0.0, 1440.0)?,
-            "download_gb_s" => self.download_gb_s = parse_f64(key, v, 0.001, 1000.0)?,
-            "save_gb_s" => self.save_gb_s = parse_f64(key, v, 0.001, 1000.0)?,
-            "eval_frac" => self.eval_frac = parse_f64(key, v, 0.0, 10.0)?,
-            "budget_usd" => self.budget_usd = Some(parse_f64(key, v, 0.01, 1e9)?),
-            "deadline_h" => self.deadline_h = Some(parse_f64(key, v, 0.01, 1e6)?),
-            "goal" => self.goal = parse_choice!(Goal, key, v)?,
-            _ => {
-                let shown: String = key.chars().take(40).collect();
-                return Err(err(&shown, "unknown key; see docs/query.md for the accepted keys"));
-            }
+            return Ok(());
         }
-        Ok(())
+        if self.set_registered(key, v)? {
+            return Ok(());
+        }
+        let shown: String = key.chars().take(40).collect();
+        Err(err(&shown, "unknown key; see docs/query.md for the accepted keys"))
     }
 
     /// Applies `key=value` pairs joined by `&`, in order (a fix's `set`: the core's own keys,
@@ -1160,162 +1155,8 @@ impl Query {
 
     /// Canonical query string: keys in `KEYS` order, defaults left out, `v=1` first.
     pub fn to_query_string(&self) -> String {
-        let d = Query::default();
-        let mut out: Vec<(String, String)> = vec![("v".into(), FORMAT_VERSION.to_string())];
-        let mut push = |k: &str, v: String| out.push((k.to_string(), v));
-        let arch_empty = self.arch.is_empty();
-        match (&self.model, self.params) {
-            (_, Some(p)) => push("params", format_count(p)),
-            // With architecture fields, an omitted model would decode as "custom": say it.
-            (Some(m), None) if Some(m) != d.model.as_ref() || !arch_empty => push("model", m.clone()),
-            (None, None) => push("model", "custom".into()),
-            _ => {}
-        }
-        let a = &self.arch;
-        let fields = [
-            ("layers", a.layers),
-            ("hidden", a.hidden),
-            ("heads", a.heads),
-            ("kv_heads", a.kv_heads),
-            ("head_dim", a.head_dim),
-            ("ffn", a.ffn),
-            ("vocab", a.vocab),
-        ];
-        for (k, v) in fields {
-            if let Some(v) = v {
-                push(k, v.to_string());
-            }
-        }
-        if let Some(t) = a.tied {
-            push("tied", (t as u8).to_string());
-        }
-        if let Some(v) = a.experts {
-            push("experts", v.to_string());
-        }
-        if let Some(v) = a.experts_per_token {
-            push("experts_per_token", v.to_string());
-        }
-        let layout = [
-            ("norms", a.norms),
-            ("qk_norm", a.qk_norm),
-            ("dense_layers", a.dense_layers),
-            ("dense_ffn", a.dense_ffn),
-            ("shared_ffn", a.shared_ffn),
-            ("q_rank", a.q_rank),
-            ("kv_rank", a.kv_rank),
-            ("rope_dim", a.rope_dim),
-            ("v_dim", a.v_dim),
-        ];
-        for (k, v) in layout {
-            if let Some(v) = v {
-                push(k, v.to_string());
-            }
-        }
-        if let Some(v) = a.vision_params {
-            push("vision_params", format_count(v));
-        }
-        macro_rules! diff {
-            ($k:literal, $f:ident, $fmt:expr) => {
-                if self.$f != d.$f {
-                    push($k, $fmt(&self.$f));
-                }
-            };
-        }
-        let s = |x: &dyn fmt::Display| x.to_string();
-        diff!("method", method, |x: &Method| s(x));
-        diff!("rank", rank, |x: &u32| s(x));
-        diff!("targets", targets, |x: &Targets| x.to_query_value());
-        diff!("quant", quant, |x: &Quant| s(x));
-        diff!("dq", double_quant, |x: &bool| (*x as u8).to_string());
-        if !self.quant_skip.is_empty() {
-            push("quant_skip", self.quant_skip.to_query_value());
-        }
-        diff!("train_layers", train_layers, |x: &u32| s(x));
-        diff!("bottleneck", bottleneck, |x: &u32| s(x));
-        diff!("virtual_tokens", virtual_tokens, |x: &u32| s(x));
-        if let Some(x) = self.lora_dropout {
-            push("lora_dropout", fmt_f64(x));
-        }
-        diff!("precision", precision, |x: &Precision| s(x));
-        if let Some(x) = self.adapter_dtype {
-            push("adapter_dtype", s(&x));
-        }
-        diff!("optim", optim, |x: &Optimizer| s(x));
-        if let Some(x) = self.optim_impl {
-            push("optim_impl", s(&x));
-        }
-        diff!("batch", batch, |x: &u32| s(x));
-        diff!("seq", seq, |x: &u32| s(x));
-        diff!("ga", ga, |x: &u32| s(x));
-        if let Some(x) = self.ckpt {
-            push("ckpt", s(&x));
-        }
-        if let Some(x) = self.attn {
-            push("attn", s(&x));
-        }
-        if let Some(x) = self.loss {
-            push("loss", s(&x));
-        }
-        if let Some(x) = self.packing {
-            push("packing", (x as u8).to_string());
-        }
-        if let Some(x) = self.compile {
-            push("compile", (x as u8).to_string());
-        }
-        diff!("set_to_none", set_to_none, |x: &bool| (*x as u8).to_string());
-        if let Some(x) = self.act_offload {
-            push("act_offload", (x as u8).to_string());
-        }
-        diff!("ckpt_every", ckpt_every, |x: &u32| s(x));
-        diff!("optim_in_bwd", optim_in_bwd, |x: &bool| (*x as u8).to_string());
-        diff!("expert_format", expert_format, |x: &ExpertFormat| s(x));
-        diff!("galore_rank", galore_rank, |x: &u32| s(x));
-        diff!("framework", framework, |x: &Framework| s(x));
-        diff!("gpus", gpus, |x: &u32| s(x));
-        diff!("nodes", nodes, |x: &u32| s(x));
-        diff!("shard", shard, |x: &ShardingStrategy| s(x));
-        diff!("offload", offload, |x: &Offload| s(x));
-        diff!("tp", tp, |x: &u32| s(x));
-        diff!("sp", sp, |x: &bool| (*x as u8).to_string());
-        diff!("pp", pp, |x: &u32| s(x));
-        diff!("pp_chunks", pp_chunks, |x: &u32| s(x));
-        diff!("cp", cp, |x: &u32| s(x));
-        if let Some(x) = &self.gpu {
-            push("gpu", x.clone());
-        }
-        diff!("tokens", tokens, |x: &u64| format_count(*x));
-        diff!("epochs", epochs, |x: &f64| fmt_f64(*x));
-        diff!("runs", runs, |x: &u32| s(x));
-        diff!("pricing", pricing, |x: &Pricing| s(x));
-        diff!("ckpt_interval_min", ckpt_interval_min, |x: &f64| fmt_f64(*x));
-        if let Some(x) = self.interrupt_rate {
-            push("interrupt_rate", fmt_f64(x));
-        }
-        if let Some(x) = self.mfu {
-            push("mfu", fmt_f64(x));
-        }
-        if let Some(x) = self.mem_scale {
-            push("mem_scale", fmt_f64(x));
-        }
-        if let Some(x) = &self.provider {
-            push("provider", x.clone());
-        }
-        diff!("storage_gb", storage_gb, |x: &f64| fmt_f64(*x));
-        if !self.need.is_empty() {
-            push("need", self.need.to_query_value());
-        }
-        diff!("compute", compute, |x: &Compute| s(x));
-        diff!("startup_min", startup_min, |x: &f64| fmt_f64(*x));
-        diff!("download_gb_s", download_gb_s, |x: &f64| fmt_f64(*x));
-        diff!("save_gb_s", save_gb_s, |x: &f64| fmt_f64(*x));
-        diff!("eval_frac", eval_frac, |x: &f64| fmt_f64(*x));
-        if let Some(x) = self.budget_usd {
-            push("budget_usd", fmt_f64(x));
-        }
-        if let Some(x) = self.deadline_h {
-            push("deadline_h", fmt_f64(x));
-        }
-        diff!("goal", goal, |x: &Goal| s(x));
+        let mut out: Vec<(&str, String)> = vec![("v", FORMAT_VERSION.to_string())];
+        self.write_changed(&Query::default(), &mut out);
         out.iter().map(|(k, v)| format!("{k}={}", percent_encode(v))).collect::<Vec<_>>().join("&")
     }
 }
@@ -1324,10 +1165,6 @@ impl Query {
 fn clip(v: &str) -> String {
     let head: String = v.chars().take(40).collect();
     format!("{head}… ({} bytes)", v.len())
-}
-
-fn yes() -> bool {
-    true
 }
 
 /// Shortest decimal that parses back to the same f64.

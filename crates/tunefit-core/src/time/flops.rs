@@ -72,11 +72,7 @@ impl FlopShape {
                     M::Embed | M::LmHead => 0.0,
                 }
         };
-        let adapted = if matches!(q.method, Method::Lora | Method::Qlora | Method::Dora) {
-            q.targets.iter().map(per_target).sum::<f64>()
-        } else {
-            0.0
-        };
+        let adapted = if q.method.is_lora() { q.targets.iter().map(per_target).sum::<f64>() } else { 0.0 };
         let gated = matches!(arch.mlp, crate::arch::MlpKind::Gated);
         FlopShape {
             total: params as f64,
@@ -98,7 +94,7 @@ impl FlopShape {
 
     /// Trainable parameters that are not the base weights (adapters, prompts).
     pub fn adapter(&self, m: Method) -> f64 {
-        if matches!(m, Method::Full | Method::Freeze) {
+        if m.trains_base() {
             0.0
         } else {
             self.trainable
@@ -195,7 +191,7 @@ pub fn passes_executed(q: &Query, r: &Resolved, s: &FlopShape) -> Passes {
         }
         _ => 0.0,
     } / every;
-    let fwd_lin = 2.0 * (lin + if matches!(q.method, Method::Prefix | Method::Prompt) { 0.0 } else { t });
+    let fwd_lin = 2.0 * (lin + if q.method.uses_virtual_tokens() { 0.0 } else { t });
     let (bwd_lin, backwards, reads_bwd) = match q.method {
         Method::Full => (4.0 * lin, 1.0, 2.0 * lin),
         Method::Freeze => {

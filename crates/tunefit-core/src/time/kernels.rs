@@ -144,14 +144,10 @@ pub fn micro_step(q: &Query, r: &Resolved, s: &FlopShape, g: &Gpu, lay: &Layout)
     // Backward of each elementwise op reads its saved input and the incoming gradient and
     // writes the outgoing one: about twice the forward's traffic.
     let block_traffic = per_block * (p.forwards + 2.0 * p.backwards);
-    let lora_traffic = if matches!(q.method, Method::Lora | Method::Qlora | Method::Dora) {
+    let lora_traffic = if q.method.is_lora() {
         // Per adapted linear: the scaling multiply and the add into the base output
         // (10 B per output element forward), and dropout's mask and copy of the input when on.
-        let targets = q
-            .targets
-            .iter()
-            .filter(|t| !matches!(t, crate::query::TargetModule::Embed | crate::query::TargetModule::LmHead))
-            .count() as f64;
+        let targets = q.targets.iter().filter(|t| t.is_block_linear()).count() as f64;
         let out = (s.hidden + s.ffn_active) / 2.0;
         targets
             * (10.0 * out + if r.lora_dropout > 0.0 { 5.0 * s.hidden } else { 0.0 })

@@ -259,7 +259,7 @@ fn optimizer_step_s(q: &Query, s: &FlopShape, g: &Gpu, lay: &Layout) -> f64 {
     let n = (lay.dp * lay.cp) as f64;
     let split = (lay.tp * lay.pp) as f64;
     let grad_bytes = q.precision.compute_bytes();
-    let shard_div = if matches!(q.shard, ShardingStrategy::None) { 1.0 } else { n };
+    let shard_div = if q.shard.is_sharded() { n } else { 1.0 };
     let shard_params = s.trainable / split / shard_div;
     match q.offload {
         crate::query::Offload::None => shard_params * optimizer_bytes(q) / (g.mem_bandwidth_gb_s * 1e9),
@@ -329,7 +329,7 @@ fn model_parallel_s(
 /// under mixed precision), its gradient, and the states (AdamW: m and v; 8-bit: one byte each
 /// plus block scales; Adafactor: factored rows and columns; SGD: none).
 fn optimizer_bytes(q: &Query) -> f64 {
-    let true16 = matches!(q.precision, Precision::Bf16True | Precision::Fp16True);
+    let true16 = q.precision.is_true16();
     let state = if true16 { 2.0 } else { 4.0 };
     let param = if true16 { 2.0 } else { 4.0 + 2.0 };
     let grad = if q.precision == Precision::Fp32 || !true16 { 4.0 } else { 2.0 };

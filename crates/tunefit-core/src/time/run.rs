@@ -1,6 +1,6 @@
 //! The run around the steps: start-up, evaluation and checkpoint saves.
 
-use crate::query::{Method, Precision, Query, ShardingStrategy};
+use crate::query::{Query, ShardingStrategy};
 
 /// Seconds to get from "rent it" to the first step: provisioning and the image pull
 /// (`startup_min`), then the checkpoint's download at `download_gb_s`. Loading and QLoRA's
@@ -13,10 +13,10 @@ pub fn startup_s(q: &Query, params: f64) -> f64 {
 /// Bytes one training checkpoint writes: the trained weights in 16 bits and the optimizer
 /// states (with fp32 master weights under mixed precision).
 pub fn checkpoint_bytes(q: &Query, trainable: f64) -> f64 {
-    let mixed = matches!(q.precision, Precision::Bf16Mixed | Precision::Fp16Mixed);
-    let state_bytes = if matches!(q.precision, Precision::Bf16True | Precision::Fp16True) { 2.0 } else { 4.0 };
+    let mixed = q.precision.keeps_fp32_master();
+    let state_bytes = if q.precision.is_true16() { 2.0 } else { 4.0 };
     let states = q.optim.state_bytes_per_param(state_bytes);
-    let master = if mixed && matches!(q.method, Method::Full | Method::Freeze) { 4.0 } else { 0.0 };
+    let master = if mixed && q.method.trains_base() { 4.0 } else { 0.0 };
     trainable * (2.0 + states + master)
 }
 
