@@ -111,122 +111,57 @@ impl Naming {
     /// forces more (or the name is ambiguous).
     pub(super) fn peft_targets(self, q: &Query) -> (Vec<&'static str>, Option<String>) {
         use TargetModule as T;
-        let has = |t: T| q.targets.contains(t);
-        let mut out: Vec<&'static str> = Vec::new();
-        let mut note = None;
-        let mut fused = |out: &mut Vec<&'static str>, parts: &[T], name: &'static str, what: &str| {
-            let n = parts.iter().filter(|t| has(**t)).count();
-            if n > 0 {
-                out.push(name);
-                if n < parts.len() {
-                    note = Some(format!("targets: this model fuses {what} into one {name} linear; LoRA on {name} adapts all of them (more trainable parameters than estimated)"));
-                }
-            }
-        };
+        let mut p = Picker { q, out: Vec::new(), note: None };
         match self {
-            Naming::Llama | Naming::Mixtral | Naming::Phi3 | Naming::Phi => {
-                match self {
-                    Naming::Phi3 => fused(&mut out, &[T::Q, T::K, T::V], "qkv_proj", "q, k and v"),
-                    _ => {
-                        if has(T::Q) {
-                            out.push("q_proj");
-                        }
-                        if has(T::K) {
-                            out.push("k_proj");
-                        }
-                        if has(T::V) {
-                            out.push("v_proj");
-                        }
-                    }
-                }
-                if has(T::O) {
-                    out.push(if self == Naming::Phi { "dense" } else { "o_proj" });
-                }
-                match self {
-                    Naming::Phi3 => fused(&mut out, &[T::Gate, T::Up], "gate_up_proj", "gate and up"),
-                    Naming::Mixtral => {
-                        if has(T::Gate) {
-                            out.push("w1");
-                        }
-                        if has(T::Up) {
-                            out.push("w3");
-                        }
-                    }
-                    Naming::Phi => {
-                        if has(T::Up) {
-                            out.push("fc1");
-                        }
-                    }
-                    _ => {
-                        if has(T::Gate) {
-                            out.push("gate_proj");
-                        }
-                        if has(T::Up) {
-                            out.push("up_proj");
-                        }
-                    }
-                }
-                if has(T::Down) {
-                    out.push(match self {
-                        Naming::Mixtral => "w2",
-                        Naming::Phi => "fc2",
-                        _ => "down_proj",
-                    });
-                }
-            }
+            Naming::Llama | Naming::Mixtral | Naming::Phi3 | Naming::Phi => self.decoder_targets(&mut p),
             Naming::Gpt2 => {
-                fused(&mut out, &[T::Q, T::K, T::V], "c_attn", "q, k and v");
-                if has(T::O) {
-                    out.push("attn.c_proj");
-                }
-                if has(T::Up) {
-                    out.push("mlp.c_fc");
-                }
-                if has(T::Down) {
-                    out.push("mlp.c_proj");
-                }
+                p.fused(&[T::Q, T::K, T::V], "c_attn", "q, k and v");
+                p.add(T::O, "attn.c_proj");
+                p.add(T::Up, "mlp.c_fc");
+                p.add(T::Down, "mlp.c_proj");
             }
             Naming::QwenV1 => {
-                fused(&mut out, &[T::Q, T::K, T::V], "c_attn", "q, k and v");
-                if has(T::O) {
-                    out.push("attn.c_proj");
-                }
-                if has(T::Gate) {
-                    out.push("w2");
-                }
-                if has(T::Up) {
-                    out.push("w1");
-                }
-                if has(T::Down) {
-                    out.push("mlp.c_proj");
-                }
+                p.fused(&[T::Q, T::K, T::V], "c_attn", "q, k and v");
+                p.add(T::O, "attn.c_proj");
+                p.add(T::Gate, "w2");
+                p.add(T::Up, "w1");
+                p.add(T::Down, "mlp.c_proj");
             }
-            Naming::Bert => {
-                if has(T::Q) {
-                    out.push("query");
-                }
-                if has(T::K) {
-                    out.push("key");
-                }
-                if has(T::V) {
-                    out.push("value");
-                }
-                if has(T::O) {
-                    out.push("attention.output.dense");
-                }
-                if has(T::Up) {
-                    out.push("intermediate.dense");
-                }
-                if has(T::Down) {
-                    // PEFT matches by name suffix: "output.dense" also matches attention.output.dense.
-                    out.push("output.dense");
-                    if !has(T::O) {
-                        note = Some("targets: BERT's MLP output is named output.dense, which PEFT also matches in attention.output.dense; the attention output is adapted too".into());
-                    }
-                }
+            Naming::Bert => bert_targets(&mut p),
+        }
+        (p.out, p.note)
+    }
+
+    /// The Llama-style decoders (and Mixtral's experts, Phi-3's fused linears, phi-1.5's names).
+    fn decoder_targets(self, p: &mut Picker) {
+        use TargetModule as T;
+        match self {
+            Naming::Phi3 => p.fused(&[T::Q, T::K, T::V], "qkv_proj", "q, k and v"),
+            _ => {
+                p.add(T::Q, "q_proj");
+                p.add(T::K, "k_proj");
+                p.add(T::V, "v_proj");
             }
         }
-        (out, note)
+        p.add(T::O, if self == Naming::Phi { "dense" } else { "o_proj" });
+        match self {
+            Naming::Phi3 => p.fused(&[T::Gate, T::Up], "gate_up_proj", "gate and up"),
+            Naming::Mixtral => {
+                p.add(T::Gate, "w1");
+                p.add(T::Up, "w3");
+            }
+            Naming::Phi => p.add(T::Up, "fc1"),
+            _ => {
+                p.add(T::Gate, "gate_proj");
+                p.add(T::Up, "up_proj");
+            }
+        }
+        let down = match self {
+            Naming::Mixtral => "w2",
+            Naming::Phi => "fc2",
+            _ => "down_proj",
+        };
+        p.add(T::Down, down);
     }
 
     /// Names of the embedding and LM head, for PEFT `modules_to_save` (trained in full).
@@ -244,5 +179,52 @@ impl Naming {
             out.push("lm_head");
         }
         out
+    }
+}
+
+fn bert_targets(p: &mut Picker) {
+    use TargetModule as T;
+    p.add(T::Q, "query");
+    p.add(T::K, "key");
+    p.add(T::V, "value");
+    p.add(T::O, "attention.output.dense");
+    p.add(T::Up, "intermediate.dense");
+    if p.has(T::Down) {
+        // PEFT matches by name suffix: "output.dense" also matches attention.output.dense.
+        p.out.push("output.dense");
+        if !p.has(T::O) {
+            p.note = Some("targets: BERT's MLP output is named output.dense, which PEFT also matches in attention.output.dense; the attention output is adapted too".into());
+        }
+    }
+}
+
+/// Collects PEFT module names for the query's targets, and the note of the last fused module
+/// that adapts more than was chosen.
+struct Picker<'a> {
+    q: &'a Query,
+    out: Vec<&'static str>,
+    note: Option<String>,
+}
+
+impl Picker<'_> {
+    fn has(&self, t: TargetModule) -> bool {
+        self.q.targets.contains(t)
+    }
+    /// `name` when `t` is targeted.
+    fn add(&mut self, t: TargetModule, name: &'static str) {
+        if self.has(t) {
+            self.out.push(name);
+        }
+    }
+    /// One fused linear `name` holding `parts`: named when any part is targeted, with a note
+    /// when only some are (LoRA on it adapts all of them).
+    fn fused(&mut self, parts: &[TargetModule], name: &'static str, what: &str) {
+        let n = parts.iter().filter(|t| self.has(**t)).count();
+        if n > 0 {
+            self.out.push(name);
+            if n < parts.len() {
+                self.note = Some(format!("targets: this model fuses {what} into one {name} linear; LoRA on {name} adapts all of them (more trainable parameters than estimated)"));
+            }
+        }
     }
 }
