@@ -120,3 +120,9 @@ pub(super) fn file(name: &str, language: &str, content: String) -> ExportFile {
 pub(super) fn origin(q: &Query) -> String {
     format!("tunefit export of ?{}", q.to_query_string())
 }
+
+/// Appends one line of a script, with its newline.
+pub(super) fn line(out: &mut String, text: &str) {
+    out.push_str(text);
+    out.push('\n');
+}
