@@ -4,13 +4,78 @@
 //! `unsloth/models/loader.py`; TRL's `trl/trainer/sft_trainer.py` (docs/frameworks.md).
 
 use super::context::Ctx;
-use super::emit::{file, fmt_float, json_str, origin, py_bool, py_list};
+use super::emit::{file, fmt_float, json_str, line, origin, py_bool, py_list};
 use super::trainer::{hf_optim, hf_optim_kwargs};
 use super::ExportFile;
 use crate::query::{Attention, Method, Offload, Precision, Quant};
 
 pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
     ctx.common_warnings();
+    warnings(ctx);
+    let q = ctx.q.clone();
+    let mut py = String::new();
+    line(&mut py, &format!("# {}", origin(&q)));
+    line(&mut py, "# Unsloth must be imported before transformers/trl/peft to patch them.");
+    line(&mut py, "from unsloth import FastLanguageModel");
+    line(&mut py, "import torch");
+    line(&mut py, "from trl import SFTConfig, SFTTrainer");
+    line(&mut py, "");
+    line(&mut py, &format!("MAX_SEQ_LENGTH = {}", q.seq));
+    let dtype = match q.precision {
+        Precision::Fp32 => "torch.float32",
+        Precision::Fp16Mixed | Precision::Fp16True => "torch.float16",
+        _ => "torch.bfloat16",
+    };
+    let four = q.method == Method::Qlora && q.quant != Quant::Int8;
+    let eight = q.method == Method::Qlora && q.quant == Quant::Int8;
+    let full = matches!(q.method, Method::Full | Method::Freeze);
+    // Unsloth's "unsloth" mode offloads checkpointed layer inputs to host memory. It is also
+    // from_pretrained's default (models/loader.py), which is what a full fine-tune runs with,
+    // so the choice is passed there too.
+    let gc = if !ctx.ckpt_on() {
+        "False".to_string()
+    } else if ctx.res.act_offload {
+        "\"unsloth\"".into()
+    } else {
+        "True".into()
+    };
+    line(&mut py, &format!(
+        "model, tokenizer = FastLanguageModel.from_pretrained(\n    model_name={},\n    max_seq_length=MAX_SEQ_LENGTH,\n    dtype={dtype},\n    load_in_4bit={},\n    load_in_8bit={},\n    full_finetuning={},\n    use_gradient_checkpointing={gc},\n)",
+        json_str(ctx.model()), py_bool(four), py_bool(eight), py_bool(full)));
+    if !full {
+        let (targets, note) = ctx.naming.peft_targets(&q);
+        if let Some(n) = note {
+            ctx.warn("export-targets-fused", n);
+        }
+        let mut all: Vec<&str> = targets.clone();
+        all.extend(ctx.naming.full_modules(&q));
+        line(&mut py, &format!(
+            "model = FastLanguageModel.get_peft_model(\n    model,\n    r={},\n    target_modules={},\n    lora_alpha={},\n    lora_dropout={},\n    bias=\"none\",\n    use_gradient_checkpointing={gc},\n    random_state=3407,\n)",
+            q.rank, py_list(&all), ctx.alpha(), fmt_float(ctx.res.lora_dropout)));
+    }
+    line(&mut py, "");
+    line(&mut py, "train_dataset = ...  # your dataset with a \"text\" column");
+    let mut args = vec![
+        format!("per_device_train_batch_size={}", q.batch),
+        format!("gradient_accumulation_steps={}", q.ga),
+        format!("num_train_epochs={}", fmt_float(q.epochs)),
+        "max_length=MAX_SEQ_LENGTH".to_string(),
+        format!("packing={}", py_bool(ctx.res.packing)),
+        format!("bf16={}", py_bool(ctx.bf16())),
+        format!("fp16={}", py_bool(ctx.fp16())),
+        format!("optim={}", json_str(hf_optim(ctx))),
+        "output_dir=\"outputs\"".into(),
+        "report_to=\"none\"".into(),
+    ];
+    args.extend(hf_optim_kwargs(ctx));
+    // TRL renamed SFTTrainer's tokenizer argument to processing_class (trl/trainer/sft_trainer.py).
+    line(&mut py, &format!("trainer = SFTTrainer(\n    model=model,\n    processing_class=tokenizer,\n    train_dataset=train_dataset,\n    args=SFTConfig(\n        {},\n    ),\n)", args.join(",\n        ")));
+    line(&mut py, "trainer.train()");
+    vec![file("train_unsloth.py", "python", py)]
+}
+
+/// What Unsloth decides itself: 4-bit format, DoRA, methods, offload, attention, fp32.
+fn warnings(ctx: &mut Ctx) {
     let q = ctx.q.clone();
     if q.method == Method::Qlora && q.quant == Quant::Fp4 {
         ctx.warn("export-quant", "quant=fp4: Unsloth loads 4-bit models as NF4 only; the export uses NF4");
@@ -52,67 +117,4 @@ pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
     if q.precision == Precision::Fp32 {
         ctx.warn("export-precision", "precision=fp32: Unsloth trains in bf16 or fp16; the export loads float32 anyway");
     }
-    let mut py = String::new();
-    let push = |py: &mut String, line: &str| {
-        py.push_str(line);
-        py.push('\n');
-    };
-    push(&mut py, &format!("# {}", origin(&q)));
-    push(&mut py, "# Unsloth must be imported before transformers/trl/peft to patch them.");
-    push(&mut py, "from unsloth import FastLanguageModel");
-    push(&mut py, "import torch");
-    push(&mut py, "from trl import SFTConfig, SFTTrainer");
-    push(&mut py, "");
-    push(&mut py, &format!("MAX_SEQ_LENGTH = {}", q.seq));
-    let dtype = match q.precision {
-        Precision::Fp32 => "torch.float32",
-        Precision::Fp16Mixed | Precision::Fp16True => "torch.float16",
-        _ => "torch.bfloat16",
-    };
-    let four = q.method == Method::Qlora && q.quant != Quant::Int8;
-    let eight = q.method == Method::Qlora && q.quant == Quant::Int8;
-    let full = matches!(q.method, Method::Full | Method::Freeze);
-    // Unsloth's "unsloth" mode offloads checkpointed layer inputs to host memory. It is also
-    // from_pretrained's default (models/loader.py), which is what a full fine-tune runs with,
-    // so the choice is passed there too.
-    let gc = if !ctx.ckpt_on() {
-        "False".to_string()
-    } else if ctx.res.act_offload {
-        "\"unsloth\"".into()
-    } else {
-        "True".into()
-    };
-    push(&mut py, &format!(
-        "model, tokenizer = FastLanguageModel.from_pretrained(\n    model_name={},\n    max_seq_length=MAX_SEQ_LENGTH,\n    dtype={dtype},\n    load_in_4bit={},\n    load_in_8bit={},\n    full_finetuning={},\n    use_gradient_checkpointing={gc},\n)",
-        json_str(ctx.model()), py_bool(four), py_bool(eight), py_bool(full)));
-    if !full {
-        let (targets, note) = ctx.naming.peft_targets(&q);
-        if let Some(n) = note {
-            ctx.warn("export-targets-fused", n);
-        }
-        let mut all: Vec<&str> = targets.clone();
-        all.extend(ctx.naming.full_modules(&q));
-        push(&mut py, &format!(
-            "model = FastLanguageModel.get_peft_model(\n    model,\n    r={},\n    target_modules={},\n    lora_alpha={},\n    lora_dropout={},\n    bias=\"none\",\n    use_gradient_checkpointing={gc},\n    random_state=3407,\n)",
-            q.rank, py_list(&all), ctx.alpha(), fmt_float(ctx.res.lora_dropout)));
-    }
-    push(&mut py, "");
-    push(&mut py, "train_dataset = ...  # your dataset with a \"text\" column");
-    let mut args = vec![
-        format!("per_device_train_batch_size={}", q.batch),
-        format!("gradient_accumulation_steps={}", q.ga),
-        format!("num_train_epochs={}", fmt_float(q.epochs)),
-        "max_length=MAX_SEQ_LENGTH".to_string(),
-        format!("packing={}", py_bool(ctx.res.packing)),
-        format!("bf16={}", py_bool(ctx.bf16())),
-        format!("fp16={}", py_bool(ctx.fp16())),
-        format!("optim={}", json_str(hf_optim(ctx))),
-        "output_dir=\"outputs\"".into(),
-        "report_to=\"none\"".into(),
-    ];
-    args.extend(hf_optim_kwargs(ctx));
-    // TRL renamed SFTTrainer's tokenizer argument to processing_class (trl/trainer/sft_trainer.py).
-    push(&mut py, &format!("trainer = SFTTrainer(\n    model=model,\n    processing_class=tokenizer,\n    train_dataset=train_dataset,\n    args=SFTConfig(\n        {},\n    ),\n)", args.join(",\n        ")));
-    push(&mut py, "trainer.train()");
-    vec![file("train_unsloth.py", "python", py)]
 }
