@@ -18,6 +18,9 @@ pub(super) enum Y {
     M(Vec<(String, Y)>),
 }
 
+/// A YAML mapping's entries, in order (the contents of `Y::M`).
+pub(super) type Entries = Vec<(String, Y)>;
+
 pub(super) fn s(v: impl Into<String>) -> Y {
     Y::S(v.into())
 }

@@ -5,7 +5,7 @@
 //! `torchtune/models/<family>/_model_builders.py`); docs/frameworks.md names the commits.
 
 use super::context::Ctx;
-use super::emit::{comment, file, i, origin, s, sh, strs, yaml, yaml_scalar, Y};
+use super::emit::{comment, file, i, origin, s, sh, strs, yaml, yaml_scalar, Entries, Y};
 use super::ExportFile;
 use crate::query::{Attention, Loss, Method, Offload, Optimizer, Precision, ShardingStrategy, TargetModule};
 
@@ -202,8 +202,6 @@ const TORCHAO_PIN: &str = "Needs torchtune 0.6.1 with torchao 0.13.0 (pip instal
 pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
     ctx.common_warnings();
     let q = ctx.q.clone();
-    let distributed = q.gpus > 1;
-    let lora = ctx.lora_like();
     if matches!(q.method, Method::Freeze | Method::Prefix | Method::Prompt | Method::Adapter) {
         let msg = format!("method={}: torchtune has no such recipe; the export is a full fine-tune config", q.method);
         ctx.warn("export-method", msg);
@@ -214,128 +212,11 @@ pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
         let what = ctx.preset.map(|p| format!("model {p}")).unwrap_or_else(|| "this custom model".into());
         ctx.warn("export-torchtune-model", format!("{what}: torchtune ships no builder tunefit knows; the export names the Llama 3.1 8B builder as a template — replace model._component_ and the checkpointer"));
     }
-    let kind = if lora {
-        if q.method == Method::Qlora {
-            "qlora"
-        } else {
-            "lora"
-        }
-    } else {
-        "full"
-    };
-    let recipe = format!(
-        "{}_finetune_{}",
-        if lora { "lora" } else { "full" },
-        if distributed { "distributed" } else { "single_device" }
-    );
-    // The shipped config the overrides apply to (torchtune_configs lists what exists).
-    let wanted = format!("{size}_{kind}{}", if distributed { "" } else { "_single_device" });
-    let base = match torchtune_config(dir, size, kind, distributed) {
-        Some((name, None)) => name,
-        Some((name, Some(sub))) => {
-            let what = ctx.preset.unwrap_or("this model");
-            ctx.warn("export-torchtune-config", format!("{what}: torchtune ships no {dir}/{wanted} config; the export starts from {name} ({sub}) with {recipe}, and the overrides set the model and device count"));
-            name
-        }
-        None => {
-            let fallback = torchtune_config("llama3_1", "8B", kind, distributed).map(|c| c.0).unwrap_or_default();
-            if tm.is_some() {
-                let what = ctx.preset.unwrap_or("this model");
-                ctx.warn("export-torchtune-config", format!("{what}: torchtune ships no {kind} config for {dir} {size}; the export starts from {fallback} and overrides its model, checkpointer and tokenizer with this model's; check the rest of it"));
-            }
-            fallback
-        }
-    };
-
-    let mut model: Vec<(String, Y)> = vec![(
-        "_component_".into(),
-        s(format!("torchtune.models.{module}.{}{builder}", if lora { "lora_" } else { "" })),
-    )];
-    if lora {
-        use TargetModule as T;
-        let mut attn = Vec::new();
-        for (t, n) in [(T::Q, "q_proj"), (T::K, "k_proj"), (T::V, "v_proj"), (T::O, "output_proj")] {
-            if q.targets.contains(t) {
-                attn.push(n);
-            }
-        }
-        let mlp_n = [T::Gate, T::Up, T::Down].iter().filter(|t| q.targets.contains(**t)).count();
-        if mlp_n > 0 && mlp_n < 3 {
-            ctx.warn("export-targets-mlp", "targets: torchtune's apply_lora_to_mlp adapts all MLP projections (gate, up, down) together; the export adapts all three");
-        }
-        if q.targets.contains(T::Embed) {
-            ctx.warn(
-                "export-targets-embed",
-                "targets=embed: torchtune's LoRA builders cannot train the embedding; it stays frozen in this config",
-            );
-        }
-        model.push(("lora_attn_modules".into(), strs(&attn)));
-        model.push(("apply_lora_to_mlp".into(), Y::B(mlp_n > 0)));
-        // Gemma's LoRA builders take no apply_lora_to_output (tied output projection), and
-        // Gemma 1's fix lora_dropout at 0.05 (torchtune/models/gemma/_model_builders.py).
-        let gemma = matches!(module, "gemma" | "gemma2");
-        if gemma {
-            if q.targets.contains(T::LmHead) {
-                ctx.warn("export-targets-lm-head", "targets=lm_head: torchtune's Gemma LoRA builders cannot adapt the (tied) output projection; it stays frozen in this config");
-            }
-        } else {
-            model.push(("apply_lora_to_output".into(), Y::B(q.targets.contains(T::LmHead))));
-        }
-        model.push(("lora_rank".into(), i(q.rank)));
-        model.push(("lora_alpha".into(), i(ctx.alpha())));
-        if module == "gemma" {
-            if (ctx.res.lora_dropout - 0.05).abs() > 1e-9 {
-                ctx.warn("export-lora-dropout", "lora_dropout: torchtune's Gemma 1 LoRA builders fix it at 0.05");
-            }
-        } else {
-            model.push(("lora_dropout".into(), Y::F(ctx.res.lora_dropout)));
-        }
-        if q.method == Method::Dora {
-            model.push(("use_dora".into(), Y::B(true)));
-        }
-        if q.method == Method::Qlora {
-            model.push(("quantize_base".into(), Y::B(true)));
-        }
-    }
-    let dtype = match q.precision {
-        Precision::Fp32 => "fp32",
-        _ => "bf16",
-    };
-    if ctx.fp16() {
-        ctx.warn(
-            "export-precision",
-            format!("precision={}: torchtune trains in bf16 or fp32 only; the export uses bf16", q.precision),
-        );
-    } else if q.precision == Precision::Bf16Mixed {
-        ctx.warn("export-precision", "precision=bf16-mixed: torchtune has no mixed precision (no fp32 master weights); dtype bf16 keeps every parameter and optimizer state in bf16");
-    }
-    let optimizer = match q.optim {
-        Optimizer::AdamW => Y::M(vec![("_component_".into(), s("torch.optim.AdamW")), ("fused".into(), Y::B(true))]),
-        Optimizer::AdamW8bit => Y::M(vec![("_component_".into(), s("bitsandbytes.optim.AdamW8bit"))]),
-        Optimizer::AdamW8bitAo => Y::M(vec![("_component_".into(), s("torchao.optim.AdamW8bit"))]),
-        Optimizer::AdamW4bitAo => Y::M(vec![("_component_".into(), s("torchao.optim.AdamW4bit"))]),
-        Optimizer::AdamWFp8Ao => Y::M(vec![("_component_".into(), s("torchao.optim.AdamWFp8"))]),
-        Optimizer::GaloreAdamW => {
-            ctx.warn("export-optim-galore", "optim=galore-adamw: torchtune has no GaLore optimizer; the export uses AdamW, whose full-size states take more memory than estimated");
-            Y::M(vec![("_component_".into(), s("torch.optim.AdamW")), ("fused".into(), Y::B(true))])
-        }
-        Optimizer::PagedAdamW => Y::M(vec![("_component_".into(), s("bitsandbytes.optim.PagedAdamW"))]),
-        Optimizer::PagedAdamW8bit => Y::M(vec![("_component_".into(), s("bitsandbytes.optim.PagedAdamW8bit"))]),
-        Optimizer::Adafactor => Y::M(vec![("_component_".into(), s("torch.optim.Adafactor"))]),
-        Optimizer::Sgd => Y::M(vec![("_component_".into(), s("torch.optim.SGD"))]),
-        Optimizer::SgdMomentum => {
-            Y::M(vec![("_component_".into(), s("torch.optim.SGD")), ("momentum".into(), Y::F(0.9))])
-        }
-        Optimizer::Lion => Y::M(vec![("_component_".into(), s("bitsandbytes.optim.Lion"))]),
-    };
-    let loss = match ctx.res.loss {
-        Loss::Chunked => "torchtune.modules.loss.CEWithChunkedOutputLoss",
-        Loss::FusedLinear => {
-            ctx.warn("export-loss-fused-linear", "loss=fused-linear: torchtune has no fused linear cross-entropy kernel; the export uses its chunked loss, which holds every chunk's fp32 log-probabilities (more memory than estimated)");
-            "torchtune.modules.loss.CEWithChunkedOutputLoss"
-        }
-        Loss::Standard => "torch.nn.CrossEntropyLoss",
-    };
+    let (recipe, base) = recipe_and_config(ctx, tm.is_some(), dir, size);
+    let model = model_section(ctx, module, builder);
+    let dtype = dtype(ctx);
+    let optimizer = optimizer(ctx);
+    let loss = loss(ctx);
     // D1 of the export check (docs/frameworks.md): the shipped configs point at the *Instruct*
     // download folder (torchtune v0.6.1 recipes/configs/llama3_1/8B_lora_single_device.yaml:
     // `checkpoint_dir: /tmp/Meta-Llama-3.1-8B-Instruct/`, `tokenizer.path:
@@ -343,28 +224,11 @@ pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
     // the base repo to /tmp/<name>. The config's own advice is to override
     // `checkpointer.checkpoint_dir=<YOUR_CHECKPOINT_DIR>`: the export does, with the tokenizer
     // file(s), and with the shard names, model_type and tokenizer builder when the config is
-    // another model's (a fallback above).
+    // another model's (the fallback in recipe_and_config).
     let download_dir = format!("/tmp/{}", ctx.model().rsplit('/').next().unwrap_or("model"));
     let own_config = base.starts_with(&format!("{dir}/{size}_"));
     let ckpt = tm.and_then(|_| torchtune_checkpoint(ctx.preset));
-    let mut tokenizer: Vec<(String, Y)> = Vec::new();
-    let mut checkpointer: Vec<(String, Y)> = Vec::new();
-    if let Some(c) = &ckpt {
-        if !own_config {
-            tokenizer.push(("_component_".into(), s(c.tokenizer_component)));
-        }
-        for (k, file) in c.tokenizer {
-            tokenizer.push(((*k).into(), s(format!("{download_dir}/{file}"))));
-        }
-        let sub = if c.subdir.is_empty() { String::new() } else { format!("/{}", c.subdir) };
-        checkpointer.push(("checkpoint_dir".into(), s(format!("{download_dir}{sub}"))));
-        if !own_config {
-            let names = c.shards.names();
-            checkpointer.push(("checkpoint_files".into(), Y::L(names.iter().map(|n| s(n.as_str())).collect())));
-            checkpointer.push(("model_type".into(), s(c.model_type)));
-        }
-    }
-    tokenizer.push(("max_seq_len".into(), i(q.seq)));
+    let (tokenizer, checkpointer) = checkpoint_sections(ckpt.as_ref(), own_config, &download_dir, q.seq);
     let mut top: Vec<(String, Y)> = vec![
         comment(origin(&q)),
         comment(format!("Overrides on torchtune's {base}: tune cp {base} base.yaml, then merge these keys in,")),
@@ -399,6 +263,207 @@ pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
             ),
         );
     }
+    sharding(ctx, &mut top);
+    if ctx.res.attn == Attention::Eager {
+        ctx.warn(
+            "export-attn",
+            "attn=eager: torchtune always uses scaled_dot_product_attention; the export cannot select eager attention",
+        );
+    }
+    let y = yaml(&top);
+    let shl = launch(ctx, &recipe, &base, ckpt.as_ref(), &download_dir, &dotted_overrides(&top));
+    vec![file("torchtune_overrides.yaml", "yaml", y), file("launch.sh", "shell", shl)]
+}
+
+/// The recipe (`lora_finetune_*` or `full_finetune_*`, distributed or single-device) and the
+/// shipped config the overrides apply to, with a warning when that config is a substitute.
+fn recipe_and_config(ctx: &mut Ctx, known: bool, dir: &str, size: &str) -> (String, String) {
+    let q = ctx.q.clone();
+    let distributed = q.gpus > 1;
+    let lora = ctx.lora_like();
+    let kind = if lora {
+        if q.method == Method::Qlora {
+            "qlora"
+        } else {
+            "lora"
+        }
+    } else {
+        "full"
+    };
+    let recipe = format!(
+        "{}_finetune_{}",
+        if lora { "lora" } else { "full" },
+        if distributed { "distributed" } else { "single_device" }
+    );
+    // The shipped config the overrides apply to (torchtune_configs lists what exists).
+    let wanted = format!("{size}_{kind}{}", if distributed { "" } else { "_single_device" });
+    let base = match torchtune_config(dir, size, kind, distributed) {
+        Some((name, None)) => name,
+        Some((name, Some(sub))) => {
+            let what = ctx.preset.unwrap_or("this model");
+            ctx.warn("export-torchtune-config", format!("{what}: torchtune ships no {dir}/{wanted} config; the export starts from {name} ({sub}) with {recipe}, and the overrides set the model and device count"));
+            name
+        }
+        None => {
+            let fallback = torchtune_config("llama3_1", "8B", kind, distributed).map(|c| c.0).unwrap_or_default();
+            if known {
+                let what = ctx.preset.unwrap_or("this model");
+                ctx.warn("export-torchtune-config", format!("{what}: torchtune ships no {kind} config for {dir} {size}; the export starts from {fallback} and overrides its model, checkpointer and tokenizer with this model's; check the rest of it"));
+            }
+            fallback
+        }
+    };
+    (recipe, base)
+}
+
+/// The `model` section: the builder, and under LoRA what its LoRA builder takes.
+fn model_section(ctx: &mut Ctx, module: &str, builder: &str) -> Entries {
+    let lora = ctx.lora_like();
+    let mut model: Vec<(String, Y)> = vec![(
+        "_component_".into(),
+        s(format!("torchtune.models.{module}.{}{builder}", if lora { "lora_" } else { "" })),
+    )];
+    if lora {
+        lora_keys(ctx, module, &mut model);
+    }
+    model
+}
+
+/// The LoRA builder's arguments: adapted projections, rank, alpha, dropout, DoRA, QLoRA.
+fn lora_keys(ctx: &mut Ctx, module: &str, model: &mut Entries) {
+    let q = ctx.q.clone();
+    use TargetModule as T;
+    let mut attn = Vec::new();
+    for (t, n) in [(T::Q, "q_proj"), (T::K, "k_proj"), (T::V, "v_proj"), (T::O, "output_proj")] {
+        if q.targets.contains(t) {
+            attn.push(n);
+        }
+    }
+    let mlp_n = [T::Gate, T::Up, T::Down].iter().filter(|t| q.targets.contains(**t)).count();
+    if mlp_n > 0 && mlp_n < 3 {
+        ctx.warn("export-targets-mlp", "targets: torchtune's apply_lora_to_mlp adapts all MLP projections (gate, up, down) together; the export adapts all three");
+    }
+    if q.targets.contains(T::Embed) {
+        ctx.warn(
+            "export-targets-embed",
+            "targets=embed: torchtune's LoRA builders cannot train the embedding; it stays frozen in this config",
+        );
+    }
+    model.push(("lora_attn_modules".into(), strs(&attn)));
+    model.push(("apply_lora_to_mlp".into(), Y::B(mlp_n > 0)));
+    // Gemma's LoRA builders take no apply_lora_to_output (tied output projection), and
+    // Gemma 1's fix lora_dropout at 0.05 (torchtune/models/gemma/_model_builders.py).
+    let gemma = matches!(module, "gemma" | "gemma2");
+    if gemma {
+        if q.targets.contains(T::LmHead) {
+            ctx.warn("export-targets-lm-head", "targets=lm_head: torchtune's Gemma LoRA builders cannot adapt the (tied) output projection; it stays frozen in this config");
+        }
+    } else {
+        model.push(("apply_lora_to_output".into(), Y::B(q.targets.contains(T::LmHead))));
+    }
+    model.push(("lora_rank".into(), i(q.rank)));
+    model.push(("lora_alpha".into(), i(ctx.alpha())));
+    if module == "gemma" {
+        if (ctx.res.lora_dropout - 0.05).abs() > 1e-9 {
+            ctx.warn("export-lora-dropout", "lora_dropout: torchtune's Gemma 1 LoRA builders fix it at 0.05");
+        }
+    } else {
+        model.push(("lora_dropout".into(), Y::F(ctx.res.lora_dropout)));
+    }
+    if q.method == Method::Dora {
+        model.push(("use_dora".into(), Y::B(true)));
+    }
+    if q.method == Method::Qlora {
+        model.push(("quantize_base".into(), Y::B(true)));
+    }
+}
+
+/// `dtype`: torchtune trains in bf16 or fp32 only.
+fn dtype(ctx: &mut Ctx) -> &'static str {
+    let q = ctx.q.clone();
+    let dtype = match q.precision {
+        Precision::Fp32 => "fp32",
+        _ => "bf16",
+    };
+    if ctx.fp16() {
+        ctx.warn(
+            "export-precision",
+            format!("precision={}: torchtune trains in bf16 or fp32 only; the export uses bf16", q.precision),
+        );
+    } else if q.precision == Precision::Bf16Mixed {
+        ctx.warn("export-precision", "precision=bf16-mixed: torchtune has no mixed precision (no fp32 master weights); dtype bf16 keeps every parameter and optimizer state in bf16");
+    }
+    dtype
+}
+
+/// The `optimizer` section: the optimizer class as torchtune instantiates it.
+fn optimizer(ctx: &mut Ctx) -> Y {
+    match ctx.q.optim {
+        Optimizer::AdamW => Y::M(vec![("_component_".into(), s("torch.optim.AdamW")), ("fused".into(), Y::B(true))]),
+        Optimizer::AdamW8bit => Y::M(vec![("_component_".into(), s("bitsandbytes.optim.AdamW8bit"))]),
+        Optimizer::AdamW8bitAo => Y::M(vec![("_component_".into(), s("torchao.optim.AdamW8bit"))]),
+        Optimizer::AdamW4bitAo => Y::M(vec![("_component_".into(), s("torchao.optim.AdamW4bit"))]),
+        Optimizer::AdamWFp8Ao => Y::M(vec![("_component_".into(), s("torchao.optim.AdamWFp8"))]),
+        Optimizer::GaloreAdamW => {
+            ctx.warn("export-optim-galore", "optim=galore-adamw: torchtune has no GaLore optimizer; the export uses AdamW, whose full-size states take more memory than estimated");
+            Y::M(vec![("_component_".into(), s("torch.optim.AdamW")), ("fused".into(), Y::B(true))])
+        }
+        Optimizer::PagedAdamW => Y::M(vec![("_component_".into(), s("bitsandbytes.optim.PagedAdamW"))]),
+        Optimizer::PagedAdamW8bit => Y::M(vec![("_component_".into(), s("bitsandbytes.optim.PagedAdamW8bit"))]),
+        Optimizer::Adafactor => Y::M(vec![("_component_".into(), s("torch.optim.Adafactor"))]),
+        Optimizer::Sgd => Y::M(vec![("_component_".into(), s("torch.optim.SGD"))]),
+        Optimizer::SgdMomentum => {
+            Y::M(vec![("_component_".into(), s("torch.optim.SGD")), ("momentum".into(), Y::F(0.9))])
+        }
+        Optimizer::Lion => Y::M(vec![("_component_".into(), s("bitsandbytes.optim.Lion"))]),
+    }
+}
+
+/// The `loss` component.
+fn loss(ctx: &mut Ctx) -> &'static str {
+    match ctx.res.loss {
+        Loss::Chunked => "torchtune.modules.loss.CEWithChunkedOutputLoss",
+        Loss::FusedLinear => {
+            ctx.warn("export-loss-fused-linear", "loss=fused-linear: torchtune has no fused linear cross-entropy kernel; the export uses its chunked loss, which holds every chunk's fp32 log-probabilities (more memory than estimated)");
+            "torchtune.modules.loss.CEWithChunkedOutputLoss"
+        }
+        Loss::Standard => "torch.nn.CrossEntropyLoss",
+    }
+}
+
+/// The `tokenizer` and `checkpointer` sections, read from the download in launch.sh; the
+/// tokenizer builder, shard names and model_type only when the config is another model's.
+fn checkpoint_sections(
+    ckpt: Option<&TorchtuneCheckpoint>,
+    own_config: bool,
+    download_dir: &str,
+    seq: u32,
+) -> (Entries, Entries) {
+    let mut tokenizer: Vec<(String, Y)> = Vec::new();
+    let mut checkpointer: Vec<(String, Y)> = Vec::new();
+    if let Some(c) = ckpt {
+        if !own_config {
+            tokenizer.push(("_component_".into(), s(c.tokenizer_component)));
+        }
+        for (k, file) in c.tokenizer {
+            tokenizer.push(((*k).into(), s(format!("{download_dir}/{file}"))));
+        }
+        let sub = if c.subdir.is_empty() { String::new() } else { format!("/{}", c.subdir) };
+        checkpointer.push(("checkpoint_dir".into(), s(format!("{download_dir}{sub}"))));
+        if !own_config {
+            let names = c.shards.names();
+            checkpointer.push(("checkpoint_files".into(), Y::L(names.iter().map(|n| s(n.as_str())).collect())));
+            checkpointer.push(("model_type".into(), s(c.model_type)));
+        }
+    }
+    tokenizer.push(("max_seq_len".into(), i(seq)));
+    (tokenizer, checkpointer)
+}
+
+/// FSDP keys of the distributed recipes, and what torchtune cannot shard or offload as asked.
+fn sharding(ctx: &mut Ctx, top: &mut Entries) {
+    let q = ctx.q.clone();
+    let distributed = q.gpus > 1;
     if distributed {
         top.push(("fsdp_cpu_offload".into(), Y::B(q.offload == Offload::All)));
         match q.shard {
@@ -416,14 +481,10 @@ pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
     } else if q.offload != Offload::None {
         ctx.warn("export-offload", format!("offload={}: torchtune's single-device recipes do not offload model states; the export offloads nothing", q.offload));
     }
-    if ctx.res.attn == Attention::Eager {
-        ctx.warn(
-            "export-attn",
-            "attn=eager: torchtune always uses scaled_dot_product_attention; the export cannot select eager attention",
-        );
-    }
-    let y = yaml(&top);
-    // Dotted overrides for `tune run`, from the same entries.
+}
+
+/// Dotted overrides for `tune run`, from the same entries as the YAML.
+fn dotted_overrides(top: &[(String, Y)]) -> Vec<String> {
     let mut dotted = Vec::new();
     fn flatten(prefix: &str, entries: &[(String, Y)], out: &mut Vec<String>) {
         for (k, v) in entries {
@@ -451,7 +512,21 @@ pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
             }
         }
     }
-    flatten("", &top, &mut dotted);
+    flatten("", top, &mut dotted);
+    dotted
+}
+
+/// launch.sh: the download of the base repo, then `tune run` with the dotted overrides.
+fn launch(
+    ctx: &Ctx,
+    recipe: &str,
+    base: &str,
+    ckpt: Option<&TorchtuneCheckpoint>,
+    download_dir: &str,
+    dotted: &[String],
+) -> String {
+    let q = &ctx.q;
+    let distributed = q.gpus > 1;
     let launcher = if distributed {
         let mut l = format!("tune run --nproc_per_node {}", ctx.gpus_per_node());
         if q.nodes > 1 {
@@ -461,12 +536,12 @@ pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
     } else {
         "tune run".into()
     };
-    let mut shl = format!("#!/usr/bin/env bash\n# {}\nset -euo pipefail\n", origin(&q));
+    let mut shl = format!("#!/usr/bin/env bash\n# {}\nset -euo pipefail\n", origin(q));
     shl += &format!("# {TORCHAO_PIN}\n");
     // Llama 3.x repos carry Meta's consolidated weights in original/ besides the safetensors the
     // HF checkpointer reads; the shipped configs skip them the same way (llama3_1/8B_lora_single_device.yaml:
     // `--ignore-patterns "original/consolidated.00.pth"`). The tokenizer in original/ is kept.
-    let skip = match &ckpt {
+    let skip = match ckpt {
         Some(c) if c.tokenizer_component.ends_with("llama3_tokenizer") && c.subdir.is_empty() => {
             " --ignore-patterns 'original/consolidated*'"
         }
@@ -476,5 +551,5 @@ pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
     shl += &format!("{launcher} {recipe} --config {base} \\\n");
     shl += &dotted.iter().map(|d| format!("  {}", sh(d))).collect::<Vec<_>>().join(" \\\n");
     shl.push('\n');
-    vec![file("torchtune_overrides.yaml", "yaml", y), file("launch.sh", "shell", shl)]
+    shl
 }
