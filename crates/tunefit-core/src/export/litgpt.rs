@@ -22,10 +22,42 @@ fn litgpt_model(preset: Option<&str>, hf: Option<&'static str>) -> Option<&'stat
 }
 
 pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
-    use TargetModule as T;
     ctx.common_warnings();
     let q = ctx.q.clone();
-    let model = match litgpt_model(ctx.preset, ctx.model) {
+    let model = checkpoint(ctx);
+    let cmd = command(ctx);
+    let mut flags = Flags(Vec::new());
+    devices_and_precision(ctx, &mut flags);
+    if cmd == "finetune_lora" {
+        lora_flags(ctx, &mut flags);
+    }
+    let global = q.batch as u64 * q.ga as u64 * ctx.dp() as u64;
+    flags.add("--train.micro_batch_size", q.batch.to_string());
+    flags.add("--train.global_batch_size", global.to_string());
+    flags.add("--train.max_seq_length", q.seq.to_string());
+    flags.add("--train.epochs", (q.epochs.ceil() as u64).to_string());
+    optimizer_flags(ctx, &mut flags);
+    unsupported(ctx);
+    let mut shl = format!("#!/usr/bin/env bash\n# {}\nset -euo pipefail\n", origin(&q));
+    shl += &format!("litgpt download {}\n", sh(model));
+    shl += &format!("litgpt {cmd} {} \\\n", sh(model));
+    shl += &flags.0.iter().map(|(k, v)| format!("  {k} {}", sh(v))).collect::<Vec<_>>().join(" \\\n");
+    shl.push('\n');
+    vec![file("finetune.sh", "shell", shl)]
+}
+
+/// The command's flags, in order, each with its value.
+struct Flags(Vec<(String, String)>);
+
+impl Flags {
+    fn add(&mut self, k: &str, v: String) {
+        self.0.push((k.to_string(), v));
+    }
+}
+
+/// The checkpoint to download and fine-tune: litgpt's name for the preset, or the model id.
+fn checkpoint(ctx: &mut Ctx) -> &'static str {
+    match litgpt_model(ctx.preset, ctx.model) {
         Some(m) => m,
         None => {
             if ctx.model.is_some() {
@@ -39,8 +71,13 @@ pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
             }
             ctx.model()
         }
-    };
-    let cmd = match q.method {
+    }
+}
+
+/// The finetune command for the method, with a warning where litgpt runs another.
+fn command(ctx: &mut Ctx) -> &'static str {
+    let q = &ctx.q;
+    match q.method {
         Method::Full => "finetune_full",
         Method::Adapter => "finetune_adapter",
         Method::Freeze => {
@@ -68,12 +105,15 @@ pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
             "finetune_lora"
         }
         _ => "finetune_lora",
-    };
-    let mut flags: Vec<(String, String)> = Vec::new();
-    let mut f = |k: &str, v: String| flags.push((k.to_string(), v));
-    f("--devices", ctx.gpus_per_node().to_string());
+    }
+}
+
+/// `--devices`, `--num_nodes`, `--precision` and, under QLoRA, `--quantize`.
+fn devices_and_precision(ctx: &mut Ctx, flags: &mut Flags) {
+    let q = ctx.q.clone();
+    flags.add("--devices", ctx.gpus_per_node().to_string());
     if q.nodes > 1 {
-        f("--num_nodes", q.nodes.to_string());
+        flags.add("--num_nodes", q.nodes.to_string());
     }
     let precision = match q.precision {
         Precision::Fp32 => "32-true",
@@ -92,7 +132,7 @@ pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
         (true, "16-mixed") => "16-true",
         (_, p) => p,
     };
-    f("--precision", precision.into());
+    flags.add("--precision", precision.into());
     if quantized {
         let qz = match q.quant {
             Quant::Nf4 => {
@@ -111,7 +151,7 @@ pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
             }
             Quant::Int8 => "bnb.int8-training",
         };
-        f("--quantize", qz.into());
+        flags.add("--quantize", qz.into());
         if q.gpus > 1 {
             ctx.warn(
                 "export-quantize-multi-gpu",
@@ -119,35 +159,37 @@ pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
             );
         }
     }
-    if cmd == "finetune_lora" {
-        f("--lora_r", q.rank.to_string());
-        f("--lora_alpha", ctx.alpha().to_string());
-        f("--lora_dropout", fmt_float(ctx.res.lora_dropout));
-        f("--lora_query", q.targets.contains(T::Q).to_string());
-        f("--lora_key", q.targets.contains(T::K).to_string());
-        f("--lora_value", q.targets.contains(T::V).to_string());
-        f("--lora_projection", q.targets.contains(T::O).to_string());
-        let mlp_n = [T::Gate, T::Up, T::Down].iter().filter(|t| q.targets.contains(**t)).count();
-        f("--lora_mlp", (mlp_n > 0).to_string());
-        f("--lora_head", q.targets.contains(T::LmHead).to_string());
-        if mlp_n > 0 && mlp_n < 3 {
-            ctx.warn(
-                "export-targets-mlp",
-                "targets: litgpt's --lora_mlp adapts every MLP projection together; the command adapts all of them",
-            );
-        }
-        if q.targets.contains(T::Embed) {
-            ctx.warn(
-                "export-targets-embed",
-                "targets=embed: litgpt's LoRA cannot train the embedding; it stays frozen",
-            );
-        }
+}
+
+/// finetune_lora's `--lora_*` flags: rank, alpha, dropout and which projections are adapted.
+fn lora_flags(ctx: &mut Ctx, flags: &mut Flags) {
+    use TargetModule as T;
+    let q = ctx.q.clone();
+    flags.add("--lora_r", q.rank.to_string());
+    flags.add("--lora_alpha", ctx.alpha().to_string());
+    flags.add("--lora_dropout", fmt_float(ctx.res.lora_dropout));
+    flags.add("--lora_query", q.targets.contains(T::Q).to_string());
+    flags.add("--lora_key", q.targets.contains(T::K).to_string());
+    flags.add("--lora_value", q.targets.contains(T::V).to_string());
+    flags.add("--lora_projection", q.targets.contains(T::O).to_string());
+    let mlp_n = [T::Gate, T::Up, T::Down].iter().filter(|t| q.targets.contains(**t)).count();
+    flags.add("--lora_mlp", (mlp_n > 0).to_string());
+    flags.add("--lora_head", q.targets.contains(T::LmHead).to_string());
+    if mlp_n > 0 && mlp_n < 3 {
+        ctx.warn(
+            "export-targets-mlp",
+            "targets: litgpt's --lora_mlp adapts every MLP projection together; the command adapts all of them",
+        );
     }
-    let global = q.batch as u64 * q.ga as u64 * ctx.dp() as u64;
-    f("--train.micro_batch_size", q.batch.to_string());
-    f("--train.global_batch_size", global.to_string());
-    f("--train.max_seq_length", q.seq.to_string());
-    f("--train.epochs", (q.epochs.ceil() as u64).to_string());
+    if q.targets.contains(T::Embed) {
+        ctx.warn("export-targets-embed", "targets=embed: litgpt's LoRA cannot train the embedding; it stays frozen");
+    }
+}
+
+/// `--optimizer`: a class name, or the class_path/init_args form when it takes arguments.
+fn optimizer_flags(ctx: &mut Ctx, flags: &mut Flags) {
+    let q = ctx.q.clone();
+    let quantized = q.method == Method::Qlora;
     let optim = match q.optim {
         Optimizer::AdamW => "AdamW",
         Optimizer::AdamW8bit => "bitsandbytes.optim.AdamW8bit",
@@ -171,16 +213,20 @@ pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
         if !matches!(q.optim, Optimizer::AdamW | Optimizer::PagedAdamW) {
             ctx.warn("export-optimizer", format!("optim={}: with --quantize litgpt always uses bitsandbytes PagedAdamW (32-bit states); the command names AdamW", q.optim));
         }
-        f("--optimizer", "AdamW".into());
+        flags.add("--optimizer", "AdamW".into());
     } else if q.optim == Optimizer::SgdMomentum {
         // A string names the class only; arguments need the class_path/init_args form that
         // instantiate_torch_optimizer (litgpt/utils.py) reads.
-        f("--optimizer.class_path", "torch.optim.SGD".into());
-        f("--optimizer.init_args.momentum", "0.9".into());
+        flags.add("--optimizer.class_path", "torch.optim.SGD".into());
+        flags.add("--optimizer.init_args.momentum", "0.9".into());
     } else {
-        f("--optimizer", optim.into());
+        flags.add("--optimizer", optim.into());
     }
-    // What litgpt decides itself, and what it cannot do.
+}
+
+/// What litgpt decides itself, and what it cannot do.
+fn unsupported(ctx: &mut Ctx) {
+    let q = ctx.q.clone();
     if q.gpus > 1 && !matches!(q.shard, ShardingStrategy::Fsdp | ShardingStrategy::Zero3) {
         ctx.warn("export-sharding", format!("shard={}: litgpt trains on several devices with FSDP full sharding only; memory will be lower than estimated", q.shard));
     }
@@ -202,10 +248,4 @@ pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
     if q.compile == Some(true) {
         ctx.warn("export-compile", "compile=1: litgpt's finetune commands have no compile flag");
     }
-    let mut shl = format!("#!/usr/bin/env bash\n# {}\nset -euo pipefail\n", origin(&q));
-    shl += &format!("litgpt download {}\n", sh(model));
-    shl += &format!("litgpt {cmd} {} \\\n", sh(model));
-    shl += &flags.iter().map(|(k, v)| format!("  {k} {}", sh(v))).collect::<Vec<_>>().join(" \\\n");
-    shl.push('\n');
-    vec![file("finetune.sh", "shell", shl)]
 }
