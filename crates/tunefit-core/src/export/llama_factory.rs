@@ -6,7 +6,7 @@
 //! (docs/frameworks.md).
 
 use super::context::Ctx;
-use super::emit::{comment, file, i, origin, s, yaml, Y};
+use super::emit::{comment, file, i, origin, s, yaml, Entries, Y};
 use super::trainer::{accelerate_fsdp_yaml, deepspeed_json, hf_optim, hf_optim_args, trainer_warnings};
 use super::ExportFile;
 use crate::query::{Attention, Loss, Method, Optimizer, Precision, Quant};
@@ -17,8 +17,31 @@ pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
     if q.precision == Precision::Bf16True && ctx.zero_stage() == Some(3) {
         ctx.warn("export-precision", "precision=bf16-true with ZeRO-3: LLaMA-Factory rejects pure_bf16 under DeepSpeed ZeRO-3, so the config trains with bf16 autocast (bf16: true) and DeepSpeed's bf16 mode instead");
     }
-    let mut top: Vec<(String, Y)> = vec![
-        comment(origin(&q)),
+    let mut top = model(ctx);
+    method(ctx, &mut top);
+    top.extend(training(ctx));
+    extras(ctx, &mut top);
+    let mut files = vec![];
+    files.push(file("llamafactory.yaml", "yaml", yaml(&top)));
+    if let Some(j) = deepspeed_json(ctx) {
+        files.push(file("ds_config.json", "json", j));
+    }
+    if let Some(y) = accelerate_fsdp_yaml(ctx) {
+        files.push(file("accelerate_fsdp.yaml", "yaml", y));
+        let launch = format!("#!/usr/bin/env bash\n# {}\nset -euo pipefail\naccelerate launch --config_file accelerate_fsdp.yaml -m llamafactory.launcher llamafactory.yaml\n", origin(&q));
+        files.push(file("launch.sh", "shell", launch));
+    } else if q.gpus > 1 {
+        let launch = format!("#!/usr/bin/env bash\n# {}\nset -euo pipefail\nFORCE_TORCHRUN=1 NNODES={} NPROC_PER_NODE={} llamafactory-cli train llamafactory.yaml\n", origin(&q), q.nodes, ctx.gpus_per_node());
+        files.push(file("launch.sh", "shell", launch));
+    }
+    files
+}
+
+/// The model, its bitsandbytes loading and attention kernel, and the SFT stage.
+fn model(ctx: &Ctx) -> Entries {
+    let q = &ctx.q;
+    let mut top: Entries = vec![
+        comment(origin(q)),
         comment("Run: llamafactory-cli train llamafactory.yaml"),
         ("model_name_or_path".into(), s(ctx.model())),
     ];
@@ -42,6 +65,12 @@ pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
     top.push(("flash_attn".into(), s(flash)));
     top.push(("stage".into(), s("sft")));
     top.push(("do_train".into(), Y::B(true)));
+    top
+}
+
+/// `finetuning_type` and its keys: LoRA, freeze, full, or LoRA in place of a missing method.
+fn method(ctx: &mut Ctx, top: &mut Entries) {
+    let q = ctx.q.clone();
     match q.method {
         Method::Lora | Method::Qlora | Method::Dora => {
             let (targets, note) = ctx.naming.peft_targets(&q);
@@ -78,32 +107,41 @@ pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
             top.push(("lora_target".into(), s("all")));
         }
     }
+}
+
+/// Dataset, sequence, batch, optimizer, precision, checkpointing and compile keys.
+fn training(ctx: &Ctx) -> Entries {
+    let q = &ctx.q;
     // LLaMA-Factory 0.9.5 hparams/data_args.py:38-40: dataset names are looked up in
     // <dataset_dir>/dataset_info.json (data/parser.py:113), dataset_dir defaulting to "data",
     // which exists only in a source checkout; after `pip install llamafactory` the lookup fails.
     // Both are written, with a fill-in comment, as the other exports mark their dataset.
-    top.extend([
-        comment("Fill in: dataset names an entry of <dataset_dir>/dataset_info.json. alpaca_en_demo is in the data/ folder"),
-        comment("of a LLaMA-Factory checkout; with pip install llamafactory, point dataset_dir at a folder with your own dataset_info.json"),
-        ("dataset_dir".into(), s("data")),
-        ("dataset".into(), s("alpaca_en_demo")),
-        ("template".into(), s("default")),
-        ("cutoff_len".into(), i(q.seq)),
-        ("packing".into(), Y::B(ctx.res.packing)),
-        ("output_dir".into(), s("saves/tunefit")),
-        ("per_device_train_batch_size".into(), i(q.batch)),
-        ("gradient_accumulation_steps".into(), i(q.ga)),
-        ("num_train_epochs".into(), Y::F(q.epochs)),
-        // With use_galore LLaMA-Factory builds GaLore itself (create_custom_optimizer).
-        ("optim".into(), s(if q.optim == Optimizer::GaloreAdamW { "adamw_torch" } else { hf_optim(ctx) })),
-        ("bf16".into(), Y::B(ctx.bf16())),
-        ("fp16".into(), Y::B(q.precision == Precision::Fp16Mixed)),
-        // pure_bf16: train in bf16 without fp32 master weights ("bf16-true").
-        // LLaMA-Factory rejects pure_bf16 with DeepSpeed ZeRO-3 (hparams/parser.py).
-        ("pure_bf16".into(), Y::B(q.precision == Precision::Bf16True && ctx.zero_stage() != Some(3))),
-        ("disable_gradient_checkpointing".into(), Y::B(!ctx.ckpt_on())),
-        ("torch_compile".into(), Y::B(ctx.res.compile)),
-    ]);
+    vec![
+    comment("Fill in: dataset names an entry of <dataset_dir>/dataset_info.json. alpaca_en_demo is in the data/ folder"),
+    comment("of a LLaMA-Factory checkout; with pip install llamafactory, point dataset_dir at a folder with your own dataset_info.json"),
+    ("dataset_dir".into(), s("data")),
+    ("dataset".into(), s("alpaca_en_demo")),
+    ("template".into(), s("default")),
+    ("cutoff_len".into(), i(q.seq)),
+    ("packing".into(), Y::B(ctx.res.packing)),
+    ("output_dir".into(), s("saves/tunefit")),
+    ("per_device_train_batch_size".into(), i(q.batch)),
+    ("gradient_accumulation_steps".into(), i(q.ga)),
+    ("num_train_epochs".into(), Y::F(q.epochs)),
+    // With use_galore LLaMA-Factory builds GaLore itself (create_custom_optimizer).
+    ("optim".into(), s(if q.optim == Optimizer::GaloreAdamW { "adamw_torch" } else { hf_optim(ctx) })),
+    ("bf16".into(), Y::B(ctx.bf16())),
+    ("fp16".into(), Y::B(q.precision == Precision::Fp16Mixed)),
+    // pure_bf16: train in bf16 without fp32 master weights ("bf16-true").
+    // LLaMA-Factory rejects pure_bf16 with DeepSpeed ZeRO-3 (hparams/parser.py).
+    ("pure_bf16".into(), Y::B(q.precision == Precision::Bf16True && ctx.zero_stage() != Some(3))),
+    ("disable_gradient_checkpointing".into(), Y::B(!ctx.ckpt_on())),
+    ("torch_compile".into(), Y::B(ctx.res.compile)),
+    ]
+}
+
+/// Optimizer arguments, LLaMA-Factory's own GaLore switch, Liger's loss and DeepSpeed.
+fn extras(ctx: &Ctx, top: &mut Entries) {
     if let Some(a) = hf_optim_args(ctx) {
         top.push(("optim_args".into(), s(&a)));
     }
@@ -123,18 +161,4 @@ pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
     if ctx.zero_stage().is_some() {
         top.push(("deepspeed".into(), s("ds_config.json")));
     }
-    let mut files = vec![];
-    files.push(file("llamafactory.yaml", "yaml", yaml(&top)));
-    if let Some(j) = deepspeed_json(ctx) {
-        files.push(file("ds_config.json", "json", j));
-    }
-    if let Some(y) = accelerate_fsdp_yaml(ctx) {
-        files.push(file("accelerate_fsdp.yaml", "yaml", y));
-        let launch = format!("#!/usr/bin/env bash\n# {}\nset -euo pipefail\naccelerate launch --config_file accelerate_fsdp.yaml -m llamafactory.launcher llamafactory.yaml\n", origin(&q));
-        files.push(file("launch.sh", "shell", launch));
-    } else if q.gpus > 1 {
-        let launch = format!("#!/usr/bin/env bash\n# {}\nset -euo pipefail\nFORCE_TORCHRUN=1 NNODES={} NPROC_PER_NODE={} llamafactory-cli train llamafactory.yaml\n", origin(&q), q.nodes, ctx.gpus_per_node());
-        files.push(file("launch.sh", "shell", launch));
-    }
-    files
 }
