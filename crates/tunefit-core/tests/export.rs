@@ -2,6 +2,10 @@
 //! JSON via serde_json, shell via `bash -n`) and carries the configuration's values: rank,
 //! targets, batch, sequence, precision, checkpointing, sharding. Settings a framework cannot
 //! express come back as warnings that name them.
+//!
+//! The checkers are required (scripts/setup.sh installs python3 and PyYAML): a missing one
+//! fails the test, unless TUNEFIT_ALLOW_MISSING_TOOLS=1, which skips its checks with a
+//! "SKIPPED:" line on stderr.
 
 use serde_json::Value;
 use std::io::Write;
@@ -45,6 +49,24 @@ fn run(program: &str, args: &[&str], input: &str) -> Option<Result<String, Strin
     })
 }
 
+/// A checker these tests need is missing. scripts/setup.sh installs python3 and PyYAML (and
+/// every script here runs under bash), so a missing one is a broken setup and fails the test.
+/// With TUNEFIT_ALLOW_MISSING_TOOLS=1 the check is skipped instead, and says so with a
+/// "SKIPPED:" line (once per reason) written straight to stderr, which the test harness does
+/// not capture.
+fn missing_tool(what: &str) {
+    static SAID: std::sync::Mutex<std::collections::BTreeSet<String>> =
+        std::sync::Mutex::new(std::collections::BTreeSet::new());
+    if std::env::var("TUNEFIT_ALLOW_MISSING_TOOLS").is_ok_and(|v| v == "1") {
+        if SAID.lock().unwrap().insert(what.to_string()) {
+            // Not eprintln!: the harness captures that, and a passing test's output is hidden.
+            std::io::stderr().write_all(format!("SKIPPED: {what}\n").as_bytes()).unwrap();
+        }
+    } else {
+        panic!("{what}; scripts/setup.sh installs python3 and PyYAML (TUNEFIT_ALLOW_MISSING_TOOLS=1 skips the check instead)");
+    }
+}
+
 fn python_has_yaml() -> bool {
     static HAS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *HAS.get_or_init(|| matches!(run("python3", &["-c", "import yaml"], ""), Some(Ok(_))))
@@ -62,10 +84,11 @@ fn python_check_all(files: &[(String, &ExportFile)]) -> Option<Vec<String>> {
     Some(serde_json::from_str(&out.unwrap_or_else(|e| panic!("checker failed: {e}"))).unwrap())
 }
 
-/// YAML as JSON (through PyYAML), or None with a printed notice when python3/PyYAML is absent.
+/// YAML as JSON (through PyYAML). Without python3 and PyYAML the test fails, or, where
+/// missing tools are allowed, this YAML check is skipped (None) and the rest of the test runs.
 fn yaml_value(content: &str) -> Option<Value> {
     if !python_has_yaml() {
-        eprintln!("notice: python3 with PyYAML not found; YAML structure not checked");
+        missing_tool("python3 with PyYAML not found: YAML structure not checked");
         return None;
     }
     let out = run("python3", &["-c", "import sys, json, yaml; print(json.dumps(yaml.safe_load(sys.stdin)))"], content)
@@ -84,13 +107,13 @@ fn check_parses(f: &ExportFile, ctx: &str) {
             yaml_value(&f.content);
         }
         "python" => match run("python3", &["-c", "import ast, sys; ast.parse(sys.stdin.read())"], &f.content) {
-            None => eprintln!("notice: python3 not found; {} not syntax-checked", f.name),
+            None => missing_tool("python3 not found: Python files not syntax-checked"),
             Some(r) => {
                 r.unwrap_or_else(|e| panic!("{ctx} {}: Python syntax: {e}\n{}", f.name, f.content));
             }
         },
         "shell" => match run("bash", &["-n"], &f.content) {
-            None => eprintln!("notice: bash not found; {} not syntax-checked", f.name),
+            None => missing_tool("bash not found: shell scripts not syntax-checked (bash -n)"),
             Some(r) => {
                 r.unwrap_or_else(|e| panic!("{ctx} {}: shell syntax: {e}\n{}", f.name, f.content));
             }
@@ -140,10 +163,10 @@ fn every_snippet_parses_for_every_framework() {
         }
     }
     match python_check_all(&for_python) {
-        None => eprintln!("notice: python3 not found; Python and YAML files not syntax-checked"),
+        None => missing_tool("python3 not found: Python and YAML files not syntax-checked"),
         Some(errs) => {
             if !python_has_yaml() {
-                eprintln!("notice: PyYAML not found; YAML files not parsed");
+                missing_tool("PyYAML not found: YAML files not parsed");
             }
             assert!(errs.is_empty(), "{} files do not parse:\n{}", errs.len(), errs.join("\n"));
         }
