@@ -44,6 +44,18 @@ if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; the
   DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq chromium chromium-driver
 fi
 
+# The export tests parse every exported file: Python with python3's ast, YAML with PyYAML
+# (crates/tunefit-core/tests/export.rs fails without them).
+if ! python3 -c 'import yaml' >/dev/null 2>&1; then
+  say "installing python3 and PyYAML from apt"
+  as_root apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq python3 python3-yaml
+  if ! python3 -c 'import yaml' >/dev/null 2>&1; then
+    echo "setup: $(command -v python3 || echo python3) still cannot import yaml; install PyYAML for it" >&2
+    exit 1
+  fi
+fi
+
 stamp=node_modules/.tunefit-lock-sha
 want=$(sha256sum package-lock.json | cut -d' ' -f1)
 if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then

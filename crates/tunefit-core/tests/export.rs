@@ -2,6 +2,10 @@
 //! JSON via serde_json, shell via `bash -n`) and carries the configuration's values: rank,
 //! targets, batch, sequence, precision, checkpointing, sharding. Settings a framework cannot
 //! express come back as warnings that name them.
+//!
+//! The checkers are required (scripts/setup.sh installs python3 and PyYAML): a missing one
+//! fails the test, unless TUNEFIT_ALLOW_MISSING_TOOLS=1, which skips its checks with a
+//! "SKIPPED:" line on stderr.
 
 use serde_json::Value;
 use std::io::Write;
@@ -45,6 +49,24 @@ fn run(program: &str, args: &[&str], input: &str) -> Option<Result<String, Strin
     })
 }
 
+/// A checker these tests need is missing. scripts/setup.sh installs python3 and PyYAML (and
+/// every script here runs under bash), so a missing one is a broken setup and fails the test.
+/// With TUNEFIT_ALLOW_MISSING_TOOLS=1 the check is skipped instead, and says so with a
+/// "SKIPPED:" line (once per reason) written straight to stderr, which the test harness does
+/// not capture.
+fn missing_tool(what: &str) {
+    static SAID: std::sync::Mutex<std::collections::BTreeSet<String>> =
+        std::sync::Mutex::new(std::collections::BTreeSet::new());
+    if std::env::var("TUNEFIT_ALLOW_MISSING_TOOLS").is_ok_and(|v| v == "1") {
+        if SAID.lock().unwrap().insert(what.to_string()) {
+            // Not eprintln!: the harness captures that, and a passing test's output is hidden.
+            std::io::stderr().write_all(format!("SKIPPED: {what}\n").as_bytes()).unwrap();
+        }
+    } else {
+        panic!("{what}; scripts/setup.sh installs python3 and PyYAML (TUNEFIT_ALLOW_MISSING_TOOLS=1 skips the check instead)");
+    }
+}
+
 fn python_has_yaml() -> bool {
     static HAS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *HAS.get_or_init(|| matches!(run("python3", &["-c", "import yaml"], ""), Some(Ok(_))))
@@ -62,10 +84,11 @@ fn python_check_all(files: &[(String, &ExportFile)]) -> Option<Vec<String>> {
     Some(serde_json::from_str(&out.unwrap_or_else(|e| panic!("checker failed: {e}"))).unwrap())
 }
 
-/// YAML as JSON (through PyYAML), or None with a printed notice when python3/PyYAML is absent.
+/// YAML as JSON (through PyYAML). Without python3 and PyYAML the test fails, or, where
+/// missing tools are allowed, this YAML check is skipped (None) and the rest of the test runs.
 fn yaml_value(content: &str) -> Option<Value> {
     if !python_has_yaml() {
-        eprintln!("notice: python3 with PyYAML not found; YAML structure not checked");
+        missing_tool("python3 with PyYAML not found: YAML structure not checked");
         return None;
     }
     let out = run("python3", &["-c", "import sys, json, yaml; print(json.dumps(yaml.safe_load(sys.stdin)))"], content)
@@ -84,13 +107,13 @@ fn check_parses(f: &ExportFile, ctx: &str) {
             yaml_value(&f.content);
         }
         "python" => match run("python3", &["-c", "import ast, sys; ast.parse(sys.stdin.read())"], &f.content) {
-            None => eprintln!("notice: python3 not found; {} not syntax-checked", f.name),
+            None => missing_tool("python3 not found: Python files not syntax-checked"),
             Some(r) => {
                 r.unwrap_or_else(|e| panic!("{ctx} {}: Python syntax: {e}\n{}", f.name, f.content));
             }
         },
         "shell" => match run("bash", &["-n"], &f.content) {
-            None => eprintln!("notice: bash not found; {} not syntax-checked", f.name),
+            None => missing_tool("bash not found: shell scripts not syntax-checked (bash -n)"),
             Some(r) => {
                 r.unwrap_or_else(|e| panic!("{ctx} {}: shell syntax: {e}\n{}", f.name, f.content));
             }
@@ -117,7 +140,7 @@ const QUERIES: &[&str] = &[
     "method=prefix&virtual_tokens=30",
     "model=llama-3.2-1b&method=freeze&train_layers=4&optim=sgd-momentum",
     "model=mixtral-8x7b&method=qlora&quant=int8&gpus=2&nodes=2&shard=fsdp",
-    // loss=chunked writes use_liger_kernel; a trailing comment once swallowed its comma.
+    // loss=chunked writes use_liger_kernel, where a trailing comment would swallow the comma.
     "method=lora&loss=chunked",
     "model=gemma-2b&method=lora&targets=q,v,lm_head&lora_dropout=0.1",
 ];
@@ -140,10 +163,10 @@ fn every_snippet_parses_for_every_framework() {
         }
     }
     match python_check_all(&for_python) {
-        None => eprintln!("notice: python3 not found; Python and YAML files not syntax-checked"),
+        None => missing_tool("python3 not found: Python and YAML files not syntax-checked"),
         Some(errs) => {
             if !python_has_yaml() {
-                eprintln!("notice: PyYAML not found; YAML files not parsed");
+                missing_tool("PyYAML not found: YAML files not parsed");
             }
             assert!(errs.is_empty(), "{} files do not parse:\n{}", errs.len(), errs.join("\n"));
         }
@@ -523,8 +546,8 @@ fn torchtune_names_a_shipped_config() {
     assert!(has_warning(&e, "checkpointer"), "{:?}", e.warnings);
 }
 
-/// Keys fixed after reading each framework's source (docs/frameworks.md, "Export keys
-/// checked against the framework's source"): a regression to the old spelling fails here.
+/// Keys as each framework's source spells them (docs/frameworks.md, "Export keys checked
+/// against the framework's source"): another spelling fails here.
 #[test]
 fn keys_checked_against_framework_source() {
     // LLaMA-Factory renamed QuantizationMethod "bitsandbytes" to "bnb"; the default works in both.
@@ -611,11 +634,13 @@ fn assert_known(what: &str, keys: &[String], known: &[&str]) {
     assert!(unknown.is_empty(), "{what}: {unknown:?} not among the names read in the framework's source {known:?}");
 }
 
-/// Second pass of issue #7 (docs/frameworks.md, "Export keys checked against the framework's
-/// source"): every key these exporters write is one the framework's own source defines. The
-/// name lists are what was read there (file and commit in the doc); a key outside them fails.
+// Every key the exporters write is one the framework's own source defines (docs/frameworks.md,
+// "Export keys checked against the framework's source"): the name lists are what was read
+// there (file and commit in the doc), and a key outside them fails.
+
+/// DeepSpeed config keys and "auto" values.
 #[test]
-fn keys_checked_against_framework_source_second_pass() {
+fn deepspeed_keys_are_deepspeeds_own() {
     // DeepSpeed: DeepSpeedZeroConfig fields/aliases (runtime/zero/config.py), offload configs
     // (runtime/zero/offload_config.py), top-level keys (runtime/constants.py); "auto" only
     // where transformers' HfTrainerDeepSpeedConfig fills it in (integrations/deepspeed.py).
@@ -658,7 +683,11 @@ fn keys_checked_against_framework_source_second_pass() {
             }
         }
     }
+}
 
+/// accelerate config keys, FSDP1 values and `accelerate launch` options.
+#[test]
+fn accelerate_keys_and_launch_flags_are_accelerates_own() {
     // accelerate: ClusterConfig/BaseConfig fields (commands/config/config_args.py), FSDP1 keys
     // (commands/to_fsdp2.py ARGUMENT_KEY_MAPPING), values (utils/constants.py FSDP_* lists),
     // and `accelerate launch` options (commands/launch.py).
@@ -715,7 +744,11 @@ fn keys_checked_against_framework_source_second_pass() {
         let flags: Vec<String> = line.split_whitespace().filter(|w| w.starts_with('-')).map(String::from).collect();
         assert_known("accelerate launch", &flags, LAUNCH);
     }
+}
 
+/// LoraConfig, get_peft_model, BitsAndBytesConfig and TrainingArguments keywords.
+#[test]
+fn transformers_and_peft_keywords_are_their_own() {
     // Transformers + PEFT: LoraConfig fields (peft tuners/lora/config.py), get_peft_model's
     // parameters (peft mapping_func.py), BitsAndBytesConfig.__init__ (transformers
     // utils/quantization_config.py), TrainingArguments fields (transformers training_args.py).
@@ -782,7 +815,11 @@ fn keys_checked_against_framework_source_second_pass() {
         py.lines().any(|l| l.starts_with("from transformers import") && l.contains("DataCollatorWithFlattening")),
         "{py}"
     );
+}
 
+/// torchtune model builders and the keys the shipped configs use.
+#[test]
+fn torchtune_builders_are_torchtunes_own() {
     // torchtune: model builders exported by torchtune/models/<family>/__init__.py (the
     // distributed and single-device recipes read the same names); dataset.packed,
     // tokenizer.max_seq_len and compile as in the shipped configs.
@@ -852,7 +889,11 @@ fn keys_checked_against_framework_source_second_pass() {
             }
         }
     }
+}
 
+/// litgpt finetune_full and finetune_adapter flags.
+#[test]
+fn litgpt_flags_are_setup_parameters() {
     // litgpt: finetune_full's and finetune_adapter's setup() parameters (litgpt/finetune/full.py,
     // adapter.py): no --quantize or --lora_* flags there.
     for (qs, cmd) in [
@@ -869,7 +910,11 @@ fn keys_checked_against_framework_source_second_pass() {
             assert!(ok, "{cmd}: {flag} is not a setup() parameter:\n{sh}");
         }
     }
+}
 
+/// Unsloth get_peft_model keywords.
+#[test]
+fn unsloth_get_peft_model_keywords_are_its_own() {
     // Unsloth: FastLlamaModel.get_peft_model's parameters (unsloth/models/llama.py).
     for qs in ["", "method=lora&targets=all,embed,lm_head", "method=dora&ckpt=none"] {
         let py = get(&ex(Framework::Unsloth, qs), "train_unsloth.py").content.clone();
@@ -887,7 +932,11 @@ fn keys_checked_against_framework_source_second_pass() {
             ],
         );
     }
+}
 
+/// LLaMA-Factory data keys; Axolotl base_model and output_dir.
+#[test]
+fn llama_factory_and_axolotl_data_and_output_keys() {
     // LLaMA-Factory DataArguments (hparams/data_args.py); Axolotl ModelInputConfig.base_model
     // and ModelOutputConfig.output_dir (utils/schemas/model.py).
     if let Some(y) = yaml_value(&get(&ex(Framework::LlamaFactory, "seq=3072&packing=1"), "llamafactory.yaml").content) {

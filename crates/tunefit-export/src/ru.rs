@@ -1,7 +1,7 @@
-//! The exporter's notes in Russian (issue #5: every string on the page translated). They ship
-//! in this lazily loaded module rather than in the page's wasm, so the first load does not grow.
-//! Same scheme as the page's src/i18n.rs (`tunefit_core::i18n_template`): the code, the
-//! English sentence as crates/tunefit-core/src/export.rs formats it (`{}` for each figure) and
+//! The exporter's notes in Russian (every string on the page is translated). They ship in this
+//! lazily loaded module rather than in the page's wasm, so the first load does not grow. Same
+//! scheme as the page's src/i18n.rs (`tunefit_core::i18n_template`): the code, the English
+//! sentence as crates/tunefit-core/src/export/ formats it (`{}` for each figure) and
 //! the Russian sentence (`{0}`, `{1}`, … place the figures). A sentence the core changes
 //! matches no row and stays English rather than being lost. The framework profile's own
 //! warnings (`framework::unsupported`) that an export repeats are translated by the page, as
@@ -9,7 +9,8 @@
 
 use tunefit_core::i18n_template::translate;
 
-/// (code, English template, Russian template), in export.rs's order.
+/// (code, English template, Russian template): the notes several frameworks share first, then
+/// each framework's own.
 pub static EXPORT_RU: &[(&str, &str, &str)] = &[
     ("export-model-placeholder", "custom or inferred model: the export names it {}; replace it with the checkpoint whose shape you entered",
         "своя или угаданная модель: в экспорте она названа {0}; замените это имя чекпоинтом той формы, что вы задали"),
@@ -134,7 +135,7 @@ pub static EXPORT_RU: &[(&str, &str, &str)] = &[
         "precision=fp32: Unsloth обучает в bf16 или fp16; экспорт всё равно загружает float32"),
 ];
 
-/// A figure as export.rs writes it, in Russian: the few English words it formats into a
+/// A figure as the exporter writes it, in Russian: the few English words it formats into a
 /// sentence (which model, which projections); ids, values and numbers as written.
 fn figure(f: &str) -> String {
     match f {

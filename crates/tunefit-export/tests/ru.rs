@@ -1,7 +1,7 @@
-//! The exporter's notes in Russian (issue #5): every code export.rs can emit has a Russian
-//! row, a spread of queries over all six frameworks comes out in Russian with its figures,
-//! every row matches a real sentence (no dead or mistyped template), and `export_json`
-//! changes nothing but the warnings' messages.
+//! The exporter's notes in Russian: every code crates/tunefit-core/src/export/ can emit has a
+//! Russian row, a spread of queries over all six frameworks comes out in Russian with its
+//! figures, every row matches a real sentence (no dead or mistyped template), and
+//! `export_json` changes nothing but the warnings' messages.
 
 use std::collections::BTreeSet;
 use tunefit_core::export::{export, export_json as core_json, read_export_json};
@@ -9,12 +9,25 @@ use tunefit_core::framework::unsupported;
 use tunefit_core::query::{Framework, Query};
 use tunefit_export::{export_json, ru::EXPORT_RU, translated};
 
-const EXPORT_RS: &str = include_str!("../../tunefit-core/src/export.rs");
+/// The exporter's sources, every file of crates/tunefit-core/src/export/ (read when the test
+/// runs, so a file added there is scanned too).
+fn export_sources() -> String {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tunefit-core/src/export");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|f| f.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "rs"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no sources in {}", dir.display());
+    files.iter().map(|p| std::fs::read_to_string(p).unwrap()).collect()
+}
 
-/// Every `"export-…"` code literal in export.rs (the codes it can emit).
+/// Every `"export-…"` code literal in the exporter's sources (the codes it can emit).
 fn export_codes() -> BTreeSet<String> {
     let mut out = BTreeSet::new();
-    let mut rest = EXPORT_RS;
+    let sources = export_sources();
+    let mut rest = sources.as_str();
     while let Some(i) = rest.find("\"export-") {
         let tail = &rest[i + 1..];
         let end = tail.find('"').unwrap();

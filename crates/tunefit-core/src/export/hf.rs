@@ -1,0 +1,302 @@
+//! Transformers Trainer + PEFT: `train.py` (BitsAndBytesConfig, the PEFT method's config,
+//! TrainingArguments, Trainer) and `launch.sh`, with trainer.rs's `ds_config.json` under ZeRO
+//! and `accelerate_fsdp.yaml` under FSDP. Key names: transformers `training_args.py`
+//! `OptimizerNames` and `modeling_utils.py` (transformers 5.24.0, cited at the keys), PEFT
+//! `LoraConfig`, accelerate's FSDP plugin keys (docs/frameworks.md, "Config export").
+
+use super::context::Ctx;
+use super::emit::{file, fmt_float, json_str, line, origin, py_bool, py_list};
+use super::models::Naming;
+use super::trainer::{accelerate_fsdp_yaml, deepspeed_json, hf_optim, hf_optim_kwargs, trainer_warnings};
+use super::ExportFile;
+use crate::query::{AdapterDtype, Attention, Loss, Method, Precision, Quant, ShardingStrategy};
+
+pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
+    trainer_warnings(ctx);
+    let mut py = String::new();
+    header(ctx, &mut py);
+    load_model(ctx, &mut py);
+    wrap_model(ctx, &mut py);
+    line(&mut py, "");
+    data(ctx, &mut py);
+    line(&mut py, "");
+    train(ctx, &mut py);
+    if ctx.q.precision == Precision::Fp16True {
+        ctx.warn("export-fp16-true", "precision=fp16-true: the model is loaded in fp16 and trained without a loss scaler (Trainer's fp16=True needs fp32 master weights); watch for overflow");
+    }
+    let mut files = vec![file("train.py", "python", py)];
+    if let Some(j) = deepspeed_json(ctx) {
+        files.push(file("ds_config.json", "json", j));
+    }
+    if let Some(y) = accelerate_fsdp_yaml(ctx) {
+        files.push(file("accelerate_fsdp.yaml", "yaml", y));
+    }
+    files.push(file("launch.sh", "shell", trainer_launch(ctx, "train.py")));
+    files
+}
+
+/// train.py's header: the query, the imports, the model id and sequence length.
+fn header(ctx: &Ctx, py: &mut String) {
+    let q = &ctx.q;
+    line(py, &format!("# {}", origin(q)));
+    line(py, "# Transformers Trainer + PEFT. Fill in the dataset; everything else is what tunefit estimated.");
+    line(py, "import torch");
+    line(
+        py,
+        "from transformers import AutoModelForCausalLM, AutoTokenizer, BitsAndBytesConfig, Trainer, TrainingArguments",
+    );
+    line(py, "from transformers import DataCollatorForLanguageModeling, DataCollatorWithFlattening");
+    line(py, "from peft import LoraConfig, PrefixTuningConfig, PromptTuningConfig, get_peft_model, prepare_model_for_kbit_training");
+    line(py, "");
+    line(py, &format!("MODEL_ID = {}", json_str(ctx.model())));
+    line(py, &format!("MAX_SEQ_LENGTH = {}", q.seq));
+    line(py, "");
+}
+
+/// Loading: the weights' dtype and attention kernel, the bitsandbytes config under QLoRA, the
+/// tokenizer, and activation checkpointing.
+fn load_model(ctx: &Ctx, py: &mut String) {
+    let q = &ctx.q;
+    // Weights dtype at load: 16-bit except fp32 training and full/freeze under AMP, as the
+    // memory model stores them (memory/mod.rs `frozen_bytes`).
+    let peft = !matches!(q.method, Method::Full | Method::Freeze);
+    let load_dtype = match q.precision {
+        Precision::Fp32 => "torch.float32",
+        Precision::Bf16Mixed | Precision::Fp16Mixed if !peft => "torch.float32",
+        Precision::Bf16True => "torch.bfloat16",
+        Precision::Fp16True => "torch.float16",
+        Precision::Bf16Mixed => "torch.bfloat16",
+        Precision::Fp16Mixed => "torch.float16",
+    };
+    let compute_dtype = if ctx.fp16() {
+        "torch.float16"
+    } else if q.precision == Precision::Fp32 {
+        "torch.float32"
+    } else {
+        "torch.bfloat16"
+    };
+    let attn = match ctx.res.attn {
+        Attention::Flash => "flash_attention_2",
+        Attention::Sdpa => "sdpa",
+        Attention::Eager => "eager",
+    };
+    // `dtype=`: transformers 4.56 renamed from_pretrained's `torch_dtype` to `dtype`; 5.x
+    // warns "`torch_dtype` is deprecated! Use `dtype` instead!" (transformers 5.24.0
+    // modeling_utils.py:1402-1404). Releases before 4.56 need `torch_dtype` (train.py says so).
+    let mut load_args = vec![format!("dtype={load_dtype}"), format!("attn_implementation={}", json_str(attn))];
+    if q.method == Method::Qlora {
+        let bnb = match q.quant {
+            Quant::Int8 => "bnb_config = BitsAndBytesConfig(load_in_8bit=True)".to_string(),
+            Quant::Nf4 | Quant::Fp4 => format!(
+                "bnb_config = BitsAndBytesConfig(\n    load_in_4bit=True,\n    bnb_4bit_quant_type={},\n    bnb_4bit_use_double_quant={},\n    bnb_4bit_compute_dtype={compute_dtype},\n    bnb_4bit_quant_storage={load_dtype},  # lets FSDP/ZeRO-3 shard the packed weights\n)",
+                json_str(q.quant.as_str()), py_bool(q.double_quant)),
+        };
+        line(py, &bnb);
+        load_args.push("quantization_config=bnb_config".into());
+    }
+    line(py, "# dtype= needs transformers >= 4.56 (older releases: torch_dtype=).");
+    line(
+        py,
+        &format!("model = AutoModelForCausalLM.from_pretrained(\n    MODEL_ID,\n    {},\n)", load_args.join(",\n    ")),
+    );
+    line(py, "tokenizer = AutoTokenizer.from_pretrained(MODEL_ID)");
+    line(py, "tokenizer.pad_token = tokenizer.pad_token or tokenizer.eos_token");
+    if q.method == Method::Qlora {
+        line(
+            py,
+            &format!(
+                "model = prepare_model_for_kbit_training(model, use_gradient_checkpointing={})",
+                py_bool(ctx.ckpt_on())
+            ),
+        );
+    }
+    if ctx.ckpt_on() {
+        // Reentrant-free checkpointing is what transformers recommends with PEFT adapters.
+        // gradient_checkpointing_enable keeps its 4.x name: transformers 5 (5.24.0) renamed it
+        // activation_checkpointing_enable and keeps the old name as a deprecated alias, while
+        // 4.x has only the old one (same choice as TrainingArguments below).
+        line(py, "model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={\"use_reentrant\": False})");
+        line(py, "model.enable_input_require_grads()");
+    }
+}
+
+/// What is trained: the PEFT method's config and wrapper, or the blocks left trainable.
+fn wrap_model(ctx: &mut Ctx, py: &mut String) {
+    let q = ctx.q.clone();
+    match q.method {
+        Method::Lora | Method::Qlora | Method::Dora => lora(ctx, py),
+        Method::Prefix => {
+            line(
+                py,
+                &format!(
+                    "peft_config = PrefixTuningConfig(task_type=\"CAUSAL_LM\", num_virtual_tokens={})",
+                    q.virtual_tokens
+                ),
+            );
+            line(py, "model = get_peft_model(model, peft_config)");
+        }
+        Method::Prompt => {
+            line(
+                py,
+                &format!(
+                    "peft_config = PromptTuningConfig(task_type=\"CAUSAL_LM\", num_virtual_tokens={})",
+                    q.virtual_tokens
+                ),
+            );
+            line(py, "model = get_peft_model(model, peft_config)");
+        }
+        Method::Adapter => {
+            ctx.warn("export-method-adapter", format!("method=adapter: PEFT has no Houlsby bottleneck adapter; the export leaves the model unwrapped (bottleneck={} not applied). Use the adapters library (AdapterHub) for it", q.bottleneck));
+        }
+        Method::Freeze => {
+            let n = q.train_layers;
+            line(py, &format!("# method=freeze: train only the last {n} blocks."));
+            line(py, "for p in model.parameters():\n    p.requires_grad_(False)");
+            let layers = match ctx.naming {
+                Naming::Gpt2 => "model.transformer.h",
+                Naming::Bert => "model.bert.encoder.layer",
+                Naming::QwenV1 => "model.transformer.h",
+                _ => "model.model.layers",
+            };
+            line(
+                py,
+                &format!(
+                    "for block in {layers}[-{n}:]:\n    for p in block.parameters():\n        p.requires_grad_(True)"
+                ),
+            );
+        }
+        Method::Full => {}
+    }
+}
+
+/// LoraConfig (DoRA through `use_dora`) and get_peft_model.
+fn lora(ctx: &mut Ctx, py: &mut String) {
+    let q = ctx.q.clone();
+    let (targets, note) = ctx.naming.peft_targets(&q);
+    if let Some(n) = note {
+        ctx.warn("export-targets-fused", n);
+    }
+    let full = ctx.naming.full_modules(&q);
+    let mut args = vec![
+        format!("r={}", q.rank),
+        format!("lora_alpha={}", ctx.alpha()),
+        format!("lora_dropout={}", fmt_float(ctx.res.lora_dropout)),
+        format!("target_modules={}", py_list(&targets)),
+        "bias=\"none\"".into(),
+        "task_type=\"CAUSAL_LM\"".into(),
+    ];
+    if !full.is_empty() {
+        args.push(format!("modules_to_save={}", py_list(&full)));
+    }
+    if q.method == Method::Dora {
+        args.push("use_dora=True".into());
+    }
+    // GPT-2's Conv1D stores weights transposed (PEFT sets this itself, with a warning).
+    if ctx.naming == Naming::Gpt2 {
+        args.push("fan_in_fan_out=True".into());
+    }
+    line(py, &format!("peft_config = LoraConfig(\n    {},\n)", args.join(",\n    ")));
+    // autocast_adapter_dtype=True (PEFT's default) keeps adapters in fp32.
+    let autocast = ctx.res.adapter_dtype == AdapterDtype::Fp32;
+    line(py, &format!("model = get_peft_model(model, peft_config, autocast_adapter_dtype={})", py_bool(autocast)));
+}
+
+/// The dataset placeholder and the collator (padding-free under packing).
+fn data(ctx: &Ctx, py: &mut String) {
+    line(py, "train_dataset = ...  # your tokenized dataset: input_ids truncated to MAX_SEQ_LENGTH");
+    if ctx.res.packing {
+        // Padding-free packing: sequences concatenated with position_ids restarting per sample.
+        line(py, "data_collator = DataCollatorWithFlattening()  # packing=1: no padding tokens");
+    } else {
+        line(py, "data_collator = DataCollatorForLanguageModeling(tokenizer, mlm=False, pad_to_multiple_of=8)");
+    }
+}
+
+/// TrainingArguments' keyword arguments.
+fn training_args(ctx: &Ctx) -> Vec<String> {
+    let q = &ctx.q;
+    let mut ta = vec![
+        "output_dir=\"out\"".to_string(),
+        format!("per_device_train_batch_size={}", q.batch),
+        format!("gradient_accumulation_steps={}", q.ga),
+        format!("num_train_epochs={}", fmt_float(q.epochs)),
+        format!("bf16={}", py_bool(matches!(q.precision, Precision::Bf16Mixed | Precision::Bf16True))),
+        // fp16 AMP needs fp32 master weights; pure fp16 ("fp16-true") runs without the scaler.
+        format!("fp16={}", py_bool(q.precision == Precision::Fp16Mixed)),
+        format!("gradient_checkpointing={}", py_bool(ctx.ckpt_on())),
+        format!("optim={}", json_str(hf_optim(ctx))),
+    ];
+    if ctx.ckpt_on() {
+        ta.push("gradient_checkpointing_kwargs={\"use_reentrant\": False}".into());
+    }
+    ta.extend(hf_optim_kwargs(ctx));
+    if ctx.res.compile {
+        ta.push("torch_compile=True".into());
+    }
+    if matches!(ctx.res.loss, Loss::Chunked | Loss::FusedLinear) {
+        // Transformers has no chunked loss of its own; Liger's fused linear cross-entropy
+        // never materialises full logits, which is what loss=chunked estimates.
+        // (No trailing comment on the argument: `ta` is joined with ",\n", and a comment
+        // would swallow the comma.)
+        ta.push("use_liger_kernel=True".into());
+    }
+    if ctx.zero_stage().is_some() {
+        ta.push("deepspeed=\"ds_config.json\"".into());
+    }
+    ta.push("logging_steps=10".into());
+    ta.push("save_strategy=\"epoch\"".into());
+    ta.push("report_to=\"none\"".into());
+    ta
+}
+
+/// TrainingArguments, the Trainer and the call that runs it.
+fn train(ctx: &Ctx, py: &mut String) {
+    let ta = training_args(ctx);
+    if matches!(ctx.res.loss, Loss::Chunked | Loss::FusedLinear) {
+        line(
+            py,
+            &format!(
+                "# loss={}: use_liger_kernel runs Liger's fused linear cross-entropy (pip install liger-kernel)",
+                ctx.res.loss
+            ),
+        );
+    }
+    // gradient_checkpointing(_kwargs): transformers 5 renamed the TrainingArguments fields to
+    // activation_checkpointing(_kwargs) and keeps the old names as deprecated aliases until v6
+    // (transformers 5.24.0 training_args.py:1534-1541, field at :908), with a FutureWarning.
+    // transformers 4.5x has no activation_checkpointing field (TypeError), so the old names
+    // are the only spelling that runs on both 4.5x and 5.x.
+    line(py, "# gradient_checkpointing: transformers 5 calls it activation_checkpointing and accepts this name as a");
+    line(py, "# deprecated alias (FutureWarning); 4.x knows only this name, so it runs on both.");
+    line(py, &format!("args = TrainingArguments(\n    {},\n)", ta.join(",\n    ")));
+    line(py, "trainer = Trainer(model=model, args=args, train_dataset=train_dataset, data_collator=data_collator)");
+    line(py, "trainer.train()");
+}
+
+/// Launch line for a Trainer script: python on one GPU, accelerate or deepspeed on several.
+fn trainer_launch(ctx: &Ctx, script: &str) -> String {
+    let q = &ctx.q;
+    let mut out = format!("#!/usr/bin/env bash\n# {}\nset -euo pipefail\n", origin(q));
+    let node_args = if q.nodes > 1 {
+        format!(" --num_machines {} --machine_rank \"${{NODE_RANK:-0}}\" --main_process_ip \"${{MASTER_ADDR:?set MASTER_ADDR}}\"", q.nodes)
+    } else {
+        String::new()
+    };
+    if q.shard == ShardingStrategy::Fsdp {
+        out += &format!("accelerate launch --config_file accelerate_fsdp.yaml{node_args} {script}\n");
+    } else if ctx.zero_stage().is_some() || q.gpus > 1 {
+        out += &format!(
+            "accelerate launch --num_processes {} --num_machines {}{} {script}\n",
+            q.gpus,
+            q.nodes,
+            if q.nodes > 1 {
+                " --machine_rank \"${NODE_RANK:-0}\" --main_process_ip \"${MASTER_ADDR:?set MASTER_ADDR}\""
+            } else {
+                ""
+            }
+        );
+    } else {
+        out += &format!("python {script}\n");
+    }
+    out
+}

@@ -1,0 +1,251 @@
+//! litgpt: `finetune.sh`, a `litgpt download` and one `litgpt finetune_lora|finetune_full|
+//! finetune_adapter` command with its flags. Flag names as in Lightning-AI/litgpt
+//! `config_hub/finetune/llama-3.1-8b/qlora.yaml` @47053876 (docs/frameworks.md); checkpoint
+//! names from `litgpt/config.py`, the optimizer forms from `litgpt/utils.py`.
+
+use super::context::Ctx;
+use super::emit::{file, fmt_float, origin, sh};
+use super::ExportFile;
+use crate::query::{Method, Offload, Optimizer, Precision, Quant, ShardingStrategy, TargetModule};
+
+/// litgpt's checkpoint name where its config.py names the HF repo differently.
+fn litgpt_model(preset: Option<&str>, hf: Option<&'static str>) -> Option<&'static str> {
+    match preset? {
+        // litgpt/config.py registers Llama 3.1 under hf_config name "Meta-Llama-3.1-*".
+        "llama-3.1-8b" => Some("meta-llama/Meta-Llama-3.1-8B"),
+        "llama-3.1-70b" => Some("meta-llama/Meta-Llama-3.1-70B"),
+        "llama-3.1-405b" => Some("meta-llama/Meta-Llama-3.1-405B"),
+        // Not in litgpt's config list (GPT-2, BERT, Qwen v1 remote code).
+        p if p.starts_with("gpt2") || p.starts_with("bert") || p == "qwen-7b" => None,
+        _ => hf,
+    }
+}
+
+pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
+    ctx.common_warnings();
+    let q = ctx.q.clone();
+    let model = checkpoint(ctx);
+    let cmd = command(ctx);
+    let mut flags = Flags(Vec::new());
+    devices_and_precision(ctx, &mut flags);
+    if cmd == "finetune_lora" {
+        lora_flags(ctx, &mut flags);
+    }
+    let global = q.batch as u64 * q.ga as u64 * ctx.dp() as u64;
+    flags.add("--train.micro_batch_size", q.batch.to_string());
+    flags.add("--train.global_batch_size", global.to_string());
+    flags.add("--train.max_seq_length", q.seq.to_string());
+    flags.add("--train.epochs", (q.epochs.ceil() as u64).to_string());
+    optimizer_flags(ctx, &mut flags);
+    unsupported(ctx);
+    let mut shl = format!("#!/usr/bin/env bash\n# {}\nset -euo pipefail\n", origin(&q));
+    shl += &format!("litgpt download {}\n", sh(model));
+    shl += &format!("litgpt {cmd} {} \\\n", sh(model));
+    shl += &flags.0.iter().map(|(k, v)| format!("  {k} {}", sh(v))).collect::<Vec<_>>().join(" \\\n");
+    shl.push('\n');
+    vec![file("finetune.sh", "shell", shl)]
+}
+
+/// The command's flags, in order, each with its value.
+struct Flags(Vec<(String, String)>);
+
+impl Flags {
+    fn add(&mut self, k: &str, v: String) {
+        self.0.push((k.to_string(), v));
+    }
+}
+
+/// The checkpoint to download and fine-tune: litgpt's name for the preset, or the model id.
+fn checkpoint(ctx: &mut Ctx) -> &'static str {
+    match litgpt_model(ctx.preset, ctx.model) {
+        Some(m) => m,
+        None => {
+            if ctx.model.is_some() {
+                ctx.warn(
+                    "export-litgpt-model",
+                    format!(
+                        "model {}: not in litgpt's supported checkpoints; the command names it anyway",
+                        ctx.preset.unwrap_or("?")
+                    ),
+                );
+            }
+            ctx.model()
+        }
+    }
+}
+
+/// The finetune command for the method, with a warning where litgpt runs another.
+fn command(ctx: &mut Ctx) -> &'static str {
+    let q = &ctx.q;
+    match q.method {
+        Method::Full => "finetune_full",
+        Method::Adapter => "finetune_adapter",
+        Method::Freeze => {
+            ctx.warn(
+                "framework-method",
+                "method=freeze: litgpt has no train-last-layers recipe; the command is a full fine-tune",
+            );
+            "finetune_full"
+        }
+        Method::Dora => {
+            ctx.warn(
+                "export-dora",
+                "method=dora: litgpt has no DoRA; the command runs plain LoRA (magnitude vectors not trained)",
+            );
+            "finetune_lora"
+        }
+        Method::Prefix | Method::Prompt => {
+            ctx.warn(
+                "export-method",
+                format!(
+                    "method={}: litgpt has no {} tuning; the command runs LoRA at rank {}",
+                    q.method, q.method, q.rank
+                ),
+            );
+            "finetune_lora"
+        }
+        _ => "finetune_lora",
+    }
+}
+
+/// `--devices`, `--num_nodes`, `--precision` and, under QLoRA, `--quantize`.
+fn devices_and_precision(ctx: &mut Ctx, flags: &mut Flags) {
+    let q = ctx.q.clone();
+    flags.add("--devices", ctx.gpus_per_node().to_string());
+    if q.nodes > 1 {
+        flags.add("--num_nodes", q.nodes.to_string());
+    }
+    let precision = match q.precision {
+        Precision::Fp32 => "32-true",
+        Precision::Fp16Mixed => "16-mixed",
+        Precision::Bf16Mixed => "bf16-mixed",
+        Precision::Fp16True => "16-true",
+        Precision::Bf16True => "bf16-true",
+    };
+    let quantized = q.method == Method::Qlora;
+    if quantized && precision.ends_with("-mixed") {
+        // finetune_lora raises "The combination of quantization and mixed precision is not supported".
+        ctx.warn("export-precision", format!("precision={}: litgpt refuses --quantize with mixed precision; the command uses {}-true (adapters and optimizer states in 16-bit, less memory than estimated)", q.precision, if ctx.bf16() { "bf16" } else { "16" }));
+    }
+    let precision = match (quantized, precision) {
+        (true, "bf16-mixed") => "bf16-true",
+        (true, "16-mixed") => "16-true",
+        (_, p) => p,
+    };
+    flags.add("--precision", precision.into());
+    if quantized {
+        let qz = match q.quant {
+            Quant::Nf4 => {
+                if q.double_quant {
+                    "bnb.nf4-dq"
+                } else {
+                    "bnb.nf4"
+                }
+            }
+            Quant::Fp4 => {
+                if q.double_quant {
+                    "bnb.fp4-dq"
+                } else {
+                    "bnb.fp4"
+                }
+            }
+            Quant::Int8 => "bnb.int8-training",
+        };
+        flags.add("--quantize", qz.into());
+        if q.gpus > 1 {
+            ctx.warn(
+                "export-quantize-multi-gpu",
+                "QLoRA on several GPUs: litgpt's finetune_lora refuses --quantize with more than one device",
+            );
+        }
+    }
+}
+
+/// finetune_lora's `--lora_*` flags: rank, alpha, dropout and which projections are adapted.
+fn lora_flags(ctx: &mut Ctx, flags: &mut Flags) {
+    use TargetModule as T;
+    let q = ctx.q.clone();
+    flags.add("--lora_r", q.rank.to_string());
+    flags.add("--lora_alpha", ctx.alpha().to_string());
+    flags.add("--lora_dropout", fmt_float(ctx.res.lora_dropout));
+    flags.add("--lora_query", q.targets.contains(T::Q).to_string());
+    flags.add("--lora_key", q.targets.contains(T::K).to_string());
+    flags.add("--lora_value", q.targets.contains(T::V).to_string());
+    flags.add("--lora_projection", q.targets.contains(T::O).to_string());
+    let mlp_n = [T::Gate, T::Up, T::Down].iter().filter(|t| q.targets.contains(**t)).count();
+    flags.add("--lora_mlp", (mlp_n > 0).to_string());
+    flags.add("--lora_head", q.targets.contains(T::LmHead).to_string());
+    if mlp_n > 0 && mlp_n < 3 {
+        ctx.warn(
+            "export-targets-mlp",
+            "targets: litgpt's --lora_mlp adapts every MLP projection together; the command adapts all of them",
+        );
+    }
+    if q.targets.contains(T::Embed) {
+        ctx.warn("export-targets-embed", "targets=embed: litgpt's LoRA cannot train the embedding; it stays frozen");
+    }
+}
+
+/// `--optimizer`: a class name, or the class_path/init_args form when it takes arguments.
+fn optimizer_flags(ctx: &mut Ctx, flags: &mut Flags) {
+    let q = ctx.q.clone();
+    let quantized = q.method == Method::Qlora;
+    let optim = match q.optim {
+        Optimizer::AdamW => "AdamW",
+        Optimizer::AdamW8bit => "bitsandbytes.optim.AdamW8bit",
+        Optimizer::AdamW8bitAo => "torchao.optim.AdamW8bit",
+        Optimizer::AdamW4bitAo => "torchao.optim.AdamW4bit",
+        Optimizer::AdamWFp8Ao => "torchao.optim.AdamWFp8",
+        Optimizer::GaloreAdamW => {
+            ctx.warn("export-optim-galore", "optim=galore-adamw: litgpt has no GaLore optimizer; the export uses AdamW, whose full-size states take more memory than estimated");
+            "AdamW"
+        }
+        Optimizer::PagedAdamW => "bitsandbytes.optim.PagedAdamW",
+        Optimizer::PagedAdamW8bit => "bitsandbytes.optim.PagedAdamW8bit",
+        Optimizer::Adafactor => "Adafactor",
+        Optimizer::Sgd | Optimizer::SgdMomentum => "SGD",
+        Optimizer::Lion => "bitsandbytes.optim.Lion",
+    };
+    if quantized {
+        // With --quantize, finetune_lora builds the optimizer with instantiate_bnb_optimizer
+        // (litgpt/utils.py): any name without "AdamW" raises, and every AdamW becomes
+        // bitsandbytes' PagedAdamW (32-bit states).
+        if !matches!(q.optim, Optimizer::AdamW | Optimizer::PagedAdamW) {
+            ctx.warn("export-optimizer", format!("optim={}: with --quantize litgpt always uses bitsandbytes PagedAdamW (32-bit states); the command names AdamW", q.optim));
+        }
+        flags.add("--optimizer", "AdamW".into());
+    } else if q.optim == Optimizer::SgdMomentum {
+        // A string names the class only; arguments need the class_path/init_args form that
+        // instantiate_torch_optimizer (litgpt/utils.py) reads.
+        flags.add("--optimizer.class_path", "torch.optim.SGD".into());
+        flags.add("--optimizer.init_args.momentum", "0.9".into());
+    } else {
+        flags.add("--optimizer", optim.into());
+    }
+}
+
+/// What litgpt decides itself, and what it cannot do.
+fn unsupported(ctx: &mut Ctx) {
+    let q = ctx.q.clone();
+    if q.gpus > 1 && !matches!(q.shard, ShardingStrategy::Fsdp | ShardingStrategy::Zero3) {
+        ctx.warn("export-sharding", format!("shard={}: litgpt trains on several devices with FSDP full sharding only; memory will be lower than estimated", q.shard));
+    }
+    if q.offload != Offload::None {
+        ctx.warn(
+            "export-offload",
+            format!("offload={}: litgpt's finetune commands have no CPU offload flag; nothing is offloaded", q.offload),
+        );
+    }
+    if ctx.ckpt_on() && q.gpus == 1 {
+        ctx.warn("export-ckpt", "activation checkpointing: litgpt turns it on only with FSDP (several devices); on one device it has no flag, so activations are kept");
+    }
+    if !ctx.ckpt_on() && q.gpus > 1 {
+        ctx.warn("export-ckpt", "ckpt=none: litgpt's FSDP strategy checkpoints every Block on several devices; activations will be lower than estimated");
+    }
+    if ctx.res.packing {
+        ctx.warn("export-packing", "packing=1: litgpt has no sequence packing; batches are padded");
+    }
+    if q.compile == Some(true) {
+        ctx.warn("export-compile", "compile=1: litgpt's finetune commands have no compile flag");
+    }
+}
