@@ -16,6 +16,14 @@ pub enum Lang {
 impl Lang {
     pub const ALL: [Lang; 2] = [Lang::En, Lang::Ru];
     /// BCP 47 tag: the `lang` attribute of <html> and the `lang=` URL key.
+    /// The core's language, in which it renders its warnings and explanations.
+    pub fn core(self) -> tunefit_core::diag::Lang {
+        match self {
+            Lang::En => tunefit_core::diag::Lang::En,
+            Lang::Ru => tunefit_core::diag::Lang::Ru,
+        }
+    }
+
     pub fn code(self) -> &'static str {
         match self {
             Lang::En => "en",
@@ -947,123 +955,3 @@ pub static SHARE_RU: ShareStrings = ShareStrings {
         }
     },
 };
-
-// ---- The core's warnings and recommendation sentences ----
-// The core stays English and language-free: each `Warning` carries a stable `code` and its
-// English `message`. A translation names the code, the English sentence as the core formats
-// it (`{}` where a figure goes) and the sentence in the other language (`{0}`, `{1}`, … place
-// the figures, in any order). The figures are read back from the English message, so they are
-// the core's own; a message that matches no template (a sentence the core changed, an unknown
-// code) is shown in English rather than lost. The matcher is tunefit_core::i18n_template,
-// shared with the lazily loaded exporter, which translates its own notes the same way.
-
-/// (code, English template, Russian template).
-static CORE_RU: &[(&str, &str, &str)] = &[
-    // memory.rs
-    ("paged-optimizer", "paged optimizer states live in CUDA managed memory: they are not in torch's allocated/reserved figures, count in nvidia-smi, and may be evicted to host RAM under pressure",
-        "состояния страничного оптимизатора лежат в управляемой памяти CUDA: их нет в allocated/reserved у torch, они видны в nvidia-smi и при нехватке памяти могут вытесняться в ОЗУ хоста"),
-    ("shard-one-gpu", "sharding over one data-parallel rank saves nothing", "шардирование по одному data-parallel рангу ничего не экономит"),
-    ("offload-needs-sharding", "optimizer offload needs DeepSpeed ZeRO or FSDP (shard=zero1..3/fsdp); assumed anyway",
-        "выгрузке оптимизатора нужен DeepSpeed ZeRO или FSDP (shard=zero1..3/fsdp); в оценке она всё равно учтена"),
-    ("offload-needs-zero3", "parameter offload needs ZeRO-3 or FSDP full shard (shard=zero3|fsdp)",
-        "выгрузке параметров нужен ZeRO-3 или полный шард FSDP (shard=zero3|fsdp)"),
-    ("inferred-architecture", "architecture guessed from the parameter count: {} layers, hidden {}, ffn {}, vocab {}; give model= or the arch keys for exact figures",
-        "архитектура угадана по числу параметров: слоёв {0}, hidden {1}, ffn {2}, словарь {3}; для точных цифр задайте model= или ключи архитектуры"),
-    ("frozen-vision-tower", "the checkpoint loads a vision tower and projector ({} parameters) beside the language model: they are in the weights, stored like the frozen base, and never trained or quantized here",
-        "чекпойнт загружает энкодер изображений и проектор ({0} параметров) вместе с языковой моделью: они входят в веса, хранятся как замороженная основа модели и здесь не обучаются и не квантуются"),
-    ("explain", "frozen params × storage bytes (NF4 4.5 / DQ 4.127 bits for QLoRA block linears) + trainable × their dtype",
-        "замороженные параметры × байты хранения (NF4 4,5 / DQ 4,127 бита у блочных линейных слоёв QLoRA) + обучаемые × их тип"),
-    ("explain", "{} params, {} trainable", "параметров: {0}, обучаемых: {1}"),
-    ("explain", "adapter dtype {} ({} profile unless set)", "тип адаптеров {0} (профиль {1}, если не задан)"),
-    ("explain", "{} states per trainable parameter", "состояния {0} на каждый обучаемый параметр"),
-    ("explain", "true-16-bit precision keeps states in the parameter dtype; mixed keeps fp32 master weights and states",
-        "в чистой 16-битной точности состояния хранятся в типе параметров; смешанная держит fp32 мастер-веса и состояния"),
-    ("explain", "Σ layers of the tensors each op saves for backward (activation.rs)",
-        "Σ по слоям тензоров, которые каждая операция сохраняет для обратного прохода (activation.rs)"),
-    ("explain", "attention {}, checkpointing {}, compile {}, packing {}", "внимание {0}, чекпоинтинг {1}, compile {2}, packing {3}"),
-    ("explain", "activation offloading: two blocks stay on the GPU, the rest in host RAM",
-        "выгрузка активаций: два блока остаются на GPU, остальное в ОЗУ хоста"),
-    ("explain", "no activation offloading", "без выгрузки активаций"),
-    ("explain", "gradients live only from the backward pass to the optimizer step (ga > 1: through every micro-batch)",
-        "градиенты живут только от обратного прохода до шага оптимизатора (при ga > 1 — через все микробатчи)"),
-    ("explain", "set_to_none=0: zero-filled gradients stay allocated through the forward pass",
-        "set_to_none=0: обнулённые градиенты остаются в памяти и во время прямого прохода"),
-    ("explain", "tokens × vocab × bytes of the loss path", "токены × словарь × байты на пути функции потерь"),
-    ("explain", "loss {} as {} implements it", "функция потерь {0}, как её реализует {1}"),
-    ("explain", "allocator fragmentation (5% of per-step tensors) + CUDA context + framework buffers",
-        "фрагментация аллокатора (5% тензоров шага) + контекст CUDA + буферы фреймворка"),
-    ("explain", "CUDA context {} MiB", "контекст CUDA {0} МиБ"),
-    // framework.rs
-    ("framework-method", "{} has no {} recipe; the estimate assumes a PEFT-style implementation",
-        "в {0} нет рецепта {1}; оценка предполагает реализацию как в PEFT"),
-    ("framework-multi-gpu", "unsloth (open-source) trains on one GPU; multi-GPU and sharding are not supported",
-        "unsloth (открытая версия) обучает на одном GPU; несколько GPU и шардирование не поддерживаются"),
-    ("framework-precision", "unsloth loads the model in 16-bit; precision={} assumes fp32 weights: choose bf16-true (fp16-true on GPUs without bf16) to match it",
-        "unsloth загружает модель в 16 битах; precision={0} предполагает веса в fp32: выберите bf16-true (fp16-true на GPU без bf16), чтобы совпадало"),
-    ("qlora-zero3-offload", "QLoRA with ZeRO-3 parameter offload: bitsandbytes 4-bit weights cannot be offloaded by DeepSpeed; expect failure or no saving",
-        "QLoRA с выгрузкой параметров ZeRO-3: DeepSpeed не умеет выгружать 4-битные веса bitsandbytes; ждите ошибки или отсутствия экономии"),
-    ("framework-quant", "torchtune's QLoRA uses torchao NF4 only; quant={} is not available",
-        "QLoRA в torchtune использует только NF4 из torchao; quant={0} недоступен"),
-    // advice.rs: warnings
-    ("pcie_sharded", "The cheapest offer shards a full fine-tune over {} PCIe-connected {} GPUs; every step moves the weights over PCIe. An NVLink node (H100/H200/A100 SXM) is much faster per step.",
-        "Самое дешёвое предложение шардирует полное дообучение по {0} GPU {1}, связанным только через PCIe; каждый шаг гоняет веса по PCIe. Узел с NVLink (H100/H200/A100 SXM) намного быстрее на шаг."),
-    ("pcie_sharded", "Some of the cheapest offers shard a full fine-tune over PCIe-only GPUs; full fine-tuning of large models needs NVLink nodes.",
-        "Некоторые из самых дешёвых предложений шардируют полное дообучение по GPU, связанным только через PCIe; полному дообучению больших моделей нужны узлы с NVLink."),
-    ("consumer_multi_gpu", "{} consumer cards: GDDR cards suit small models and QLoRA on one card; once a job needs several, PCIe communication and the lack of NVLink make them a poor choice.",
-        "Потребительских карт: {0}. Карты с GDDR хороши для небольших моделей и QLoRA на одной карте; когда задаче нужно несколько, обмен по PCIe и отсутствие NVLink делают их плохим выбором."),
-    ("hourly_billing", "{} bills by the hour: a {} run is billed as {} h ({} % paid idle){}. Per-second billing suits short, repeated experiments.",
-        "{0} берёт плату за каждый начатый час: запуск длиной {1} оплачивается как {2} ч ({3} % оплачено впустую){4}. Для коротких повторяющихся экспериментов лучше посекундная оплата."),
-    ("billing_assumed", "{}'s billing rule was not verified; hourly rounding is assumed so the cost is not understated.",
-        "Правило тарификации {0} не проверено; принято округление до часа, чтобы не занизить стоимость."),
-    ("low_confidence_price", "The cheapest price ({}) is low confidence in the dataset (single or estimated source, snapshot {}); check it before renting.",
-        "Самая низкая цена ({0}) в наборе данных ненадёжна (один или оценочный источник, срез {1}); проверьте её перед арендой."),
-    ("no_bf16", "{} has no BF16: the time assumes fp16 mixed precision.", "У {0} нет BF16: время посчитано для смешанной точности fp16."),
-    // prices.rs
-    ("price_override_unmatched", "Your price for {}× {} at {} matches no offer in the dataset; add it as a custom offer to rank it.",
-        "Вашей цене для {0}× {1} у {2} не соответствует ни одно предложение из набора данных; добавьте её как своё предложение (custom), чтобы оно попало в рейтинг."),
-    // advice.rs: the recommendation's sentences
-    ("rec-none-fits", "No offer fits this configuration as it is; choose your GPU to see the changes that make it fit, each with its figure.",
-        "Ни одно предложение не вмещает эту конфигурацию как есть; выберите свой GPU, чтобы увидеть изменения, с которыми она поместится, и их цифры."),
-    ("rec-cheapest", "Cheapest: {}× {} at {} ({}), {} in total, {} per run of {}.",
-        "Дешевле всего: {0}× {1} у {2} ({3}), всего {4}, {5} за запуск длиной {6}."),
-    ("rec-fastest", "Fastest: {}× {} at {}, {} per run for {}.", "Быстрее всего: {0}× {1} у {2}, {3} на запуск за {4}."),
-    ("rec-single-gpu", "For LoRA and QLoRA a single GPU with enough memory is usually best: no communication, no sharding overhead.",
-        "Для LoRA и QLoRA обычно лучше всего один GPU с достаточной памятью: ни обмена данными, ни накладных расходов на шардирование."),
-    ("rec-single-gpu-fits", "A single large-memory GPU also fits this adapter job and avoids all communication.",
-        "Эта задача с адаптерами помещается и на один GPU с большой памятью, без всякого обмена данными."),
-    ("rec-older-card", "An older card with plenty of memory ({}, {}) gives the best price per result here: adapters need memory more than peak speed.",
-        "Здесь лучшую цену за результат даёт старая карта с большой памятью ({0}, {1}): адаптерам память важнее пиковой скорости."),
-    ("rec-nvlink", "Full fine-tuning of large models needs multi-GPU nodes with NVLink.", "Полному дообучению больших моделей нужны многопроцессорные узлы с NVLink."),
-    ("rec-spot-pays", "Spot pays off here with checkpoints every {} min: an interruption costs on average half an interval plus a restart.",
-        "Spot здесь окупается при чекпоинтах каждые {0} мин: прерывание в среднем стоит половины интервала плюс перезапуск."),
-    ("rec-spot-no", "Spot does not pay off with checkpoints every {} min; checkpoint more often to make interruptions cheap.",
-        "Spot не окупается при чекпоинтах каждые {0} мин; сохраняйте чекпоинты чаще, чтобы прерывания обходились дёшево."),
-];
-
-/// A figure as the core wrote it, in Russian: durations ("1.5 h", "30 min"), the pricing kind
-/// and the hourly-billing run count; anything else (ids, names, dollar amounts) as written.
-fn figure_ru(f: &str) -> String {
-    if let Some(n) = f.strip_suffix(" h") {
-        return format!("{} ч", n.replace('.', ","));
-    }
-    if let Some(n) = f.strip_suffix(" min") {
-        return format!("{n} мин");
-    }
-    if let Some(n) = f.strip_prefix(", on each of ").and_then(|r| r.strip_suffix(" runs")) {
-        return format!(", и так в каждом из {n} запусков");
-    }
-    value_label(Lang::Ru, f).to_string()
-}
-
-/// A core warning or recommendation sentence in the page's language.
-pub fn core_message(lang: Lang, code: &str, message: &str) -> String {
-    if lang == Lang::En {
-        return message.to_string();
-    }
-    tunefit_core::i18n_template::translate(CORE_RU, code, message, &figure_ru).unwrap_or_else(|| message.to_string())
-}
-
-/// Whether `code` has a translation (the component tests check every code the core emits).
-pub fn core_code_translated(code: &str) -> bool {
-    CORE_RU.iter().any(|(c, _, _)| *c == code)
-}

@@ -4,7 +4,7 @@
 
 use super::plots::{Axis, H, MB, ML, MT, W};
 use crate::format::{hours, number, usd};
-use crate::i18n::{core_message, Lang, Strings};
+use crate::i18n::{Lang, Strings};
 use crate::markup::esc;
 use crate::state::use_state;
 use leptos::prelude::*;
@@ -68,7 +68,7 @@ fn recommendation(lang: Lang, c: &CostReport) -> String {
     if lang == Lang::En || c.notes.is_empty() {
         return c.recommendation.clone();
     }
-    c.notes.iter().map(|n| core_message(lang, &n.code, &n.message)).collect::<Vec<_>>().join(" ")
+    c.notes.iter().map(|n| n.text(lang.core())).collect::<Vec<_>>().join(" ")
 }
 
 fn same(a: &RankedOffer, b: &Option<RankedOffer>) -> bool {
@@ -135,8 +135,7 @@ pub fn table_markup(s: &Strings, lang: Lang, c: Option<&CostReport>, all: bool) 
     if !c.warnings.is_empty() {
         h.push_str(r#"<ul class="notice warn">"#);
         for w in &c.warnings {
-            let _ =
-                write!(h, r#"<li data-code="{}">{}</li>"#, esc(&w.code), esc(&core_message(lang, &w.code, &w.message)));
+            let _ = write!(h, r#"<li data-code="{}">{}</li>"#, esc(w.code()), esc(&w.text(lang.core())));
         }
         h.push_str("</ul>");
     }

@@ -154,7 +154,7 @@ pub fn ExportPanel() -> impl IntoView {
                         {(!x.warnings.is_empty()).then(|| view! {
                             <h3>{sh.export_warnings}</h3>
                             <ul data-testid="export-warnings">
-                                {x.warnings.iter().map(|w| view! { <li data-code=w.code.clone()>{crate::i18n::core_message(st.lang.get_untracked(), &w.code, &w.message)}</li> }).collect_view()}
+                                {x.warnings.iter().map(|w| view! { <li data-code=w.code.clone()>{w.message.clone()}</li> }).collect_view()}
                             </ul>
                         })}
                     }.into_any(),

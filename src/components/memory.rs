@@ -145,11 +145,11 @@ fn explain_body(term: &'static str, s: &'static Strings) -> impl IntoView {
     let st = use_state();
     view! {
         <div class="explain-body">
-            // The core writes these in English; the page's table (code "explain") translates.
-            <p><strong>{s.formula}": "</strong><code>{Signal::derive(move || { let lang = st.lang.get(); with_explanation(st, term, |e| e.map(|e| crate::i18n::core_message(lang, "explain", &e.formula)).unwrap_or_default()) })}</code></p>
+            // The core renders each phrase in the page's language from its figures.
+            <p><strong>{s.formula}": "</strong><code>{Signal::derive(move || { let lang = st.lang.get(); with_explanation(st, term, |e| e.map(|e| e.formula.text(lang.core())).unwrap_or_default()) })}</code></p>
             {move || with_explanation(st, term, |e| e.filter(|e| !e.assumptions.is_empty()).map(|e| {
                 let lang = st.lang.get_untracked();
-                let items: Vec<String> = e.assumptions.iter().map(|a| crate::i18n::core_message(lang, "explain", a)).collect();
+                let items: Vec<String> = e.assumptions.iter().map(|a| a.text(lang.core())).collect();
                 view! {
                     <p><strong>{s.assumptions}":"</strong></p>
                     <ul>{items.into_iter().map(|a| view! { <li>{a}</li> }).collect_view()}</ul>

@@ -1,6 +1,5 @@
 //! Notices: the opening link's bad keys (dismissible), and the core's warnings.
 
-use crate::i18n::core_message;
 use crate::state::use_state;
 use leptos::prelude::*;
 
@@ -39,7 +38,7 @@ pub fn Warnings() -> impl IntoView {
         (!w.is_empty()).then(|| view! {
             <section class="card notice warn" aria-labelledby="warn-title" data-testid="warnings">
                 <h2 id="warn-title">{st.s().warnings}</h2>
-                <ul>{w.into_iter().map(|w| view! { <li data-code=w.code.clone()>{core_message(lang, &w.code, &w.message)}</li> }).collect_view()}</ul>
+                <ul>{w.into_iter().map(|w| view! { <li data-code=w.code()>{w.text(lang.core())}</li> }).collect_view()}</ul>
             </section>
         })
     })

@@ -107,7 +107,7 @@ pub fn render(r: &Report) -> String {
         );
     }
     for w in &r.warnings {
-        s += &format!("warning [{}] {}\n", w.code, w.message);
+        s += &format!("warning [{}] {}\n", w.code(), w.message());
     }
     s
 }

@@ -280,7 +280,7 @@ pub fn rank_with(
         out.iter().min_by(|a, b| a.hours.total_cmp(&b.hours).then(a.usd_total.total_cmp(&b.usd_total))).cloned();
     let pareto = pareto(&out);
     let (notes, warnings) = advise(q, &out, cheapest.as_ref(), fastest.as_ref());
-    let recommendation = notes.iter().map(|n| n.message.as_str()).collect::<Vec<_>>().join(" ");
+    let recommendation = notes.iter().map(Warning::message).collect::<Vec<_>>().join(" ");
     Ok(CostReport { offers: out, cheapest, fastest, pareto, recommendation, notes, warnings, excluded })
 }
 
@@ -346,26 +346,6 @@ pub fn pareto(offers: &[RankedOffer]) -> Vec<RankedOffer> {
     front
 }
 
-fn w(code: &str, message: String) -> Warning {
-    Warning { code: code.into(), message }
-}
-
-fn fmt_usd(x: f64) -> String {
-    if x >= 100.0 {
-        format!("${x:.0}")
-    } else {
-        format!("${x:.2}")
-    }
-}
-
-fn fmt_h(h: f64) -> String {
-    if h < 1.0 {
-        format!("{:.0} min", h * 60.0)
-    } else {
-        format!("{h:.1} h")
-    }
-}
-
 /// The plain-words recommendation and the warnings, from the guidance that matters.
 fn advise(
     q: &Query,
@@ -374,64 +354,55 @@ fn advise(
     fastest: Option<&RankedOffer>,
 ) -> (Vec<Warning>, Vec<Warning>) {
     let Some(c) = cheapest else {
-        return (vec![w("rec-none-fits", "No offer fits this configuration as it is; choose your GPU to see the changes that make it fit, each with its figure.".into())], Vec::new());
+        return (vec![Warning::RecNoneFits], Vec::new());
     };
     let g = dataset::gpu(c.gpu);
-    let mut parts = vec![w(
-        "rec-cheapest",
-        format!(
-            "Cheapest: {}× {} at {} ({}), {} in total, {} per run of {}.",
-            c.gpus * c.instances,
-            g.map_or(c.gpu, |g| g.name),
-            c.provider,
-            c.pricing,
-            fmt_usd(c.usd_total),
-            fmt_usd(c.usd_per_run),
-            fmt_h(c.hours)
-        ),
-    )];
+    let mut parts = vec![Warning::RecCheapest {
+        gpus: c.gpus * c.instances,
+        gpu: g.map_or(c.gpu, |g| g.name).into(),
+        provider: c.provider.into(),
+        pricing: c.pricing.into(),
+        usd_total: c.usd_total,
+        usd_per_run: c.usd_per_run,
+        hours: c.hours,
+    }];
     if let Some(f) = fastest {
         if f.offer != c.offer || f.pricing != c.pricing {
-            parts.push(w(
-                "rec-fastest",
-                format!(
-                    "Fastest: {}× {} at {}, {} per run for {}.",
-                    f.gpus * f.instances,
-                    dataset::gpu(f.gpu).map_or(f.gpu, |g| g.name),
-                    f.provider,
-                    fmt_h(f.hours),
-                    fmt_usd(f.usd_total)
-                ),
-            ));
+            parts.push(Warning::RecFastest {
+                gpus: f.gpus * f.instances,
+                gpu: dataset::gpu(f.gpu).map_or(f.gpu, |g| g.name).into(),
+                provider: f.provider.into(),
+                hours: f.hours,
+                usd_total: f.usd_total,
+            });
         }
     }
     let adapter = q.method.is_peft();
     if adapter {
         if c.gpus * c.instances == 1 {
-            parts.push(w("rec-single-gpu", "For LoRA and QLoRA a single GPU with enough memory is usually best: no communication, no sharding overhead.".into()));
+            parts.push(Warning::RecSingleGpu);
         } else if all.iter().any(|o| o.gpus * o.instances == 1) {
-            parts.push(w(
-                "rec-single-gpu-fits",
-                "A single large-memory GPU also fits this adapter job and avoids all communication.".into(),
-            ));
+            parts.push(Warning::RecSingleGpuFits);
         }
         if let Some(g) = g {
             if g.launch_year <= 2021 {
-                parts.push(w("rec-older-card", format!("An older card with plenty of memory ({}, {}) gives the best price per result here: adapters need memory more than peak speed.", g.name, g.launch_year)));
+                parts.push(Warning::RecOlderCard { gpu: g.name.into(), year: g.launch_year });
             }
         }
     }
     if q.method == Method::Full && !matches!(q.shard, ShardingStrategy::None) {
-        parts.push(w("rec-nvlink", "Full fine-tuning of large models needs multi-GPU nodes with NVLink.".into()));
+        parts.push(Warning::RecNvlink);
     }
     // Spot.
     if matches!(q.pricing, Pricing::Both | Pricing::Spot) {
         let spot_best = all.iter().find(|o| o.pricing == "spot");
         match spot_best {
-            Some(s) if s.usd_total < c.usd_total + 1e-9 => parts.push(w("rec-spot-pays", format!(
-                "Spot pays off here with checkpoints every {:.0} min: an interruption costs on average half an interval plus a restart.", q.ckpt_interval_min))),
-            Some(_) if q.ckpt_interval_min > 30.0 => parts.push(w("rec-spot-no", format!(
-                "Spot does not pay off with checkpoints every {:.0} min; checkpoint more often to make interruptions cheap.", q.ckpt_interval_min))),
+            Some(s) if s.usd_total < c.usd_total + 1e-9 => {
+                parts.push(Warning::RecSpotPays { interval_min: q.ckpt_interval_min })
+            }
+            Some(_) if q.ckpt_interval_min > 30.0 => {
+                parts.push(Warning::RecSpotNo { interval_min: q.ckpt_interval_min })
+            }
             _ => {}
         }
     }
@@ -457,40 +428,40 @@ fn cautions(q: &Query, all: &[RankedOffer], c: &RankedOffer) -> Vec<Warning> {
             })
         };
         if pcie(c) {
-            warnings.push(w("pcie_sharded", format!("The cheapest offer shards a full fine-tune over {} PCIe-connected {} GPUs; every step moves the weights over PCIe. An NVLink node (H100/H200/A100 SXM) is much faster per step.", c.gpus, c.gpu)));
+            warnings.push(Warning::PcieShardedCheapest { gpus: c.gpus, gpu: c.gpu.into() });
         } else if all.iter().take(10).any(pcie) {
-            warnings.push(w("pcie_sharded", "Some of the cheapest offers shard a full fine-tune over PCIe-only GPUs; full fine-tuning of large models needs NVLink nodes.".into()));
+            warnings.push(Warning::PcieShardedSome);
         }
     }
     if let Some(g) = g {
         if g.class == GpuClass::Consumer && c.gpus * c.instances > 1 {
-            warnings.push(w("consumer_multi_gpu", format!("{} consumer cards: GDDR cards suit small models and QLoRA on one card; once a job needs several, PCIe communication and the lack of NVLink make them a poor choice.", c.gpus * c.instances)));
+            warnings.push(Warning::ConsumerMultiGpu { gpus: c.gpus * c.instances });
         }
     }
     // Per-hour billing on short, repeated runs.
     if let Some(p) = dataset::provider(c.provider) {
         if p.billing == Billing::Hour && c.hours < 2.0 {
-            let waste = (c.hours.ceil().max(1.0) - c.hours) / c.hours.ceil().max(1.0);
+            let billed = c.hours.ceil().max(1.0);
+            let waste = (billed - c.hours) / billed;
             if waste > 0.1 {
-                warnings.push(w("hourly_billing", format!("{} bills by the hour: a {} run is billed as {:.0} h ({:.0} % paid idle){}. Per-second billing suits short, repeated experiments.",
-                    c.provider, fmt_h(c.hours), c.hours.ceil().max(1.0), waste * 100.0, if q.runs > 1 { format!(", on each of {} runs", q.runs) } else { String::new() })));
+                warnings.push(Warning::HourlyBilling {
+                    provider: c.provider.into(),
+                    hours: c.hours,
+                    billed_hours: billed,
+                    idle_percent: waste * 100.0,
+                    runs: q.runs,
+                });
             }
         }
         if !p.billing_verified {
-            warnings.push(w(
-                "billing_assumed",
-                format!(
-                    "{}'s billing rule was not verified; hourly rounding is assumed so the cost is not understated.",
-                    c.provider
-                ),
-            ));
+            warnings.push(Warning::BillingAssumed { provider: c.provider.into() });
         }
     }
     if c.confidence == "low" {
-        warnings.push(w("low_confidence_price", format!("The cheapest price ({}) is low confidence in the dataset (single or estimated source, snapshot {}); check it before renting.", c.offer, c.snapshot_date)));
+        warnings.push(Warning::LowConfidencePrice { offer: c.offer.into(), snapshot: c.snapshot_date.into() });
     }
     if g.is_some_and(|g| !g.bf16_native) && q.precision.is_bf16() {
-        warnings.push(w("no_bf16", format!("{} has no BF16: the time assumes fp16 mixed precision.", c.gpu)));
+        warnings.push(Warning::NoBf16 { gpu: c.gpu.into() });
     }
     warnings
 }

@@ -7,6 +7,7 @@
 //! wins over the profile's default: `resolve` applies the profile only to `None` fields.
 
 use crate::activation::NormImpl;
+use crate::diag::Warning;
 use crate::query::{AdapterDtype, Attention, Checkpointing, Framework, Loss, Method, OptimizerImpl, Query};
 
 /// How the loss turns hidden states into a scalar, and what it keeps.
@@ -235,38 +236,28 @@ pub fn resolve(q: &Query) -> Resolved {
     }
 }
 
-/// Combinations a framework cannot run, as (code, message).
-pub fn unsupported(q: &Query) -> Vec<(&'static str, String)> {
+/// Combinations a framework cannot run.
+pub fn unsupported(q: &Query) -> Vec<Warning> {
     use crate::query::{Offload, ShardingStrategy as S};
     let mut out = Vec::new();
     let fw = q.framework;
-    let name = fw.as_str();
     if q.method.is_peft() && !q.method.is_lora() && !fw.runs_hf_trainer() {
         // litgpt has its own adapter (LLaMA-Adapter) recipe, not PEFT prefix/prompt/Houlsby.
-        out.push((
-            "framework-method",
-            format!("{name} has no {} recipe; the estimate assumes a PEFT-style implementation", q.method),
-        ));
+        out.push(Warning::FrameworkMethod { framework: fw, method: q.method });
     }
     if fw == Framework::Unsloth && (q.gpus > 1 || q.shard != S::None) {
-        out.push((
-            "framework-multi-gpu",
-            "unsloth (open-source) trains on one GPU; multi-GPU and sharding are not supported".into(),
-        ));
+        out.push(Warning::FrameworkMultiGpu);
     }
     if fw == Framework::Unsloth && !q.precision.is_true16() {
         // FastLanguageModel.from_pretrained loads in 16-bit (dtype=None: bf16, or fp16 without
         // bf16 support) and never upcasts the frozen weights; *-mixed here means an fp32 model.
-        out.push(("framework-precision", format!("unsloth loads the model in 16-bit; precision={} assumes fp32 weights: choose bf16-true (fp16-true on GPUs without bf16) to match it", q.precision)));
+        out.push(Warning::FrameworkPrecision { precision: q.precision });
     }
     if q.method == Method::Qlora && matches!(q.shard, S::Zero3) && q.offload == Offload::All {
-        out.push(("qlora-zero3-offload", "QLoRA with ZeRO-3 parameter offload: bitsandbytes 4-bit weights cannot be offloaded by DeepSpeed; expect failure or no saving".into()));
+        out.push(Warning::QloraZero3Offload);
     }
     if fw == Framework::Torchtune && q.method == Method::Qlora && q.quant != crate::query::Quant::Nf4 {
-        out.push((
-            "framework-quant",
-            format!("torchtune's QLoRA uses torchao NF4 only; quant={} is not available", q.quant),
-        ));
+        out.push(Warning::FrameworkQuant { quant: q.quant });
     }
     out
 }

@@ -60,7 +60,7 @@ pub fn report_markdown_with_link(r: &Report, base: Option<&str>) -> String {
     if !warnings.is_empty() {
         md.push_str("\n**Warnings**\n\n");
         for w in warnings {
-            let _ = writeln!(md, "- {}", cell(&w.message));
+            let _ = writeln!(md, "- {}", cell(&w.message()));
         }
     }
 

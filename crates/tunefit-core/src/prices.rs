@@ -223,11 +223,10 @@ impl PriceBook {
                 matched = true;
             }
             if !matched {
-                m.warnings.push(Warning {
-                    code: "price_override_unmatched".into(),
-                    message: format!(
-                    "Your price for {}× {} at {} matches no offer in the dataset; add it as a custom offer to rank it.",
-                    o.gpus_per_instance, o.gpu, o.provider),
+                m.warnings.push(Warning::PriceOverrideUnmatched {
+                    gpus: o.gpus_per_instance,
+                    gpu: o.gpu.clone(),
+                    provider: o.provider.clone(),
                 });
             }
         }

@@ -72,7 +72,7 @@ fn paged_states_leave_torch_counters_but_not_device() {
     assert!(b.allocated < a.allocated);
     assert!(b.device + (1 << 30) > a.device);
     let r = evaluate(&Query::parse("optim=paged-adamw").unwrap()).unwrap();
-    assert!(r.warnings.iter().any(|w| w.code == "paged-optimizer"));
+    assert!(r.warnings.iter().any(|w| w.code() == "paged-optimizer"));
 }
 
 #[test]
@@ -112,13 +112,14 @@ fn physical_effects_of_new_keys() {
 
 #[test]
 fn unsupported_combinations_warn_by_name() {
-    let w =
-        |q: &str| evaluate(&Query::parse(q).unwrap()).unwrap().warnings.into_iter().map(|w| w.code).collect::<Vec<_>>();
-    assert!(w("framework=torchtune&method=prefix").contains(&"framework-method".to_string()));
-    assert!(w("framework=unsloth&gpus=2&shard=zero2").contains(&"framework-multi-gpu".to_string()));
-    assert!(w("method=qlora&shard=zero3&offload=all&gpus=2").contains(&"qlora-zero3-offload".to_string()));
-    assert!(w("framework=unsloth").contains(&"framework-precision".to_string()));
-    assert!(!w("framework=unsloth&precision=bf16-true").contains(&"framework-precision".to_string()));
+    let w = |q: &str| {
+        evaluate(&Query::parse(q).unwrap()).unwrap().warnings.into_iter().map(|w| w.code()).collect::<Vec<_>>()
+    };
+    assert!(w("framework=torchtune&method=prefix").contains(&"framework-method"));
+    assert!(w("framework=unsloth&gpus=2&shard=zero2").contains(&"framework-multi-gpu"));
+    assert!(w("method=qlora&shard=zero3&offload=all&gpus=2").contains(&"qlora-zero3-offload"));
+    assert!(w("framework=unsloth").contains(&"framework-precision"));
+    assert!(!w("framework=unsloth&precision=bf16-true").contains(&"framework-precision"));
     let e = Query::parse("framework=megatron").unwrap_err();
     assert!(e.0[0].message.contains("hf|torchtune|litgpt|unsloth|axolotl|llama-factory"));
 }

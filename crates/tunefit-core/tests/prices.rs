@@ -77,7 +77,7 @@ fn an_unmatched_override_is_a_warning_not_an_error() {
         custom_offers: vec![],
     };
     let r = evaluate_with_prices(&q("v=1"), &book).unwrap().cost.unwrap();
-    assert!(r.warnings.iter().any(|w| w.code == "price_override_unmatched"));
+    assert!(r.warnings.iter().any(|w| w.code() == "price_override_unmatched"));
 }
 
 fn sample() -> PriceBook {

@@ -4,9 +4,9 @@
 //! and the warnings collected so far. Writes no file itself.
 
 use super::models::Naming;
+use super::Notice;
 use super::PLACEHOLDER;
 use crate::arch::Architecture;
-use crate::diag::Warning;
 use crate::framework::Resolved;
 use crate::query::{Checkpointing, Method, Precision, Query, ShardingStrategy};
 
@@ -17,14 +17,14 @@ pub(super) struct Ctx {
     pub(super) preset: Option<&'static str>,
     pub(super) naming: Naming,
     pub(super) model: Option<&'static str>,
-    pub(super) warnings: Vec<Warning>,
+    pub(super) warnings: Vec<Notice>,
 }
 
 impl Ctx {
     pub(super) fn warn(&mut self, code: &str, message: impl Into<String>) {
         let message = message.into();
         if !self.warnings.iter().any(|w| w.code == code && w.message == message) {
-            self.warnings.push(Warning { code: code.into(), message });
+            self.warnings.push(Notice { code: code.into(), message });
         }
     }
     pub(super) fn model(&self) -> &'static str {

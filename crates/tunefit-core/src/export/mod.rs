@@ -25,7 +25,7 @@ mod torchtune;
 mod trainer;
 mod unsloth;
 
-use crate::diag::{Error, Warning};
+use crate::diag::Error;
 use crate::framework;
 use crate::query::{Framework, Query};
 use context::Ctx;
@@ -48,7 +48,14 @@ pub struct ConfigExport {
     pub framework: Framework,
     pub files: Vec<ExportFile>,
     /// Settings the framework cannot express, and placeholders the person must fill in.
-    pub warnings: Vec<Warning>,
+    pub warnings: Vec<Notice>,
+}
+
+/// A note of an export as the person reads it: its stable code and its sentence.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Notice {
+    pub code: String,
+    pub message: String,
 }
 
 /// Every framework an export can target, "a|b|c", for error messages.
@@ -74,8 +81,8 @@ pub fn export(q: &Query, fw: Framework) -> Result<ConfigExport, Error> {
         q,
         warnings: Vec::new(),
     };
-    for (code, message) in framework::unsupported(&ctx.q) {
-        ctx.warn(code, message);
+    for w in framework::unsupported(&ctx.q) {
+        ctx.warn(w.code(), w.message());
     }
     if ctx.model.is_none() {
         ctx.warn("export-model-placeholder", format!(
@@ -137,7 +144,7 @@ pub fn read_export_json(text: &str) -> Result<ConfigExport, String> {
         .collect::<Result<Vec<_>, String>>()?;
     let warnings = arr("warnings")?
         .iter()
-        .map(|w| Ok(Warning { code: s(w, "code")?, message: s(w, "message")? }))
+        .map(|w| Ok(Notice { code: s(w, "code")?, message: s(w, "message")? }))
         .collect::<Result<Vec<_>, String>>()?;
     Ok(ConfigExport { framework, files, warnings })
 }

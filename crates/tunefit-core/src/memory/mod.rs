@@ -23,6 +23,7 @@ mod saved;
 mod states;
 mod trainable;
 
+pub use explain::Phrase;
 pub use states::quant_bits;
 pub use trainable::{trainable, Trainable};
 
@@ -89,8 +90,8 @@ pub struct MemoryBreakdown {
 pub struct Explanation {
     /// Which figure: "weights", "gradients", "optimizer", "activations", "logits", "overhead", ...
     pub term: String,
-    pub formula: String,
-    pub assumptions: Vec<String>,
+    pub formula: Phrase,
+    pub assumptions: Vec<Phrase>,
 }
 
 /// Everything `estimate` worked out, for solvers, the validation table and the page.

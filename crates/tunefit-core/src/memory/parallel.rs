@@ -53,31 +53,21 @@ pub(super) fn per_gpu(r: &Run, st: &States, warn: &mut Vec<Warning>) -> PerGpu {
         }
     }
     if sharded && dp == 1.0 {
-        warn.push(Warning {
-            code: "shard-one-gpu".into(),
-            message: "sharding over one data-parallel rank saves nothing".into(),
-        });
+        warn.push(Warning::ShardOneGpu);
     }
     let mut host = 0.0;
     match q.offload {
         Offload::None => {}
         Offload::Optimizer => {
             if !sharded {
-                warn.push(Warning {
-                    code: "offload-needs-sharding".into(),
-                    message: "optimizer offload needs DeepSpeed ZeRO or FSDP (shard=zero1..3/fsdp); assumed anyway"
-                        .into(),
-                });
+                warn.push(Warning::OffloadNeedsSharding);
             }
             host += o + if zero_mixed { g * 2.0 } else { 0.0 };
             o = 0.0;
         }
         Offload::All => {
             if !matches!(q.shard, ShardingStrategy::Zero3 | ShardingStrategy::Fsdp) {
-                warn.push(Warning {
-                    code: "offload-needs-zero3".into(),
-                    message: "parameter offload needs ZeRO-3 or FSDP full shard (shard=zero3|fsdp)".into(),
-                });
+                warn.push(Warning::OffloadNeedsZero3);
             }
             host += o + w + if zero_mixed { g * 2.0 } else { 0.0 };
             o = 0.0;

@@ -57,9 +57,7 @@ impl<'a> Run<'a> {
             a.tied = false;
         }
         let tr = trainable(&a, q)?;
-        for (code, message) in framework::unsupported(q) {
-            warnings.push(Warning { code: code.into(), message });
-        }
+        warnings.extend(framework::unsupported(q));
         super::checks::check(q, &a)?;
         let p_total = a.param_count();
         // Prompt tuning prepends its virtual tokens to every sequence (logits included).

@@ -135,7 +135,7 @@ pub(super) fn states(r: &Run, warn: &mut Vec<Warning>) -> Result<States, Error> 
     };
     opt_full += base_master;
     if paged {
-        warn.push(Warning { code: "paged-optimizer".into(), message:  "paged optimizer states live in CUDA managed memory: they are not in torch's allocated/reserved figures, count in nvidia-smi, and may be evicted to host RAM under pressure".into() });
+        warn.push(Warning::PagedOptimizer);
     }
     Ok(States {
         weights_full,

@@ -1,0 +1,172 @@
+//! What goes wrong or needs a person's attention: `Error` (a query that cannot be evaluated)
+//! and `Warning` (a caution beside a result). The bottom of the core: every module may use
+//! these, and this folder uses nothing of the core but the query's types.
+
+use crate::query::{Framework, Method, Precision, Quant};
+use serde::Serialize;
+use std::fmt;
+
+/// Why a query could not be evaluated.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub enum Error {
+    /// The query string itself is malformed.
+    Query(crate::query::QueryErrors),
+    /// The query is well-formed but describes something impossible (named key, reason).
+    Invalid { key: String, message: String },
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Query(e) => write!(f, "{e}"),
+            Error::Invalid { key, message } => write!(f, "{key}: {message}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<crate::query::QueryErrors> for Error {
+    fn from(e: crate::query::QueryErrors) -> Self {
+        Error::Query(e)
+    }
+}
+
+mod text;
+
+/// The language a diagnostic is rendered in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lang {
+    En,
+    Ru,
+}
+
+/// A caution beside a result, with its figures as fields (ruff's violations are the model):
+/// the English and Russian sentences are rendered from them (text.rs), never parsed back.
+/// `code` is stable, for tests, links to docs and the page's `data-code`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Warning {
+    /// The framework has no recipe for the method; a PEFT-style one is assumed.
+    FrameworkMethod { framework: Framework, method: Method },
+    /// Unsloth's open-source release trains on one GPU.
+    FrameworkMultiGpu,
+    /// Unsloth loads in 16 bits; a mixed or fp32 precision assumes fp32 weights.
+    FrameworkPrecision { precision: Precision },
+    /// bitsandbytes' 4-bit weights cannot be offloaded by DeepSpeed ZeRO-3.
+    QloraZero3Offload,
+    /// torchtune's QLoRA quantizes to NF4 only.
+    FrameworkQuant { quant: Quant },
+    /// Paged optimizer states live in CUDA managed memory, outside torch's counters.
+    PagedOptimizer,
+    /// Sharding over one data-parallel rank.
+    ShardOneGpu,
+    /// Optimizer offload without ZeRO or FSDP.
+    OffloadNeedsSharding,
+    /// Parameter offload without ZeRO-3 or FSDP.
+    OffloadNeedsZero3,
+    /// The architecture was guessed from a parameter count.
+    InferredArchitecture { layers: u64, hidden: u64, ffn: u64, vocab: u64 },
+    /// A multimodal checkpoint loads a frozen vision tower.
+    FrozenVisionTower { params: u64 },
+    /// The cheapest offer shards a full fine-tune over PCIe-connected GPUs.
+    PcieShardedCheapest { gpus: u32, gpu: String },
+    /// Some of the cheapest offers shard a full fine-tune over PCIe-connected GPUs.
+    PcieShardedSome,
+    /// The cheapest offer needs several consumer cards.
+    ConsumerMultiGpu { gpus: u32 },
+    /// Per-hour billing on a short run.
+    HourlyBilling { provider: String, hours: f64, billed_hours: f64, idle_percent: f64, runs: u32 },
+    /// The provider's billing rule is not verified; hourly rounding is assumed.
+    BillingAssumed { provider: String },
+    /// The cheapest price is low confidence in the dataset.
+    LowConfidencePrice { offer: String, snapshot: String },
+    /// The GPU has no BF16; the time assumes fp16 mixed precision.
+    NoBf16 { gpu: String },
+    /// A person's price matches no offer of the dataset.
+    PriceOverrideUnmatched { gpus: u32, gpu: String, provider: String },
+    /// Recommendation: nothing fits as it is.
+    RecNoneFits,
+    /// Recommendation: the cheapest offer.
+    RecCheapest {
+        gpus: u32,
+        gpu: String,
+        provider: String,
+        pricing: String,
+        usd_total: f64,
+        usd_per_run: f64,
+        hours: f64,
+    },
+    /// Recommendation: the fastest offer, when it is not the cheapest.
+    RecFastest { gpus: u32, gpu: String, provider: String, hours: f64, usd_total: f64 },
+    /// Recommendation: one GPU is best for adapters.
+    RecSingleGpu,
+    /// Recommendation: a single large GPU also fits this adapter job.
+    RecSingleGpuFits,
+    /// Recommendation: an older card with plenty of memory is the best value.
+    RecOlderCard { gpu: String, year: u32 },
+    /// Recommendation: full fine-tuning of large models needs NVLink.
+    RecNvlink,
+    /// Recommendation: spot pays off at this checkpoint interval.
+    RecSpotPays { interval_min: f64 },
+    /// Recommendation: spot does not pay off at this checkpoint interval.
+    RecSpotNo { interval_min: f64 },
+}
+
+impl Warning {
+    /// The stable code.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Warning::FrameworkMethod { .. } => "framework-method",
+            Warning::FrameworkMultiGpu => "framework-multi-gpu",
+            Warning::FrameworkPrecision { .. } => "framework-precision",
+            Warning::QloraZero3Offload => "qlora-zero3-offload",
+            Warning::FrameworkQuant { .. } => "framework-quant",
+            Warning::PagedOptimizer => "paged-optimizer",
+            Warning::ShardOneGpu => "shard-one-gpu",
+            Warning::OffloadNeedsSharding => "offload-needs-sharding",
+            Warning::OffloadNeedsZero3 => "offload-needs-zero3",
+            Warning::InferredArchitecture { .. } => "inferred-architecture",
+            Warning::FrozenVisionTower { .. } => "frozen-vision-tower",
+            Warning::PcieShardedCheapest { .. } | Warning::PcieShardedSome => "pcie_sharded",
+            Warning::ConsumerMultiGpu { .. } => "consumer_multi_gpu",
+            Warning::HourlyBilling { .. } => "hourly_billing",
+            Warning::BillingAssumed { .. } => "billing_assumed",
+            Warning::LowConfidencePrice { .. } => "low_confidence_price",
+            Warning::NoBf16 { .. } => "no_bf16",
+            Warning::PriceOverrideUnmatched { .. } => "price_override_unmatched",
+            Warning::RecNoneFits => "rec-none-fits",
+            Warning::RecCheapest { .. } => "rec-cheapest",
+            Warning::RecFastest { .. } => "rec-fastest",
+            Warning::RecSingleGpu => "rec-single-gpu",
+            Warning::RecSingleGpuFits => "rec-single-gpu-fits",
+            Warning::RecOlderCard { .. } => "rec-older-card",
+            Warning::RecNvlink => "rec-nvlink",
+            Warning::RecSpotPays { .. } => "rec-spot-pays",
+            Warning::RecSpotNo { .. } => "rec-spot-no",
+        }
+    }
+
+    /// The sentence in English (the CLI's and the JSON's `message`).
+    pub fn message(&self) -> String {
+        self.text(Lang::En)
+    }
+
+    /// The sentence in `lang`.
+    pub fn text(&self, lang: Lang) -> String {
+        match lang {
+            Lang::En => text::english(self),
+            Lang::Ru => text::russian(self),
+        }
+    }
+}
+
+/// `{"code": ..., "message": ...}`: the CLI's JSON contract.
+impl Serialize for Warning {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("Warning", 2)?;
+        st.serialize_field("code", self.code())?;
+        st.serialize_field("message", &self.message())?;
+        st.end()
+    }
+}

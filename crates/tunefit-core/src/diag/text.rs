@@ -1,0 +1,240 @@
+//! The sentences of each warning, in English and Russian, from its figures. A figure is
+//! formatted here once per language (hours, money, counts); nothing reads a sentence back.
+
+use super::Warning;
+use crate::query::{format_count, Method};
+
+fn usd(x: f64) -> String {
+    if x >= 100.0 {
+        format!("${x:.0}")
+    } else {
+        format!("${x:.2}")
+    }
+}
+
+fn hours_en(h: f64) -> String {
+    if h < 1.0 {
+        format!("{:.0} min", h * 60.0)
+    } else {
+        format!("{h:.1} h")
+    }
+}
+
+fn hours_ru(h: f64) -> String {
+    if h < 1.0 {
+        format!("{:.0} мин", h * 60.0)
+    } else {
+        format!("{h:.1} ч").replace('.', ",")
+    }
+}
+
+fn method_ru(m: Method) -> &'static str {
+    match m {
+        Method::Prefix => "prefix tuning",
+        Method::Prompt => "prompt tuning",
+        Method::Adapter => "адаптера-бутылочного горлышка",
+        Method::Full => "полного дообучения",
+        Method::Freeze => "заморозки слоёв",
+        m => m.as_str(),
+    }
+}
+
+fn pricing_ru(p: &str) -> &str {
+    if p == "on-demand" {
+        "по требованию"
+    } else {
+        p
+    }
+}
+
+pub(super) fn english(w: &Warning) -> String {
+    use Warning as W;
+    match w {
+        W::FrameworkMethod { framework, method } => {
+            format!("{framework} has no {method} recipe; the estimate assumes a PEFT-style implementation")
+        }
+        W::FrameworkMultiGpu => {
+            "unsloth (open-source) trains on one GPU; multi-GPU and sharding are not supported".into()
+        }
+        W::FrameworkPrecision { precision } => format!(
+            "unsloth loads the model in 16-bit; precision={precision} assumes fp32 weights: choose bf16-true (fp16-true on GPUs without bf16) to match it"
+        ),
+        W::QloraZero3Offload => "QLoRA with ZeRO-3 parameter offload: bitsandbytes 4-bit weights cannot be offloaded by DeepSpeed; expect failure or no saving".into(),
+        W::FrameworkQuant { quant } => {
+            format!("torchtune's QLoRA uses torchao NF4 only; quant={quant} is not available")
+        }
+        W::PagedOptimizer => "paged optimizer states live in CUDA managed memory: they are not in torch's allocated/reserved figures, count in nvidia-smi, and may be evicted to host RAM under pressure".into(),
+        W::ShardOneGpu => "sharding over one data-parallel rank saves nothing".into(),
+        W::OffloadNeedsSharding => {
+            "optimizer offload needs DeepSpeed ZeRO or FSDP (shard=zero1..3/fsdp); assumed anyway".into()
+        }
+        W::OffloadNeedsZero3 => "parameter offload needs ZeRO-3 or FSDP full shard (shard=zero3|fsdp)".into(),
+        W::InferredArchitecture { layers, hidden, ffn, vocab } => format!(
+            "architecture guessed from the parameter count: {layers} layers, hidden {hidden}, ffn {ffn}, vocab {vocab}; give model= or the arch keys for exact figures"
+        ),
+        W::FrozenVisionTower { params } => format!(
+            "the checkpoint loads a vision tower and projector ({} parameters) beside the language model: they are in the weights, stored like the frozen base, and never trained or quantized here",
+            format_count(*params)
+        ),
+        W::PcieShardedCheapest { gpus, gpu } => format!(
+            "The cheapest offer shards a full fine-tune over {gpus} PCIe-connected {gpu} GPUs; every step moves the weights over PCIe. An NVLink node (H100/H200/A100 SXM) is much faster per step."
+        ),
+        W::PcieShardedSome => "Some of the cheapest offers shard a full fine-tune over PCIe-only GPUs; full fine-tuning of large models needs NVLink nodes.".into(),
+        W::ConsumerMultiGpu { gpus } => format!(
+            "{gpus} consumer cards: GDDR cards suit small models and QLoRA on one card; once a job needs several, PCIe communication and the lack of NVLink make them a poor choice."
+        ),
+        W::HourlyBilling { provider, hours, billed_hours, idle_percent, runs } => format!(
+            "{provider} bills by the hour: a {} run is billed as {billed_hours:.0} h ({idle_percent:.0} % paid idle){}. Per-second billing suits short, repeated experiments.",
+            hours_en(*hours),
+            if *runs > 1 { format!(", on each of {runs} runs") } else { String::new() }
+        ),
+        W::BillingAssumed { provider } => format!(
+            "{provider}'s billing rule was not verified; hourly rounding is assumed so the cost is not understated."
+        ),
+        W::LowConfidencePrice { offer, snapshot } => format!(
+            "The cheapest price ({offer}) is low confidence in the dataset (single or estimated source, snapshot {snapshot}); check it before renting."
+        ),
+        W::NoBf16 { gpu } => format!("{gpu} has no BF16: the time assumes fp16 mixed precision."),
+        W::PriceOverrideUnmatched { gpus, gpu, provider } => format!(
+            "Your price for {gpus}× {gpu} at {provider} matches no offer in the dataset; add it as a custom offer to rank it."
+        ),
+        W::RecNoneFits => "No offer fits this configuration as it is; choose your GPU to see the changes that make it fit, each with its figure.".into(),
+        W::RecCheapest { gpus, gpu, provider, pricing, usd_total, usd_per_run, hours } => format!(
+            "Cheapest: {gpus}× {gpu} at {provider} ({pricing}), {} in total, {} per run of {}.",
+            usd(*usd_total),
+            usd(*usd_per_run),
+            hours_en(*hours)
+        ),
+        W::RecFastest { gpus, gpu, provider, hours, usd_total } => {
+            format!("Fastest: {gpus}× {gpu} at {provider}, {} per run for {}.", hours_en(*hours), usd(*usd_total))
+        }
+        W::RecSingleGpu => "For LoRA and QLoRA a single GPU with enough memory is usually best: no communication, no sharding overhead.".into(),
+        W::RecSingleGpuFits => {
+            "A single large-memory GPU also fits this adapter job and avoids all communication.".into()
+        }
+        W::RecOlderCard { gpu, year } => format!(
+            "An older card with plenty of memory ({gpu}, {year}) gives the best price per result here: adapters need memory more than peak speed."
+        ),
+        W::RecNvlink => "Full fine-tuning of large models needs multi-GPU nodes with NVLink.".into(),
+        W::RecSpotPays { interval_min } => format!(
+            "Spot pays off here with checkpoints every {interval_min:.0} min: an interruption costs on average half an interval plus a restart."
+        ),
+        W::RecSpotNo { interval_min } => format!(
+            "Spot does not pay off with checkpoints every {interval_min:.0} min; checkpoint more often to make interruptions cheap."
+        ),
+    }
+}
+
+pub(super) fn russian(w: &Warning) -> String {
+    use Warning as W;
+    match w {
+        W::FrameworkMethod { framework, method } => format!(
+            "в {framework} нет рецепта {}; оценка предполагает реализацию как в PEFT",
+            method_ru(*method)
+        ),
+        W::FrameworkMultiGpu => {
+            "unsloth (открытая версия) обучает на одном GPU; несколько GPU и шардирование не поддерживаются".into()
+        }
+        W::FrameworkPrecision { precision } => format!(
+            "unsloth загружает модель в 16 битах; precision={precision} предполагает веса в fp32: выберите bf16-true (fp16-true на GPU без bf16), чтобы совпадало"
+        ),
+        W::QloraZero3Offload => "QLoRA с выгрузкой параметров ZeRO-3: DeepSpeed не умеет выгружать 4-битные веса bitsandbytes; ждите ошибки или отсутствия экономии".into(),
+        W::FrameworkQuant { quant } => {
+            format!("QLoRA в torchtune использует только NF4 из torchao; quant={quant} недоступен")
+        }
+        W::PagedOptimizer => "состояния страничного оптимизатора лежат в управляемой памяти CUDA: их нет в allocated/reserved у torch, они видны в nvidia-smi и при нехватке памяти могут вытесняться в ОЗУ хоста".into(),
+        W::ShardOneGpu => "шардирование по одному data-parallel рангу ничего не экономит".into(),
+        W::OffloadNeedsSharding => "выгрузке оптимизатора нужен DeepSpeed ZeRO или FSDP (shard=zero1..3/fsdp); в оценке она всё равно учтена".into(),
+        W::OffloadNeedsZero3 => "выгрузке параметров нужен ZeRO-3 или полный шард FSDP (shard=zero3|fsdp)".into(),
+        W::InferredArchitecture { layers, hidden, ffn, vocab } => format!(
+            "архитектура угадана по числу параметров: слоёв {layers}, hidden {hidden}, ffn {ffn}, словарь {vocab}; для точных цифр задайте model= или ключи архитектуры"
+        ),
+        W::FrozenVisionTower { params } => format!(
+            "чекпойнт загружает энкодер изображений и проектор ({} параметров) вместе с языковой моделью: они входят в веса, хранятся как замороженная основа модели и здесь не обучаются и не квантуются",
+            format_count(*params)
+        ),
+        W::PcieShardedCheapest { gpus, gpu } => format!(
+            "Самое дешёвое предложение шардирует полное дообучение по {gpus} GPU {gpu}, связанным только через PCIe; каждый шаг гоняет веса по PCIe. Узел с NVLink (H100/H200/A100 SXM) намного быстрее на шаг."
+        ),
+        W::PcieShardedSome => "Некоторые из самых дешёвых предложений шардируют полное дообучение по GPU, связанным только через PCIe; полному дообучению больших моделей нужны узлы с NVLink.".into(),
+        W::ConsumerMultiGpu { gpus } => format!(
+            "Потребительских карт: {gpus}. Карты с GDDR хороши для небольших моделей и QLoRA на одной карте; когда задаче нужно несколько, обмен по PCIe и отсутствие NVLink делают их плохим выбором."
+        ),
+        W::HourlyBilling { provider, hours, billed_hours, idle_percent, runs } => format!(
+            "{provider} берёт плату за каждый начатый час: запуск длиной {} оплачивается как {billed_hours:.0} ч ({idle_percent:.0} % оплачено впустую){}. Для коротких повторяющихся экспериментов лучше посекундная оплата.",
+            hours_ru(*hours),
+            if *runs > 1 { format!(", и так в каждом из {runs} запусков") } else { String::new() }
+        ),
+        W::BillingAssumed { provider } => format!(
+            "Правило тарификации {provider} не проверено; принято округление до часа, чтобы не занизить стоимость."
+        ),
+        W::LowConfidencePrice { offer, snapshot } => format!(
+            "Самая низкая цена ({offer}) в наборе данных ненадёжна (один или оценочный источник, срез {snapshot}); проверьте её перед арендой."
+        ),
+        W::NoBf16 { gpu } => format!("У {gpu} нет BF16: время посчитано для смешанной точности fp16."),
+        W::PriceOverrideUnmatched { gpus, gpu, provider } => format!(
+            "Вашей цене для {gpus}× {gpu} у {provider} не соответствует ни одно предложение из набора данных; добавьте её как своё предложение (custom), чтобы оно попало в рейтинг."
+        ),
+        W::RecNoneFits => "Ни одно предложение не вмещает эту конфигурацию как есть; выберите свой GPU, чтобы увидеть изменения, с которыми она поместится, и их цифры.".into(),
+        W::RecCheapest { gpus, gpu, provider, pricing, usd_total, usd_per_run, hours } => format!(
+            "Дешевле всего: {gpus}× {gpu} у {provider} ({}), всего {}, {} за запуск длиной {}.",
+            pricing_ru(pricing),
+            usd(*usd_total),
+            usd(*usd_per_run),
+            hours_ru(*hours)
+        ),
+        W::RecFastest { gpus, gpu, provider, hours, usd_total } => format!(
+            "Быстрее всего: {gpus}× {gpu} у {provider}, {} на запуск за {}.",
+            hours_ru(*hours),
+            usd(*usd_total)
+        ),
+        W::RecSingleGpu => "Для LoRA и QLoRA обычно лучше всего один GPU с достаточной памятью: ни обмена данными, ни накладных расходов на шардирование.".into(),
+        W::RecSingleGpuFits => {
+            "Эта задача с адаптерами помещается и на один GPU с большой памятью, без всякого обмена данными.".into()
+        }
+        W::RecOlderCard { gpu, year } => format!(
+            "Здесь лучшую цену за результат даёт старая карта с большой памятью ({gpu}, {year}): адаптерам память важнее пиковой скорости."
+        ),
+        W::RecNvlink => "Полному дообучению больших моделей нужны многопроцессорные узлы с NVLink.".into(),
+        W::RecSpotPays { interval_min } => format!(
+            "Spot здесь окупается при чекпоинтах каждые {interval_min:.0} мин: прерывание в среднем стоит половины интервала плюс перезапуск."
+        ),
+        W::RecSpotNo { interval_min } => format!(
+            "Spot не окупается при чекпоинтах каждые {interval_min:.0} мин; сохраняйте чекпоинты чаще, чтобы прерывания обходились дёшево."
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn figures_are_written_in_each_language() {
+        let w = Warning::HourlyBilling {
+            provider: "aws".into(),
+            hours: 1.25,
+            billed_hours: 2.0,
+            idle_percent: 37.5,
+            runs: 3,
+        };
+        assert!(
+            english(&w).contains("a 1.2 h run is billed as 2 h (38 % paid idle), on each of 3 runs."),
+            "{}",
+            english(&w)
+        );
+        assert!(russian(&w).contains("запуск длиной 1,2 ч оплачивается как 2 ч"), "{}", russian(&w));
+        assert!(russian(&w).contains("в каждом из 3 запусков"));
+        let c = Warning::RecCheapest {
+            gpus: 1,
+            gpu: "H100 SXM".into(),
+            provider: "x".into(),
+            pricing: "on-demand".into(),
+            usd_total: 123.4,
+            usd_per_run: 1.5,
+            hours: 0.5,
+        };
+        assert_eq!(english(&c), "Cheapest: 1× H100 SXM at x (on-demand), $123 in total, $1.50 per run of 30 min.");
+        assert!(russian(&c).contains("(по требованию)") && russian(&c).contains("30 мин"), "{}", russian(&c));
+    }
+}

@@ -1,0 +1,83 @@
+//! Warnings, recommendation sentences and explanations carry their figures as fields and are
+//! rendered in English and Russian from them: every sentence the core emits for a spread of
+//! queries reads in Russian with the same figures as in English.
+use tunefit_core::diag::{Lang, Warning};
+
+/// Queries that raise most of the core's warnings and recommendation sentences.
+const QUERIES: [&str; 12] = [
+    "params=7b&optim=paged-adamw&shard=zero3&offload=all&method=qlora",
+    "offload=optimizer",
+    "offload=all&shard=zero2&gpus=2",
+    "framework=torchtune&method=prefix",
+    "framework=unsloth&gpus=2",
+    "framework=torchtune&quant=fp4",
+    "method=full&shard=zero3&model=llama-3.1-70b",
+    "gpu=v100-32gb&gpus=1",
+    "gpu=a100-80gb&gpus=1&pricing=on-demand",
+    "method=full&model=llama-3.1-8b&shard=fsdp",
+    "model=gemma-3-4b",
+    "method=qlora&model=llama-3.1-70b&tokens=1m&runs=3&pricing=on-demand",
+];
+
+fn is_russian(s: &str) -> bool {
+    s.chars().any(|c| ('а'..='я').contains(&c))
+}
+
+/// Every number of the English sentence is in the Russian one (decimals may use a comma).
+fn same_figures(en: &str, ru: &str) -> Result<(), String> {
+    for fig in en.split(|c: char| !(c.is_ascii_digit() || c == '.')).filter(|f| f.chars().any(|c| c.is_ascii_digit())) {
+        let fig = fig.trim_end_matches('.');
+        if !(ru.contains(fig) || ru.contains(&fig.replace('.', ","))) {
+            return Err(format!("figure {fig} of {en:?} lost in {ru:?}"));
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn emitted_warnings_and_recommendations_read_in_russian_with_their_figures() {
+    let mut seen: Vec<&str> = Vec::new();
+    for s in QUERIES {
+        let r = tunefit_core::evaluate(&tunefit_core::Query::parse(s).unwrap()).unwrap();
+        let cost = r.cost.clone().unwrap();
+        assert_eq!(cost.recommendation, cost.notes.iter().map(Warning::message).collect::<Vec<_>>().join(" "));
+        for w in r.warnings.iter().chain(&cost.warnings).chain(&cost.notes) {
+            let (en, ru) = (w.text(Lang::En), w.text(Lang::Ru));
+            assert_eq!(en, w.message());
+            assert!(is_russian(&ru) && !is_russian(&en), "{}: {ru}", w.code());
+            same_figures(&en, &ru).unwrap_or_else(|e| panic!("{}: {e}", w.code()));
+            if !seen.contains(&w.code()) {
+                seen.push(w.code())
+            }
+        }
+    }
+    assert!(seen.len() >= 18, "the queries raise most codes: {seen:?}");
+}
+
+#[test]
+fn explanations_read_in_russian_with_their_figures() {
+    for s in
+        ["", "method=full&set_to_none=0", "framework=unsloth&act_offload=1", "method=lora&ga=4&framework=torchtune"]
+    {
+        let r = tunefit_core::evaluate(&tunefit_core::Query::parse(s).unwrap()).unwrap();
+        assert!(r.explanations.len() >= 5, "{s}: {} explanations", r.explanations.len());
+        for e in &r.explanations {
+            for p in std::iter::once(&e.formula).chain(&e.assumptions) {
+                let (en, ru) = (p.text(Lang::En), p.text(Lang::Ru));
+                assert!(is_russian(&ru), "{s}: untranslated: {en}");
+                same_figures(&en, &ru).unwrap_or_else(|m| panic!("{s}: {m}"));
+            }
+        }
+    }
+}
+
+#[test]
+fn the_json_keeps_code_and_english_message() {
+    let r = tunefit_core::evaluate(&tunefit_core::Query::parse("params=7b").unwrap()).unwrap();
+    let v = serde_json::to_value(&r).unwrap();
+    let w = &v["warnings"][0];
+    assert_eq!(w["code"], "inferred-architecture");
+    assert!(w["message"].as_str().unwrap().starts_with("architecture guessed from the parameter count"));
+    let formula = &v["explanations"][0]["formula"];
+    assert!(formula.as_str().unwrap().starts_with("frozen params × storage bytes"), "{formula}");
+}
