@@ -10,7 +10,7 @@ use crate::cost::{self, CostInput, RESTART_MIN};
 use crate::dataset::{self, Billing, GpuClass, Offer, Provider};
 use crate::diag::{Error, Warning};
 use crate::memory::Estimate;
-use crate::query::{Method, Pricing, Query, ShardingStrategy};
+use crate::query::{Method, Pricing, Query};
 use crate::settings::Settings;
 use crate::time::{self, FlopShape, TimeEstimate, Timing};
 use serde::Serialize;
@@ -390,11 +390,11 @@ fn advise(
             }
         }
     }
-    if q.method == Method::Full && !matches!(q.shard, ShardingStrategy::None) {
+    if q.method == Method::Full && q.shard.is_sharded() {
         parts.push(Warning::RecNvlink);
     }
     // Spot.
-    if matches!(q.pricing, Pricing::Both | Pricing::Spot) {
+    if q.pricing.includes_spot() {
         let spot_best = all.iter().find(|o| o.pricing == "spot");
         match spot_best {
             Some(s) if s.usd_total < c.usd_total + 1e-9 => {

@@ -253,7 +253,7 @@ pub fn unsupported(q: &Query) -> Vec<Warning> {
         // bf16 support) and never upcasts the frozen weights; *-mixed here means an fp32 model.
         out.push(Warning::FrameworkPrecision { precision: q.precision });
     }
-    if q.method == Method::Qlora && matches!(q.shard, S::Zero3) && q.offload == Offload::All {
+    if q.method == Method::Qlora && q.shard == S::Zero3 && q.offload == Offload::All {
         out.push(Warning::QloraZero3Offload);
     }
     if fw == Framework::Torchtune && q.method == Method::Qlora && q.quant != crate::query::Quant::Nf4 {

@@ -5,7 +5,6 @@
 use super::parallel::PerGpu;
 use super::run::Run;
 use super::states::States;
-use super::trainable::is_peft;
 use crate::query::{Compute, Method, Optimizer, OptimizerImpl, ShardingStrategy};
 
 /// Buffers on one GPU, bytes.
@@ -56,7 +55,7 @@ pub(super) fn buffers(r: &Run, st: &States, pg: &PerGpu) -> Buffers {
             // `_fsdp_qlora_plugin_updates` → peft `fsdp_auto_wrap_policy`), so frozen units
             // carry no gradient and a unit's gradients are one layer's adapters.
             ShardingStrategy::Fsdp => {
-                if is_peft(q.method) {
+                if q.method.is_peft() {
                     tr.adapter as f64 / a.layers.max(1) as f64 * adapter_bytes / tp
                 } else {
                     a.layer_params() as f64 * 2.0 / tp
@@ -74,7 +73,7 @@ pub(super) fn buffers(r: &Run, st: &States, pg: &PerGpu) -> Buffers {
             OptimizerImpl::Foreach => {
                 (tr.base as f64 * state_bytes_base + tr.adapter as f64 * state_bytes_ad)
                     / tp
-                    / if matches!(q.shard, ShardingStrategy::None) { 1.0 } else { dp }
+                    / if q.shard.is_sharded() { dp } else { 1.0 }
             }
             OptimizerImpl::ForLoop => 2.0 * tr.largest_tensor as f64 * state_bytes_base.max(state_bytes_ad) / tp,
             OptimizerImpl::Fused => 0.0,
@@ -97,9 +96,7 @@ pub(super) fn buffers(r: &Run, st: &States, pg: &PerGpu) -> Buffers {
     // a time, and the step happens inside backward.
     let (g, step_temp) = if q.optim_in_bwd && g > 0.0 {
         let per = (grads_full / tr.total.max(1) as f64).max(2.0);
-        let one = tr.largest_tensor as f64 * per
-            / tp
-            / if matches!(q.shard, ShardingStrategy::Zero3 | ShardingStrategy::Fsdp) { dp } else { 1.0 };
+        let one = tr.largest_tensor as f64 * per / tp / if q.shard.shards_params() { dp } else { 1.0 };
         (one.min(g), step_temp.min(one * 2.0))
     } else {
         (g, step_temp)

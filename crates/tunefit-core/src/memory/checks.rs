@@ -3,16 +3,16 @@
 use super::run::invalid;
 use crate::arch::Architecture;
 use crate::diag::Error;
-use crate::query::{ExpertFormat, Method, Query, TargetModule};
+use crate::query::{ExpertFormat, Query, TargetModule};
 
 pub(super) fn check(q: &Query, a: &Architecture) -> Result<(), Error> {
     if !q.gpus.is_multiple_of(q.tp) {
         return Err(invalid("tp", format!("tp {} must divide gpus {}", q.tp, q.gpus)));
     }
     if q.expert_format == ExpertFormat::Mxfp4 && a.experts > 1 {
-        let adapts_experts = matches!(q.method, Method::Lora | Method::Qlora | Method::Dora)
+        let adapts_experts = q.method.is_lora()
             && [TargetModule::Gate, TargetModule::Up, TargetModule::Down].iter().any(|t| q.targets.contains(*t));
-        if matches!(q.method, Method::Full | Method::Freeze) || adapts_experts {
+        if q.method.trains_base() || adapts_experts {
             return Err(invalid("expert_format", "MXFP4 experts are frozen storage: they cannot train in full or carry LoRA adapters (PEFT wraps nn.Linear only); use expert_format=native (dequantized to 16 bits) or targets without gate, up and down"));
         }
     }

@@ -66,7 +66,7 @@ pub(super) fn per_gpu(r: &Run, st: &States, warn: &mut Vec<Warning>) -> PerGpu {
             o = 0.0;
         }
         Offload::All => {
-            if !matches!(q.shard, ShardingStrategy::Zero3 | ShardingStrategy::Fsdp) {
+            if !q.shard.shards_params() {
                 warn.push(Warning::OffloadNeedsZero3);
             }
             host += o + w + if zero_mixed { g * 2.0 } else { 0.0 };

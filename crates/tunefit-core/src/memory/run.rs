@@ -70,8 +70,8 @@ impl<'a> Run<'a> {
         {
             return Err(invalid("seq", "batch × seq is too large to hold on any GPU"));
         }
-        let mixed = matches!(q.precision, Precision::Fp16Mixed | Precision::Bf16Mixed);
-        let true16 = matches!(q.precision, Precision::Fp16True | Precision::Bf16True);
+        let mixed = q.precision.keeps_fp32_master();
+        let true16 = q.precision.is_true16();
         let fp32 = q.precision == Precision::Fp32;
         let act_bytes = q.precision.compute_bytes();
         // Frozen base: 16-bit under `*-true`, fp32 otherwise. Mixed precision means an fp32 model under autocast (the Trainer's `bf16=True` on a

@@ -3,9 +3,8 @@
 //! one block).
 
 use super::run::Run;
-use super::trainable::is_peft;
 use crate::activation::{Block, BlockSaved, NormImpl};
-use crate::query::{Attention, Checkpointing, Framework, Method, TargetModule, Targets};
+use crate::query::{Attention, Checkpointing, Method, TargetModule, Targets};
 
 /// Saved activations on one GPU, bytes.
 pub(super) struct Saved {
@@ -37,8 +36,8 @@ fn block(r: &Run) -> Block {
     let quant_saves = q.method == Method::Qlora && res.profile.nf4_bnb && res.profile.quant_saves_input;
     let block = Block {
         act_bytes,
-        full: matches!(q.method, Method::Full | Method::Freeze),
-        lora: if matches!(q.method, Method::Lora | Method::Qlora | Method::Dora) { q.targets } else { Targets::NONE },
+        full: q.method.trains_base(),
+        lora: if q.method.is_lora() { q.targets } else { Targets::NONE },
         rank: q.rank as f64,
         // PEFT casts the adapter input to the adapter dtype; under autocast the fp32 adapter's
         // matmul then casts it back to 16 bits, and that cast is the copy lora_A keeps (its
@@ -52,7 +51,7 @@ fn block(r: &Run) -> Block {
         } else {
             0.0
         },
-        lora_dropout: res.lora_dropout > 0.0 && matches!(q.method, Method::Lora | Method::Qlora | Method::Dora),
+        lora_dropout: res.lora_dropout > 0.0 && q.method.is_lora(),
         quant_saves_input: quant_saves,
         norm: if mixed && res.profile.norm == NormImpl::Fused && a.norm == crate::arch::NormKind::Layer {
             NormImpl::Upcast
@@ -73,7 +72,7 @@ fn block(r: &Run) -> Block {
             && res.attn == Attention::Sdpa
             && ((!res.packing && q.batch > 1) || q.method == Method::Prefix),
         prefix_tokens: if q.method == Method::Prefix { q.virtual_tokens as f64 } else { 0.0 },
-        native_gelu: matches!(q.framework, Framework::Litgpt | Framework::Torchtune),
+        native_gelu: !q.framework.uses_transformers(),
         autocast: mixed,
     };
     // LayerNorm (GPT-2/BERT) runs PyTorch's native kernel: input + stats, no fp32 copy
@@ -154,7 +153,7 @@ pub(super) fn saved(r: &Run, autocast_copies: f64) -> Saved {
     }
     // Final norm (fp32 copy; its 16-bit input copy when its weight trains) and the LM-head
     // input when the head trains.
-    let head_trains = q.method == Method::Full || q.targets.contains(TargetModule::LmHead) && is_peft(q.method);
+    let head_trains = q.method == Method::Full || q.targets.contains(TargetModule::LmHead) && q.method.is_peft();
     let final_norm_trains = q.method == Method::Full;
     let normed = if a.quirks.norm_fp32_scale { 4.0 } else { act_bytes };
     let head_saved = tokens
@@ -169,10 +168,9 @@ pub(super) fn saved(r: &Run, autocast_copies: f64) -> Saved {
     // embedding's output becomes a leaf that requires grad, held by the graph's AccumulateGrad
     // node until backward. With learned positions (GPT-2, BERT) something is added to it
     // before block 0, so it is a tensor of its own; otherwise it is block 0's input, counted.
-    let peft_trainer =
-        matches!(q.framework, Framework::Hf | Framework::Axolotl | Framework::LlamaFactory | Framework::Unsloth);
+    let peft_trainer = q.framework.uses_transformers();
     let embed_leaf = peft_trainer
-        && is_peft(q.method)
+        && q.method.is_peft()
         && res.ckpt == Checkpointing::Full
         && a.positions > 0
         && !q.targets.contains(TargetModule::Embed);

@@ -67,7 +67,7 @@ pub(super) fn timeline_shape(i: &Input) -> Shape {
     let head = if a.tied || a.encoder_only { 0.0 } else { embed };
     let params_block = a.layer_params() as f64;
     let params_other = embed + head;
-    let sharded = matches!(q.shard, ShardingStrategy::Zero3 | ShardingStrategy::Fsdp);
+    let sharded = q.shard.shards_params();
     // This GPU's weights: blocks and the rest in proportion to their parameters.
     let block_share = params_block * layers as f64 / (params_block * layers as f64 + params_other / i.pp).max(1.0);
     let w_blocks = i.w * block_share;
@@ -75,7 +75,7 @@ pub(super) fn timeline_shape(i: &Input) -> Shape {
         if sharded { vec![w_blocks / layers as f64] } else { split(w_blocks / layers as f64, &linears) };
     let other_weights = split(i.w - w_blocks, &[embed, head]);
     // Gradients and states: adapters per adapted linear; full training per linear.
-    let peft = !matches!(q.method, Method::Full | Method::Freeze);
+    let peft = q.method.is_peft();
     let adapter_tensors: Vec<f64> = if peft && i.tr.adapter > 0 {
         let targets = q.targets.iter().count().max(1) as f64;
         let per = i.tr.adapter as f64 / a.layers.max(1) as f64 / targets / 2.0 * i.adapter_bytes / i.tp;
@@ -135,7 +135,7 @@ pub(super) fn timeline_shape(i: &Input) -> Shape {
         step_temp: i.step_temp,
         persistent: if q.shard == ShardingStrategy::None { i.bucket } else { 0.0 },
         gathered_unit: if sharded { i.gathered / 2.0 } else { 0.0 },
-        reduce_unit: if sharded || matches!(q.shard, ShardingStrategy::Zero2) { i.bucket } else { 0.0 },
+        reduce_unit: if q.shard.shards_grads() { i.bucket } else { 0.0 },
         dequant: i.dequant,
         // bitsandbytes quantizes on the GPU: each 16-bit weight is moved there first
         // (transformers' `create_quantized_param` → `Params4bit.to(device)`).

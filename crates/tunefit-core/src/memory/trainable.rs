@@ -127,11 +127,6 @@ pub fn trainable(a: &Architecture, q: &Query) -> Result<Trainable, Error> {
     Ok(t)
 }
 
-/// Adapters and prompt methods: the base model stays frozen.
-pub(super) fn is_peft(m: Method) -> bool {
-    !matches!(m, Method::Full | Method::Freeze)
-}
-
 /// Parameters of the block modules `quant_skip` keeps in 16 bits (a pre-quantized
 /// checkpoint's `llm_int8_skip_modules`, e.g. Unsloth's dynamic 4-bit ones).
 pub(super) fn quant_skipped(a: &Architecture, q: &Query) -> Result<f64, Error> {
