@@ -1,4 +1,4 @@
-//! Ranking every offer for one configuration (issue 4: at most 200 µs natively).
+//! Ranking every offer for one configuration (budget: at most 200 µs natively).
 use criterion::{criterion_group, criterion_main, Criterion};
 use tunefit_core::settings::Settings;
 use tunefit_core::{advice, memory, Query};

@@ -2,7 +2,7 @@
 //! `config.json` (`hfconfig`) and a price book (`prices`).
 //!
 //! serde_json's deserializer (its `Value`, the derived visitors and their error machinery) was
-//! about 10 KB of the gzipped wasm for these two uses (issue #5). serde_json still writes every
+//! about 10 KB of the gzipped wasm for these two uses. serde_json still writes every
 //! JSON output (the report, the price book, DeepSpeed configs), so outputs are unchanged.
 //!
 //! It accepts exactly RFC 8259 JSON, like serde_json: no comments, no trailing commas, no

@@ -286,7 +286,7 @@ impl PriceBook {
 
     /// Reads the JSON form; syntax errors give the line, field errors the entry and field.
     /// Read with `crate::json` rather than serde's derive (which cost ~10 KB of the gzipped
-    /// page, issue #5): the same fields, defaults and refusal of unknown fields.
+    /// page): the same fields, defaults and refusal of unknown fields.
     pub fn from_json(text: &str) -> Result<PriceBook, PriceError> {
         let v = json::parse(text).map_err(|e| perr(Some(e.line), "json", e.to_string()))?;
         let mut book = PriceBook::default();

@@ -1,4 +1,4 @@
-//! Settings that 2025–26 recipes use by default (issue #18 §3): each key's memory effect,
+//! Settings that 2025–26 recipes use by default: each key's memory effect,
 //! against the implementing source's arithmetic.
 use tunefit_core::{evaluate, Query};
 
