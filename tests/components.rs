@@ -257,13 +257,15 @@ fn core_codes() -> Vec<String> {
     ];
     let mut codes: Vec<String> = Vec::new();
     for src in sources {
-        for prefix in ["warn(\"", "w(\"", "Warning { code: \"", "out.push((\""] {
+        // One space for any run of whitespace: rustfmt lays a long call out over several lines.
+        let src = src.split_whitespace().collect::<Vec<_>>().join(" ");
+        for prefix in ["warn(", "w(", "Warning { code: ", "out.push(("] {
             for (i, _) in src.match_indices(prefix) {
                 // `w(` is advice.rs's helper, not the end of another name (`new(`).
                 if src[..i].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
                     continue;
                 }
-                let rest = &src[i + prefix.len()..];
+                let Some(rest) = src[i + prefix.len()..].trim_start().strip_prefix('"') else { continue };
                 let code: String =
                     rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_').collect();
                 if !code.is_empty() && rest[code.len()..].starts_with('"') && !codes.contains(&code) {
