@@ -38,7 +38,7 @@ pub fn page_base() -> String {
 pub fn EmbedHead() -> impl IntoView {
     let st = crate::state::use_state();
     let html = move || {
-        use crate::markup::esc;
+        use crate::markup::{write_html, Html};
         let what = st.report.with(|r| r.as_ref().ok().map(|r| r.model.name.clone())).unwrap_or_default();
         let (mut search, method, gpu) = st.query.with(|q| {
             (
@@ -54,14 +54,22 @@ pub fn EmbedHead() -> impl IntoView {
         if st.units.get() != crate::format::Units::GiB {
             search.push_str("&units=gb");
         }
-        format!(
-            r#"<strong>{}</strong> · {method}{} <a href="{}?{}" target="_blank" rel="noopener" data-testid="embed-open">{}</a>"#,
-            esc(&what),
-            gpu.map(|g| format!(" · {}", esc(g))).unwrap_or_default(),
-            esc(&page_base()),
-            esc(&search),
-            esc(st.s().open_full)
-        )
+        let mut h = Html::new();
+        write_html!(h, "<strong>", what, "</strong> · ", method);
+        if let Some(g) = gpu {
+            write_html!(h, " · ", g);
+        }
+        write_html!(
+            h,
+            r#" <a href=""#,
+            page_base(),
+            "?",
+            search,
+            r#"" target="_blank" rel="noopener" data-testid="embed-open">"#,
+            st.s().open_full,
+            "</a>"
+        );
+        h.into_string()
     };
     view! { <p class="embed-head" data-testid="embed-head" inner_html=html></p> }
 }
@@ -117,17 +125,26 @@ pub fn download(name: &str, mime: &str, text: &str) -> Option<()> {
 /// The iframe snippet for `src`, with a script that sets the frame's height from the
 /// widget's `{type: 'tunefit:height', height}` messages (only those from the widget's origin).
 pub fn embed_snippet(src: &str, origin: &str) -> String {
-    let src = crate::markup::esc(src).to_string();
-    format!(
-        "<iframe class=\"tunefit-embed\" src=\"{src}\" title=\"tunefit\" width=\"100%\" height=\"480\" style=\"border:0\" loading=\"lazy\"></iframe>\n\
-<script>\n\
-addEventListener('message', (e) => {{\n\
-  if (e.origin !== '{origin}' || !e.data || e.data.type !== 'tunefit:height') return;\n\
-  for (const f of document.querySelectorAll('iframe.tunefit-embed'))\n\
-    if (f.contentWindow === e.source) f.style.height = Math.ceil(e.data.height) + 'px';\n\
-}});\n\
-</script>"
-    )
+    use crate::markup::{write_html, Html};
+    // The origin, a page address, has none of the escaped characters; were one there, it
+    // would stay inert text inside the script's string rather than end it.
+    let mut h = Html::new();
+    write_html!(
+        h,
+        r#"<iframe class="tunefit-embed" src=""#,
+        src,
+        "\" title=\"tunefit\" width=\"100%\" height=\"480\" style=\"border:0\" loading=\"lazy\"></iframe>\n\
+        <script>\n\
+        addEventListener('message', (e) => {\n\
+          if (e.origin !== '",
+        origin,
+        "' || !e.data || e.data.type !== 'tunefit:height') return;\n\
+          for (const f of document.querySelectorAll('iframe.tunefit-embed'))\n\
+            if (f.contentWindow === e.source) f.style.height = Math.ceil(e.data.height) + 'px';\n\
+        });\n\
+        </script>"
+    );
+    h.into_string()
 }
 
 #[component]
