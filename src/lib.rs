@@ -9,6 +9,7 @@ pub mod markup;
 pub mod reactive;
 pub mod state;
 pub mod storage;
+pub mod svg_axis;
 pub mod url;
 
 /// Mounts the calculator into <body>.
