@@ -15,6 +15,4 @@
 
 // The builder lives in the core, so the lazily loaded module's markup uses the same one.
 pub use tunefit_core::markup::Html;
-// The cost table and the plots are still formatted with `esc`.
-pub use tunefit_core::markup::{esc, Esc};
 pub use tunefit_core::write_html;

@@ -96,23 +96,6 @@ impl fmt::Write for Escaper<'_> {
     }
 }
 
-/// Text escaped for HTML element content and double-quoted attribute values, for markup
-/// that is still formatted rather than built as [`Html`].
-pub struct Esc<'a>(pub &'a str);
-
-/// Escapes `s` when formatted: `&`, `<`, `>`, `"` and `'` become character references.
-pub fn esc(s: &str) -> Esc<'_> {
-    Esc(s)
-}
-
-impl fmt::Display for Esc<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut s = String::new();
-        let _ = Escaper(&mut s).write_str(self.0);
-        f.write_str(&s)
-    }
-}
-
 /// Appends to an [`Html`] (a variable), part by part: a string literal is markup, written as
 /// it is; `html e` appends the `Html` `e`; any other expression is text, escaped
 /// ([`Html::text`]).
