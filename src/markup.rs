@@ -1,5 +1,6 @@
 //! Markup as text, for the sections whose whole content changes on every input: the cost
-//! table, the cost scatter, the GPU table and the memory curve.
+//! table, the cost scatter, the GPU table, the memory curve, the model's summary, the fixes,
+//! the embed's header and the "providers must have" chips.
 //!
 //! Why not `view!` there: the release build type-erases views (`erase_components`, worth
 //! 85 KB gzipped), and an erased element's rebuild removes and re-sets every one of its
@@ -8,9 +9,10 @@
 //! have no state of their own, so they are written as one string and set as the element's
 //! `innerHTML` instead: one DOM call, parsed natively.
 //!
-//! Everything that is not a literal of this crate goes through [`esc`]: offer and provider
-//! names can come from a shared link (custom offers), so unescaped text would be an
-//! injection.
+//! They are built as [`Html`] with [`write_html!`]: every part that is not a string literal
+//! of the source is escaped, so offer and provider names from a shared link (custom offers)
+//! or a model's name stay text without each call site remembering to escape them.
 
-// The escaper lives in the core, so the lazily loaded module's markup uses the same one.
-pub use tunefit_core::markup::{esc, Esc};
+// The builder lives in the core, so the lazily loaded module's markup uses the same one.
+pub use tunefit_core::markup::Html;
+pub use tunefit_core::write_html;

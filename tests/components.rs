@@ -189,36 +189,99 @@ fn log_scale_round_trips_and_clamps() {
 }
 
 /// Text that reaches the markup-written sections stays text: a name with markup in it is shown
-/// as written, in element content and in attributes, and creates no element.
+/// as written, in element content and in attributes, and creates no element, in every section
+/// whose markup a pure function writes.
 #[wasm_bindgen_test]
 fn markup_escapes_names_so_they_stay_text() {
-    use tunefit_app::components::cost::{scatter_markup, table_markup};
-    use tunefit_app::markup::esc;
+    use tunefit_app::components::{cost, gpu_table, model, share, summary};
+    use tunefit_app::markup::{write_html, Html};
     let hostile: &'static str = r#"<img src=x onerror="window.pwned=1">&'x"#;
+    // Detached: nothing in it loads, but an <img> the parser made would still be found.
     let div = web_sys::window().unwrap().document().unwrap().create_element("div").unwrap();
-    div.set_inner_html(&format!(r#"<p title="{}">{}</p>"#, esc(hostile), esc(hostile)));
-    let p = div.query_selector("p").unwrap().unwrap();
-    assert!(div.query_selector("img").unwrap().is_none());
-    assert_eq!(p.text_content().unwrap(), hostile);
-    assert_eq!(p.get_attribute("title").unwrap(), hostile);
+    let show = |h: &str| {
+        div.set_inner_html(h);
+        assert!(div.query_selector("img").unwrap().is_none(), "an element from text: {h}");
+    };
+    let one = |sel: &str| div.query_selector(sel).unwrap().unwrap_or_else(|| panic!("no {sel}"));
+    let mut h = Html::new();
+    write_html!(h, r#"<p title=""#, hostile, r#"">"#, hostile, "</p>");
+    show(h.as_str());
+    assert_eq!(one("p").text_content().unwrap(), hostile);
+    assert_eq!(one("p").get_attribute("title").unwrap(), hostile);
 
     // The cost table and scatter with an offer whose provider and GPU carry that name.
     let q = tunefit_core::Query::parse("v=1&model=llama-3.1-8b&method=lora&batch=2&seq=2048").unwrap();
-    let mut cost = tunefit_core::report::evaluate(&q).unwrap().cost.expect("a cost ranking");
+    let mut report = tunefit_core::report::evaluate(&q).unwrap();
+    let mut cost = report.cost.clone().expect("a cost ranking");
     for o in cost.offers.iter_mut().take(1).chain(cost.cheapest.iter_mut()) {
         o.provider = hostile;
         o.gpu = hostile;
     }
     let s = Lang::En.strings();
-    div.set_inner_html(&(table_markup(s, Lang::En, Some(&cost), false) + &scatter_markup(s, Lang::En, &cost)));
-    assert!(div.query_selector("img").unwrap().is_none());
-    let first = div.query_selector("[data-testid=offer-row] th").unwrap().unwrap();
+    let mut both = cost::table_markup(s, Lang::En, Some(&cost), false);
+    both.html(&cost::scatter_markup(s, Lang::En, &cost));
+    show(both.as_str());
+    let first = one("[data-testid=offer-row] th");
     assert_eq!(first.text_content().unwrap(), hostile);
     // The GPU cell: the count and GPU, then the row's facts (price per GPU-hour, region, date).
-    let gpu_cell = div.query_selector("[data-testid=offer-row] td").unwrap().unwrap();
+    let gpu_cell = one("[data-testid=offer-row] td");
     assert!(gpu_cell.text_content().unwrap().contains(&format!("× {hostile}")), "{:?}", gpu_cell.text_content());
-    let mark = div.query_selector("circle.mark.cheapest title").unwrap().unwrap().text_content().unwrap();
+    let mark = one("circle.mark.cheapest title").text_content().unwrap();
     assert!(mark.starts_with(&format!("{hostile} {hostile}: ")), "{mark}");
+
+    // A GPU table row for a GPU of that name, chosen: its button, title and the row's marks.
+    let row = gpu_table::rows_markup(s, Units::GiB, Lang::En, &[("x", hostile, None)], Some("x"));
+    show(&format!("<table><tbody>{}</tbody></table>", row.as_str()));
+    assert_eq!(one("button[data-gpu=x]").text_content().unwrap(), hostile);
+    assert!(one("button[data-gpu=x]").get_attribute("title").unwrap().contains(hostile));
+    assert_eq!(one("tr.selected").get_attribute("data-testid").unwrap(), "gpu-row-x");
+
+    // The model's summary, with every optional part shown.
+    report.model.name = hostile.into();
+    report.model.active_params = Some(1);
+    report.model.frozen_vision_params = 1;
+    report.model.inferred = true;
+    show(model::summary_markup(s, Lang::En, &report.model).as_str());
+    assert_eq!(one("strong").text_content().unwrap(), hostile);
+    assert!(div.query_selector("[data-testid=frozen-vision]").unwrap().is_some());
+
+    // A fix whose keys and note carry it: the button applies exactly the keys it shows.
+    let fix = tunefit_core::fix::Fix { set: hostile.into(), device: 1 << 30, fits: true, note: hostile.into() };
+    show(summary::fixes_markup(s.fixes_title, &[fix], Units::GiB, Lang::En).as_str());
+    let b = one("[data-testid=fix]");
+    assert_eq!(b.get_attribute("data-set").unwrap(), hostile);
+    assert_eq!(b.get_attribute("title").unwrap(), hostile);
+    assert!(b.text_content().unwrap().starts_with(&format!("{hostile} → ")));
+
+    // The embed snippet's frame address: one attribute, whatever it holds.
+    show(&share::embed_snippet(hostile, "https://example.test"));
+    assert_eq!(one("iframe").get_attribute("src").unwrap(), hostile);
+}
+
+/// The plots' axes (svg_axis.rs): each tick at its mapped place with its label, grid lines
+/// where asked, and the two titles centred on the plot area.
+#[wasm_bindgen_test]
+fn axis_ticks_and_titles_sit_where_the_axes_map_them() {
+    use tunefit_app::markup::Html;
+    use tunefit_app::svg_axis::{titles, x_ticks, y_ticks, Axis};
+    let x = Axis { lo: 0.0, hi: 100.0, log: false, from: 56.0, to: 624.0 };
+    let y = Axis { lo: 0.0, hi: 10.0, log: false, from: 260.0, to: 12.0 };
+    assert_eq!((x.map(50.0), y.map(5.0)), (340.0, 136.0));
+    let mut h = Html::new();
+    x_ticks(&mut h, &x, &y, &[50.0], &|t| format!("{t}h"), true);
+    x_ticks(&mut h, &x, &y, &[50.0], &|t| format!("{t}"), false);
+    y_ticks(&mut h, &x, &y, &[5.0], &|t| format!("<{t}>"));
+    titles(&mut h, &x, &y, &"time", &"cost");
+    assert_eq!(
+        h.as_str(),
+        concat!(
+            r#"<g class="tick"><line x1="340" x2="340" y1="12" y2="260"/><text x="340" y="276" text-anchor="middle">50h</text></g>"#,
+            r#"<g class="tick"><text x="340" y="276" text-anchor="middle">50</text></g>"#,
+            r#"<g class="tick"><line x1="56" x2="624" y1="136" y2="136"/><text x="50" y="140" text-anchor="end">&lt;5&gt;</text></g>"#,
+            r#"<text class="axis-label" x="340" y="294" text-anchor="middle">time</text>"#,
+            r#"<text class="axis-label" x="12" y="136" text-anchor="middle" transform="rotate(-90 12 136)">cost</text>"#,
+        )
+    );
 }
 
 /// The memory plot's x values: powers of two over the slider's range, with the query's own

@@ -2,14 +2,13 @@
 //! spot side by side, the cheapest and fastest highlighted, the plain-words recommendation,
 //! and a cost-against-time scatter with the Pareto front.
 
-use super::plots::{Axis, H, MB, ML, MT, W};
 use crate::format::{hours, number, usd};
 use crate::i18n::{Lang, Strings};
-use crate::markup::esc;
+use crate::markup::{write_html, Html};
 use crate::state::use_state;
+use crate::svg_axis::{self, Axis, H, MB, ML, MT, W};
 use leptos::prelude::*;
 use std::collections::BTreeMap;
-use std::fmt::Write;
 use tunefit_core::advice::{CostReport, RankedOffer};
 
 /// Rows shown before "show all".
@@ -100,7 +99,7 @@ pub fn CostSection() -> impl IntoView {
                 }).unwrap_or_default())}
             </p>
             // The recommendation, warnings and table: text markup (markup.rs says why).
-            <div inner_html=move || cost.with(|c| table_markup(st.s(), st.lang.get(), c.as_ref(), show_all.get()))></div>
+            <div inner_html=move || cost.with(|c| table_markup(st.s(), st.lang.get(), c.as_ref(), show_all.get()).into_string())></div>
             <button type="button" data-testid="show-all-offers" hidden=move || total.get() <= FIRST_ROWS aria-expanded=move || show_all.get().to_string()
                 on:click=move |_| show_all.update(|v| *v = !*v)>
                 {move || if show_all.get() { st.s().show_fewer.to_string() } else { (st.s().show_more)(total.get().saturating_sub(FIRST_ROWS)) }}
@@ -110,114 +109,142 @@ pub fn CostSection() -> impl IntoView {
             <div inner_html=move || {
                 st.frame.track();
                 st.prices.track();
-                cost.with_untracked(|c| c.as_ref().map(|c| scatter_markup(st.s(), st.lang.get(), c)).unwrap_or_default())
+                cost.with_untracked(|c| c.as_ref().map(|c| scatter_markup(st.s(), st.lang.get(), c).into_string()).unwrap_or_default())
             }></div>
         </section>
     }
 }
 
+/// One provider's row: the offer's facts, then on-demand and spot cost with their badges.
+fn offer_row(h: &mut Html, s: &Strings, lang: Lang, c: &CostReport, r: &OfferRow, today_days: f64) {
+    // What a person checks before renting: the price per GPU-hour, the region, the price's
+    // date and confidence, marked when stale.
+    let facts = r
+        .on_demand
+        .or(r.spot)
+        .map(|o| {
+            format!(
+                "{} · {} · {} ({}){}",
+                (s.per_gpu_hour)(&usd(o.usd_per_gpu_hour(), lang)),
+                o.region,
+                o.snapshot_date,
+                o.confidence,
+                if o.is_stale(today_days) { s.stale_price } else { "" }
+            )
+        })
+        .unwrap_or_default();
+    // What decides a fine-tuning job beyond the price (data/providers.csv): billing unit,
+    // persistent storage and egress prices, access, a network between instances.
+    let pf = tunefit_core::dataset::provider(r.provider).map(|p| provider_facts(p, s, lang)).unwrap_or_default();
+    write_html!(
+        h,
+        r#"<tr data-testid="offer-row" data-best-usd=""#,
+        r.best_usd(),
+        r#""><th scope="row">"#,
+        r.provider,
+        r#"<small class="muted facts" data-testid="provider-facts">"#,
+        pf,
+        r#"</small></th><td data-label=""#,
+        s.col_gpu,
+        r#"">"#
+    );
+    if r.instances > 1 {
+        write_html!(h, r.instances, " × ");
+    }
+    write_html!(
+        h,
+        r.gpus,
+        " × ",
+        r.gpu,
+        r#"<small class="muted facts" data-testid="offer-facts">"#,
+        facts,
+        "</small></td>"
+    );
+    for (o, kind, label) in [(r.on_demand, "od", s.on_demand), (r.spot, "spot", s.spot)] {
+        let Some(o) = o else {
+            write_html!(h, r#"<td class="num muted" data-label=""#, label, r#"">—</td>"#);
+            continue;
+        };
+        let (cheapest, fastest) = (same(o, &c.cheapest), same(o, &c.fastest));
+        write_html!(h, r#"<td class="num"#);
+        if cheapest || fastest {
+            write_html!(h, " best");
+        }
+        write_html!(
+            h,
+            r#"" data-testid=""#,
+            kind,
+            r#"-cost" data-usd=""#,
+            o.usd_total,
+            r#"" data-label=""#,
+            label,
+            r#""><span class="usd">"#,
+            usd(o.usd_total, lang),
+            r#"</span><small class="muted"> · "#,
+            hours(o.hours, lang),
+            "</small>"
+        );
+        if cheapest {
+            write_html!(h, r#"<span class="badge ok" data-testid="cheapest">"#, s.cheapest, "</span>");
+        }
+        if fastest {
+            write_html!(h, r#"<span class="badge warn" data-testid="fastest">"#, s.fastest, "</span>");
+        }
+        if r.on_demand.is_some_and(|od| o.spot_needs_check(od)) {
+            write_html!(h, r#"<span class="badge warn" data-testid="spot-check">"#, s.spot_check, "</span>");
+        }
+        write_html!(h, "</td>");
+    }
+    write_html!(h, "</tr>");
+}
+
 /// The recommendation, the cost warnings and the ranked table (the first FIRST_ROWS rows
 /// unless `all`), or the pending message when there is no cost yet.
-pub fn table_markup(s: &Strings, lang: Lang, c: Option<&CostReport>, all: bool) -> String {
-    let mut h = String::with_capacity(8 << 10);
+pub fn table_markup(s: &Strings, lang: Lang, c: Option<&CostReport>, all: bool) -> Html {
+    let mut h = Html::with_capacity(8 << 10);
     let Some(c) = c else {
-        let _ = write!(h, r#"<p class="muted">{}</p>"#, esc(s.cost_pending));
+        write_html!(h, r#"<p class="muted">"#, s.cost_pending, "</p>");
         return h;
     };
     if !c.recommendation.is_empty() {
-        let _ = write!(
+        write_html!(
             h,
-            r#"<p class="recommendation" data-testid="recommendation"><strong>{}: </strong>{}</p>"#,
-            esc(s.recommendation),
-            esc(&recommendation(lang, c))
+            r#"<p class="recommendation" data-testid="recommendation"><strong>"#,
+            s.recommendation,
+            ": </strong>",
+            recommendation(lang, c),
+            "</p>"
         );
     }
     if !c.warnings.is_empty() {
-        h.push_str(r#"<ul class="notice warn">"#);
+        write_html!(h, r#"<ul class="notice warn">"#);
         for w in &c.warnings {
-            let _ = write!(h, r#"<li data-code="{}">{}</li>"#, esc(w.code()), esc(&w.text(lang.core())));
+            write_html!(h, r#"<li data-code=""#, w.code(), r#"">"#, w.text(lang.core()), "</li>");
         }
-        h.push_str("</ul>");
+        write_html!(h, "</ul>");
     }
     // Focusable, so a keyboard reaches what is scrolled out of view.
-    let _ = write!(
+    write_html!(
         h,
-        r#"<div class="scroll" tabindex="0"><table class="data" data-testid="cost-table"><thead><tr><th scope="col">{}</th><th scope="col">{}</th><th scope="col" class="num">{} ({})</th><th scope="col" class="num">{} ({})</th></tr></thead><tbody>"#,
-        esc(s.col_provider),
-        esc(s.col_gpu),
-        esc(s.col_cost),
-        esc(s.on_demand),
-        esc(s.col_cost),
-        esc(s.spot)
+        r#"<div class="scroll" tabindex="0"><table class="data" data-testid="cost-table"><thead><tr><th scope="col">"#,
+        s.col_provider,
+        r#"</th><th scope="col">"#,
+        s.col_gpu,
+        r#"</th><th scope="col" class="num">"#,
+        s.col_cost,
+        " (",
+        s.on_demand,
+        r#")</th><th scope="col" class="num">"#,
+        s.col_cost,
+        " (",
+        s.spot,
+        ")</th></tr></thead><tbody>"
     );
     let today_days = js_sys::Date::now() / 86_400_000.0;
     for r in rows(c).iter().take(if all { usize::MAX } else { FIRST_ROWS }) {
-        // What a person checks before renting: the price per GPU-hour, the region, the price's
-        // date and confidence, marked when stale.
-        let facts = r
-            .on_demand
-            .or(r.spot)
-            .map(|o| {
-                format!(
-                    "{} · {} · {} ({}){}",
-                    (s.per_gpu_hour)(&usd(o.usd_per_gpu_hour(), lang)),
-                    o.region,
-                    o.snapshot_date,
-                    o.confidence,
-                    if o.is_stale(today_days) { s.stale_price } else { "" }
-                )
-            })
-            .unwrap_or_default();
-        // What decides a fine-tuning job beyond the price (data/providers.csv): billing unit,
-        // persistent storage and egress prices, access, a network between instances.
-        let pf = tunefit_core::dataset::provider(r.provider).map(|p| provider_facts(p, s, lang)).unwrap_or_default();
-        let _ = write!(
-            h,
-            r#"<tr data-testid="offer-row" data-best-usd="{}"><th scope="row">{}<small class="muted facts" data-testid="provider-facts">{}</small></th><td data-label="{}">"#,
-            r.best_usd(),
-            esc(r.provider),
-            esc(&pf),
-            esc(s.col_gpu)
-        );
-        if r.instances > 1 {
-            let _ = write!(h, "{} × ", r.instances);
-        }
-        let _ = write!(
-            h,
-            r#"{} × {}<small class="muted facts" data-testid="offer-facts">{}</small></td>"#,
-            r.gpus,
-            esc(r.gpu),
-            esc(&facts)
-        );
-        for (o, kind, label) in [(r.on_demand, "od", s.on_demand), (r.spot, "spot", s.spot)] {
-            let Some(o) = o else {
-                let _ = write!(h, r#"<td class="num muted" data-label="{}">—</td>"#, esc(label));
-                continue;
-            };
-            let (cheapest, fastest) = (same(o, &c.cheapest), same(o, &c.fastest));
-            let _ = write!(
-                h,
-                r#"<td class="num{}" data-testid="{kind}-cost" data-usd="{}" data-label="{}"><span class="usd">{}</span><small class="muted"> · {}</small>"#,
-                if cheapest || fastest { " best" } else { "" },
-                o.usd_total,
-                esc(label),
-                esc(&usd(o.usd_total, lang)),
-                esc(&hours(o.hours, lang))
-            );
-            if cheapest {
-                let _ = write!(h, r#"<span class="badge ok" data-testid="cheapest">{}</span>"#, esc(s.cheapest));
-            }
-            if fastest {
-                let _ = write!(h, r#"<span class="badge warn" data-testid="fastest">{}</span>"#, esc(s.fastest));
-            }
-            if r.on_demand.is_some_and(|od| o.spot_needs_check(od)) {
-                let _ = write!(h, r#"<span class="badge warn" data-testid="spot-check">{}</span>"#, esc(s.spot_check));
-            }
-            h.push_str("</td>");
-        }
-        h.push_str("</tr>");
+        offer_row(&mut h, s, lang, c, r, today_days);
     }
-    h.push_str("</tbody></table></div>");
+    write_html!(h, "</tbody></table></div>");
     h
 }
 
@@ -248,13 +275,13 @@ fn provider_facts(p: &tunefit_core::dataset::Provider, s: &Strings, lang: Lang) 
 /// Cost against time, log-log: every priced offer as a dot, the Pareto front as a line.
 /// The dots are drawn as two paths (on-demand, spot) so hundreds of offers stay two nodes.
 /// Empty when no offer has a finite, positive cost and time.
-pub fn scatter_markup(s: &Strings, lang: Lang, c: &CostReport) -> String {
+pub fn scatter_markup(s: &Strings, lang: Lang, c: &CostReport) -> Html {
     let pts: Vec<&RankedOffer> = c
         .offers
         .iter()
         .filter(|o| o.hours > 0.0 && o.usd_total > 0.0 && o.hours.is_finite() && o.usd_total.is_finite())
         .collect();
-    let mut h = String::with_capacity(4 << 10);
+    let mut h = Html::with_capacity(4 << 10);
     if pts.is_empty() {
         return h;
     }
@@ -283,74 +310,67 @@ pub fn scatter_markup(s: &Strings, lang: Lang, c: &CostReport) -> String {
     };
     let cheapest =
         c.cheapest.as_ref().map(|o| format!("{} {} {}", o.provider, o.gpu, usd(o.usd_total, lang))).unwrap_or_default();
-    let _ = write!(
+    write_html!(
         h,
-        r#"<figure class="plotfig" data-testid="plot-cost-time"><figcaption><strong>{}</strong> — <span class="muted small">{}</span></figcaption><svg viewBox="0 0 {W} {H}" class="plot" role="img" aria-label="{}: {} — {}">"#,
-        esc(s.plot_cost_time),
-        esc(s.plot_cost_time_desc),
-        esc(s.plot_cost_time),
-        esc(s.cheapest),
-        esc(&cheapest)
+        r#"<figure class="plotfig" data-testid="plot-cost-time"><figcaption><strong>"#,
+        s.plot_cost_time,
+        r#"</strong> — <span class="muted small">"#,
+        s.plot_cost_time_desc,
+        r#"</span></figcaption><svg viewBox="0 0 "#,
+        W,
+        " ",
+        H,
+        r#"" class="plot" role="img" aria-label=""#,
+        s.plot_cost_time,
+        ": ",
+        s.cheapest,
+        " — ",
+        cheapest,
+        r#"">"#
     );
-    for t in ticks(tlo, thi) {
-        let _ = write!(
-            h,
-            r#"<g class="tick"><line x1="{x}" x2="{x}" y1="{MT}" y2="{}"/><text x="{x}" y="{}" text-anchor="middle">{}</text></g>"#,
-            H - MB,
-            H - MB + 16.0,
-            esc(&hours(t, lang)),
-            x = x.map(t)
-        );
-    }
-    for t in ticks(clo, chi) {
-        let _ = write!(
-            h,
-            r#"<g class="tick"><line x1="{ML}" x2="{}" y1="{y}" y2="{y}"/><text x="{}" y="{}" text-anchor="end">{}</text></g>"#,
-            W - mr,
-            ML - 6.0,
-            y.map(t) + 4.0,
-            esc(&usd(t, lang)),
-            y = y.map(t)
-        );
-    }
-    let mid = (MT + H - MB) / 2.0;
-    let _ = write!(
-        h,
-        r#"<text class="axis-label" x="{}" y="{}" text-anchor="middle">{}</text><text class="axis-label" x="12" y="{mid}" text-anchor="middle" transform="rotate(-90 12 {mid})">{}</text>"#,
-        (ML + W - mr) / 2.0,
-        H - 6.0,
-        esc(s.axis_time),
-        esc(s.axis_cost)
-    );
+    svg_axis::x_ticks(&mut h, &x, &y, &ticks(tlo, thi), &|t| hours(t, lang), true);
+    svg_axis::y_ticks(&mut h, &x, &y, &ticks(clo, chi), &|t| usd(t, lang));
+    svg_axis::titles(&mut h, &x, &y, &s.axis_time, &s.axis_cost);
     for (spot, class, id) in [(false, "dots", "dots-on-demand"), (true, "dots spot", "dots-spot")] {
-        let _ = write!(h, r#"<path class="{class}" data-testid="{id}" d=""#);
+        write_html!(h, r#"<path class=""#, class, r#"" data-testid=""#, id, r#"" d=""#);
         for o in pts.iter().filter(|o| (o.pricing == "spot") == spot) {
-            let _ = write!(h, "M{:.1} {:.1}h0", x.map(o.hours), y.map(o.usd_total));
+            write_html!(h, format_args!("M{:.1} {:.1}h0", x.map(o.hours), y.map(o.usd_total)));
         }
-        h.push_str(r#""/>"#);
+        write_html!(h, r#""/>"#);
     }
-    h.push_str(r#"<polyline class="pareto" data-testid="pareto" points=""#);
+    write_html!(h, r#"<polyline class="pareto" data-testid="pareto" points=""#);
     for (i, o) in c.pareto.iter().enumerate() {
-        let _ = write!(h, "{}{:.1},{:.1}", if i > 0 { " " } else { "" }, x.map(o.hours), y.map(o.usd_total));
+        if i > 0 {
+            write_html!(h, " ");
+        }
+        write_html!(h, format_args!("{:.1},{:.1}", x.map(o.hours), y.map(o.usd_total)));
     }
-    let _ = write!(h, r#""><title>{}</title></polyline>"#, esc(s.pareto));
+    write_html!(h, r#""><title>"#, s.pareto, "</title></polyline>");
     for (o, class) in [(&c.cheapest, "mark cheapest"), (&c.fastest, "mark fastest")] {
         if let Some(o) = o {
-            let _ = write!(
+            write_html!(
                 h,
-                r#"<circle class="{class}" cx="{}" cy="{}" r="6"><title>{}</title></circle>"#,
+                r#"<circle class=""#,
+                class,
+                r#"" cx=""#,
                 x.map(o.hours),
+                r#"" cy=""#,
                 y.map(o.usd_total),
-                esc(&format!("{} {}: {}, {}", o.provider, o.gpu, usd(o.usd_total, lang), hours(o.hours, lang)))
+                r#"" r="6"><title>"#,
+                format_args!("{} {}: {}, {}", o.provider, o.gpu, usd(o.usd_total, lang), hours(o.hours, lang)),
+                "</title></circle>"
             );
         }
     }
-    let _ = write!(
+    write_html!(
         h,
-        r#"</svg><p class="legend small"><span class="key od"></span>{} <span class="key spot"></span>{} <span class="key front"></span>{}</p></figure>"#,
-        esc(s.on_demand),
-        esc(s.spot),
-        esc(s.pareto)
+        r#"</svg><p class="legend small"><span class="key od"></span>"#,
+        s.on_demand,
+        r#" <span class="key spot"></span>"#,
+        s.spot,
+        r#" <span class="key front"></span>"#,
+        s.pareto,
+        "</p></figure>"
     );
     h
 }

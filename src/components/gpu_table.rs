@@ -4,10 +4,9 @@
 
 use crate::format::{bytes, number, Units};
 use crate::i18n::{Lang, Strings};
-use crate::markup::esc;
+use crate::markup::{write_html, Html};
 use crate::state::use_state;
 use leptos::prelude::*;
-use std::fmt::Write;
 use tunefit_core::{
     dataset,
     report::{Fit, Verdict},
@@ -45,7 +44,7 @@ pub fn GpuTable() -> impl IntoView {
         let Some(el) = body.get() else { return };
         let focused =
             document().active_element().filter(|a| el.contains(Some(a))).and_then(|a| a.get_attribute("data-gpu"));
-        el.set_inner_html(&html);
+        el.set_inner_html(html.as_str());
         if let Some(b) = focused.and_then(|id| el.query_selector(&format!("button[data-gpu=\"{id}\"]")).ok().flatten())
         {
             let _ = b.unchecked_into::<web_sys::HtmlElement>().focus();
@@ -95,8 +94,8 @@ pub fn verdict_badge(s: &Strings, v: Verdict) -> (&'static str, &'static str) {
 
 /// The table's rows: each GPU's memory, fit status, headroom, largest batch and longest
 /// sequence; `target` (the chosen GPU) is marked selected.
-pub fn rows_markup(s: &Strings, u: Units, lang: Lang, rows: &[GpuFit], target: Option<&str>) -> String {
-    let mut h = String::with_capacity(rows.len() * 600);
+pub fn rows_markup(s: &Strings, u: Units, lang: Lang, rows: &[GpuFit], target: Option<&str>) -> Html {
+    let mut h = Html::with_capacity(rows.len() * 600);
     let dash = s.not_computed;
     for (id, name, fit) in rows {
         let (status, class) = match fit {
@@ -118,22 +117,43 @@ pub fn rows_markup(s: &Strings, u: Units, lang: Lang, rows: &[GpuFit], target: O
         let max_batch = or_dash(fit.as_ref().and_then(|f| f.max_batch).map(|b| number(b as f64, 0, lang)));
         let max_seq = or_dash(fit.as_ref().and_then(|f| f.max_seq).map(|b| number(b as f64, 0, lang)));
         let selected = target == Some(*id);
-        let _ = write!(
+        write_html!(h, r#"<tr data-testid="gpu-row-"#, id, r#"" data-status=""#, class, r#"""#);
+        if selected {
+            write_html!(h, r#" class="selected""#);
+        }
+        write_html!(
             h,
-            r#"<tr data-testid="gpu-row-{id}" data-status="{class}"{}><th scope="row"><button type="button" class="link" data-gpu="{id}" aria-pressed="{selected}" title="{}">{}</button></th><td class="num" data-label="{}">{}</td><td data-label="{}"><span class="badge {class}" data-testid="fit-status">{}</span></td><td class="num" data-testid="headroom" data-label="{}">{}</td><td class="num" data-testid="max-batch" data-label="{}">{}</td><td class="num" data-testid="max-seq" data-label="{}">{}</td></tr>"#,
-            if selected { r#" class="selected""# } else { "" },
-            esc(&(s.use_gpu)(name)),
-            esc(name),
-            esc(s.col_vram),
-            esc(&vram),
-            esc(s.col_status),
-            esc(&status),
-            esc(s.col_headroom),
-            esc(&headroom),
-            esc(s.col_max_batch),
-            esc(&max_batch),
-            esc(s.col_max_seq),
-            esc(&max_seq)
+            r#"><th scope="row"><button type="button" class="link" data-gpu=""#,
+            id,
+            r#"" aria-pressed=""#,
+            selected,
+            r#"" title=""#,
+            (s.use_gpu)(name),
+            r#"">"#,
+            name,
+            r#"</button></th><td class="num" data-label=""#,
+            s.col_vram,
+            r#"">"#,
+            vram,
+            r#"</td><td data-label=""#,
+            s.col_status,
+            r#""><span class="badge "#,
+            class,
+            r#"" data-testid="fit-status">"#,
+            status,
+            r#"</span></td><td class="num" data-testid="headroom" data-label=""#,
+            s.col_headroom,
+            r#"">"#,
+            headroom,
+            r#"</td><td class="num" data-testid="max-batch" data-label=""#,
+            s.col_max_batch,
+            r#"">"#,
+            max_batch,
+            r#"</td><td class="num" data-testid="max-seq" data-label=""#,
+            s.col_max_seq,
+            r#"">"#,
+            max_seq,
+            "</td></tr>"
         );
     }
     h

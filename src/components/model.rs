@@ -5,7 +5,7 @@
 //! architecture fields, and the core decides what they mean.
 
 use super::controls::{Scale, SliderField, Text};
-use crate::markup::esc;
+use crate::markup::{write_html, Html};
 use crate::state::use_state;
 use leptos::prelude::*;
 use tunefit_core::catalog;
@@ -341,18 +341,42 @@ fn read_file(file: web_sys::File, then: impl Fn(String) + 'static) {
 fn ModelSummary() -> impl IntoView {
     let st = use_state();
     view! {
-        <div inner_html=move || st.report.with(|r| r.as_ref().ok().map(|r| {
-            let s = st.s();
-            let lang = st.lang.get();
-            let inferred = if r.model.inferred { format!(r#"<span class="badge warn">{}</span>"#, esc(s.inferred_arch)) } else { String::new() };
-            // MoE: the parameters a token passes through; multimodal: the frozen vision tower.
-            let active = r.model.active_params.map(|n| format!(", {} {}", esc(&crate::format::count(n, lang)), esc(s.active_params_lc))).unwrap_or_default();
-            let vision = if r.model.frozen_vision_params > 0 {
-                format!(r#", <span data-testid="frozen-vision">{} {}</span>"#, esc(&crate::format::count(r.model.frozen_vision_params, lang)), esc(s.frozen_vision_lc))
-            } else { String::new() };
-            format!(r#"<p class="model-summary" data-testid="model-summary"><strong>{}</strong>: {} {}{active}, {} {}{vision}{inferred}</p>"#,
-                esc(&r.model.name), esc(&crate::format::count(r.model.params, lang)), esc(s.model_params_lc),
-                esc(&crate::format::count(r.model.trainable_params, lang)), esc(s.trainable_params_lc))
-        }).unwrap_or_default())></div>
+        <div inner_html=move || st.report.with(|r| r.as_ref().ok().map(|r| summary_markup(st.s(), st.lang.get(), &r.model).into_string()).unwrap_or_default())></div>
     }
+}
+
+/// The model's name, its parameters and the trainable ones; for a mixture of experts the
+/// parameters a token passes through, for a multimodal model the frozen vision tower, and a
+/// badge when the architecture was guessed.
+pub fn summary_markup(s: &crate::i18n::Strings, lang: crate::i18n::Lang, m: &tunefit_core::report::ModelInfo) -> Html {
+    use crate::format::count;
+    let mut h = Html::new();
+    write_html!(
+        h,
+        r#"<p class="model-summary" data-testid="model-summary"><strong>"#,
+        m.name,
+        "</strong>: ",
+        count(m.params, lang),
+        " ",
+        s.model_params_lc
+    );
+    if let Some(n) = m.active_params {
+        write_html!(h, ", ", count(n, lang), " ", s.active_params_lc);
+    }
+    write_html!(h, ", ", count(m.trainable_params, lang), " ", s.trainable_params_lc);
+    if m.frozen_vision_params > 0 {
+        write_html!(
+            h,
+            r#", <span data-testid="frozen-vision">"#,
+            count(m.frozen_vision_params, lang),
+            " ",
+            s.frozen_vision_lc,
+            "</span>"
+        );
+    }
+    if m.inferred {
+        write_html!(h, r#"<span class="badge warn">"#, s.inferred_arch, "</span>");
+    }
+    write_html!(h, "</p>");
+    h
 }

@@ -8,6 +8,7 @@
 //! carries it only when the person asks.
 
 use super::share::{action_of, download};
+use crate::markup::{write_html, Html};
 use crate::state::use_state;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -31,7 +32,9 @@ extern "C" {
 
 /// `m` as the panel's warning.
 fn warning(m: &str) -> String {
-    format!(r#"<p class="notice warn" data-testid="plan-error">{}</p>"#, crate::markup::esc(m))
+    let mut h = Html::new();
+    write_html!(h, r#"<p class="notice warn" data-testid="plan-error">"#, m, "</p>");
+    h.into_string()
 }
 
 /// The module's answer as text, or a warning saying why there is none.

@@ -2,47 +2,16 @@
 //! a ladder of either, with each GPU's memory as a horizontal line. (Cost against time lives
 //! with the cost table, in `cost.rs`.)
 //!
-//! Plot geometry is pure (`Axis`), so it is tested without a browser.
+//! The plot's geometry and axes are svg_axis.rs's, shared with the cost scatter.
 
 use crate::format::{bytes, number, Units};
 use crate::i18n::{Lang, Strings};
-use crate::markup::esc;
+use crate::markup::{write_html, Html};
 use crate::state::use_state;
+use crate::svg_axis::{self, Axis, H, MB, ML, MR, MT, W};
 use crate::url::PlotX;
 use leptos::prelude::*;
-use std::fmt::Write;
 use tunefit_core::{dataset, solve, Query};
-
-/// Plot box in SVG user units.
-pub const W: f64 = 640.0;
-pub const H: f64 = 300.0;
-/// Margins: left for the y labels, bottom for the x labels, right for GPU names.
-pub const ML: f64 = 56.0;
-pub const MR: f64 = 110.0;
-pub const MT: f64 = 12.0;
-pub const MB: f64 = 40.0;
-
-/// A linear or logarithmic map from data to SVG coordinates.
-#[derive(Debug, Clone, Copy)]
-pub struct Axis {
-    pub lo: f64,
-    pub hi: f64,
-    pub log: bool,
-    pub from: f64,
-    pub to: f64,
-}
-
-impl Axis {
-    pub fn map(&self, v: f64) -> f64 {
-        let t = if self.log {
-            (v.max(self.lo) / self.lo).ln() / (self.hi / self.lo).ln()
-        } else {
-            (v - self.lo) / (self.hi - self.lo)
-        };
-        let t = if t.is_finite() { t } else { 0.0 };
-        self.from + t * (self.to - self.from)
-    }
-}
 
 /// Sequence lengths of the curve: powers of two from 128 to 128k, plus the current one.
 pub fn seq_ladder(current: u32) -> Vec<u32> {
@@ -67,10 +36,10 @@ fn ladder(powers: std::ops::RangeInclusive<u32>, current: u32) -> Vec<u32> {
 }
 
 /// The plot's horizontal axis: its range and its labelled ticks.
-fn x_axis(x: PlotX) -> (f64, f64, &'static [u32]) {
+fn x_axis(x: PlotX) -> (f64, f64, &'static [f64]) {
     match x {
-        PlotX::Seq => (128.0, 131_072.0, &[128, 1024, 8192, 65_536]),
-        PlotX::Batch => (1.0, 512.0, &[1, 8, 64, 512]),
+        PlotX::Seq => (128.0, 131_072.0, &[128.0, 1024.0, 8192.0, 65_536.0]),
+        PlotX::Batch => (1.0, 512.0, &[1.0, 8.0, 64.0, 512.0]),
     }
 }
 
@@ -119,7 +88,7 @@ pub fn MemorySeqPlot() -> impl IntoView {
             <div inner_html=move || {
                 let x = st.plot_x();
                 let current = q.with(|q| if x == PlotX::Batch { q.batch } else { q.seq });
-                curve.with(|pts| curve_markup(st.s(), st.units.get(), st.lang.get(), x, pts, current))
+                curve.with(|pts| curve_markup(st.s(), st.units.get(), st.lang.get(), x, pts, current).into_string())
             }></div>
         </section>
     }
@@ -127,10 +96,10 @@ pub fn MemorySeqPlot() -> impl IntoView {
 
 /// The memory curve's SVG: device memory per GPU against sequence length or micro-batch
 /// (log), each GPU memory size as a dashed line, the query's own value as a dot.
-pub fn curve_markup(s: &Strings, u: Units, lang: Lang, axis: PlotX, pts: &[(u32, u64)], current: u32) -> String {
+pub fn curve_markup(s: &Strings, u: Units, lang: Lang, axis: PlotX, pts: &[(u32, u64)], current: u32) -> Html {
     let (x_lo, x_hi, x_ticks) = x_axis(axis);
     let x_label = if axis == PlotX::Batch { s.axis_batch } else { s.axis_seq };
-    let mut h = String::with_capacity(6 << 10);
+    let mut h = Html::with_capacity(6 << 10);
     let lines = vram_lines();
     let cur_mem = pts.iter().find(|(x, _)| *x == current).map(|p| p.1).unwrap_or(0);
     let max_vram = lines.last().map(|l| l.0).unwrap_or(1);
@@ -139,78 +108,86 @@ pub fn curve_markup(s: &Strings, u: Units, lang: Lang, axis: PlotX, pts: &[(u32,
     let y_hi = (max_vram.max(cur_mem) as f64 * 1.15).max(1.0);
     let x = Axis { lo: x_lo, hi: x_hi, log: true, from: ML, to: W - MR };
     let y = Axis { lo: 0.0, hi: y_hi, log: false, from: H - MB, to: MT };
-    let _ = write!(
+    write_html!(
         h,
-        r#"<svg viewBox="0 0 {W} {H}" class="plot" role="img" aria-labelledby="plot-seq-title plot-seq-desc"><defs><clipPath id="plot-seq-clip"><rect x="{ML}" y="{MT}" width="{}" height="{}"/></clipPath></defs>"#,
+        r#"<svg viewBox="0 0 "#,
+        W,
+        " ",
+        H,
+        r#"" class="plot" role="img" aria-labelledby="plot-seq-title plot-seq-desc"><defs><clipPath id="plot-seq-clip"><rect x=""#,
+        ML,
+        r#"" y=""#,
+        MT,
+        r#"" width=""#,
         W - ML - MR,
-        H - MT - MB
+        r#"" height=""#,
+        H - MT - MB,
+        r#""/></clipPath></defs>"#
     );
-    for i in 0..=4 {
-        let t = y_hi * i as f64 / 4.0;
-        let _ = write!(
-            h,
-            r#"<g class="tick"><line x1="{ML}" x2="{}" y1="{y}" y2="{y}"/><text x="{}" y="{}" text-anchor="end">{}</text></g>"#,
-            W - MR,
-            ML - 6.0,
-            y.map(t) + 4.0,
-            esc(&number(t / u.bytes(), 0, lang)),
-            y = y.map(t)
-        );
-    }
-    for &t in x_ticks {
-        let label = if t >= 1024 { format!("{}k", t / 1024) } else { t.to_string() };
-        let _ = write!(
-            h,
-            r#"<g class="tick"><text x="{}" y="{}" text-anchor="middle">{label}</text></g>"#,
-            x.map(t as f64),
-            H - MB + 16.0
-        );
-    }
-    let mid = (MT + H - MB) / 2.0;
-    let _ = write!(
-        h,
-        r#"<text class="axis-label" x="{}" y="{}" text-anchor="middle">{}</text><text class="axis-label" x="12" y="{mid}" text-anchor="middle" transform="rotate(-90 12 {mid})">{} ({})</text>"#,
-        (ML + W - MR) / 2.0,
-        H - 6.0,
-        esc(x_label),
-        esc(s.axis_memory),
-        u.symbol()
-    );
+    let y_ticks: Vec<f64> = (0..=4).map(|i| y_hi * i as f64 / 4.0).collect();
+    svg_axis::y_ticks(&mut h, &x, &y, &y_ticks, &|t| number(t / u.bytes(), 0, lang));
+    // Powers of two in the axis's own words: 8k is 8192.
+    let label = |t: f64| {
+        let t = t as u32;
+        if t >= 1024 {
+            format!("{}k", t / 1024)
+        } else {
+            t.to_string()
+        }
+    };
+    svg_axis::x_ticks(&mut h, &x, &y, x_ticks, &label, false);
+    svg_axis::titles(&mut h, &x, &y, &x_label, &format_args!("{} ({})", s.axis_memory, u.symbol()));
     // Label a line only when it is clear of the last labelled one.
     let mut last_label_y = f64::INFINITY;
     for (v, names) in lines {
         let ly = y.map(v as f64);
-        let _ = write!(
+        write_html!(
             h,
-            r#"<g class="vram" data-testid="vram-line"><title>{}: {}</title><line x1="{ML}" x2="{}" y1="{ly}" y2="{ly}"/>"#,
-            esc(&names),
-            esc(&bytes(v as f64, u, lang)),
-            W - MR
+            r#"<g class="vram" data-testid="vram-line"><title>"#,
+            names,
+            ": ",
+            bytes(v as f64, u, lang),
+            r#"</title><line x1=""#,
+            ML,
+            r#"" x2=""#,
+            W - MR,
+            r#"" y1=""#,
+            ly,
+            r#"" y2=""#,
+            ly,
+            r#""/>"#
         );
         if last_label_y - ly >= 12.0 {
             last_label_y = ly;
-            let _ = write!(h, r#"<text x="{}" y="{}">{}</text>"#, W - MR + 4.0, ly + 4.0, esc(&short(&names)));
+            write_html!(h, r#"<text x=""#, W - MR + 4.0, r#"" y=""#, ly + 4.0, r#"">"#, short(&names), "</text>");
         }
-        h.push_str("</g>");
+        write_html!(h, "</g>");
     }
-    h.push_str(r#"<polyline class="curve" clip-path="url(#plot-seq-clip)" data-testid="mem-curve" points=""#);
+    write_html!(h, r#"<polyline class="curve" clip-path="url(#plot-seq-clip)" data-testid="mem-curve" points=""#);
     for (i, (sx, m)) in pts.iter().enumerate() {
-        let _ =
-            write!(h, "{}{:.1},{:.1}", if i > 0 { " " } else { "" }, x.map(*sx as f64), y.map(*m as f64).max(MT - 4.0));
+        if i > 0 {
+            write_html!(h, " ");
+        }
+        write_html!(h, format_args!("{:.1},{:.1}", x.map(*sx as f64), y.map(*m as f64).max(MT - 4.0)));
     }
-    h.push_str(r#""/>"#);
+    write_html!(h, r#""/>"#);
     if cur_mem > 0 {
-        let _ = write!(
+        write_html!(
             h,
-            r#"<circle class="current" cx="{}" cy="{}" r="5"><title>{} {}: {}</title></circle>"#,
+            r#"<circle class="current" cx=""#,
             x.map(current as f64),
+            r#"" cy=""#,
             y.map(cur_mem as f64).max(MT),
-            esc(&number(current as f64, 0, lang)),
-            esc(x_label),
-            esc(&bytes(cur_mem as f64, u, lang))
+            r#"" r="5"><title>"#,
+            number(current as f64, 0, lang),
+            " ",
+            x_label,
+            ": ",
+            bytes(cur_mem as f64, u, lang),
+            "</title></circle>"
         );
     }
-    h.push_str("</svg>");
+    write_html!(h, "</svg>");
     h
 }
 

@@ -378,11 +378,30 @@ fn NeedChips() -> impl IntoView {
     use tunefit_core::query::Need;
     let st = use_state();
     let chips = move || {
-        st.query.with(|q| Need::ALL.iter().map(|n| {
-        let v = n.as_str();
-        format!(r#"<label class="chip" for="need-{v}"><input type="checkbox" id="need-{v}" data-testid="need-{v}" data-need="{v}"{}> {v}</label>"#,
-            if q.need.contains(*n) { " checked" } else { "" })
-    }).collect::<String>())
+        use crate::markup::{write_html, Html};
+        let mut h = Html::new();
+        st.query.with(|q| {
+            for n in Need::ALL {
+                let v = n.as_str();
+                write_html!(
+                    h,
+                    r#"<label class="chip" for="need-"#,
+                    v,
+                    r#""><input type="checkbox" id="need-"#,
+                    v,
+                    r#"" data-testid="need-"#,
+                    v,
+                    r#"" data-need=""#,
+                    v,
+                    r#"""#
+                );
+                if q.need.contains(*n) {
+                    write_html!(h, " checked");
+                }
+                write_html!(h, "> ", v, "</label>");
+            }
+        });
+        h.into_string()
     };
     view! {
         <fieldset class="targets" data-testid="needs" on:change=move |ev| {

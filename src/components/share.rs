@@ -6,7 +6,7 @@
 //! clipboard or a file. Where the async clipboard is missing or refused (plain http, old
 //! browsers, no permission), the text is shown in a box to copy by hand, with a message.
 
-use crate::state::use_state;
+use crate::state::{use_state, AppState};
 use crate::url::View;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -38,7 +38,7 @@ pub fn page_base() -> String {
 pub fn EmbedHead() -> impl IntoView {
     let st = crate::state::use_state();
     let html = move || {
-        use crate::markup::esc;
+        use crate::markup::{write_html, Html};
         let what = st.report.with(|r| r.as_ref().ok().map(|r| r.model.name.clone())).unwrap_or_default();
         let (mut search, method, gpu) = st.query.with(|q| {
             (
@@ -54,14 +54,22 @@ pub fn EmbedHead() -> impl IntoView {
         if st.units.get() != crate::format::Units::GiB {
             search.push_str("&units=gb");
         }
-        format!(
-            r#"<strong>{}</strong> · {method}{} <a href="{}?{}" target="_blank" rel="noopener" data-testid="embed-open">{}</a>"#,
-            esc(&what),
-            gpu.map(|g| format!(" · {}", esc(g))).unwrap_or_default(),
-            esc(&page_base()),
-            esc(&search),
-            esc(st.s().open_full)
-        )
+        let mut h = Html::new();
+        write_html!(h, "<strong>", what, "</strong> · ", method);
+        if let Some(g) = gpu {
+            write_html!(h, " · ", g);
+        }
+        write_html!(
+            h,
+            r#" <a href=""#,
+            page_base(),
+            "?",
+            search,
+            r#"" target="_blank" rel="noopener" data-testid="embed-open">"#,
+            st.s().open_full,
+            "</a>"
+        );
+        h.into_string()
     };
     view! { <p class="embed-head" data-testid="embed-head" inner_html=html></p> }
 }
@@ -117,17 +125,70 @@ pub fn download(name: &str, mime: &str, text: &str) -> Option<()> {
 /// The iframe snippet for `src`, with a script that sets the frame's height from the
 /// widget's `{type: 'tunefit:height', height}` messages (only those from the widget's origin).
 pub fn embed_snippet(src: &str, origin: &str) -> String {
-    let src = crate::markup::esc(src).to_string();
-    format!(
-        "<iframe class=\"tunefit-embed\" src=\"{src}\" title=\"tunefit\" width=\"100%\" height=\"480\" style=\"border:0\" loading=\"lazy\"></iframe>\n\
-<script>\n\
-addEventListener('message', (e) => {{\n\
-  if (e.origin !== '{origin}' || !e.data || e.data.type !== 'tunefit:height') return;\n\
-  for (const f of document.querySelectorAll('iframe.tunefit-embed'))\n\
-    if (f.contentWindow === e.source) f.style.height = Math.ceil(e.data.height) + 'px';\n\
-}});\n\
-</script>"
-    )
+    use crate::markup::{write_html, Html};
+    // The origin, a page address, has none of the escaped characters; were one there, it
+    // would stay inert text inside the script's string rather than end it.
+    let mut h = Html::new();
+    write_html!(
+        h,
+        r#"<iframe class="tunefit-embed" src=""#,
+        src,
+        "\" title=\"tunefit\" width=\"100%\" height=\"480\" style=\"border:0\" loading=\"lazy\"></iframe>\n\
+        <script>\n\
+        addEventListener('message', (e) => {\n\
+          if (e.origin !== '",
+        origin,
+        "' || !e.data || e.data.type !== 'tunefit:height') return;\n\
+          for (const f of document.querySelectorAll('iframe.tunefit-embed'))\n\
+            if (f.contentWindow === e.source) f.style.height = Math.ceil(e.data.height) + 'px';\n\
+        });\n\
+        </script>"
+    );
+    h.into_string()
+}
+
+/// The text a lazily loaded module's promise resolves to; None when the module fails.
+async fn lazy_text(promise: Result<js_sys::Promise, JsValue>) -> Option<String> {
+    wasm_bindgen_futures::JsFuture::from(promise.ok()?).await.ok()?.as_string()
+}
+
+/// The page's link for the current query, with the person's prices when asked; the memory
+/// unit travels with it.
+fn share_url(st: AppState, with_prices: bool) -> String {
+    let prices = st.prices.get();
+    let include = with_prices && !prices.is_empty();
+    let link = st.query.with(|q| tunefit_core::share::share_link(&page_base(), q, include.then_some(&prices)));
+    // The memory unit travels with the link: a figure read in GB stays in GB.
+    if st.units.get() == crate::format::Units::GiB {
+        return link;
+    }
+    let (head, tail) = link.split_once('#').map_or((link.as_str(), None), |(h, t)| (h, Some(t)));
+    let mut out = format!("{head}&units={}", st.units.get().code());
+    if let Some(t) = tail {
+        out.push('#');
+        out.push_str(t);
+    }
+    out
+}
+
+/// The embed snippet for the current query, the chosen view, the page's language and theme.
+fn embed_markup(st: AppState, view: Option<View>) -> String {
+    let mut src = format!("{}?{}&embed=1", page_base(), st.query.with(|q| q.to_query_string()));
+    if let Some(v) = view {
+        src.push_str("&view=");
+        src.push_str(v.code());
+    }
+    // The page's language and a fixed theme carry over; "auto" follows the reader's system.
+    if st.lang.get() != crate::i18n::Lang::En {
+        src.push_str("&lang=");
+        src.push_str(st.lang.get().code());
+    }
+    if st.theme.get() != crate::url::Theme::Auto {
+        src.push_str("&theme=");
+        src.push_str(st.theme.get().code());
+    }
+    let origin = web_sys::window().and_then(|w| w.location().origin().ok()).unwrap_or_default();
+    embed_snippet(&src, &origin)
 }
 
 #[component]
@@ -141,22 +202,7 @@ pub fn SharePanel() -> impl IntoView {
     let embed_open = RwSignal::new(false);
     let embed_view = RwSignal::new(None::<View>);
 
-    let link = move || {
-        let prices = st.prices.get();
-        let include = with_prices.get() && !prices.is_empty();
-        let link = st.query.with(|q| tunefit_core::share::share_link(&page_base(), q, include.then_some(&prices)));
-        // The memory unit travels with the link: a figure read in GB stays in GB.
-        if st.units.get() == crate::format::Units::GiB {
-            return link;
-        }
-        let (head, tail) = link.split_once('#').map_or((link.as_str(), None), |(h, t)| (h, Some(t)));
-        let mut out = format!("{head}&units={}", st.units.get().code());
-        if let Some(t) = tail {
-            out.push('#');
-            out.push_str(t);
-        }
-        out
-    };
+    let link = move || share_url(st, with_prices.get());
     let copy = move |text: String| {
         copy_then(
             text,
@@ -171,10 +217,7 @@ pub fn SharePanel() -> impl IntoView {
         let query = st.query.with_untracked(|q| q.to_query_string());
         let prices = st.prices.with_untracked(|b| if b.is_empty() { String::new() } else { b.to_json() });
         spawn_local(async move {
-            let text = match tunefit_markdown(&query, &prices, &page_base()) {
-                Ok(p) => wasm_bindgen_futures::JsFuture::from(p).await.ok().and_then(|v| v.as_string()),
-                Err(_) => None,
-            };
+            let text = lazy_text(tunefit_markdown(&query, &prices, &page_base())).await;
             match text {
                 Some(m) => copy(m),
                 None => status.set(Some(sh().copy_failed.into())),
@@ -187,10 +230,7 @@ pub fn SharePanel() -> impl IntoView {
         let query = st.query.with_untracked(|q| q.to_query_string());
         let prices = st.prices.with_untracked(|b| if b.is_empty() { String::new() } else { b.to_json() });
         spawn_local(async move {
-            let text = match tunefit_report(&query, &prices) {
-                Ok(p) => wasm_bindgen_futures::JsFuture::from(p).await.ok().and_then(|v| v.as_string()),
-                Err(_) => None,
-            };
+            let text = lazy_text(tunefit_report(&query, &prices)).await;
             match text {
                 Some(j) if download("tunefit.json", "application/json", &j).is_some() => {
                     status.set(Some(sh().downloaded.into()))
@@ -199,24 +239,7 @@ pub fn SharePanel() -> impl IntoView {
             }
         });
     };
-    let snippet = move || {
-        let mut src = format!("{}?{}&embed=1", page_base(), st.query.with(|q| q.to_query_string()));
-        if let Some(v) = embed_view.get() {
-            src.push_str("&view=");
-            src.push_str(v.code());
-        }
-        // The page's language and a fixed theme carry over; "auto" follows the reader's system.
-        if st.lang.get() != crate::i18n::Lang::En {
-            src.push_str("&lang=");
-            src.push_str(st.lang.get().code());
-        }
-        if st.theme.get() != crate::url::Theme::Auto {
-            src.push_str("&theme=");
-            src.push_str(st.theme.get().code());
-        }
-        let origin = web_sys::window().and_then(|w| w.location().origin().ok()).unwrap_or_default();
-        embed_snippet(&src, &origin)
-    };
+    let snippet = move || embed_markup(st, embed_view.get());
 
     let act = move |ev: web_sys::Event| {
         let Some(a) = action_of(&ev) else { return };

@@ -3,6 +3,7 @@
 //! first on a phone; every figure is the report's.
 
 use crate::format::{bytes, hours, usd};
+use crate::markup::{write_html, Html};
 use crate::state::use_state;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -66,7 +67,7 @@ pub fn Summary() -> impl IntoView {
             let current = st.query.with(|q| q.to_query_string());
             let fixes_html = if r.fit.as_ref().is_some_and(|f| f.verdict != Verdict::Fits) {
                 fixes.with(|f| match f.split_once('\n') {
-                    Some((k, tsv)) if k == current => fixes_markup(s.fixes_title, &tunefit_core::report::read_fixes(tsv), u, lang),
+                    Some((k, tsv)) if k == current => fixes_markup(s.fixes_title, &tunefit_core::report::read_fixes(tsv), u, lang).into_string(),
                     _ => String::new(),
                 })
             } else { String::new() };
@@ -92,25 +93,31 @@ pub fn Summary() -> impl IntoView {
 }
 
 /// The fixes as markup: each a button carrying its `set`, its figure and ✓ when it fits alone.
-fn fixes_markup(title: &str, fixes: &[Fix], u: crate::format::Units, lang: crate::i18n::Lang) -> String {
-    use crate::markup::esc;
-    use std::fmt::Write;
+pub fn fixes_markup(title: &str, fixes: &[Fix], u: crate::format::Units, lang: crate::i18n::Lang) -> Html {
+    let mut h = Html::new();
     if fixes.is_empty() {
-        return String::new();
+        return h;
     }
-    let mut h = format!(r#"<p class="muted">{}</p><ul data-testid="fixes">"#, esc(title));
+    write_html!(h, r#"<p class="muted">"#, title, r#"</p><ul data-testid="fixes">"#);
     for f in fixes {
-        let _ = write!(
+        write_html!(
             h,
-            r#"<li><button type="button" class="link" data-testid="fix" data-set="{}" data-fits="{}" title="{}">{} → {}{}</button></li>"#,
-            esc(&f.set),
+            r#"<li><button type="button" class="link" data-testid="fix" data-set=""#,
+            f.set,
+            r#"" data-fits=""#,
             f.fits,
-            esc(&f.note),
-            esc(&f.set),
-            esc(&bytes(f.device as f64, u, lang)),
-            if f.fits { " ✓" } else { "" }
+            r#"" title=""#,
+            f.note,
+            r#"">"#,
+            f.set,
+            " → ",
+            bytes(f.device as f64, u, lang)
         );
+        if f.fits {
+            write_html!(h, " ✓");
+        }
+        write_html!(h, "</button></li>");
     }
-    h.push_str("</ul>");
+    write_html!(h, "</ul>");
     h
 }

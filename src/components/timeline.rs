@@ -3,6 +3,7 @@
 //! the lazily loaded module (crates/tunefit-export/src/timeline_chart.rs) when the panel
 //! opens, and redrawn for each new query while it is open; this component only asks and shows.
 
+use crate::markup::{write_html, Html};
 use crate::state::use_state;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -17,7 +18,9 @@ extern "C" {
 }
 
 fn warning(m: &str) -> String {
-    format!(r#"<p class="notice warn" data-testid="timeline-error">{}</p>"#, crate::markup::esc(m))
+    let mut h = Html::new();
+    write_html!(h, r#"<p class="notice warn" data-testid="timeline-error">"#, m, "</p>");
+    h.into_string()
 }
 
 #[component]
@@ -32,10 +35,9 @@ pub fn TimelinePanel() -> impl IntoView {
         let query = st.query.with(|q| q.to_query_string());
         let (lang, gib) = (st.lang.get().code(), st.units.get() == crate::format::Units::GiB);
         if chart.with_untracked(String::is_empty) {
-            chart.set(format!(
-                r#"<p class="muted" role="status">{}</p>"#,
-                crate::markup::esc(st.lang.get_untracked().sh().export_loading)
-            ));
+            let mut h = Html::new();
+            write_html!(h, r#"<p class="muted" role="status">"#, st.lang.get_untracked().sh().export_loading, "</p>");
+            chart.set(h.into_string());
         }
         spawn_local(async move {
             let got = match tunefit_timeline(&query, lang, gib) {

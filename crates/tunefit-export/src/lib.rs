@@ -50,25 +50,25 @@ pub fn read_config(text: &str) -> String {
 /// The "Memory through one step" chart as markup (timeline_chart.rs).
 #[wasm_bindgen]
 pub fn timeline_html(query: &str, lang: &str, gib: bool) -> String {
-    timeline_chart::html(query, lang, gib)
+    timeline_chart::html(query, lang, gib).into_string()
 }
 
 /// The planning panel's fields as markup, in `lang` (plan_panel.rs).
 #[wasm_bindgen]
 pub fn plan_form_html(query: &str, lang: &str, problem: &str, log: &str) -> String {
-    plan_panel::form_html(query, lang, problem, log)
+    plan_panel::form_html(query, lang, problem, log).into_string()
 }
 
 /// The plans for the query's goal, budget and deadline as markup (`tunefit_core::plan`).
 #[wasm_bindgen]
 pub fn plans_html(query: &str, lang: &str, gib: bool) -> String {
-    plan_panel::plans_html(query, lang, gib)
+    plan_panel::plans_html(query, lang, gib).into_string()
 }
 
 /// A pasted log beside the estimate as markup (`tunefit_core::calibrate`).
 #[wasm_bindgen]
 pub fn calibration_html(query: &str, log: &str, lang: &str, gib: bool) -> String {
-    plan_panel::calibration_html(query, log, lang, gib)
+    plan_panel::calibration_html(query, log, lang, gib).into_string()
 }
 
 /// The log's memory figures as cases of the project's measured set (the panel's download).

@@ -1,12 +1,14 @@
-//! The page's "Plan a run · compare with my run" panel, written here as escaped markup: its
+//! The page's "Plan a run · compare with my run" panel, written here as markup
+//! (`tunefit_core::markup`, text escaped unless it is a literal of this file): its
 //! strings (English and Russian), its figures' formatting and the core's planning and log
 //! reading load with this module when the panel opens, not with the page (src/components/
 //! plan.rs only asks and shows). Buttons carry `data-act` (the page's one listener): `plans`,
 //! `plan:<query>` (apply a plan), `set:<key=value>` (apply the measured speed), `compare`,
 //! `case`; fields carry `data-key` (a query key, or `log`).
 
-use std::fmt::Write;
+use tunefit_core::markup::Html;
 use tunefit_core::query::{Goal, Query};
+use tunefit_core::write_html;
 
 struct Strings {
     hint: &'static str,
@@ -82,11 +84,6 @@ fn strings(lang: &str) -> &'static Strings {
     }
 }
 
-/// `s` escaped for text and attribute values (the page's own escaper).
-fn esc(s: &str) -> String {
-    tunefit_core::markup::esc(s).to_string()
-}
-
 /// A number with `decimals` places, in the language's decimal sign.
 fn number(x: f64, decimals: usize, lang: &str) -> String {
     let s = format!("{x:.decimals$}");
@@ -102,54 +99,69 @@ pub(crate) fn bytes(b: f64, gib: bool, lang: &str) -> String {
     format!("{}\u{a0}{}", number(b / if gib { 1073741824.0 } else { 1e9 }, 2, lang), if gib { "GiB" } else { "GB" })
 }
 
-fn warn(m: &str) -> String {
-    format!(r#"<p class="notice warn" data-testid="plan-error">{}</p>"#, esc(m))
+fn warn(m: &str) -> Html {
+    let mut h = Html::new();
+    write_html!(h, r#"<p class="notice warn" data-testid="plan-error">"#, m, "</p>");
+    h
 }
 
 /// The fields: budget, deadline and goal from `query`, the refused limit's message, the log.
-pub fn form_html(query: &str, lang: &str, problem: &str, log: &str) -> String {
+pub fn form_html(query: &str, lang: &str, problem: &str, log: &str) -> Html {
     let s = strings(lang);
     let q = Query::parse(query).unwrap_or_default();
     let shown = |x: Option<f64>| x.map(|v| v.to_string()).unwrap_or_default();
-    let mut h = format!(
-        r#"<p class="hint">{}</p><div class="plan-limits"><label>{} <input type="text" inputmode="decimal" data-testid="plan-budget" data-key="budget_usd" value="{}"></label><label>{} <input type="text" inputmode="decimal" data-testid="plan-deadline" data-key="deadline_h" value="{}"></label><label>{} <select data-testid="plan-goal" data-key="goal">"#,
-        esc(s.hint),
-        esc(s.budget),
-        esc(&shown(q.budget_usd)),
-        esc(s.deadline),
-        esc(&shown(q.deadline_h)),
-        esc(s.goal)
+    let mut h = Html::new();
+    write_html!(
+        h,
+        r#"<p class="hint">"#,
+        s.hint,
+        r#"</p><div class="plan-limits"><label>"#,
+        s.budget,
+        r#" <input type="text" inputmode="decimal" data-testid="plan-budget" data-key="budget_usd" value=""#,
+        shown(q.budget_usd),
+        r#""></label><label>"#,
+        s.deadline,
+        r#" <input type="text" inputmode="decimal" data-testid="plan-deadline" data-key="deadline_h" value=""#,
+        shown(q.deadline_h),
+        r#""></label><label>"#,
+        s.goal,
+        r#" <select data-testid="plan-goal" data-key="goal">"#
     );
     for g in Goal::ALL {
-        let _ = write!(
-            h,
-            r#"<option value="{0}"{1}>{0}</option>"#,
-            g.as_str(),
-            if *g == q.goal { " selected" } else { "" }
-        );
+        write_html!(h, r#"<option value=""#, g.as_str(), r#"""#);
+        if *g == q.goal {
+            write_html!(h, " selected");
+        }
+        write_html!(h, ">", g.as_str(), "</option>");
     }
-    let _ = write!(
+    write_html!(
         h,
-        r#"</select></label><button type="button" data-act="plans" data-testid="plan-find">{}</button></div>"#,
-        esc(s.find)
+        r#"</select></label><button type="button" data-act="plans" data-testid="plan-find">"#,
+        s.find,
+        "</button></div>"
     );
     if !problem.is_empty() {
-        let _ = write!(h, r#"<p class="notice warn" role="alert" data-testid="plan-limit-error">{}</p>"#, esc(problem));
+        write_html!(h, r#"<p class="notice warn" role="alert" data-testid="plan-limit-error">"#, problem, "</p>");
     }
-    let _ = write!(
+    write_html!(
         h,
-        r#"<h3>{}</h3><p class="hint">{}</p><textarea rows="4" data-testid="calibration-log" data-key="log">{}</textarea><p><button type="button" data-act="compare" data-testid="calibration-compare">{}</button> <button type="button" data-act="case" data-testid="calibration-case">{}</button></p>"#,
-        esc(s.calib_title),
-        esc(s.calib_hint),
-        esc(log),
-        esc(s.compare),
-        esc(s.case)
+        "<h3>",
+        s.calib_title,
+        r#"</h3><p class="hint">"#,
+        s.calib_hint,
+        r#"</p><textarea rows="4" data-testid="calibration-log" data-key="log">"#,
+        log,
+        r#"</textarea><p><button type="button" data-act="compare" data-testid="calibration-compare">"#,
+        s.compare,
+        r#"</button> <button type="button" data-act="case" data-testid="calibration-case">"#,
+        s.case,
+        "</button></p>"
     );
     h
 }
 
 /// The plans for the query's goal, budget and deadline, each with its Apply button.
-pub fn plans_html(query: &str, lang: &str, gib: bool) -> String {
+pub fn plans_html(query: &str, lang: &str, gib: bool) -> Html {
     let s = strings(lang);
     let q = match Query::parse(query) {
         Ok(q) => q,
@@ -159,36 +171,52 @@ pub fn plans_html(query: &str, lang: &str, gib: bool) -> String {
         Ok(p) => p,
         Err(e) => return warn(&e.to_string()),
     };
+    let mut h = Html::new();
     if plans.is_empty() {
-        return format!(r#"<p class="muted" data-testid="plan-none">{}</p>"#, esc(s.none));
+        write_html!(h, r#"<p class="muted" data-testid="plan-none">"#, s.none, "</p>");
+        return h;
     }
-    let mut h = String::from(r#"<ol data-testid="plans">"#);
+    write_html!(h, r#"<ol data-testid="plans">"#);
     for p in &plans {
         let gives_up = if p.gives_up.is_empty() { s.same.to_string() } else { p.gives_up.join("; ") };
-        let _ = write!(
+        write_html!(
             h,
-            r#"<li data-testid="plan" data-usd="{}" data-hours="{}"><button type="button" data-act="plan:{}">{}</button> {} ({} × {}): {}&nbsp;{}, ${}, {} {} — {}</li>"#,
+            r#"<li data-testid="plan" data-usd=""#,
             p.usd,
+            r#"" data-hours=""#,
             p.hours,
-            esc(&p.query),
-            esc(s.apply),
-            esc(&p.offer),
+            r#""><button type="button" data-act="plan:"#,
+            p.query,
+            r#"">"#,
+            s.apply,
+            "</button> ",
+            p.offer,
+            " (",
             p.gpus,
-            esc(&p.gpu),
+            " × ",
+            p.gpu,
+            "): ",
             number(p.hours, 1, lang),
+            "&nbsp;",
             s.hours,
+            ", $",
             number(p.usd, 2, lang),
+            ", ",
             bytes(p.device as f64, gib, lang),
+            " ",
             s.per_gpu,
-            esc(&gives_up)
+            " — ",
+            gives_up,
+            "</li>"
         );
     }
-    h + "</ol>"
+    write_html!(h, "</ol>");
+    h
 }
 
 /// A pasted log beside the estimate: each memory figure with the estimate's error, the
 /// measured speed against the estimate with a button that applies it as `mfu`.
-pub fn calibration_html(query: &str, log: &str, lang: &str, gib: bool) -> String {
+pub fn calibration_html(query: &str, log: &str, lang: &str, gib: bool) -> Html {
     let s = strings(lang);
     let q = match Query::parse(query) {
         Ok(q) => q,
@@ -198,42 +226,57 @@ pub fn calibration_html(query: &str, log: &str, lang: &str, gib: bool) -> String
         Ok(c) => c,
         Err(e) => return warn(&e.to_string()),
     };
-    let mut h = String::from(r#"<ul data-testid="calibration">"#);
+    let mut h = Html::new();
+    write_html!(h, r#"<ul data-testid="calibration">"#);
     for (metric, m, p, err) in &c.memory {
-        let _ = write!(
+        write_html!(
             h,
-            r#"<li data-testid="calibration-memory" data-metric="{}">{}: {} {}, {} {} ({:+.0}%)</li>"#,
-            esc(metric),
-            esc(metric),
+            r#"<li data-testid="calibration-memory" data-metric=""#,
+            metric,
+            r#"">"#,
+            metric,
+            ": ",
             s.measured,
+            " ",
             bytes(*m as f64, gib, lang),
+            ", ",
             s.estimated,
+            " ",
             bytes(*p as f64, gib, lang),
-            err * 100.0
+            " (",
+            format_args!("{:+.0}", err * 100.0),
+            "%)</li>"
         );
     }
     // The largest measured/estimated ratio of the figures read (the cautious one), as the
     // query's `mem_scale`: every memory peak of this setup is scaled by it.
     if let Some(scale) = c.memory.iter().map(|(_, m, p, _)| *m as f64 / (*p).max(1) as f64).reduce(f64::max) {
         let scale = scale.clamp(0.1, 10.0);
-        let _ = write!(
+        write_html!(
             h,
-            r#"<li data-testid="calibration-scale"><button type="button" data-act="set:mem_scale={:.3}">{}</button> (×{})</li>"#,
-            scale,
-            esc(s.use_memory),
-            number(scale, 3, lang)
+            r#"<li data-testid="calibration-scale"><button type="button" data-act="set:mem_scale="#,
+            format_args!("{scale:.3}"),
+            r#"">"#,
+            s.use_memory,
+            "</button> (×",
+            number(scale, 3, lang),
+            ")</li>"
         );
     }
     if let (Some(ratio), Some(mfu)) = (c.speed_ratio, c.measured_mfu) {
-        let _ = write!(
+        write_html!(
             h,
-            r#"<li data-testid="calibration-speed">{} <button type="button" data-act="set:mfu={:.3}">{}</button></li>"#,
-            esc(&(s.speed)(&format!("{}×", number(ratio, 2, lang)), &c.speed_basis)),
-            mfu,
-            esc(s.use_speed)
+            r#"<li data-testid="calibration-speed">"#,
+            (s.speed)(&format!("{}×", number(ratio, 2, lang)), &c.speed_basis),
+            r#" <button type="button" data-act="set:mfu="#,
+            format_args!("{mfu:.3}"),
+            r#"">"#,
+            s.use_speed,
+            "</button></li>"
         );
     }
-    h + "</ul>"
+    write_html!(h, "</ul>");
+    h
 }
 
 #[cfg(test)]
@@ -242,10 +285,10 @@ mod tests {
 
     #[test]
     fn plans_carry_their_queries_and_bad_input_is_said() {
-        let h = plans_html("model=llama-3.1-8b&method=lora&batch=4&seq=2048&budget_usd=50", "en", true);
+        let h = plans_html("model=llama-3.1-8b&method=lora&batch=4&seq=2048&budget_usd=50", "en", true).into_string();
         assert!(h.contains(r#"data-act="plan:"#) && h.contains("GiB"), "{h}");
-        assert!(plans_html("model=nope", "en", true).contains("plan-error"));
-        assert!(plans_html("model=llama-3.1-8b&budget_usd=0.01", "ru", true).contains("не укладывается"));
+        assert!(plans_html("model=nope", "en", true).as_str().contains("plan-error"));
+        assert!(plans_html("model=llama-3.1-8b&budget_usd=0.01", "ru", true).as_str().contains("не укладывается"));
     }
 
     #[test]
@@ -255,11 +298,32 @@ mod tests {
             "\tGPU peak memory reserved: 21.00 GiB\ntokens_per_second_per_gpu:1500",
             "en",
             true,
-        );
+        )
+        .into_string();
         assert!(h.contains(r#"data-metric="reserved""#) && h.contains("measured 21.00"), "{h}");
         assert!(h.contains(r#"data-act="set:mfu="#), "{h}");
-        assert!(calibration_html("model=llama-3.1-8b", "<script>", "en", true).contains("no recognised figure"));
-        // The log is escaped where it is written back.
-        assert!(form_html("", "en", "", "<b>x</b>").contains("&lt;b&gt;x"));
+        assert!(calibration_html("model=llama-3.1-8b", "<script>", "en", true)
+            .as_str()
+            .contains("no recognised figure"));
+    }
+
+    /// Text from a link or a paste (a key in the query, the log, a refused limit's
+    /// message) comes out as text in every part of the panel: no element, no attribute.
+    #[test]
+    fn hostile_text_stays_text_in_every_part() {
+        let hostile = r#"<img src=x onerror="alert(1)">'"#;
+        // A query error names the key as the link spelled it.
+        let link = format!("v=1&{}=1", tunefit_core::query::percent_encode(hostile));
+        let parts = [
+            form_html(&link, "en", hostile, hostile),
+            plans_html(&link, "en", true),
+            calibration_html(&link, hostile, "en", true),
+            calibration_html("v=1&model=llama-3.1-8b", hostile, "en", true),
+        ];
+        for h in parts {
+            let h = h.as_str();
+            assert!(!h.contains("<img") && !h.contains(r#"onerror=""#), "{h}");
+        }
+        assert!(form_html("", "en", "", "<b>x</b>").as_str().contains("&lt;b&gt;x"));
     }
 }

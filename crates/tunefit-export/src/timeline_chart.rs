@@ -4,9 +4,8 @@
 //! Allocated and reserved over the events of the load and one step, the chosen GPU's
 //! capacity as a line, the phases marked, and the peak's moment named in words.
 
-use std::fmt::Write;
-use tunefit_core::markup::esc;
-use tunefit_core::Query;
+use tunefit_core::markup::Html;
+use tunefit_core::{write_html, Query};
 
 struct Strings {
     allocated: &'static str,
@@ -39,12 +38,14 @@ static RU: Strings = Strings {
     none: "Для этой конфигурации нет прогона, который можно нарисовать.",
 };
 
-fn warning(m: &str) -> String {
-    format!(r#"<p class="notice warn" data-testid="timeline-error">{}</p>"#, esc(m))
+fn warning(m: &str) -> Html {
+    let mut h = Html::new();
+    write_html!(h, r#"<p class="notice warn" data-testid="timeline-error">"#, m, "</p>");
+    h
 }
 
 /// The chart for `query` in `lang` ("ru" or English), figures in GiB (or GB).
-pub fn html(query: &str, lang: &str, gib: bool) -> String {
+pub fn html(query: &str, lang: &str, gib: bool) -> Html {
     let s = if lang == "ru" { &RU } else { &EN };
     let q = match Query::parse(query) {
         Ok(q) => q,
@@ -67,28 +68,42 @@ pub fn html(query: &str, lang: &str, gib: bool) -> String {
     let line = |f: &dyn Fn(&tunefit_core::memory::timeline::Point) -> f64| {
         points.iter().enumerate().map(|(i, p)| format!("{:.1},{:.1}", x(i), y(f(p)))).collect::<Vec<_>>().join(" ")
     };
-    let mut svg = String::new();
-    let _ = write!(
+    let one = |v: f64| format!("{v:.1}");
+    let mut svg = Html::new();
+    write_html!(
         svg,
-        r#"<svg class="timeline-chart" data-testid="timeline-chart" viewBox="0 0 {w} {h}" role="img" aria-label="{}">"#,
-        esc(&(s.events)(points.len()))
+        r#"<svg class="timeline-chart" data-testid="timeline-chart" viewBox="0 0 "#,
+        w,
+        " ",
+        h,
+        r#"" role="img" aria-label=""#,
+        (s.events)(points.len()),
+        r#"">"#
     );
     // Axis: zero and the top, in the page's unit.
-    let _ = write!(
+    write_html!(
         svg,
-        r#"<line x1="{left}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="currentColor" stroke-opacity="0.3"/>"#,
-        y(0.0),
-        w - 8.0,
-        y(0.0)
+        r#"<line x1=""#,
+        left,
+        r#"" y1=""#,
+        one(y(0.0)),
+        r#"" x2=""#,
+        one(w - 8.0),
+        r#"" y2=""#,
+        one(y(0.0)),
+        r#"" stroke="currentColor" stroke-opacity="0.3"/>"#
     );
     for frac in [0.5, 1.0] {
         let b = top / 1.08 * frac;
-        let _ = write!(
+        write_html!(
             svg,
-            r#"<text x="{:.1}" y="{:.1}" font-size="11" text-anchor="end" fill="currentColor">{}</text>"#,
-            left - 4.0,
-            y(b) + 4.0,
-            esc(&fig(b))
+            r#"<text x=""#,
+            one(left - 4.0),
+            r#"" y=""#,
+            one(y(b) + 4.0),
+            r#"" font-size="11" text-anchor="end" fill="currentColor">"#,
+            fig(b),
+            "</text>"
         );
     }
     // Phases: a tick and a label where each begins.
@@ -98,54 +113,79 @@ pub fn html(query: &str, lang: &str, gib: bool) -> String {
             continue;
         }
         last = Some(p.phase);
-        let _ = write!(
+        write_html!(
             svg,
-            r#"<line x1="{0:.1}" y1="8" x2="{0:.1}" y2="{1:.1}" stroke="currentColor" stroke-opacity="0.15"/><text x="{2:.1}" y="{3:.1}" font-size="11" fill="currentColor" fill-opacity="0.7">{4}</text>"#,
-            x(i),
-            y(0.0),
-            x(i) + 2.0,
-            h - 6.0,
-            esc(p.phase.as_str())
+            r#"<line x1=""#,
+            one(x(i)),
+            r#"" y1="8" x2=""#,
+            one(x(i)),
+            r#"" y2=""#,
+            one(y(0.0)),
+            r#"" stroke="currentColor" stroke-opacity="0.15"/><text x=""#,
+            one(x(i) + 2.0),
+            r#"" y=""#,
+            one(h - 6.0),
+            r#"" font-size="11" fill="currentColor" fill-opacity="0.7">"#,
+            p.phase.as_str(),
+            "</text>"
         );
     }
     if let Some(c) = capacity {
-        let _ = write!(
+        write_html!(
             svg,
-            r#"<line data-testid="timeline-capacity" x1="{left}" y1="{0:.1}" x2="{1:.1}" y2="{0:.1}" stroke="currentColor" stroke-dasharray="2 3"/><text x="{1:.1}" y="{2:.1}" font-size="11" text-anchor="end" fill="currentColor">{3} {4}</text>"#,
-            y(c),
-            w - 8.0,
-            y(c) - 4.0,
-            esc(s.capacity),
-            esc(&fig(c))
+            r#"<line data-testid="timeline-capacity" x1=""#,
+            left,
+            r#"" y1=""#,
+            one(y(c)),
+            r#"" x2=""#,
+            one(w - 8.0),
+            r#"" y2=""#,
+            one(y(c)),
+            r#"" stroke="currentColor" stroke-dasharray="2 3"/><text x=""#,
+            one(w - 8.0),
+            r#"" y=""#,
+            one(y(c) - 4.0),
+            r#"" font-size="11" text-anchor="end" fill="currentColor">"#,
+            s.capacity,
+            " ",
+            fig(c),
+            "</text>"
         );
     }
-    let _ = write!(
+    write_html!(
         svg,
-        r#"<polyline data-testid="timeline-reserved" fill="none" stroke="var(--t-overhead)" stroke-width="1.5" points="{}"/>"#,
-        line(&|p| p.reserved as f64)
+        r#"<polyline data-testid="timeline-reserved" fill="none" stroke="var(--t-overhead)" stroke-width="1.5" points=""#,
+        line(&|p| p.reserved as f64),
+        r#""/>"#
     );
-    let _ = write!(
+    write_html!(
         svg,
-        r#"<polyline data-testid="timeline-allocated" fill="none" stroke="var(--t-activations)" stroke-width="2" points="{}"/>"#,
-        line(&|p| p.allocated as f64)
+        r#"<polyline data-testid="timeline-allocated" fill="none" stroke="var(--t-activations)" stroke-width="2" points=""#,
+        line(&|p| p.allocated as f64),
+        r#""/>"#
     );
-    svg.push_str("</svg>");
     let (pa, pr) = points.iter().fold((0u64, 0u64), |(a, r), p| (a.max(p.allocated), r.max(p.reserved)));
     let moment = r.memory.peak_phase.clone().unwrap_or_default();
-    format!(
-        r#"{svg}<p class="legend"><span class="swatch t-activations"></span>{} <span class="swatch t-overhead"></span>{}</p><p data-testid="timeline-peak">{}</p><p class="muted">{}</p>"#,
-        esc(s.allocated),
-        esc(s.reserved),
-        esc(&(s.peak)(&moment, &fig(pa as f64), &fig(pr as f64))),
-        esc(&(s.events)(points.len()))
-    )
+    write_html!(
+        svg,
+        r#"</svg><p class="legend"><span class="swatch t-activations"></span>"#,
+        s.allocated,
+        r#" <span class="swatch t-overhead"></span>"#,
+        s.reserved,
+        r#"</p><p data-testid="timeline-peak">"#,
+        (s.peak)(&moment, &fig(pa as f64), &fig(pr as f64)),
+        r#"</p><p class="muted">"#,
+        (s.events)(points.len()),
+        "</p>"
+    );
+    svg
 }
 
 #[cfg(test)]
 mod tests {
     #[test]
     fn draws_both_curves_the_capacity_and_names_the_peak() {
-        let h = super::html("v=1&model=llama-3.1-8b&method=lora&gpu=rtx-4090", "en", true);
+        let h = super::html("v=1&model=llama-3.1-8b&method=lora&gpu=rtx-4090", "en", true).into_string();
         for id in ["timeline-chart", "timeline-allocated", "timeline-reserved", "timeline-capacity", "timeline-peak"] {
             assert!(h.contains(id), "{id} missing: {h}");
         }
@@ -153,9 +193,15 @@ mod tests {
             &tunefit_core::Query::parse("v=1&model=llama-3.1-8b&method=lora").unwrap(),
         )
         .unwrap();
-        assert!(h.contains(&tunefit_core::markup::esc(r.memory.peak_phase.as_deref().unwrap()).to_string()), "{h}");
-        // Russian, GB; a bad link is a warning, not a blank.
-        assert!(super::html("v=1&method=lora", "ru", false).contains("Пик"));
-        assert!(super::html("v=1&batch=-1", "en", true).contains("timeline-error"));
+        let mut phase = tunefit_core::markup::Html::new();
+        phase.text(&r.memory.peak_phase.as_deref().unwrap());
+        assert!(h.contains(phase.as_str()), "{h}");
+        // Russian, GB; a bad link is a warning, not a blank, and the link's text in it is text.
+        assert!(super::html("v=1&method=lora", "ru", false).as_str().contains("Пик"));
+        assert!(super::html("v=1&batch=-1", "en", true).as_str().contains("timeline-error"));
+        // A query error names the key as the link spelled it.
+        let link = format!("v=1&{}=1", tunefit_core::query::percent_encode(r#"<img src=x onerror="alert(1)">"#));
+        let hostile = super::html(&link, "en", true).into_string();
+        assert!(hostile.contains("timeline-error") && !hostile.contains("<img"), "{hostile}");
     }
 }
