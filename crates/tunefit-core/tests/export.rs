@@ -951,7 +951,7 @@ fn llama_factory_and_axolotl_data_and_output_keys() {
 }
 
 #[test]
-fn second_pass_fixes_hold() {
+fn exports_follow_each_frameworks_exceptions() {
     // LLaMA-Factory: pure_bf16 only without ZeRO-3, with a warning when it is dropped.
     let e = ex(Framework::LlamaFactory, Z3);
     assert!(e.warnings.iter().any(|w| w.code == "export-precision"));
