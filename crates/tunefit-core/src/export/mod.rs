@@ -133,20 +133,6 @@ pub fn export_json_in(query: &str, framework: &str, lang: Lang) -> String {
     }
 }
 
-/// `export_json` with `finish` applied to a successful export before it is written (the lazily
-/// loaded exporter translates its notes there); errors are written as `export_json` writes them.
-pub fn export_json_with(query: &str, framework: &str, finish: impl FnOnce(ConfigExport) -> ConfigExport) -> String {
-    let result = match (Query::parse(query), Framework::parse(framework)) {
-        (Err(e), _) => Err(e.to_string()),
-        (_, None) => Err(format!("framework: '{framework}' is not one of {}", accepted())),
-        (Ok(q), Some(fw)) => export(&q, fw).map(finish).map_err(|e| e.to_string()),
-    };
-    match result {
-        Ok(x) => serde_json::to_string(&x).unwrap_or_default(),
-        Err(e) => serde_json::json!({ "error": e }).to_string(),
-    }
-}
-
 /// Reads `export_json`'s answer back (in the main wasm, with the small `json` reader rather
 /// than serde_json's deserializer). `Err` carries the exporter's message, or says why the
 /// text is not an export.
