@@ -351,8 +351,9 @@ async fn wait_for(root: &HtmlElement, testid: &str) -> web_sys::Element {
 }
 
 /// Copy config (components/export.rs) asks `window.tunefitExport` (public/boot.js: it loads
-/// the exporter's own wasm) only once the panel opens, and shows what it answers, read back
-/// from export_json's JSON; without an exporter the panel says so instead of staying blank.
+/// the exporter's own wasm) only once the panel opens, in the page's language, and shows what
+/// it answers, read back from export_json's JSON; without an exporter the panel says so
+/// instead of staying blank.
 #[wasm_bindgen_test]
 async fn copy_config_asks_the_lazy_exporter_only_when_opened() {
     use std::{cell::Cell, rc::Rc};
@@ -370,10 +371,13 @@ async fn copy_config_asks_the_lazy_exporter_only_when_opened() {
     // A stand-in exporter that counts its calls and answers as crates/tunefit-export does.
     let calls = Rc::new(Cell::new(0u32));
     let counted = calls.clone();
-    let f = Closure::<dyn Fn(String, String) -> js_sys::Promise>::new(move |query: String, fw: String| {
-        counted.set(counted.get() + 1);
-        js_sys::Promise::resolve(&JsValue::from_str(&tunefit_core::export::export_json(&query, &fw)))
-    });
+    let f = Closure::<dyn Fn(String, String, String) -> js_sys::Promise>::new(
+        move |query: String, fw: String, lang: String| {
+            counted.set(counted.get() + 1);
+            let lang = if lang == "ru" { tunefit_core::diag::Lang::Ru } else { tunefit_core::diag::Lang::En };
+            js_sys::Promise::resolve(&JsValue::from_str(&tunefit_core::export::export_json_in(&query, &fw, lang)))
+        },
+    );
     js_sys::Reflect::set(&w, &"tunefitExport".into(), f.as_ref()).unwrap();
     f.forget();
     let root = mount_at(qs).await;
@@ -391,7 +395,30 @@ async fn copy_config_asks_the_lazy_exporter_only_when_opened() {
     assert!(!expected.warnings.is_empty());
     assert_eq!(q(&root, "export-warnings").child_element_count() as usize, expected.warnings.len());
     assert_eq!(calls.get(), 1);
+
+    // In Russian every notice is the exporter's Russian, the framework profile's included
+    // (unsloth on two GPUs: framework-multi-gpu).
+    let ru = "?v=1&method=lora&gpus=2&framework=unsloth&lang=ru";
+    let root = mount_at(ru).await;
+    q(&root, "export").set_attribute("open", "").unwrap();
+    wait_for(&root, "export-warnings").await;
+    let expected = tunefit_core::export::export_in(
+        &tunefit_core::Query::parse("v=1&method=lora&gpus=2&framework=unsloth").unwrap(),
+        tunefit_core::query::Framework::Unsloth,
+        tunefit_core::diag::Lang::Ru,
+    )
+    .unwrap();
+    assert!(expected.warnings.iter().any(|n| n.code == "framework-multi-gpu"));
+    let first = q(&root, "export-warnings").first_element_child();
+    let shown: Vec<(String, String)> = std::iter::successors(first, |li| li.next_element_sibling())
+        .map(|li| (li.get_attribute("data-code").unwrap_or_default(), li.text_content().unwrap_or_default()))
+        .collect();
+    let want: Vec<(String, String)> = expected.warnings.iter().map(|n| (n.code.clone(), n.message.clone())).collect();
+    assert_eq!(shown, want);
     js_sys::Reflect::delete_property(&w, &"tunefitExport".into()).unwrap();
+    // Mounted pages stay alive; this one's remaining work (sections that follow on animation
+    // frames) finishes here rather than inside the next test's short waits.
+    gloo_timers::future::TimeoutFuture::new(300).await;
 }
 
 #[wasm_bindgen_test]

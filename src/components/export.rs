@@ -8,9 +8,9 @@
 //! first `tunefitExport` call, made when this panel first opens. The answer is JSON
 //! (`export_json`), read back with `read_export_json`; until it arrives the panel says it is
 //! loading, and a module that cannot be loaded is said, never a blank panel. The exporter
-//! is asked in the page's language: it translates its own notes (their Russian ships with it,
-//! not in this wasm); the framework profile's warnings it repeats go through `core_message`
-//! like the page's other notices.
+//! is asked in the page's language and renders every notice in it, the framework profile's
+//! warnings included (their sentences ship with it, not in this wasm), so the panel shows
+//! each message as it arrives.
 
 use super::share::{action_of, copy_then};
 use crate::state::use_state;
@@ -77,7 +77,8 @@ pub fn ExportPanel() -> impl IntoView {
             return;
         }
         let (query, framework) = q.with(|q| (q.to_query_string(), q.framework.as_str()));
-        // The exporter translates its own notes, so another language is another question.
+        // The exporter renders its notes in the language asked, so another language is another
+        // question.
         let lang = st.lang.get().code();
         let n = asked.get_value().wrapping_add(1);
         asked.set_value(n);

@@ -20,7 +20,6 @@ pub mod export;
 pub mod fix;
 pub mod framework;
 pub mod hfconfig;
-pub mod i18n_template;
 pub mod json;
 pub mod markdown;
 pub mod markup;

@@ -7,7 +7,7 @@ use std::path::Path;
 /// Bottom to top. Modules of one layer do not use each other.
 const LAYERS: &[&[&str]] = &[
     // Text and numbers, no domain.
-    &["num", "choice", "markup", "i18n_template"],
+    &["num", "choice", "markup"],
     &["json", "query"],
     // What goes wrong, and the domain's data.
     &["diag"],

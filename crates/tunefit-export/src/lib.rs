@@ -1,24 +1,28 @@
-//! The config exporter as its own wasm module (issue #5): `tunefit_core::export` and its
-//! templates are about 25 KB of gzipped wasm that only the Copy-config panel uses, so the page
-//! fetches this module when that panel opens instead of on first load (public/boot.js,
-//! `tunefitExport`). One function: a query string, a framework and the page's language in,
-//! the export as JSON out (`tunefit_core::export::export_json`'s format; the page reads it
-//! with `read_export_json`). The exporter's notes are translated here (`ru`), so their
-//! Russian sentences load with the exporter rather than with the page.
+//! The config exporter as its own wasm module: `tunefit_core::export` and its templates are
+//! about 25 KB of gzipped wasm that only the Copy-config panel uses, so the page fetches this
+//! module when that panel opens instead of on first load (public/boot.js, `tunefitExport`).
+//! One function: a query string, a framework and the page's language in, the export as JSON
+//! out (`tunefit_core::export::export_json`'s format; the page reads it with
+//! `read_export_json`). The notes are rendered in the page's language here, from their own
+//! figures (`tunefit_core::export::Note`), so their sentences in both languages load with the
+//! exporter rather than with the page.
+
+// No function over 100 lines (clippy.toml): a longer one is split into its steps.
+#![warn(clippy::too_many_lines)]
 
 pub mod plan_panel;
-pub mod ru;
 pub mod timeline_chart;
 
-use tunefit_core::export::{export_json_with, ConfigExport};
+use tunefit_core::diag::Lang;
+use tunefit_core::export::export_json_in;
 use wasm_bindgen::prelude::*;
 
-/// `tunefit_core::export::export_json` with the warnings in `lang` ("en" or "ru"; any other
-/// value is English): `ConfigExport` as JSON, or `{"error": "..."}` (the core's own error
-/// text, as `tunefit export` prints it).
+/// `tunefit_core::export::export_json` with every notice, the framework profile's warnings
+/// included, in `lang` ("ru" is Russian; any other value is English): `ConfigExport` as JSON,
+/// or `{"error": "..."}` (the core's own error text, as `tunefit export` prints it).
 #[wasm_bindgen]
 pub fn export_json(query: &str, framework: &str, lang: &str) -> String {
-    export_json_with(query, framework, |x| if lang == "ru" { translated(x) } else { x })
+    export_json_in(query, framework, if lang == "ru" { Lang::Ru } else { Lang::En })
 }
 
 /// The whole report as `tunefit estimate --json` prints it (the page's Download JSON),
@@ -75,14 +79,4 @@ pub fn calibration_html(query: &str, log: &str, lang: &str, gib: bool) -> String
 #[wasm_bindgen]
 pub fn measured_cases_json(query: &str, log: &str) -> String {
     tunefit_core::calibrate::measured_cases_json(query, log)
-}
-
-/// `x` with every warning that has a Russian row in Russian; the rest as the core wrote them.
-pub fn translated(mut x: ConfigExport) -> ConfigExport {
-    for w in &mut x.warnings {
-        if let Some(m) = ru::message(&w.code, &w.message) {
-            w.message = m;
-        }
-    }
-    x
 }

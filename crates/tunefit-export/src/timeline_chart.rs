@@ -5,6 +5,7 @@
 //! capacity as a line, the phases marked, and the peak's moment named in words.
 
 use tunefit_core::markup::Html;
+use tunefit_core::memory::timeline::Point;
 use tunefit_core::{write_html, Query};
 
 struct Strings {
@@ -44,6 +45,59 @@ fn warning(m: &str) -> Html {
     h
 }
 
+/// The phases along the chart: a tick and a label where each begins.
+fn phase_ticks(svg: &mut Html, points: &[Point], x: &dyn Fn(usize) -> f64, y0: String, h: f64) {
+    let one = |v: f64| format!("{v:.1}");
+    let mut last = None;
+    for (i, p) in points.iter().enumerate() {
+        if last == Some(p.phase) {
+            continue;
+        }
+        last = Some(p.phase);
+        write_html!(
+            svg,
+            r#"<line x1=""#,
+            one(x(i)),
+            r#"" y1="8" x2=""#,
+            one(x(i)),
+            r#"" y2=""#,
+            y0.clone(),
+            r#"" stroke="currentColor" stroke-opacity="0.15"/><text x=""#,
+            one(x(i) + 2.0),
+            r#"" y=""#,
+            one(h - 6.0),
+            r#"" font-size="11" fill="currentColor" fill-opacity="0.7">"#,
+            p.phase.as_str(),
+            "</text>"
+        );
+    }
+}
+
+/// The GPU's memory as a dashed line across the chart, labelled at its right end.
+fn capacity_line(svg: &mut Html, (x0, x1): (f64, f64), yc: f64, label: &str, figure: &str) {
+    let one = |v: f64| format!("{v:.1}");
+    write_html!(
+        svg,
+        r#"<line data-testid="timeline-capacity" x1=""#,
+        x0,
+        r#"" y1=""#,
+        one(yc),
+        r#"" x2=""#,
+        one(x1),
+        r#"" y2=""#,
+        one(yc),
+        r#"" stroke="currentColor" stroke-dasharray="2 3"/><text x=""#,
+        one(x1),
+        r#"" y=""#,
+        one(yc - 4.0),
+        r#"" font-size="11" text-anchor="end" fill="currentColor">"#,
+        label,
+        " ",
+        figure,
+        "</text>"
+    );
+}
+
 /// The chart for `query` in `lang` ("ru" or English), figures in GiB (or GB).
 pub fn html(query: &str, lang: &str, gib: bool) -> Html {
     let s = if lang == "ru" { &RU } else { &EN };
@@ -65,7 +119,7 @@ pub fn html(query: &str, lang: &str, gib: bool) -> Html {
     let n = points.len() as f64 - 1.0;
     let x = |i: usize| left + (w - left - 8.0) * i as f64 / n;
     let y = |b: f64| (h - bottom) - (h - bottom - 8.0) * b / top;
-    let line = |f: &dyn Fn(&tunefit_core::memory::timeline::Point) -> f64| {
+    let line = |f: &dyn Fn(&Point) -> f64| {
         points.iter().enumerate().map(|(i, p)| format!("{:.1},{:.1}", x(i), y(f(p)))).collect::<Vec<_>>().join(" ")
     };
     let one = |v: f64| format!("{v:.1}");
@@ -106,51 +160,9 @@ pub fn html(query: &str, lang: &str, gib: bool) -> Html {
             "</text>"
         );
     }
-    // Phases: a tick and a label where each begins.
-    let mut last = None;
-    for (i, p) in points.iter().enumerate() {
-        if last == Some(p.phase) {
-            continue;
-        }
-        last = Some(p.phase);
-        write_html!(
-            svg,
-            r#"<line x1=""#,
-            one(x(i)),
-            r#"" y1="8" x2=""#,
-            one(x(i)),
-            r#"" y2=""#,
-            one(y(0.0)),
-            r#"" stroke="currentColor" stroke-opacity="0.15"/><text x=""#,
-            one(x(i) + 2.0),
-            r#"" y=""#,
-            one(h - 6.0),
-            r#"" font-size="11" fill="currentColor" fill-opacity="0.7">"#,
-            p.phase.as_str(),
-            "</text>"
-        );
-    }
+    phase_ticks(&mut svg, points, &x, one(y(0.0)), h);
     if let Some(c) = capacity {
-        write_html!(
-            svg,
-            r#"<line data-testid="timeline-capacity" x1=""#,
-            left,
-            r#"" y1=""#,
-            one(y(c)),
-            r#"" x2=""#,
-            one(w - 8.0),
-            r#"" y2=""#,
-            one(y(c)),
-            r#"" stroke="currentColor" stroke-dasharray="2 3"/><text x=""#,
-            one(w - 8.0),
-            r#"" y=""#,
-            one(y(c) - 4.0),
-            r#"" font-size="11" text-anchor="end" fill="currentColor">"#,
-            s.capacity,
-            " ",
-            fig(c),
-            "</text>"
-        );
+        capacity_line(&mut svg, (left, w - 8.0), y(c), s.capacity, &fig(c));
     }
     write_html!(
         svg,

@@ -7,7 +7,7 @@ use super::context::Ctx;
 use super::emit::{comment, file, i, origin, s, strs, yaml, Entries, Y};
 use super::models::Naming;
 use super::trainer::{deepspeed_json, hf_optim, hf_optim_args, trainer_warnings, GALORE_TARGETS};
-use super::ExportFile;
+use super::{ExportFile, Note};
 use crate::query::{Attention, Loss, Method, Offload, Optimizer, Precision, Quant, ShardingStrategy};
 
 pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
@@ -73,10 +73,7 @@ fn method(ctx: &mut Ctx, top: &mut Entries) {
             top.push(("unfrozen_parameters".into(), Y::L(pats)));
         }
         Method::Full => {}
-        m => {
-            let msg = format!("method={m}: Axolotl has no {m} adapter; the config has no adapter section, so it would train every weight; change method or framework");
-            ctx.warn("framework-method", msg);
-        }
+        method => ctx.warn(Note::AxolotlMethod { method }),
     }
 }
 
@@ -85,7 +82,7 @@ fn lora(ctx: &mut Ctx, top: &mut Entries) {
     let q = ctx.q.clone();
     let (targets, note) = ctx.naming.peft_targets(&q);
     if let Some(n) = note {
-        ctx.warn("export-targets-fused", n);
+        ctx.warn(n);
     }
     // Axolotl's "qlora" adapter is LoRA on a 4-bit model; int8 bases use "lora".
     let adapter = if q.method == Method::Qlora && q.quant != Quant::Int8 { "qlora" } else { "lora" };

@@ -1,14 +1,14 @@
 //! The state one export is written from, and the notices every framework shares. `Ctx` holds
 //! the query (its `framework` replaced by the one exported to), the framework profile's
 //! resolved settings (`Settings::resolve`), the architecture, its module naming and model id,
-//! and the warnings collected so far. Writes no file itself.
+//! and the notes collected so far. Writes no file itself.
 
 use super::models::Naming;
-use super::Notice;
+use super::Note;
 use super::PLACEHOLDER;
 use crate::arch::Architecture;
 use crate::framework::Resolved;
-use crate::query::{Checkpointing, Method, Precision, Query, ShardingStrategy};
+use crate::query::{Checkpointing, Framework, Method, Optimizer, Precision, Query, ShardingStrategy};
 
 pub(super) struct Ctx {
     pub(super) q: Query,
@@ -17,21 +17,18 @@ pub(super) struct Ctx {
     pub(super) preset: Option<&'static str>,
     pub(super) naming: Naming,
     pub(super) model: Option<&'static str>,
-    pub(super) warnings: Vec<Notice>,
+    pub(super) warnings: Vec<Note>,
 }
 
 impl Ctx {
-    pub(super) fn warn(&mut self, code: &str, message: impl Into<String>) {
-        let message = message.into();
-        if !self.warnings.iter().any(|w| w.code == code && w.message == message) {
-            self.warnings.push(Notice { code: code.into(), message });
+    /// Adds `note` unless the export already has it (several paths reach the same note).
+    pub(super) fn warn(&mut self, note: Note) {
+        if !self.warnings.contains(&note) {
+            self.warnings.push(note);
         }
     }
     pub(super) fn model(&self) -> &'static str {
         self.model.unwrap_or(PLACEHOLDER)
-    }
-    pub(super) fn fw(&self) -> &'static str {
-        self.q.framework.as_str()
     }
     pub(super) fn lora_like(&self) -> bool {
         matches!(self.q.method, Method::Lora | Method::Qlora | Method::Dora)
@@ -68,33 +65,23 @@ impl Ctx {
     }
     /// Common cross-framework notices: tensor parallelism, selective checkpointing.
     pub(super) fn common_warnings(&mut self) {
+        let framework = self.q.framework;
         if self.q.tp > 1 {
-            let msg = format!(
-                "tp={}: tensor parallelism is not part of this export; {} trains data-parallel only here",
-                self.q.tp,
-                self.fw()
-            );
-            self.warn("export-tp", msg);
+            self.warn(Note::Tp { tp: self.q.tp, framework });
         }
         if matches!(self.res.ckpt, Checkpointing::Selective | Checkpointing::Op) {
-            let msg = format!("ckpt={}: {} exposes whole-block activation checkpointing only; the export turns full checkpointing on, which saves more memory than estimated", self.res.ckpt, self.fw());
-            self.warn("export-ckpt-selective", msg);
+            self.warn(Note::CkptSelective { ckpt: self.res.ckpt, framework });
         }
         if self.q.ckpt_every > 1 && self.res.ckpt != Checkpointing::None {
-            let msg = format!("ckpt_every={}: {} checkpoints every block; the export does, which saves more memory than estimated (torchtitan's selective_ac_option does every n-th)", self.q.ckpt_every, self.fw());
-            self.warn("export-ckpt-every", msg);
+            self.warn(Note::CkptEvery { every: self.q.ckpt_every, framework });
         }
-        if self.q.optim_in_bwd && self.q.framework != crate::query::Framework::Torchtune {
-            let msg = format!("optim_in_bwd: {} steps the optimizer after backward; the export keeps every gradient until the step (more memory than estimated)", self.fw());
-            self.warn("export-optim-in-bwd", msg);
+        if self.q.optim_in_bwd && framework != Framework::Torchtune {
+            self.warn(Note::OptimInBwd { framework });
         }
-        if self.q.optim == crate::query::Optimizer::AdamWFp8Ao
-            && matches!(
-                self.q.framework,
-                crate::query::Framework::Hf | crate::query::Framework::Axolotl | crate::query::Framework::LlamaFactory
-            )
+        if self.q.optim == Optimizer::AdamWFp8Ao
+            && matches!(framework, Framework::Hf | Framework::Axolotl | Framework::LlamaFactory)
         {
-            self.warn("export-optim-fp8", "optim=adamw-fp8-ao: Transformers has no name for torchao's fp8 AdamW; the export uses its 8-bit AdamW (adamw_torch_8bit), same memory");
+            self.warn(Note::OptimFp8);
         }
     }
 }

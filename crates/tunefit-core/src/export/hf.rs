@@ -8,7 +8,7 @@ use super::context::Ctx;
 use super::emit::{file, fmt_float, json_str, line, origin, py_bool, py_list};
 use super::models::Naming;
 use super::trainer::{accelerate_fsdp_yaml, deepspeed_json, hf_optim, hf_optim_kwargs, trainer_warnings};
-use super::ExportFile;
+use super::{ExportFile, Note};
 use crate::query::{AdapterDtype, Attention, Loss, Method, Precision, Quant, ShardingStrategy};
 
 pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
@@ -22,7 +22,7 @@ pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
     line(&mut py, "");
     train(ctx, &mut py);
     if ctx.q.precision == Precision::Fp16True {
-        ctx.warn("export-fp16-true", "precision=fp16-true: the model is loaded in fp16 and trained without a loss scaler (Trainer's fp16=True needs fp32 master weights); watch for overflow");
+        ctx.warn(Note::Fp16True);
     }
     let mut files = vec![file("train.py", "python", py)];
     if let Some(j) = deepspeed_json(ctx) {
@@ -146,7 +146,7 @@ fn wrap_model(ctx: &mut Ctx, py: &mut String) {
             line(py, "model = get_peft_model(model, peft_config)");
         }
         Method::Adapter => {
-            ctx.warn("export-method-adapter", format!("method=adapter: PEFT has no Houlsby bottleneck adapter; the export leaves the model unwrapped (bottleneck={} not applied). Use the adapters library (AdapterHub) for it", q.bottleneck));
+            ctx.warn(Note::MethodAdapter { bottleneck: q.bottleneck });
         }
         Method::Freeze => {
             let n = q.train_layers;
@@ -174,7 +174,7 @@ fn lora(ctx: &mut Ctx, py: &mut String) {
     let q = ctx.q.clone();
     let (targets, note) = ctx.naming.peft_targets(&q);
     if let Some(n) = note {
-        ctx.warn("export-targets-fused", n);
+        ctx.warn(n);
     }
     let full = ctx.naming.full_modules(&q);
     let mut args = vec![

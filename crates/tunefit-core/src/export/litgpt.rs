@@ -5,8 +5,8 @@
 
 use super::context::Ctx;
 use super::emit::{file, fmt_float, origin, sh};
-use super::ExportFile;
-use crate::query::{Method, Offload, Optimizer, Precision, Quant, ShardingStrategy, TargetModule};
+use super::{ExportFile, Note};
+use crate::query::{Framework, Method, Offload, Optimizer, Precision, Quant, ShardingStrategy, TargetModule};
 
 /// litgpt's checkpoint name where its config.py names the HF repo differently.
 fn litgpt_model(preset: Option<&str>, hf: Option<&'static str>) -> Option<&'static str> {
@@ -61,13 +61,7 @@ fn checkpoint(ctx: &mut Ctx) -> &'static str {
         Some(m) => m,
         None => {
             if ctx.model.is_some() {
-                ctx.warn(
-                    "export-litgpt-model",
-                    format!(
-                        "model {}: not in litgpt's supported checkpoints; the command names it anyway",
-                        ctx.preset.unwrap_or("?")
-                    ),
-                );
+                ctx.warn(Note::LitgptModel { model: ctx.preset.unwrap_or("?") });
             }
             ctx.model()
         }
@@ -81,27 +75,15 @@ fn command(ctx: &mut Ctx) -> &'static str {
         Method::Full => "finetune_full",
         Method::Adapter => "finetune_adapter",
         Method::Freeze => {
-            ctx.warn(
-                "framework-method",
-                "method=freeze: litgpt has no train-last-layers recipe; the command is a full fine-tune",
-            );
+            ctx.warn(Note::LitgptFreeze);
             "finetune_full"
         }
         Method::Dora => {
-            ctx.warn(
-                "export-dora",
-                "method=dora: litgpt has no DoRA; the command runs plain LoRA (magnitude vectors not trained)",
-            );
+            ctx.warn(Note::LitgptDora);
             "finetune_lora"
         }
         Method::Prefix | Method::Prompt => {
-            ctx.warn(
-                "export-method",
-                format!(
-                    "method={}: litgpt has no {} tuning; the command runs LoRA at rank {}",
-                    q.method, q.method, q.rank
-                ),
-            );
+            ctx.warn(Note::LitgptMethod { method: q.method, rank: q.rank });
             "finetune_lora"
         }
         _ => "finetune_lora",
@@ -125,7 +107,7 @@ fn devices_and_precision(ctx: &mut Ctx, flags: &mut Flags) {
     let quantized = q.method == Method::Qlora;
     if quantized && precision.ends_with("-mixed") {
         // finetune_lora raises "The combination of quantization and mixed precision is not supported".
-        ctx.warn("export-precision", format!("precision={}: litgpt refuses --quantize with mixed precision; the command uses {}-true (adapters and optimizer states in 16-bit, less memory than estimated)", q.precision, if ctx.bf16() { "bf16" } else { "16" }));
+        ctx.warn(Note::LitgptPrecision { precision: q.precision, bf16: ctx.bf16() });
     }
     let precision = match (quantized, precision) {
         (true, "bf16-mixed") => "bf16-true",
@@ -153,10 +135,7 @@ fn devices_and_precision(ctx: &mut Ctx, flags: &mut Flags) {
         };
         flags.add("--quantize", qz.into());
         if q.gpus > 1 {
-            ctx.warn(
-                "export-quantize-multi-gpu",
-                "QLoRA on several GPUs: litgpt's finetune_lora refuses --quantize with more than one device",
-            );
+            ctx.warn(Note::LitgptQuantizeMultiGpu);
         }
     }
 }
@@ -176,13 +155,10 @@ fn lora_flags(ctx: &mut Ctx, flags: &mut Flags) {
     flags.add("--lora_mlp", (mlp_n > 0).to_string());
     flags.add("--lora_head", q.targets.contains(T::LmHead).to_string());
     if mlp_n > 0 && mlp_n < 3 {
-        ctx.warn(
-            "export-targets-mlp",
-            "targets: litgpt's --lora_mlp adapts every MLP projection together; the command adapts all of them",
-        );
+        ctx.warn(Note::LitgptTargetsMlp);
     }
     if q.targets.contains(T::Embed) {
-        ctx.warn("export-targets-embed", "targets=embed: litgpt's LoRA cannot train the embedding; it stays frozen");
+        ctx.warn(Note::LitgptTargetsEmbed);
     }
 }
 
@@ -197,7 +173,7 @@ fn optimizer_flags(ctx: &mut Ctx, flags: &mut Flags) {
         Optimizer::AdamW4bitAo => "torchao.optim.AdamW4bit",
         Optimizer::AdamWFp8Ao => "torchao.optim.AdamWFp8",
         Optimizer::GaloreAdamW => {
-            ctx.warn("export-optim-galore", "optim=galore-adamw: litgpt has no GaLore optimizer; the export uses AdamW, whose full-size states take more memory than estimated");
+            ctx.warn(Note::OptimGalore { framework: Framework::Litgpt });
             "AdamW"
         }
         Optimizer::PagedAdamW => "bitsandbytes.optim.PagedAdamW",
@@ -211,7 +187,7 @@ fn optimizer_flags(ctx: &mut Ctx, flags: &mut Flags) {
         // (litgpt/utils.py): any name without "AdamW" raises, and every AdamW becomes
         // bitsandbytes' PagedAdamW (32-bit states).
         if !matches!(q.optim, Optimizer::AdamW | Optimizer::PagedAdamW) {
-            ctx.warn("export-optimizer", format!("optim={}: with --quantize litgpt always uses bitsandbytes PagedAdamW (32-bit states); the command names AdamW", q.optim));
+            ctx.warn(Note::LitgptOptimizer { optim: q.optim });
         }
         flags.add("--optimizer", "AdamW".into());
     } else if q.optim == Optimizer::SgdMomentum {
@@ -228,24 +204,21 @@ fn optimizer_flags(ctx: &mut Ctx, flags: &mut Flags) {
 fn unsupported(ctx: &mut Ctx) {
     let q = ctx.q.clone();
     if q.gpus > 1 && !matches!(q.shard, ShardingStrategy::Fsdp | ShardingStrategy::Zero3) {
-        ctx.warn("export-sharding", format!("shard={}: litgpt trains on several devices with FSDP full sharding only; memory will be lower than estimated", q.shard));
+        ctx.warn(Note::LitgptSharding { shard: q.shard });
     }
     if q.offload != Offload::None {
-        ctx.warn(
-            "export-offload",
-            format!("offload={}: litgpt's finetune commands have no CPU offload flag; nothing is offloaded", q.offload),
-        );
+        ctx.warn(Note::LitgptOffload { offload: q.offload });
     }
     if ctx.ckpt_on() && q.gpus == 1 {
-        ctx.warn("export-ckpt", "activation checkpointing: litgpt turns it on only with FSDP (several devices); on one device it has no flag, so activations are kept");
+        ctx.warn(Note::LitgptCkptOneDevice);
     }
     if !ctx.ckpt_on() && q.gpus > 1 {
-        ctx.warn("export-ckpt", "ckpt=none: litgpt's FSDP strategy checkpoints every Block on several devices; activations will be lower than estimated");
+        ctx.warn(Note::LitgptCkptNone);
     }
     if ctx.res.packing {
-        ctx.warn("export-packing", "packing=1: litgpt has no sequence packing; batches are padded");
+        ctx.warn(Note::LitgptPacking);
     }
     if q.compile == Some(true) {
-        ctx.warn("export-compile", "compile=1: litgpt's finetune commands have no compile flag");
+        ctx.warn(Note::LitgptCompile);
     }
 }

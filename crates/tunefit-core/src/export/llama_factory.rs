@@ -8,14 +8,14 @@
 use super::context::Ctx;
 use super::emit::{comment, file, i, origin, s, yaml, Entries, Y};
 use super::trainer::{accelerate_fsdp_yaml, deepspeed_json, hf_optim, hf_optim_args, trainer_warnings};
-use super::ExportFile;
+use super::{ExportFile, Note};
 use crate::query::{Attention, Loss, Method, Optimizer, Precision, Quant};
 
 pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
     trainer_warnings(ctx);
     let q = ctx.q.clone();
     if q.precision == Precision::Bf16True && ctx.zero_stage() == Some(3) {
-        ctx.warn("export-precision", "precision=bf16-true with ZeRO-3: LLaMA-Factory rejects pure_bf16 under DeepSpeed ZeRO-3, so the config trains with bf16 autocast (bf16: true) and DeepSpeed's bf16 mode instead");
+        ctx.warn(Note::LlamaFactoryBf16Zero3);
     }
     let mut top = model(ctx);
     method(ctx, &mut top);
@@ -75,7 +75,7 @@ fn method(ctx: &mut Ctx, top: &mut Entries) {
         Method::Lora | Method::Qlora | Method::Dora => {
             let (targets, note) = ctx.naming.peft_targets(&q);
             if let Some(n) = note {
-                ctx.warn("export-targets-fused", n);
+                ctx.warn(n);
             }
             top.push(("finetuning_type".into(), s("lora")));
             top.push(("lora_rank".into(), i(q.rank)));
@@ -98,10 +98,7 @@ fn method(ctx: &mut Ctx, top: &mut Entries) {
         }
         Method::Full => top.push(("finetuning_type".into(), s("full"))),
         m => {
-            ctx.warn(
-                "framework-method",
-                format!("method={m}: LLaMA-Factory has no {m} tuning; the config runs LoRA at rank {} instead", q.rank),
-            );
+            ctx.warn(Note::LlamaFactoryMethod { method: m, rank: q.rank });
             top.push(("finetuning_type".into(), s("lora")));
             top.push(("lora_rank".into(), i(q.rank)));
             top.push(("lora_target".into(), s("all")));

@@ -7,10 +7,11 @@
 //!
 //! The export states what tunefit assumed: settings the person left unset are written with the
 //! framework profile's resolved value (`Settings::resolve`), so the run matches the estimate.
-//! A setting the framework cannot express is never dropped silently: it becomes a `Warning`
-//! that names it.
+//! A setting the framework cannot express is never dropped silently: it becomes a `Note`
+//! that names it, rendered as a `Notice` in the language asked for.
 //!
 //! One file per job: `context.rs` (the state an export is written from, shared notices),
+//! `notes.rs` (every note, its figures as fields, and its English and Russian sentences),
 //! `models.rs` (repo ids and module names), `emit.rs` (YAML, Python and shell writers),
 //! `trainer.rs` (what the Trainer-based exports share), then one file per framework.
 
@@ -21,16 +22,19 @@ mod hf;
 mod litgpt;
 mod llama_factory;
 mod models;
+mod notes;
 mod torchtune;
 mod trainer;
 mod unsloth;
 
-use crate::diag::Error;
+use crate::diag::{Error, Lang};
 use crate::framework;
 use crate::query::{Framework, Query};
 use context::Ctx;
 use models::{model_id, naming};
 use serde::Serialize;
+
+pub use notes::Note;
 
 /// One file of an export.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -51,7 +55,8 @@ pub struct ConfigExport {
     pub warnings: Vec<Notice>,
 }
 
-/// A note of an export as the person reads it: its stable code and its sentence.
+/// A note of an export as the person reads it: its stable code and its sentence (`Note`
+/// rendered in one language).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Notice {
     pub code: String,
@@ -64,8 +69,14 @@ pub fn accepted() -> String {
 }
 
 /// Exports `q` for `fw` (the query's own `framework` key is replaced by `fw`, so profile
-/// defaults are those of the framework exported to).
+/// defaults are those of the framework exported to), its notices in English.
 pub fn export(q: &Query, fw: Framework) -> Result<ConfigExport, Error> {
+    export_in(q, fw, Lang::En)
+}
+
+/// `export` with its notices in `lang`: each note is rendered from its own figures, so the
+/// files and codes are the same in every language and only the sentences differ.
+pub fn export_in(q: &Query, fw: Framework, lang: Lang) -> Result<ConfigExport, Error> {
     let mut q = q.clone();
     q.framework = fw;
     // The same validation as the estimate: an export of an impossible configuration is an error.
@@ -82,11 +93,10 @@ pub fn export(q: &Query, fw: Framework) -> Result<ConfigExport, Error> {
         warnings: Vec::new(),
     };
     for w in framework::unsupported(&ctx.q) {
-        ctx.warn(w.code(), w.message());
+        ctx.warn(Note::Profile(w));
     }
     if ctx.model.is_none() {
-        ctx.warn("export-model-placeholder", format!(
-            "custom or inferred model: the export names it {PLACEHOLDER}; replace it with the checkpoint whose shape you entered"));
+        ctx.warn(Note::ModelPlaceholder);
     }
     let files = match fw {
         Framework::Hf => hf::files(&mut ctx),
@@ -96,25 +106,26 @@ pub fn export(q: &Query, fw: Framework) -> Result<ConfigExport, Error> {
         Framework::LlamaFactory => llama_factory::files(&mut ctx),
         Framework::Unsloth => unsloth::files(&mut ctx),
     };
-    Ok(ConfigExport { framework: fw, files, warnings: ctx.warnings })
+    let warnings = ctx.warnings.iter().map(|n| Notice { code: n.code().into(), message: n.text(lang) }).collect();
+    Ok(ConfigExport { framework: fw, files, warnings })
 }
 
 /// The lazily loaded exporter's whole job (crates/tunefit-export, a second wasm the page
 /// fetches only when the Copy-config panel opens): a query string and a framework name in,
 /// the export as JSON out — `ConfigExport` as serialized, or `{"error": "..."}` with the
 /// message the page shows. The query is parsed strictly, as `tunefit export` parses it, so the
-/// page's files equal the CLI's for the same query.
+/// page's files equal the CLI's for the same query. Notices in English.
 pub fn export_json(query: &str, framework: &str) -> String {
-    export_json_with(query, framework, |x| x)
+    export_json_in(query, framework, Lang::En)
 }
 
-/// `export_json` with `finish` applied to a successful export before it is written (the lazily
-/// loaded exporter translates its notes there); errors are written as `export_json` writes them.
-pub fn export_json_with(query: &str, framework: &str, finish: impl FnOnce(ConfigExport) -> ConfigExport) -> String {
+/// `export_json` with the notices in `lang` (the page asks in its own language); errors are
+/// the core's English, as `tunefit export` prints them.
+pub fn export_json_in(query: &str, framework: &str, lang: Lang) -> String {
     let result = match (Query::parse(query), Framework::parse(framework)) {
         (Err(e), _) => Err(e.to_string()),
         (_, None) => Err(format!("framework: '{framework}' is not one of {}", accepted())),
-        (Ok(q), Some(fw)) => export(&q, fw).map(finish).map_err(|e| e.to_string()),
+        (Ok(q), Some(fw)) => export_in(&q, fw, lang).map_err(|e| e.to_string()),
     };
     match result {
         Ok(x) => serde_json::to_string(&x).unwrap_or_default(),

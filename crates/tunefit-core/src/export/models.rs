@@ -5,6 +5,7 @@
 //! frameworks write them: PEFT `target_modules` and `modules_to_save`, FSDP's decoder-layer
 //! class. Writes no file itself.
 
+use super::Note;
 use crate::arch::{Architecture, MlpKind};
 use crate::query::{Query, TargetModule};
 
@@ -109,19 +110,19 @@ impl Naming {
 
     /// PEFT `target_modules` for the query's targets, with a warning when a fused module
     /// forces more (or the name is ambiguous).
-    pub(super) fn peft_targets(self, q: &Query) -> (Vec<&'static str>, Option<String>) {
+    pub(super) fn peft_targets(self, q: &Query) -> (Vec<&'static str>, Option<Note>) {
         use TargetModule as T;
         let mut p = Picker { q, out: Vec::new(), note: None };
         match self {
             Naming::Llama | Naming::Mixtral | Naming::Phi3 | Naming::Phi => self.decoder_targets(&mut p),
             Naming::Gpt2 => {
-                p.fused(&[T::Q, T::K, T::V], "c_attn", "q, k and v");
+                p.fused(&[T::Q, T::K, T::V], "c_attn", &["q", "k", "v"]);
                 p.add(T::O, "attn.c_proj");
                 p.add(T::Up, "mlp.c_fc");
                 p.add(T::Down, "mlp.c_proj");
             }
             Naming::QwenV1 => {
-                p.fused(&[T::Q, T::K, T::V], "c_attn", "q, k and v");
+                p.fused(&[T::Q, T::K, T::V], "c_attn", &["q", "k", "v"]);
                 p.add(T::O, "attn.c_proj");
                 p.add(T::Gate, "w2");
                 p.add(T::Up, "w1");
@@ -136,7 +137,7 @@ impl Naming {
     fn decoder_targets(self, p: &mut Picker) {
         use TargetModule as T;
         match self {
-            Naming::Phi3 => p.fused(&[T::Q, T::K, T::V], "qkv_proj", "q, k and v"),
+            Naming::Phi3 => p.fused(&[T::Q, T::K, T::V], "qkv_proj", &["q", "k", "v"]),
             _ => {
                 p.add(T::Q, "q_proj");
                 p.add(T::K, "k_proj");
@@ -145,7 +146,7 @@ impl Naming {
         }
         p.add(T::O, if self == Naming::Phi { "dense" } else { "o_proj" });
         match self {
-            Naming::Phi3 => p.fused(&[T::Gate, T::Up], "gate_up_proj", "gate and up"),
+            Naming::Phi3 => p.fused(&[T::Gate, T::Up], "gate_up_proj", &["gate", "up"]),
             Naming::Mixtral => {
                 p.add(T::Gate, "w1");
                 p.add(T::Up, "w3");
@@ -193,7 +194,7 @@ fn bert_targets(p: &mut Picker) {
         // PEFT matches by name suffix: "output.dense" also matches attention.output.dense.
         p.out.push("output.dense");
         if !p.has(T::O) {
-            p.note = Some("targets: BERT's MLP output is named output.dense, which PEFT also matches in attention.output.dense; the attention output is adapted too".into());
+            p.note = Some(Note::TargetsBertOutput);
         }
     }
 }
@@ -203,7 +204,7 @@ fn bert_targets(p: &mut Picker) {
 struct Picker<'a> {
     q: &'a Query,
     out: Vec<&'static str>,
-    note: Option<String>,
+    note: Option<Note>,
 }
 
 impl Picker<'_> {
@@ -218,12 +219,12 @@ impl Picker<'_> {
     }
     /// One fused linear `name` holding `parts`: named when any part is targeted, with a note
     /// when only some are (LoRA on it adapts all of them).
-    fn fused(&mut self, parts: &[TargetModule], name: &'static str, what: &str) {
+    fn fused(&mut self, parts: &[TargetModule], name: &'static str, what: &'static [&'static str]) {
         let n = parts.iter().filter(|t| self.has(**t)).count();
         if n > 0 {
             self.out.push(name);
             if n < parts.len() {
-                self.note = Some(format!("targets: this model fuses {what} into one {name} linear; LoRA on {name} adapts all of them (more trainable parameters than estimated)"));
+                self.note = Some(Note::TargetsFused { parts: what, module: name });
             }
         }
     }

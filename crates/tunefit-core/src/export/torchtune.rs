@@ -6,8 +6,8 @@
 
 use super::context::Ctx;
 use super::emit::{comment, file, i, origin, s, sh, strs, yaml, yaml_scalar, Entries, Y};
-use super::ExportFile;
-use crate::query::{Attention, Loss, Method, Offload, Optimizer, Precision, ShardingStrategy, TargetModule};
+use super::{ExportFile, Note};
+use crate::query::{Attention, Framework, Loss, Method, Offload, Optimizer, Precision, ShardingStrategy, TargetModule};
 
 /// (builder module, builder name, config folder, config size) of presets torchtune ships.
 fn torchtune_model(preset: Option<&str>) -> Option<(&'static str, &'static str, &'static str, &'static str)> {
@@ -203,14 +203,12 @@ pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
     ctx.common_warnings();
     let q = ctx.q.clone();
     if matches!(q.method, Method::Freeze | Method::Prefix | Method::Prompt | Method::Adapter) {
-        let msg = format!("method={}: torchtune has no such recipe; the export is a full fine-tune config", q.method);
-        ctx.warn("export-method", msg);
+        ctx.warn(Note::TorchtuneMethod { method: q.method });
     }
     let tm = torchtune_model(ctx.preset);
     let (module, builder, dir, size) = tm.unwrap_or(("llama3_1", "llama3_1_8b", "llama3_1", "8B"));
     if tm.is_none() {
-        let what = ctx.preset.map(|p| format!("model {p}")).unwrap_or_else(|| "this custom model".into());
-        ctx.warn("export-torchtune-model", format!("{what}: torchtune ships no builder tunefit knows; the export names the Llama 3.1 8B builder as a template — replace model._component_ and the checkpointer"));
+        ctx.warn(Note::TorchtuneModel { model: ctx.preset });
     }
     let (recipe, base) = recipe_and_config(ctx, tm.is_some(), dir, size);
     let model = model_section(ctx, module, builder);
@@ -255,20 +253,11 @@ pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
         ("compile".into(), Y::B(ctx.res.compile)),
     ]);
     if q.epochs.fract() != 0.0 {
-        ctx.warn(
-            "export-epochs",
-            format!(
-                "epochs={}: torchtune counts whole epochs; the export rounds up (cap steps with max_steps_per_epoch)",
-                q.epochs
-            ),
-        );
+        ctx.warn(Note::TorchtuneEpochs { epochs: q.epochs });
     }
     sharding(ctx, &mut top);
     if ctx.res.attn == Attention::Eager {
-        ctx.warn(
-            "export-attn",
-            "attn=eager: torchtune always uses scaled_dot_product_attention; the export cannot select eager attention",
-        );
+        ctx.warn(Note::TorchtuneAttn);
     }
     let y = yaml(&top);
     let shl = launch(ctx, &recipe, &base, ckpt.as_ref(), &download_dir, &dotted_overrides(&top));
@@ -300,15 +289,26 @@ fn recipe_and_config(ctx: &mut Ctx, known: bool, dir: &str, size: &str) -> (Stri
     let base = match torchtune_config(dir, size, kind, distributed) {
         Some((name, None)) => name,
         Some((name, Some(sub))) => {
-            let what = ctx.preset.unwrap_or("this model");
-            ctx.warn("export-torchtune-config", format!("{what}: torchtune ships no {dir}/{wanted} config; the export starts from {name} ({sub}) with {recipe}, and the overrides set the model and device count"));
+            ctx.warn(Note::TorchtuneConfigSubstitute {
+                model: ctx.preset,
+                dir: dir.into(),
+                wanted,
+                config: name.clone(),
+                variant: sub,
+                recipe: recipe.clone(),
+            });
             name
         }
         None => {
             let fallback = torchtune_config("llama3_1", "8B", kind, distributed).map(|c| c.0).unwrap_or_default();
             if known {
-                let what = ctx.preset.unwrap_or("this model");
-                ctx.warn("export-torchtune-config", format!("{what}: torchtune ships no {kind} config for {dir} {size}; the export starts from {fallback} and overrides its model, checkpointer and tokenizer with this model's; check the rest of it"));
+                ctx.warn(Note::TorchtuneConfigFallback {
+                    model: ctx.preset,
+                    kind,
+                    dir: dir.into(),
+                    size: size.into(),
+                    fallback: fallback.clone(),
+                });
             }
             fallback
         }
@@ -341,13 +341,10 @@ fn lora_keys(ctx: &mut Ctx, module: &str, model: &mut Entries) {
     }
     let mlp_n = [T::Gate, T::Up, T::Down].iter().filter(|t| q.targets.contains(**t)).count();
     if mlp_n > 0 && mlp_n < 3 {
-        ctx.warn("export-targets-mlp", "targets: torchtune's apply_lora_to_mlp adapts all MLP projections (gate, up, down) together; the export adapts all three");
+        ctx.warn(Note::TorchtuneTargetsMlp);
     }
     if q.targets.contains(T::Embed) {
-        ctx.warn(
-            "export-targets-embed",
-            "targets=embed: torchtune's LoRA builders cannot train the embedding; it stays frozen in this config",
-        );
+        ctx.warn(Note::TorchtuneTargetsEmbed);
     }
     model.push(("lora_attn_modules".into(), strs(&attn)));
     model.push(("apply_lora_to_mlp".into(), Y::B(mlp_n > 0)));
@@ -356,7 +353,7 @@ fn lora_keys(ctx: &mut Ctx, module: &str, model: &mut Entries) {
     let gemma = matches!(module, "gemma" | "gemma2");
     if gemma {
         if q.targets.contains(T::LmHead) {
-            ctx.warn("export-targets-lm-head", "targets=lm_head: torchtune's Gemma LoRA builders cannot adapt the (tied) output projection; it stays frozen in this config");
+            ctx.warn(Note::TorchtuneTargetsLmHead);
         }
     } else {
         model.push(("apply_lora_to_output".into(), Y::B(q.targets.contains(T::LmHead))));
@@ -365,7 +362,7 @@ fn lora_keys(ctx: &mut Ctx, module: &str, model: &mut Entries) {
     model.push(("lora_alpha".into(), i(ctx.alpha())));
     if module == "gemma" {
         if (ctx.res.lora_dropout - 0.05).abs() > 1e-9 {
-            ctx.warn("export-lora-dropout", "lora_dropout: torchtune's Gemma 1 LoRA builders fix it at 0.05");
+            ctx.warn(Note::TorchtuneLoraDropout);
         }
     } else {
         model.push(("lora_dropout".into(), Y::F(ctx.res.lora_dropout)));
@@ -386,12 +383,9 @@ fn dtype(ctx: &mut Ctx) -> &'static str {
         _ => "bf16",
     };
     if ctx.fp16() {
-        ctx.warn(
-            "export-precision",
-            format!("precision={}: torchtune trains in bf16 or fp32 only; the export uses bf16", q.precision),
-        );
+        ctx.warn(Note::TorchtunePrecisionFp16 { precision: q.precision });
     } else if q.precision == Precision::Bf16Mixed {
-        ctx.warn("export-precision", "precision=bf16-mixed: torchtune has no mixed precision (no fp32 master weights); dtype bf16 keeps every parameter and optimizer state in bf16");
+        ctx.warn(Note::TorchtuneBf16Mixed);
     }
     dtype
 }
@@ -405,7 +399,7 @@ fn optimizer(ctx: &mut Ctx) -> Y {
         Optimizer::AdamW4bitAo => Y::M(vec![("_component_".into(), s("torchao.optim.AdamW4bit"))]),
         Optimizer::AdamWFp8Ao => Y::M(vec![("_component_".into(), s("torchao.optim.AdamWFp8"))]),
         Optimizer::GaloreAdamW => {
-            ctx.warn("export-optim-galore", "optim=galore-adamw: torchtune has no GaLore optimizer; the export uses AdamW, whose full-size states take more memory than estimated");
+            ctx.warn(Note::OptimGalore { framework: Framework::Torchtune });
             Y::M(vec![("_component_".into(), s("torch.optim.AdamW")), ("fused".into(), Y::B(true))])
         }
         Optimizer::PagedAdamW => Y::M(vec![("_component_".into(), s("bitsandbytes.optim.PagedAdamW"))]),
@@ -424,7 +418,7 @@ fn loss(ctx: &mut Ctx) -> &'static str {
     match ctx.res.loss {
         Loss::Chunked => "torchtune.modules.loss.CEWithChunkedOutputLoss",
         Loss::FusedLinear => {
-            ctx.warn("export-loss-fused-linear", "loss=fused-linear: torchtune has no fused linear cross-entropy kernel; the export uses its chunked loss, which holds every chunk's fp32 log-probabilities (more memory than estimated)");
+            ctx.warn(Note::LossFusedLinear);
             "torchtune.modules.loss.CEWithChunkedOutputLoss"
         }
         Loss::Standard => "torch.nn.CrossEntropyLoss",
@@ -471,15 +465,15 @@ fn sharding(ctx: &mut Ctx, top: &mut Entries) {
             ShardingStrategy::Zero2 => {
                 // FSDP2 keeping parameters gathered after forward ≈ ZeRO-2 during the step.
                 top.push(("fsdp_reshard_after_forward".into(), Y::B(false)));
-                ctx.warn("export-sharding", "shard=zero2: torchtune's distributed recipes always use FSDP; reshard_after_forward=False is the nearest (parameters stay gathered between forward and backward)");
+                ctx.warn(Note::TorchtuneZero2);
             }
-            s => ctx.warn("export-sharding", format!("shard={s}: torchtune's distributed recipes always shard parameters, gradients and optimizer (FSDP); memory will be lower than estimated")),
+            shard => ctx.warn(Note::TorchtuneSharding { shard }),
         }
         if q.offload == Offload::Optimizer {
-            ctx.warn("export-offload", "offload=optimizer: torchtune's distributed recipes offload parameters, gradients and optimizer together (fsdp_cpu_offload) or nothing; the export offloads nothing");
+            ctx.warn(Note::TorchtuneOffloadOptimizer);
         }
     } else if q.offload != Offload::None {
-        ctx.warn("export-offload", format!("offload={}: torchtune's single-device recipes do not offload model states; the export offloads nothing", q.offload));
+        ctx.warn(Note::TorchtuneOffloadSingle { offload: q.offload });
     }
 }
 

@@ -6,6 +6,7 @@
 
 use super::context::Ctx;
 use super::emit::{comment, i, json_str, origin, s, yaml, Y};
+use super::Note;
 use crate::query::{Offload, Optimizer, ShardingStrategy};
 
 /// Transformers `optim` name (training_args.py `OptimizerNames`).
@@ -137,19 +138,12 @@ pub(super) fn accelerate_fsdp_yaml(ctx: &Ctx) -> Option<String> {
 pub(super) fn trainer_warnings(ctx: &mut Ctx) {
     ctx.common_warnings();
     if ctx.q.offload == Offload::Optimizer && ctx.q.shard == ShardingStrategy::Fsdp {
-        ctx.warn("export-offload-fsdp", "offload=optimizer with FSDP: FSDP offloads parameters and optimizer together (fsdp_offload_params); the export keeps everything on the GPU. Use shard=zero2/zero3 for optimizer-only offload");
+        ctx.warn(Note::OffloadFsdp);
     }
     if ctx.q.offload != Offload::None && ctx.q.shard == ShardingStrategy::None {
-        let msg = format!(
-            "offload={}: offload needs DeepSpeed ZeRO or FSDP; with shard=none the export has no offload",
-            ctx.q.offload
-        );
-        ctx.warn("export-offload-unsharded", msg);
+        ctx.warn(Note::OffloadUnsharded { offload: ctx.q.offload });
     }
     if ctx.q.offload == Offload::All && matches!(ctx.q.shard, ShardingStrategy::Zero1 | ShardingStrategy::Zero2) {
-        ctx.warn(
-            "export-offload-param-stage",
-            "offload=all: DeepSpeed offloads parameters only under ZeRO-3; the config offloads the optimizer only",
-        );
+        ctx.warn(Note::OffloadParamStage);
     }
 }

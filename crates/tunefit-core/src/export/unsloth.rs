@@ -6,7 +6,7 @@
 use super::context::Ctx;
 use super::emit::{file, fmt_float, json_str, line, origin, py_bool, py_list};
 use super::trainer::{hf_optim, hf_optim_kwargs};
-use super::ExportFile;
+use super::{ExportFile, Note};
 use crate::query::{Attention, Method, Offload, Precision, Quant};
 
 pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
@@ -45,7 +45,7 @@ pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
     if !full {
         let (targets, note) = ctx.naming.peft_targets(&q);
         if let Some(n) = note {
-            ctx.warn("export-targets-fused", n);
+            ctx.warn(n);
         }
         let mut all: Vec<&str> = targets.clone();
         all.extend(ctx.naming.full_modules(&q));
@@ -78,43 +78,27 @@ pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
 fn warnings(ctx: &mut Ctx) {
     let q = ctx.q.clone();
     if q.method == Method::Qlora && q.quant == Quant::Fp4 {
-        ctx.warn("export-quant", "quant=fp4: Unsloth loads 4-bit models as NF4 only; the export uses NF4");
+        ctx.warn(Note::UnslothFp4);
     }
     if q.method == Method::Qlora && !q.double_quant && q.quant != Quant::Int8 {
-        ctx.warn("export-double-quant", "dq=0: Unsloth's 4-bit loading always uses double quantization");
+        ctx.warn(Note::UnslothDoubleQuant);
     }
     if q.method == Method::Dora {
-        ctx.warn(
-            "export-dora",
-            "method=dora: Unsloth's fast LoRA kernels do not cover DoRA; the export runs plain LoRA",
-        );
+        ctx.warn(Note::UnslothDora);
     }
     if q.method == Method::Freeze {
-        ctx.warn(
-            "export-method",
-            "method=freeze: Unsloth has no train-last-layers mode; the export is a full fine-tune",
-        );
+        ctx.warn(Note::UnslothFreeze);
     }
     if matches!(q.method, Method::Prefix | Method::Prompt | Method::Adapter) {
-        let msg = format!(
-            "method={}: Unsloth trains LoRA or full weights only; the export runs LoRA at rank {}",
-            q.method, q.rank
-        );
-        ctx.warn("export-method", msg);
+        ctx.warn(Note::UnslothMethod { method: q.method, rank: q.rank });
     }
     if q.offload != Offload::None {
-        ctx.warn(
-            "export-offload",
-            format!(
-                "offload={}: Unsloth offloads activations (use_gradient_checkpointing=\"unsloth\"), not model states",
-                q.offload
-            ),
-        );
+        ctx.warn(Note::UnslothOffload { offload: q.offload });
     }
     if ctx.res.attn == Attention::Eager {
-        ctx.warn("export-attn", "attn=eager: Unsloth picks its own attention kernels (flash or xformers)");
+        ctx.warn(Note::UnslothAttn);
     }
     if q.precision == Precision::Fp32 {
-        ctx.warn("export-precision", "precision=fp32: Unsloth trains in bf16 or fp16; the export loads float32 anyway");
+        ctx.warn(Note::UnslothFp32);
     }
 }
