@@ -1332,7 +1332,7 @@ fn yes() -> bool {
 
 /// Shortest decimal that parses back to the same f64.
 fn fmt_f64(x: f64) -> String {
-    format!("{x}")
+    crate::num::shortest(x)
 }
 
 #[cfg(test)]
