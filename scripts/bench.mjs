@@ -4,10 +4,13 @@
 //   - first paint (prerendered HTML) and first live figures, of the default page and of a
 //     shared link, median of several loads;
 //   - bundle: gzipped wasm + JS + CSS of the first load (the target applies to it), and the
-//     lazily loaded part printed beside it (scripts/bundle.mjs).
+//     lazily loaded part printed beside it (scripts/bundle.mjs);
+//   - with TUNEFIT_BENCH_FUZZ=1, the query fuzz test at 10^7 cases per property and its wall
+//     time (scripts/fuzz.mjs; an hour or more, so skipped otherwise).
 // Prints the figures against the targets; exits non-zero only past the generous CI budgets
 // (TUNEFIT_BENCH_STRICT=1 checks the targets instead).
 import { bundleSizes } from './bundle.mjs';
+import { runFuzz, FUZZ_COMMAND } from './fuzz.mjs';
 import { serve, launch } from '../tests/e2e/harness.mjs';
 
 const N = Number(process.env.TUNEFIT_BENCH_N ?? 60);
@@ -125,4 +128,11 @@ try {
 } finally {
   await browser.close();
   await server.close();
+}
+
+// Links decode to the same state forever: the query fuzz test at scale (not in CI's test command).
+if (process.env.TUNEFIT_BENCH_FUZZ === '1') {
+  if (!runFuzz().ok) process.exitCode = 1;
+} else {
+  console.log(`query fuzz test at 10^7 cases per property: skipped (TUNEFIT_BENCH_FUZZ=1 runs it here, or: ${FUZZ_COMMAND})`);
 }

@@ -1169,7 +1169,7 @@ fn clip(v: &str) -> String {
 
 /// Shortest decimal that parses back to the same f64.
 fn fmt_f64(x: f64) -> String {
-    format!("{x}")
+    crate::num::shortest(x)
 }
 
 #[cfg(test)]
