@@ -10,7 +10,7 @@ use crate::framework::{self, Resolved};
 use crate::query::Query;
 
 /// The query with its architecture and the framework's resolved behaviour.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Settings<'q> {
     pub query: &'q Query,
     /// The architecture as the checkpoint describes it (preset, inferred or overridden).
