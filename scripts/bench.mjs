@@ -16,8 +16,8 @@ import { serve, launch } from '../tests/e2e/harness.mjs';
 const N = Number(process.env.TUNEFIT_BENCH_N ?? 60);
 const LOADS = Number(process.env.TUNEFIT_BENCH_LOADS ?? 7);
 const strict = process.env.TUNEFIT_BENCH_STRICT === '1';
-// firstPaintMs: the most used peer calculator's first paint on this harness (issue #19,
-// gpu_poor 160–190 ms); linkMs: a shared link's own figures (issue #19).
+// firstPaintMs: the most used peer calculator's first paint on this harness (gpu_poor
+// 160–190 ms); linkMs: a shared link's own figures.
 const TARGET = { recalcMs: 8, firstRenderMs: 500, firstPaintMs: 180, linkMs: 350, bundleKB: 300 };
 const BUDGET = strict ? TARGET : { recalcMs: 40, firstRenderMs: 2000, bundleKB: 350 };
 

@@ -1,4 +1,4 @@
-// Gzipped sizes of dist/'s wasm + JS + CSS, split the way a visit loads them (issue #5):
+// Gzipped sizes of dist/'s wasm + JS + CSS, split the way a visit loads them:
 //   - first load: what index.html names (the loader, the app's JS and wasm, the CSS), all
 //     fetched before the first render;
 //   - lazy: every other wasm/JS/CSS file, fetched later on demand (the config exporter,

@@ -1,5 +1,5 @@
 // Writes the page as the app renders it for the default settings into index.html, so the
-// first paint needs no wasm (issue #19). Runs after `trunk build` on the built folder (default
+// first paint needs no wasm. Runs after `trunk build` on the built folder (default
 // dist/): serves it on loopback, lets the release app render in headless Chromium, and puts
 // the rendered body inside <div id="prerender" inert> in index.html. The wasm removes that
 // copy and mounts the live app in the same task (src/lib.rs, `mount`), so the swap is never

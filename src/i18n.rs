@@ -804,7 +804,7 @@ pub static RU: Strings = Strings {
     cannot_compute: "Эту конфигурацию нельзя посчитать:",
 };
 
-// ---- Sharing, embed, own prices and config export (issue 6, issue 7 part 5) ----
+// ---- Sharing, embed, own prices and config export ----
 // A table of its own so these strings can grow without touching `Strings`; the same rule
 // holds: a field added here fails to compile until both languages fill it.
 

@@ -8,7 +8,7 @@ use super::Note;
 use super::PLACEHOLDER;
 use crate::arch::Architecture;
 use crate::framework::Resolved;
-use crate::query::{Checkpointing, Framework, Method, Optimizer, Precision, Query, ShardingStrategy};
+use crate::query::{Checkpointing, Framework, Optimizer, Query, ShardingStrategy};
 
 pub(super) struct Ctx {
     pub(super) q: Query,
@@ -31,7 +31,7 @@ impl Ctx {
         self.model.unwrap_or(PLACEHOLDER)
     }
     pub(super) fn lora_like(&self) -> bool {
-        matches!(self.q.method, Method::Lora | Method::Qlora | Method::Dora)
+        self.q.method.is_lora()
     }
     /// LoRA alpha. The query has no alpha key (alpha scales the update, not memory); alpha =
     /// 2·rank is the ratio the shipped configs use (torchtune llama3_1/8B_qlora_single_device:
@@ -47,10 +47,10 @@ impl Ctx {
         self.q.gpus.div_ceil(self.q.nodes.max(1))
     }
     pub(super) fn bf16(&self) -> bool {
-        matches!(self.q.precision, Precision::Bf16Mixed | Precision::Bf16True)
+        self.q.precision.is_bf16()
     }
     pub(super) fn fp16(&self) -> bool {
-        matches!(self.q.precision, Precision::Fp16Mixed | Precision::Fp16True)
+        self.q.precision.is_fp16()
     }
     pub(super) fn ckpt_on(&self) -> bool {
         self.res.ckpt != Checkpointing::None

@@ -59,7 +59,7 @@ fn load_model(ctx: &Ctx, py: &mut String) {
     let q = &ctx.q;
     // Weights dtype at load: 16-bit except fp32 training and full/freeze under AMP, as the
     // memory model stores them (memory/mod.rs `frozen_bytes`).
-    let peft = !matches!(q.method, Method::Full | Method::Freeze);
+    let peft = q.method.is_peft();
     let load_dtype = match q.precision {
         Precision::Fp32 => "torch.float32",
         Precision::Bf16Mixed | Precision::Fp16Mixed if !peft => "torch.float32",
@@ -220,7 +220,7 @@ fn training_args(ctx: &Ctx) -> Vec<String> {
         format!("per_device_train_batch_size={}", q.batch),
         format!("gradient_accumulation_steps={}", q.ga),
         format!("num_train_epochs={}", fmt_float(q.epochs)),
-        format!("bf16={}", py_bool(matches!(q.precision, Precision::Bf16Mixed | Precision::Bf16True))),
+        format!("bf16={}", py_bool(q.precision.is_bf16())),
         // fp16 AMP needs fp32 master weights; pure fp16 ("fp16-true") runs without the scaler.
         format!("fp16={}", py_bool(q.precision == Precision::Fp16Mixed)),
         format!("gradient_checkpointing={}", py_bool(ctx.ckpt_on())),

@@ -6,7 +6,7 @@
 use super::context::Ctx;
 use super::emit::{file, fmt_float, origin, sh};
 use super::{ExportFile, Note};
-use crate::query::{Framework, Method, Offload, Optimizer, Precision, Quant, ShardingStrategy, TargetModule};
+use crate::query::{Framework, Method, Offload, Optimizer, Precision, Quant, TargetModule};
 
 /// litgpt's checkpoint name where its config.py names the HF repo differently.
 fn litgpt_model(preset: Option<&str>, hf: Option<&'static str>) -> Option<&'static str> {
@@ -203,7 +203,7 @@ fn optimizer_flags(ctx: &mut Ctx, flags: &mut Flags) {
 /// What litgpt decides itself, and what it cannot do.
 fn unsupported(ctx: &mut Ctx) {
     let q = ctx.q.clone();
-    if q.gpus > 1 && !matches!(q.shard, ShardingStrategy::Fsdp | ShardingStrategy::Zero3) {
+    if q.gpus > 1 && !q.shard.shards_params() {
         ctx.warn(Note::LitgptSharding { shard: q.shard });
     }
     if q.offload != Offload::None {

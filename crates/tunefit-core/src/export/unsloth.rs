@@ -28,7 +28,7 @@ pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
     };
     let four = q.method == Method::Qlora && q.quant != Quant::Int8;
     let eight = q.method == Method::Qlora && q.quant == Quant::Int8;
-    let full = matches!(q.method, Method::Full | Method::Freeze);
+    let full = q.method.trains_base();
     // Unsloth's "unsloth" mode offloads checkpointed layer inputs to host memory. It is also
     // from_pretrained's default (models/loader.py), which is what a full fine-tune runs with,
     // so the choice is passed there too.
