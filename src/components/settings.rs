@@ -23,6 +23,12 @@ pub mod ranges {
     pub const DEGREE: Scale = Scale::pow2(1.0, 64.0, 6);
     /// Minutes from renting to the first step.
     pub const STARTUP_MIN: Scale = Scale::linear(0.0, 60.0, 60, false);
+    /// Minutes of idle after a run: 0 to 4 hours in 5-minute steps (the box takes up to a week).
+    pub const IDLE_MIN: Scale = Scale::linear(0.0, 240.0, 48, false);
+    /// The project's days: 0 to a year in 5-day steps.
+    pub const STORAGE_DAYS: Scale = Scale::linear(0.0, 365.0, 73, false);
+    /// GB downloaded per run: 0 to 2 TB in 50 GB steps.
+    pub const DOWNLOAD_GB: Scale = Scale::linear(0.0, 2000.0, 40, false);
     pub const BOTTLENECK: Scale = Scale::pow2(1.0, 4096.0, 12);
     pub const VIRTUAL_TOKENS: Scale = Scale::pow2(1.0, 1024.0, 10);
     pub const TRAIN_LAYERS: Scale = Scale::log(1.0, 200.0, 60, true);
@@ -367,6 +373,15 @@ pub fn JobSection() -> impl IntoView {
             <SliderField id="startup" label=|s| s.startup unit=|s| s.u_min scale=ranges::STARTUP_MIN
                 value=Signal::derive(move || st.query.with(|q| q.startup_min))
                 on_change=move |v: f64| st.edit(|q| q.startup_min = v) />
+            <SliderField id="idle" label=|s| s.idle unit=|s| s.u_min scale=ranges::IDLE_MIN
+                value=Signal::derive(move || st.query.with(|q| q.idle_min))
+                on_change=move |v: f64| st.edit(|q| q.idle_min = v) />
+            <SliderField id="storage-days" label=|s| s.storage_days unit=|s| s.u_days scale=ranges::STORAGE_DAYS
+                value=Signal::derive(move || st.query.with(|q| q.storage_days))
+                on_change=move |v: f64| st.edit(|q| q.storage_days = v) />
+            <SliderField id="download" label=|s| s.download unit=|s| s.u_gb scale=ranges::DOWNLOAD_GB
+                value=Signal::derive(move || st.query.with(|q| q.download_gb))
+                on_change=move |v: f64| st.edit(|q| q.download_gb = v) />
         </fieldset>
     }
 }

@@ -571,3 +571,21 @@ test('providers must have: a ticked feature narrows the ranking to providers wit
   await page.waitForFunction(() => !location.search.includes('need='));
   assert.deepEqual(page.problems, []);
 });
+
+test('idle time between runs is priced: typing it reaches the link, and when per-hour billing changes the winner the ranking says so, as the CLI does', async () => {
+  const page = await open('?v=1&model=llama-3.1-8b&method=lora&tokens=20m&runs=10&pricing=on-demand&units=gib');
+  await page.getByTestId('offer-row').first().waitFor();
+  assert.equal(await page.locator('[data-code=extras_change_winner]').count(), 0);
+  const before = num(await page.getByTestId('od-cost').first().getAttribute('data-usd'));
+  await page.getByTestId('advanced-summary').click();
+  await page.getByTestId('idle-input').fill('45');
+  await page.getByTestId('idle-input').press('Enter');
+  await page.waitForURL(/idle_min=45/);
+  await page.locator('[data-code=extras_change_winner]').waitFor();
+  const cost = cli(coreQuery(page)).cost;
+  const said = cost.warnings.find((w) => w.code === 'extras_change_winner');
+  assert.equal(await page.locator('[data-code=extras_change_winner]').textContent(), said.message);
+  // The cheapest total grows with the billed idle time.
+  assert.ok(cost.cheapest.usd_total > before, `${cost.cheapest.usd_total} vs ${before}`);
+  assert.deepEqual(page.problems, []);
+});

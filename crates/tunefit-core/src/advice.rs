@@ -218,7 +218,7 @@ pub fn rank_with(
         validate(q)?;
     }
     let shape = FlopShape::of(s, est.model.params, est.model.trainable_params);
-    let egress_gb = result_bytes(q, est) / 1e9;
+    let egress_gb = result_bytes(q, est) / 1e9 + q.download_gb;
     let mut fits = FitCache { s, base: est, memo: Vec::with_capacity(16) };
     // Timings per GPU, GPUs per instance, instances, in-instance fabric and network.
     type Key = (&'static str, u32, u32, dataset::Fabric, Option<f64>);
@@ -307,7 +307,9 @@ fn price_offer(
         interrupt_rate_h: rate,
         ckpt_interval_min: q.ckpt_interval_min,
         restart_min: RESTART_MIN,
+        idle_h: q.idle_min / 60.0,
         storage_gb: q.storage_gb,
+        storage_h: q.storage_days * 24.0,
         storage_usd_gb_month: p.storage_usd_gb_month.unwrap_or(DEFAULT_STORAGE_USD_GB_MONTH),
         egress_gb,
         egress_usd_gb: p.egress_usd_gb.unwrap_or(DEFAULT_EGRESS_USD_GB),
@@ -455,6 +457,23 @@ fn cautions(q: &Query, all: &[RankedOffer], c: &RankedOffer) -> Vec<Warning> {
         }
         if !p.billing_verified {
             warnings.push(Warning::BillingAssumed { provider: c.provider.into() });
+        }
+    }
+    // The offer cheapest by price × time alone, when rounding, idle time, storage or egress
+    // make another one cheaper in all.
+    let label = |o: &RankedOffer| {
+        let name = dataset::gpu(o.gpu).map_or(o.gpu, |g| g.name);
+        format!("{}× {name} at {} ({})", o.gpus * o.instances, o.provider, o.pricing)
+    };
+    let raw = |o: &RankedOffer| o.usd_per_hour * o.hours;
+    if let Some(b) = all.iter().min_by(|a, b| raw(a).total_cmp(&raw(b))) {
+        if (b.offer, b.pricing, b.instances) != (c.offer, c.pricing, c.instances) && b.usd_total > c.usd_total {
+            warnings.push(Warning::ExtrasChangeWinner {
+                by_price: label(b),
+                by_price_usd: b.usd_total,
+                winner: label(c),
+                winner_usd: c.usd_total,
+            });
         }
     }
     if c.confidence == "low" {

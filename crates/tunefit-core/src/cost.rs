@@ -6,10 +6,14 @@
 //!   interval, r restart time: each interruption loses on average half an interval of work
 //!   plus the restart. λ = 0 gives exactly h at the spot price. Checkpoint save time is not
 //!   charged, so a longer interval never costs less.
-//! - Billing: each run's wall time is rounded up to the provider's unit (second, minute,
-//!   hour) and to its minimum charge, then multiplied by the instance price and instances.
-//! - Storage: GB × USD/GB-month × the months the runs take (730 h per month).
-//! - Egress: the final checkpoint or adapter leaves the provider once per run.
+//! - Billing: each run's wall time and the idle time after it (the instance kept up while the
+//!   person reads the results) are one session, rounded up to the provider's unit (second,
+//!   minute, hour) and to its minimum charge, then multiplied by the instance price and
+//!   instances: a per-hour provider bills a 20-minute run with 20 minutes of idle as one hour.
+//! - Storage: GB × USD/GB-month × the months it is kept (730 h per month): the sessions'
+//!   time, or the project's days when that is longer.
+//! - Egress: the final checkpoint or adapter, and whatever else is downloaded (checkpoints,
+//!   logs), leaves the provider once per run.
 
 use crate::dataset::Billing;
 use crate::diag::Error;
@@ -37,7 +41,11 @@ pub struct CostInput {
     pub interrupt_rate_h: f64,
     pub ckpt_interval_min: f64,
     pub restart_min: f64,
+    /// Hours the instance stays up, billed, after each run.
+    pub idle_h: f64,
     pub storage_gb: f64,
+    /// Hours the storage is kept at least (the project's days); the sessions' time otherwise.
+    pub storage_h: f64,
     pub storage_usd_gb_month: f64,
     pub egress_gb: f64,
     pub egress_usd_gb: f64,
@@ -87,11 +95,18 @@ pub fn cost(c: &CostInput) -> Result<Cost, Error> {
     check("storage_price", c.storage_usd_gb_month)?;
     check("egress_price", c.egress_usd_gb)?;
     check("hours", c.hours_per_run)?;
+    check("idle_min", c.idle_h)?;
+    check("storage_days", c.storage_h)?;
     let wall = wall_hours(c.hours_per_run, c.interrupt_rate_h, c.ckpt_interval_min, c.restart_min);
-    let billed = billed_hours(wall, c.billing, c.billing_min_s);
+    let billed = billed_hours(wall + c.idle_h, c.billing, c.billing_min_s);
     let runs = c.runs.max(1) as f64;
     let compute_usd = billed * c.usd_per_instance_h * c.instances as f64 * runs;
-    let storage_usd = c.storage_gb * c.storage_usd_gb_month * wall * runs / HOURS_PER_MONTH;
+    let session = wall + c.idle_h;
+    let storage_usd = if c.storage_h > session * runs {
+        c.storage_gb * c.storage_usd_gb_month * c.storage_h / HOURS_PER_MONTH
+    } else {
+        c.storage_gb * c.storage_usd_gb_month * session * runs / HOURS_PER_MONTH
+    };
     let egress_usd = c.egress_gb * c.egress_usd_gb * runs;
     let usd_total = compute_usd + storage_usd + egress_usd;
     Ok(Cost {

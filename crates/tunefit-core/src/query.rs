@@ -695,6 +695,15 @@ query_keys! {
             "provider" provider: Option<String> = None, Id;
             /// Persistent storage, GB.
             "storage_gb" storage_gb: f64 = 100.0, Decimal(0.0, 1_000_000.0);
+            /// Days the project keeps its persistent storage (dataset, checkpoints between
+            /// iterations); 0: only while the runs go.
+            "storage_days" storage_days: f64 = 0.0, Decimal(0.0, 3650.0);
+            /// Minutes the instance stays up after each run (reading results, editing the
+            /// config), billed with the run as one session.
+            "idle_min" idle_min: f64 = 0.0, Decimal(0.0, 10_080.0);
+            /// GB downloaded from the provider per run besides the trained result
+            /// (intermediate checkpoints, logs): egress.
+            "download_gb" download_gb: f64 = 0.0, Decimal(0.0, 1_000_000.0);
             /// Provider features every ranked offer must have.
             "need" need: Needs = Needs::default(), List;
             /// Matmul number format of the linear layers.

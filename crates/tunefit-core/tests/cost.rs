@@ -14,7 +14,9 @@ fn input() -> CostInput {
         interrupt_rate_h: 0.0,
         ckpt_interval_min: 30.0,
         restart_min: 10.0,
+        idle_h: 0.0,
         storage_gb: 0.0,
+        storage_h: 0.0,
         storage_usd_gb_month: 0.1,
         egress_gb: 0.0,
         egress_usd_gb: 0.09,
@@ -75,6 +77,62 @@ fn instances_runs_storage_and_egress_add_up() {
     assert!((c.egress_usd - 10.0 * 0.09 * 3.0).abs() < 1e-9);
     assert!((c.usd_total - (c.compute_usd + c.storage_usd + c.egress_usd)).abs() < 1e-9);
     assert!((c.usd_per_run * 3.0 - c.usd_total).abs() < 1e-9);
+}
+
+#[test]
+fn idle_time_is_billed_with_its_run_and_storage_lasts_the_project() {
+    // Per-hour billing: a 20-minute run alone is billed as one hour; with 20 minutes of idle
+    // after it, still one hour; with 50 minutes, two.
+    let short = CostInput { hours_per_run: 20.0 / 60.0, billing: Billing::Hour, ..input() };
+    let billed = |idle_min: f64| cost(&CostInput { idle_h: idle_min / 60.0, ..short }).unwrap().billed_hours_per_run;
+    assert_eq!(billed(0.0), 1.0);
+    assert_eq!(billed(20.0), 1.0);
+    assert_eq!(billed(50.0), 2.0);
+    // Per-second billing charges the idle minutes exactly.
+    let c = cost(&CostInput { idle_h: 0.5, runs: 2, ..input() }).unwrap();
+    assert!((c.compute_usd - 2.0 * 3.5 * 2.0).abs() < 1e-9, "{}", c.compute_usd);
+    // Storage for the project's days when they are longer than the sessions, else the sessions.
+    let kept = |storage_h: f64| cost(&CostInput { storage_gb: 100.0, storage_h, ..input() }).unwrap().storage_usd;
+    assert!((kept(0.0) - 100.0 * 0.1 * 3.0 / 730.0).abs() < 1e-12);
+    assert!((kept(2.0) - kept(0.0)).abs() < 1e-12, "shorter than the run: the run's time");
+    assert!((kept(30.0 * 24.0) - 100.0 * 0.1 * 720.0 / 730.0).abs() < 1e-9);
+    let e = cost(&CostInput { idle_h: -1.0, ..input() });
+    assert!(matches!(e, Err(Error::Invalid { key, .. }) if key == "idle_min"));
+}
+
+#[test]
+fn the_query_keys_reach_the_ranking() {
+    let total = |extra: &str| {
+        let r = evaluate(&Query::parse(&format!("gpu=h100-sxm&pricing=on-demand{extra}")).unwrap()).unwrap();
+        r.cost.unwrap().cheapest.unwrap().usd_total
+    };
+    let base = total("");
+    assert!(total("&idle_min=30") > base);
+    assert!(total("&storage_days=30") > base);
+    assert!(total("&download_gb=500") > base);
+    // Each is a key of the link, and a default leaves the link as it was.
+    let q = Query::parse("idle_min=30&storage_days=7&download_gb=12.5").unwrap();
+    assert_eq!(q.to_query_string(), "v=1&storage_days=7&idle_min=30&download_gb=12.5");
+    assert_eq!(Query::parse("idle_min=0").unwrap().to_query_string(), "v=1");
+}
+
+#[test]
+fn billing_rounding_that_changes_the_winner_is_said() {
+    let cost = |q: &str| evaluate(&Query::parse(q).unwrap()).unwrap().cost.unwrap();
+    // Ten 45-minute sessions of idle after 20M-token LoRA runs: per-hour billing rounds each
+    // session up, and the offer cheapest by price × time is no longer the cheapest in all.
+    let c = cost("model=llama-3.1-8b&method=lora&tokens=20m&runs=10&idle_min=45&pricing=on-demand");
+    let raw = |o: &tunefit_core::advice::RankedOffer| o.usd_per_hour * o.hours;
+    let by_price = c.offers.iter().min_by(|a, b| raw(a).total_cmp(&raw(b))).unwrap();
+    let cheapest = c.cheapest.as_ref().unwrap();
+    assert_ne!((by_price.offer, by_price.pricing), (cheapest.offer, cheapest.pricing));
+    let w = c.warnings.iter().find(|w| w.code() == "extras_change_winner").expect("the changed winner is said");
+    let m = w.message();
+    assert!(m.contains(by_price.provider) && m.contains(cheapest.provider), "{m}");
+    assert!(by_price.usd_total > cheapest.usd_total);
+    // A short QLoRA job without idle sessions: its cheapest is also the cheapest by price × time.
+    let c = cost("model=llama-3.1-8b&method=qlora&tokens=5m&runs=10&pricing=on-demand");
+    assert!(c.warnings.iter().all(|w| w.code() != "extras_change_winner"), "{:?}", c.warnings);
 }
 
 #[test]

@@ -4,7 +4,7 @@
 use tunefit_core::diag::{Lang, Warning};
 
 /// Queries that raise most of the core's warnings and recommendation sentences.
-const QUERIES: [&str; 12] = [
+const QUERIES: [&str; 13] = [
     "params=7b&optim=paged-adamw&shard=zero3&offload=all&method=qlora",
     "offload=optimizer",
     "offload=all&shard=zero2&gpus=2",
@@ -17,6 +17,7 @@ const QUERIES: [&str; 12] = [
     "method=full&model=llama-3.1-8b&shard=fsdp",
     "model=gemma-3-4b",
     "method=qlora&model=llama-3.1-70b&tokens=1m&runs=3&pricing=on-demand",
+    "model=llama-3.1-8b&method=lora&tokens=20m&runs=10&idle_min=45&pricing=on-demand",
 ];
 
 fn is_russian(s: &str) -> bool {

@@ -369,6 +369,11 @@ fn valid_query() -> impl Strategy<Value = Query> {
                     mem_scale,
                     provider,
                     storage_gb,
+                    // Derived from drawn values, so the strategy's tuples stay within proptest's
+                    // arity; storage_gb / 3 has no short decimal, so it exercises the spelling.
+                    storage_days: (need_bits % 7) as f64 * 1.5,
+                    idle_min: (need_bits % 5) as f64 * 12.5,
+                    download_gb: storage_gb / 3.0,
                     sp,
                     pp,
                     pp_chunks,

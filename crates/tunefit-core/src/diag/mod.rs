@@ -82,6 +82,9 @@ pub enum Warning {
     LowConfidencePrice { offer: String, snapshot: String },
     /// The GPU has no BF16; the time assumes fp16 mixed precision.
     NoBf16 { gpu: String },
+    /// Billing rounding, idle time, storage or egress make another offer the cheapest than
+    /// price × time alone would.
+    ExtrasChangeWinner { by_price: String, by_price_usd: f64, winner: String, winner_usd: f64 },
     /// A person's price matches no offer of the dataset.
     PriceOverrideUnmatched { gpus: u32, gpu: String, provider: String },
     /// Recommendation: nothing fits as it is.
@@ -134,6 +137,7 @@ impl Warning {
             Warning::LowConfidencePrice { .. } => "low_confidence_price",
             Warning::NoBf16 { .. } => "no_bf16",
             Warning::PriceOverrideUnmatched { .. } => "price_override_unmatched",
+            Warning::ExtrasChangeWinner { .. } => "extras_change_winner",
             Warning::RecNoneFits => "rec-none-fits",
             Warning::RecCheapest { .. } => "rec-cheapest",
             Warning::RecFastest { .. } => "rec-fastest",

@@ -98,6 +98,11 @@ pub(super) fn english(w: &Warning) -> String {
         W::PriceOverrideUnmatched { gpus, gpu, provider } => format!(
             "Your price for {gpus}× {gpu} at {provider} matches no offer in the dataset; add it as a custom offer to rank it."
         ),
+        W::ExtrasChangeWinner { by_price, by_price_usd, winner, winner_usd } => format!(
+            "Billing rounding, idle time, storage and egress change the cheapest offer: by price × time alone {by_price} would win, but it costs {} in all against {} for {winner}.",
+            usd(*by_price_usd),
+            usd(*winner_usd)
+        ),
         W::RecNoneFits => "No offer fits this configuration as it is; choose your GPU to see the changes that make it fit, each with its figure.".into(),
         W::RecCheapest { gpus, gpu, provider, pricing, usd_total, usd_per_run, hours } => format!(
             "Cheapest: {gpus}× {gpu} at {provider} ({pricing}), {} in total, {} per run of {}.",
@@ -174,6 +179,11 @@ pub(super) fn russian(w: &Warning) -> String {
         W::NoBf16 { gpu } => format!("У {gpu} нет BF16: время посчитано для смешанной точности fp16."),
         W::PriceOverrideUnmatched { gpus, gpu, provider } => format!(
             "Вашей цене для {gpus}× {gpu} у {provider} не соответствует ни одно предложение из набора данных; добавьте её как своё предложение (custom), чтобы оно попало в рейтинг."
+        ),
+        W::ExtrasChangeWinner { by_price, by_price_usd, winner, winner_usd } => format!(
+            "Округление тарификации, простой, хранение и исходящий трафик меняют самое дешёвое предложение: по цене × времени выиграло бы {by_price}, но всего оно стоит {} против {} у {winner}.",
+            usd(*by_price_usd),
+            usd(*winner_usd)
         ),
         W::RecNoneFits => "Ни одно предложение не вмещает эту конфигурацию как есть; выберите свой GPU, чтобы увидеть изменения, с которыми она поместится, и их цифры.".into(),
         W::RecCheapest { gpus, gpu, provider, pricing, usd_total, usd_per_run, hours } => format!(
