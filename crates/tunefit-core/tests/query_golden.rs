@@ -230,6 +230,8 @@ const CASES: &[Case] = &[
     Case { link: "v=1&mfu=0.45&storage_gb=500", canonical: true, expect: |q| { q.mfu = Some(0.45); q.storage_gb = 500.0; } },
     Case { link: "v=1&mem_scale=1.12", canonical: true, expect: |q| { q.mem_scale = Some(1.12); } },
     Case { link: "v=1&storage_gb=0", canonical: true, expect: |q| q.storage_gb = 0.0 },
+    Case { link: "v=1&storage_days=30&idle_min=15&download_gb=120.5", canonical: true, expect: |q| {
+        q.storage_days = 30.0; q.idle_min = 15.0; q.download_gb = 120.5; } },
     Case { link: "v=1&batch=8&batch=2", canonical: false, expect: |q| q.batch = 2 },
     Case { link: "batch=1e1&seq=4096.0", canonical: false, expect: |q| { q.batch = 10; q.seq = 4096; } },
     Case { link: "v=1&provider=RunPod&gpu=A100-80GB", canonical: false, expect: |q| {
