@@ -27,10 +27,13 @@ import { bundleSizes } from './bundle.mjs';
 // compact embed and `quant_skip` (a pre-quantized checkpoint's 16-bit modules, read from a
 // pasted config): +2.6 KB (329.8 KB); the code-structure work (layers with the query resolved
 // once, memory and the exporter split by phase, typed warnings rendered in both languages, the
-// query-key registry, an exact decimal reader): +1.4 KB (331.2 KB). This budget leaves ~0.8 KB;
+// query-key registry, an exact decimal reader): +1.4 KB (331.2 KB); the cost of iterating (idle
+// time billed with each run, the project's storage days, downloads as egress: three keys, three
+// sliders, and the warning that says when they change the cheapest offer, in both languages):
+// +1.3 KB (332.5 KB). This budget leaves ~0.5 KB;
 // the first-paint issue's structural cuts (lazy Russian strings, lazy panels) must bring it
 // back under the 300 KB target.
-const BUDGET_KB = Number(process.env.TUNEFIT_SIZE_BUDGET_KB ?? 332);
+const BUDGET_KB = Number(process.env.TUNEFIT_SIZE_BUDGET_KB ?? 333);
 const dir = process.argv[2] ?? 'dist';
 const b = bundleSizes(dir);
 for (const f of b.files) {
