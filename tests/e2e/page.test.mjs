@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { serve, launch, openPage, num } from './harness.mjs';
+import { serve, launch, openPage, num, openAdvanced } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
@@ -575,9 +575,11 @@ test('providers must have: a ticked feature narrows the ranking to providers wit
 test('idle time between runs is priced: typing it reaches the link, and when per-hour billing changes the winner the ranking says so, as the CLI does', async () => {
   const page = await open('?v=1&model=llama-3.1-8b&method=lora&tokens=20m&runs=10&pricing=on-demand&units=gib');
   await page.getByTestId('offer-row').first().waitFor();
-  assert.equal(await page.locator('[data-code=extras_change_winner]').count(), 0);
+  // The page says what the CLI says for the same link, before and after.
+  const said0 = cli(coreQuery(page)).cost.warnings.filter((w) => w.code === 'extras_change_winner');
+  assert.equal(await page.locator('[data-code=extras_change_winner]').count(), said0.length);
   const before = num(await page.getByTestId('od-cost').first().getAttribute('data-usd'));
-  await page.getByTestId('advanced-summary').click();
+  await openAdvanced(page);
   await page.getByTestId('idle-input').fill('45');
   await page.getByTestId('idle-input').press('Enter');
   await page.waitForURL(/idle_min=45/);
@@ -585,6 +587,7 @@ test('idle time between runs is priced: typing it reaches the link, and when per
   const cost = cli(coreQuery(page)).cost;
   const said = cost.warnings.find((w) => w.code === 'extras_change_winner');
   assert.equal(await page.locator('[data-code=extras_change_winner]').textContent(), said.message);
+  assert.notEqual(said.message, said0[0]?.message, 'the idle sessions change what is said');
   // The cheapest total grows with the billed idle time.
   assert.ok(cost.cheapest.usd_total > before, `${cost.cheapest.usd_total} vs ${before}`);
   assert.deepEqual(page.problems, []);
