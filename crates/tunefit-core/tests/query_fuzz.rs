@@ -383,7 +383,8 @@ fn valid_query() -> impl Strategy<Value = Query> {
                     // arity; storage_gb / 3 has no short decimal, so it exercises the spelling.
                     storage_days: (need_bits % 7) as f64 * 1.5,
                     idle_min: (need_bits % 5) as f64 * 12.5,
-                    download_gb: storage_gb / 3.0,
+                    // (0, or at least the decoder's 1e-9 floor.)
+                    download_gb: if storage_gb >= 3e-9 { storage_gb / 3.0 } else { 0.0 },
                     sp,
                     pp,
                     pp_chunks,
