@@ -189,8 +189,7 @@ impl FitCache<'_> {
             let mut q2 = q.clone();
             q2.gpus = count * instances;
             q2.nodes = instances;
-            // The GPU count changes neither the architecture nor the framework's behaviour.
-            crate::memory::estimate(&Settings { query: &q2, ..self.s.clone() }).ok().map(|e| e.memory.device)
+            crate::memory::estimate(&self.s.variant(&q2)).ok().map(|e| e.memory.device)
         };
         self.memo.push(((count, instances), d));
         d

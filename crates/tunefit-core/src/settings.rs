@@ -27,6 +27,13 @@ impl<'q> Settings<'q> {
         let (arch, preset) = architecture(q)?;
         Ok(Settings { query: q, arch, preset, resolved: framework::resolve(q) })
     }
+
+    /// The same settings for `q`, a variant of this query in micro-batch, sequence length or
+    /// GPU and node count (what the solvers and the offer ranking vary): none of those changes
+    /// the architecture or the framework's resolved behaviour, so nothing is resolved again.
+    pub fn variant<'v>(&self, q: &'v Query) -> Settings<'v> {
+        Settings { query: q, arch: self.arch.clone(), preset: self.preset, resolved: self.resolved }
+    }
 }
 
 /// The architecture a query describes: preset, or inferred from `params`, plus overrides.

@@ -84,10 +84,9 @@ pub fn fit(s: &Settings, est: &Estimate, id: &str) -> Result<Fit, Error> {
     Ok(fit_on(s, est, g))
 }
 
-/// Device memory of `q`, a variant of the settings' query in batch, sequence or GPU count:
-/// none of those changes the architecture or the framework's resolved behaviour.
+/// Device memory of `q`, a variant of the settings' query in batch, sequence or GPU count.
 fn device(s: &Settings, q: &Query) -> Option<u64> {
-    crate::memory::estimate(&Settings { query: q, ..s.clone() }).ok().map(|e| e.memory.device)
+    crate::memory::estimate(&s.variant(q)).ok().map(|e| e.memory.device)
 }
 
 /// Largest `x` in [1, hi] with `fits(x)`, assuming monotone; None if even 1 does not fit.
