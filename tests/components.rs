@@ -122,9 +122,16 @@ fn stand_in_config_reader() {
     f.forget();
 }
 
-async fn settle() {
-    leptos::task::tick().await;
-    gloo_timers::future::TimeoutFuture::new(20).await;
+/// Waits, up to 2 s, until `ok` holds: the page's tasks finish when the machine lets them, so a
+/// step is awaited by what it shows, not by a fixed time.
+async fn until(mut ok: impl FnMut() -> bool) -> bool {
+    for _ in 0..100 {
+        if ok() {
+            return true;
+        }
+        gloo_timers::future::TimeoutFuture::new(20).await;
+    }
+    ok()
 }
 
 #[wasm_bindgen_test]
@@ -137,20 +144,18 @@ async fn bad_config_json_says_what_is_wrong() {
     let area: web_sys::HtmlTextAreaElement = q(&root, "config-json").dyn_into().unwrap();
     area.set_value("{not json");
     area.dispatch_event(&Event::new("input").unwrap()).unwrap();
-    settle().await;
-    assert!(text(&root, "config-status").contains("JSON"), "{}", text(&root, "config-status"));
+    assert!(until(|| text(&root, "config-status").contains("JSON")).await, "{}", text(&root, "config-status"));
     area.set_value(r#"{"model_type": "llama", "hidden_size": 4096}"#);
     area.dispatch_event(&Event::new("input").unwrap()).unwrap();
-    settle().await;
-    assert!(text(&root, "config-status").contains("num_attention_heads"), "{}", text(&root, "config-status"));
+    let heads = || text(&root, "config-status").contains("num_attention_heads");
+    assert!(until(heads).await, "{}", text(&root, "config-status"));
     // A good multimodal config applies: the link carries its layout and the summary its tower.
     area.set_value(r#"{"model_type":"gemma3","text_config":{"hidden_size":2560,"intermediate_size":10240,"model_type":"gemma3_text","num_hidden_layers":34},"vision_config":{"hidden_size":1152,"image_size":896,"intermediate_size":4304,"num_hidden_layers":27,"patch_size":14}}"#);
     area.dispatch_event(&Event::new("input").unwrap()).unwrap();
-    settle().await;
-    assert!(text(&root, "config-status").contains("34 layers"), "{}", text(&root, "config-status"));
+    assert!(until(|| text(&root, "config-status").contains("34 layers")).await, "{}", text(&root, "config-status"));
     // Exactly the gemma-3-4b preset's shape: the link names the preset.
-    assert!(search().contains("model=gemma-3-4b"), "url: {}", search());
-    assert!(text(&root, "model-summary").contains("4.30"), "{}", text(&root, "model-summary"));
+    assert!(until(|| search().contains("model=gemma-3-4b")).await, "url: {}", search());
+    assert!(until(|| text(&root, "model-summary").contains("4.30")).await, "{}", text(&root, "model-summary"));
 }
 
 #[wasm_bindgen_test]
