@@ -157,11 +157,11 @@ fn finish(
     let time = crate::advice::time_for(s, &est, Some(&cost));
     Ok(Report {
         query: s.query.to_query_string(),
-        model: est.model.clone(),
-        memory: est.memory.clone(),
+        model: est.model,
+        memory: est.memory,
         fit,
-        warnings: est.warnings.clone(),
-        explanations: est.explanations.clone(),
+        warnings: est.warnings,
+        explanations: est.explanations,
         time,
         cost: Some(cost),
         fixes: Vec::new(),
