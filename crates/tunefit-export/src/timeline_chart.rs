@@ -39,6 +39,11 @@ static RU: Strings = Strings {
     none: "Для этой конфигурации нет прогона, который можно нарисовать.",
 };
 
+/// A coordinate as the SVG is written: one decimal.
+fn one(v: f64) -> String {
+    format!("{v:.1}")
+}
+
 fn warning(m: &str) -> Html {
     let mut h = Html::new();
     write_html!(h, r#"<p class="notice warn" data-testid="timeline-error">"#, m, "</p>");
@@ -47,7 +52,6 @@ fn warning(m: &str) -> Html {
 
 /// The phases along the chart: a tick and a label where each begins.
 fn phase_ticks(svg: &mut Html, points: &[Point], x: &dyn Fn(usize) -> f64, y0: String, h: f64) {
-    let one = |v: f64| format!("{v:.1}");
     let mut last = None;
     for (i, p) in points.iter().enumerate() {
         if last == Some(p.phase) {
@@ -75,7 +79,6 @@ fn phase_ticks(svg: &mut Html, points: &[Point], x: &dyn Fn(usize) -> f64, y0: S
 
 /// The GPU's memory as a dashed line across the chart, labelled at its right end.
 fn capacity_line(svg: &mut Html, (x0, x1): (f64, f64), yc: f64, label: &str, figure: &str) {
-    let one = |v: f64| format!("{v:.1}");
     write_html!(
         svg,
         r#"<line data-testid="timeline-capacity" x1=""#,
@@ -122,7 +125,6 @@ pub fn html(query: &str, lang: &str, gib: bool) -> Html {
     let line = |f: &dyn Fn(&Point) -> f64| {
         points.iter().enumerate().map(|(i, p)| format!("{:.1},{:.1}", x(i), y(f(p)))).collect::<Vec<_>>().join(" ")
     };
-    let one = |v: f64| format!("{v:.1}");
     let mut svg = Html::new();
     write_html!(
         svg,
