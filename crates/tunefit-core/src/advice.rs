@@ -150,12 +150,12 @@ pub fn validate(q: &Query) -> Result<(), Error> {
     }
     if let Some(r) = q.interrupt_rate {
         if !(r.is_finite() && r >= 0.0) {
-            return Err(Error::Invalid { key: "interrupt_rate".into(), message: format!("{r} must be >= 0") });
+            return Err(Error::invalid("interrupt_rate", format!("{r} must be >= 0")));
         }
     }
     if let Some(m) = q.mfu {
         if !(m.is_finite() && m > 0.0 && m <= 1.0) {
-            return Err(Error::Invalid { key: "mfu".into(), message: format!("{m} must be in (0, 1]") });
+            return Err(Error::invalid("mfu", format!("{m} must be in (0, 1]")));
         }
     }
     Ok(())

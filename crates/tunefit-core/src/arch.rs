@@ -638,7 +638,7 @@ impl Architecture {
 
     /// Checks that the fields describe a buildable model; names the offending key.
     pub fn validate(&self) -> Result<(), crate::diag::Error> {
-        let bad = |key: &str, m: String| Err(crate::diag::Error::Invalid { key: key.into(), message: m });
+        let bad = |key: &str, m: String| Err(crate::diag::Error::invalid(key, m));
         if self.heads == 0
             || self.hidden == 0
             || self.layers == 0

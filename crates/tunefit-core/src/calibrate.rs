@@ -116,7 +116,7 @@ pub fn parse_log(text: &str) -> Result<Measured, String> {
 
 /// The log's figures beside the estimate of `q` (its `gpu` names the GPU timed).
 pub fn calibrate(q: &Query, log: &str) -> Result<Calibration, Error> {
-    let measured = parse_log(log).map_err(|m| Error::Invalid { key: "log".into(), message: m })?;
+    let measured = parse_log(log).map_err(|m| Error::invalid("log", m))?;
     let r = evaluate(q)?;
     let memory = measured
         .memory
@@ -154,7 +154,7 @@ pub fn calibrate(q: &Query, log: &str) -> Result<Calibration, Error> {
 /// `crates/tunefit-core/tests/data/measured-runs.json`), ready to contribute: the person adds
 /// where the log came from and the library versions.
 pub fn measured_cases(q: &Query, log: &str, source: &str) -> Result<serde_json::Value, Error> {
-    let m = parse_log(log).map_err(|e| Error::Invalid { key: "log".into(), message: e })?;
+    let m = parse_log(log).map_err(|e| Error::invalid("log", e))?;
     let query = q.to_query_string();
     let cases: Vec<serde_json::Value> = m
         .memory

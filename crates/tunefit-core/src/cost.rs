@@ -69,7 +69,7 @@ fn check(key: &str, v: f64) -> Result<(), Error> {
     if v.is_finite() && v >= 0.0 {
         Ok(())
     } else {
-        Err(Error::Invalid { key: key.into(), message: format!("{v} must be a finite number >= 0") })
+        Err(Error::invalid(key, format!("{v} must be a finite number >= 0")))
     }
 }
 

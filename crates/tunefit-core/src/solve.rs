@@ -79,8 +79,7 @@ pub struct Fit {
 
 /// How the configuration fits one GPU, with the inverse solvers.
 pub fn fit(s: &Settings, est: &Estimate, id: &str) -> Result<Fit, Error> {
-    let g = crate::dataset::gpu(id)
-        .ok_or_else(|| Error::Invalid { key: "gpu".into(), message: format!("unknown GPU id '{id}'") })?;
+    let g = crate::dataset::gpu(id).ok_or_else(|| Error::invalid("gpu", format!("unknown GPU id '{id}'")))?;
     Ok(fit_on(s, est, g))
 }
 

@@ -15,6 +15,13 @@ pub enum Error {
     Invalid { key: String, message: String },
 }
 
+impl Error {
+    /// A well-formed query that describes something impossible: the key to change and why.
+    pub fn invalid(key: &str, message: impl Into<String>) -> Error {
+        Error::Invalid { key: key.into(), message: message.into() }
+    }
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

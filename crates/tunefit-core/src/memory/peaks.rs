@@ -4,7 +4,7 @@
 use super::buffers::Buffers;
 use super::logits::LossPath;
 use super::parallel::PerGpu;
-use super::run::{invalid, Run};
+use super::run::Run;
 use super::saved::Saved;
 use super::states::States;
 use super::{shape, Detail, MemoryBreakdown};
@@ -107,7 +107,7 @@ pub(super) fn peaks(
 
     let vals = [w, g, o, act, logits, allocated, reserved, device, host_ram];
     if vals.iter().any(|x| !x.is_finite() || *x < 0.0 || *x > 1.8e19) {
-        return Err(invalid("seq", "the configuration's memory is beyond 2^64 bytes"));
+        return Err(Error::invalid("seq", "the configuration's memory is beyond 2^64 bytes"));
     }
     let memory = MemoryBreakdown {
         weights: w as u64,

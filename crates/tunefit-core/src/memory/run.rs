@@ -9,10 +9,6 @@ use crate::framework::{self, Resolved};
 use crate::query::{AdapterDtype, Method, Precision, Query, ShardingStrategy};
 use crate::settings::Settings;
 
-pub(super) fn invalid(key: &str, message: impl Into<String>) -> Error {
-    Error::Invalid { key: key.into(), message: message.into() }
-}
-
 /// One configuration on one GPU, before any memory is counted.
 pub(super) struct Run<'a> {
     pub q: &'a Query,
@@ -68,7 +64,7 @@ impl<'a> Run<'a> {
         if !(tokens * seq * a.heads as f64 * 6.0 * a.layers as f64).is_finite()
             || tokens * a.hidden as f64 * a.layers as f64 > 1e17
         {
-            return Err(invalid("seq", "batch × seq is too large to hold on any GPU"));
+            return Err(Error::invalid("seq", "batch × seq is too large to hold on any GPU"));
         }
         let mixed = q.precision.keeps_fp32_master();
         let true16 = q.precision.is_true16();

@@ -1,7 +1,6 @@
 //! What trains: exact trainable parameter counts per method, the modules a pre-quantized
 //! checkpoint keeps in 16 bits, and what GaLore projects.
 
-use super::run::invalid;
 use crate::arch::Architecture;
 use crate::diag::Error;
 use crate::query::{Method, Query, TargetModule};
@@ -25,9 +24,7 @@ pub struct Trainable {
 pub fn trainable(a: &Architecture, q: &Query) -> Result<Trainable, Error> {
     let m = a.modules();
     let l = a.layers;
-    let r = q.rank as u64;
     let mut t = Trainable::default();
-    let embed_rows = a.vocab * a.hidden;
     match q.method {
         Method::Full => {
             // A multimodal checkpoint's vision tower stays frozen.
@@ -46,7 +43,10 @@ pub fn trainable(a: &Architecture, q: &Query) -> Result<Trainable, Error> {
         }
         Method::Freeze => {
             if q.train_layers as u64 > l {
-                return Err(invalid("train_layers", format!("{} exceeds the model's {} layers", q.train_layers, l)));
+                return Err(Error::invalid(
+                    "train_layers",
+                    format!("{} exceeds the model's {} layers", q.train_layers, l),
+                ));
             }
             t.base = q.train_layers as u64 * a.layer_params();
             let mut fac = 0u64;
@@ -58,47 +58,10 @@ pub fn trainable(a: &Architecture, q: &Query) -> Result<Trainable, Error> {
             t.adafactor_elems = q.train_layers as u64 * (fac + m.norms);
             t.largest_tensor = a.hidden * a.ffn.max(a.q_dim());
         }
-        Method::Lora | Method::Qlora | Method::Dora => {
-            if q.rank as u64 > a.hidden {
-                return Err(invalid("rank", format!("rank {} is larger than the hidden size {}", q.rank, a.hidden)));
-            }
-            let mut adapter = 0u64;
-            let mut fac = 0u64;
-            for tm in q.targets.iter() {
-                for s in a.linear_stack(tm) {
-                    adapter += s.count * r * (s.input + s.output);
-                    fac += s.count * (r + s.input + s.output + r);
-                    if q.method == Method::Dora {
-                        adapter += s.count * s.output;
-                        fac += s.count * s.output;
-                    }
-                    t.largest_tensor = t.largest_tensor.max(r * s.input.max(s.output));
-                }
-            }
-            if adapter == 0 && !q.targets.contains(TargetModule::Embed) && !q.targets.contains(TargetModule::LmHead) {
-                return Err(invalid(
-                    "targets",
-                    "none of the targets exists in this architecture (a plain MLP has no gate)",
-                ));
-            }
-            t.adapter = adapter;
-            t.adafactor_elems = fac;
-            let mut full = 0;
-            if q.targets.contains(TargetModule::Embed) {
-                full += embed_rows;
-            }
-            if q.targets.contains(TargetModule::LmHead) && !(a.tied && q.targets.contains(TargetModule::Embed)) {
-                full += if a.encoder_only { 0 } else { embed_rows };
-            }
-            if full > 0 {
-                t.largest_tensor = t.largest_tensor.max(embed_rows);
-                t.adafactor_elems += a.vocab + a.hidden;
-            }
-            t.base = full;
-        }
+        Method::Lora | Method::Qlora | Method::Dora => adapters(a, q, &mut t)?,
         Method::Adapter => {
             if q.bottleneck as u64 > a.hidden {
-                return Err(invalid(
+                return Err(Error::invalid(
                     "bottleneck",
                     format!("bottleneck {} is larger than the hidden size {}", q.bottleneck, a.hidden),
                 ));
@@ -127,6 +90,50 @@ pub fn trainable(a: &Architecture, q: &Query) -> Result<Trainable, Error> {
     Ok(t)
 }
 
+/// LoRA and DoRA: r·(in + out) per adapted linear (GQA-aware, DoRA's magnitude vector), and
+/// embedding or LM-head targets trained in full.
+fn adapters(a: &Architecture, q: &Query, t: &mut Trainable) -> Result<(), Error> {
+    let r = q.rank as u64;
+    let embed_rows = a.vocab * a.hidden;
+    if q.rank as u64 > a.hidden {
+        return Err(Error::invalid("rank", format!("rank {} is larger than the hidden size {}", q.rank, a.hidden)));
+    }
+    let mut adapter = 0u64;
+    let mut fac = 0u64;
+    for tm in q.targets.iter() {
+        for s in a.linear_stack(tm) {
+            adapter += s.count * r * (s.input + s.output);
+            fac += s.count * (r + s.input + s.output + r);
+            if q.method == Method::Dora {
+                adapter += s.count * s.output;
+                fac += s.count * s.output;
+            }
+            t.largest_tensor = t.largest_tensor.max(r * s.input.max(s.output));
+        }
+    }
+    if adapter == 0 && !q.targets.contains(TargetModule::Embed) && !q.targets.contains(TargetModule::LmHead) {
+        return Err(Error::invalid(
+            "targets",
+            "none of the targets exists in this architecture (a plain MLP has no gate)",
+        ));
+    }
+    t.adapter = adapter;
+    t.adafactor_elems = fac;
+    let mut full = 0;
+    if q.targets.contains(TargetModule::Embed) {
+        full += embed_rows;
+    }
+    if q.targets.contains(TargetModule::LmHead) && !(a.tied && q.targets.contains(TargetModule::Embed)) {
+        full += if a.encoder_only { 0 } else { embed_rows };
+    }
+    if full > 0 {
+        t.largest_tensor = t.largest_tensor.max(embed_rows);
+        t.adafactor_elems += a.vocab + a.hidden;
+    }
+    t.base = full;
+    Ok(())
+}
+
 /// Parameters of the block modules `quant_skip` keeps in 16 bits (a pre-quantized
 /// checkpoint's `llm_int8_skip_modules`, e.g. Unsloth's dynamic 4-bit ones).
 pub(super) fn quant_skipped(a: &Architecture, q: &Query) -> Result<f64, Error> {
@@ -135,7 +142,10 @@ pub(super) fn quant_skipped(a: &Architecture, q: &Query) -> Result<f64, Error> {
     for (layer, part) in &q.quant_skip.0 {
         let l = *layer as u64;
         if l >= a.layers {
-            return Err(invalid("quant_skip", format!("block {l} does not exist: the model has {} blocks", a.layers)));
+            return Err(Error::invalid(
+                "quant_skip",
+                format!("block {l} does not exist: the model has {} blocks", a.layers),
+            ));
         }
         // Dense blocks come first (DeepSeek-V3's first_k_dense_replace); MoE otherwise.
         let dense = a.experts <= 1 || l < a.dense_blocks();
