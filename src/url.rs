@@ -159,7 +159,7 @@ pub fn decode(search: &str, default_lang: Lang) -> (Query, Prefs, Vec<QueryError
         }
     }
     // `model=custom` (a model given by its architecture fields) is decoded by the core itself.
-    let (q, core_errors) = Query::parse_lenient(&core_pairs.join("&"));
+    let (q, core_errors) = Query::parse_given_lenient(&core_pairs.join("&"));
     let mut all = core_errors;
     all.extend(errors);
     (q, prefs, all)

@@ -37,7 +37,7 @@ pub fn run(args: &[String]) -> ExitCode {
             return fail(&format!("one query expected, got another: {a}"));
         }
     }
-    let q = match Query::parse(query.unwrap_or("")) {
+    let q = match Query::parse_given(query.unwrap_or("")) {
         Ok(q) => q,
         Err(e) => return fail(&e.to_string()),
     };

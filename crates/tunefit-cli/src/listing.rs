@@ -49,7 +49,7 @@ pub fn gpus(json: bool) -> ExitCode {
 
 /// Lists offers, filtered by the `provider` and `gpu` keys of an optional query string.
 pub fn offers(json: bool, query: Option<&str>) -> ExitCode {
-    let q = match Query::parse(query.unwrap_or("")) {
+    let q = match Query::parse_given(query.unwrap_or("")) {
         Ok(q) => q,
         Err(e) => {
             eprintln!("tunefit: {e}");

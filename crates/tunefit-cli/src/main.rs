@@ -116,7 +116,7 @@ fn main() -> ExitCode {
 /// `--config=<file>`, a Hugging Face config.json sets the model (its preset's id when it is
 /// exactly one, otherwise the architecture keys), and the query sets the rest.
 fn query_arg(rest: &[&String]) -> Option<Query> {
-    let mut q = match Query::parse(rest.get(1).map(|s| s.as_str()).unwrap_or("")) {
+    let mut q = match Query::parse_given(rest.get(1).map(|s| s.as_str()).unwrap_or("")) {
         Ok(q) => q,
         Err(e) => {
             eprintln!("tunefit: {e}");

@@ -83,7 +83,7 @@ pub(crate) use choice;
 /// The body has three groups because the architecture keys live in their own struct and
 /// come between `params` and `method` in the canonical order: `model { .. }` (the keys
 /// before them), `arch: pub struct ArchOverrides { .. }` and `settings { .. }`. Generated:
-/// the two structs and their `Default`s, `KEYS` (`v` first), and on `Query` the private
+/// the two structs and their `Default`s, `KEYS`, and on `Query` the private
 /// `set_registered` (one key's value; the decoders go through `Query::set`), `value_of`,
 /// `key_choices` and `write_changed` (the canonical encoder's body).
 macro_rules! query_keys {
@@ -134,7 +134,7 @@ macro_rules! query_keys {
         }
 
         /// Every key the format knows, in canonical order.
-        pub const KEYS: &[&str] = &["v", $($hk,)* $($ak,)* $($tk,)*];
+        pub const KEYS: &[&str] = &[$($hk,)* $($ak,)* $($tk,)*];
 
         impl $q {
             /// Applies one registered key's value; `Ok(false)` when `key` is not one of them.
@@ -152,7 +152,6 @@ macro_rules! query_keys {
             /// written there; `None` for an unset optional setting or an unknown key.
             pub fn value_of(&self, key: &str) -> Option<String> {
                 match key {
-                    "v" => Some(FORMAT_VERSION.to_string()),
                     $($hk => <_ as Codec<$ht>>::encode(&$hc, &self.$hf),)*
                     $($ak => <_ as Codec<$at>>::encode(&$ac, &self.$arch.$af),)*
                     $($tk => <_ as Codec<$tt>>::encode(&$tc, &self.$tf),)*

@@ -8,7 +8,7 @@
 
 use crate::activation::NormImpl;
 use crate::diag::Warning;
-use crate::query::{AdapterDtype, Attention, Checkpointing, Framework, Loss, Method, OptimizerImpl, Query};
+use crate::query::{AdapterDtype, Attention, Checkpointing, Format, Framework, Loss, Method, OptimizerImpl, Query};
 
 /// How the loss turns hidden states into a scalar, and what it keeps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -137,8 +137,11 @@ pub fn profile(fw: Framework) -> Profile {
     match fw {
         // transformers Trainer + PEFT: autocast_adapter_dtype=True keeps LoRA fp32 and
         // casts inputs; LlamaRMSNorm upcasts; ForCausalLMLoss upcasts logits; bnb NF4;
-        // torch AdamW foreach.
-        Framework::Hf => base,
+        // torch AdamW fused. Checkpointing on: TRL's SFTConfig, through which most people run
+        // the Trainer on a language model, defaults `gradient_checkpointing=True`
+        // (trl/trainer/base_config.py @f2cd5771, "Defaults to True instead of False"); v=1
+        // links keep the bare TrainingArguments' False (`resolve`).
+        Framework::Hf => Profile { ckpt_default: Checkpointing::Full, ..base },
         // torchtune: LoRA in bf16, torchao NF4 (linear_nf4 saves no input), RMSNorm
         // upcast, CEWithChunkedOutputLoss in the shipped LoRA/QLoRA configs, fused AdamW,
         // activation checkpointing on in the shipped configs.
@@ -220,7 +223,11 @@ pub fn resolve(q: &Query) -> Resolved {
     // PEFT's prepare_model_for_kbit_training (peft/utils/other.py), which every
     // Trainer-based QLoRA recipe calls, turns gradient checkpointing on by default.
     let peft_qlora = q.method.quantized_base() && q.framework.runs_hf_trainer();
-    let ckpt = q.ckpt.unwrap_or(if peft_qlora { Checkpointing::Full } else { p.ckpt_default });
+    // A v=1 link predates the hf profile's checkpointing default: it keeps the bare
+    // TrainingArguments' `gradient_checkpointing=False`.
+    let ckpt_default =
+        if q.format == Format::V1 && q.framework == Framework::Hf { Checkpointing::None } else { p.ckpt_default };
+    let ckpt = q.ckpt.unwrap_or(if peft_qlora { Checkpointing::Full } else { ckpt_default });
     Resolved {
         profile: p,
         adapter_dtype: q.adapter_dtype.unwrap_or(p.adapter_dtype),

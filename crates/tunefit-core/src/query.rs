@@ -2,7 +2,8 @@
 //!
 //! This is a public contract (docs/query.md). The page's URL, share links and the CLI all use
 //! it, so a link made today must decode to the same `Query` for good (golden tests in
-//! `tests/query_golden.rs`). Missing keys take the defaults of `Query::default()`; an unknown
+//! `tests/query_golden.rs`). Missing keys take the defaults of the link's format version
+//! (`Query::defaults`; `Query::default()` is the current one's); an unknown
 //! key or a bad value is a `QueryError` naming the key and what it accepts.
 //!
 //! Every key is one line of the `query_keys!` registry below (its name, field, default and
@@ -17,8 +18,13 @@ use crate::choice::{choice, query_keys, Choice};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// Version of the query format written into every link as `v=1`.
-pub const FORMAT_VERSION: u32 = 1;
+choice!(
+    /// Version of the query format, written first in every link (`v=2`). A version fixes
+    /// what each omitted key means: v=1 links keep v=1's defaults for good.
+    Format { V1 = "1", V2 = "2" }
+);
+/// The version this build writes.
+pub const FORMAT_VERSION: Format = Format::V2;
 
 choice!(
     /// What is trained.
@@ -524,6 +530,8 @@ query_keys! {
     /// are `Option`s: `None` means "not set by the person", so the profile's default applies.
     pub struct Query {
         model {
+            /// Format version: which defaults the omitted keys take (`Query::defaults`).
+            "v" format: Format = FORMAT_VERSION, Pick, if always_written;
             /// Preset id from the catalog (e.g. "llama-3.1-8b"). Ignored when `params` is set;
             /// `None` (written `custom`) when the architecture is given field by field.
             "model" model: Option<String> = Some("llama-3.1-8b".into()), Preset, if model_written;
@@ -601,8 +609,11 @@ query_keys! {
             /// LoRA dropout probability; `None`: the framework profile's.
             "lora_dropout" lora_dropout: Option<f64> = None, Decimal(0.0, 0.99);
             // --- numerics ---
-            /// Numeric precision of weights, gradients and optimizer states.
-            "precision" precision: Precision = Precision::Bf16Mixed, Pick;
+            /// Numeric precision of weights, gradients and optimizer states. v=2: `bf16-true`, the
+            /// checkpoint's own 16-bit type, which `from_pretrained` loads by default since
+            /// transformers 5 (`dtype="auto"`, huggingface/transformers PR #42805); v=1:
+            /// `bf16-mixed` (fp32 weights, transformers 4's default).
+            "precision" precision: Precision = Precision::Bf16True, Pick;
             /// Storage type of trainable adapter weights; `None`: the framework profile's.
             "adapter_dtype" adapter_dtype: Option<AdapterDtype> = None, Pick;
             /// Optimizer and its state layout.
@@ -739,6 +750,10 @@ impl ArchOverrides {
 
 /// `params` replaces `model`; with architecture fields an omitted model would decode as
 /// "custom", so the default preset is written out.
+fn always_written(_: &Query, _: &Query) -> bool {
+    true
+}
+
 fn model_written(q: &Query, d: &Query) -> bool {
     q.params.is_none() && (q.model != d.model || !q.arch.is_empty())
 }
@@ -1088,11 +1103,9 @@ impl<T: ListValue> Codec<T> for List {
 impl Query {
     /// Applies one `key=value` pair.
     pub fn set(&mut self, key: &str, v: &str) -> Result<(), QueryError> {
-        if key == "v" {
-            if v != "1" {
-                return Err(err(key, format!("format version '{v}' is not supported; this build reads v=1")));
-            }
-            return Ok(());
+        if key == "v" && Format::parse(v).is_none() {
+            let known = Format::ALL.iter().map(|f| format!("v={f}")).collect::<Vec<_>>().join(" and ");
+            return Err(err(key, format!("format version '{v}' is not supported; this build reads {known}")));
         }
         if self.set_registered(key, v)? {
             return Ok(());
@@ -1114,9 +1127,9 @@ impl Query {
     /// Decodes a query string leniently: every good key applies, every bad one is reported.
     /// A leading '?' is ignored. Repeated keys: the last one wins.
     pub fn parse_lenient(s: &str) -> (Query, Vec<QueryError>) {
-        let mut q = Query::default();
-        let mut errors = Vec::new();
         let s = s.strip_prefix('?').unwrap_or(s);
+        let mut q = Query::defaults(Query::format_of(s));
+        let mut errors = Vec::new();
         // `params` replaces `model`: a link carrying only params must not keep the default preset.
         let mut saw_model = false;
         for pair in s.split('&').filter(|p| !p.is_empty()) {
@@ -1152,6 +1165,25 @@ impl Query {
         (q, errors)
     }
 
+    /// Decodes what a page address or a command line gives: nothing at all (no query, or an
+    /// empty one) is a fresh start with the current defaults, anything else is read as
+    /// `parse_lenient` reads it (in its own version, `v=1` when it names none).
+    pub fn parse_given_lenient(s: &str) -> (Query, Vec<QueryError>) {
+        if s.strip_prefix('?').unwrap_or(s).is_empty() {
+            (Query::default(), Vec::new())
+        } else {
+            Query::parse_lenient(s)
+        }
+    }
+
+    /// `parse_given_lenient`, strictly: any bad key is an error.
+    pub fn parse_given(s: &str) -> Result<Query, QueryErrors> {
+        match Query::parse_given_lenient(s) {
+            (q, errors) if errors.is_empty() => Ok(q),
+            (_, errors) => Err(QueryErrors(errors)),
+        }
+    }
+
     /// Decodes a query string strictly: any bad key is an error.
     pub fn parse(s: &str) -> Result<Query, QueryErrors> {
         let (q, errors) = Query::parse_lenient(s);
@@ -1162,10 +1194,36 @@ impl Query {
         }
     }
 
-    /// Canonical query string: keys in `KEYS` order, defaults left out, `v=1` first.
+    /// The defaults of one format version: what every key a link of that version omits
+    /// means. `Query::default()` is the current version's.
+    pub fn defaults(format: Format) -> Query {
+        let current = Query::default();
+        match format {
+            Format::V2 => current,
+            // Pinned by tests/query_golden.rs: v=1 differs only here (and in the hf profile's
+            // checkpointing, `framework::resolve`).
+            Format::V1 => Query { format, precision: Precision::Bf16Mixed, ..current },
+        }
+    }
+
+    /// The version a query string is read in: its `v` (the last one; a bad one is reported
+    /// by `set` and the current version's defaults apply). Without a `v` it is v=1: every
+    /// link written before v=2 carried `v=1`, and one typed by hand then meant v=1's defaults.
+    /// Where there is no query at all (a bare page, the CLI without one), callers start from
+    /// `Query::default()` instead.
+    fn format_of(s: &str) -> Format {
+        let v = s.split('&').filter_map(|p| p.split_once('=')).rfind(|(k, _)| percent_decode(k) == "v");
+        match v {
+            Some((_, v)) => Format::parse(&percent_decode(v)).unwrap_or(FORMAT_VERSION),
+            None => Format::V1,
+        }
+    }
+
+    /// Canonical query string: `v` first, then the keys in `KEYS` order that differ from
+    /// their version's defaults.
     pub fn to_query_string(&self) -> String {
-        let mut out: Vec<(&str, String)> = vec![("v", FORMAT_VERSION.to_string())];
-        self.write_changed(&Query::default(), &mut out);
+        let mut out: Vec<(&str, String)> = Vec::new();
+        self.write_changed(&Query::defaults(self.format), &mut out);
         out.iter().map(|(k, v)| format!("{k}={}", percent_encode(v))).collect::<Vec<_>>().join("&")
     }
 }
@@ -1187,7 +1245,7 @@ mod tests {
 
     #[test]
     fn default_encodes_to_version_only() {
-        assert_eq!(Query::default().to_query_string(), "v=1");
+        assert_eq!(Query::default().to_query_string(), "v=2");
     }
 
     #[test]

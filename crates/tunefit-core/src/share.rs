@@ -39,7 +39,7 @@ pub fn open_link(link: &str) -> Shared {
     let search = before_hash.split_once('?').map_or(before_hash, |(_, s)| s);
     // A full address without '?' has no query at all.
     let search = if !before_hash.contains('?') && before_hash.contains('/') { "" } else { search };
-    let (query, errors) = Query::parse_lenient(search);
+    let (query, errors) = Query::parse_given_lenient(search);
     let mut shared = Shared { query, errors, prices: None, price_error: None };
     for part in hash.split('&') {
         if let Some(v) = part.strip_prefix("prices=") {

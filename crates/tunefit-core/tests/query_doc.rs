@@ -2,7 +2,7 @@
 //! every documented key exists, each documented default is the registry's default as the
 //! canonical string spells it, each closed set of values is listed exactly, the canonical
 //! order written at the end is `KEYS`, and the number of presets is the catalog's.
-use tunefit_core::query::{key_choices, KEYS};
+use tunefit_core::query::{key_choices, Format, KEYS};
 use tunefit_core::Query;
 
 const DOC: &str = include_str!("../../../docs/query.md");
@@ -72,9 +72,29 @@ fn every_key_has_one_row_and_every_row_names_known_keys() {
 #[test]
 fn documented_defaults_are_the_registry_defaults() {
     let d = Query::default();
+    let v1 = Query::defaults(Format::V1);
     for r in rows() {
         let doc = r.default.replace('`', "");
+        // "X (v=1: Y)": the current default, and v=1's where it differs.
+        let (doc, doc_v1) = match doc.split_once(" (v=1: ") {
+            Some((now, old)) => (now.to_string(), Some(old.trim_end_matches(')').to_string())),
+            None => (doc.clone(), None),
+        };
         for k in &r.keys {
+            if *k != "v" {
+                let v1_value = v1.value_of(k).filter(|v| !v.is_empty());
+                match &doc_v1 {
+                    Some(old) => {
+                        assert_eq!(Some(old), v1_value.as_ref(), "docs/query.md:{}: v=1 default of `{k}`", r.line)
+                    }
+                    None => assert_eq!(
+                        d.value_of(k),
+                        v1.value_of(k),
+                        "docs/query.md:{}: `{k}` differs in v=1; write \"X (v=1: Y)\"",
+                        r.line
+                    ),
+                }
+            }
             match d.value_of(k).filter(|v| !v.is_empty()) {
                 Some(v) => assert_eq!(doc, v, "docs/query.md:{}: default of `{k}`", r.line),
                 None => assert!(

@@ -12,6 +12,7 @@ use tunefit_core::Query;
 /// every omitted key in every v1 link ever shared.
 fn v1_defaults() -> Query {
     Query {
+        format: Format::V1,
         model: Some("llama-3.1-8b".into()),
         params: None,
         arch: ArchOverrides {
@@ -263,11 +264,80 @@ fn enough_cases_and_every_key_is_covered() {
 #[test]
 fn bare_v1_is_the_pinned_defaults() {
     assert_eq!(
-        Query::default(),
+        Query::defaults(Format::V1),
         v1_defaults(),
-        "Query::default() changed: every v1 link that omits a key would change meaning"
+        "Query::defaults(V1) changed: every v1 link that omits a key would change meaning"
     );
     assert_eq!(Query::parse("v=1").unwrap(), v1_defaults());
+}
+
+/// Every field of the state a bare `v=2` link decodes to: v=1's but for the precision (and
+/// the hf profile's checkpointing, which lives in `framework::resolve`). Do not edit.
+fn v2_defaults() -> Query {
+    Query { format: Format::V2, precision: Precision::Bf16True, ..v1_defaults() }
+}
+
+#[test]
+fn bare_v2_is_the_pinned_current_defaults() {
+    assert_eq!(Query::default(), v2_defaults(), "Query::default() changed: every v2 link would change meaning");
+    assert_eq!(Query::parse("v=2").unwrap(), v2_defaults());
+    assert_eq!(Query::default().to_query_string(), "v=2");
+}
+
+/// Golden v2 links, as the v1 ones above: never edit or remove one.
+const V2_CASES: &[Case] = &[
+    Case {
+        link: "v=2&precision=bf16-mixed&ckpt=none",
+        canonical: true,
+        expect: |q| {
+            q.precision = Precision::Bf16Mixed;
+            q.ckpt = Some(Checkpointing::None);
+        },
+    },
+    Case {
+        link: "v=2&model=qwen3-8b&method=lora&rank=32",
+        canonical: true,
+        expect: |q| {
+            q.model = Some("qwen3-8b".into());
+            q.method = Method::Lora;
+            q.rank = 32;
+        },
+    },
+    Case {
+        link: "v=2&method=full&framework=torchtune&gpus=8&shard=fsdp",
+        canonical: true,
+        expect: |q| {
+            q.framework = Framework::Torchtune;
+            q.method = Method::Full;
+            q.gpus = 8;
+            q.shard = ShardingStrategy::Fsdp;
+        },
+    },
+    Case { link: "batch=2&v=2", canonical: false, expect: |q| q.batch = 2 },
+];
+
+#[test]
+fn every_golden_v2_link_decodes_to_its_state_and_back() {
+    for c in V2_CASES {
+        let mut want = v2_defaults();
+        (c.expect)(&mut want);
+        let got = Query::parse(c.link).unwrap_or_else(|e| panic!("{}: {e}", c.link));
+        assert_eq!(got, want, "link {:?}", c.link);
+        if c.canonical {
+            assert_eq!(got.to_query_string(), c.link);
+        }
+    }
+}
+
+#[test]
+fn a_v1_link_is_written_back_as_v1() {
+    // A page opened from a v1 link keeps writing v1 links: the omitted keys keep their meaning.
+    let q = Query::parse("v=1&method=lora").unwrap();
+    assert_eq!(q.to_query_string(), "v=1&method=lora");
+    assert_eq!(q.precision, Precision::Bf16Mixed);
+    // Without a `v`, a link is v1, the empty one too.
+    assert_eq!(Query::parse("method=lora").unwrap(), q);
+    assert_eq!(Query::parse("").unwrap(), v1_defaults());
 }
 
 #[test]
@@ -313,7 +383,7 @@ fn canonical_form_is_short_versioned_and_stable() {
 
 #[test]
 fn a_link_from_a_later_version_is_refused_by_name() {
-    let (_, errs) = Query::parse_lenient("v=2&batch=8");
+    let (_, errs) = Query::parse_lenient("v=3&batch=8");
     assert_eq!(errs.len(), 1);
     assert_eq!(errs[0].key, "v");
 }
