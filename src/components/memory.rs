@@ -82,6 +82,12 @@ pub fn MemoryPanel() -> impl IntoView {
                             <span class="num" data-testid=format!("mem-{t}")>{b(f)}</span>
                             <span class="num muted">{Signal::derive(move || format!("{:.0}%", pct(f)))}</span>
                         };
+                        // The one sentence on why a large term is large stays in view, not
+                        // folded into the explanation.
+                        let why = move || {
+                            let lang = st.lang.get();
+                            with_explanation(st, t, |e| e.and_then(|e| e.why.as_ref()).map(|w| w.text(lang.core())))
+                        };
                         view! {
                             <li data-testid=format!("term-{t}")>
                                 {move || if has.get() {
@@ -94,6 +100,7 @@ pub fn MemoryPanel() -> impl IntoView {
                                 } else {
                                     view! { <div class="term-row">{row()}</div> }.into_any()
                                 }}
+                                {move || why().map(|w| view! { <p class="why" data-testid=format!("why-{t}")>{w}</p> })}
                             </li>
                         }
                     }).collect_view()}

@@ -10,7 +10,6 @@ fn gib(b: u64) -> String {
 
 /// Renders a report as aligned text. Units: GiB = 2^30 bytes, per GPU unless stated.
 pub fn render(r: &Report) -> String {
-    let m = &r.memory;
     let mut s = String::new();
     let name = r.model.id.clone().unwrap_or_else(|| r.model.name.clone());
     s += &format!("query       {}\n", r.query);
@@ -20,24 +19,7 @@ pub fn render(r: &Report) -> String {
         r.model.trainable_params,
         if r.model.inferred { " (architecture inferred from the parameter count)" } else { "" }
     );
-    s += "memory per GPU (GiB = 2^30 bytes)\n";
-    for (k, v) in [
-        ("weights", m.weights),
-        ("gradients", m.gradients),
-        ("optimizer", m.optimizer),
-        ("activations", m.activations),
-        ("logits", m.logits),
-        ("overhead", m.overhead),
-    ] {
-        s += &format!("  {k:<22}{}\n", gib(v));
-    }
-    s += &format!("  {:<22}{}   torch.cuda.max_memory_allocated\n", "peak allocated", gib(m.allocated));
-    s += &format!("  {:<22}{}   torch.cuda.max_memory_reserved\n", "peak reserved", gib(m.reserved));
-    s += &format!("  {:<22}{}   nvidia-smi (CUDA context included)\n", "peak device", gib(m.device));
-    s += &format!("  {:<22}{}   per node\n", "host RAM", gib(m.host_ram));
-    if let (Some(phase), Some(res)) = (&m.peak_phase, m.replay_reserved) {
-        s += &format!("  {:<22}{}   the allocator replay's reserved; peak: {phase}\n", "replayed reserved", gib(res));
-    }
+    s += &memory(r);
     if let Some(f) = &r.fit {
         let head = f.headroom as f64 / GIB;
         s += &format!(
@@ -156,6 +138,35 @@ pub fn calibration(c: &tunefit_core::calibrate::Calibration) -> String {
     match c.speed_ratio {
         Some(r) => s += &format!("speed      measured / estimated {r:.2} ({}): set mfu to the estimate's MFU × {r:.2} to time this setup as measured\n", c.speed_basis),
         None => s += "speed      no throughput in the log (or no GPU in the query to time)\n",
+    }
+    s
+}
+
+/// The per-GPU terms, each with the one sentence on why it is large where the core gives one,
+/// and the allocator's peaks.
+fn memory(r: &Report) -> String {
+    let m = &r.memory;
+    let mut s = String::new();
+    s += "memory per GPU (GiB = 2^30 bytes)\n";
+    for (k, v) in [
+        ("weights", m.weights),
+        ("gradients", m.gradients),
+        ("optimizer", m.optimizer),
+        ("activations", m.activations),
+        ("logits", m.logits),
+        ("overhead", m.overhead),
+    ] {
+        s += &format!("  {k:<22}{}\n", gib(v));
+        if let Some(why) = r.explanations.iter().find(|e| e.term == k).and_then(|e| e.why.as_ref()) {
+            s += &format!("    {}\n", why.text(tunefit_core::diag::Lang::En));
+        }
+    }
+    s += &format!("  {:<22}{}   torch.cuda.max_memory_allocated\n", "peak allocated", gib(m.allocated));
+    s += &format!("  {:<22}{}   torch.cuda.max_memory_reserved\n", "peak reserved", gib(m.reserved));
+    s += &format!("  {:<22}{}   nvidia-smi (CUDA context included)\n", "peak device", gib(m.device));
+    s += &format!("  {:<22}{}   per node\n", "host RAM", gib(m.host_ram));
+    if let (Some(phase), Some(res)) = (&m.peak_phase, m.replay_reserved) {
+        s += &format!("  {:<22}{}   the allocator replay's reserved; peak: {phase}\n", "replayed reserved", gib(res));
     }
     s
 }

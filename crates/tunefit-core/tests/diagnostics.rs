@@ -57,19 +57,29 @@ fn emitted_warnings_and_recommendations_read_in_russian_with_their_figures() {
 
 #[test]
 fn explanations_read_in_russian_with_their_figures() {
-    for s in
-        ["", "method=full&set_to_none=0", "framework=unsloth&act_offload=1", "method=lora&ga=4&framework=torchtune"]
-    {
+    let mut whys = 0;
+    for s in [
+        "",
+        "method=full&set_to_none=0",
+        "framework=unsloth&act_offload=1",
+        "method=lora&ga=4&framework=torchtune",
+        "v=1&method=lora",
+        "v=2",
+        "v=2&method=full",
+        "v=2&method=full&framework=litgpt",
+    ] {
         let r = tunefit_core::evaluate(&tunefit_core::Query::parse(s).unwrap()).unwrap();
         assert!(r.explanations.len() >= 5, "{s}: {} explanations", r.explanations.len());
         for e in &r.explanations {
-            for p in std::iter::once(&e.formula).chain(&e.assumptions) {
+            whys += e.why.iter().count();
+            for p in std::iter::once(&e.formula).chain(&e.assumptions).chain(&e.why) {
                 let (en, ru) = (p.text(Lang::En), p.text(Lang::Ru));
                 assert!(is_russian(&ru), "{s}: untranslated: {en}");
                 same_figures(&en, &ru).unwrap_or_else(|m| panic!("{s}: {m}"));
             }
         }
     }
+    assert!(whys >= 6, "the queries raise every kind of why-sentence: {whys}");
 }
 
 #[test]

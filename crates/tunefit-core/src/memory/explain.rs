@@ -2,10 +2,11 @@
 //! and each term's formula with its assumptions.
 
 use super::run::Run;
-use super::{Explanation, ModelInfo};
+use super::{Explanation, MemoryBreakdown, ModelInfo};
 use crate::catalog::Preset;
 use crate::diag::{Lang, Warning};
-use crate::query::{AdapterDtype, Attention, Checkpointing, Framework, Loss, Optimizer};
+use crate::framework::LogitsImpl;
+use crate::query::{AdapterDtype, Attention, Checkpointing, Framework, Loss, Optimizer, Precision};
 
 pub(super) fn model_info(r: &Run, preset: Option<&'static Preset>) -> ModelInfo {
     let (a, tr, p_total) = (&r.a, r.tr, r.p_total);
@@ -37,11 +38,15 @@ pub(super) fn notes(r: &Run, warnings: &mut Vec<Warning>) {
     }
 }
 
-pub(super) fn explain(run: &Run) -> Vec<Explanation> {
+pub(super) fn explain(run: &Run, m: &MemoryBreakdown) -> Vec<Explanation> {
     let (q, r, a, t) = (run.q, &run.res, &run.a, &run.tr);
     let fw = q.framework;
-    let ex =
-        |term: &str, formula: Phrase, assumptions: Vec<Phrase>| Explanation { term: term.into(), formula, assumptions };
+    let ex = |term: &str, formula: Phrase, assumptions: Vec<Phrase>| Explanation {
+        term: term.into(),
+        formula,
+        assumptions,
+        why: why_large(run, m, term),
+    };
     vec![
         ex(
             "weights",
@@ -66,25 +71,108 @@ pub(super) fn explain(run: &Run) -> Vec<Explanation> {
     ]
 }
 
+/// A term is "large" from a quarter of the per-GPU terms on: then it is one of the two or
+/// three things that decide whether the job fits, and the one sentence beside it says which
+/// setting made it so. A reading threshold, not a physical constant.
+pub const LARGE_SHARE: f64 = 0.25;
+
+/// The one-sentence reason a large term has, where a setting the person can change causes it.
+fn why_large(run: &Run, m: &MemoryBreakdown, term: &str) -> Option<Phrase> {
+    let (q, r) = (run.q, &run.res);
+    let stacked = (m.weights + m.gradients + m.optimizer + m.activations + m.logits + m.overhead) as f64;
+    let share = |bytes: u64| stacked > 0.0 && bytes as f64 >= LARGE_SHARE * stacked;
+    match term {
+        "weights" if share(m.weights) && (run.mixed || run.fp32) && !q.method.quantized_base() => {
+            Some(Phrase::WhyFp32Weights { precision: q.precision, params: run.p_total })
+        }
+        "logits" if share(m.logits) => Some(Phrase::WhyLogits {
+            vocab: run.a.vocab,
+            tokens: run.tokens.round() as u64,
+            fp32_copy: matches!(r.profile.logits, LogitsImpl::Fp32Upcast | LogitsImpl::ChunkedFp32 { .. }),
+            standard_loss: r.loss == Loss::Standard,
+        }),
+        "activations" if share(m.activations) && r.ckpt == Checkpointing::None => {
+            Some(Phrase::WhyNoCheckpointing { layers: run.a.layers })
+        }
+        "optimizer" if share(m.optimizer) => Some(Phrase::WhyOptimizerStates {
+            optim: q.optim,
+            trainable: run.tr.total,
+            trains_base: q.method.trains_base(),
+            full_width_states: matches!(q.optim, Optimizer::AdamW | Optimizer::PagedAdamW),
+        }),
+        _ => None,
+    }
+}
+
+/// Billions with two decimals ("8.03 billion", "8,03 млрд"): a sentence's count.
+fn billions(n: u64, lang: Lang) -> String {
+    let b = n as f64 / 1e9;
+    match lang {
+        Lang::En => format!("{b:.2} billion"),
+        Lang::Ru => format!("{b:.2} млрд").replace('.', ","),
+    }
+}
+
 /// A formula or an assumption behind a term, with its figures as fields; rendered in each
 /// language (`text`), serialized as its English sentence.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Phrase {
     WeightsFormula,
-    ParamsTrainable { params: u64, trainable: u64 },
-    AdapterDtype { dtype: AdapterDtype, framework: Framework },
-    OptimizerFormula { optim: Optimizer },
+    ParamsTrainable {
+        params: u64,
+        trainable: u64,
+    },
+    AdapterDtype {
+        dtype: AdapterDtype,
+        framework: Framework,
+    },
+    OptimizerFormula {
+        optim: Optimizer,
+    },
     StatePrecision,
     ActivationsFormula,
-    ActivationSettings { attn: Attention, ckpt: Checkpointing, compile: bool, packing: bool },
+    ActivationSettings {
+        attn: Attention,
+        ckpt: Checkpointing,
+        compile: bool,
+        packing: bool,
+    },
     ActivationOffload,
     NoActivationOffload,
     GradientsLive,
     GradientsZeroFilled,
     LogitsFormula,
-    LossImpl { loss: Loss, framework: Framework },
+    LossImpl {
+        loss: Loss,
+        framework: Framework,
+    },
     OverheadFormula,
-    CudaContext { mib: u64 },
+    CudaContext {
+        mib: u64,
+    },
+    /// Why: a mixed or fp32 precision keeps every weight in fp32.
+    WhyFp32Weights {
+        precision: Precision,
+        params: u64,
+    },
+    /// Why: every token of the micro-batch carries a vocabulary-wide row of logits.
+    WhyLogits {
+        vocab: u64,
+        tokens: u64,
+        fp32_copy: bool,
+        standard_loss: bool,
+    },
+    /// Why: without checkpointing every block keeps what it saves for backward.
+    WhyNoCheckpointing {
+        layers: u64,
+    },
+    /// Why: the optimizer keeps states for every trainable parameter.
+    WhyOptimizerStates {
+        optim: Optimizer,
+        trainable: u64,
+        trains_base: bool,
+        full_width_states: bool,
+    },
 }
 
 impl Phrase {
@@ -109,6 +197,27 @@ impl Phrase {
                 P::LossImpl { loss, framework } => format!("loss {loss} as {framework} implements it"),
                 P::OverheadFormula => "allocator fragmentation (5% of per-step tensors) + CUDA context + framework buffers".into(),
                 P::CudaContext { mib } => format!("CUDA context {mib} MiB"),
+                P::WhyFp32Weights { precision, params } => format!(
+                    "large because precision={precision} keeps all {} parameters in fp32 (4 bytes each) and computes in 16 bits; precision=bf16-true keeps the checkpoint's own 16-bit type, as from_pretrained loads it since transformers 5, and halves this",
+                    billions(*params, Lang::En)
+                ),
+                P::WhyLogits { vocab, tokens, fp32_copy, standard_loss } => {
+                    let copy = if *fp32_copy { ", with an fp32 copy for the loss" } else { "" };
+                    let fix = if *standard_loss { "; loss=chunked or loss=fused-linear holds one chunk of them at a time" } else { "" };
+                    format!("large because each of the micro-batch's {tokens} tokens carries a row of {vocab} logits (the vocabulary){copy}{fix}")
+                }
+                P::WhyNoCheckpointing { layers } => format!(
+                    "large because without activation checkpointing each of the {layers} blocks keeps every tensor it saves for backward; ckpt=full keeps one input per block and recomputes the rest (about a third more compute)"
+                ),
+                P::WhyOptimizerStates { optim, trainable, trains_base, full_width_states } => {
+                    let fix = match (trains_base, full_width_states) {
+                        (true, true) => "; LoRA, or an 8-bit optimizer (optim=adamw-8bit), shrinks them",
+                        (true, false) => "; LoRA shrinks them",
+                        (false, true) => "; an 8-bit optimizer (optim=adamw-8bit) shrinks them",
+                        (false, false) => "",
+                    };
+                    format!("large because {optim} keeps its states for each of the {} trainable parameters{fix}", billions(*trainable, Lang::En))
+                }
             },
             Lang::Ru => match self {
                 P::WeightsFormula => "замороженные параметры × байты хранения (NF4 4,5 / DQ 4,127 бита у блочных линейных слоёв QLoRA) + обучаемые × их тип".into(),
@@ -141,6 +250,27 @@ impl Phrase {
                 }
                 P::OverheadFormula => "фрагментация аллокатора (5% тензоров шага) + контекст CUDA + буферы фреймворка".into(),
                 P::CudaContext { mib } => format!("контекст CUDA {mib} МиБ"),
+                P::WhyFp32Weights { precision, params } => format!(
+                    "много, потому что precision={precision} держит все {} параметров в fp32 (4 байта на каждый) и считает в 16 битах; precision=bf16-true оставляет 16-битный тип чекпойнта, как его загружает from_pretrained начиная с transformers 5, и вдвое сокращает это",
+                    billions(*params, Lang::Ru)
+                ),
+                P::WhyLogits { vocab, tokens, fp32_copy, standard_loss } => {
+                    let copy = if *fp32_copy { " и их копию в fp32 для функции потерь" } else { "" };
+                    let fix = if *standard_loss { "; loss=chunked или loss=fused-linear держат в памяти только одну их часть за раз" } else { "" };
+                    format!("много, потому что каждый из {tokens} токенов микробатча несёт строку из {vocab} логитов (размер словаря){copy}{fix}")
+                }
+                P::WhyNoCheckpointing { layers } => format!(
+                    "много, потому что без чекпоинтинга активаций каждый из {layers} блоков хранит все тензоры, сохранённые для обратного прохода; ckpt=full хранит по одному входу на блок и пересчитывает остальное (примерно на треть больше вычислений)"
+                ),
+                P::WhyOptimizerStates { optim, trainable, trains_base, full_width_states } => {
+                    let fix = match (trains_base, full_width_states) {
+                        (true, true) => "; LoRA или 8-битный оптимизатор (optim=adamw-8bit) их сокращают",
+                        (true, false) => "; LoRA их сокращает",
+                        (false, true) => "; 8-битный оптимизатор (optim=adamw-8bit) их сокращает",
+                        (false, false) => "",
+                    };
+                    format!("много, потому что {optim} хранит свои состояния для каждого из {} обучаемых параметров{fix}", billions(*trainable, Lang::Ru))
+                }
             },
         }
     }

@@ -92,6 +92,11 @@ pub struct Explanation {
     pub term: String,
     pub formula: Phrase,
     pub assumptions: Vec<Phrase>,
+    /// Why the figure is large, in one sentence shown beside it: set when the term is at least
+    /// `explain::LARGE_SHARE` of the per-GPU terms and comes from a setting a person can
+    /// change (fp32 weights, a large vocabulary's logits, no checkpointing, optimizer states).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<Phrase>,
 }
 
 /// Everything `estimate` worked out, for solvers, the validation table and the page.
@@ -152,11 +157,12 @@ pub fn estimate(s: &Settings) -> Result<Estimate, Error> {
     let bf = buffers::buffers(&r, &st, &pg);
     let p = peaks::peaks(&r, &st, &pg, &sv, &lp, staged, &bf)?;
     explain::notes(&r, &mut warnings);
+    let explanations = explain::explain(&r, &p.memory);
     Ok(Estimate {
         model: explain::model_info(&r, s.preset),
         memory: p.memory,
         warnings,
-        explanations: explain::explain(&r),
+        explanations,
         detail: p.detail,
         timeline_input: p.timeline_input,
     })

@@ -1,0 +1,84 @@
+//! The defaults a person recognises (format v=2) and the meaning v=1 links keep, with the one
+//! sentence beside a figure that is large for a reason a setting decides.
+use tunefit_core::memory::Phrase;
+use tunefit_core::query::{Checkpointing, Format, Framework, Precision};
+use tunefit_core::settings::Settings;
+use tunefit_core::{evaluate, Query, Report};
+
+const GIB: f64 = (1u64 << 30) as f64;
+
+fn report(s: &str) -> Report {
+    evaluate(&Query::parse(s).unwrap_or_else(|e| panic!("{s}: {e}"))).unwrap_or_else(|e| panic!("{s}: {e}"))
+}
+
+fn ckpt(s: &str) -> Checkpointing {
+    Settings::resolve(&Query::parse(s).unwrap()).unwrap().resolved.ckpt
+}
+
+fn why<'a>(r: &'a Report, term: &str) -> Option<&'a Phrase> {
+    r.explanations.iter().find(|e| e.term == term).and_then(|e| e.why.as_ref())
+}
+
+#[test]
+fn v2_loads_the_checkpoint_in_16_bits_and_checkpoints_under_trl() {
+    let q = Query::default();
+    assert_eq!((q.format, q.precision), (Format::V2, Precision::Bf16True));
+    // TRL's SFTConfig turns checkpointing on for every method, not only QLoRA.
+    for m in ["lora", "full", "dora", "qlora"] {
+        assert_eq!(ckpt(&format!("v=2&method={m}")), Checkpointing::Full, "{m}");
+    }
+    // Other profiles keep what their own code defaults to.
+    assert_eq!(ckpt("v=2&framework=litgpt&method=lora"), Checkpointing::None);
+    assert_eq!(ckpt("v=2&method=lora&ckpt=none"), Checkpointing::None);
+}
+
+#[test]
+fn v1_links_keep_their_defaults() {
+    let q = Query::parse("v=1&method=lora").unwrap();
+    assert_eq!(q.precision, Precision::Bf16Mixed);
+    assert_eq!(ckpt("v=1&method=lora"), Checkpointing::None);
+    assert_eq!(ckpt("v=1"), Checkpointing::Full, "PEFT's QLoRA recipe checkpoints in v=1 too");
+    assert_eq!(ckpt("v=1&framework=torchtune&method=lora"), Checkpointing::Full);
+    assert_eq!(q.framework, Framework::Hf);
+    // The example: Llama 2 7B LoRA was 95.7 GiB by v=1's defaults and stays so in a v=1
+    // link; v=2's defaults give what a bf16 checkpoint under TRL's SFT needs.
+    let old = report("v=1&model=llama-2-7b&method=lora").memory.device as f64 / GIB;
+    let new = report("v=2&model=llama-2-7b&method=lora").memory.device as f64 / GIB;
+    assert!((old - 95.67).abs() < 0.1, "{old}");
+    assert!(new > 15.0 && new < 30.0, "{new}");
+    // A v=1 state written by the page stays a v=1 link, so it keeps meaning the same run.
+    assert_eq!(report("v=1&model=llama-2-7b&method=lora").query, "v=1&model=llama-2-7b&method=lora");
+}
+
+#[test]
+fn a_large_figure_says_why_and_the_sentence_goes_when_the_cause_does() {
+    let r = report("v=1&method=lora");
+    assert!(matches!(why(&r, "weights"), Some(Phrase::WhyFp32Weights { precision: Precision::Bf16Mixed, .. })));
+    assert!(matches!(why(&r, "activations"), Some(Phrase::WhyNoCheckpointing { layers: 32 })));
+    let text = why(&r, "weights").unwrap().text(tunefit_core::diag::Lang::En);
+    assert!(text.contains("8.03 billion") && text.contains("precision=bf16-true"), "{text}");
+    // 16-bit weights and checkpointing: neither sentence.
+    let r = report("v=2&method=lora");
+    assert_eq!((why(&r, "weights"), why(&r, "activations")), (None, None));
+    // Llama 3.1's 128,256-token vocabulary at 8,192 tokens a micro-batch.
+    assert!(matches!(
+        why(&r, "logits"),
+        Some(Phrase::WhyLogits { vocab: 128_256, tokens: 8192, standard_loss: true, .. })
+    ));
+    // Chunked loss makes the logits small: no sentence.
+    assert_eq!(why(&report("v=2&method=lora&loss=chunked"), "logits"), None);
+    // Full fine-tuning's AdamW states.
+    let r = report("v=2&method=full");
+    let Some(Phrase::WhyOptimizerStates { trainable, trains_base: true, full_width_states: true, .. }) =
+        why(&r, "optimizer")
+    else {
+        panic!("{:?}", why(&r, "optimizer"))
+    };
+    assert_eq!(*trainable, r.model.trainable_params);
+    // 8-bit states: the sentence, where there is one, never suggests what is already set.
+    let r = report("v=2&method=full&optim=adamw-8bit");
+    if let Some(p) = why(&r, "optimizer") {
+        assert!(matches!(p, Phrase::WhyOptimizerStates { full_width_states: false, .. }), "{p:?}");
+        assert!(!p.text(tunefit_core::diag::Lang::En).contains("optim=adamw-8bit"));
+    }
+}
