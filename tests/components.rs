@@ -105,7 +105,8 @@ async fn a_link_restores_its_state_and_lists_bad_keys() {
 async fn units_and_language_switch() {
     let root = mount_at("?v=1&units=gb&lang=ru").await;
     assert_eq!(text(&root, "units-symbol"), "GB");
-    let expected = tunefit_core::evaluate(&tunefit_core::Query::default()).unwrap().memory.device as f64 / 1e9;
+    let expected =
+        tunefit_core::evaluate(&tunefit_core::Query::parse("v=1").unwrap()).unwrap().memory.device as f64 / 1e9;
     assert_eq!(text(&root, "total-device"), format!("{expected:.2}").replace('.', ","));
     let html = web_sys::window().unwrap().document().unwrap().document_element().unwrap();
     assert_eq!(html.get_attribute("lang").as_deref(), Some("ru"));

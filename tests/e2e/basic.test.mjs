@@ -17,7 +17,7 @@ test('default page shows the per-GPU memory the CLI computes', async () => {
   const page = await openPage(browser, server.url);
   const total = page.getByTestId('total-device');
   await total.waitFor();
-  assert.equal(num(await total.textContent()).toFixed(2), cliDeviceGiB('v=1').toFixed(2));
+  assert.equal(num(await total.textContent()).toFixed(2), cliDeviceGiB('v=2').toFixed(2));
   assert.deepEqual(page.problems, []);
 });
 

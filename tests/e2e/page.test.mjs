@@ -592,3 +592,51 @@ test('idle time between runs is priced: typing it reaches the link, and when per
   assert.ok(cost.cheapest.usd_total > before, `${cost.cheapest.usd_total} vs ${before}`);
   assert.deepEqual(page.problems, []);
 });
+
+test('70B full fine-tuning on 3 nodes is priced as set: the time, the GPU table, the summary and the offers agree with the CLI', async () => {
+  const page = await open('?v=2&model=llama-3.1-70b&method=full&gpus=24&nodes=3&shard=fsdp&gpu=h100-sxm&units=gib');
+  await page.getByTestId('cost-table').waitFor();
+  const r = cli(coreQuery(page));
+  assert.deepEqual([r.time.gpus, r.time.instances], [24, 3], 'nodes are not multiplied into the GPU count');
+  assert.ok((await page.getByTestId('summary-time').textContent()).includes('24 × h100-sxm'));
+  assert.ok((await page.getByTestId('time-summary').textContent()).includes('24 × h100-sxm'));
+  // The GPU table's verdict for the chosen GPU is the summary's and the CLI's.
+  const words = { fits: 'fits', tight: 'tight', 'does-not-fit': 'does not fit' };
+  assert.equal((await page.getByTestId('gpu-row-h100-sxm').getByTestId('fit-status').textContent()).trim(), words[r.fit.verdict]);
+  assert.equal(await page.getByTestId('verdict').getAttribute('data-verdict'), r.fit.verdict);
+  // The cheapest offer says its own GPU count, so it never reads as the time's 24.
+  const c = r.cost.cheapest;
+  assert.ok((await page.getByTestId('summary-cost').textContent()).includes(`${c.gpus * c.instances} × ${c.gpu}`));
+  // The person's own layout, 3 instances of 8, is among the offers, timed as the time card.
+  const own = r.cost.offers.filter((o) => o.instances === 3 && o.gpus === 8);
+  assert.ok(own.length > 0, 'no 3-instance offer');
+  assert.ok(own.some((o) => o.pricing === 'on-demand' && Math.abs(o.hours - r.time.hours) / r.time.hours < 0.05), `${own.map((o) => o.hours)} vs ${r.time.hours}`);
+  const rows = await page.getByTestId('offer-row').allTextContents();
+  assert.ok(rows.some((t) => t.includes('3 × ')), 'no 3-instance row on the page');
+  assert.ok(!(await page.getByTestId('recommendation').textContent()).includes('No offer'), 'says no offer fits');
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('a v=1 link keeps its figures and stays v=1; a large figure says why beside it, in the page\'s language', async () => {
+  const old = await open('?v=1&model=llama-2-7b&method=lora&units=gib');
+  assert.ok(Math.abs(await total(old) - cli('v=1&model=llama-2-7b&method=lora').memory.device / GIB) <= 0.005 + 1e-9);
+  assert.ok(new URL(old.url()).search.startsWith('?v=1&'), old.url());
+  const why = await old.getByTestId('why-weights').textContent();
+  assert.ok(why.includes('fp32') && why.includes('precision=bf16-true'), why);
+  assert.ok((await old.getByTestId('why-activations').textContent()).includes('ckpt=full'));
+  await old.close();
+  // The current defaults: the checkpoint's bf16 and TRL's checkpointing, so neither sentence.
+  const now = await open('?v=2&model=llama-2-7b&method=lora&units=gib');
+  assert.ok(Math.abs(await total(now) - cli('v=2&model=llama-2-7b&method=lora').memory.device / GIB) <= 0.005 + 1e-9);
+  assert.ok(await total(now) < 30, `${await total(now)} GiB`);
+  assert.equal(await now.getByTestId('why-weights').count(), 0);
+  assert.equal(await now.getByTestId('why-activations').count(), 0);
+  await now.close();
+  // The default page: Llama 3.1's 128,256-token vocabulary makes the logits large.
+  const ru = await open('?lang=ru');
+  const logits = await ru.getByTestId('why-logits').textContent();
+  assert.ok(logits.includes('128256') && /[а-я]/.test(logits), logits);
+  assert.deepEqual(ru.problems, []);
+  await ru.close();
+});

@@ -19,7 +19,7 @@ test('without JavaScript the default answer is on the page, and the note says ch
   const page = await ctx.newPage();
   await page.goto(server.url);
   const shown = num(await page.getByTestId('total-device').textContent());
-  assert.ok(Math.abs(shown - cli('v=1').memory.device / GIB) <= 0.005 + 1e-9, `${shown}`);
+  assert.ok(Math.abs(shown - cli('v=2').memory.device / GIB) <= 0.005 + 1e-9, `${shown}`);
   assert.ok(await page.getByTestId('total-device').isVisible());
   // (Playwright's text search skips <noscript>; its paragraph is found by class.)
   assert.match(await page.locator('p.noscript').innerText(), /Changing them needs JavaScript/);

@@ -251,26 +251,32 @@ pub fn rank_with(
             excluded += 1;
             continue;
         };
-        let key = (o.gpu, o.count, k, o.fabric(g), o.internode_gb_s(p));
-        let t = match timings.iter().find(|(have, _)| *have == key) {
-            Some((_, t)) => *t,
-            None => {
-                let t = time::timing(s, &shape, &o.gpu_as_installed(g), o.count, k, o.internode_gb_s(p));
-                timings.push((key, t));
-                t
-            }
-        };
-        for (label, price, spot) in [("on-demand", o.on_demand_usd_h, false), ("spot", o.spot_usd_h, true)] {
-            let wanted = match q.pricing {
-                Pricing::OnDemand => !spot,
-                Pricing::Spot => spot,
-                Pricing::Both => true,
+        // The person's own layout too (`nodes` instances of the offer's GPUs, when that is
+        // what `gpus` and `nodes` say): the time card prices it, so the ranking must list it.
+        let own = q.nodes > 1 && o.count * q.nodes == q.gpus && q.nodes != k && o.internode_gb_s(p).is_some();
+        let own = own && fits.device(o.count, q.nodes).is_some_and(|d| d <= g.vram_bytes);
+        for k in std::iter::once(k).chain(own.then_some(q.nodes)) {
+            let key = (o.gpu, o.count, k, o.fabric(g), o.internode_gb_s(p));
+            let t = match timings.iter().find(|(have, _)| *have == key) {
+                Some((_, t)) => *t,
+                None => {
+                    let t = time::timing(s, &shape, &o.gpu_as_installed(g), o.count, k, o.internode_gb_s(p));
+                    timings.push((key, t));
+                    t
+                }
             };
-            let Some(price) = price else { continue };
-            if !wanted {
-                continue;
+            for (label, price, spot) in [("on-demand", o.on_demand_usd_h, false), ("spot", o.spot_usd_h, true)] {
+                let wanted = match q.pricing {
+                    Pricing::OnDemand => !spot,
+                    Pricing::Spot => spot,
+                    Pricing::Both => true,
+                };
+                let Some(price) = price else { continue };
+                if !wanted {
+                    continue;
+                }
+                out.push(price_offer(q, o, p, k, &t, label, price, spot, egress_gb)?);
             }
-            out.push(price_offer(q, o, p, k, &t, label, price, spot, egress_gb)?);
         }
     }
     out.sort_by(|a, b| a.usd_total.total_cmp(&b.usd_total).then(a.hours.total_cmp(&b.hours)));
