@@ -52,9 +52,27 @@ window.tunefitHubConfig = async (repo) => {
   if (!r.ok) throw new Error(`http-${r.status}`);
   return r.text();
 };
+// Which build of the app runs follows the page's language, by the app's own rule (src/url.rs
+// `default_lang`): the link's `lang`, else the browser's. The build index.html names has no
+// Russian strings (the first load stays small); tunefit-app-ru is the same app with them, and
+// the English build reloads into it when Russian is chosen. If it cannot load, the English
+// build runs and `data-no-ru` tells it not to reload again.
+const lang = ['en', 'ru'].includes(p.get('lang')) ? p.get('lang') : ((navigator.language || '').toLowerCase().startsWith('ru') ? 'ru' : 'en');
 const s = document.querySelector('script[data-wasm]');
-const m = await import(s.dataset.js);
-await m.default({ module_or_path: s.dataset.wasm });
+let m;
+if (lang === 'ru') {
+  try {
+    m = await import('./tunefit-app-ru.js');
+    await m.default({ module_or_path: new URL('./tunefit-app-ru_bg.wasm', import.meta.url) });
+  } catch {
+    m = undefined;
+    html.dataset.noRu = '';
+  }
+}
+if (!m) {
+  m = await import(s.dataset.js);
+  await m.default({ module_or_path: s.dataset.wasm });
+}
 window.wasmBindings = m;
 dispatchEvent(new CustomEvent('TrunkApplicationStarted', { detail: {} }));
 const root = document.querySelector('main');

@@ -6,10 +6,12 @@
 // - Trunk's hashed files (name-<16 hex>.js/.wasm/.css) never change under one name, so they
 //   are cache-first. Each time a fresh index.html arrives, the files it references are cached
 //   and every other cached file (an older deployment's) is deleted.
-// - The config exporter (tunefit-export.js and its wasm) is not named in index.html: boot.js
-//   imports it when the Copy-config panel opens. It is cached with the page all the same, so
-//   the panel works offline, and, its names being fixed (Trunk's worker-type asset), fetched
-//   again whenever a different index.html (a new deployment) arrives.
+// - The config exporter (tunefit-export.js and its wasm) and the app's Russian build
+//   (tunefit-app-ru.js and its wasm) are not named in index.html: boot.js imports the first
+//   when the Copy-config panel opens, the second when the page is in Russian. They are cached
+//   with the page all the same, so both work offline, and, their names being fixed (Trunk's
+//   worker-type assets), fetched again whenever a different index.html (a new deployment)
+//   arrives.
 // - Only same-origin GET requests are handled; the page's one other request (a Hugging Face
 //   config.json, on a button press) goes to the network untouched. Everything is
 //   resolved against the worker's scope, so dist/ works from any sub-path.
@@ -17,7 +19,7 @@ const CACHE = 'tunefit';
 const SCOPE = self.registration.scope;
 const INDEX = new URL('./', SCOPE).href;
 const HASHED = /-[0-9a-f]{16}(_bg)?\.(js|wasm|css)$/;
-const LAZY = ['./tunefit-export.js', './tunefit-export_bg.wasm'].map((u) => new URL(u, SCOPE).href);
+const LAZY = ['./tunefit-export.js', './tunefit-export_bg.wasm', './tunefit-app-ru.js', './tunefit-app-ru_bg.wasm'].map((u) => new URL(u, SCOPE).href);
 
 // Every local file a page references: href/src and the loader's data-js/data-wasm.
 function referenced(html) {

@@ -30,16 +30,22 @@ import { bundleSizes } from './bundle.mjs';
 // query-key registry, an exact decimal reader): +1.4 KB (331.2 KB); the cost of iterating (idle
 // time billed with each run, the project's storage days, downloads as egress: three keys, three
 // sliders, and the warning that says when they change the cheapest offer, in both languages):
-// +1.3 KB (332.5 KB). This budget leaves ~0.5 KB;
-// the first-paint issue's structural cuts (lazy Russian strings, lazy panels) must bring it
-// back under the 300 KB target.
-const BUDGET_KB = Number(process.env.TUNEFIT_SIZE_BUDGET_KB ?? 333);
+// +1.3 KB (332.5 KB); query format v=2 (the version a key), the why-sentence beside a large
+// memory term and the summary's cheapest count: +2.4 KB (334.9 KB). The Russian strings then
+// left the first load: the page is built twice, and a page in Russian loads the second build
+// (tunefit-app-ru, feature `ru`, the core's Russian sentences included): −11.5 KB (323.4 KB).
+// A Russian visitor's first load is printed beside it (about 335 KB) with its own budget.
+const BUDGET_KB = Number(process.env.TUNEFIT_SIZE_BUDGET_KB ?? 325);
+const BUDGET_RU_KB = Number(process.env.TUNEFIT_SIZE_BUDGET_RU_KB ?? 338);
 const dir = process.argv[2] ?? 'dist';
 const b = bundleSizes(dir);
 for (const f of b.files) {
   console.log(`  ${f.first ? 'first' : 'lazy '}  ${f.name}: ${f.rawKB.toFixed(1)} KB raw, ${f.gzKB.toFixed(1)} KB gzipped`);
 }
 console.log(`first load: ${b.firstKB.toFixed(1)} KB gzipped (wasm + JS + CSS named by index.html), budget ${BUDGET_KB} KB`);
+console.log(`first load in Russian: ${b.firstRuKB?.toFixed(1) ?? 'no Russian build'} KB gzipped (the app's Russian build in place of the English one), budget ${BUDGET_RU_KB} KB`);
 console.log(`lazy: ${b.lazyKB.toFixed(1)} KB gzipped (loaded on demand; not in the budget)`);
+if (b.firstRuKB == null) { console.error('no Russian build (tunefit-app-ru.js and its wasm) in ' + dir); process.exit(1); }
+if (b.firstRuKB > BUDGET_RU_KB) { console.error(`Russian first load over budget by ${(b.firstRuKB - BUDGET_RU_KB).toFixed(1)} KB`); process.exit(1); }
 if (!b.files.some((f) => f.first && f.name.endsWith('.wasm'))) { console.error('no first-load wasm in ' + dir); process.exit(1); }
 if (b.firstKB > BUDGET_KB) { console.error(`over budget by ${(b.firstKB - BUDGET_KB).toFixed(1)} KB`); process.exit(1); }

@@ -18,6 +18,7 @@ tier "lint (rustfmt --check; clippy, warnings are errors; native crates and the 
 cargo fmt --all --check
 cargo clippy --workspace --exclude tunefit-app --all-targets -- -D warnings
 cargo clippy -p tunefit-app --target wasm32-unknown-unknown --all-targets -- -D warnings
+cargo clippy -p tunefit-app --target wasm32-unknown-unknown --no-default-features --bin tunefit-app -- -D warnings
 
 tier "component tests (wasm-bindgen-test, headless Chromium)"
 cargo test -p tunefit-app --target wasm32-unknown-unknown

@@ -18,7 +18,7 @@ impl Lang {
     /// BCP 47 tag: the `lang` attribute of <html> and the `lang=` URL key.
     /// The core's language, in which it renders its warnings and explanations.
     pub fn core(self) -> tunefit_core::diag::Lang {
-        match self {
+        match self.built() {
             Lang::En => tunefit_core::diag::Lang::En,
             Lang::Ru => tunefit_core::diag::Lang::Ru,
         }
@@ -47,8 +47,19 @@ impl Lang {
             Lang::Ru => ',',
         }
     }
+    /// The language this build shows `self` in: itself where the build has its strings,
+    /// English in the page's English build (`ru` feature off), which reloads into the Russian
+    /// build as soon as Russian is chosen (state.rs). A constant there, so the Russian
+    /// strings are not linked into the first load.
+    pub fn built(self) -> Lang {
+        if cfg!(feature = "ru") {
+            self
+        } else {
+            Lang::En
+        }
+    }
     pub fn strings(self) -> &'static Strings {
-        match self {
+        match self.built() {
             Lang::En => &EN,
             Lang::Ru => &RU,
         }
@@ -290,7 +301,7 @@ pub struct Strings {
 /// Display label of a query-format value (`qlora`, `none`, `on-demand`, ...). Technical names
 /// that read the same in every language (fp32, adamw, zero3) are shown as spelled.
 pub fn value_label(lang: Lang, v: &str) -> &str {
-    match (lang, v) {
+    match (lang.built(), v) {
         (Lang::En, "full") => "full",
         (Lang::En, "freeze") => "freeze (train last layers)",
         (Lang::En, "lora") => "LoRA",
@@ -868,7 +879,7 @@ pub struct ShareStrings {
 
 impl Lang {
     pub fn sh(self) -> &'static ShareStrings {
-        match self {
+        match self.built() {
             Lang::En => &SHARE_EN,
             Lang::Ru => &SHARE_RU,
         }

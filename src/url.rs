@@ -187,6 +187,20 @@ pub fn encode(q: &Query, p: &Prefs, default_lang: Lang) -> String {
     s
 }
 
+/// Whether public/boot.js can load the page's Russian build: it marks `<html data-no-ru>` when
+/// that build failed to load and it fell back to the English one (no reload loop then).
+pub fn russian_build_loads() -> bool {
+    let html = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element());
+    html.is_some_and(|h| !h.has_attribute("data-no-ru"))
+}
+
+/// Loads the page again from its current address.
+pub fn reload() {
+    if let Some(w) = web_sys::window() {
+        let _ = w.location().reload();
+    }
+}
+
 /// The current `location.search`, or "" outside a browser.
 pub fn current_search() -> String {
     web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default()

@@ -21,6 +21,8 @@ const coreQuery = (page) => {
 };
 async function open(search = '', opts) {
   const page = await openPage(browser, server.url + search, opts);
+  // The live app, not the prerendered copy it replaces (a page in Russian waits for its build).
+  await page.locator('#prerender').waitFor({ state: 'detached' });
   await page.getByTestId('memory-panel').waitFor();
   return page;
 }
@@ -137,9 +139,22 @@ const QWEN3_8B = JSON.stringify({ architectures: ['Qwen3ForCausalLM'], model_typ
   num_attention_heads: 32, num_hidden_layers: 36, num_key_value_heads: 8, head_dim: 128, vocab_size: 151936, tie_word_embeddings: false });
 
 test('language and theme switch, and persist in the link', async () => {
-  const page = await open();
+  const page = await browser.newPage({ serviceWorkers: 'block' });
+  const fetched = [];
+  page.on('request', (r) => fetched.push(new URL(r.url()).pathname.split('/').pop()));
+  page.problems = [];
+  page.on('pageerror', (e) => page.problems.push(`pageerror: ${e.message}`));
+  await page.goto(server.url);
+  await page.locator('#prerender').waitFor({ state: 'detached' });
+  assert.ok(fetched.some((f) => /^tunefit-app-[0-9a-f]{16}_bg\.wasm$/.test(f)), fetched.join(' '));
+  // An English page never fetches the Russian build (the service worker, which caches it for
+  // offline use, is blocked here so that only the page's own requests count).
+  assert.ok(!fetched.some((f) => f.startsWith('tunefit-app-ru')), fetched.join(' '));
   await page.getByTestId('lang').selectOption('ru');
+  // The English build has no Russian strings: the page loads again as the Russian build.
+  await page.locator('#mem-title', { hasText: 'Память на GPU' }).waitFor();
   assert.equal(await page.locator('#mem-title').textContent(), 'Память на GPU');
+  assert.ok(fetched.includes('tunefit-app-ru_bg.wasm'), fetched.join(' '));
   assert.equal(await page.locator('html').getAttribute('lang'), 'ru');
   assert.match(page.url(), /lang=ru/);
   await page.getByTestId('theme').selectOption('dark');
@@ -147,7 +162,7 @@ test('language and theme switch, and persist in the link', async () => {
   const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
   assert.equal(bg, 'rgb(13, 17, 23)');
   await page.reload();
-  await page.getByTestId('total-device').waitFor();
+  await page.locator('#prerender').waitFor({ state: 'detached' });
   assert.equal(await page.locator('#mem-title').textContent(), 'Память на GPU');
   assert.equal(await page.locator('html').getAttribute('data-theme'), 'dark');
   assert.deepEqual(page.problems, []);

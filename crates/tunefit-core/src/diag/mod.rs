@@ -39,6 +39,8 @@ impl From<crate::query::QueryErrors> for Error {
     }
 }
 
+// Without `ru`, the Russian half is not called (and not linked).
+#[cfg_attr(not(feature = "ru"), allow(dead_code))]
 mod text;
 
 /// The language a diagnostic is rendered in.
@@ -166,7 +168,11 @@ impl Warning {
     pub fn text(&self, lang: Lang) -> String {
         match lang {
             Lang::En => text::english(self),
+            #[cfg(feature = "ru")]
             Lang::Ru => text::russian(self),
+            // A build without Russian (the page's first load) says it in English.
+            #[cfg(not(feature = "ru"))]
+            Lang::Ru => text::english(self),
         }
     }
 }

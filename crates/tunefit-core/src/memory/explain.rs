@@ -219,6 +219,10 @@ impl Phrase {
                     format!("large because {optim} keeps its states for each of the {} trainable parameters{fix}", billions(*trainable, Lang::En))
                 }
             },
+            // A build without Russian (the page's first load) says it in English.
+            #[cfg(not(feature = "ru"))]
+            Lang::Ru => self.text(Lang::En),
+            #[cfg(feature = "ru")]
             Lang::Ru => match self {
                 P::WeightsFormula => "замороженные параметры × байты хранения (NF4 4,5 / DQ 4,127 бита у блочных линейных слоёв QLoRA) + обучаемые × их тип".into(),
                 P::ParamsTrainable { params, trainable } => format!("параметров: {params}, обучаемых: {trainable}"),
