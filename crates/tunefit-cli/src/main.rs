@@ -106,7 +106,7 @@ fn main() -> ExitCode {
         Some("gpus") => listing::gpus(json),
         Some("offers") => listing::offers(json, rest.get(1).map(|s| s.as_str())),
         _ => {
-            eprintln!("usage: tunefit estimate [--json [--timeline]] [--config=config.json] '<query>' | plan [--json] '<query>' | calibrate [--json|--case] '<query>' < log | gpus [--json] | offers [--json] ['provider=..&gpu=..'] | {}", export_cmd::USAGE);
+            eprintln!("usage: tunefit estimate [--json [--timeline]] [--config=config.json] '<query>' | plan [--json] '<query>' | calibrate [--json|--case] '<query>' < log | gpus [--json] | offers [--json] ['provider=..&gpu=..'] | {}\n(a query is docs/query.md's link format: 'v=2&...' takes today's defaults; without v it is read as v=1)", export_cmd::USAGE);
             ExitCode::from(2)
         }
     }
