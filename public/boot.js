@@ -26,8 +26,11 @@ const lazy = (call) => {
   return exporter.then(call, (e) => { exporter = undefined; throw e; });
 };
 window.tunefitExport = (query, framework, lang = 'en') => lazy((x) => x.export_json(query, framework, lang));
-window.tunefitReport = (query, prices = '') => lazy((x) => x.report_json(query, prices));
-window.tunefitMarkdown = (query, prices = '', base = '') => lazy((x) => x.report_markdown(query, prices, base));
+// Both date each offer's price by the browser's clock (days since 1970): `stale` in the JSON,
+// "older than 60 days" in the Markdown.
+const today = () => Date.now() / 864e5;
+window.tunefitReport = (query, prices = '') => lazy((x) => x.report_json(query, prices, today()));
+window.tunefitMarkdown = (query, prices = '', base = '') => lazy((x) => x.report_markdown(query, prices, base, today()));
 window.tunefitFixes = (query) => lazy((x) => x.fixes_tsv(query));
 // The planning and calibration panel: plans for a goal, a pasted log beside the estimate, and
 // that log as cases of the project's measured set.

@@ -38,6 +38,10 @@ test('Share copies the canonical link; Markdown and JSON are the core\'s', async
   for (let i = 0; i < 100 && !md.startsWith('### tunefit'); i++) { md = await clipboard(page); if (!md.startsWith('### tunefit')) await page.waitForTimeout(50); }
   assert.match(md, /\| Setting \| Value \|/);
   assert.ok(md.includes(link), 'the Markdown carries the full link');
+  // Prices are dated by the browser's clock, as the CLI's JSON dates them by the system's.
+  const top = cli(Q).cost.offers.slice(0, 5);
+  assert.ok(top.every((o) => typeof o.stale === 'boolean'));
+  assert.equal(md.includes('(older than 60 days)'), top.some((o) => o.stale), md);
 
   const json = await downloaded(page, 'download-json');
   assert.equal(json.name, 'tunefit.json');

@@ -23,7 +23,13 @@ fn main() -> ExitCode {
             // The allocator replay's timeline: always in the text, in the JSON with --timeline
             // (the page's JSON download leaves it out, and equals `--json`).
             let timeline = !json || args.iter().any(|a| a == "--timeline");
-            match if timeline { evaluate_with_timeline(&q).map(|r| with_fixes(r, &q)) } else { evaluate_for_cli(&q) } {
+            let report =
+                if timeline { evaluate_with_timeline(&q).map(|r| with_fixes(r, &q)) } else { evaluate_for_cli(&q) };
+            // Each offer's price dated by the system clock (`stale` in the JSON).
+            match report.map(|mut r| {
+                r.date_offers(today());
+                r
+            }) {
                 // Writes ignore a closed pipe (`tunefit ... | head`) instead of panicking.
                 Ok(r) if json => {
                     use std::io::Write;
@@ -144,4 +150,9 @@ fn query_arg(rest: &[&String]) -> Option<Query> {
         }
     }
     Some(q)
+}
+
+/// Today as days since 1970-01-01, by the system clock: what dates the offers' prices.
+fn today() -> f64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64() / 86_400.0)
 }

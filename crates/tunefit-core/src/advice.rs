@@ -51,6 +51,10 @@ pub struct RankedOffer {
     pub confidence: &'static str,
     pub region: &'static str,
     pub snapshot_date: &'static str,
+    /// Whether the price is older than [`STALE_AFTER_DAYS`] on the day the report was dated
+    /// (`Report::date_offers`; the core has no clock). None when it was not dated.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stale: Option<bool>,
 }
 
 /// Whether a provider offers what `need=` asks (data/providers.csv's columns).
@@ -335,6 +339,7 @@ fn price_offer(
         confidence: o.confidence,
         region: o.region,
         snapshot_date: o.snapshot_date,
+        stale: None,
     })
 }
 

@@ -39,7 +39,7 @@ pub fn report_markdown_with_link(r: &Report, base: Option<&str>) -> String {
         for (i, o) in c.offers.iter().take(TOP_OFFERS).enumerate() {
             let _ = writeln!(
                 md,
-                "| {} | {} | {} | {} | {} | {:.2} | {} | {:.2} | {} |",
+                "| {} | {} | {} | {} | {} | {:.2} | {} | {:.2} | {}{} |",
                 i + 1,
                 cell(o.provider),
                 cell(o.gpu),
@@ -48,7 +48,8 @@ pub fn report_markdown_with_link(r: &Report, base: Option<&str>) -> String {
                 o.usd_per_hour,
                 num(o.hours),
                 o.usd_total,
-                cell(o.snapshot_date)
+                cell(o.snapshot_date),
+                if o.stale == Some(true) { " (older than 60 days)" } else { "" },
             );
         }
         if !c.recommendation.is_empty() {
@@ -255,9 +256,12 @@ fn count(n: u64) -> String {
 /// The report of `query` (with the price book, as `report_json`) as Markdown with the page's
 /// link (`base`: the page's address without its query), or the error's text. The page's
 /// "Copy as Markdown" asks the lazily loaded exporter module for it.
-pub fn markdown_of_query(query: &str, prices_json: &str, base: &str) -> String {
+pub fn markdown_of_query(query: &str, prices_json: &str, base: &str, today: f64) -> String {
     match crate::report::evaluate_text(query, prices_json) {
-        Ok((_, r)) => report_markdown_with_link(&r, Some(base)),
+        Ok((_, mut r)) => {
+            r.date_offers(today);
+            report_markdown_with_link(&r, Some(base))
+        }
         Err(m) => m,
     }
 }

@@ -121,11 +121,29 @@ pub fn evaluate_text(query: &str, prices_json: &str) -> Result<(Query, Report), 
 /// `tunefit estimate --json` prints it, or `{"error": "…"}`. The page's JSON download asks the
 /// lazily loaded exporter module for this, so the report's serializer stays out of its first
 /// load.
-pub fn report_json(query: &str, prices_json: &str) -> String {
+pub fn report_json(query: &str, prices_json: &str, today: f64) -> String {
     let err = |m: String| serde_json::json!({ "error": m }).to_string();
     match evaluate_text(query, prices_json) {
-        Ok((q, r)) => serde_json::to_string_pretty(&with_fixes(r, &q)).unwrap_or_else(|e| err(e.to_string())),
+        Ok((q, mut r)) => {
+            r.date_offers(today);
+            serde_json::to_string_pretty(&with_fixes(r, &q)).unwrap_or_else(|e| err(e.to_string()))
+        }
         Err(m) => err(m),
+    }
+}
+
+impl Report {
+    /// Dates each offer's price on `today` (days since 1970-01-01): `stale` says whether it is
+    /// older than `advice::STALE_AFTER_DAYS`, for the JSON and the Markdown. The core has no
+    /// clock: the CLI passes the system's date, the page the browser's.
+    pub fn date_offers(&mut self, today: f64) {
+        if let Some(c) = &mut self.cost {
+            let all =
+                c.offers.iter_mut().chain(c.cheapest.iter_mut()).chain(c.fastest.iter_mut()).chain(c.pareto.iter_mut());
+            for o in all {
+                o.stale = Some(o.is_stale(today));
+            }
+        }
     }
 }
 

@@ -93,13 +93,41 @@ fn hostile_text_cannot_break_the_table() {
 fn the_pages_download_and_copy_say_what_is_wrong_with_their_input() {
     use tunefit_core::markdown::markdown_of_query as report_markdown;
     use tunefit_core::report::report_json;
-    let ok: serde_json::Value = serde_json::from_str(&report_json("v=1&gpu=rtx-4090", "")).unwrap();
+    // 2026-12-03 as days since 1970.
+    const TODAY: f64 = 20_425.0;
+    let ok: serde_json::Value = serde_json::from_str(&report_json("v=1&gpu=rtx-4090", "", TODAY)).unwrap();
     assert!(ok["memory"]["device"].as_u64().unwrap() > 0);
     assert!(ok["fixes"].as_array().is_some_and(|f| !f.is_empty()), "the download carries the fixes");
-    let bad: serde_json::Value = serde_json::from_str(&report_json("batch=-1", "")).unwrap();
+    let bad: serde_json::Value = serde_json::from_str(&report_json("batch=-1", "", TODAY)).unwrap();
     assert!(bad["error"].as_str().unwrap().contains("batch"));
-    let prices: serde_json::Value = serde_json::from_str(&report_json("v=1", "not json")).unwrap();
+    let prices: serde_json::Value = serde_json::from_str(&report_json("v=1", "not json", TODAY)).unwrap();
     assert!(prices["error"].as_str().unwrap().starts_with("prices: "));
-    assert!(report_markdown("batch=-1", "", "https://x/").contains("batch"));
-    assert!(report_markdown("v=1", "", "https://x/").contains("https://x/?v=1"));
+    assert!(report_markdown("batch=-1", "", "https://x/", TODAY).contains("batch"));
+    assert!(report_markdown("v=1", "", "https://x/", TODAY).contains("https://x/?v=1"));
+}
+
+#[test]
+fn prices_older_than_60_days_are_marked_in_the_json_and_the_markdown() {
+    use tunefit_core::advice::age_days;
+    use tunefit_core::markdown::markdown_of_query;
+    use tunefit_core::report::report_json;
+    let q = "v=2&provider=aws";
+    let today = |date: &str| age_days(date, 0.0).map(|d| -d).unwrap();
+    // The bundled AWS rows are dated around 2026-09: stale by 2026-12-03, fresh a month after.
+    for (day, stale) in [(today("2026-12-03"), true), (today("2026-09-15"), false)] {
+        let v: serde_json::Value = serde_json::from_str(&report_json(q, "", day)).unwrap();
+        let offers = v["cost"]["offers"].as_array().unwrap();
+        assert!(!offers.is_empty());
+        for o in offers {
+            // An undated price (none in this data, a person's own) is never stale.
+            let age = age_days(o["snapshot_date"].as_str().unwrap(), day);
+            assert_eq!(o["stale"].as_bool(), Some(age.is_some_and(|a| a > 60.0)), "{o}");
+        }
+        assert_eq!(v["cost"]["cheapest"]["stale"].as_bool(), Some(stale));
+        let md = markdown_of_query(q, "", "https://x/", day);
+        assert_eq!(md.contains("(older than 60 days)"), stale, "{md}");
+    }
+    // Undated, the JSON says nothing about it.
+    let r = tunefit_core::evaluate(&tunefit_core::Query::parse(q).unwrap()).unwrap();
+    assert!(!serde_json::to_string(&r).unwrap().contains("\"stale\""));
 }

@@ -28,14 +28,14 @@ pub fn export_json(query: &str, framework: &str, lang: &str) -> String {
 /// The whole report as `tunefit estimate --json` prints it (the page's Download JSON),
 /// with the person's price book (its JSON, or empty).
 #[wasm_bindgen]
-pub fn report_json(query: &str, prices: &str) -> String {
-    tunefit_core::report::report_json(query, prices)
+pub fn report_json(query: &str, prices: &str, today: f64) -> String {
+    tunefit_core::report::report_json(query, prices, today)
 }
 
 /// The report as Markdown with the page's link (the page's Copy as Markdown).
 #[wasm_bindgen]
-pub fn report_markdown(query: &str, prices: &str, base: &str) -> String {
-    tunefit_core::markdown::markdown_of_query(query, prices, base)
+pub fn report_markdown(query: &str, prices: &str, base: &str, today: f64) -> String {
+    tunefit_core::markdown::markdown_of_query(query, prices, base, today)
 }
 
 /// The fixes for the chosen GPU (`tunefit_core::report::fixes_tsv`): the page's summary.
