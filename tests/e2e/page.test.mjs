@@ -440,10 +440,11 @@ test('on a phone the tables are cards: every cell in view with its column\'s nam
 });
 
 const AXE = readFileSync('node_modules/axe-core/axe.min.js', 'utf8');
-for (const [theme, viewport] of [['light', undefined], ['dark', undefined], ['light', { width: 390, height: 844 }], ['dark', { width: 390, height: 844 }]]) {
-  test(`axe-core finds no accessibility violations (${theme}${viewport ? ', phone' : ''})`, async () => {
+const PHONE = { width: 390, height: 844 };
+for (const [theme, viewport, lang] of [['light', undefined, 'en'], ['dark', undefined, 'en'], ['light', PHONE, 'en'], ['dark', PHONE, 'en'], ['dark', undefined, 'ru'], ['light', PHONE, 'ru']]) {
+  test(`axe-core finds no accessibility violations (${theme}${viewport ? ', phone' : ''}, ${lang})`, async () => {
     // The page's CSP forbids inline scripts; the audit script is injected past it.
-    const page = await open(`?v=1&theme=${theme}`, { bypassCSP: true, ...(viewport ? { viewport } : {}) });
+    const page = await open(`?v=1&theme=${theme}&lang=${lang}`, { bypassCSP: true, ...(viewport ? { viewport } : {}) });
     await page.getByTestId('offer-row').first().waitFor();
     await page.addScriptTag({ content: AXE });
     const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
