@@ -1,6 +1,5 @@
 // Loader (external: the CSP has no 'unsafe-inline'), service worker, embed mode and its
 // height messages; why and how: docs/sharing.md.
-if ('serviceWorker' in navigator) navigator.serviceWorker.register('./sw.js').catch(() => {});
 const p = new URLSearchParams(location.search), html = document.documentElement, embed = p.get('embed') === '1';
 // The prerendered page (scripts/prerender.mjs) shows the default settings' figures: a link
 // that sets anything else, or another language, dims them until the wasm has its own.
@@ -82,3 +81,7 @@ const root = document.querySelector('main');
 if (embed && root && parent !== window) {
   new ResizeObserver(() => parent.postMessage({ type: 'tunefit:height', height: Math.ceil(root.getBoundingClientRect().height) }, '*')).observe(root);
 }
+// The service worker registers once the app runs: its install fetches the lazy modules (the
+// exporter, the Russian build) for offline use, which must not share the network with this
+// page's own first load.
+if ('serviceWorker' in navigator) navigator.serviceWorker.register('./sw.js').catch(() => {});

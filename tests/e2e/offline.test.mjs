@@ -69,7 +69,7 @@ test('after the first load the page works offline, under a sub-path', async () =
       const urls = [];
       for (const k of keys) urls.push(...(await (await caches.open(k)).keys()).map((r) => r.url));
       return urls.some((u) => /-[0-9a-f]{16}_bg\.wasm$/.test(u)) && urls.some((u) => /\/tunefit-export_bg\.wasm$/.test(u))
-        && urls.some((u) => /\/tunefit-export\.js$/.test(u));
+        && urls.some((u) => /\/tunefit-export\.js$/.test(u)) && urls.some((u) => /\/tunefit-app-ru_bg\.wasm$/.test(u));
     });
     await ctx.setOffline(true);
     await page.goto(`${server.url}?v=1&batch=8`);
@@ -79,6 +79,9 @@ test('after the first load the page works offline, under a sub-path', async () =
     await page.getByTestId('export').locator('summary').click();
     await page.getByTestId('export-file').waitFor();
     assert.match(await page.getByTestId('export-file').textContent(), /batch/);
+    // Russian works offline too: choosing it reloads into the cached Russian build.
+    await page.getByTestId('lang').selectOption('ru');
+    await page.locator('#mem-title', { hasText: 'Память на GPU' }).waitFor();
     assert.deepEqual(await page.evaluate(() => window.__csp), []);
     assert.deepEqual(problems.filter((p) => !/ERR_INTERNET_DISCONNECTED|Failed to load resource/.test(p)), []);
   } finally { await ctx.close(); await server.close(); }
