@@ -92,6 +92,26 @@ pub struct Profile {
     /// use, litgpt/finetune/lora.py @00af8b0d lines 129–138); transformers keeps `lm_head` in
     /// 16 bits (`get_keys_to_not_convert`).
     pub quantizes_lm_head: bool,
+    /// The training loop binds each micro-batch's output to a variable that is reassigned only
+    /// when the next forward returns (litgpt `logits = model(input_ids, lm_head_chunk_size=128)`,
+    /// finetune/lora.py @8641822 lines 216–220 and litgpt/finetune/lora.py @00af8b0d lines
+    /// 304–308; nothing deletes it), so the previous micro-batch's logits and its autograd
+    /// graph live through the next forward. Backward freed the graph's saved variables, but
+    /// not what a custom autograd Function stored as a plain attribute of its context
+    /// (torch/csrc/autograd/python_function.cpp @001141491b `PyNode::release_variables`
+    /// clears only `saved_variables`): bitsandbytes ≤ 0.43.1 keeps each 4-bit linear's input
+    /// as `ctx.tensors = (A, B)`, so those inputs live on too (memory/retained.rs).
+    pub keeps_previous_output: bool,
+    /// 4-bit weights are quantized from a float16 copy, so bitsandbytes records float16 as
+    /// their dtype and every dequantization makes a float16 weight, then a cast to the compute
+    /// dtype when that is not float16: two 16-bit copies of the weight during its matmul.
+    /// Lightning's `_Linear4bit.quantize` (src/lightning/fabric/plugins/precision/
+    /// bitsandbytes.py @d9ff9f3b and @003e3070: `weight.contiguous().to(device=device,
+    /// dtype=torch.half)`), which litgpt's `--quantize bnb.*` uses; bitsandbytes 0.42.0
+    /// (@4870580f) `quantize_4bit` stores `dtype=A.dtype` in its `QuantState`,
+    /// `dequantize_4bit` allocates `out` in `quant_state.dtype`, and `MatMul4Bit.forward`
+    /// computes `F.dequantize_4bit(B, quant_state).to(A.dtype)`.
+    pub quantizes_from_fp16: bool,
 }
 
 const MIB: u64 = 1 << 20;
@@ -133,6 +153,9 @@ pub fn profile(fw: Framework) -> Profile {
         fused_kernels: false,
         unties_embeddings: false,
         quantizes_lm_head: false,
+        keeps_previous_output: false,
+        // transformers' Params4bit quantizes the checkpoint's own dtype (bf16 stays bf16).
+        quantizes_from_fp16: false,
     };
     match fw {
         // transformers Trainer + PEFT: autocast_adapter_dtype=True keeps LoRA fp32 and
@@ -176,6 +199,8 @@ pub fn profile(fw: Framework) -> Profile {
             quant_saves_input: true,
             unties_embeddings: true,
             quantizes_lm_head: true,
+            keeps_previous_output: true,
+            quantizes_from_fp16: true,
             ..base
         },
         // Unsloth: Triton fused RMSNorm (saves input + rstd), fused CE, "unsloth" offloaded

@@ -35,8 +35,11 @@ pub(super) fn buffers(r: &Run, st: &States, pg: &PerGpu) -> Buffers {
     }
     let dequant_buf = if q.method == Method::Qlora {
         // One dequantized 16-bit copy of the largest quantized weight during its matmul (a
-        // quantized LM head is the largest: vocab × hidden).
-        (a.hidden as f64 * a.ffn.max(a.q_dim()) as f64).max(head_params) * 2.0 / tp
+        // quantized LM head is the largest: vocab × hidden). Weights quantized from a float16
+        // copy dequantize to float16 and are cast to the compute dtype beside it
+        // (`Profile::quantizes_from_fp16`: Lightning + bitsandbytes, bf16 or fp32 compute).
+        let cast = if r.res.profile.quantizes_from_fp16 && !q.precision.is_fp16() { r.act_bytes } else { 0.0 };
+        (a.hidden as f64 * a.ffn.max(a.q_dim()) as f64).max(head_params) * (2.0 + cast) / tp
     } else {
         0.0
     };

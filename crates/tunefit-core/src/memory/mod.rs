@@ -18,6 +18,7 @@ mod explain;
 mod logits;
 mod parallel;
 mod peaks;
+mod retained;
 mod run;
 mod saved;
 mod states;

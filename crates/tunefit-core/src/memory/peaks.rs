@@ -53,7 +53,13 @@ pub(super) fn peaks(
     } else {
         w + o_torch + (act + logits + g_first.min(g)).max(g)
     };
-    let peak_fb = fb + buffers;
+    // A loop that keeps the previous micro-batch's output until the next forward returns
+    // (retained.rs): at that forward's end both outputs, everything it saved and what the old
+    // graph still holds are live; shown as overhead when it is the larger moment.
+    let ret = super::retained::retained(r, sv);
+    let g_fwd = if q.ga > 1 || !q.set_to_none { g } else { 0.0 };
+    let held = (w + o_torch + g_fwd + act + ret.output + ret.previous - fb).max(0.0);
+    let peak_fb = fb + held + buffers;
     // With the step inside backward, its temporaries sit on top of the activations still
     // held there.
     let peak_step = if q.optim_in_bwd { peak_fb + step_temp } else { w + o_torch + g + step_temp + buffers };
@@ -115,7 +121,7 @@ pub(super) fn peaks(
         optimizer: o as u64,
         activations: act as u64,
         logits: logits as u64,
-        overhead: (fragmentation + context + nccl + buffers + calibrated).max(0.0) as u64,
+        overhead: (fragmentation + context + nccl + buffers + held + calibrated).max(0.0) as u64,
         allocated: allocated as u64,
         reserved: reserved as u64,
         device: device as u64,
