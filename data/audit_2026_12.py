@@ -58,6 +58,36 @@ PER_GPU = {
     "nebius/h100-sxm": (3.85, SILYBENCH_NEBIUS, "2026-09-25"),
     "nebius/h200": (4.50, SILYBENCH_NEBIUS, "2026-09-25"),
 }
+# Offers for GPUs that had none, each as the audit's notes give it (shared/notes/data-audit.md
+# §1c, 2026-12): one GPU per row at the published per-GPU price; no multi-GPU rows are made by
+# multiplying. Akash's B300 at 6.00 (2026-09-20) is not added: Akash is not a provider here.
+RUNPOD_B300 = ("privum/ai-compute-prices (runpod.io read 2026-08-19) and api-evangelist runpod plans (read 2026-10-07) "
+               "via shared/notes/data-audit.md §1c")
+ADD = [
+    # (id, provider, gpu, per-GPU on-demand, tier, source, date, note)
+    ("runpod-community/b300/1", "runpod", "b300", 6.94, "community", RUNPOD_B300, "2026-08-19",
+     "per GPU-hour as published for Community Cloud; the earlier of the two readings' dates is kept"),
+    ("runpod-secure/b300/1", "runpod", "b300", 7.89, "secure", RUNPOD_B300, "2026-08-19",
+     "per GPU-hour as published for Secure Cloud; the earlier of the two readings' dates is kept"),
+    ("hyperstack/b300/1", "hyperstack", "b300", 7.40, "", HYPERSTACK, "2026-08-26",
+     "per GPU-hour as published (shared/notes/data-audit.md §1c)"),
+    ("hyperstack/rtx-a4000/1", "hyperstack", "rtx-a4000", 0.15, "", HYPERSTACK, "2026-08-26",
+     "per GPU-hour as published (shared/notes/data-audit.md §1c)"),
+]
+
+
+def add_offers(rows):
+    ids = {r["id"] for r in rows}
+    for oid, provider, gpu, price, tier, source, date, note in ADD:
+        if oid in ids:
+            continue
+        row = {k: "" for k in rows[0].keys()}
+        row.update(id=oid, provider=provider, gpu=gpu, count="1", on_demand_usd_h=repr(price), tier=tier,
+                   source=source, snapshot_date=date, confidence="medium", note=note)
+        rows.append(row)
+    return rows
+
+
 # Rows whose per-GPU figure holds only for one count (Azure's NC40 is 6.98 per GPU, NC80 8.82).
 ONLY_COUNTS = {"azure/h100-nvl": {2}}
 
@@ -201,6 +231,6 @@ def fix_providers(rows):
 
 
 if __name__ == "__main__":
-    n = rewrite(os.path.join(HERE, "offers.csv"), lambda rows: fix_network(fix_offers(rows)), key="internode_gb_s")
+    n = rewrite(os.path.join(HERE, "offers.csv"), lambda rows: fix_network(add_offers(fix_offers(rows))), key="internode_gb_s")
     p = rewrite(os.path.join(HERE, "providers.csv"), fix_providers)
     print(f"{n} offers, {p} providers")

@@ -1,5 +1,10 @@
-# One-off derivation of data/*.csv from /work/shared/reference (kept outside the repo; the
-# rules it applies are written into each row's note and into dataset.rs).
+# Derivation of data/*.csv from /work/shared/reference (kept outside the repo; the rules it
+# applies are written into each row's note and into dataset.rs). Regenerate the data with
+#
+#     python3 data/derive.py && python3 data/audit_2026_12.py
+#
+# (derive.py writes the three files from the reference; the audit script then applies the
+# 2026-12 corrections to offers and providers). Running both again changes nothing.
 import csv, re, sys
 REF = '/work/shared/reference'
 import os; OUT = os.path.dirname(os.path.abspath(__file__))
@@ -33,8 +38,8 @@ PCIE_GB_S = {'3':32,'4':64,'5':128,'6':256}
 rows = list(csv.DictReader(open(f'{REF}/gpus.csv')))
 with open(f'{OUT}/gpus.csv','w') as f:
     cols = ['id','name','vendor','architecture','launch_year','class','vram_gb','memory_type','mem_bandwidth_gb_s',
-            'fp32_tflops','tf32_tflops','bf16_tflops','fp16_tflops','fp8_tflops','fp4_tflops','bf16_native','fp8_native',
-            'fp4_native','fabric','fabric_group','fabric_gb_s','pcie_gb_s','interconnect','confidence','source','date','note']
+            'fp32_tflops','tf32_tflops','bf16_tflops','fp16_tflops','fp8_tflops','fp4_tflops','int8_tops','bf16_native','fp8_native',
+            'fp4_native','fabric','fabric_group','fabric_gb_s','pcie_gb_s','tdp_w','interconnect','confidence','source','date','note']
     f.write(','.join(cols)+'\n')
     for r in rows:
         i = gid[r['gpu']]
@@ -45,22 +50,104 @@ with open(f'{OUT}/gpus.csv','w') as f:
         src = 'shared/reference/gpus.csv: ' + (clean(r['notes']) or 'vendor datasheet') 
         vals = [i, clean(r['gpu']), r['vendor'], clean(r['architecture']), r['launch_year'], cls, r['vram_gb'], r['memory_type'],
                 r['mem_bandwidth_gb_s'], r['fp32_tflops'], r['tf32_tflops_dense'], r['bf16_tflops_dense'], r['fp16_tflops_dense'],
-                r['fp8_tflops_dense'], r['fp4_tflops_dense'], r['bf16_native'], r['fp8_native'], r['fp4_native'], fab, str(grp), fgb,
-                str(pcie), clean(r['interconnect']), r['confidence'], 'vendor datasheet via ' + src, '2026-09', '']
+                r['fp8_tflops_dense'], r['fp4_tflops_dense'], r['int8_tops_dense'], r['bf16_native'], r['fp8_native'], r['fp4_native'],
+                fab, str(grp), fgb, str(pcie), r['tdp_w'], clean(r['interconnect']), r['confidence'], 'vendor datasheet via ' + src, '2026-09', '']
         f.write(','.join(vals)+'\n')
 
 # Corrections to the reference's GPU rows, each with its source (shared/notes/data-audit.md,
 # 2026-12): applied to data/gpus.csv after the rows above are written.
 GPU_CORRECTIONS = {
-    'a10g': {'fp32_tflops': '35', 'tf32_tflops': '35', 'bf16_tflops': '70', 'fp16_tflops': '70'},  # not the A10's 125 (baseten A10 vs A10G)
-    'gaudi2': {'fabric_gb_s': '600'},   # 4.8 Tb/s bidirectional (Intel Hot Chips 2024)
-    'gaudi3': {'fabric_gb_s': '1200', 'fp32_tflops': ''},  # 1200 GB/s bidirectional; 28.7 is BF16 vector
-    'h100-nvl': {'fabric_group': '2'},  # the H100 NVL bridge pairs two cards
-    'b200': {'pcie_gb_s': '128'}, 'b100': {'pcie_gb_s': '128'}, 'gb200': {'pcie_gb_s': '128'},  # PCIe Gen5
+    'a10g': {'fp32_tflops': '35', 'tf32_tflops': '35', 'bf16_tflops': '70', 'fp16_tflops': '70',
+             # INT8 was copied from the A10 (250) like the tensor figures; the A10G's is unpublished.
+             'int8_tops': '',
+             'note': 'tensor figures corrected 2026-12: ~70 TFLOPS FP16/BF16 dense (FP32 accumulate at half rate; GeForce-style); '
+                     'FP32 ~35; not the A10\'s 125 (baseten.co "NVIDIA A10 vs A10G"; shared/notes/data-audit.md); '
+                     'INT8 left blank: the reference\'s 250 is the A10\'s figure'},
+    'gaudi2': {'fabric_gb_s': '600',   # 4.8 Tb/s bidirectional (Intel Hot Chips 2024)
+               'note': 'fabric corrected 2026-12 to 600 GB/s both directions added (4.8 Tb/s bidirectional; Intel Hot Chips 2024 '
+                       'slides "Embedded NIC BW (bi-directional)"; shared/notes/data-audit.md)'},
+    'gaudi3': {'fabric_gb_s': '1200', 'fp32_tflops': '',  # 1200 GB/s bidirectional; 28.7 is BF16 vector
+               'note': 'fabric corrected 2026-12 to 1200 GB/s both directions added (Intel Hot Chips 2024 "Networking 1200 GB/s '
+                       'bidirectional"); 28.7 is the BF16 vector figure; not FP32: FP32 left blank (shared/notes/data-audit.md)'},
+    'h100-nvl': {'fabric_group': '2',  # the H100 NVL bridge pairs two cards
+                 'note': 'bridge group corrected 2026-12: the H100 NVL bridge joins a pair of cards (the 2/4-way bridge is H200 NVL; '
+                         'shared/notes/data-audit.md)'},
+    'b200': {'pcie_gb_s': '128',  # PCIe Gen5
+             'note': 'PCIe corrected 2026-12 to Gen5 (Gen6 arrives with B300; glennklockwood.com B300 notes; shared/notes/data-audit.md)'},
+    'b100': {'pcie_gb_s': '128', 'note': 'PCIe corrected 2026-12 to Gen5 (shared/notes/data-audit.md)'},
+    'gb200': {'pcie_gb_s': '128', 'note': 'PCIe corrected 2026-12 to Gen5 (shared/notes/data-audit.md)'},
 }
+
 _g = list(csv.DictReader(open(f'{OUT}/gpus.csv')))
 for r in _g:
     r.update(GPU_CORRECTIONS.get(r['id'], {}))
+with open(f'{OUT}/gpus.csv', 'w') as f:
+    w = csv.DictWriter(f, fieldnames=list(_g[0].keys()), lineterminator='\n'); w.writeheader(); w.writerows(_g)
+
+# GPUs the reference lacks that a late-2026 buyer rents (project issue #17; shared/notes/data-audit.md
+# §1c), added 2026-12 from the pages named in each row's source. Only figures a named page states
+# are filled in; a derived figure says how in the row's note, and a figure no page gave is left
+# blank (INT8 and TDP are optional; a 16-bit rate is required by the time model). NVIDIA's
+# sparse tensor figures are halved for the dense columns. Not added, for want of a page giving
+# their memory bandwidth and tensor rates: A30, RTX 4000 Ada, H200 NVL.
+NEW_GPU_COLS = ['id','name','vendor','architecture','launch_year','class','vram_gb','memory_type','mem_bandwidth_gb_s',
+                'fp32_tflops','tf32_tflops','bf16_tflops','fp16_tflops','fp8_tflops','fp4_tflops','int8_tops','bf16_native',
+                'fp8_native','fp4_native','fabric','fabric_group','fabric_gb_s','pcie_gb_s','tdp_w','interconnect','confidence']
+TOMS_CHINA = ('tomshardware.com/pc-components/gpus/new-nvidia-ai-gpus-designed-to-get-around-us-export-bans-come-to-china-'
+              'h20-l20-and-l2-to-fill-void-left-by-restricted-models')
+NEW_GPUS = [
+    ('b300 | B300 (HGX) | NVIDIA | Blackwell Ultra | 2025 | datacenter | 288 | HBM3e | 8000 | 75 | 1125 | 2250 | 2250 | 4500 | 13125 |  '
+     '| yes | yes | yes | nvlink | 8 | 1800 | 256 | 1400 | NVLink 5 | medium',
+     'glennklockwood.com/garden/processors/B300 (HGX B300 performance table: matrix = dense and sparse columns; 288 GB HBM3e; '
+     '8 TB/s; 2x 900 GB/s NVLink 5; PCIe Gen6; 1400 W maximum)',
+     'dense = the table\'s matrix column (sparse is 2x); 288 GB / 8 TB/s / 1.8 TB/s NVLink / BF16 2250 also shared/notes/data-audit.md '
+     '§1c; INT8 left blank: the table repeats B200\'s 4500 and no NVIDIA datasheet for Blackwell Ultra INT8 was read; TDP is the '
+     '1400 W maximum (itkb.uw.cz/2026/06/nvidia-h200-vs-b300-precisions-cores.html agrees); PCIe Gen6 x16 = 256 GB/s both '
+     'directions; announced GTC 2025 and shipping in DGX B300 from January 2026 (aiwiki.ai/wiki/nvidia_dgx_b300)'),
+    ('mi355x | MI355X | AMD | CDNA 4 | 2025 | datacenter | 288 | HBM3e | 8000 | 157.3 |  | 2500 | 2500 | 5000 | 10000 | 5000 '
+     '| yes | yes | yes | infinity-fabric | 8 | 1071 | 128 | 1400 | Infinity Fabric (7 links) | low',
+     'theregister.com/2025/06/12/amd_mi355x (288 GB HBM3E; 8 TB/s; 1.4 kW; 10 PF FP4 dense and double with sparsity); '
+     'svethardware.cz/amd-uvadi-akceleratory-instinct-mi350x-a-mi355x-s-288gb-pameti-hbm3e/61870 (FP32 157.3 TFLOPS; INT8 '
+     '5 POPS dense and 10.1 sparse); world-today-news.com/?p=7253162 (ISSCC 2026: FP8 five petaflops); humeconsulting.co/'
+     'amd-mi355x-strong-node-level-inference-but-not-yet-rack-scale (Infinity Fabric ~153 GB/s per link)',
+     'BF16/FP16 not read from a datasheet: derived as half the FP8 rate (CDNA matrix cores run 16-bit at half the 8-bit rate: '
+     'the MI300X row has 1307.4 and 2614.9); TF32 blank: CDNA 4 has no TF32 hardware (webtagr.com/en/links/133904; AMD\'s '
+     'Alan Smith); fabric = 7 links x ~153 GB/s (8-GPU all-to-all as the MI300X row); PCIe Gen5 x16 assumed as on MI300X '
+     '(not read for MI355X); 288 GB / 8 TB/s / 1400 W also shared/notes/data-audit.md §1c'),
+    ('mi350x | MI350X | AMD | CDNA 4 | 2025 | datacenter | 288 | HBM3e | 8000 |  |  | 2306 | 2306 | 4612 | 9225 |  '
+     '| yes | yes | yes | infinity-fabric | 8 | 1071 | 128 | 1000 | Infinity Fabric (7 links) | low',
+     'tomshardware.com/pc-components/gpus/amds-instinct-mi355x-accelerator-will-consume-1-400-watts (MI350X: 288 GB HBM3E; '
+     '8 TB/s; 1000 W; maximum FP4/FP6 18.45 PFLOPS with sparsity); theregister.com/2025/06/12/amd_mi355x (1 kW; about 8 '
+     'percent below the MI355X\'s peak)',
+     'FP4 dense = 18.45 / 2; FP8 and BF16/FP16 derived from it at the MI355X row\'s ratios (FP4 = 2x FP8 = 4x BF16): not read '
+     'from a datasheet; FP32 and INT8 not found (blank); no TF32 in CDNA 4; fabric and PCIe as the MI355X row (same OAM '
+     'platform; assumed); 288 GB / 8 TB/s / 1000 W also shared/notes/data-audit.md §1c'),
+    ('h20 | H20 (HGX) | NVIDIA | Hopper | 2024 | datacenter | 96 | HBM3 | 4000 | 44 | 74 | 148 | 148 | 296 |  | 296 '
+     '| yes | yes | no | nvlink | 8 | 900 | 128 | 400 | NVLink 4 | medium',
+     TOMS_CHINA + ' (HGX H20 table: 96 GB HBM3; 4.0 TB/s; INT8/FP8 296; BF16/FP16 148; TF32 74); willitrunai.com/gpus/h20-96gb '
+     '(NVLink 4.0 900 GB/s; 400 W; 148 TFLOPS FP16 dense); zangshuxian.com/new/674733024499207168 (FP32 44 TFLOPS)',
+     'the table\'s figures are dense (148 FP16 dense: shared/notes/data-audit.md §1c); SXM board for 8-way HGX servers '
+     '(1cnz.cn/d/2353773.html); PCIe Gen5 x16 as every Hopper part (not read for H20); China-market part'),
+    ('l20 | L20 | NVIDIA | Ada Lovelace | 2023 | datacenter | 48 | GDDR6 | 864 | 59.35 | 59.8 | 119.5 | 119.5 | 239 |  | 239 '
+     '| yes | yes | no | pcie | 0 | 64 | 64 | 275 | PCIe only | medium',
+     TOMS_CHINA + ' (L20 PCIe table: 48 GB GDDR6; 864 GB/s; INT8/FP8 239; BF16/FP16 119.5; TF32 59.8); technical.city/pl/video/L20 '
+     '(PCIe 4.0 x16; 275 W; on sale 2023-11-16); topcpu.net/en/gpu-c/a40-pcie-vs-l20 (FP32 59.35 TFLOPS)',
+     'tensor figures are the table\'s dense column; PCIe Gen4 x16 = 64 GB/s both directions; China-market part'),
+    ('rtx-a4000 | RTX A4000 | NVIDIA | Ampere (GA104) | 2021 | pro | 16 | GDDR6 | 448 | 19.2 |  | 76.7 | 76.7 |  |  |  '
+     '| yes | no | no | pcie | 0 | 64 | 64 | 140 | PCIe only | medium',
+     'ecer.com/corp/details-uuuedqa-p1bsb03-pci-express-3-0-x16-nvidia-rtx-a4000-16g-graphics-card-for-professional-video-editing.html '
+     '(NVIDIA datasheet table: 16 GB GDDR6; 448 GB/s; FP32 19.2; tensor 153.4 TFLOPS; PCIe 4.0 x16; 140 W)',
+     'dense FP16 = 153.4 / 2 (the datasheet\'s tensor figure is with sparsity); BF16 at the FP16 rate as on every Ampere tensor '
+     'core (A100 white paper summary: jingchaozhang.github.io/A100-white-paper); TF32 and INT8 not found (blank); launch year '
+     'from NVIDIA\'s April 2021 announcement (not re-read)'),
+]
+_g = list(csv.DictReader(open(f'{OUT}/gpus.csv')))
+_ids = {r['id'] for r in _g}
+for spec, source, note in NEW_GPUS:
+    row = dict(zip(NEW_GPU_COLS, [v.strip() for v in spec.split('|')]))
+    assert len(row) == len(NEW_GPU_COLS) and row['id'] not in _ids, row
+    row.update(source=clean(source), date='2026-12', note=clean(note))
+    _g.append({k: row.get(k, '') for k in _g[0].keys()})
 with open(f'{OUT}/gpus.csv', 'w') as f:
     w = csv.DictWriter(f, fieldnames=list(_g[0].keys()), lineterminator='\n'); w.writeheader(); w.writerows(_g)
 

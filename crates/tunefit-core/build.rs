@@ -1,6 +1,7 @@
 //! Writes the data files the core compiles in (`OUT_DIR/{gpus,providers,offers}.csv`) from
-//! data/: as they are with the `provenance` feature, else with the `source` and `note`
-//! columns emptied (the page shows neither; src/dataset.rs reads the columns either way).
+//! data/, emptying the columns the page never shows (src/dataset.rs reads them either way):
+//! `source` and `note` without the `provenance` feature, and the GPUs' `int8_tops` and `tdp_w`
+//! without `datasheet`. The CLI turns both on; the page builds the core with neither.
 use std::{env, fs, path::PathBuf};
 
 fn main() {
@@ -8,8 +9,14 @@ fn main() {
         let src = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap()).join("../../data").join(name);
         println!("cargo:rerun-if-changed={}", src.display());
         let text = fs::read_to_string(&src).expect("data file");
-        let out =
-            if env::var_os("CARGO_FEATURE_PROVENANCE").is_some() { text } else { strip(&text, &["source", "note"]) };
+        let mut drop: Vec<&str> = Vec::new();
+        if env::var_os("CARGO_FEATURE_PROVENANCE").is_none() {
+            drop.extend(["source", "note"]);
+        }
+        if env::var_os("CARGO_FEATURE_DATASHEET").is_none() {
+            drop.extend(["int8_tops", "tdp_w"]);
+        }
+        let out = if drop.is_empty() { text } else { strip(&text, &drop) };
         fs::write(PathBuf::from(env::var("OUT_DIR").unwrap()).join(name), out).expect("OUT_DIR");
     }
 }

@@ -17,7 +17,7 @@ pub fn gpus(json: bool) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     out!(
-        "{:<15} {:<26} {:>7} {:<7} {:>6} {:>6} {:>6} {:>6}  {:<15} {:<10}",
+        "{:<15} {:<26} {:>7} {:<7} {:>6} {:>6} {:>6} {:>6} {:>6} {:>5}  {:<15} {:<10}",
         "id",
         "name",
         "GiB",
@@ -26,12 +26,14 @@ pub fn gpus(json: bool) -> ExitCode {
         "bf16",
         "fp16",
         "fp8",
+        "int8",
+        "W",
         "fabric",
         "class"
     );
     for g in all {
         out!(
-            "{:<15} {:<26} {:>7.0} {:<7} {:>6.0} {:>6} {:>6} {:>6}  {:<15} {:<10}",
+            "{:<15} {:<26} {:>7.0} {:<7} {:>6.0} {:>6} {:>6} {:>6} {:>6} {:>5}  {:<15} {:<10}",
             g.id,
             g.name.chars().take(26).collect::<String>(),
             g.vram_bytes as f64 / (1u64 << 30) as f64,
@@ -40,6 +42,8 @@ pub fn gpus(json: bool) -> ExitCode {
             opt(g.bf16_tflops),
             opt(g.fp16_tflops),
             opt(g.fp8_tflops),
+            opt(g.int8_tops),
+            opt(g.tdp_w),
             format!("{:?} {:.0}", g.fabric, g.fabric_gb_s).to_lowercase(),
             format!("{:?}", g.class).to_lowercase()
         );

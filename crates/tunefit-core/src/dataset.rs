@@ -9,7 +9,9 @@
 //! - **Spot columns that are not spot data** (RunPod: equal to on-demand; Vast: 0 = not
 //!   captured; Mithril floor placeholders) are dropped: `spot_usd_h` is `None` there, so a spot
 //!   price shown is always a real market price.
-//! - GPUs without specs in the reference (B300, GB300, MI355X, P100, A16, TPU) are dropped.
+//! - GPUs without specs in the reference (GB300, P100, A16, TPU) are dropped; B300, MI355X,
+//!   MI350X, H20, L20 and RTX A4000 are added after the reference rows from the pages each row's
+//!   `source` names (derived figures say so in its `note`).
 //! - RunPod per-GPU prices are expanded to 2/4/8-GPU pods (RunPod prices linearly; marked
 //!   "derived").
 //!
@@ -25,7 +27,8 @@
 
 use std::sync::OnceLock;
 
-// data/*.csv through build.rs: without the `provenance` feature, `source` and `note` are empty.
+// data/*.csv through build.rs: without the `provenance` feature, `source` and `note` are empty;
+// without `datasheet`, the GPUs' `int8_tops` and `tdp_w`.
 static GPUS_CSV: &str = include_str!(concat!(env!("OUT_DIR"), "/gpus.csv"));
 static PROVIDERS_CSV: &str = include_str!(concat!(env!("OUT_DIR"), "/providers.csv"));
 static OFFERS_CSV: &str = include_str!(concat!(env!("OUT_DIR"), "/offers.csv"));
@@ -76,6 +79,9 @@ pub struct Gpu {
     pub fp16_tflops: Option<f64>,
     pub fp8_tflops: Option<f64>,
     pub fp4_tflops: Option<f64>,
+    /// Dense INT8 tensor TOPS; None where the vendor publishes none (and, like `tdp_w`, always
+    /// None without the `datasheet` feature: build.rs leaves both out of the page's build).
+    pub int8_tops: Option<f64>,
     pub bf16_native: bool,
     pub fp8_native: bool,
     pub fp4_native: bool,
@@ -86,6 +92,8 @@ pub struct Gpu {
     pub fabric_gb_s: f64,
     /// Host PCIe bandwidth per GPU, GB/s, both directions added.
     pub pcie_gb_s: f64,
+    /// Board power (TDP/TBP) in watts, the vendor's maximum where it is configurable.
+    pub tdp_w: Option<f64>,
     pub interconnect: &'static str,
     pub confidence: &'static str,
     pub source: &'static str,
@@ -335,6 +343,7 @@ fn parse_gpus() -> Result<Vec<Gpu>, DataError> {
                 fp16_tflops: r.opt_num("fp16_tflops")?,
                 fp8_tflops: r.opt_num("fp8_tflops")?,
                 fp4_tflops: r.opt_num("fp4_tflops")?,
+                int8_tops: r.opt_num("int8_tops")?,
                 bf16_native: r.yes("bf16_native")?,
                 fp8_native: r.yes("fp8_native")?,
                 fp4_native: r.yes("fp4_native")?,
@@ -342,6 +351,7 @@ fn parse_gpus() -> Result<Vec<Gpu>, DataError> {
                 fabric_group: r.num("fabric_group")? as u32,
                 fabric_gb_s: r.num("fabric_gb_s")?,
                 pcie_gb_s: r.num("pcie_gb_s")?,
+                tdp_w: r.opt_num("tdp_w")?,
                 interconnect: r.req("interconnect")?,
                 confidence: r.req("confidence")?,
                 source: source(&r)?,

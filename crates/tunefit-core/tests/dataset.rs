@@ -219,3 +219,90 @@ fn provider_features_follow_the_providers_docs() {
     assert_eq!(p("hyperstack").storage_usd_gb_month, Some(0.07));
     assert_eq!(p("crusoe").storage_usd_gb_month, Some(0.08));
 }
+
+#[test]
+fn the_gpus_a_late_2026_buyer_rents_are_present_with_their_figures() {
+    let g = |id: &str| dataset::gpu(id).unwrap_or_else(|| panic!("missing {id}"));
+    let gib = |id: &str| g(id).vram_bytes as f64 / (1u64 << 30) as f64;
+    // (id, GB, memory GB/s, dense BF16 TFLOPS, fabric, TDP W) as the rows' sources give them.
+    for (id, gb, bw, bf16, fabric, tdp) in [
+        ("b300", 288.0, 8000.0, 2250.0, Fabric::Nvlink, 1400.0),
+        ("mi355x", 288.0, 8000.0, 2500.0, Fabric::InfinityFabric, 1400.0),
+        ("mi350x", 288.0, 8000.0, 2306.0, Fabric::InfinityFabric, 1000.0),
+        ("h20", 96.0, 4000.0, 148.0, Fabric::Nvlink, 400.0),
+        ("l20", 48.0, 864.0, 119.5, Fabric::Pcie, 275.0),
+        ("rtx-a4000", 16.0, 448.0, 76.7, Fabric::Pcie, 140.0),
+    ] {
+        assert_eq!(gib(id), gb, "{id}");
+        assert_eq!(g(id).mem_bandwidth_gb_s, bw, "{id}");
+        assert_eq!(g(id).bf16_tflops, Some(bf16), "{id}");
+        assert_eq!(g(id).fabric, fabric, "{id}");
+        assert_eq!(g(id).tdp_w, Some(tdp), "{id}");
+        assert!(g(id).date.starts_with("2026-12"), "{id}");
+    }
+    let b300 = g("b300");
+    assert_eq!((b300.fabric_gb_s, b300.fp4_tflops, b300.fp4_native), (1800.0, Some(13125.0), true));
+    assert_eq!(b300.int8_tops, None, "B300 INT8 was not read from a datasheet");
+    assert_eq!((g("h20").int8_tops, g("h20").fp8_tflops), (Some(296.0), Some(296.0)));
+    assert_eq!(g("l20").int8_tops, Some(239.0));
+    assert_eq!(g("mi355x").int8_tops, Some(5000.0));
+    assert_eq!(g("rtx-a4000").class, GpuClass::Pro);
+}
+
+#[test]
+fn int8_and_tdp_come_from_the_reference() {
+    let g = |id: &str| dataset::gpu(id).unwrap();
+    assert_eq!((g("h100-sxm").int8_tops, g("h100-sxm").tdp_w), (Some(1978.9), Some(700.0)));
+    assert_eq!((g("a100-80gb").int8_tops, g("a100-80gb").tdp_w), (Some(624.0), Some(400.0)));
+    assert_eq!((g("l4").int8_tops, g("l4").tdp_w), (Some(242.0), Some(72.0)));
+    assert_eq!(g("mi300x").tdp_w, Some(750.0));
+    assert_eq!(g("b200").tdp_w, Some(1000.0));
+    // V100 has no INT8 tensor figure; the A10G's reference INT8 was the A10's and is blanked.
+    assert_eq!(g("v100-32gb").int8_tops, None);
+    assert_eq!(g("a10g").int8_tops, None);
+    for gpu in dataset::gpus() {
+        assert!(gpu.tdp_w.is_some_and(|w| w > 10.0 && w < 2000.0), "{}: TDP {:?}", gpu.id, gpu.tdp_w);
+    }
+}
+
+#[test]
+fn every_gpu_row_names_its_source() {
+    for g in dataset::gpus() {
+        assert!(g.source.len() > 20, "{}: source '{}'", g.id, g.source);
+    }
+    // The added rows cite pages, not the project's own reference file.
+    for id in ["b300", "mi355x", "mi350x", "h20", "l20", "rtx-a4000"] {
+        let s = dataset::gpu(id).unwrap().source;
+        assert!(s.contains(".com") || s.contains(".cz") || s.contains(".ai"), "{id}: {s}");
+        assert!(!s.contains("shared/reference"), "{id}: {s}");
+    }
+}
+
+#[test]
+fn the_new_gpus_have_dated_single_gpu_offers() {
+    let per_gpu = |provider: &str, tier: &str, gpu: &str| {
+        dataset::offers()
+            .iter()
+            .find(|o| o.provider == provider && o.tier == tier && o.gpu == gpu && o.via.is_empty())
+            .map(|o| (o.count, o.usd_per_gpu_hour().unwrap(), o.snapshot_date))
+    };
+    assert_eq!(per_gpu("runpod", "community", "b300"), Some((1, 6.94, "2026-08-19")));
+    assert_eq!(per_gpu("runpod", "secure", "b300"), Some((1, 7.89, "2026-08-19")));
+    assert_eq!(per_gpu("hyperstack", "", "b300"), Some((1, 7.40, "2026-08-26")));
+    assert_eq!(per_gpu("hyperstack", "", "rtx-a4000"), Some((1, 0.15, "2026-08-26")));
+    // No multi-GPU B300 row was made by multiplying a per-GPU price.
+    assert!(dataset::offers().iter().filter(|o| o.gpu == "b300").all(|o| o.count == 1));
+}
+
+#[test]
+fn b300_offers_rank_for_a_job_that_fits() {
+    let q = tunefit_core::Query::parse_given("v=2&gpu=b300&method=full&model=llama-3.1-8b").unwrap();
+    let r = tunefit_core::report::evaluate(&q).unwrap();
+    assert_eq!(r.fit.as_ref().map(|f| f.verdict), Some(tunefit_core::report::Verdict::Fits));
+    let cost = r.cost.expect("cost offers");
+    let b300: Vec<_> = cost.offers.iter().filter(|o| o.gpu == "b300").map(|o| o.offer).collect();
+    for id in ["runpod-community/b300/1", "runpod-secure/b300/1", "hyperstack/b300/1"] {
+        assert!(b300.contains(&id), "{id} not ranked: {b300:?}");
+    }
+    assert!(cost.offers.iter().all(|o| o.usd_total > 0.0 && o.hours > 0.0));
+}
