@@ -5,6 +5,7 @@
 //! values are `fn` fields, so the word order can differ between languages.
 
 use std::fmt;
+use tunefit_core::diag::plural_ru;
 
 /// A language of the page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -611,13 +612,7 @@ pub static RU: Strings = Strings {
     sec_method_details: "Детали метода",
     advanced: |n| {
         let head = "Дополнительно: фреймворк, точность, ядра, чекпоинтинг, параллелизм, стоимость";
-        // 1 настройка, 2–4 настройки, 5+ настроек (11–14 — настроек).
-        let word = match (n % 10, n % 100) {
-            (_, 11..=14) => "настроек",
-            (1, _) => "настройка",
-            (2..=4, _) => "настройки",
-            _ => "настроек",
-        };
+        let word = plural_ru(n as u64, "настройка", "настройки", "настроек");
         if n == 0 {
             format!("{head} (всё по умолчанию)")
         } else {
@@ -647,7 +642,9 @@ pub static RU: Strings = Strings {
     config_drop_hint: "Вставьте текст или перетащите файл сюда.",
     config_file: "Или выберите файл",
     config_problem: "config.json не применён:",
-    config_read: |l, h, p| format!("Прочитано: {l} слоёв, скрытый размер {h}, параметров: {p}."),
+    config_read: |l, h, p| {
+        format!("Прочитано: {l} {}, скрытый размер {h}, параметров: {p}.", plural_ru(l, "слой", "слоя", "слоёв"))
+    },
     hub_label: "Или id модели на Hugging Face",
     hub_fetch: "Загрузить config.json",
     hub_hint: "Только эта кнопка обращается к huggingface.co, за одним этим файлом; больше ничего не покидает браузер.",
@@ -796,7 +793,7 @@ pub static RU: Strings = Strings {
     time_parts: |st, up, n, sv, mfu, dt| {
         format!("шаги {st} + запуск {up} мин + сохранение чекпойнтов ({n}) {sv} мин; MFU {mfu} %, матричные умножения в {dt}")
     },
-    show_more: |n| format!("Показать ещё {n} предложений"),
+    show_more: |n| format!("Показать ещё {n} {}", plural_ru(n as u64, "предложение", "предложения", "предложений")),
     show_fewer: "Показать меньше",
     plot_mem_seq: "Память в зависимости от длины последовательности",
     plot_mem_seq_desc: "Память устройства на GPU при каждой длине; горизонтальные линии — память каждого GPU.",
