@@ -99,6 +99,7 @@ pub fn with_timeline(mut r: Report, q: &Query) -> Result<Report, Error> {
     let replay = crate::memory::estimate(&Settings::resolve(q)?)?.replay();
     r.memory.timeline = Some(replay.points());
     r.memory.peak_phase = Some(replay.peak_event.clone());
+    r.memory.peak_moment = Some(replay.peak_moment);
     r.memory.replay_reserved = Some(r.memory.allocated + replay.peak_reserved.saturating_sub(replay.peak_allocated));
     Ok(r)
 }
