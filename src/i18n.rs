@@ -65,6 +65,8 @@ impl fmt::Display for Lang {
 /// Every UI string, for one language.
 pub struct Strings {
     pub title: &'static str,
+    /// The document's <title> (index.html's, in English).
+    pub doc_title: &'static str,
     pub tagline: &'static str,
     pub skip_to_results: &'static str,
     // toolbar
@@ -342,6 +344,33 @@ pub fn value_label(lang: Lang, v: &str) -> &str {
         (Lang::Ru, "fused-linear") => "слитый с выходным слоем (Liger, Cut CE)",
         (Lang::Ru, "mxfp4") => "MXFP4, как в чекпойнте",
         (Lang::Ru, "galore-adamw") => "GaLore AdamW",
+        (Lang::Ru, "per-second") => "посекундная оплата",
+        (Lang::Ru, "per-minute") => "поминутная оплата",
+        (Lang::Ru, "storage") => "хранилище",
+        (Lang::Ru, "multi-node") => "несколько узлов",
+        (Lang::Ru, "memory") => "память",
+        (Lang::Ru, "fit") => "помещается ли",
+        (Lang::Ru, "cost") => "стоимость",
+        _ => v,
+    }
+}
+
+/// An offer's region and its price's confidence as the dataset spells them, for the offer
+/// row. Place names and region codes read the same in every language; in Russian the
+/// dataset's descriptions of a region are said in Russian, without the notes on how the
+/// source lists it.
+pub fn offer_place(lang: Lang, v: &str) -> &str {
+    match (lang, v) {
+        (Lang::Ru, "all regions (availability varies)") => "все регионы (наличие разное)",
+        (Lang::Ru, "all regions (uniform price; catalog lists every shape everywhere)") => "все регионы (цена одна)",
+        (Lang::Ru, "all DCs (same price)") => "все ЦОД (цена одна)",
+        (Lang::Ru, "it-fr2 (some rows blank region)") => "it-fr2 (регион указан не везде)",
+        (Lang::Ru, "(not stated)") => "(не указан)",
+        (Lang::Ru, "(various)") => "(разные)",
+        (Lang::Ru, "default") => "по умолчанию",
+        (Lang::Ru, "high") => "надёжность высокая",
+        (Lang::Ru, "medium") => "надёжность средняя",
+        (Lang::Ru, "low") => "надёжность низкая",
         _ => v,
     }
 }
@@ -365,6 +394,7 @@ pub fn term_label(s: &Strings, term: &str) -> String {
 
 pub static EN: Strings = Strings {
     title: "tunefit",
+    doc_title: "tunefit — fine-tuning GPU calculator",
     tagline: "Fine-tuning GPU calculator: memory, fit, time and cost, computed in your browser.",
     skip_to_results: "Skip to results",
     language: "Language",
@@ -580,6 +610,7 @@ pub static EN: Strings = Strings {
 
 pub static RU: Strings = Strings {
     title: "tunefit",
+    doc_title: "tunefit — калькулятор GPU для дообучения",
     tagline: "Калькулятор GPU для дообучения: память, совместимость, время и стоимость — прямо в браузере.",
     skip_to_results: "К результатам",
     language: "Язык",
@@ -773,7 +804,7 @@ pub static RU: Strings = Strings {
     sec_your_gpu: "Ваш GPU",
     per_gpu_hour: |u| format!("{u}/GPU·ч"),
     stale_price: " · старше 60 дней",
-    spot_check: "намного ниже on-demand: проверьте",
+    spot_check: "намного ниже цены по требованию: проверьте",
     fixes_title: "Изменения, с которыми поместится (✓ — хватит одного этого); щелчок применяет:",
     plan_title: "План запуска · сравнение с моим запуском",
     open_full: "Открыть в tunefit ↗",
