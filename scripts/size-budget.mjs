@@ -30,10 +30,14 @@ import { bundleSizes } from './bundle.mjs';
 // query-key registry, an exact decimal reader): +1.4 KB (331.2 KB); the cost of iterating (idle
 // time billed with each run, the project's storage days, downloads as egress: three keys, three
 // sliders, and the warning that says when they change the cheapest offer, in both languages):
-// +1.3 KB (332.5 KB). This budget leaves ~0.5 KB;
+// +1.3 KB (332.5 KB); Russian for every sentence of the page (measured 332.0 → 333.2 KB,
+// 2026-12-03): the offer rows' region descriptions and price confidence, the "must have"
+// chips and embed views, the document title, plural forms after counts, and the offers a
+// warning names, in each language: +1.3 KB (333.2 KB; the fixes', plans', timeline's and
+// calibration's Russian went to the lazy module, +2.1 KB there). This budget leaves ~0.5 KB;
 // the first-paint issue's structural cuts (lazy Russian strings, lazy panels) must bring it
 // back under the 300 KB target.
-const BUDGET_KB = Number(process.env.TUNEFIT_SIZE_BUDGET_KB ?? 333);
+const BUDGET_KB = Number(process.env.TUNEFIT_SIZE_BUDGET_KB ?? 333.7);
 const dir = process.argv[2] ?? 'dist';
 const b = bundleSizes(dir);
 for (const f of b.files) {
