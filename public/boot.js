@@ -30,7 +30,7 @@ window.tunefitExport = (query, framework, lang = 'en') => lazy((x) => x.export_j
 const today = () => Date.now() / 864e5;
 window.tunefitReport = (query, prices = '') => lazy((x) => x.report_json(query, prices, today()));
 window.tunefitMarkdown = (query, prices = '', base = '') => lazy((x) => x.report_markdown(query, prices, base, today()));
-window.tunefitFixes = (query) => lazy((x) => x.fixes_tsv(query));
+window.tunefitFixes = (query, lang = 'en') => lazy((x) => x.fixes_tsv(query, lang));
 // The planning and calibration panel: plans for a goal, a pasted log beside the estimate, and
 // that log as cases of the project's measured set.
 // One entry for the panel (one import in the page's wasm): `kind` names the module's function;

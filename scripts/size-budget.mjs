@@ -30,7 +30,10 @@ import { bundleSizes } from './bundle.mjs';
 // query-key registry, an exact decimal reader): +1.4 KB (331.2 KB); the cost of iterating (idle
 // time billed with each run, the project's storage days, downloads as egress: three keys, three
 // sliders, and the warning that says when they change the cheapest offer, in both languages):
-// +1.3 KB (332.5 KB); query format v=2 (the version a key), the why-sentence beside a large
+// +1.3 KB (332.5 KB); Russian for every sentence of the page (the offer rows' regions and
+// confidence, the "must have" chips, embed views, the title, plural forms, the offers a warning
+// names): +1.3 KB, the fixes', plans', timeline's and calibration's Russian in the lazy module;
+// query format v=2 (the version a key), the why-sentence beside a large
 // memory term and the summary's cheapest count: +2.4 KB (334.9 KB). The Russian strings then
 // left the first load: the page is built twice, and a page in Russian loads the second build
 // (tunefit-app-ru, feature `ru`, the core's Russian sentences included): −11.5 KB (323.4 KB).

@@ -5,6 +5,7 @@
 //! values are `fn` fields, so the word order can differ between languages.
 
 use std::fmt;
+use tunefit_core::diag::plural_ru;
 
 /// A language of the page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,6 +76,8 @@ impl fmt::Display for Lang {
 /// Every UI string, for one language.
 pub struct Strings {
     pub title: &'static str,
+    /// The document's <title> (index.html's, in English).
+    pub doc_title: &'static str,
     pub tagline: &'static str,
     pub skip_to_results: &'static str,
     // toolbar
@@ -352,6 +355,33 @@ pub fn value_label(lang: Lang, v: &str) -> &str {
         (Lang::Ru, "fused-linear") => "слитый с выходным слоем (Liger, Cut CE)",
         (Lang::Ru, "mxfp4") => "MXFP4, как в чекпойнте",
         (Lang::Ru, "galore-adamw") => "GaLore AdamW",
+        (Lang::Ru, "per-second") => "посекундная оплата",
+        (Lang::Ru, "per-minute") => "поминутная оплата",
+        (Lang::Ru, "storage") => "хранилище",
+        (Lang::Ru, "multi-node") => "несколько узлов",
+        (Lang::Ru, "memory") => "память",
+        (Lang::Ru, "fit") => "помещается ли",
+        (Lang::Ru, "cost") => "стоимость",
+        _ => v,
+    }
+}
+
+/// An offer's region and its price's confidence as the dataset spells them, for the offer
+/// row. Place names and region codes read the same in every language; in Russian the
+/// dataset's descriptions of a region are said in Russian, without the notes on how the
+/// source lists it.
+pub fn offer_place(lang: Lang, v: &str) -> &str {
+    match (lang.built(), v) {
+        (Lang::Ru, "all regions (availability varies)") => "все регионы (наличие разное)",
+        (Lang::Ru, "all regions (uniform price; catalog lists every shape everywhere)") => "все регионы (цена одна)",
+        (Lang::Ru, "all DCs (same price)") => "все ЦОД (цена одна)",
+        (Lang::Ru, "it-fr2 (some rows blank region)") => "it-fr2 (регион указан не везде)",
+        (Lang::Ru, "(not stated)") => "(не указан)",
+        (Lang::Ru, "(various)") => "(разные)",
+        (Lang::Ru, "default") => "по умолчанию",
+        (Lang::Ru, "high") => "надёжность высокая",
+        (Lang::Ru, "medium") => "надёжность средняя",
+        (Lang::Ru, "low") => "надёжность низкая",
         _ => v,
     }
 }
@@ -375,6 +405,7 @@ pub fn term_label(s: &Strings, term: &str) -> String {
 
 pub static EN: Strings = Strings {
     title: "tunefit",
+    doc_title: "tunefit — fine-tuning GPU calculator",
     tagline: "Fine-tuning GPU calculator: memory, fit, time and cost, computed in your browser.",
     skip_to_results: "Skip to results",
     language: "Language",
@@ -590,6 +621,7 @@ pub static EN: Strings = Strings {
 
 pub static RU: Strings = Strings {
     title: "tunefit",
+    doc_title: "tunefit — калькулятор GPU для дообучения",
     tagline: "Калькулятор GPU для дообучения: память, совместимость, время и стоимость — прямо в браузере.",
     skip_to_results: "К результатам",
     language: "Язык",
@@ -622,13 +654,7 @@ pub static RU: Strings = Strings {
     sec_method_details: "Детали метода",
     advanced: |n| {
         let head = "Дополнительно: фреймворк, точность, ядра, чекпоинтинг, параллелизм, стоимость";
-        // 1 настройка, 2–4 настройки, 5+ настроек (11–14 — настроек).
-        let word = match (n % 10, n % 100) {
-            (_, 11..=14) => "настроек",
-            (1, _) => "настройка",
-            (2..=4, _) => "настройки",
-            _ => "настроек",
-        };
+        let word = plural_ru(n as u64, "настройка", "настройки", "настроек");
         if n == 0 {
             format!("{head} (всё по умолчанию)")
         } else {
@@ -658,7 +684,9 @@ pub static RU: Strings = Strings {
     config_drop_hint: "Вставьте текст или перетащите файл сюда.",
     config_file: "Или выберите файл",
     config_problem: "config.json не применён:",
-    config_read: |l, h, p| format!("Прочитано: {l} слоёв, скрытый размер {h}, параметров: {p}."),
+    config_read: |l, h, p| {
+        format!("Прочитано: {l} {}, скрытый размер {h}, параметров: {p}.", plural_ru(l, "слой", "слоя", "слоёв"))
+    },
     hub_label: "Или id модели на Hugging Face",
     hub_fetch: "Загрузить config.json",
     hub_hint: "Только эта кнопка обращается к huggingface.co, за одним этим файлом; больше ничего не покидает браузер.",
@@ -787,7 +815,7 @@ pub static RU: Strings = Strings {
     sec_your_gpu: "Ваш GPU",
     per_gpu_hour: |u| format!("{u}/GPU·ч"),
     stale_price: " · старше 60 дней",
-    spot_check: "намного ниже on-demand: проверьте",
+    spot_check: "намного ниже цены по требованию: проверьте",
     fixes_title: "Изменения, с которыми поместится (✓ — хватит одного этого); щелчок применяет:",
     plan_title: "План запуска · сравнение с моим запуском",
     open_full: "Открыть в tunefit ↗",
@@ -807,7 +835,7 @@ pub static RU: Strings = Strings {
     time_parts: |st, up, n, sv, mfu, dt| {
         format!("шаги {st} + запуск {up} мин + сохранение чекпойнтов ({n}) {sv} мин; MFU {mfu} %, матричные умножения в {dt}")
     },
-    show_more: |n| format!("Показать ещё {n} предложений"),
+    show_more: |n| format!("Показать ещё {n} {}", plural_ru(n as u64, "предложение", "предложения", "предложений")),
     show_fewer: "Показать меньше",
     plot_mem_seq: "Память в зависимости от длины последовательности",
     plot_mem_seq_desc: "Память устройства на GPU при каждой длине; горизонтальные линии — память каждого GPU.",

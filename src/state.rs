@@ -150,16 +150,22 @@ impl AppState {
     }
 
     /// `<html lang>` follows the language, `<html data-theme>` the theme ("auto" removes it so
-    /// the CSS follows prefers-color-scheme).
+    /// the CSS follows prefers-color-scheme). The title follows the language once it is not
+    /// English: until then index.html's own title stands, as deployed.
     fn sync_document(&self) {
         let st = *self;
-        Effect::new(move |_| {
-            let Some(html) = document().document_element() else { return };
+        Effect::new(move |retitled: Option<bool>| {
+            let retitled = retitled == Some(true) || st.lang.get() != Lang::En;
+            if retitled {
+                document().set_title(st.s().doc_title);
+            }
+            let Some(html) = document().document_element() else { return retitled };
             let _ = html.set_attribute("lang", st.lang.get().code());
             let _ = match st.theme.get() {
                 Theme::Auto => html.remove_attribute("data-theme"),
                 t => html.set_attribute("data-theme", t.code()),
             };
+            retitled
         });
     }
 

@@ -126,9 +126,9 @@ fn offer_row(h: &mut Html, s: &Strings, lang: Lang, c: &CostReport, r: &OfferRow
             format!(
                 "{} · {} · {} ({}){}",
                 (s.per_gpu_hour)(&usd(o.usd_per_gpu_hour(), lang)),
-                o.region,
+                crate::i18n::offer_place(lang, o.region),
                 o.snapshot_date,
-                o.confidence,
+                crate::i18n::offer_place(lang, o.confidence),
                 if o.is_stale(today_days) { s.stale_price } else { "" }
             )
         })

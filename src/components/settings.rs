@@ -413,7 +413,7 @@ fn NeedChips() -> impl IntoView {
                 if q.need.contains(*n) {
                     write_html!(h, " checked");
                 }
-                write_html!(h, "> ", v, "</label>");
+                write_html!(h, "> ", crate::i18n::value_label(st.lang.get(), v), "</label>");
             }
         });
         h.into_string()

@@ -6,6 +6,7 @@
 //! clipboard or a file. Where the async clipboard is missing or refused (plain http, old
 //! browsers, no permission), the text is shown in a box to copy by hand, with a message.
 
+use crate::i18n::value_label;
 use crate::state::{use_state, AppState};
 use crate::url::View;
 use leptos::prelude::*;
@@ -268,7 +269,8 @@ pub fn SharePanel() -> impl IntoView {
 
     // One closure re-renders the bar when the language changes (signals keep its state).
     move || {
-        let sh = st.lang.get().sh();
+        let lang = st.lang.get();
+        let sh = lang.sh();
         view! {
             <div class="share-bar" role="group" aria-label=sh.share data-testid="share-bar" on:click=move |e: web_sys::MouseEvent| act(e.into())>
                 <button type="button" data-testid="share" data-act="share">{sh.share}</button>
@@ -288,9 +290,9 @@ pub fn SharePanel() -> impl IntoView {
                     <label for="embed-view">{sh.embed_view}</label>
                     <select id="embed-view" data-testid="embed-view" data-act="view">
                         <option value="">{sh.embed_view_all}</option>
-                        <option value="memory">"memory"</option>
-                        <option value="fit">"fit"</option>
-                        <option value="cost">"cost"</option>
+                        <option value="memory">{value_label(lang, "memory")}</option>
+                        <option value="fit">{value_label(lang, "fit")}</option>
+                        <option value="cost">{value_label(lang, "cost")}</option>
                         <option value="full">{sh.embed_view_full}</option>
                     </select>
                 </div>

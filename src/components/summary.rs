@@ -14,18 +14,18 @@ use wasm_bindgen::JsCast;
 
 #[wasm_bindgen]
 extern "C" {
-    /// public/boot.js: the fixes for the query's chosen GPU (`fixes_tsv`), from the lazily
-    /// loaded module.
+    /// public/boot.js: the fixes for the query's chosen GPU (`fixes_tsv`), notes in `lang`,
+    /// from the lazily loaded module.
     #[wasm_bindgen(catch, js_name = tunefitFixes)]
-    fn tunefit_fixes(query: &str) -> Result<js_sys::Promise, JsValue>;
+    fn tunefit_fixes(query: &str, lang: &str) -> Result<js_sys::Promise, JsValue>;
 }
 
 #[component]
 pub fn Summary() -> impl IntoView {
     let st = use_state();
-    // The fixes of the query they were asked for, as the module wrote them: the query on the
-    // first line, then `fixes_tsv`'s lines (a String signal: no new signal type in the wasm).
-    // Shown only while that query is current.
+    // The fixes of the query they were asked for, as the module wrote them: the language and
+    // the query on the first line, then `fixes_tsv`'s lines (a String signal: no new signal
+    // type in the wasm). Shown only while that query and language are current.
     let fixes = RwSignal::new(String::new());
     Effect::new(move |_| {
         let tight = st
@@ -34,16 +34,18 @@ pub fn Summary() -> impl IntoView {
         if !tight {
             return;
         }
+        let lang = st.lang.get().code();
         let query = st.query.with(|q| q.to_query_string());
-        if fixes.with_untracked(|f| f.lines().next() == Some(query.as_str())) {
+        let key = format!("{lang} {query}");
+        if fixes.with_untracked(|f| f.lines().next() == Some(key.as_str())) {
             return;
         }
         spawn_local(async move {
-            let Ok(p) = tunefit_fixes(&query) else { return };
+            let Ok(p) = tunefit_fixes(&query, lang) else { return };
             let Some(text) = wasm_bindgen_futures::JsFuture::from(p).await.ok().and_then(|v| v.as_string()) else {
                 return;
             };
-            fixes.set(format!("{query}\n{text}"));
+            fixes.set(format!("{key}\n{text}"));
         });
     });
     move || {
@@ -64,7 +66,7 @@ pub fn Summary() -> impl IntoView {
             // The core's fixes (fix.rs): each a change in the query's own words, its figure,
             // and whether it alone fits; a click applies it.
             // Written as escaped markup (markup.rs) with one click listener on the list.
-            let current = st.query.with(|q| q.to_query_string());
+            let current = format!("{} {}", lang.code(), st.query.with(|q| q.to_query_string()));
             let fixes_html = if r.fit.as_ref().is_some_and(|f| f.verdict != Verdict::Fits) {
                 fixes.with(|f| match f.split_once('\n') {
                     Some((k, tsv)) if k == current => fixes_markup(s.fixes_title, &tunefit_core::report::read_fixes(tsv), u, lang).into_string(),

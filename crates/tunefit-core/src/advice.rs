@@ -471,9 +471,11 @@ fn cautions(q: &Query, all: &[RankedOffer], c: &RankedOffer) -> Vec<Warning> {
     }
     // The offer cheapest by price × time alone, when rounding, idle time, storage or egress
     // make another one cheaper in all.
-    let label = |o: &RankedOffer| {
-        let name = dataset::gpu(o.gpu).map_or(o.gpu, |g| g.name);
-        format!("{}× {name} at {} ({})", o.gpus * o.instances, o.provider, o.pricing)
+    let label = |o: &RankedOffer| crate::diag::OfferName {
+        gpus: o.gpus * o.instances,
+        gpu: dataset::gpu(o.gpu).map_or(o.gpu, |g| g.name).into(),
+        provider: o.provider.into(),
+        pricing: o.pricing.into(),
     };
     let raw = |o: &RankedOffer| o.usd_per_hour * o.hours;
     if let Some(b) = all.iter().min_by(|a, b| raw(a).total_cmp(&raw(b))) {

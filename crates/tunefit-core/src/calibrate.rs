@@ -13,9 +13,11 @@
 //!
 //! A log with none of these is an error saying so, never a guess.
 
+use crate::diag::Lang;
 use crate::query::Query;
 use crate::report::{evaluate, Error};
 use serde::Serialize;
+use std::fmt;
 
 /// What the log says, per GPU.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -38,10 +40,48 @@ pub struct Calibration {
     /// Measured throughput over predicted (1.2: the run was 20 % faster than estimated), and
     /// how it was compared.
     pub speed_ratio: Option<f64>,
-    pub speed_basis: String,
+    pub speed_basis: SpeedBasis,
     /// The `mfu` at which the time model runs at the measured speed (the estimate's MFU ×
     /// `speed_ratio`, within the key's 0.01…1).
     pub measured_mfu: Option<f64>,
+}
+
+/// Which of the log's figures the speed was compared by (none without a speed).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum SpeedBasis {
+    #[default]
+    None,
+    TokensPerGpu,
+    StepTime,
+    /// HF Trainer's samples/s, each sample taken at the query's full sequence length.
+    Samples,
+}
+
+impl SpeedBasis {
+    pub fn text(self, lang: Lang) -> &'static str {
+        match (lang.built(), self) {
+            (_, SpeedBasis::None) => "",
+            (Lang::En, SpeedBasis::TokensPerGpu) => "tokens/s per GPU",
+            (Lang::En, SpeedBasis::StepTime) => "seconds per optimizer step",
+            (Lang::En, SpeedBasis::Samples) => "samples/s × seq (full-length samples assumed)",
+            (Lang::Ru, SpeedBasis::TokensPerGpu) => "токенов/с на GPU",
+            (Lang::Ru, SpeedBasis::StepTime) => "секунд на шаг оптимизатора",
+            (Lang::Ru, SpeedBasis::Samples) => "примеров/с × seq (примеры считаются полной длины)",
+        }
+    }
+}
+
+impl fmt::Display for SpeedBasis {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.text(Lang::En))
+    }
+}
+
+/// The English words: the JSON's `speed_basis` is a string.
+impl Serialize for SpeedBasis {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.text(Lang::En))
+    }
 }
 
 /// The number after `key` in `line` (digits, '.', exponent).
@@ -130,20 +170,20 @@ pub fn calibrate(q: &Query, log: &str) -> Result<Calibration, Error> {
             (metric.clone(), *bytes, predicted, predicted as f64 / (*bytes).max(1) as f64 - 1.0)
         })
         .collect();
-    let (mut speed_ratio, mut speed_basis) = (None, String::new());
+    let (mut speed_ratio, mut speed_basis) = (None, SpeedBasis::None);
     if let Some(t) = &r.time {
         let per_gpu = t.tokens_per_s / t.gpus.max(1) as f64;
         if let Some(m) = measured.tokens_per_s_per_gpu {
             speed_ratio = Some(m / per_gpu);
-            speed_basis = "tokens/s per GPU".into();
+            speed_basis = SpeedBasis::TokensPerGpu;
         } else if let Some(s) = measured.step_s {
             speed_ratio = Some(t.step_s / s);
-            speed_basis = "seconds per optimizer step".into();
+            speed_basis = SpeedBasis::StepTime;
         } else if let Some(sps) = measured.samples_per_s {
             // Samples of the query's full sequence length; padded or packed shorter samples
             // make the run look faster than it is.
             speed_ratio = Some(sps * q.seq as f64 / t.tokens_per_s);
-            speed_basis = "samples/s × seq (full-length samples assumed)".into();
+            speed_basis = SpeedBasis::Samples;
         }
     }
     let measured_mfu = speed_ratio.zip(r.time.as_ref()).map(|(k, t)| (t.mfu * k).clamp(0.01, 1.0));

@@ -5,6 +5,7 @@
 //! more GPUs (money), a shorter sequence (data). A change to a value already in force is never
 //! offered.
 
+use crate::diag::Lang;
 use crate::query::{Checkpointing, Framework, Loss, Method, Optimizer, Precision, Query, ShardingStrategy};
 use crate::settings::Settings;
 use crate::solve::Verdict;
@@ -19,39 +20,98 @@ pub struct Fix {
     pub device: u64,
     /// True when the change alone makes the chosen GPU fit with the error band.
     pub fits: bool,
-    /// What the person gives up, in words.
+    /// What the person gives up, in words (`Gives::text` in the language asked for).
     pub note: String,
+}
+
+/// What a change gives up: the fix's note, put in words per language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Gives {
+    ChunkedLoss,
+    Recompute,
+    SmallerBatches,
+    SixteenBit,
+    Adam8bit,
+    Unsloth,
+    Lora,
+    Qlora,
+    MoreGpus,
+    ShorterSeq,
+}
+
+impl Gives {
+    pub fn text(self, lang: Lang) -> &'static str {
+        use Gives as G;
+        match (lang.built(), self) {
+            (Lang::En, G::ChunkedLoss) => "cross-entropy in chunks: no full-vocabulary fp32 logits, same result",
+            (Lang::En, G::Recompute) => {
+                "activation checkpointing recomputes each block's forward: about a third more compute"
+            }
+            (Lang::En, G::SmallerBatches) => {
+                "smaller micro-batches with more accumulation: same effective batch, slower steps"
+            }
+            (Lang::En, G::SixteenBit) => {
+                "load the model in 16 bits instead of fp32 under autocast (what current fine-tuning recipes do)"
+            }
+            (Lang::En, G::Adam8bit) => {
+                "8-bit AdamW states (bitsandbytes): a quarter of the optimizer memory, a small quality risk"
+            }
+            (Lang::En, G::Unsloth) => "Unsloth: fused kernels, fused loss and offloaded checkpoints",
+            (Lang::En, G::Lora) => "LoRA adapters instead of training every weight",
+            (Lang::En, G::Qlora) => "4-bit base weights (QLoRA): a small quality risk, slower steps",
+            (Lang::En, G::MoreGpus) => {
+                "shard weights, gradients and optimizer states over more GPUs (FSDP): more GPUs to rent"
+            }
+            (Lang::En, G::ShorterSeq) => "shorter sequences: longer samples are cut or split",
+            (Lang::Ru, G::ChunkedLoss) => {
+                "кросс-энтропия по частям: без логитов fp32 на весь словарь, результат тот же"
+            }
+            (Lang::Ru, G::Recompute) => {
+                "чекпоинтинг активаций пересчитывает прямой проход каждого блока: примерно на треть больше вычислений"
+            }
+            (Lang::Ru, G::SmallerBatches) => {
+                "микробатчи меньше, накопления больше: эффективный батч тот же, шаги медленнее"
+            }
+            (Lang::Ru, G::SixteenBit) => {
+                "загрузить модель в 16 битах вместо fp32 под autocast (так делают нынешние рецепты дообучения)"
+            }
+            (Lang::Ru, G::Adam8bit) => {
+                "8-битные состояния AdamW (bitsandbytes): четверть памяти оптимизатора, небольшой риск для качества"
+            }
+            (Lang::Ru, G::Unsloth) => "Unsloth: слитые ядра, слитая функция потерь и выгруженные чекпоинты",
+            (Lang::Ru, G::Lora) => "адаптеры LoRA вместо обучения всех весов",
+            (Lang::Ru, G::Qlora) => "4-битные базовые веса (QLoRA): небольшой риск для качества, шаги медленнее",
+            (Lang::Ru, G::MoreGpus) => {
+                "шардировать веса, градиенты и состояния оптимизатора по большему числу GPU (FSDP): арендовать больше GPU"
+            }
+            (Lang::Ru, G::ShorterSeq) => "последовательности короче: длинные примеры обрезаются или делятся",
+        }
+    }
 }
 
 /// Changes considered, in the order of what they give up: each as the query keys it sets and
 /// the query those keys make (derived from the keys, so the page's click applies exactly what
 /// was evaluated).
-fn candidates(s: &Settings, vram: u64) -> Vec<(String, Query, &'static str)> {
+fn candidates(s: &Settings, vram: u64) -> Vec<(String, Query, Gives)> {
     let (q, r) = (s.query, s.resolved);
-    let mut out: Vec<(String, Query, &'static str)> = Vec::new();
-    let mut push = |set: String, note: &'static str| {
+    let mut out: Vec<(String, Query, Gives)> = Vec::new();
+    let mut push = |set: String, note: Gives| {
         let mut c = q.clone();
         if c.apply(&set).is_ok() {
             out.push((set, c, note));
         }
     };
     if r.loss != Loss::Chunked && r.profile.logits != crate::framework::LogitsImpl::Fused {
-        push("loss=chunked".into(), "cross-entropy in chunks: no full-vocabulary fp32 logits, same result");
+        push("loss=chunked".into(), Gives::ChunkedLoss);
     }
     if r.ckpt != Checkpointing::Full {
-        push(
-            "ckpt=full".into(),
-            "activation checkpointing recomputes each block's forward: about a third more compute",
-        );
+        push("ckpt=full".into(), Gives::Recompute);
     }
     let effective = q.batch as u64 * q.ga as u64;
     let mut b = q.batch / 2;
     while b >= 1 {
         if effective.is_multiple_of(b as u64) {
-            push(
-                format!("batch={b}&ga={}", effective / b as u64),
-                "smaller micro-batches with more accumulation: same effective batch, slower steps",
-            );
+            push(format!("batch={b}&ga={}", effective / b as u64), Gives::SmallerBatches);
         }
         if b == 1 {
             break;
@@ -60,28 +120,17 @@ fn candidates(s: &Settings, vram: u64) -> Vec<(String, Query, &'static str)> {
     }
     if q.precision.keeps_fp32_master() {
         let p = if q.precision == Precision::Bf16Mixed { Precision::Bf16True } else { Precision::Fp16True };
-        push(
-            format!("precision={p}"),
-            "load the model in 16 bits instead of fp32 under autocast (what current fine-tuning recipes do)",
-        );
+        push(format!("precision={p}"), Gives::SixteenBit);
     }
     if !q.optim.is_bnb_8bit() && q.optim != Optimizer::Sgd {
-        push(
-            "optim=adamw-8bit".into(),
-            "8-bit AdamW states (bitsandbytes): a quarter of the optimizer memory, a small quality risk",
-        );
+        push("optim=adamw-8bit".into(), Gives::Adam8bit);
     }
     if q.framework != Framework::Unsloth && q.gpus == 1 && matches!(q.method, Method::Lora | Method::Qlora) {
-        push(
-            "framework=unsloth&precision=bf16-true".into(),
-            "Unsloth: fused kernels, fused loss and offloaded checkpoints",
-        );
+        push("framework=unsloth&precision=bf16-true".into(), Gives::Unsloth);
     }
     match q.method {
-        Method::Full => push("method=lora".into(), "LoRA adapters instead of training every weight"),
-        Method::Lora | Method::Dora => {
-            push("method=qlora".into(), "4-bit base weights (QLoRA): a small quality risk, slower steps")
-        }
+        Method::Full => push("method=lora".into(), Gives::Lora),
+        Method::Lora | Method::Dora => push("method=qlora".into(), Gives::Qlora),
         _ => {}
     }
     for n in [2u32, 4, 8] {
@@ -89,10 +138,7 @@ fn candidates(s: &Settings, vram: u64) -> Vec<(String, Query, &'static str)> {
             let shard = if q.shard == ShardingStrategy::None { ShardingStrategy::Fsdp } else { q.shard };
             // On one node: the NVLink/PCIe group sharding assumes.
             let nodes = if q.nodes != 1 { "&nodes=1" } else { "" };
-            push(
-                format!("gpus={n}{nodes}&shard={shard}"),
-                "shard weights, gradients and optimizer states over more GPUs (FSDP): more GPUs to rent",
-            );
+            push(format!("gpus={n}{nodes}&shard={shard}"), Gives::MoreGpus);
         }
     }
     // The longest sequence that fits with the band, when shorter than the person's.
@@ -100,19 +146,24 @@ fn candidates(s: &Settings, vram: u64) -> Vec<(String, Query, &'static str)> {
         crate::solve::max_seq(s, (vram as f64 / (1.0 + crate::solve::BAND_UNDER)) as u64).filter(|s| *s < q.seq)
     {
         let s = if s >= 1024 { s / 256 * 256 } else { s };
-        push(format!("seq={s}"), "shorter sequences: longer samples are cut or split");
+        push(format!("seq={s}"), Gives::ShorterSeq);
     }
     out
 }
 
 /// Fixes for the query's chosen GPU when it does not fit with the error band (else none):
-/// the changes that fit first, each in the order above; at most six.
+/// the changes that fit first, each in the order above; at most six. Notes in English.
 pub fn fixes(s: &Settings, vram: u64) -> Vec<Fix> {
+    fixes_in(s, vram, Lang::En)
+}
+
+/// `fixes`, with the notes in `lang` (the page's summary).
+pub fn fixes_in(s: &Settings, vram: u64, lang: Lang) -> Vec<Fix> {
     let mut out: Vec<Fix> = Vec::new();
     for (set, c, note) in candidates(s, vram) {
         let Ok(e) = Settings::resolve(&c).and_then(|cs| crate::memory::estimate(&cs)) else { continue };
         let fits = crate::solve::verdict(e.memory.device, vram).0 == Verdict::Fits;
-        out.push(Fix { set, device: e.memory.device, fits, note: note.into() });
+        out.push(Fix { set, device: e.memory.device, fits, note: note.text(lang).into() });
     }
     // Those that fit first (in the order of what they give up), then the rest by how much they save.
     out.sort_by_key(|f| !f.fits);

@@ -5,10 +5,12 @@
 //! deadline, and ordered by the goal. Every plan is a query: `tunefit estimate` on it gives
 //! the same figures.
 
+use crate::diag::Lang;
 use crate::query::{Checkpointing, Goal, Loss, Method, Optimizer, Pricing, Query, ShardingStrategy};
 use crate::report::{evaluate, Error, Verdict};
 use crate::settings::Settings;
 use serde::Serialize;
+use std::fmt;
 
 /// One way to run the job.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -29,8 +31,76 @@ pub struct Plan {
     /// Quality risk: 0 full fine-tune, 1 LoRA/DoRA (adapters), 2 QLoRA (4-bit base); +1 for an
     /// 8-bit optimizer.
     pub risk: u32,
-    /// What the plan changes against the person's own settings, in words.
-    pub gives_up: Vec<String>,
+    /// What the plan changes against the person's own settings (in the JSON, English words).
+    pub gives_up: Vec<Change>,
+}
+
+/// One change of a plan against the person's settings, with its values; put in words per
+/// language by `text` (the JSON and the CLI write the English).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Change {
+    Method {
+        to: Method,
+        from: Method,
+    },
+    /// Micro-batch × accumulation, at the same effective batch.
+    Batch {
+        batch: u32,
+        ga: u32,
+        from_batch: u32,
+        from_ga: u32,
+    },
+    Checkpointing,
+    ChunkedLoss,
+    Optimizer {
+        to: Optimizer,
+        from: Optimizer,
+    },
+    Sharding {
+        to: ShardingStrategy,
+        from: ShardingStrategy,
+    },
+}
+
+impl Change {
+    pub fn text(self, lang: Lang) -> String {
+        use Change as C;
+        match (lang.built(), self) {
+            (Lang::En, C::Method { to, from }) => format!("method {to} instead of {from}"),
+            (Lang::En, C::Batch { batch, ga, from_batch, from_ga }) => format!(
+                "micro-batch {batch} × accumulation {ga} instead of {from_batch} × {from_ga} (same effective batch)"
+            ),
+            (Lang::En, C::Checkpointing) => {
+                "full activation checkpointing (recomputes the forward: ~1/3 more compute)".into()
+            }
+            (Lang::En, C::ChunkedLoss) => "chunked cross-entropy (logits in chunks)".into(),
+            (Lang::En, C::Optimizer { to, from }) => format!("optimizer {to} instead of {from}"),
+            (Lang::En, C::Sharding { to, from }) => format!("sharding {to} instead of {from}"),
+            (Lang::Ru, C::Method { to, from }) => format!("method={to} вместо {from}"),
+            (Lang::Ru, C::Batch { batch, ga, from_batch, from_ga }) => {
+                format!("микробатч {batch} × накопление {ga} вместо {from_batch} × {from_ga} (эффективный батч тот же)")
+            }
+            (Lang::Ru, C::Checkpointing) => {
+                "полный чекпоинтинг активаций (прямой проход пересчитывается: примерно на 1/3 больше вычислений)".into()
+            }
+            (Lang::Ru, C::ChunkedLoss) => "кросс-энтропия по частям (логиты считаются частями)".into(),
+            (Lang::Ru, C::Optimizer { to, from }) => format!("optim={to} вместо {from}"),
+            (Lang::Ru, C::Sharding { to, from }) => format!("shard={to} вместо {from}"),
+        }
+    }
+}
+
+impl fmt::Display for Change {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text(Lang::En))
+    }
+}
+
+/// The English words: `gives_up` is a list of strings in the JSON.
+impl Serialize for Change {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.text(Lang::En))
+    }
 }
 
 /// Plans kept in the answer.
@@ -101,29 +171,26 @@ fn candidates(s: &Settings) -> Vec<Query> {
     out
 }
 
-/// What `c` changes against `q`, in words.
-fn gives_up(q: &Query, c: &Query) -> Vec<String> {
+/// What `c` changes against `q`.
+fn gives_up(q: &Query, c: &Query) -> Vec<Change> {
     let mut out = Vec::new();
     if c.method != q.method {
-        out.push(format!("method {} instead of {}", c.method, q.method));
+        out.push(Change::Method { to: c.method, from: q.method });
     }
     if c.batch != q.batch {
-        out.push(format!(
-            "micro-batch {} × accumulation {} instead of {} × {} (same effective batch)",
-            c.batch, c.ga, q.batch, q.ga
-        ));
+        out.push(Change::Batch { batch: c.batch, ga: c.ga, from_batch: q.batch, from_ga: q.ga });
     }
     if c.ckpt != q.ckpt {
-        out.push("full activation checkpointing (recomputes the forward: ~1/3 more compute)".into());
+        out.push(Change::Checkpointing);
     }
     if c.loss != q.loss {
-        out.push("chunked cross-entropy (logits in chunks)".into());
+        out.push(Change::ChunkedLoss);
     }
     if c.optim != q.optim {
-        out.push(format!("optimizer {} instead of {}", c.optim, q.optim));
+        out.push(Change::Optimizer { to: c.optim, from: q.optim });
     }
     if c.shard != q.shard {
-        out.push(format!("sharding {} instead of {}", c.shard, q.shard));
+        out.push(Change::Sharding { to: c.shard, from: q.shard });
     }
     out
 }

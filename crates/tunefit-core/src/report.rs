@@ -6,7 +6,7 @@
 //! Field names are a public contract (the CLI's JSON): add fields, never rename them.
 //! All memory figures are bytes, per GPU, unless the name says otherwise.
 
-pub use crate::diag::{Error, Warning};
+pub use crate::diag::{Error, Lang, Warning};
 pub use crate::memory::{Explanation, MemoryBreakdown, ModelInfo};
 use crate::query::Query;
 use crate::settings::Settings;
@@ -49,23 +49,27 @@ pub fn evaluate(q: &Query) -> Result<Report, Error> {
     finish(&s, est, fit, cost)
 }
 
-/// Adds the fixes for the chosen GPU (crate::fix) to a report of `q`.
+/// Adds the fixes for the chosen GPU (crate::fix) to a report of `q`, their notes in English.
 pub fn with_fixes(mut r: Report, q: &Query) -> Report {
-    if let Some(f) = r.fit.as_ref().filter(|f| f.verdict != Verdict::Fits) {
-        if let Ok(s) = Settings::resolve(q) {
-            r.fixes = crate::fix::fixes(&s, f.vram);
-        }
+    if let Some(f) = fixes_of(&r, q, Lang::En) {
+        r.fixes = f;
     }
     r
 }
 
+/// The fixes for a report of `q` whose chosen GPU does not fit, notes in `lang`.
+fn fixes_of(r: &Report, q: &Query, lang: Lang) -> Option<Vec<crate::fix::Fix>> {
+    let f = r.fit.as_ref().filter(|f| f.verdict != Verdict::Fits)?;
+    Settings::resolve(q).ok().map(|s| crate::fix::fixes_in(&s, f.vram, lang))
+}
+
 /// The fixes for `query`'s chosen GPU, one per line: `set`, device bytes, `1` when it fits
-/// alone, the note — tab-separated (the page's summary reads them with `read_fixes`).
-pub fn fixes_tsv(query: &str) -> String {
+/// alone, the note in `lang` — tab-separated (the page's summary reads them with `read_fixes`).
+pub fn fixes_tsv(query: &str, lang: Lang) -> String {
     let Ok(q) = Query::parse(query) else { return String::new() };
     let Ok(r) = evaluate(&q) else { return String::new() };
-    with_fixes(r, &q)
-        .fixes
+    fixes_of(&r, &q, lang)
+        .unwrap_or_default()
         .iter()
         .map(|f| format!("{}\t{}\t{}\t{}\n", f.set, f.device, u8::from(f.fits), f.note.replace(['\t', '\n'], " ")))
         .collect()
@@ -99,6 +103,7 @@ pub fn with_timeline(mut r: Report, q: &Query) -> Result<Report, Error> {
     let replay = crate::memory::estimate(&Settings::resolve(q)?)?.replay();
     r.memory.timeline = Some(replay.points());
     r.memory.peak_phase = Some(replay.peak_event.clone());
+    r.memory.peak_moment = Some(replay.peak_moment);
     r.memory.replay_reserved = Some(r.memory.allocated + replay.peak_reserved.saturating_sub(replay.peak_allocated));
     Ok(r)
 }

@@ -47,7 +47,10 @@ fn the_estimate_beside_the_log_and_foreign_logs_refused() {
     let (_, measured, predicted, err) = &c.memory[0];
     assert!((*predicted as f64 / *measured as f64 - 1.0 - err).abs() < 1e-12);
     let ratio = c.speed_ratio.unwrap();
-    assert!(ratio > 0.0 && ratio.is_finite() && c.speed_basis == "tokens/s per GPU");
+    assert!(ratio > 0.0 && ratio.is_finite() && c.speed_basis.to_string() == "tokens/s per GPU");
+    // The JSON keeps the English words; the page says them in its language.
+    assert_eq!(serde_json::to_value(&c).unwrap()["speed_basis"], "tokens/s per GPU");
+    assert_eq!(c.speed_basis.text(tunefit_core::diag::Lang::Ru), "токенов/с на GPU");
     let e = calibrate(&q, "hello world\nnothing to see").unwrap_err().to_string();
     assert!(e.contains("no recognised figure"), "{e}");
 }

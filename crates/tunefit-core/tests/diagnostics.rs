@@ -92,3 +92,61 @@ fn the_json_keeps_code_and_english_message() {
     let formula = &v["explanations"][0]["formula"];
     assert!(formula.as_str().unwrap().starts_with("frozen params × storage bytes"), "{formula}");
 }
+
+#[test]
+fn russian_counts_take_their_plural_form() {
+    use tunefit_core::diag::plural_ru;
+    let hours = |n| format!("{n} {}", plural_ru(n, "час", "часа", "часов"));
+    let said: Vec<String> = [1, 2, 4, 5, 11, 12, 14, 20, 21, 22, 25, 101, 111, 0].into_iter().map(hours).collect();
+    assert_eq!(
+        said,
+        [
+            "1 час",
+            "2 часа",
+            "4 часа",
+            "5 часов",
+            "11 часов",
+            "12 часов",
+            "14 часов",
+            "20 часов",
+            "21 час",
+            "22 часа",
+            "25 часов",
+            "101 час",
+            "111 часов",
+            "0 часов"
+        ]
+    );
+    // «в каждом из 21 запуска», «из 3 запусков»: the genitive after «из».
+    let billing = |runs| {
+        Warning::HourlyBilling { provider: "aws".into(), hours: 1.25, billed_hours: 2.0, idle_percent: 37.5, runs }
+            .text(Lang::Ru)
+    };
+    assert!(billing(21).contains("в каждом из 21 запуска."), "{}", billing(21));
+    assert!(billing(3).contains("в каждом из 3 запусков."), "{}", billing(3));
+    assert!(billing(11).contains("в каждом из 11 запусков."), "{}", billing(11));
+}
+
+#[test]
+fn offers_inside_a_sentence_are_named_in_its_language() {
+    use tunefit_core::diag::OfferName;
+    let offer =
+        |gpus, pricing: &str| OfferName { gpus, gpu: "T4".into(), provider: "gcp".into(), pricing: pricing.into() };
+    let w = Warning::ExtrasChangeWinner {
+        by_price: offer(1, "on-demand"),
+        by_price_usd: 3.81,
+        winner: offer(2, "spot"),
+        winner_usd: 3.76,
+    };
+    assert_eq!(
+        w.text(Lang::En),
+        "Billing rounding, idle time, storage and egress change the cheapest offer: by price × time alone 1× T4 at gcp (on-demand) would win, but it costs $3.81 in all against $3.76 for 2× T4 at gcp (spot)."
+    );
+    let ru = w.text(Lang::Ru);
+    assert!(
+        ru.contains(
+            "выиграло бы 1× T4 у gcp (по требованию), но всего оно стоит $3,81 против $3,76 за 2× T4 у gcp (spot)."
+        ),
+        "{ru}"
+    );
+}

@@ -1,7 +1,7 @@
 //! Fixes: offered only when the chosen GPU does not fit with the error band, never a value
 //! already in force, each figure the one the changed query evaluates to, those that fit first.
 use tunefit_core::report::evaluate_for_cli as evaluate;
-use tunefit_core::report::Verdict;
+use tunefit_core::report::{Lang, Verdict};
 use tunefit_core::Query;
 
 fn q(s: &str) -> Query {
@@ -43,10 +43,17 @@ fn no_fixes_when_it_fits_or_no_gpu_is_chosen() {
 fn the_page_reads_back_exactly_the_fixes_the_module_writes() {
     let query = "v=1&gpu=rtx-4090";
     let direct = evaluate(&q(query)).unwrap().fixes;
-    let text = tunefit_core::report::fixes_tsv(query);
+    let text = tunefit_core::report::fixes_tsv(query, Lang::En);
     assert_eq!(tunefit_core::report::read_fixes(&text), direct);
     assert!(tunefit_core::report::read_fixes("garbage\nno\ttabs").is_empty());
-    assert_eq!(tunefit_core::report::fixes_tsv("batch=-1"), "", "a bad query gives no fixes, not a panic");
+    assert_eq!(tunefit_core::report::fixes_tsv("batch=-1", Lang::En), "", "a bad query gives no fixes, not a panic");
+    // The Russian page reads the same changes with their notes in Russian.
+    let ru = tunefit_core::report::read_fixes(&tunefit_core::report::fixes_tsv(query, Lang::Ru));
+    assert_eq!(ru.len(), direct.len());
+    for (r, e) in ru.iter().zip(&direct) {
+        assert_eq!((&r.set, r.device, r.fits), (&e.set, e.device, e.fits));
+        assert!(r.note.chars().any(|c| ('а'..='я').contains(&c)), "{}", r.note);
+    }
 }
 
 #[test]

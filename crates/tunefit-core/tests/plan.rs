@@ -65,3 +65,23 @@ fn the_goal_orders_the_plans() {
     // A person's invalid configuration is their error, named.
     assert!(plan(&q("gpus=8&tp=3")).is_err());
 }
+
+#[test]
+fn what_a_plan_changes_reads_in_both_languages_and_the_json_keeps_english() {
+    use tunefit_core::diag::Lang;
+    let plans = plan(&q("model=llama-3.1-70b&method=full&gpu=rtx-4090&gpus=8&shard=fsdp")).unwrap();
+    let changed: Vec<_> = plans.iter().flat_map(|p| p.gives_up.iter().copied()).collect();
+    assert!(!changed.is_empty(), "{plans:?}");
+    for c in &changed {
+        let (en, ru) = (c.text(Lang::En), c.text(Lang::Ru));
+        assert_eq!(en, c.to_string());
+        assert!(ru.chars().any(|ch| ('а'..='я').contains(&ch)), "{ru}");
+        // The figures and values of the English are in the Russian too.
+        for v in en.split([' ', '(', ')', ';', ':', '~']).filter(|w| w.chars().any(|ch| ch.is_ascii_digit())) {
+            assert!(ru.contains(v), "{v} lost in {ru}");
+        }
+    }
+    let json = serde_json::to_value(&plans[0]).unwrap();
+    let words: Vec<String> = plans[0].gives_up.iter().map(|c| c.to_string()).collect();
+    assert_eq!(json["gives_up"], serde_json::json!(words));
+}

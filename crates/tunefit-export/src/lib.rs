@@ -38,10 +38,11 @@ pub fn report_markdown(query: &str, prices: &str, base: &str, today: f64) -> Str
     tunefit_core::markdown::markdown_of_query(query, prices, base, today)
 }
 
-/// The fixes for the chosen GPU (`tunefit_core::report::fixes_tsv`): the page's summary.
+/// The fixes for the chosen GPU (`tunefit_core::report::fixes_tsv`), their notes in `lang`
+/// ("ru" is Russian; any other value is English): the page's summary.
 #[wasm_bindgen]
-pub fn fixes_tsv(query: &str) -> String {
-    tunefit_core::report::fixes_tsv(query)
+pub fn fixes_tsv(query: &str, lang: &str) -> String {
+    tunefit_core::report::fixes_tsv(query, if lang == "ru" { Lang::Ru } else { Lang::En })
 }
 
 /// A pasted or fetched config.json, read (`tunefit_core::hfconfig::read_for_page`): the

@@ -6,6 +6,7 @@
 //! `plan:<query>` (apply a plan), `set:<key=value>` (apply the measured speed), `compare`,
 //! `case`; fields carry `data-key` (a query key, or `log`).
 
+use tunefit_core::diag::Lang;
 use tunefit_core::markup::Html;
 use tunefit_core::query::{Goal, Query};
 use tunefit_core::write_html;
@@ -76,6 +77,25 @@ static RU: Strings = Strings {
     hours: "ч",
 };
 
+/// The core's language for the page's `lang`.
+fn core(lang: &str) -> Lang {
+    if lang == "ru" {
+        Lang::Ru
+    } else {
+        Lang::En
+    }
+}
+
+/// A goal's name in the goal picker: the query's value in English, words in Russian.
+fn goal_label(g: Goal, lang: &str) -> &'static str {
+    match (lang, g) {
+        ("ru", Goal::Cheapest) => "дешевле",
+        ("ru", Goal::Fastest) => "быстрее",
+        ("ru", Goal::Quality) => "качество",
+        _ => g.as_str(),
+    }
+}
+
 fn strings(lang: &str) -> &'static Strings {
     if lang == "ru" {
         &RU
@@ -132,7 +152,7 @@ pub fn form_html(query: &str, lang: &str, problem: &str, log: &str) -> Html {
         if *g == q.goal {
             write_html!(h, " selected");
         }
-        write_html!(h, ">", g.as_str(), "</option>");
+        write_html!(h, ">", goal_label(*g, lang), "</option>");
     }
     write_html!(
         h,
@@ -178,7 +198,11 @@ pub fn plans_html(query: &str, lang: &str, gib: bool) -> Html {
     }
     write_html!(h, r#"<ol data-testid="plans">"#);
     for p in &plans {
-        let gives_up = if p.gives_up.is_empty() { s.same.to_string() } else { p.gives_up.join("; ") };
+        let gives_up = if p.gives_up.is_empty() {
+            s.same.to_string()
+        } else {
+            p.gives_up.iter().map(|c| c.text(core(lang))).collect::<Vec<_>>().join("; ")
+        };
         write_html!(
             h,
             r#"<li data-testid="plan" data-usd=""#,
@@ -267,7 +291,7 @@ pub fn calibration_html(query: &str, log: &str, lang: &str, gib: bool) -> Html {
         write_html!(
             h,
             r#"<li data-testid="calibration-speed">"#,
-            (s.speed)(&format!("{}×", number(ratio, 2, lang)), &c.speed_basis),
+            (s.speed)(&format!("{}×", number(ratio, 2, lang)), c.speed_basis.text(core(lang))),
             r#" <button type="button" data-act="set:mfu="#,
             format_args!("{mfu:.3}"),
             r#"">"#,

@@ -4,6 +4,7 @@
 //! Allocated and reserved over the events of the load and one step, the chosen GPU's
 //! capacity as a line, the phases marked, and the peak's moment named in words.
 
+use tunefit_core::diag::Lang;
 use tunefit_core::markup::Html;
 use tunefit_core::memory::timeline::Point;
 use tunefit_core::{write_html, Query};
@@ -34,7 +35,10 @@ static RU: Strings = Strings {
     capacity: "память GPU",
     peak: |m, a, r| format!("Пик: {m}; выделено {a}, зарезервировано {r}."),
     events: |n| {
-        format!("{n} событий выделения памяти при загрузке и одном шаге обучения, проигранных через кэширующий аллокатор PyTorch.")
+        use tunefit_core::diag::plural_ru;
+        let events = plural_ru(n as u64, "событие", "события", "событий");
+        let replayed = plural_ru(n as u64, "проигранное", "проигранных", "проигранных");
+        format!("{n} {events} выделения памяти при загрузке и одном шаге обучения, {replayed} через кэширующий аллокатор PyTorch.")
     },
     none: "Для этой конфигурации нет прогона, который можно нарисовать.",
 };
@@ -51,7 +55,7 @@ fn warning(m: &str) -> Html {
 }
 
 /// The phases along the chart: a tick and a label where each begins.
-fn phase_ticks(svg: &mut Html, points: &[Point], x: &dyn Fn(usize) -> f64, y0: String, h: f64) {
+fn phase_ticks(svg: &mut Html, points: &[Point], x: &dyn Fn(usize) -> f64, y0: String, h: f64, lang: Lang) {
     let mut last = None;
     for (i, p) in points.iter().enumerate() {
         if last == Some(p.phase) {
@@ -71,7 +75,7 @@ fn phase_ticks(svg: &mut Html, points: &[Point], x: &dyn Fn(usize) -> f64, y0: S
             r#"" y=""#,
             one(h - 6.0),
             r#"" font-size="11" fill="currentColor" fill-opacity="0.7">"#,
-            p.phase.as_str(),
+            p.phase.label(lang),
             "</text>"
         );
     }
@@ -103,7 +107,7 @@ fn capacity_line(svg: &mut Html, (x0, x1): (f64, f64), yc: f64, label: &str, fig
 
 /// The chart for `query` in `lang` ("ru" or English), figures in GiB (or GB).
 pub fn html(query: &str, lang: &str, gib: bool) -> Html {
-    let s = if lang == "ru" { &RU } else { &EN };
+    let (s, core) = if lang == "ru" { (&RU, Lang::Ru) } else { (&EN, Lang::En) };
     let q = match Query::parse(query) {
         Ok(q) => q,
         Err(e) => return warning(&e.to_string()),
@@ -162,7 +166,7 @@ pub fn html(query: &str, lang: &str, gib: bool) -> Html {
             "</text>"
         );
     }
-    phase_ticks(&mut svg, points, &x, one(y(0.0)), h);
+    phase_ticks(&mut svg, points, &x, one(y(0.0)), h, core);
     if let Some(c) = capacity {
         capacity_line(&mut svg, (left, w - 8.0), y(c), s.capacity, &fig(c));
     }
@@ -179,7 +183,7 @@ pub fn html(query: &str, lang: &str, gib: bool) -> Html {
         r#""/>"#
     );
     let (pa, pr) = points.iter().fold((0u64, 0u64), |(a, r), p| (a.max(p.allocated), r.max(p.reserved)));
-    let moment = r.memory.peak_phase.clone().unwrap_or_default();
+    let moment = r.memory.peak_moment.map(|m| m.text(core)).unwrap_or_default();
     write_html!(
         svg,
         r#"</svg><p class="legend"><span class="swatch t-activations"></span>"#,
@@ -211,7 +215,8 @@ mod tests {
         phase.text(&r.memory.peak_phase.as_deref().unwrap());
         assert!(h.contains(phase.as_str()), "{h}");
         // Russian, GB; a bad link is a warning, not a blank, and the link's text in it is text.
-        assert!(super::html("v=1&method=lora", "ru", false).as_str().contains("Пик"));
+        let ru = super::html("v=1&method=lora", "ru", false).into_string();
+        assert!(ru.contains("Пик: ") && ru.contains("прямой проход") && !ru.contains("forward"), "{ru}");
         assert!(super::html("v=1&batch=-1", "en", true).as_str().contains("timeline-error"));
         // A query error names the key as the link spelled it.
         let link = format!("v=1&{}=1", tunefit_core::query::percent_encode(r#"<img src=x onerror="alert(1)">"#));

@@ -50,6 +50,31 @@ pub enum Lang {
     Ru,
 }
 
+impl Lang {
+    /// The language this build renders `self` in: itself with the `ru` feature, English
+    /// without it (the page's first load), as a constant there, so that no Russian text is
+    /// linked into that build.
+    pub fn built(self) -> Lang {
+        if cfg!(feature = "ru") {
+            self
+        } else {
+            Lang::En
+        }
+    }
+}
+
+/// The Russian form of a noun after the count `n`: `one` after 1, 21, 31, ... (1 час),
+/// `few` after 2–4, 22–24, ... (2 часа), `many` after 0, 5–20, 25–30, ... (5 часов); 11–14
+/// take `many`. The one plural rule of the core, the page and the lazy module.
+pub fn plural_ru<'a>(n: u64, one: &'a str, few: &'a str, many: &'a str) -> &'a str {
+    match (n % 10, n % 100) {
+        (_, 11..=14) => many,
+        (1, _) => one,
+        (2..=4, _) => few,
+        _ => many,
+    }
+}
+
 /// A caution beside a result, with its figures as fields (ruff's violations are the model):
 /// the English and Russian sentences are rendered from them (text.rs), never parsed back.
 /// `code` is stable, for tests, links to docs and the page's `data-code`.
@@ -93,7 +118,7 @@ pub enum Warning {
     NoBf16 { gpu: String },
     /// Billing rounding, idle time, storage or egress make another offer the cheapest than
     /// price × time alone would.
-    ExtrasChangeWinner { by_price: String, by_price_usd: f64, winner: String, winner_usd: f64 },
+    ExtrasChangeWinner { by_price: OfferName, by_price_usd: f64, winner: OfferName, winner_usd: f64 },
     /// A person's price matches no offer of the dataset.
     PriceOverrideUnmatched { gpus: u32, gpu: String, provider: String },
     /// Recommendation: nothing fits as it is.
@@ -122,6 +147,16 @@ pub enum Warning {
     RecSpotPays { interval_min: f64 },
     /// Recommendation: spot does not pay off at this checkpoint interval.
     RecSpotNo { interval_min: f64 },
+}
+
+/// An offer as a sentence names it: GPUs × the GPU's name at a provider, with its pricing
+/// (`on-demand` or `spot`); each language writes the words around the figures.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OfferName {
+    pub gpus: u32,
+    pub gpu: String,
+    pub provider: String,
+    pub pricing: String,
 }
 
 impl Warning {

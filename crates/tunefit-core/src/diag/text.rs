@@ -1,7 +1,7 @@
 //! The sentences of each warning, in English and Russian, from its figures. A figure is
 //! formatted here once per language (hours, money, counts); nothing reads a sentence back.
 
-use super::Warning;
+use super::{plural_ru, OfferName, Warning};
 use crate::query::{format_count, Method};
 
 fn usd(x: f64) -> String {
@@ -10,6 +10,19 @@ fn usd(x: f64) -> String {
     } else {
         format!("${x:.2}")
     }
+}
+
+/// Dollars with the decimal comma.
+fn usd_ru(x: f64) -> String {
+    usd(x).replace('.', ",")
+}
+
+fn offer_en(o: &OfferName) -> String {
+    format!("{}× {} at {} ({})", o.gpus, o.gpu, o.provider, o.pricing)
+}
+
+fn offer_ru(o: &OfferName) -> String {
+    format!("{}× {} у {} ({})", o.gpus, o.gpu, o.provider, pricing_ru(&o.pricing))
 }
 
 fn hours_en(h: f64) -> String {
@@ -99,9 +112,11 @@ pub(super) fn english(w: &Warning) -> String {
             "Your price for {gpus}× {gpu} at {provider} matches no offer in the dataset; add it as a custom offer to rank it."
         ),
         W::ExtrasChangeWinner { by_price, by_price_usd, winner, winner_usd } => format!(
-            "Billing rounding, idle time, storage and egress change the cheapest offer: by price × time alone {by_price} would win, but it costs {} in all against {} for {winner}.",
+            "Billing rounding, idle time, storage and egress change the cheapest offer: by price × time alone {} would win, but it costs {} in all against {} for {}.",
+            offer_en(by_price),
             usd(*by_price_usd),
-            usd(*winner_usd)
+            usd(*winner_usd),
+            offer_en(winner)
         ),
         W::RecNoneFits => "No offer fits this configuration as it is; choose your GPU to see the changes that make it fit, each with its figure.".into(),
         W::RecCheapest { gpus, gpu, provider, pricing, usd_total, usd_per_run, hours } => format!(
@@ -168,7 +183,12 @@ pub(super) fn russian(w: &Warning) -> String {
         W::HourlyBilling { provider, hours, billed_hours, idle_percent, runs } => format!(
             "{provider} берёт плату за каждый начатый час: запуск длиной {} оплачивается как {billed_hours:.0} ч ({idle_percent:.0} % оплачено впустую){}. Для коротких повторяющихся экспериментов лучше посекундная оплата.",
             hours_ru(*hours),
-            if *runs > 1 { format!(", и так в каждом из {runs} запусков") } else { String::new() }
+            // «из 21 запуска», «из 3 запусков»: the genitive after «из».
+            if *runs > 1 {
+                format!(", и так в каждом из {runs} {}", plural_ru((*runs).into(), "запуска", "запусков", "запусков"))
+            } else {
+                String::new()
+            }
         ),
         W::BillingAssumed { provider } => format!(
             "Правило тарификации {provider} не проверено; принято округление до часа, чтобы не занизить стоимость."
@@ -181,22 +201,24 @@ pub(super) fn russian(w: &Warning) -> String {
             "Вашей цене для {gpus}× {gpu} у {provider} не соответствует ни одно предложение из набора данных; добавьте её как своё предложение (custom), чтобы оно попало в рейтинг."
         ),
         W::ExtrasChangeWinner { by_price, by_price_usd, winner, winner_usd } => format!(
-            "Округление тарификации, простой, хранение и исходящий трафик меняют самое дешёвое предложение: по цене × времени выиграло бы {by_price}, но всего оно стоит {} против {} у {winner}.",
-            usd(*by_price_usd),
-            usd(*winner_usd)
+            "Округление тарификации, простой, хранение и исходящий трафик меняют самое дешёвое предложение: по цене × времени выиграло бы {}, но всего оно стоит {} против {} за {}.",
+            offer_ru(by_price),
+            usd_ru(*by_price_usd),
+            usd_ru(*winner_usd),
+            offer_ru(winner)
         ),
         W::RecNoneFits => "Ни одно предложение не вмещает эту конфигурацию как есть; выберите свой GPU, чтобы увидеть изменения, с которыми она поместится, и их цифры.".into(),
         W::RecCheapest { gpus, gpu, provider, pricing, usd_total, usd_per_run, hours } => format!(
             "Дешевле всего: {gpus}× {gpu} у {provider} ({}), всего {}, {} за запуск длиной {}.",
             pricing_ru(pricing),
-            usd(*usd_total),
-            usd(*usd_per_run),
+            usd_ru(*usd_total),
+            usd_ru(*usd_per_run),
             hours_ru(*hours)
         ),
         W::RecFastest { gpus, gpu, provider, hours, usd_total } => format!(
             "Быстрее всего: {gpus}× {gpu} у {provider}, {} на запуск за {}.",
             hours_ru(*hours),
-            usd(*usd_total)
+            usd_ru(*usd_total)
         ),
         W::RecSingleGpu => "Для LoRA и QLoRA обычно лучше всего один GPU с достаточной памятью: ни обмена данными, ни накладных расходов на шардирование.".into(),
         W::RecSingleGpuFits => {

@@ -80,6 +80,9 @@ pub struct MemoryBreakdown {
     /// Where the replay's allocated peak falls, in words ("backward of block 0", ...).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub peak_phase: Option<String>,
+    /// The same moment, for the page to say in its language (`Moment::text`); not in the JSON.
+    #[serde(skip)]
+    pub peak_moment: Option<crate::memory::timeline::Moment>,
     /// The replay's own `max_memory_reserved` (segments, size classes and streams of the
     /// allocator), beside `reserved`'s rule.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -129,6 +129,7 @@ pub(super) fn peaks(
         saved_for_backward: (blocks_saved + loss_saved + misc_saved) as u64,
         timeline: None,
         peak_phase: None,
+        peak_moment: None,
         replay_reserved: None,
     };
     let detail = Detail {

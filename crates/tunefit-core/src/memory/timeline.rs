@@ -16,6 +16,7 @@
 //! freed there are cached for that stream only.
 
 use super::allocator::{Allocation, CachingAllocator, Config, Stream};
+use crate::diag::Lang;
 use serde::Serialize;
 
 const COMPUTE: Stream = 0;
@@ -41,6 +42,18 @@ impl Phase {
             Phase::Loss => "loss",
             Phase::Backward => "backward",
             Phase::OptimizerStep => "optimizer step",
+        }
+    }
+
+    /// The phase's name in `lang` (the chart's labels).
+    pub fn label(self, lang: Lang) -> &'static str {
+        match (lang.built(), self) {
+            (Lang::En, p) => p.as_str(),
+            (Lang::Ru, Phase::Load) => "загрузка",
+            (Lang::Ru, Phase::Forward) => "прямой проход",
+            (Lang::Ru, Phase::Loss) => "потери",
+            (Lang::Ru, Phase::Backward) => "обратный проход",
+            (Lang::Ru, Phase::OptimizerStep) => "шаг оптимизатора",
         }
     }
 }
@@ -104,9 +117,11 @@ pub struct Point {
 pub struct Replay {
     pub peak_allocated: u64,
     pub peak_reserved: u64,
-    /// The event at which allocated peaked, in words.
+    /// The event at which allocated peaked, in English words (the JSON's `peak_phase`).
     pub peak_event: String,
     pub peak_phase: Phase,
+    /// That event, to be put in words in any language (`Moment::text`).
+    pub peak_moment: Moment,
     /// Every noted point, without words (`points` writes them).
     raw: Vec<Raw>,
 }
@@ -122,41 +137,64 @@ impl Replay {
 pub const MAX_POINTS: usize = 240;
 
 /// An event without its words: the phase, the block (−1 for none) and whether it belongs
-/// to the first step. Words are written only for the points that are kept.
+/// to the first step. Words are written only for the points that are kept, and for the peak
+/// in the page's language.
 #[derive(Debug, Clone, Copy, PartialEq)]
-struct Event {
+pub struct Moment {
     phase: Phase,
     block: i32,
     first: bool,
 }
 
-impl Event {
+impl Moment {
     fn words(self) -> String {
-        let what = match (self.phase, self.block) {
-            (Phase::Load, _) => "load".to_string(),
-            (Phase::Forward, b) => format!("forward of block {b}"),
-            (Phase::Loss, _) => "loss (logits and their fp32 path)".to_string(),
-            (Phase::Backward, -1) => "backward of the loss".to_string(),
-            (Phase::Backward, b) => format!("backward of block {b}"),
-            (Phase::OptimizerStep, _) => {
-                if self.first {
-                    "optimizer step (states created)".to_string()
+        self.text(Lang::En)
+    }
+
+    /// The moment in `lang`: "first step: backward of block 3", «первый шаг: обратный проход
+    /// блока 3».
+    pub fn text(self, lang: Lang) -> String {
+        let first = self.first && self.phase != Phase::Load;
+        match lang.built() {
+            Lang::En => {
+                let what = match (self.phase, self.block) {
+                    (Phase::Load, _) => "load".to_string(),
+                    (Phase::Forward, b) => format!("forward of block {b}"),
+                    (Phase::Loss, _) => "loss (logits and their fp32 path)".to_string(),
+                    (Phase::Backward, -1) => "backward of the loss".to_string(),
+                    (Phase::Backward, b) => format!("backward of block {b}"),
+                    (Phase::OptimizerStep, _) if self.first => "optimizer step (states created)".to_string(),
+                    (Phase::OptimizerStep, _) => "optimizer step".to_string(),
+                };
+                if first {
+                    format!("first step: {what}")
                 } else {
-                    "optimizer step".to_string()
+                    what
                 }
             }
-        };
-        if self.first && self.phase != Phase::Load {
-            format!("first step: {what}")
-        } else {
-            what
+            Lang::Ru => {
+                let what = match (self.phase, self.block) {
+                    (Phase::Load, _) => "загрузка".to_string(),
+                    (Phase::Forward, b) => format!("прямой проход блока {b}"),
+                    (Phase::Loss, _) => "потери (логиты и их путь в fp32)".to_string(),
+                    (Phase::Backward, -1) => "обратный проход через потери".to_string(),
+                    (Phase::Backward, b) => format!("обратный проход блока {b}"),
+                    (Phase::OptimizerStep, _) if self.first => "шаг оптимизатора (создаются его состояния)".to_string(),
+                    (Phase::OptimizerStep, _) => "шаг оптимизатора".to_string(),
+                };
+                if first {
+                    format!("первый шаг: {what}")
+                } else {
+                    what
+                }
+            }
         }
     }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Raw {
-    event: Event,
+    event: Moment,
     allocated: u64,
     reserved: u64,
 }
@@ -164,8 +202,8 @@ struct Raw {
 struct Run {
     a: CachingAllocator,
     points: Vec<Raw>,
-    peak: (u64, Event),
-    now: Event,
+    peak: (u64, Moment),
+    now: Moment,
 }
 
 impl Run {
@@ -176,7 +214,7 @@ impl Run {
         self.points.push(Raw { event: self.now, allocated: self.a.allocated, reserved: self.a.reserved });
     }
     fn at(&mut self, phase: Phase, block: i32, first: bool) {
-        self.now = Event { phase, block, first };
+        self.now = Moment { phase, block, first };
     }
     fn alloc(&mut self, bytes: f64, stream: Stream) -> Option<Allocation> {
         if bytes < 1.0 {
@@ -311,7 +349,7 @@ fn micro_step(r: &mut Run, s: &Shape, first: bool, grads: &mut Vec<Allocation>) 
 
 /// Replays load, the first step and one steady step.
 pub fn replay(s: &Shape, cfg: Config) -> Replay {
-    let load = Event { phase: Phase::Load, block: -1, first: false };
+    let load = Moment { phase: Phase::Load, block: -1, first: false };
     let mut r = Run {
         a: CachingAllocator::new(cfg),
         points: Vec::with_capacity(8 * s.layers + 16),
@@ -350,6 +388,7 @@ pub fn replay(s: &Shape, cfg: Config) -> Replay {
         peak_reserved: r.a.peak_reserved,
         peak_event: peak.words(),
         peak_phase: peak.phase,
+        peak_moment: peak,
         raw: r.points,
     }
 }
@@ -415,6 +454,8 @@ mod tests {
         // loss, above the first step's 8.2 GB (weights, gradients, new states).
         assert_eq!(r.peak_phase, Phase::Loss, "{}", r.peak_event);
         assert!(!r.peak_event.starts_with("first step"));
+        assert_eq!(r.peak_moment.text(Lang::En), r.peak_event);
+        assert_eq!(r.peak_moment.text(Lang::Ru), "потери (логиты и их путь в fp32)");
         assert!(
             r.peak_allocated as f64 > 8.9e9 && (r.peak_allocated as f64) < 9.4e9,
             "{}",
