@@ -9,7 +9,7 @@ use super::saved::Saved;
 use super::states::States;
 use super::{shape, Detail, MemoryBreakdown};
 use crate::diag::Error;
-use crate::query::Method;
+use crate::query::{Method, ShardingStrategy};
 
 const MIB: f64 = 1048576.0;
 
@@ -97,6 +97,8 @@ pub(super) fn peaks(
         bucket: bucket_buf,
         gathered,
         adapter_bytes,
+        // FSDP1 switches to NO_SHARD on one rank (gradients all-reduced in place).
+        grads_on_reduce: q.shard == ShardingStrategy::Fsdp && r.dp > 1.0,
     });
     let nccl = if q.gpus > 1 { 512.0 * MIB } else { 0.0 };
     let context = res.profile.cuda_context as f64;

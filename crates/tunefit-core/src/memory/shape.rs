@@ -38,6 +38,8 @@ pub struct Input {
     pub bucket: f64,
     pub gathered: f64,
     pub adapter_bytes: f64,
+    /// FSDP over more than one rank: sharded gradients live on the reduce-scatter stream.
+    pub grads_on_reduce: bool,
 }
 
 /// Splits `total` bytes over tensors in proportion to `parts`.
@@ -136,11 +138,34 @@ pub(super) fn timeline_shape(i: &Input) -> Shape {
         persistent: if q.shard == ShardingStrategy::None { i.bucket } else { 0.0 },
         gathered_unit: if sharded { i.gathered / 2.0 } else { 0.0 },
         reduce_unit: if q.shard.shards_grads() { i.bucket } else { 0.0 },
+        grads_on_reduce: i.grads_on_reduce,
         dequant: i.dequant,
         // bitsandbytes quantizes on the GPU: each 16-bit weight is moved there first
         // (transformers' `create_quantized_param` → `Params4bit.to(device)`).
         load_transient: if q.method == Method::Qlora { h * f.max(qd) * 2.0 / i.tp } else { 0.0 },
         grads_persist: q.ga > 1 || !q.set_to_none,
         micro_steps: (q.ga as usize).min(2),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::estimate;
+    use crate::query::Query;
+    use crate::settings::Settings;
+
+    fn shape_of(q: &str) -> super::Shape {
+        let e = estimate(&Settings::resolve(&Query::parse(q).unwrap()).unwrap()).unwrap();
+        super::timeline_shape(&e.timeline_input)
+    }
+
+    #[test]
+    fn fsdp_over_ranks_puts_the_sharded_gradients_on_the_reduce_scatter_stream() {
+        let base = "model=llama-2-7b&method=full&precision=bf16-true&batch=2&seq=512&ckpt=full";
+        assert!(shape_of(&format!("{base}&gpus=4&shard=fsdp")).grads_on_reduce);
+        // One rank: FSDP1 runs NO_SHARD (gradients all-reduced in place on the compute stream).
+        assert!(!shape_of(&format!("{base}&gpus=1&shard=fsdp")).grads_on_reduce);
+        // DeepSpeed ZeRO-3 keeps its own gradient partitions: not this rule.
+        assert!(!shape_of(&format!("{base}&gpus=4&shard=zero3")).grads_on_reduce);
     }
 }

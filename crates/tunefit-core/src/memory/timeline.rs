@@ -13,7 +13,14 @@
 //! Streams: FSDP and ZeRO-3 gather each unit's weights on their own stream and hand them to
 //! the compute stream with `record_stream` (torch/distributed/fsdp/_flat_param.py, FSDP2's
 //! `_fsdp_param_group.py` all-gather stream); the gradients reduce-scatter on a third. Blocks
-//! freed there are cached for that stream only.
+//! freed there are cached for that stream only. FSDP allocates the sharded gradients themselves
+//! on that third stream (FSDP1 `_post_backward_hook`: `new_sharded_grad = torch.empty_like(..)`
+//! inside `with ...stream(state._streams["post_backward"])`, kept as `_saved_grad_shard` and
+//! handed to the optimizer as `.grad`, torch/distributed/fsdp/_runtime_utils.py @3ade90a6;
+//! FSDP2 `foreach_reduce`: "the GPU sharded gradient is allocated in the RS stream",
+//! torch/distributed/fsdp/_fully_shard/_fsdp_collectives.py @8fc2039d). When `zero_grad` frees
+//! them their blocks stay in that stream's pool, so the next forward's activations and logits
+//! cannot use them: from the second step `reserved` holds the gradients beside the forward.
 
 use super::allocator::{Allocation, CachingAllocator, Config, Stream};
 use crate::diag::Lang;
@@ -94,6 +101,11 @@ pub struct Shape {
     pub gathered_unit: f64,
     /// One unit's unsharded gradient before its reduce-scatter, 0 without sharding.
     pub reduce_unit: f64,
+    /// FSDP (FSDP1's post-backward stream, FSDP2's reduce-scatter stream): the sharded
+    /// gradients are allocated on the reduce-scatter stream and the unsharded gradient that
+    /// feeds it is autograd's, on the compute stream. Without it (ZeRO) the reduce buffer is on
+    /// the reduce stream and the gradients on the compute stream.
+    pub grads_on_reduce: bool,
     /// QLoRA: one dequantized weight during its matmul.
     pub dequant: f64,
     /// QLoRA load: the 16-bit tensor each 4-bit weight is quantized from.
@@ -303,9 +315,10 @@ fn micro_step(r: &mut Run, s: &Shape, first: bool, grads: &mut Vec<Allocation>) 
     r.note();
     r.free(lt);
     // ---- backward ----
+    let (grad_stream, unsharded_stream) = if s.grads_on_reduce { (REDUCE, COMPUTE) } else { (COMPUTE, REDUCE) };
     let mut other_grads = Vec::new();
     if grads.is_empty() {
-        other_grads = r.alloc_all(&s.other_grads, COMPUTE);
+        other_grads = r.alloc_all(&s.other_grads, grad_stream);
     }
     r.at(Phase::Backward, -1, first);
     let mut ag = r.alloc(s.act_grad, COMPUTE);
@@ -324,9 +337,9 @@ fn micro_step(r: &mut Run, s: &Shape, first: bool, grads: &mut Vec<Allocation>) 
         let d = r.alloc(s.dequant, COMPUTE);
         let next_ag = r.alloc(s.act_grad, COMPUTE);
         if grads.is_empty() {
-            new_grads.extend(r.alloc_all(&s.block_grads, COMPUTE));
+            new_grads.extend(r.alloc_all(&s.block_grads, grad_stream));
         }
-        let rs = if s.reduce_unit > 0.0 { r.alloc(s.reduce_unit, REDUCE) } else { None };
+        let rs = if s.reduce_unit > 0.0 { r.alloc(s.reduce_unit, unsharded_stream) } else { None };
         r.note();
         r.free(rs);
         r.free(d);
@@ -436,6 +449,7 @@ mod tests {
             persistent: 0.0,
             gathered_unit: 0.0,
             reduce_unit: 0.0,
+            grads_on_reduce: false,
             dequant: 0.0,
             load_transient: 0.0,
             grads_persist: false,
@@ -483,6 +497,29 @@ mod tests {
             with.peak_reserved > without.peak_reserved + 600_000_000,
             "two gathered units and a reduce buffer on their own streams"
         );
+    }
+
+    #[test]
+    fn fsdp_sharded_gradients_stay_reserved_on_the_reduce_stream_through_the_next_forward() {
+        // One 400 MB sharded gradient per block: large enough that the next forward's saved
+        // tensors (100, 50, 200 MB) would be carved out of its freed block on the compute stream.
+        let mut s = shape();
+        s.block_grads = vec![400e6];
+        let grads = 4.0 * 400e6;
+        let gap_at_steady_loss = |r: &Replay| {
+            let p = r.points().into_iter().rfind(|p| p.phase == Phase::Loss && !p.event.starts_with("first")).unwrap();
+            (p.reserved - p.allocated) as f64
+        };
+        s.grads_on_reduce = true;
+        let fsdp = replay(&s, Config::default());
+        assert!(
+            gap_at_steady_loss(&fsdp) >= grads,
+            "the freed gradients stay cached for the reduce-scatter stream: {} MB",
+            gap_at_steady_loss(&fsdp) / 1e6
+        );
+        s.grads_on_reduce = false;
+        let one_stream = replay(&s, Config::default());
+        assert!(gap_at_steady_loss(&one_stream) < grads, "on one stream the next forward reuses them");
     }
 
     #[test]
