@@ -132,9 +132,9 @@ pub fn decode(search: &str, default_lang: Lang) -> (Query, Prefs, Vec<QueryError
             continue;
         }
         let val = tunefit_core::query::percent_decode(v);
-        let bad = |what: &str| QueryError {
-            key: key.clone(),
-            message: format!("'{}' is not one of {what}", val.chars().take(40).collect::<String>()),
+        let bad = |what: &str| {
+            let value = val.chars().take(40).collect::<String>();
+            QueryError::new(&key, tunefit_core::query::Problem::NotOneOf { value, accepted: what.into() })
         };
         match key.as_str() {
             "lang" => match Lang::parse(&val) {

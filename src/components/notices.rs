@@ -15,7 +15,7 @@ pub fn LinkNotice() -> impl IntoView {
                     <p>{st.s().bad_link}</p>
                     <ul>
                         {errors.into_iter().map(|e| view! {
-                            <li><code>{e.key.chars().take(40).collect::<String>()}</code>": "{e.message}</li>
+                            <li><code>{e.key.chars().take(40).collect::<String>()}</code>": "{tunefit_core::diag::query_problem(&e, st.lang.get().core())}</li>
                         }).collect_view()}
                     </ul>
                     <button type="button" data-testid="dismiss-notice" on:click=move |_| st.link_errors.set(Vec::new())>

@@ -149,10 +149,7 @@ test('the word rule: a Russian sentence with technical tokens passes, an English
 // English that this page cannot say in Russian yet, by the element that shows it and the
 // source it comes from. These are reported by the todo test at the end instead of failing the
 // links' tests; remove an entry when its source renders per language.
-const PENDING = [
-  // QueryError carries only an English `message` (no typed reason to render per language).
-  { where: /\[data-testid=link-notice\]/, from: 'crates/tunefit-core/src/query.rs (QueryError messages)' },
-];
+const PENDING = [];
 const pendingFound = [];
 
 for (const [name, query] of Object.entries(LINKS)) {
@@ -163,6 +160,7 @@ for (const [name, query] of Object.entries(LINKS)) {
     page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
     try {
       await page.goto(`${server.url}?${query ? `${query}&` : ''}lang=ru&units=gib`);
+      await page.locator('#prerender').waitFor({ state: 'detached' });
       await page.getByTestId('memory-panel').waitFor();
       await page.getByTestId('offer-row').first().waitFor({ timeout: 15000 }).catch(() => {});
       names ??= await datasetNames(page);
@@ -183,6 +181,6 @@ for (const [name, query] of Object.entries(LINKS)) {
   });
 }
 
-test('English whose source cannot yet render Russian', { todo: PENDING.map((p) => p.from).join('; ') }, () => {
+test('no English is left pending a source that renders Russian', { todo: PENDING.length > 0 && PENDING.map((p) => p.from).join('; ') }, () => {
   assert.deepEqual(pendingFound, [], pendingFound.join('\n'));
 });

@@ -17,6 +17,7 @@
 use crate::choice::{choice, query_keys, Choice};
 use serde::{Deserialize, Serialize};
 use std::fmt;
+use Problem as P;
 
 choice!(
     /// Version of the query format, written first in every link (`v=2`). A version fixes
@@ -537,7 +538,7 @@ query_keys! {
             "model" model: Option<String> = Some("llama-3.1-8b".into()), Preset, if model_written;
             /// Total parameter count, for a model given only by size; the architecture is inferred.
             "params" params: Option<u64> = None,
-                Count(1_000_000, 100_000_000_000_000, "a parameter count from 1m to 100t (e.g. 8b, 350m, 6738415616)");
+                Count(1_000_000, 100_000_000_000_000, Counted::Parameters, "8b, 350m, 6738415616");
         }
         /// Architecture fields given explicitly in the query; each overrides the preset or the
         /// architecture inferred from `params`.
@@ -584,7 +585,7 @@ query_keys! {
             "v_dim" v_dim: Option<u32> = None, Whole(0, 10_000);
             /// Parameters of a multimodal checkpoint's vision tower and projector (frozen, 16-bit).
             "vision_params" vision_params: Option<u64> = None,
-                Count(0, 100_000_000_000, "a parameter count from 0 to 100b (e.g. 417m)");
+                Count(0, 100_000_000_000, Counted::Parameters, "417m");
         }
         settings {
             // --- method ---
@@ -686,7 +687,7 @@ query_keys! {
             // --- job, time and cost ---
             /// Training tokens per epoch.
             "tokens" tokens: u64 = 10_000_000,
-                Count(1, 1_000_000_000_000_000, "a token count from 1 to 1e15 (e.g. 10m, 2.5b)");
+                Count(1, 1_000_000_000_000_000, Counted::Tokens, "10m, 2.5b");
             /// Epochs.
             "epochs" epochs: f64 = 3.0, Decimal(0.01, 1000.0);
             /// Repeated runs (sweeps).
@@ -763,8 +764,140 @@ fn model_written(q: &Query, d: &Query) -> bool {
 pub struct QueryError {
     /// The offending key, as written in the query.
     pub key: String,
-    /// What was wrong and what is accepted, in one sentence.
+    /// What was wrong and what is accepted, in one English sentence (the CLI's and the JSON's).
     pub message: String,
+    /// The same, with its figures as fields: `diag::query_problem` renders it per language.
+    #[serde(skip)]
+    pub problem: Box<Problem>,
+}
+
+/// What is wrong with one value, with its figures (the value as written, the range or the
+/// accepted values): the English sentence is its `Display`, other languages are rendered from
+/// the fields (diag/text.rs).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Problem {
+    /// Not a number at all; `whole` when the key takes whole numbers.
+    NotANumber {
+        value: String,
+        lo: String,
+        hi: String,
+        whole: bool,
+    },
+    /// A fraction where a whole number is needed.
+    NotWhole {
+        value: String,
+        lo: String,
+        hi: String,
+    },
+    OutOfRange {
+        value: String,
+        lo: String,
+        hi: String,
+    },
+    /// Below the smallest magnitude a decimal key accepts.
+    TooSmall {
+        value: String,
+        min: String,
+    },
+    NotAFlag {
+        value: String,
+    },
+    /// Not an id of letters, digits, '-', '_' or '.'.
+    BadId,
+    /// Not a count of `of` from `lo` to `hi`; `examples` as a link spells such counts.
+    NotACount {
+        value: String,
+        lo: u64,
+        hi: u64,
+        of: Counted,
+        examples: &'static str,
+    },
+    NotOneOf {
+        value: String,
+        accepted: String,
+    },
+    /// Not a comma list of `items`.
+    NotAList {
+        value: String,
+        items: String,
+    },
+    Version {
+        value: String,
+        known: String,
+    },
+    UnknownKey,
+    ParamsAndModel,
+}
+
+/// What a count key counts, for its error message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Counted {
+    Parameters,
+    Tokens,
+}
+
+impl Problem {
+    /// The value as the link wrote it, where the problem quotes one.
+    fn value_mut(&mut self) -> Option<&mut String> {
+        use Problem as P;
+        match self {
+            P::NotANumber { value, .. }
+            | P::NotWhole { value, .. }
+            | P::OutOfRange { value, .. }
+            | P::TooSmall { value, .. }
+            | P::NotAFlag { value }
+            | P::NotACount { value, .. }
+            | P::NotOneOf { value, .. }
+            | P::NotAList { value, .. }
+            | P::Version { value, .. } => Some(value),
+            P::BadId | P::UnknownKey | P::ParamsAndModel => None,
+        }
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use Problem as P;
+        match self {
+            P::NotANumber { value, lo, hi, whole: true } => {
+                write!(f, "'{value}' is not a number; expected a whole number from {lo} to {hi}")
+            }
+            P::NotANumber { value, lo, hi, whole: false } => {
+                write!(f, "'{value}' is not a number; expected {lo} to {hi}")
+            }
+            P::NotWhole { value, lo, hi } => write!(f, "'{value}' is not a whole number; expected {lo} to {hi}"),
+            P::OutOfRange { value, lo, hi } => write!(f, "{value} is out of range; expected {lo} to {hi}"),
+            P::TooSmall { value, min } => write!(f, "{value} is too small to mean anything; use 0 or at least {min}"),
+            P::NotAFlag { value } => write!(f, "'{value}' is not 0 or 1"),
+            P::BadId => f.write_str("expected an id of letters, digits, '-', '_' or '.' (at most 64 characters)"),
+            P::NotACount { value, lo, hi, of, examples } => {
+                let of = match of {
+                    Counted::Parameters => "parameter",
+                    Counted::Tokens => "token",
+                };
+                write!(
+                    f,
+                    "'{value}' is not a {of} count from {} to {} (e.g. {examples})",
+                    format_count(*lo),
+                    format_count(*hi)
+                )
+            }
+            P::NotOneOf { value, accepted } => write!(f, "'{value}' is not one of {accepted}"),
+            P::NotAList { value, items } => write!(f, "'{value}' is not a comma list of {items}"),
+            P::Version { value, known } => {
+                write!(f, "format version '{value}' is not supported; this build reads {known}")
+            }
+            P::UnknownKey => f.write_str("unknown key; see docs/query.md for the accepted keys"),
+            P::ParamsAndModel => f.write_str("both model and params are given; params wins and model is ignored"),
+        }
+    }
+}
+
+impl QueryError {
+    /// The error for `key`, its English message written from the problem.
+    pub fn new(key: &str, problem: Problem) -> QueryError {
+        QueryError { key: key.to_string(), message: problem.to_string(), problem: Box::new(problem) }
+    }
 }
 
 impl fmt::Display for QueryError {
@@ -788,8 +921,8 @@ impl fmt::Display for QueryErrors {
 
 impl std::error::Error for QueryErrors {}
 
-fn err(key: &str, message: impl Into<String>) -> QueryError {
-    QueryError { key: key.to_string(), message: message.into() }
+fn err(key: &str, problem: Problem) -> QueryError {
+    QueryError::new(key, problem)
 }
 
 /// Decodes `%XX` and `+` in one query component. Invalid escapes are kept literally.
@@ -883,14 +1016,14 @@ pub fn format_count(n: u64) -> String {
 }
 
 fn parse_u32(key: &str, v: &str, (lo, hi): (u32, u32)) -> Result<u32, QueryError> {
-    let n: f64 = crate::num::parse_f64(v.trim())
-        .ok_or(())
-        .map_err(|_| err(key, format!("'{v}' is not a number; expected a whole number from {lo} to {hi}")))?;
+    let n: f64 = crate::num::parse_f64(v.trim()).ok_or(()).map_err(|_| {
+        err(key, P::NotANumber { value: v.into(), lo: lo.to_string(), hi: hi.to_string(), whole: true })
+    })?;
     if !n.is_finite() || n.fract() != 0.0 {
-        return Err(err(key, format!("'{v}' is not a whole number; expected {lo} to {hi}")));
+        return Err(err(key, P::NotWhole { value: v.into(), lo: lo.to_string(), hi: hi.to_string() }));
     }
     if n < lo as f64 || n > hi as f64 {
-        return Err(err(key, format!("{v} is out of range; expected {lo} to {hi}")));
+        return Err(err(key, P::OutOfRange { value: v.into(), lo: lo.to_string(), hi: hi.to_string() }));
     }
     Ok(n as u32)
 }
@@ -899,17 +1032,17 @@ fn parse_u32(key: &str, v: &str, (lo, hi): (u32, u32)) -> Result<u32, QueryError
 const MIN_MAGNITUDE: f64 = 1e-9;
 
 fn parse_f64(key: &str, v: &str, lo: f64, hi: f64) -> Result<f64, QueryError> {
-    let n: f64 = crate::num::parse_f64(v.trim())
-        .ok_or(())
-        .map_err(|_| err(key, format!("'{v}' is not a number; expected {lo} to {hi}")))?;
+    let n: f64 = crate::num::parse_f64(v.trim()).ok_or(()).map_err(|_| {
+        err(key, P::NotANumber { value: v.into(), lo: lo.to_string(), hi: hi.to_string(), whole: false })
+    })?;
     if !n.is_finite() || n < lo || n > hi {
-        return Err(err(key, format!("{v} is out of range; expected {lo} to {hi}")));
+        return Err(err(key, P::OutOfRange { value: v.into(), lo: lo.to_string(), hi: hi.to_string() }));
     }
     // No setting means anything below a billionth, and below it a value's canonical spelling
     // (up to 17 significant digits) would leave the range num.rs decodes exactly, so a link
     // would not decode to itself: 0, or at least 1e-9.
     if n != 0.0 && n.abs() < MIN_MAGNITUDE {
-        return Err(err(key, format!("{v} is too small to mean anything; use 0 or at least {MIN_MAGNITUDE}")));
+        return Err(err(key, P::TooSmall { value: v.into(), min: MIN_MAGNITUDE.to_string() }));
     }
     Ok(n)
 }
@@ -918,7 +1051,7 @@ fn parse_bool(key: &str, v: &str) -> Result<bool, QueryError> {
     match v {
         "1" | "true" => Ok(true),
         "0" | "false" => Ok(false),
-        _ => Err(err(key, format!("'{v}' is not 0 or 1"))),
+        _ => Err(err(key, P::NotAFlag { value: v.into() })),
     }
 }
 
@@ -929,7 +1062,7 @@ fn parse_id(key: &str, v: &str) -> Result<String, QueryError> {
     if ok {
         Ok(v.to_ascii_lowercase())
     } else {
-        Err(err(key, "expected an id of letters, digits, '-', '_' or '.' (at most 64 characters)"))
+        Err(err(key, P::BadId))
     }
 }
 
@@ -950,9 +1083,9 @@ trait Codec<T> {
 struct Whole(u32, u32);
 /// A decimal number from `.0` to `.1`.
 struct Decimal(f64, f64);
-/// A count with unit suffixes (`8b`, `350m`) from `.0` to `.1`; `.2` says what it counts,
-/// for the error message.
-struct Count(u64, u64, &'static str);
+/// A count with unit suffixes (`8b`, `350m`) from `.0` to `.1`; `.2` says what it counts and
+/// `.3` gives examples, for the error message.
+struct Count(u64, u64, Counted, &'static str);
 /// A switch: 0 or 1.
 struct Flag;
 /// One value of a `choice!` enum.
@@ -997,8 +1130,10 @@ impl Codec<f64> for Decimal {
 
 impl Codec<u64> for Count {
     fn parse(&self, key: &str, v: &str) -> Result<u64, QueryError> {
-        let Count(lo, hi, what) = *self;
-        parse_count(v).filter(|n| (lo..=hi).contains(n)).ok_or_else(|| err(key, format!("'{v}' is not {what}")))
+        let Count(lo, hi, of, examples) = *self;
+        parse_count(v)
+            .filter(|n| (lo..=hi).contains(n))
+            .ok_or_else(|| err(key, P::NotACount { value: v.into(), lo, hi, of, examples }))
     }
     fn encode(&self, v: &u64) -> Option<String> {
         Some(format_count(*v))
@@ -1019,7 +1154,7 @@ impl Codec<bool> for Flag {
 
 impl<T: Choice> Codec<T> for Pick {
     fn parse(&self, key: &str, v: &str) -> Result<T, QueryError> {
-        T::parse(v).ok_or_else(|| err(key, format!("'{v}' is not one of {}", T::accepted())))
+        T::parse(v).ok_or_else(|| err(key, P::NotOneOf { value: v.into(), accepted: T::accepted() }))
     }
     fn encode(&self, v: &T) -> Option<String> {
         Some(T::as_str(*v).to_string())
@@ -1051,8 +1186,8 @@ impl Codec<Option<String>> for Preset {
 trait ListValue: Sized {
     fn parse(s: &str) -> Option<Self>;
     fn to_query_value(&self) -> String;
-    /// What the list may hold, for the error message ("a comma list of ...").
-    fn what() -> String;
+    /// What the list may hold, for the error message ("a comma list of <items>").
+    fn items() -> String;
 }
 
 impl ListValue for Targets {
@@ -1062,8 +1197,8 @@ impl ListValue for Targets {
     fn to_query_value(&self) -> String {
         Targets::to_query_value(*self)
     }
-    fn what() -> String {
-        "a comma list of q,k,v,o,gate,up,down, all, embed, lm_head".into()
+    fn items() -> String {
+        "q,k,v,o,gate,up,down, all, embed, lm_head".into()
     }
 }
 
@@ -1074,8 +1209,8 @@ impl ListValue for QuantSkip {
     fn to_query_value(&self) -> String {
         QuantSkip::to_query_value(self)
     }
-    fn what() -> String {
-        format!("a comma list of N.part with part one of {}", QuantSkip::PARTS.join("|"))
+    fn items() -> String {
+        format!("N.part with part one of {}", QuantSkip::PARTS.join("|"))
     }
 }
 
@@ -1086,14 +1221,14 @@ impl ListValue for Needs {
     fn to_query_value(&self) -> String {
         Needs::to_query_value(*self)
     }
-    fn what() -> String {
-        format!("a comma list of {}", Need::accepted())
+    fn items() -> String {
+        Need::accepted()
     }
 }
 
 impl<T: ListValue> Codec<T> for List {
     fn parse(&self, key: &str, v: &str) -> Result<T, QueryError> {
-        T::parse(v).ok_or_else(|| err(key, format!("'{v}' is not {}", T::what())))
+        T::parse(v).ok_or_else(|| err(key, P::NotAList { value: v.into(), items: T::items() }))
     }
     fn encode(&self, v: &T) -> Option<String> {
         Some(v.to_query_value())
@@ -1105,13 +1240,13 @@ impl Query {
     pub fn set(&mut self, key: &str, v: &str) -> Result<(), QueryError> {
         if key == "v" && Format::parse(v).is_none() {
             let known = Format::ALL.iter().map(|f| format!("v={f}")).collect::<Vec<_>>().join(" and ");
-            return Err(err(key, format!("format version '{v}' is not supported; this build reads {known}")));
+            return Err(err(key, P::Version { value: v.into(), known }));
         }
         if self.set_registered(key, v)? {
             return Ok(());
         }
         let shown: String = key.chars().take(40).collect();
-        Err(err(&shown, "unknown key; see docs/query.md for the accepted keys"))
+        Err(err(&shown, P::UnknownKey))
     }
 
     /// Applies `key=value` pairs joined by `&`, in order (a fix's `set`: the core's own keys,
@@ -1142,6 +1277,9 @@ impl Query {
                 // A hostile link can carry megabytes in one value; the notice quotes a prefix.
                 if v.len() > 60 {
                     e.message = e.message.replace(v.as_str(), &clip(&v));
+                    if let Some(value) = e.problem.value_mut() {
+                        *value = clip(value);
+                    }
                 }
                 errors.push(e);
             }
@@ -1155,7 +1293,7 @@ impl Query {
             q.model = None;
         }
         if q.params.is_some() && saw_model && q.model.is_some() {
-            errors.push(err("params", "both model and params are given; params wins and model is ignored"));
+            errors.push(err("params", P::ParamsAndModel));
             q.model = None;
         }
         if !q.arch.is_empty() && !saw_model && q.params.is_none() {

@@ -150,3 +150,19 @@ fn offers_inside_a_sentence_are_named_in_its_language() {
         "{ru}"
     );
 }
+
+#[test]
+fn a_links_bad_values_read_in_russian_with_their_figures() {
+    use tunefit_core::diag::query_problem;
+    // One bad value of every kind the decoder reports.
+    let link = "batch=-3&seq=4k5&ga=2.5&epochs=1e-12&packing=2&gpu=a%20b&tokens=5q&method=magic\
+                &targets=q,x&v=9&zzz=1&lora_dropout=abc&model=llama-3.1-8b&params=7b";
+    let (_, errs) = tunefit_core::Query::parse_lenient(link);
+    assert!(errs.len() >= 12, "{errs:?}");
+    for e in &errs {
+        let (en, ru) = (query_problem(e, Lang::En), query_problem(e, Lang::Ru));
+        assert_eq!(en, e.message);
+        assert!(is_russian(&ru) && !is_russian(&en), "{}: {ru}", e.key);
+        same_figures(&en, &ru).unwrap_or_else(|m| panic!("{}: {m}", e.key));
+    }
+}

@@ -50,6 +50,17 @@ pub enum Lang {
     Ru,
 }
 
+/// A query key's problem in `lang` (the English is the error's own message).
+pub fn query_problem(e: &crate::query::QueryError, lang: Lang) -> String {
+    match lang.built() {
+        Lang::En => e.message.clone(),
+        #[cfg(feature = "ru")]
+        Lang::Ru => text::query_problem_ru(&e.problem),
+        #[cfg(not(feature = "ru"))]
+        Lang::Ru => e.message.clone(),
+    }
+}
+
 impl Lang {
     /// The language this build renders `self` in: itself with the `ru` feature, English
     /// without it (the page's first load), as a constant there, so that no Russian text is

@@ -237,6 +237,38 @@ pub(super) fn russian(w: &Warning) -> String {
     }
 }
 
+/// A query value's problem in Russian, from its figures (`query::Problem`).
+pub(super) fn query_problem_ru(p: &crate::query::Problem) -> String {
+    use crate::query::Problem as P;
+    match p {
+        P::NotANumber { value, lo, hi, whole: true } => format!("«{value}» — не число; нужно целое от {lo} до {hi}"),
+        P::NotANumber { value, lo, hi, whole: false } => format!("«{value}» — не число; нужно от {lo} до {hi}"),
+        P::NotWhole { value, lo, hi } => format!("«{value}» — не целое число; нужно от {lo} до {hi}"),
+        P::OutOfRange { value, lo, hi } => format!("{value} вне допустимого диапазона; нужно от {lo} до {hi}"),
+        P::TooSmall { value, min } => {
+            format!("{value} слишком мало, чтобы что-то значить; укажите 0 или не меньше {min}")
+        }
+        P::NotAFlag { value } => format!("«{value}» — не 0 и не 1"),
+        P::BadId => "нужен идентификатор из латинских букв, цифр, «-», «_» или «.» (не длиннее 64 символов)".into(),
+        P::NotACount { value, lo, hi, of, examples } => {
+            let of = match of {
+                crate::query::Counted::Parameters => "параметров",
+                crate::query::Counted::Tokens => "токенов",
+            };
+            format!(
+                "«{value}» — не число {of} от {} до {} (например, {examples})",
+                format_count(*lo),
+                format_count(*hi)
+            )
+        }
+        P::NotOneOf { value, accepted } => format!("«{value}» — не одно из значений {accepted}"),
+        P::NotAList { value, items } => format!("«{value}» — не список через запятую из {items}"),
+        P::Version { value, known } => format!("версия формата «{value}» не поддерживается; эта сборка читает {known}"),
+        P::UnknownKey => "неизвестный ключ; список ключей — в docs/query.md".into(),
+        P::ParamsAndModel => "заданы и model, и params; берётся params, model не учитывается".into(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
