@@ -148,14 +148,7 @@ fn memory(r: &Report) -> String {
     let m = &r.memory;
     let mut s = String::new();
     s += "memory per GPU (GiB = 2^30 bytes)\n";
-    for (k, v) in [
-        ("weights", m.weights),
-        ("gradients", m.gradients),
-        ("optimizer", m.optimizer),
-        ("activations", m.activations),
-        ("logits", m.logits),
-        ("overhead", m.overhead),
-    ] {
+    for (k, v) in m.terms() {
         s += &format!("  {k:<22}{}\n", gib(v));
         if let Some(why) = r.explanations.iter().find(|e| e.term == k).and_then(|e| e.why.as_ref()) {
             s += &format!("    {}\n", why.text(tunefit_core::diag::Lang::En));

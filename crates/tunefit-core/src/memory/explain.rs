@@ -79,7 +79,7 @@ pub const LARGE_SHARE: f64 = 0.25;
 /// The one-sentence reason a large term has, where a setting the person can change causes it.
 fn why_large(run: &Run, m: &MemoryBreakdown, term: &str) -> Option<Phrase> {
     let (q, r) = (run.q, &run.res);
-    let stacked = (m.weights + m.gradients + m.optimizer + m.activations + m.logits + m.overhead) as f64;
+    let stacked = m.terms().iter().map(|(_, b)| b).sum::<u64>() as f64;
     let share = |bytes: u64| stacked > 0.0 && bytes as f64 >= LARGE_SHARE * stacked;
     match term {
         "weights" if share(m.weights) && (run.mixed || run.fp32) && !q.method.quantized_base() => {

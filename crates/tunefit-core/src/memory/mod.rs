@@ -89,6 +89,21 @@ pub struct MemoryBreakdown {
     pub replay_reserved: Option<u64>,
 }
 
+impl MemoryBreakdown {
+    /// The six terms a person reads, in the order every front end shows them, by the names
+    /// `Explanation::term` uses.
+    pub fn terms(&self) -> [(&'static str, u64); 6] {
+        [
+            ("weights", self.weights),
+            ("gradients", self.gradients),
+            ("optimizer", self.optimizer),
+            ("activations", self.activations),
+            ("logits", self.logits),
+            ("overhead", self.overhead),
+        ]
+    }
+}
+
 /// A figure's formula and assumptions, for the page's explanations.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Explanation {
