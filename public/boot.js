@@ -3,8 +3,10 @@
 const p = new URLSearchParams(location.search), html = document.documentElement, embed = p.get('embed') === '1';
 // The prerendered page (scripts/prerender.mjs) shows the default settings' figures: a link
 // that sets anything else, or another language, dims them until the wasm has its own.
-const PRESENTATION = ['v', 'theme', 'units', 'plot', 'embed', 'view'];
-if ([...p.keys()].some((k) => !PRESENTATION.includes(k) && !(k === 'lang' && p.get(k) === 'en'))) html.dataset.pending = '';
+// `v=2` is the copy's own version; a `v=1` link means other defaults, so other figures.
+const PRESENTATION = ['theme', 'units', 'plot', 'embed', 'view'];
+const own = (k) => (k === 'lang' && p.get(k) === 'en') || (k === 'v' && p.getAll('v').every((v) => v === '2'));
+if ([...p.keys()].some((k) => !PRESENTATION.includes(k) && !own(k))) html.dataset.pending = '';
 if (embed) {
   html.dataset.embed = '';
   // Without a view of its own the widget is compact: the verdict and the memory (about 600 px).
@@ -59,7 +61,7 @@ window.tunefitHubConfig = async (repo) => {
 // Russian strings (the first load stays small); tunefit-app-ru is the same app with them, and
 // the English build reloads into it when Russian is chosen. If it cannot load, the English
 // build runs and `data-no-ru` tells it not to reload again.
-const lang = ['en', 'ru'].includes(p.get('lang')) ? p.get('lang') : ((navigator.language || '').toLowerCase().startsWith('ru') ? 'ru' : 'en');
+const lang = p.getAll('lang').filter((l) => l === 'en' || l === 'ru').pop() ?? ((navigator.language || '').toLowerCase().startsWith('ru') ? 'ru' : 'en');
 const s = document.querySelector('script[data-wasm]');
 let m;
 if (lang === 'ru') {

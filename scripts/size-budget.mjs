@@ -2,6 +2,7 @@
 // first render) exceeds the budget; always prints it and, separately, the lazily loaded files
 // (the config exporter's wasm, fetched when the Copy-config panel opens). scripts/bundle.mjs
 // says which is which.
+import { readFileSync } from 'node:fs';
 import { bundleSizes } from './bundle.mjs';
 
 // First load: 324.2 KB with the config exporter in the page's wasm, 297.9 KB since it moved
@@ -53,6 +54,15 @@ for (const f of b.files) {
 console.log(`first load: ${b.firstKB.toFixed(1)} KB gzipped (wasm + JS + CSS named by index.html), budget ${BUDGET_KB} KB`);
 console.log(`first load in Russian: ${b.firstRuKB?.toFixed(1) ?? 'no Russian build'} KB gzipped (the app's Russian build in place of the English one), budget ${BUDGET_RU_KB} KB`);
 console.log(`lazy: ${b.lazyKB.toFixed(1)} KB gzipped (loaded on demand; not in the budget)`);
+// The English build must hold no Russian text but the language picker's own name ("Русский"):
+// runs of three or more Cyrillic letters in its wasm are Russian strings that leaked in.
+for (const f of b.files.filter((f) => f.first && f.name.endsWith('.wasm'))) {
+  const text = readFileSync(`${dir}/${f.name}`).toString('latin1');
+  const runs = [...text.matchAll(/(?:[\xd0\xd1][\x80-\xbf]){3,}/g)].map((m) => Buffer.from(m[0], 'latin1').toString('utf8'));
+  const leaked = runs.filter((r) => r !== 'Русский');
+  console.log(`Russian text in ${f.name}: ${leaked.length ? leaked.slice(0, 5).join(', ') : 'none'} (the picker's "Русский" aside)`);
+  if (leaked.length) { console.error(`the English build links ${leaked.length} Russian strings`); process.exit(1); }
+}
 if (b.firstRuKB == null) { console.error('no Russian build (tunefit-app-ru.js and its wasm) in ' + dir); process.exit(1); }
 if (b.firstRuKB > BUDGET_RU_KB) { console.error(`Russian first load over budget by ${(b.firstRuKB - BUDGET_RU_KB).toFixed(1)} KB`); process.exit(1); }
 if (!b.files.some((f) => f.first && f.name.endsWith('.wasm'))) { console.error('no first-load wasm in ' + dir); process.exit(1); }

@@ -50,7 +50,7 @@ pub fn number(x: f64, decimals: usize, lang: Lang) -> String {
         None => (s.as_str(), None),
     };
     let (sign, digits) = int.strip_prefix('-').map_or(("", int), |d| ("-", d));
-    let sep = match lang {
+    let sep = match lang.built() {
         Lang::En => ',',
         Lang::Ru => '\u{a0}',
     };
@@ -81,7 +81,7 @@ pub fn bytes(b: f64, u: Units, lang: Lang) -> String {
 pub fn count(n: u64, lang: Lang) -> String {
     let x = n as f64;
     // Russian writes the scale as a word abbreviation: 8,03 млрд, not 8,03 B.
-    let ru = matches!(lang, Lang::Ru);
+    let ru = matches!(lang.built(), Lang::Ru);
     let (v, suffix) = if x >= 1e12 {
         (x / 1e12, if ru { "трлн" } else { "T" })
     } else if x >= 1e9 {

@@ -43,7 +43,7 @@ impl Lang {
     }
     /// Decimal separator of the language's usual number format.
     pub fn decimal(self) -> char {
-        match self {
+        match self.built() {
             Lang::En => '.',
             Lang::Ru => ',',
         }

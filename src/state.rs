@@ -160,7 +160,7 @@ impl AppState {
                 document().set_title(st.s().doc_title);
             }
             let Some(html) = document().document_element() else { return retitled };
-            let _ = html.set_attribute("lang", st.lang.get().code());
+            let _ = html.set_attribute("lang", st.lang.get().built().code());
             let _ = match st.theme.get() {
                 Theme::Auto => html.remove_attribute("data-theme"),
                 t => html.set_attribute("data-theme", t.code()),

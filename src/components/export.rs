@@ -79,7 +79,7 @@ pub fn ExportPanel() -> impl IntoView {
         let (query, framework) = q.with(|q| (q.to_query_string(), q.framework.as_str()));
         // The exporter renders its notes in the language asked, so another language is another
         // question.
-        let lang = st.lang.get().code();
+        let lang = st.lang.get().built().code();
         let n = asked.get_value().wrapping_add(1);
         asked.set_value(n);
         if shown.with_untracked(|s| matches!(s, Shown::Unavailable(_))) {

@@ -68,7 +68,7 @@ pub fn PlanPanel() -> impl IntoView {
             return;
         }
         let query = st.query.with(|q| q.to_query_string());
-        let (lang, p) = (st.lang.get().code(), problem.get());
+        let (lang, p) = (st.lang.get().built().code(), problem.get());
         if form.with_untracked(String::is_empty) {
             form.set(loading());
         }
@@ -80,7 +80,8 @@ pub fn PlanPanel() -> impl IntoView {
     let act = move |ev: web_sys::MouseEvent| {
         let Some(a) = action_of(&ev) else { return };
         let query = st.query.with_untracked(|q| q.to_query_string());
-        let (lang, gib) = (st.lang.get_untracked().code(), st.units.get_untracked() == crate::format::Units::GiB);
+        let (lang, gib) =
+            (st.lang.get_untracked().built().code(), st.units.get_untracked() == crate::format::Units::GiB);
         let text = log.get_untracked();
         if let Some(p) = a.strip_prefix("plan:") {
             match Query::parse(p) {

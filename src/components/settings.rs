@@ -335,7 +335,11 @@ pub fn Advanced() -> impl IntoView {
     let st = use_state();
     let changed = crate::reactive::memo(move || {
         st.query.with(|q| {
-            q.to_query_string()
+            // Counted against the current version's defaults: a v=1 link's own defaults
+            // (fp32 weights) differ from what a fresh page shows, so they count too.
+            let current = tunefit_core::Query { format: tunefit_core::query::FORMAT_VERSION, ..q.clone() };
+            current
+                .to_query_string()
                 .split('&')
                 .filter_map(|kv| kv.split('=').next())
                 .filter(|k| !k.is_empty() && !IN_VIEW.contains(k))

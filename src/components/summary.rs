@@ -34,7 +34,7 @@ pub fn Summary() -> impl IntoView {
         if !tight {
             return;
         }
-        let lang = st.lang.get().code();
+        let lang = st.lang.get().built().code();
         let query = st.query.with(|q| q.to_query_string());
         let key = format!("{lang} {query}");
         if fixes.with_untracked(|f| f.lines().next() == Some(key.as_str())) {

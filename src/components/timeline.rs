@@ -33,7 +33,7 @@ pub fn TimelinePanel() -> impl IntoView {
             return;
         }
         let query = st.query.with(|q| q.to_query_string());
-        let (lang, gib) = (st.lang.get().code(), st.units.get() == crate::format::Units::GiB);
+        let (lang, gib) = (st.lang.get().built().code(), st.units.get() == crate::format::Units::GiB);
         if chart.with_untracked(String::is_empty) {
             let mut h = Html::new();
             write_html!(h, r#"<p class="muted" role="status">"#, st.lang.get_untracked().sh().export_loading, "</p>");

@@ -546,9 +546,14 @@ test('the first screen holds at most 25 controls; Advanced says how many setting
   await page.waitForURL(/framework=torchtune/);
   assert.match(await page.getByTestId('advanced-summary').textContent(), /1 setting differs/);
   // A link that sets advanced keys opens the disclosure by itself, in Russian with the plural.
-  const ru = await open('?v=1&framework=torchtune&loss=fused-linear&ckpt=op&lang=ru');
+  const ru = await open('?v=2&framework=torchtune&loss=fused-linear&ckpt=op&lang=ru');
   assert.equal(await ru.getByTestId('advanced').evaluate((d) => d.open), true);
   assert.match(await ru.getByTestId('advanced-summary').textContent(), /3 настройки не по умолчанию/);
+  // A v=1 link's own default (fp32 weights under autocast) differs from today's, so it counts.
+  const v1 = await open('?v=1');
+  assert.match(await v1.getByTestId('advanced-summary').textContent(), /1 setting differs/);
+  assert.equal(await v1.getByTestId('advanced').evaluate((d) => d.open), true);
+  await v1.close();
   assert.deepEqual(page.problems, []);
   assert.deepEqual(ru.problems, []);
 });
@@ -575,7 +580,7 @@ test('providers must have: a ticked feature narrows the ranking to providers wit
   const page = await open('?v=1&gpu=h100-sxm&units=gib');
   await page.getByTestId('offer-row').first().waitFor();
   assert.match(await page.getByTestId('provider-facts').first().textContent(), /billing/);
-  await page.getByTestId('advanced-summary').click();
+  await openAdvanced(page);
   await page.getByTestId('need-per-second').check();
   await page.waitForURL(/need=per-second/);
   const want = cli(coreQuery(page)).cost.offers.length;
@@ -628,7 +633,7 @@ test('70B full fine-tuning on 3 nodes is priced as set: the time, the GPU table,
   assert.ok(own.length > 0, 'no 3-instance offer');
   assert.ok(own.some((o) => o.pricing === 'on-demand' && Math.abs(o.hours - r.time.hours) / r.time.hours < 0.05), `${own.map((o) => o.hours)} vs ${r.time.hours}`);
   const rows = await page.getByTestId('offer-row').allTextContents();
-  assert.ok(rows.some((t) => t.includes('3 × ')), 'no 3-instance row on the page');
+  assert.ok(rows.some((t) => /(^|[^0-9])3 × 8 × /.test(t)), 'no row of 3 instances of 8 GPUs on the page');
   assert.ok(!(await page.getByTestId('recommendation').textContent()).includes('No offer'), 'says no offer fits');
   assert.deepEqual(page.problems, []);
   await page.close();

@@ -52,7 +52,8 @@ pub struct RankedOffer {
     pub region: &'static str,
     pub snapshot_date: &'static str,
     /// Whether the price is older than [`STALE_AFTER_DAYS`] on the day the report was dated
-    /// (`Report::date_offers`; the core has no clock). None when it was not dated.
+    /// (`Report::date_offers`; the core has no clock). None when the report or the price is
+    /// undated.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stale: Option<bool>,
 }
@@ -101,11 +102,16 @@ impl RankedOffer {
 }
 
 /// Days from a snapshot date ("2026-09-15", "2026-09", "~2026-09": the first of the month when
-/// no day is given) to `today` (days since 1970); None for an undated price.
+/// no day is given; "~2025": the year's last day, the latest it can be, so a price dated by its
+/// year alone is called old only when it surely is) to `today` (days since 1970); None for an
+/// undated price.
 pub fn age_days(date: &str, today: f64) -> Option<f64> {
     let mut it = date.trim_start_matches('~').split('-').map(|p| p.trim().parse::<i64>().ok());
-    let (y, m) = (it.next()??, it.next()??);
-    let d = it.next().flatten().unwrap_or(1);
+    let y = it.next()??;
+    let (m, d) = match it.next() {
+        Some(m) => (m?, it.next().flatten().unwrap_or(1)),
+        None => (12, 31),
+    };
     // Days since 1970-01-01 of a civil date (Howard Hinnant's days_from_civil).
     let y2 = if m <= 2 { y - 1 } else { y };
     let era = y2.div_euclid(400);

@@ -6,7 +6,7 @@
 //! offered.
 
 use crate::diag::Lang;
-use crate::query::{Checkpointing, Framework, Loss, Method, Optimizer, Precision, Query, ShardingStrategy};
+use crate::query::{Checkpointing, Framework, Method, Optimizer, Query, ShardingStrategy};
 use crate::settings::Settings;
 use crate::solve::Verdict;
 use serde::Serialize;
@@ -101,7 +101,8 @@ fn candidates(s: &Settings, vram: u64) -> Vec<(String, Query, Gives)> {
             out.push((set, c, note));
         }
     };
-    if r.loss != Loss::Chunked && r.profile.logits != crate::framework::LogitsImpl::Fused {
+    // Only the fp32-upcast path keeps full logits that a chunked loss would split.
+    if crate::memory::logits_impl(&r) == crate::framework::LogitsImpl::Fp32Upcast {
         push("loss=chunked".into(), Gives::ChunkedLoss);
     }
     if r.ckpt != Checkpointing::Full {
@@ -119,8 +120,7 @@ fn candidates(s: &Settings, vram: u64) -> Vec<(String, Query, Gives)> {
         b /= 2;
     }
     if q.precision.keeps_fp32_master() {
-        let p = if q.precision == Precision::Bf16Mixed { Precision::Bf16True } else { Precision::Fp16True };
-        push(format!("precision={p}"), Gives::SixteenBit);
+        push(format!("precision={}", q.precision.sixteen_bit()), Gives::SixteenBit);
     }
     if !q.optim.is_bnb_8bit() && q.optim != Optimizer::Sgd {
         push("optim=adamw-8bit".into(), Gives::Adam8bit);

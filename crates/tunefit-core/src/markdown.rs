@@ -9,10 +9,13 @@ use crate::report::Report;
 use std::fmt::Write;
 
 const GIB: f64 = 1_073_741_824.0;
+/// Beside a price older than `advice::STALE_AFTER_DAYS` (60).
+const STALE_NOTE: &str = " (older than 60 days)";
+const _: () = assert!(crate::advice::STALE_AFTER_DAYS == 60.0);
 /// Offers listed: enough to compare, short enough for an issue comment.
 const TOP_OFFERS: usize = 5;
 
-/// The report as Markdown; the link is given as its query string (`?v=1&…`).
+/// The report as Markdown; the link is given as its query string (`?v=2&…`).
 pub fn report_markdown(r: &Report) -> String {
     report_markdown_with_link(r, None)
 }
@@ -49,7 +52,7 @@ pub fn report_markdown_with_link(r: &Report, base: Option<&str>) -> String {
                 num(o.hours),
                 o.usd_total,
                 cell(o.snapshot_date),
-                if o.stale == Some(true) { " (older than 60 days)" } else { "" },
+                if o.stale == Some(true) { STALE_NOTE } else { "" },
             );
         }
         if !c.recommendation.is_empty() {

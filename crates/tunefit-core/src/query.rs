@@ -83,6 +83,15 @@ impl Precision {
     pub fn is_true16(self) -> bool {
         matches!(self, Precision::Fp16True | Precision::Bf16True)
     }
+    /// The same compute type without the fp32 weights: `bf16-true` for bf16, `fp16-true` for
+    /// fp16 and fp32 (a GPU without bf16 computes in fp16).
+    pub fn sixteen_bit(self) -> Precision {
+        if self.is_bf16() {
+            Precision::Bf16True
+        } else {
+            Precision::Fp16True
+        }
+    }
     /// Computes in bfloat16 (mixed or true): needs a GPU with native bf16.
     pub fn is_bf16(self) -> bool {
         matches!(self, Precision::Bf16Mixed | Precision::Bf16True)
@@ -1263,7 +1272,8 @@ impl Query {
     /// A leading '?' is ignored. Repeated keys: the last one wins.
     pub fn parse_lenient(s: &str) -> (Query, Vec<QueryError>) {
         let s = s.strip_prefix('?').unwrap_or(s);
-        let mut q = Query::defaults(Query::format_of(s));
+        let format = Query::format_of(s);
+        let mut q = Query::defaults(format);
         let mut errors = Vec::new();
         // `params` replaces `model`: a link carrying only params must not keep the default preset.
         let mut saw_model = false;
@@ -1276,10 +1286,10 @@ impl Query {
             if let Err(mut e) = q.set(&k, &v) {
                 // A hostile link can carry megabytes in one value; the notice quotes a prefix.
                 if v.len() > 60 {
-                    e.message = e.message.replace(v.as_str(), &clip(&v));
                     if let Some(value) = e.problem.value_mut() {
                         *value = clip(value);
                     }
+                    e.message = e.problem.to_string();
                 }
                 errors.push(e);
             }
@@ -1300,6 +1310,9 @@ impl Query {
             // Architecture fields alone describe a custom model.
             q.model = None;
         }
+        // The version is decided once, before the keys (a bad or repeated `v` cannot leave
+        // the state in one version and its defaults in another).
+        q.format = format;
         (q, errors)
     }
 
@@ -1350,11 +1363,16 @@ impl Query {
     /// Where there is no query at all (a bare page, the CLI without one), callers start from
     /// `Query::default()` instead.
     fn format_of(s: &str) -> Format {
-        let v = s.split('&').filter_map(|p| p.split_once('=')).rfind(|(k, _)| percent_decode(k) == "v");
-        match v {
-            Some((_, v)) => Format::parse(&percent_decode(v)).unwrap_or(FORMAT_VERSION),
-            None => Format::V1,
+        let vs: Vec<&str> = s
+            .split('&')
+            .filter_map(|p| p.split_once('='))
+            .filter(|(k, _)| percent_decode(k) == "v")
+            .map(|(_, v)| v)
+            .collect();
+        if vs.is_empty() {
+            return Format::V1;
         }
+        vs.iter().rev().find_map(|v| Format::parse(&percent_decode(v))).unwrap_or(FORMAT_VERSION)
     }
 
     /// Canonical query string: `v` first, then the keys in `KEYS` order that differ from

@@ -145,8 +145,9 @@ impl Report {
         if let Some(c) = &mut self.cost {
             let all =
                 c.offers.iter_mut().chain(c.cheapest.iter_mut()).chain(c.fastest.iter_mut()).chain(c.pareto.iter_mut());
+            // An undated price (a person's own) is neither: it stays unmarked.
             for o in all {
-                o.stale = Some(o.is_stale(today));
+                o.stale = crate::advice::age_days(o.snapshot_date, today).map(|d| d > crate::advice::STALE_AFTER_DAYS);
             }
         }
     }

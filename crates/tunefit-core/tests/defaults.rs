@@ -76,9 +76,31 @@ fn a_large_figure_says_why_and_the_sentence_goes_when_the_cause_does() {
     };
     assert_eq!(*trainable, r.model.trainable_params);
     // 8-bit states: the sentence, where there is one, never suggests what is already set.
-    let r = report("v=2&method=full&optim=adamw-8bit");
-    if let Some(p) = why(&r, "optimizer") {
-        assert!(matches!(p, Phrase::WhyOptimizerStates { full_width_states: false, .. }), "{p:?}");
-        assert!(!p.text(tunefit_core::diag::Lang::En).contains("optim=adamw-8bit"));
+    let r = report("v=2&method=full&optim=adamw-8bit&batch=1&seq=512");
+    let p = why(&r, "optimizer").expect("8-bit states of a full fine-tune at batch 1 are still a quarter");
+    assert!(matches!(p, Phrase::WhyOptimizerStates { full_width_states: false, trains_base: true, .. }), "{p:?}");
+    assert!(!p.text(tunefit_core::diag::Lang::En).contains("optim=adamw-8bit"));
+}
+
+#[test]
+fn the_why_sentences_claim_only_what_the_settings_do() {
+    // ZeRO and FSDP keep 16-bit parameters under a mixed precision: no fp32-weights sentence.
+    let r = report("v=2&method=full&precision=bf16-mixed&gpus=8&shard=zero2&batch=1&seq=512");
+    assert_eq!(why(&r, "weights"), None);
+    // fp16-mixed is told of fp16-true, not bf16-true (a GPU without bf16).
+    let r = report("v=1&method=lora&precision=fp16-mixed");
+    let w = why(&r, "weights").expect("fp32 frozen weights").text(tunefit_core::diag::Lang::En);
+    assert!(w.contains("precision=fp16-true") && !w.contains("bf16-true"), "{w}");
+    // Unsloth's fused loss and litgpt's model-dtype logits do not change with loss=chunked.
+    for fw in ["unsloth", "litgpt"] {
+        let r = report(&format!("v=2&model=qwen3-0.6b&method=lora&framework={fw}&loss=standard&batch=8&seq=4096"));
+        if let Some(Phrase::WhyLogits { standard_loss, fp32_copy, .. }) = why(&r, "logits") {
+            assert!(!standard_loss && !fp32_copy, "{fw}");
+        }
+    }
+    // Chunked and compiled: the chunks are saved in 16 bits.
+    let r = report("v=2&model=qwen3-0.6b&method=lora&framework=torchtune&compile=1&batch=16&seq=4096");
+    if let Some(Phrase::WhyLogits { fp32_copy, standard_loss, .. }) = why(&r, "logits") {
+        assert!(!fp32_copy && !standard_loss);
     }
 }

@@ -127,6 +127,12 @@ fn prices_older_than_60_days_are_marked_in_the_json_and_the_markdown() {
         let md = markdown_of_query(q, "", "https://x/", day);
         assert_eq!(md.contains("(older than 60 days)"), stale, "{md}");
     }
+    // A price dated by its year alone is as old as the year's last day: ~2025 is stale by
+    // 2026-12-03, ~2026 is not yet known to be; no date at all is neither.
+    let dec3 = today("2026-12-03");
+    assert!(age_days("~2025", dec3).unwrap() > 60.0);
+    assert!(age_days("~2026", dec3).unwrap() < 60.0);
+    assert_eq!(age_days("", dec3), None);
     // Undated, the JSON says nothing about it.
     let r = tunefit_core::evaluate(&tunefit_core::Query::parse(q).unwrap()).unwrap();
     assert!(!serde_json::to_string(&r).unwrap().contains("\"stale\""));

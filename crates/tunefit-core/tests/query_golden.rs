@@ -343,6 +343,10 @@ fn a_v1_link_is_written_back_as_v1() {
     // Without a `v`, a link is v1, the empty one too.
     assert_eq!(Query::parse("method=lora").unwrap(), q);
     assert_eq!(Query::parse("").unwrap(), v1_defaults());
+    // A bad `v` beside a good one is reported and changes nothing: the state and its defaults
+    // stay in one version.
+    let (q2, errs) = Query::parse_lenient("v=1&v=9&method=lora");
+    assert_eq!((q2, errs.len(), errs[0].key.as_str()), (q, 1, "v"));
 }
 
 #[test]

@@ -82,15 +82,22 @@ fn why_large(run: &Run, m: &MemoryBreakdown, term: &str) -> Option<Phrase> {
     let stacked = m.terms().iter().map(|(_, b)| b).sum::<u64>() as f64;
     let share = |bytes: u64| stacked > 0.0 && bytes as f64 >= LARGE_SHARE * stacked;
     match term {
-        "weights" if share(m.weights) && (run.mixed || run.fp32) && !q.method.quantized_base() => {
+        // Only where the weights term holds 4-byte weights: not QLoRA's packed base, not ZeRO's
+        // or FSDP's 16-bit parameters of a mixed precision (their fp32 master is the optimizer's).
+        "weights" if share(m.weights) && holds_fp32_weights(run) => {
             Some(Phrase::WhyFp32Weights { precision: q.precision, params: run.p_total })
         }
-        "logits" if share(m.logits) => Some(Phrase::WhyLogits {
-            vocab: run.a.vocab,
-            tokens: run.tokens.round() as u64,
-            fp32_copy: matches!(r.profile.logits, LogitsImpl::Fp32Upcast | LogitsImpl::ChunkedFp32 { .. }),
-            standard_loss: r.loss == Loss::Standard,
-        }),
+        "logits" if share(m.logits) => {
+            let how = super::logits::logits_impl(r);
+            Some(Phrase::WhyLogits {
+                vocab: run.a.vocab,
+                tokens: run.tokens.round() as u64,
+                fp32_copy: how == LogitsImpl::Fp32Upcast
+                    || (matches!(how, LogitsImpl::ChunkedFp32 { .. }) && !r.compile),
+                // Only the fp32-upcast path keeps full logits that a chunked loss would split.
+                standard_loss: how == LogitsImpl::Fp32Upcast,
+            })
+        }
         "activations" if share(m.activations) && r.ckpt == Checkpointing::None => {
             Some(Phrase::WhyNoCheckpointing { layers: run.a.layers })
         }
@@ -104,10 +111,25 @@ fn why_large(run: &Run, m: &MemoryBreakdown, term: &str) -> Option<Phrase> {
     }
 }
 
+/// Whether the weights term holds 4-byte weights under a mixed precision: the frozen base in
+/// fp32, or a trained base whose fp32 copy is its own (not ZeRO's 16-bit one). `precision=fp32`
+/// is a choice of fp32 compute, not a default to explain.
+fn holds_fp32_weights(run: &Run) -> bool {
+    let q = run.q;
+    if !run.mixed || q.method.quantized_base() {
+        return false;
+    }
+    if q.method.trains_base() {
+        !run.zero_mixed && run.base_train_bytes == 4.0
+    } else {
+        run.frozen_bytes == 4.0
+    }
+}
+
 /// Billions with two decimals ("8.03 billion", "8,03 млрд"): a sentence's count.
 fn billions(n: u64, lang: Lang) -> String {
     let b = n as f64 / 1e9;
-    match lang {
+    match lang.built() {
         Lang::En => format!("{b:.2} billion"),
         Lang::Ru => format!("{b:.2} млрд").replace('.', ","),
     }
@@ -177,105 +199,117 @@ pub enum Phrase {
 
 impl Phrase {
     pub fn text(&self, lang: Lang) -> String {
-        use Phrase as P;
-        match lang {
-            Lang::En => match self {
-                P::WeightsFormula => "frozen params × storage bytes (NF4 4.5 / DQ 4.127 bits for QLoRA block linears) + trainable × their dtype".into(),
-                P::ParamsTrainable { params, trainable } => format!("{params} params, {trainable} trainable"),
-                P::AdapterDtype { dtype, framework } => format!("adapter dtype {dtype} ({framework} profile unless set)"),
-                P::OptimizerFormula { optim } => format!("{optim} states per trainable parameter"),
-                P::StatePrecision => "true-16-bit precision keeps states in the parameter dtype; mixed keeps fp32 master weights and states".into(),
-                P::ActivationsFormula => "Σ layers of the tensors each op saves for backward (activation.rs)".into(),
-                P::ActivationSettings { attn, ckpt, compile, packing } => {
-                    format!("attention {attn}, checkpointing {ckpt}, compile {compile}, packing {packing}")
-                }
-                P::ActivationOffload => "activation offloading: two blocks stay on the GPU, the rest in host RAM".into(),
-                P::NoActivationOffload => "no activation offloading".into(),
-                P::GradientsLive => "gradients live only from the backward pass to the optimizer step (ga > 1: through every micro-batch)".into(),
-                P::GradientsZeroFilled => "set_to_none=0: zero-filled gradients stay allocated through the forward pass".into(),
-                P::LogitsFormula => "tokens × vocab × bytes of the loss path".into(),
-                P::LossImpl { loss, framework } => format!("loss {loss} as {framework} implements it"),
-                P::OverheadFormula => "allocator fragmentation (5% of per-step tensors) + CUDA context + framework buffers".into(),
-                P::CudaContext { mib } => format!("CUDA context {mib} MiB"),
-                P::WhyFp32Weights { precision, params } => format!(
-                    "large because precision={precision} keeps all {} parameters in fp32 (4 bytes each) and computes in 16 bits; precision=bf16-true keeps the checkpoint's own 16-bit type, as from_pretrained loads it since transformers 5, and halves this",
-                    billions(*params, Lang::En)
-                ),
-                P::WhyLogits { vocab, tokens, fp32_copy, standard_loss } => {
-                    let copy = if *fp32_copy { ", with an fp32 copy for the loss" } else { "" };
-                    let fix = if *standard_loss { "; loss=chunked or loss=fused-linear holds one chunk of them at a time" } else { "" };
-                    format!("large because each of the micro-batch's {tokens} tokens carries a row of {vocab} logits (the vocabulary){copy}{fix}")
-                }
-                P::WhyNoCheckpointing { layers } => format!(
-                    "large because without activation checkpointing each of the {layers} blocks keeps every tensor it saves for backward; ckpt=full keeps one input per block and recomputes the rest (about a third more compute)"
-                ),
-                P::WhyOptimizerStates { optim, trainable, trains_base, full_width_states } => {
-                    let fix = match (trains_base, full_width_states) {
-                        (true, true) => "; LoRA, or an 8-bit optimizer (optim=adamw-8bit), shrinks them",
-                        (true, false) => "; LoRA shrinks them",
-                        (false, true) => "; an 8-bit optimizer (optim=adamw-8bit) shrinks them",
-                        (false, false) => "",
-                    };
-                    format!("large because {optim} keeps its states for each of the {} trainable parameters{fix}", billions(*trainable, Lang::En))
-                }
-            },
+        match lang.built() {
+            Lang::En => self.english(),
             // A build without Russian (the page's first load) says it in English.
             #[cfg(not(feature = "ru"))]
-            Lang::Ru => self.text(Lang::En),
+            Lang::Ru => self.english(),
             #[cfg(feature = "ru")]
-            Lang::Ru => match self {
-                P::WeightsFormula => "замороженные параметры × байты хранения (NF4 4,5 / DQ 4,127 бита у блочных линейных слоёв QLoRA) + обучаемые × их тип".into(),
-                P::ParamsTrainable { params, trainable } => format!("параметров: {params}, обучаемых: {trainable}"),
-                P::AdapterDtype { dtype, framework } => format!("тип адаптеров {dtype} (профиль {framework}, если не задан)"),
-                P::OptimizerFormula { optim } => format!("состояния {optim} на каждый обучаемый параметр"),
-                P::StatePrecision => "в чистой 16-битной точности состояния хранятся в типе параметров; смешанная держит fp32 мастер-веса и состояния".into(),
-                P::ActivationsFormula => "Σ по слоям тензоров, которые каждая операция сохраняет для обратного прохода (activation.rs)".into(),
-                P::ActivationSettings { attn, ckpt, compile, packing } => {
-                    let ckpt = match ckpt {
-                        Checkpointing::None => "нет",
-                        Checkpointing::Full => "полный",
-                        Checkpointing::Selective => "выборочный",
-                        Checkpointing::Op => "по операциям",
-                    };
-                    format!("внимание {attn}, чекпоинтинг {ckpt}, compile {compile}, packing {packing}")
-                }
-                P::ActivationOffload => "выгрузка активаций: два блока остаются на GPU, остальное в ОЗУ хоста".into(),
-                P::NoActivationOffload => "без выгрузки активаций".into(),
-                P::GradientsLive => "градиенты живут только от обратного прохода до шага оптимизатора (при ga > 1 — через все микробатчи)".into(),
-                P::GradientsZeroFilled => "set_to_none=0: обнулённые градиенты остаются в памяти и во время прямого прохода".into(),
-                P::LogitsFormula => "токены × словарь × байты на пути функции потерь".into(),
-                P::LossImpl { loss, framework } => {
-                    let loss = match loss {
-                        Loss::Standard => "стандартная",
-                        Loss::Chunked => "по частям",
-                        Loss::FusedLinear => "слитая с выходным слоем",
-                    };
-                    format!("функция потерь {loss}, как её реализует {framework}")
-                }
-                P::OverheadFormula => "фрагментация аллокатора (5% тензоров шага) + контекст CUDA + буферы фреймворка".into(),
-                P::CudaContext { mib } => format!("контекст CUDA {mib} МиБ"),
-                P::WhyFp32Weights { precision, params } => format!(
-                    "много, потому что precision={precision} держит все {} параметров в fp32 (4 байта на каждый) и считает в 16 битах; precision=bf16-true оставляет 16-битный тип чекпойнта, как его загружает from_pretrained начиная с transformers 5, и вдвое сокращает это",
-                    billions(*params, Lang::Ru)
-                ),
-                P::WhyLogits { vocab, tokens, fp32_copy, standard_loss } => {
-                    let copy = if *fp32_copy { " и их копию в fp32 для функции потерь" } else { "" };
-                    let fix = if *standard_loss { "; loss=chunked или loss=fused-linear держат в памяти только одну их часть за раз" } else { "" };
-                    format!("много, потому что каждый из {tokens} токенов микробатча несёт строку из {vocab} логитов (размер словаря){copy}{fix}")
-                }
-                P::WhyNoCheckpointing { layers } => format!(
-                    "много, потому что без чекпоинтинга активаций каждый из {layers} блоков хранит все тензоры, сохранённые для обратного прохода; ckpt=full хранит по одному входу на блок и пересчитывает остальное (примерно на треть больше вычислений)"
-                ),
-                P::WhyOptimizerStates { optim, trainable, trains_base, full_width_states } => {
-                    let fix = match (trains_base, full_width_states) {
-                        (true, true) => "; LoRA или 8-битный оптимизатор (optim=adamw-8bit) их сокращают",
-                        (true, false) => "; LoRA их сокращает",
-                        (false, true) => "; 8-битный оптимизатор (optim=adamw-8bit) их сокращает",
-                        (false, false) => "",
-                    };
-                    format!("много, потому что {optim} хранит свои состояния для каждого из {} обучаемых параметров{fix}", billions(*trainable, Lang::Ru))
-                }
-            },
+            Lang::Ru => self.russian(),
+        }
+    }
+
+    fn english(&self) -> String {
+        use Phrase as P;
+        match self {
+            P::WeightsFormula => "frozen params × storage bytes (NF4 4.5 / DQ 4.127 bits for QLoRA block linears) + trainable × their dtype".into(),
+            P::ParamsTrainable { params, trainable } => format!("{params} params, {trainable} trainable"),
+            P::AdapterDtype { dtype, framework } => format!("adapter dtype {dtype} ({framework} profile unless set)"),
+            P::OptimizerFormula { optim } => format!("{optim} states per trainable parameter"),
+            P::StatePrecision => "true-16-bit precision keeps states in the parameter dtype; mixed keeps fp32 master weights and states".into(),
+            P::ActivationsFormula => "Σ layers of the tensors each op saves for backward (activation.rs)".into(),
+            P::ActivationSettings { attn, ckpt, compile, packing } => {
+                format!("attention {attn}, checkpointing {ckpt}, compile {compile}, packing {packing}")
+            }
+            P::ActivationOffload => "activation offloading: two blocks stay on the GPU, the rest in host RAM".into(),
+            P::NoActivationOffload => "no activation offloading".into(),
+            P::GradientsLive => "gradients live only from the backward pass to the optimizer step (ga > 1: through every micro-batch)".into(),
+            P::GradientsZeroFilled => "set_to_none=0: zero-filled gradients stay allocated through the forward pass".into(),
+            P::LogitsFormula => "tokens × vocab × bytes of the loss path".into(),
+            P::LossImpl { loss, framework } => format!("loss {loss} as {framework} implements it"),
+            P::OverheadFormula => "allocator fragmentation (5% of per-step tensors) + CUDA context + framework buffers".into(),
+            P::CudaContext { mib } => format!("CUDA context {mib} MiB"),
+            P::WhyFp32Weights { precision, params } => format!(
+                "large because precision={precision} keeps all {} parameters in fp32 (4 bytes each) and computes in 16 bits; precision={} keeps the checkpoint's own 16-bit type, as from_pretrained loads it since transformers 5, and halves this",
+                billions(*params, Lang::En),
+                precision.sixteen_bit()
+            ),
+            P::WhyLogits { vocab, tokens, fp32_copy, standard_loss } => {
+                let copy = if *fp32_copy { ", with an fp32 copy for the loss" } else { "" };
+                let fix = if *standard_loss { "; loss=chunked or loss=fused-linear holds one chunk of them at a time" } else { "" };
+                format!("large because each of the micro-batch's {tokens} tokens carries a row of {vocab} logits (the vocabulary){copy}{fix}")
+            }
+            P::WhyNoCheckpointing { layers } => format!(
+                "large because without activation checkpointing each of the {layers} blocks keeps every tensor it saves for backward; ckpt=full keeps one input per block and recomputes the rest (about a third more compute)"
+            ),
+            P::WhyOptimizerStates { optim, trainable, trains_base, full_width_states } => {
+                let fix = match (trains_base, full_width_states) {
+                    (true, true) => "; LoRA, or an 8-bit optimizer (optim=adamw-8bit), shrinks them",
+                    (true, false) => "; LoRA shrinks them",
+                    (false, true) => "; an 8-bit optimizer (optim=adamw-8bit) shrinks them",
+                    (false, false) => "",
+                };
+                format!("large because {optim} keeps its states for each of the {} trainable parameters{fix}", billions(*trainable, Lang::En))
+            }
+        }
+    }
+
+    #[cfg(feature = "ru")]
+    fn russian(&self) -> String {
+        use Phrase as P;
+        match self {
+            P::WeightsFormula => "замороженные параметры × байты хранения (NF4 4,5 / DQ 4,127 бита у блочных линейных слоёв QLoRA) + обучаемые × их тип".into(),
+            P::ParamsTrainable { params, trainable } => format!("параметров: {params}, обучаемых: {trainable}"),
+            P::AdapterDtype { dtype, framework } => format!("тип адаптеров {dtype} (профиль {framework}, если не задан)"),
+            P::OptimizerFormula { optim } => format!("состояния {optim} на каждый обучаемый параметр"),
+            P::StatePrecision => "в чистой 16-битной точности состояния хранятся в типе параметров; смешанная держит fp32 мастер-веса и состояния".into(),
+            P::ActivationsFormula => "Σ по слоям тензоров, которые каждая операция сохраняет для обратного прохода (activation.rs)".into(),
+            P::ActivationSettings { attn, ckpt, compile, packing } => {
+                let ckpt = match ckpt {
+                    Checkpointing::None => "нет",
+                    Checkpointing::Full => "полный",
+                    Checkpointing::Selective => "выборочный",
+                    Checkpointing::Op => "по операциям",
+                };
+                format!("внимание {attn}, чекпоинтинг {ckpt}, compile {compile}, packing {packing}")
+            }
+            P::ActivationOffload => "выгрузка активаций: два блока остаются на GPU, остальное в ОЗУ хоста".into(),
+            P::NoActivationOffload => "без выгрузки активаций".into(),
+            P::GradientsLive => "градиенты живут только от обратного прохода до шага оптимизатора (при ga > 1 — через все микробатчи)".into(),
+            P::GradientsZeroFilled => "set_to_none=0: обнулённые градиенты остаются в памяти и во время прямого прохода".into(),
+            P::LogitsFormula => "токены × словарь × байты на пути функции потерь".into(),
+            P::LossImpl { loss, framework } => {
+                let loss = match loss {
+                    Loss::Standard => "стандартная",
+                    Loss::Chunked => "по частям",
+                    Loss::FusedLinear => "слитая с выходным слоем",
+                };
+                format!("функция потерь {loss}, как её реализует {framework}")
+            }
+            P::OverheadFormula => "фрагментация аллокатора (5% тензоров шага) + контекст CUDA + буферы фреймворка".into(),
+            P::CudaContext { mib } => format!("контекст CUDA {mib} МиБ"),
+            P::WhyFp32Weights { precision, params } => format!(
+                "много, потому что precision={precision} держит все {} параметров в fp32 (4 байта на каждый) и считает в 16 битах; precision={} оставляет 16-битный тип чекпойнта, как его загружает from_pretrained начиная с transformers 5, и вдвое сокращает это",
+                billions(*params, Lang::Ru),
+                precision.sixteen_bit()
+            ),
+            P::WhyLogits { vocab, tokens, fp32_copy, standard_loss } => {
+                let copy = if *fp32_copy { " и их копию в fp32 для функции потерь" } else { "" };
+                let fix = if *standard_loss { "; loss=chunked или loss=fused-linear держат в памяти только одну их часть за раз" } else { "" };
+                format!("много, потому что каждый из {tokens} токенов микробатча несёт строку из {vocab} логитов (размер словаря){copy}{fix}")
+            }
+            P::WhyNoCheckpointing { layers } => format!(
+                "много, потому что без чекпоинтинга активаций каждый из {layers} блоков хранит все тензоры, сохранённые для обратного прохода; ckpt=full хранит по одному входу на блок и пересчитывает остальное (примерно на треть больше вычислений)"
+            ),
+            P::WhyOptimizerStates { optim, trainable, trains_base, full_width_states } => {
+                let fix = match (trains_base, full_width_states) {
+                    (true, true) => "; LoRA или 8-битный оптимизатор (optim=adamw-8bit) их сокращают",
+                    (true, false) => "; LoRA их сокращает",
+                    (false, true) => "; 8-битный оптимизатор (optim=adamw-8bit) их сокращает",
+                    (false, false) => "",
+                };
+                format!("много, потому что {optim} хранит свои состояния для каждого из {} обучаемых параметров{fix}", billions(*trainable, Lang::Ru))
+            }
         }
     }
 }

@@ -12,18 +12,23 @@ pub(super) struct LossPath {
     pub logits: f64,
 }
 
-pub(super) fn loss_path(r: &Run, head_trains: bool) -> LossPath {
-    let (q, a, res, tp) = (r.q, &r.a, r.res, r.tp);
-    let (tokens, act_bytes, true16) = (r.tokens, r.act_bytes, r.true16);
-    let h = a.hidden as f64;
-    let v = a.vocab as f64 / tp;
-    let logits_impl = match (res.loss, res.profile.logits) {
+/// How the loss runs: the `loss` key over the framework's own implementation.
+pub fn logits_impl(res: &crate::framework::Resolved) -> LogitsImpl {
+    match (res.loss, res.profile.logits) {
         (Loss::FusedLinear, _) => LogitsImpl::FusedLinear,
         (_, LogitsImpl::Fused) => LogitsImpl::Fused,
         (Loss::Chunked, LogitsImpl::Fp32Upcast) => LogitsImpl::ChunkedFp32 { chunks: 8 },
         (Loss::Standard, LogitsImpl::ChunkedFp32 { .. }) => LogitsImpl::Fp32Upcast,
         (_, x) => x,
-    };
+    }
+}
+
+pub(super) fn loss_path(r: &Run, head_trains: bool) -> LossPath {
+    let (q, a, res, tp) = (r.q, &r.a, r.res, r.tp);
+    let (tokens, act_bytes, true16) = (r.tokens, r.act_bytes, r.true16);
+    let h = a.hidden as f64;
+    let v = a.vocab as f64 / tp;
+    let logits_impl = logits_impl(&res);
     let loss_saved = if a.encoder_only {
         0.0
     } else {

@@ -25,6 +25,7 @@ mod states;
 mod trainable;
 
 pub use explain::Phrase;
+pub use logits::logits_impl;
 pub use states::quant_bits;
 pub use trainable::{trainable, Trainable};
 
