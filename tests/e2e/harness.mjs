@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { join, extname, normalize } from 'node:path';
 import { chromium } from 'playwright-core';
+import { gzipSync } from 'node:zlib';
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript',
@@ -11,7 +12,10 @@ const TYPES = {
 };
 
 /** Serves `root` (default dist/) on 127.0.0.1 at a free port, optionally under a sub-path. */
-export async function serve({ root = 'dist', prefix = '/', port = 0 } = {}) {
+export async function serve({ root = 'dist', prefix = '/', port = 0, gzip = false } = {}) {
+  // With `gzip`, files go out gzip-encoded to a client that accepts it, as a static host
+  // serves them (compressed once per file).
+  const zipped = new Map();
   const server = createServer(async (req, res) => {
     try {
       let path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
@@ -20,7 +24,13 @@ export async function serve({ root = 'dist', prefix = '/', port = 0 } = {}) {
       let file = join(root, path);
       if (!path || path.endsWith('/') || (await stat(file).catch(() => null))?.isDirectory()) file = join(file, 'index.html');
       const body = await readFile(file);
-      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body);
+      const type = TYPES[extname(file)] ?? 'application/octet-stream';
+      if (gzip && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
+        if (!zipped.has(file)) zipped.set(file, gzipSync(body, { level: 9 }));
+        res.writeHead(200, { 'content-type': type, 'content-encoding': 'gzip' }).end(zipped.get(file));
+        return;
+      }
+      res.writeHead(200, { 'content-type': type }).end(body);
     } catch { res.writeHead(404).end('not found'); }
   });
   await new Promise((r) => server.listen(port, '127.0.0.1', r));
