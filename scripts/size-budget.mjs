@@ -43,9 +43,11 @@ import { bundleSizes } from './bundle.mjs';
 // of the offer rows, fixes, plans and the timeline with typed offer names and the one plural
 // rule: +0.7 KB in English, +1.5 KB in Russian (325.3 KB; 338.1 KB in Russian). A link's bad
 // values as typed problems (`query::Problem`), said in the page's language: +1.1 KB, +2.0 KB
-// in Russian (326.4 KB; 340.1 KB).
+// in Russian (326.4 KB; 340.1 KB). The configurations refused as typed `diag::Refusal`s, said
+// in the page's language (and the review's fixes): −0.3 KB, +0.9 KB in Russian (326.1 KB;
+// 341.0 KB).
 const BUDGET_KB = Number(process.env.TUNEFIT_SIZE_BUDGET_KB ?? 327);
-const BUDGET_RU_KB = Number(process.env.TUNEFIT_SIZE_BUDGET_RU_KB ?? 341);
+const BUDGET_RU_KB = Number(process.env.TUNEFIT_SIZE_BUDGET_RU_KB ?? 342);
 const dir = process.argv[2] ?? 'dist';
 const b = bundleSizes(dir);
 for (const f of b.files) {

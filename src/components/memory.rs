@@ -43,7 +43,8 @@ pub fn MemoryPanel() -> impl IntoView {
     move || {
         let s = st.s();
         if !ok.get() {
-            let e = st.report.with_untracked(|r| r.as_ref().err().map(|e| e.to_string()).unwrap_or_default());
+            let lang = st.lang.get_untracked().core();
+            let e = st.report.with_untracked(|r| r.as_ref().err().map(|e| e.text(lang)).unwrap_or_default());
             return view! {
                 <section class="card memory" data-testid="memory-panel">
                     <p role="alert" class="error" data-testid="eval-error">{s.cannot_compute}" "{e}</p>

@@ -646,10 +646,13 @@ impl Architecture {
             || self.ffn == 0
             || self.vocab == 0
         {
-            return bad("hidden", "layers, hidden, heads, head_dim, ffn and vocab must all be at least 1".into());
+            return Err(crate::diag::Error::Refused(crate::diag::Refusal::ArchZero));
         }
         if self.kv_heads == 0 || self.kv_heads > self.heads || !self.heads.is_multiple_of(self.kv_heads) {
-            return bad("kv_heads", format!("kv_heads {} must divide heads {}", self.kv_heads, self.heads));
+            return Err(crate::diag::Error::Refused(crate::diag::Refusal::KvHeadsDivideHeads {
+                kv_heads: self.kv_heads,
+                heads: self.heads,
+            }));
         }
         let (lay, m) = (&self.layout, &self.layout.mla);
         if lay.dense_layers > self.layers || (lay.dense_layers > 0 && lay.dense_ffn == 0) {
@@ -671,7 +674,7 @@ impl Architecture {
             );
         }
         if self.experts_per_token == 0 || self.experts_per_token > self.experts {
-            return bad("experts_per_token", format!("must be from 1 to experts ({})", self.experts));
+            return Err(crate::diag::Error::Refused(crate::diag::Refusal::ExpertsPerToken { experts: self.experts }));
         }
         // Keep every product far from u64 overflow: 10^15 parameters is 1000x the largest model.
         let p = (self.layers as f64)
@@ -680,7 +683,7 @@ impl Architecture {
             + 2.0 * (self.vocab as f64) * (self.hidden as f64);
         // NaN (an overflowed product) is refused too.
         if p.is_nan() || p >= 1e15 {
-            return bad("hidden", format!("the architecture has about {p:.3e} parameters; at most 1e15 are supported"));
+            return Err(crate::diag::Error::Refused(crate::diag::Refusal::TooManyParams { params: p }));
         }
         Ok(())
     }

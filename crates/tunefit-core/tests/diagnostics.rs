@@ -170,3 +170,35 @@ fn a_links_bad_values_read_in_russian_with_their_figures() {
         same_figures(&en, &ru).unwrap_or_else(|m| panic!("{}: {m}", e.key));
     }
 }
+
+#[test]
+fn refusals_name_their_key_and_read_in_russian_with_their_figures() {
+    for (s, key) in [
+        ("gpus=8&tp=3", "tp"),
+        ("v=2&model=gpt-oss-20b&method=full&expert_format=mxfp4", "expert_format"),
+        ("optim_in_bwd=1&ga=2", "optim_in_bwd"),
+        ("gpus=8&pp=3", "pp"),
+        ("model=gpt2&gpus=16&pp=16", "pp"),
+        ("gpus=3&cp=3&seq=1000", "cp"),
+        ("gpus=2&nodes=4", "nodes"),
+        ("model=llama-3.1-8b&gpus=3&tp=3", "tp"),
+        ("model=gpt2&seq=2000", "seq"),
+        ("model=gpt2&method=freeze&train_layers=13", "train_layers"),
+        ("model=gpt2&method=adapter&bottleneck=5000", "bottleneck"),
+        ("model=llama-3.2-1b&method=lora&rank=4096", "rank"),
+        ("model=gpt2&method=lora&targets=gate", "targets"),
+        ("model=custom&layers=2&hidden=64&heads=4&kv_heads=3&head_dim=16&ffn=128&vocab=100", "kv_heads"),
+    ] {
+        let Err(e) = tunefit_core::evaluate(&tunefit_core::Query::parse(s).unwrap()) else { panic!("{s}: evaluated") };
+        assert!(matches!(e, tunefit_core::Error::Refused(_)), "{s}: {e:?}");
+        assert_eq!(e.key(), Some(key), "{s}");
+        let (en, ru) = (e.text(Lang::En), e.text(Lang::Ru));
+        assert_eq!(en, e.to_string());
+        assert!(is_russian(&ru) && !is_russian(&en), "{s}: {ru}");
+        same_figures(&en, &ru).unwrap_or_else(|m| panic!("{s}: {m}"));
+        // The JSON keeps the shape of the error it replaced.
+        let v = serde_json::to_value(&e).unwrap();
+        assert_eq!(v["Invalid"]["key"], key);
+        assert_eq!(format!("{key}: {}", v["Invalid"]["message"].as_str().unwrap()), en);
+    }
+}

@@ -22,7 +22,7 @@ use wasm_bindgen::prelude::*;
 /// or `{"error": "..."}` (the core's own error text, as `tunefit export` prints it).
 #[wasm_bindgen]
 pub fn export_json(query: &str, framework: &str, lang: &str) -> String {
-    export_json_in(query, framework, if lang == "ru" { Lang::Ru } else { Lang::En })
+    export_json_in(query, framework, Lang::from_code(lang))
 }
 
 /// The whole report as `tunefit estimate --json` prints it (the page's Download JSON),
@@ -42,7 +42,7 @@ pub fn report_markdown(query: &str, prices: &str, base: &str, today: f64) -> Str
 /// ("ru" is Russian; any other value is English): the page's summary.
 #[wasm_bindgen]
 pub fn fixes_tsv(query: &str, lang: &str) -> String {
-    tunefit_core::report::fixes_tsv(query, if lang == "ru" { Lang::Ru } else { Lang::En })
+    tunefit_core::report::fixes_tsv(query, Lang::from_code(lang))
 }
 
 /// A pasted or fetched config.json, read (`tunefit_core::hfconfig::read_for_page`): the

@@ -77,15 +77,6 @@ static RU: Strings = Strings {
     hours: "ч",
 };
 
-/// The core's language for the page's `lang`.
-fn core(lang: &str) -> Lang {
-    if lang == "ru" {
-        Lang::Ru
-    } else {
-        Lang::En
-    }
-}
-
 /// A goal's name in the goal picker: the query's value in English, words in Russian.
 fn goal_label(g: Goal, lang: &str) -> &'static str {
     match (lang, g) {
@@ -185,11 +176,11 @@ pub fn plans_html(query: &str, lang: &str, gib: bool) -> Html {
     let s = strings(lang);
     let q = match Query::parse(query) {
         Ok(q) => q,
-        Err(e) => return warn(&e.to_string()),
+        Err(e) => return warn(&tunefit_core::Error::from(e).text(Lang::from_code(lang))),
     };
     let plans = match tunefit_core::plan::plan(&q) {
         Ok(p) => p,
-        Err(e) => return warn(&e.to_string()),
+        Err(e) => return warn(&e.text(Lang::from_code(lang))),
     };
     let mut h = Html::new();
     if plans.is_empty() {
@@ -201,7 +192,7 @@ pub fn plans_html(query: &str, lang: &str, gib: bool) -> Html {
         let gives_up = if p.gives_up.is_empty() {
             s.same.to_string()
         } else {
-            p.gives_up.iter().map(|c| c.text(core(lang))).collect::<Vec<_>>().join("; ")
+            p.gives_up.iter().map(|c| c.text(Lang::from_code(lang))).collect::<Vec<_>>().join("; ")
         };
         write_html!(
             h,
@@ -244,11 +235,11 @@ pub fn calibration_html(query: &str, log: &str, lang: &str, gib: bool) -> Html {
     let s = strings(lang);
     let q = match Query::parse(query) {
         Ok(q) => q,
-        Err(e) => return warn(&e.to_string()),
+        Err(e) => return warn(&tunefit_core::Error::from(e).text(Lang::from_code(lang))),
     };
     let c = match tunefit_core::calibrate::calibrate(&q, log) {
         Ok(c) => c,
-        Err(e) => return warn(&e.to_string()),
+        Err(e) => return warn(&e.text(Lang::from_code(lang))),
     };
     let mut h = Html::new();
     write_html!(h, r#"<ul data-testid="calibration">"#);
@@ -291,7 +282,7 @@ pub fn calibration_html(query: &str, log: &str, lang: &str, gib: bool) -> Html {
         write_html!(
             h,
             r#"<li data-testid="calibration-speed">"#,
-            (s.speed)(&format!("{}×", number(ratio, 2, lang)), c.speed_basis.text(core(lang))),
+            (s.speed)(&format!("{}×", number(ratio, 2, lang)), c.speed_basis.text(Lang::from_code(lang))),
             r#" <button type="button" data-act="set:mfu="#,
             format_args!("{mfu:.3}"),
             r#"">"#,

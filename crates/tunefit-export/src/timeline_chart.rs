@@ -107,14 +107,15 @@ fn capacity_line(svg: &mut Html, (x0, x1): (f64, f64), yc: f64, label: &str, fig
 
 /// The chart for `query` in `lang` ("ru" or English), figures in GiB (or GB).
 pub fn html(query: &str, lang: &str, gib: bool) -> Html {
-    let (s, core) = if lang == "ru" { (&RU, Lang::Ru) } else { (&EN, Lang::En) };
+    let core = Lang::from_code(lang);
+    let s = if core == Lang::Ru { &RU } else { &EN };
     let q = match Query::parse(query) {
         Ok(q) => q,
-        Err(e) => return warning(&e.to_string()),
+        Err(e) => return warning(&tunefit_core::Error::from(e).text(core)),
     };
     let r = match tunefit_core::evaluate_with_timeline(&q) {
         Ok(r) => r,
-        Err(e) => return warning(&e.to_string()),
+        Err(e) => return warning(&e.text(core)),
     };
     let Some(points) = r.memory.timeline.as_ref().filter(|p| p.len() > 1) else { return warning(s.none) };
     let fig = |b: f64| crate::plan_panel::bytes(b, gib, lang);

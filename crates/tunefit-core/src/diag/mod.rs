@@ -7,18 +7,90 @@ use serde::Serialize;
 use std::fmt;
 
 /// Why a query could not be evaluated.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Error {
     /// The query string itself is malformed.
     Query(crate::query::QueryErrors),
     /// The query is well-formed but describes something impossible (named key, reason).
     Invalid { key: String, message: String },
+    /// A layout or setting no framework can run, with its figures (rendered per language).
+    Refused(Refusal),
+}
+
+/// A configuration `memory::estimate` refuses (memory/checks.rs), with the figures that make
+/// it impossible; the key to change is `key()`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Refusal {
+    TpDividesGpus { tp: u32, gpus: u32 },
+    Mxfp4Trains,
+    OptimInBwdAccumulates { ga: u32 },
+    ModelParallelDividesGpus { degree: u64, gpus: u32 },
+    StagesOverLayers { pp: u32, layers: u64 },
+    CpDividesSeq { cp: u32, seq: u32 },
+    NodesOverGpus { nodes: u32, gpus: u32 },
+    TpDividesHeads { tp: u32, heads: u64 },
+    SeqOverPositions { seq: u32, positions: u64 },
+    TrainLayersOverLayers { train_layers: u32, layers: u64 },
+    BottleneckOverHidden { bottleneck: u32, hidden: u64 },
+    RankOverHidden { rank: u32, hidden: u64 },
+    NoTargetExists,
+    BeyondAddressable,
+    ArchZero,
+    KvHeadsDivideHeads { kv_heads: u64, heads: u64 },
+    ExpertsPerToken { experts: u64 },
+    TooManyParams { params: f64 },
+}
+
+impl Refusal {
+    /// The key a person changes.
+    pub fn key(self) -> &'static str {
+        use Refusal as R;
+        match self {
+            R::TpDividesGpus { .. } | R::TpDividesHeads { .. } => "tp",
+            R::Mxfp4Trains => "expert_format",
+            R::OptimInBwdAccumulates { .. } => "optim_in_bwd",
+            R::ModelParallelDividesGpus { .. } | R::StagesOverLayers { .. } => "pp",
+            R::CpDividesSeq { .. } => "cp",
+            R::NodesOverGpus { .. } => "nodes",
+            R::SeqOverPositions { .. } | R::BeyondAddressable => "seq",
+            R::TrainLayersOverLayers { .. } => "train_layers",
+            R::BottleneckOverHidden { .. } => "bottleneck",
+            R::RankOverHidden { .. } => "rank",
+            R::NoTargetExists => "targets",
+            R::ArchZero | R::TooManyParams { .. } => "hidden",
+            R::KvHeadsDivideHeads { .. } => "kv_heads",
+            R::ExpertsPerToken { .. } => "experts_per_token",
+        }
+    }
 }
 
 impl Error {
     /// A well-formed query that describes something impossible: the key to change and why.
     pub fn invalid(key: &str, message: impl Into<String>) -> Error {
         Error::Invalid { key: key.into(), message: message.into() }
+    }
+
+    /// The key to change, where one is named.
+    pub fn key(&self) -> Option<&str> {
+        match self {
+            Error::Query(e) => e.0.first().map(|e| e.key.as_str()),
+            Error::Invalid { key, .. } => Some(key),
+            Error::Refused(r) => Some(r.key()),
+        }
+    }
+
+    /// The error in `lang`: a refusal and the link's bad values are said in it; the other
+    /// reasons are English (their `Display`).
+    pub fn text(&self, lang: Lang) -> String {
+        match (self, lang.built()) {
+            #[cfg(feature = "ru")]
+            (Error::Refused(r), Lang::Ru) => format!("{}: {}", r.key(), text::refusal_ru(*r)),
+            #[cfg(feature = "ru")]
+            (Error::Query(e), Lang::Ru) => {
+                e.0.iter().map(|e| format!("{}: {}", e.key, query_problem(e, lang))).collect::<Vec<_>>().join("; ")
+            }
+            _ => self.to_string(),
+        }
     }
 }
 
@@ -27,6 +99,24 @@ impl fmt::Display for Error {
         match self {
             Error::Query(e) => write!(f, "{e}"),
             Error::Invalid { key, message } => write!(f, "{key}: {message}"),
+            Error::Refused(r) => write!(f, "{}: {}", r.key(), text::refusal_en(*r)),
+        }
+    }
+}
+
+/// `{"Query": [...]}` or `{"Invalid": {"key", "message"}}`: a refusal is written as the
+/// `Invalid` it replaced, so the JSON keeps its shape.
+impl Serialize for Error {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        enum Json<'a> {
+            Query(&'a crate::query::QueryErrors),
+            Invalid { key: &'a str, message: String },
+        }
+        match self {
+            Error::Query(e) => Json::Query(e).serialize(s),
+            Error::Invalid { key, message } => Json::Invalid { key, message: message.clone() }.serialize(s),
+            Error::Refused(r) => Json::Invalid { key: r.key(), message: text::refusal_en(*r) }.serialize(s),
         }
     }
 }
@@ -62,6 +152,15 @@ pub fn query_problem(e: &crate::query::QueryError, lang: Lang) -> String {
 }
 
 impl Lang {
+    /// The language of a page's `lang` code: "ru" is Russian, anything else English.
+    pub fn from_code(code: &str) -> Lang {
+        if code == "ru" {
+            Lang::Ru
+        } else {
+            Lang::En
+        }
+    }
+
     /// The language this build renders `self` in: itself with the `ru` feature, English
     /// without it (the page's first load), as a constant there, so that no Russian text is
     /// linked into that build.

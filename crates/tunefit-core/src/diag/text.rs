@@ -269,6 +269,56 @@ pub(super) fn query_problem_ru(p: &crate::query::Problem) -> String {
     }
 }
 
+/// A refusal in English (`Error`'s `Display` and JSON).
+pub(super) fn refusal_en(r: super::Refusal) -> String {
+    use super::Refusal as R;
+    match r {
+        R::TpDividesGpus { tp, gpus } => format!("tp {tp} must divide gpus {gpus}"),
+        R::Mxfp4Trains => "MXFP4 experts are frozen storage: they cannot train in full or carry LoRA adapters (PEFT wraps nn.Linear only); use expert_format=native (dequantized to 16 bits) or targets without gate, up and down".into(),
+        R::OptimInBwdAccumulates { ga } => format!("the optimizer steps inside backward and frees each gradient, so gradients cannot accumulate over ga={ga} micro-batches; set ga=1 or optim_in_bwd=0"),
+        R::ModelParallelDividesGpus { degree, gpus } => format!("tp × pp × cp = {degree} must divide gpus {gpus}"),
+        R::StagesOverLayers { pp, layers } => format!("{pp} pipeline stages for {layers} layers"),
+        R::CpDividesSeq { cp, seq } => format!("cp {cp} must divide seq {seq}"),
+        R::NodesOverGpus { nodes, gpus } => format!("{nodes} nodes for {gpus} GPUs"),
+        R::TpDividesHeads { tp, heads } => format!("tp {tp} must divide the {heads} attention heads"),
+        R::SeqOverPositions { seq, positions } => format!("{seq} tokens exceed the model's {positions} learned positions"),
+        R::TrainLayersOverLayers { train_layers, layers } => format!("{train_layers} exceeds the model's {layers} layers"),
+        R::BottleneckOverHidden { bottleneck, hidden } => format!("bottleneck {bottleneck} is larger than the hidden size {hidden}"),
+        R::RankOverHidden { rank, hidden } => format!("rank {rank} is larger than the hidden size {hidden}"),
+        R::NoTargetExists => "none of the targets exists in this architecture (a plain MLP has no gate)".into(),
+        R::BeyondAddressable => "the configuration's memory is beyond 2^64 bytes".into(),
+        R::ArchZero => "layers, hidden, heads, head_dim, ffn and vocab must all be at least 1".into(),
+        R::KvHeadsDivideHeads { kv_heads, heads } => format!("kv_heads {kv_heads} must divide heads {heads}"),
+        R::ExpertsPerToken { experts } => format!("must be from 1 to experts ({experts})"),
+        R::TooManyParams { params } => format!("the architecture has about {params:.3e} parameters; at most 1e15 are supported"),
+    }
+}
+
+/// A refusal in Russian.
+pub(super) fn refusal_ru(r: super::Refusal) -> String {
+    use super::Refusal as R;
+    match r {
+        R::TpDividesGpus { tp, gpus } => format!("gpus {gpus} должно делиться на tp {tp}"),
+        R::Mxfp4Trains => "эксперты в MXFP4 — замороженное хранение: их нельзя обучать полностью или ставить на них адаптеры LoRA (PEFT оборачивает только nn.Linear); выберите expert_format=native (распаковка в 16 бит) или targets без gate, up и down".into(),
+        R::OptimInBwdAccumulates { ga } => format!("оптимизатор делает шаг внутри обратного прохода и сразу освобождает каждый градиент, поэтому градиенты нельзя накапливать за ga={ga} микробатчей; задайте ga=1 или optim_in_bwd=0"),
+        R::ModelParallelDividesGpus { degree, gpus } => format!("gpus {gpus} должно делиться на tp × pp × cp = {degree}"),
+        R::StagesOverLayers { pp, layers } => format!("{pp} стадий конвейера на {layers} слоёв"),
+        R::CpDividesSeq { cp, seq } => format!("seq {seq} должно делиться на cp {cp}"),
+        R::NodesOverGpus { nodes, gpus } => format!("{nodes} узлов на {gpus} GPU"),
+        R::TpDividesHeads { tp, heads } => format!("число голов внимания {heads} должно делиться на tp {tp}"),
+        R::SeqOverPositions { seq, positions } => format!("{seq} токенов больше, чем {positions} обученных позиций модели"),
+        R::TrainLayersOverLayers { train_layers, layers } => format!("{train_layers} больше, чем {layers} слоёв модели"),
+        R::BottleneckOverHidden { bottleneck, hidden } => format!("bottleneck {bottleneck} больше скрытого размера {hidden}"),
+        R::RankOverHidden { rank, hidden } => format!("rank {rank} больше скрытого размера {hidden}"),
+        R::NoTargetExists => "ни одного из targets нет в этой архитектуре (у простого MLP нет gate)".into(),
+        R::BeyondAddressable => "память этой конфигурации больше 2^64 байт".into(),
+        R::ArchZero => "layers, hidden, heads, head_dim, ffn и vocab должны быть не меньше 1".into(),
+        R::KvHeadsDivideHeads { kv_heads, heads } => format!("heads {heads} должно делиться на kv_heads {kv_heads}"),
+        R::ExpertsPerToken { experts } => format!("нужно от 1 до числа экспертов ({experts})"),
+        R::TooManyParams { params } => format!("в архитектуре около {params:.3e} параметров; поддерживается не больше 1e15"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -119,13 +119,13 @@ pub fn export_json(query: &str, framework: &str) -> String {
     export_json_in(query, framework, Lang::En)
 }
 
-/// `export_json` with the notices in `lang` (the page asks in its own language); errors are
-/// the core's English, as `tunefit export` prints them.
+/// `export_json` with the notices and the refusals in `lang` (the page asks in its own
+/// language).
 pub fn export_json_in(query: &str, framework: &str, lang: Lang) -> String {
     let result = match (Query::parse(query), Framework::parse(framework)) {
-        (Err(e), _) => Err(e.to_string()),
+        (Err(e), _) => Err(crate::diag::Error::from(e).text(lang)),
         (_, None) => Err(format!("framework: '{framework}' is not one of {}", accepted())),
-        (Ok(q), Some(fw)) => export_in(&q, fw, lang).map_err(|e| e.to_string()),
+        (Ok(q), Some(fw)) => export_in(&q, fw, lang).map_err(|e| e.text(lang)),
     };
     match result {
         Ok(x) => serde_json::to_string(&x).unwrap_or_default(),

@@ -115,7 +115,7 @@ pub(super) fn peaks(
 
     let vals = [w, g, o, act, logits, allocated, reserved, device, host_ram];
     if vals.iter().any(|x| !x.is_finite() || *x < 0.0 || *x > 1.8e19) {
-        return Err(Error::invalid("seq", "the configuration's memory is beyond 2^64 bytes"));
+        return Err(Error::Refused(crate::diag::Refusal::BeyondAddressable));
     }
     let memory = MemoryBreakdown {
         weights: w as u64,

@@ -2,7 +2,7 @@
 //! checkpoint keeps in 16 bits, and what GaLore projects.
 
 use crate::arch::Architecture;
-use crate::diag::Error;
+use crate::diag::{Error, Refusal};
 use crate::query::{Method, Query, TargetModule};
 
 /// Trainable parameter counts of a method.
@@ -43,10 +43,7 @@ pub fn trainable(a: &Architecture, q: &Query) -> Result<Trainable, Error> {
         }
         Method::Freeze => {
             if q.train_layers as u64 > l {
-                return Err(Error::invalid(
-                    "train_layers",
-                    format!("{} exceeds the model's {} layers", q.train_layers, l),
-                ));
+                return Err(Error::Refused(Refusal::TrainLayersOverLayers { train_layers: q.train_layers, layers: l }));
             }
             t.base = q.train_layers as u64 * a.layer_params();
             let mut fac = 0u64;
@@ -61,10 +58,10 @@ pub fn trainable(a: &Architecture, q: &Query) -> Result<Trainable, Error> {
         Method::Lora | Method::Qlora | Method::Dora => adapters(a, q, &mut t)?,
         Method::Adapter => {
             if q.bottleneck as u64 > a.hidden {
-                return Err(Error::invalid(
-                    "bottleneck",
-                    format!("bottleneck {} is larger than the hidden size {}", q.bottleneck, a.hidden),
-                ));
+                return Err(Error::Refused(Refusal::BottleneckOverHidden {
+                    bottleneck: q.bottleneck,
+                    hidden: a.hidden,
+                }));
             }
             // Houlsby et al. 2019: two adapters per block (after attention and after the
             // MLP), each down (h·m + m) and up (m·h + h) with biases.
@@ -96,7 +93,7 @@ fn adapters(a: &Architecture, q: &Query, t: &mut Trainable) -> Result<(), Error>
     let r = q.rank as u64;
     let embed_rows = a.vocab * a.hidden;
     if q.rank as u64 > a.hidden {
-        return Err(Error::invalid("rank", format!("rank {} is larger than the hidden size {}", q.rank, a.hidden)));
+        return Err(Error::Refused(Refusal::RankOverHidden { rank: q.rank, hidden: a.hidden }));
     }
     let mut adapter = 0u64;
     let mut fac = 0u64;
@@ -112,10 +109,7 @@ fn adapters(a: &Architecture, q: &Query, t: &mut Trainable) -> Result<(), Error>
         }
     }
     if adapter == 0 && !q.targets.contains(TargetModule::Embed) && !q.targets.contains(TargetModule::LmHead) {
-        return Err(Error::invalid(
-            "targets",
-            "none of the targets exists in this architecture (a plain MLP has no gate)",
-        ));
+        return Err(Error::Refused(Refusal::NoTargetExists));
     }
     t.adapter = adapter;
     t.adafactor_elems = fac;
