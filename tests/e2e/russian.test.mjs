@@ -28,6 +28,7 @@ const LINKS = {
   'unsloth QLoRA on a T4': 'v=1&model=llama-3.1-8b&method=qlora&framework=unsloth&gpu=t4',
   'a bad value in the link': 'v=1&batch=-3&method=lora&gpu=a100-80gb',
   'a layout no framework can run (the page says why it cannot compute)': 'v=2&gpus=8&tp=3',
+  'a model id the catalog does not have': 'v=2&model=llama-9-900b',
 };
 
 const cliJson = (...args) => JSON.parse(execFileSync('target/release/tunefit', [...args, '--json'], { encoding: 'utf8' }));

@@ -144,18 +144,18 @@ pub struct CostReport {
 pub fn validate(q: &Query) -> Result<(), Error> {
     if let Some(p) = &q.provider {
         if dataset::provider(p).is_none() {
-            return Err(Error::Invalid {
-                key: "provider".into(),
-                message: format!("unknown provider '{p}'; expected one of {}", dataset::provider_ids()),
-            });
+            return Err(Error::Refused(crate::diag::Refusal::UnknownProvider {
+                id: p.clone(),
+                accepted: dataset::provider_ids(),
+            }));
         }
     }
     if let Some(g) = &q.gpu {
         if dataset::gpu(g).is_none() {
-            return Err(Error::Invalid {
-                key: "gpu".into(),
-                message: format!("unknown GPU id '{g}'; expected one of {}", dataset::gpu_ids()),
-            });
+            return Err(Error::Refused(crate::diag::Refusal::UnknownGpu {
+                id: g.clone(),
+                accepted: dataset::gpu_ids(),
+            }));
         }
     }
     if let Some(r) = q.interrupt_rate {

@@ -41,9 +41,11 @@ pub fn architecture(q: &Query) -> Result<(Architecture, Option<&'static Preset>)
     let (mut a, preset) = match (&q.params, &q.model) {
         (Some(p), _) => (Architecture::infer(*p), None),
         (None, Some(id)) => {
-            let p = crate::catalog::preset(id).ok_or_else(|| Error::Invalid {
-                key: "model".into(),
-                message: format!("unknown model '{id}'; accepted: {}", crate::catalog::accepted_ids()),
+            let p = crate::catalog::preset(id).ok_or_else(|| {
+                Error::Refused(crate::diag::Refusal::UnknownModel {
+                    id: id.clone(),
+                    accepted: crate::catalog::accepted_ids(),
+                })
             })?;
             (p.arch.clone(), Some(p))
         }

@@ -79,7 +79,9 @@ pub struct Fit {
 
 /// How the configuration fits one GPU, with the inverse solvers.
 pub fn fit(s: &Settings, est: &Estimate, id: &str) -> Result<Fit, Error> {
-    let g = crate::dataset::gpu(id).ok_or_else(|| Error::invalid("gpu", format!("unknown GPU id '{id}'")))?;
+    let g = crate::dataset::gpu(id).ok_or_else(|| {
+        Error::Refused(crate::diag::Refusal::UnknownGpu { id: id.into(), accepted: crate::dataset::gpu_ids() })
+    })?;
     Ok(fit_on(s, est, g))
 }
 

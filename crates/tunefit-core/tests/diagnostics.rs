@@ -187,6 +187,9 @@ fn refusals_name_their_key_and_read_in_russian_with_their_figures() {
         ("model=gpt2&method=adapter&bottleneck=5000", "bottleneck"),
         ("model=llama-3.2-1b&method=lora&rank=4096", "rank"),
         ("model=gpt2&method=lora&targets=gate", "targets"),
+        ("model=nope", "model"),
+        ("provider=nope", "provider"),
+        ("gpu=nope", "gpu"),
         ("model=custom&layers=2&hidden=64&heads=4&kv_heads=3&head_dim=16&ffn=128&vocab=100", "kv_heads"),
     ] {
         let Err(e) = tunefit_core::evaluate(&tunefit_core::Query::parse(s).unwrap()) else { panic!("{s}: evaluated") };

@@ -19,31 +19,83 @@ pub enum Error {
 
 /// A configuration `memory::estimate` refuses (memory/checks.rs), with the figures that make
 /// it impossible; the key to change is `key()`.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Refusal {
-    TpDividesGpus { tp: u32, gpus: u32 },
+    TpDividesGpus {
+        tp: u32,
+        gpus: u32,
+    },
     Mxfp4Trains,
-    OptimInBwdAccumulates { ga: u32 },
-    ModelParallelDividesGpus { degree: u64, gpus: u32 },
-    StagesOverLayers { pp: u32, layers: u64 },
-    CpDividesSeq { cp: u32, seq: u32 },
-    NodesOverGpus { nodes: u32, gpus: u32 },
-    TpDividesHeads { tp: u32, heads: u64 },
-    SeqOverPositions { seq: u32, positions: u64 },
-    TrainLayersOverLayers { train_layers: u32, layers: u64 },
-    BottleneckOverHidden { bottleneck: u32, hidden: u64 },
-    RankOverHidden { rank: u32, hidden: u64 },
+    OptimInBwdAccumulates {
+        ga: u32,
+    },
+    ModelParallelDividesGpus {
+        degree: u64,
+        gpus: u32,
+    },
+    StagesOverLayers {
+        pp: u32,
+        layers: u64,
+    },
+    CpDividesSeq {
+        cp: u32,
+        seq: u32,
+    },
+    NodesOverGpus {
+        nodes: u32,
+        gpus: u32,
+    },
+    TpDividesHeads {
+        tp: u32,
+        heads: u64,
+    },
+    SeqOverPositions {
+        seq: u32,
+        positions: u64,
+    },
+    TrainLayersOverLayers {
+        train_layers: u32,
+        layers: u64,
+    },
+    BottleneckOverHidden {
+        bottleneck: u32,
+        hidden: u64,
+    },
+    RankOverHidden {
+        rank: u32,
+        hidden: u64,
+    },
     NoTargetExists,
     BeyondAddressable,
     ArchZero,
-    KvHeadsDivideHeads { kv_heads: u64, heads: u64 },
-    ExpertsPerToken { experts: u64 },
-    TooManyParams { params: f64 },
+    KvHeadsDivideHeads {
+        kv_heads: u64,
+        heads: u64,
+    },
+    ExpertsPerToken {
+        experts: u64,
+    },
+    TooManyParams {
+        params: f64,
+    },
+    /// An id the catalog or the dataset does not have, with the ids it has.
+    UnknownModel {
+        id: String,
+        accepted: String,
+    },
+    UnknownProvider {
+        id: String,
+        accepted: String,
+    },
+    UnknownGpu {
+        id: String,
+        accepted: String,
+    },
 }
 
 impl Refusal {
     /// The key a person changes.
-    pub fn key(self) -> &'static str {
+    pub fn key(&self) -> &'static str {
         use Refusal as R;
         match self {
             R::TpDividesGpus { .. } | R::TpDividesHeads { .. } => "tp",
@@ -60,6 +112,9 @@ impl Refusal {
             R::ArchZero | R::TooManyParams { .. } => "hidden",
             R::KvHeadsDivideHeads { .. } => "kv_heads",
             R::ExpertsPerToken { .. } => "experts_per_token",
+            R::UnknownModel { .. } => "model",
+            R::UnknownProvider { .. } => "provider",
+            R::UnknownGpu { .. } => "gpu",
         }
     }
 }
@@ -84,7 +139,7 @@ impl Error {
     pub fn text(&self, lang: Lang) -> String {
         match (self, lang.built()) {
             #[cfg(feature = "ru")]
-            (Error::Refused(r), Lang::Ru) => format!("{}: {}", r.key(), text::refusal_ru(*r)),
+            (Error::Refused(r), Lang::Ru) => format!("{}: {}", r.key(), text::refusal_ru(r)),
             #[cfg(feature = "ru")]
             (Error::Query(e), Lang::Ru) => {
                 e.0.iter().map(|e| format!("{}: {}", e.key, query_problem(e, lang))).collect::<Vec<_>>().join("; ")
@@ -99,7 +154,7 @@ impl fmt::Display for Error {
         match self {
             Error::Query(e) => write!(f, "{e}"),
             Error::Invalid { key, message } => write!(f, "{key}: {message}"),
-            Error::Refused(r) => write!(f, "{}: {}", r.key(), text::refusal_en(*r)),
+            Error::Refused(r) => write!(f, "{}: {}", r.key(), text::refusal_en(r)),
         }
     }
 }
@@ -116,7 +171,7 @@ impl Serialize for Error {
         match self {
             Error::Query(e) => Json::Query(e).serialize(s),
             Error::Invalid { key, message } => Json::Invalid { key, message: message.clone() }.serialize(s),
-            Error::Refused(r) => Json::Invalid { key: r.key(), message: text::refusal_en(*r) }.serialize(s),
+            Error::Refused(r) => Json::Invalid { key: r.key(), message: text::refusal_en(r) }.serialize(s),
         }
     }
 }

@@ -270,7 +270,7 @@ pub(super) fn query_problem_ru(p: &crate::query::Problem) -> String {
 }
 
 /// A refusal in English (`Error`'s `Display` and JSON).
-pub(super) fn refusal_en(r: super::Refusal) -> String {
+pub(super) fn refusal_en(r: &super::Refusal) -> String {
     use super::Refusal as R;
     match r {
         R::TpDividesGpus { tp, gpus } => format!("tp {tp} must divide gpus {gpus}"),
@@ -291,11 +291,14 @@ pub(super) fn refusal_en(r: super::Refusal) -> String {
         R::KvHeadsDivideHeads { kv_heads, heads } => format!("kv_heads {kv_heads} must divide heads {heads}"),
         R::ExpertsPerToken { experts } => format!("must be from 1 to experts ({experts})"),
         R::TooManyParams { params } => format!("the architecture has about {params:.3e} parameters; at most 1e15 are supported"),
+        R::UnknownModel { id, accepted } => format!("unknown model '{id}'; accepted: {accepted}"),
+        R::UnknownProvider { id, accepted } => format!("unknown provider '{id}'; expected one of {accepted}"),
+        R::UnknownGpu { id, accepted } => format!("unknown GPU id '{id}'; expected one of {accepted}"),
     }
 }
 
 /// A refusal in Russian.
-pub(super) fn refusal_ru(r: super::Refusal) -> String {
+pub(super) fn refusal_ru(r: &super::Refusal) -> String {
     use super::Refusal as R;
     match r {
         R::TpDividesGpus { tp, gpus } => format!("gpus {gpus} должно делиться на tp {tp}"),
@@ -316,6 +319,9 @@ pub(super) fn refusal_ru(r: super::Refusal) -> String {
         R::KvHeadsDivideHeads { kv_heads, heads } => format!("heads {heads} должно делиться на kv_heads {kv_heads}"),
         R::ExpertsPerToken { experts } => format!("нужно от 1 до числа экспертов ({experts})"),
         R::TooManyParams { params } => format!("в архитектуре около {params:.3e} параметров; поддерживается не больше 1e15"),
+        R::UnknownModel { id, accepted } => format!("неизвестная модель «{id}»; допустимые: {accepted}"),
+        R::UnknownProvider { id, accepted } => format!("неизвестный провайдер «{id}»; допустимые: {accepted}"),
+        R::UnknownGpu { id, accepted } => format!("неизвестный GPU «{id}»; допустимые: {accepted}"),
     }
 }
 
