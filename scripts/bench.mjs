@@ -33,21 +33,30 @@ try {
   // inside the page. The default page paints from its prerendered HTML (scripts/prerender.mjs);
   // the live figures are there once the wasm has replaced that copy. A shared link's own
   // figures are timed the same way (its prerendered copy shows the default's, dimmed).
+  // One load of `url` in `page`: its first contentful paint and the moment the live figures
+  // replaced the prerendered copy, both from navigation start.
+  const timeLoad = async (page, url, timeout = 30000) => {
+    await page.addInitScript(() => {
+      new MutationObserver((_, obs) => {
+        if (document.querySelector('[data-testid=total-device]') && !document.getElementById('prerender')) {
+          window.__live = performance.now(); obs.disconnect();
+        }
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await page.goto(url, { timeout });
+    await page.waitForFunction(() => window.__live !== undefined, null, { timeout });
+    return {
+      paint: await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN),
+      live: await page.evaluate(() => window.__live),
+    };
+  };
   const loads = async (search) => {
     const paints = [], lives = [];
     for (let i = 0; i < LOADS; i++) {
       const page = await browser.newPage();
-      await page.addInitScript(() => {
-        new MutationObserver((_, obs) => {
-          if (document.querySelector('[data-testid=total-device]') && !document.getElementById('prerender')) {
-            window.__live = performance.now(); obs.disconnect();
-          }
-        }).observe(document, { childList: true, subtree: true });
-      });
-      await page.goto(server.url + search);
-      await page.waitForFunction(() => window.__live !== undefined);
-      paints.push(await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN));
-      lives.push(await page.evaluate(() => window.__live));
+      const t = await timeLoad(page, server.url + search);
+      paints.push(t.paint);
+      lives.push(t.live);
       await page.close();
     }
     return { paint: median(paints), live: median(lives) };
@@ -66,17 +75,9 @@ try {
     const cdp = await ctx.newCDPSession(p);
     await cdp.send('Network.enable');
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 750e3 / 8 });
-    await p.addInitScript(() => {
-      new MutationObserver((_, obs) => {
-        if (document.querySelector('[data-testid=total-device]') && !document.getElementById('prerender')) {
-          window.__live = performance.now(); obs.disconnect();
-        }
-      }).observe(document, { childList: true, subtree: true });
-    });
-    await p.goto(gz.url, { timeout: 60000 });
-    await p.waitForFunction(() => window.__live !== undefined, null, { timeout: 60000 });
-    mobile.paints.push(await p.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN));
-    mobile.lives.push(await p.evaluate(() => window.__live));
+    const t = await timeLoad(p, gz.url, 60000);
+    mobile.paints.push(t.paint);
+    mobile.lives.push(t.live);
     await ctx.close();
   }
   await gz.close();

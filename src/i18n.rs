@@ -19,7 +19,7 @@ impl Lang {
     /// BCP 47 tag: the `lang` attribute of <html> and the `lang=` URL key.
     /// The core's language, in which it renders its warnings and explanations.
     pub fn core(self) -> tunefit_core::diag::Lang {
-        match self.built() {
+        match self {
             Lang::En => tunefit_core::diag::Lang::En,
             Lang::Ru => tunefit_core::diag::Lang::Ru,
         }
@@ -48,15 +48,14 @@ impl Lang {
             Lang::Ru => ',',
         }
     }
-    /// The language this build shows `self` in: itself where the build has its strings,
-    /// English in the page's English build (`ru` feature off), which reloads into the Russian
-    /// build as soon as Russian is chosen (state.rs). A constant there, so the Russian
-    /// strings are not linked into the first load.
+    /// The language this build shows `self` in: itself where the build has the Russian
+    /// strings, English in the page's English build (the core's rule, `diag::Lang::built`:
+    /// the page's `ru` feature is the core's), which reloads into the Russian build as soon as
+    /// Russian is chosen (state.rs). A constant there, so no Russian text is linked.
     pub fn built(self) -> Lang {
-        if cfg!(feature = "ru") {
-            self
-        } else {
-            Lang::En
+        match self.core().built() {
+            tunefit_core::diag::Lang::Ru => self,
+            tunefit_core::diag::Lang::En => Lang::En,
         }
     }
     pub fn strings(self) -> &'static Strings {

@@ -9,9 +9,6 @@ use crate::report::Report;
 use std::fmt::Write;
 
 const GIB: f64 = 1_073_741_824.0;
-/// Beside a price older than `advice::STALE_AFTER_DAYS` (60).
-const STALE_NOTE: &str = " (older than 60 days)";
-const _: () = assert!(crate::advice::STALE_AFTER_DAYS == 60.0);
 /// Offers listed: enough to compare, short enough for an issue comment.
 const TOP_OFFERS: usize = 5;
 
@@ -52,7 +49,11 @@ pub fn report_markdown_with_link(r: &Report, base: Option<&str>) -> String {
                 num(o.hours),
                 o.usd_total,
                 cell(o.snapshot_date),
-                if o.stale == Some(true) { STALE_NOTE } else { "" },
+                if o.stale == Some(true) {
+                    format!(" (older than {} days)", crate::advice::STALE_AFTER_DAYS)
+                } else {
+                    String::new()
+                },
             );
         }
         if !c.recommendation.is_empty() {

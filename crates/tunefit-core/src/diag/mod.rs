@@ -138,9 +138,7 @@ impl Error {
     /// reasons are English (their `Display`).
     pub fn text(&self, lang: Lang) -> String {
         match (self, lang.built()) {
-            #[cfg(feature = "ru")]
             (Error::Refused(r), Lang::Ru) => format!("{}: {}", r.key(), text::refusal_ru(r)),
-            #[cfg(feature = "ru")]
             (Error::Query(e), Lang::Ru) => {
                 e.0.iter().map(|e| format!("{}: {}", e.key, query_problem(e, lang))).collect::<Vec<_>>().join("; ")
             }
@@ -184,8 +182,8 @@ impl From<crate::query::QueryErrors> for Error {
     }
 }
 
-// Without `ru`, the Russian half is not called (and not linked).
-#[cfg_attr(not(feature = "ru"), allow(dead_code))]
+// Without `ru`, `Lang::built` is the constant English, so the Russian half is never called
+// (and not linked).
 mod text;
 
 /// The language a diagnostic is rendered in.
@@ -199,10 +197,7 @@ pub enum Lang {
 pub fn query_problem(e: &crate::query::QueryError, lang: Lang) -> String {
     match lang.built() {
         Lang::En => e.message.clone(),
-        #[cfg(feature = "ru")]
         Lang::Ru => text::query_problem_ru(&e.problem),
-        #[cfg(not(feature = "ru"))]
-        Lang::Ru => e.message.clone(),
     }
 }
 
@@ -366,13 +361,9 @@ impl Warning {
 
     /// The sentence in `lang`.
     pub fn text(&self, lang: Lang) -> String {
-        match lang {
+        match lang.built() {
             Lang::En => text::english(self),
-            #[cfg(feature = "ru")]
             Lang::Ru => text::russian(self),
-            // A build without Russian (the page's first load) says it in English.
-            #[cfg(not(feature = "ru"))]
-            Lang::Ru => text::english(self),
         }
     }
 }

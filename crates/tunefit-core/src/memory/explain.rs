@@ -201,10 +201,6 @@ impl Phrase {
     pub fn text(&self, lang: Lang) -> String {
         match lang.built() {
             Lang::En => self.english(),
-            // A build without Russian (the page's first load) says it in English.
-            #[cfg(not(feature = "ru"))]
-            Lang::Ru => self.english(),
-            #[cfg(feature = "ru")]
             Lang::Ru => self.russian(),
         }
     }
@@ -254,7 +250,6 @@ impl Phrase {
         }
     }
 
-    #[cfg(feature = "ru")]
     fn russian(&self) -> String {
         use Phrase as P;
         match self {
