@@ -99,15 +99,19 @@ test('a pasted config.json sets the architecture; a broken one says what is wron
 });
 
 test('a Hugging Face model id fetches its config.json only on request, and says why when it cannot', async () => {
-  const page = await openPage(browser, server.url);
-  await page.getByTestId('memory-panel').waitFor();
+  // page.route does not see a request a service worker intercepts (Playwright's page.route
+  // docs advise blocking workers), and this page's worker claims it once the app has started;
+  // `open` waits for the live app, not the prerendered copy.
+  const page = await open('', { serviceWorkers: 'block' });
   const hub = [];
   // The Hub is never reached from the test machine: the route answers as huggingface.co does.
   await page.route('https://huggingface.co/**', (route) => {
     const url = route.request().url();
     hub.push(url);
-    if (url.includes('/Qwen/Qwen3-8B/')) return route.fulfill({ status: 200, contentType: 'application/json', body: QWEN3_8B });
-    if (url.includes('/meta-llama/')) return route.fulfill({ status: 401, body: 'gated' });
+    // huggingface.co answers a cross-origin fetch with `access-control-allow-origin: *`, errors too.
+    const headers = { 'access-control-allow-origin': '*' };
+    if (url.includes('/Qwen/Qwen3-8B/')) return route.fulfill({ status: 200, headers, contentType: 'application/json', body: QWEN3_8B });
+    if (url.includes('/meta-llama/')) return route.fulfill({ status: 401, headers, body: 'gated' });
     return route.abort('internetdisconnected');
   });
   await page.getByTestId('source-config').check();
