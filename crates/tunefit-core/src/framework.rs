@@ -8,7 +8,9 @@
 
 use crate::activation::NormImpl;
 use crate::diag::Warning;
-use crate::query::{AdapterDtype, Attention, Checkpointing, Format, Framework, Loss, Method, OptimizerImpl, Query};
+use crate::query::{
+    AdapterDtype, AllocatorMode, Attention, Checkpointing, Format, Framework, Loss, Method, OptimizerImpl, Query,
+};
 
 /// How the loss turns hidden states into a scalar, and what it keeps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -112,6 +114,11 @@ pub struct Profile {
     /// `dequantize_4bit` allocates `out` in `quant_state.dtype`, and `MatMul4Bit.forward`
     /// computes `F.dequantize_4bit(B, quant_state).to(A.dtype)`.
     pub quantizes_from_fp16: bool,
+    /// The framework sets `PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True` when the person
+    /// has not set it: Unsloth since 2024-03 (unsloth/__init__.py @c599ae0f, now
+    /// unsloth_zoo/__init__.py @ce232d6c, torch ≥ 2.2), Axolotl (src/axolotl/utils/__init__.py
+    /// @03246abb `set_pytorch_cuda_alloc_conf`, torch ≥ 2.2). The others leave the default.
+    pub expandable_segments: bool,
 }
 
 const MIB: u64 = 1 << 20;
@@ -156,6 +163,7 @@ pub fn profile(fw: Framework) -> Profile {
         keeps_previous_output: false,
         // transformers' Params4bit quantizes the checkpoint's own dtype (bf16 stays bf16).
         quantizes_from_fp16: false,
+        expandable_segments: false,
     };
     match fw {
         // transformers Trainer + PEFT: autocast_adapter_dtype=True keeps LoRA fp32 and
@@ -214,13 +222,18 @@ pub fn profile(fw: Framework) -> Profile {
             ckpt_default: Checkpointing::Full,
             act_offload_default: true,
             fused_kernels: true,
+            expandable_segments: true,
             ..base
         },
         // Axolotl: Trainer + PEFT underneath; its example configs turn on gradient
         // checkpointing, sample packing and flash attention.
-        Framework::Axolotl => {
-            Profile { ckpt_default: Checkpointing::Full, attn_default: Attention::Flash, packing_default: true, ..base }
-        }
+        Framework::Axolotl => Profile {
+            ckpt_default: Checkpointing::Full,
+            attn_default: Attention::Flash,
+            packing_default: true,
+            expandable_segments: true,
+            ..base
+        },
         // LLaMA-Factory: Trainer + PEFT, upcasts trainable params to fp32, gradient
         // checkpointing on by default (model_args.disable_gradient_checkpointing=False).
         Framework::LlamaFactory => Profile { ckpt_default: Checkpointing::Full, ..base },
@@ -241,6 +254,7 @@ pub struct Resolved {
     /// Saved activations live in host memory between forward and backward.
     pub act_offload: bool,
     pub optimizer_impl: OptimizerImpl,
+    pub alloc: AllocatorMode,
 }
 
 pub fn resolve(q: &Query) -> Resolved {
@@ -265,6 +279,11 @@ pub fn resolve(q: &Query) -> Resolved {
         // Unsloth offloads only through its checkpointing.
         act_offload: q.act_offload.unwrap_or(p.act_offload_default && ckpt == Checkpointing::Full),
         optimizer_impl: q.optim_impl.unwrap_or(p.optimizer_impl),
+        alloc: q.alloc.unwrap_or(if p.expandable_segments {
+            AllocatorMode::Expandable
+        } else {
+            AllocatorMode::Default
+        }),
     }
 }
 

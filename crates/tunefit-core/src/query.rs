@@ -171,6 +171,12 @@ impl Checkpointing {
     }
 }
 choice!(
+    /// PyTorch's caching allocator mode (`PYTORCH_CUDA_ALLOC_CONF`): `default` caches fixed
+    /// segments; `expandable` (`expandable_segments:True`) grows one segment per stream and
+    /// pool, so freed blocks of any size merge and reserved stays near allocated.
+    AllocatorMode { Default = "default", Expandable = "expandable" }
+);
+choice!(
     /// Attention kernel: flash and sdpa never materialise the s x s scores; eager does.
     Attention { Flash = "flash", Sdpa = "sdpa", Eager = "eager" }
 );
@@ -653,6 +659,9 @@ query_keys! {
             /// (torch 1.x's `Module.zero_grad()`/`Optimizer.zero_grad()` default), so they sit
             /// beside the next step's activations.
             "set_to_none" set_to_none: bool = true, Flag;
+            /// The caching allocator's mode the run sets (`PYTORCH_CUDA_ALLOC_CONF`); `None`: the
+            /// framework profile's (Unsloth and Axolotl set `expandable_segments:True`).
+            "alloc" alloc: Option<AllocatorMode> = None, Pick;
             /// Saved activations move to host memory during the forward pass and come back for
             /// the backward (torchtune `enable_activation_offloading`, Unsloth's "unsloth"
             /// checkpointing). `None`: the framework profile's default.

@@ -231,3 +231,23 @@ fn lightning_dequantizes_to_fp16_then_casts_to_bf16() {
     let diff = bf16.allocated as f64 - fp16.allocated as f64;
     assert!((diff - 32000.0 * 4096.0 * 2.0).abs() < 1048576.0, "{diff}");
 }
+
+#[test]
+fn unsloth_and_axolotl_replay_with_expandable_segments() {
+    use tunefit_core::framework::resolve;
+    use tunefit_core::query::AllocatorMode;
+    let alloc = |q: &str| resolve(&Query::parse(q).unwrap()).alloc;
+    assert_eq!(alloc("framework=unsloth"), AllocatorMode::Expandable);
+    assert_eq!(alloc("framework=axolotl"), AllocatorMode::Expandable);
+    assert_eq!(alloc("framework=hf"), AllocatorMode::Default);
+    assert_eq!(alloc("framework=torchtune"), AllocatorMode::Default);
+    assert_eq!(alloc("framework=unsloth&alloc=default"), AllocatorMode::Default);
+    // Expandable segments merge what fixed segments keep apart: the replay's reserved is lower.
+    let replayed = |q: &str| {
+        let r = tunefit_core::report::evaluate_with_timeline(&Query::parse(q).unwrap()).unwrap();
+        r.memory.replay_reserved.unwrap()
+    };
+    let base = "model=llama-3.1-8b&method=lora&batch=4&seq=2048";
+    let (fixed, grown) = (replayed(&format!("{base}&alloc=default")), replayed(&format!("{base}&alloc=expandable")));
+    assert!(grown < fixed, "{grown} vs {fixed}");
+}

@@ -231,6 +231,7 @@ fn valid_query() -> impl Strategy<Value = Query> {
             opt(any::<bool>()),
             opt(choice(OptimizerImpl::ALL)),
             opt(0.1f64..=10.0),
+            opt(choice(tunefit_core::query::AllocatorMode::ALL)),
         ),
         (
             any::<bool>(),
@@ -289,6 +290,7 @@ fn valid_query() -> impl Strategy<Value = Query> {
                     act_offload,
                     optim_impl,
                     mem_scale,
+                    alloc,
                 ),
                 (
                     sp,
@@ -363,6 +365,7 @@ fn valid_query() -> impl Strategy<Value = Query> {
                     packing,
                     compile,
                     set_to_none,
+                    alloc,
                     act_offload,
                     framework,
                     gpus,

@@ -45,6 +45,13 @@ impl Default for Config {
     }
 }
 
+impl Config {
+    /// The settings a run's `alloc` mode stands for (`max_split_size_mb` unset).
+    pub fn of(mode: crate::query::AllocatorMode) -> Config {
+        Config { expandable_segments: mode == crate::query::AllocatorMode::Expandable, ..Config::default() }
+    }
+}
+
 /// A block of a segment: neighbours form the segment's address order (as `Block::prev`/`next`
 /// in the allocator), so merging a freed block is O(1).
 #[derive(Debug, Clone, Copy)]
@@ -82,8 +89,8 @@ enum FreeList {
 }
 
 impl FreeList {
-    fn new(small: bool) -> Self {
-        if small {
+    fn new(buckets: bool) -> Self {
+        if buckets {
             FreeList::Buckets { blocks: vec![Vec::new(); SMALL_CLASSES], nonempty: [0; SMALL_WORDS] }
         } else {
             FreeList::Sorted(Vec::new())
@@ -224,7 +231,10 @@ impl CachingAllocator {
         match self.pools.iter().position(|p| p.stream == stream && p.small == small) {
             Some(p) => p,
             None => {
-                self.pools.push(Pool { stream, small, free: FreeList::new(small), tail: None });
+                // An expandable small pool's free blocks merge past 2 MiB, beyond the buckets'
+                // size classes: it keeps the sorted list.
+                let buckets = small && !self.cfg.expandable_segments;
+                self.pools.push(Pool { stream, small, free: FreeList::new(buckets), tail: None });
                 self.pools.len() - 1
             }
         }
@@ -453,6 +463,20 @@ mod tests {
             e.free(t);
         }
         assert!(e.peak_reserved <= 320 * MIB, "{}", e.peak_reserved / MIB);
+    }
+
+    #[test]
+    fn expandable_small_pool_merges_freed_pages_past_one_segment() {
+        // Small requests fill 2 MiB pages of one growing segment; freed, they merge into one
+        // block larger than a page, which serves a later small request.
+        let mut e = CachingAllocator::new(Config { expandable_segments: true, ..Config::default() });
+        let xs: Vec<_> = (0..12).map(|_| e.malloc(512 * 1024, 0)).collect();
+        assert_eq!(e.reserved, 6 * MIB);
+        for x in xs {
+            e.free(x);
+        }
+        e.malloc(1024 * 1024, 0);
+        assert_eq!(e.reserved, 6 * MIB, "the merged block serves it");
     }
 
     #[test]

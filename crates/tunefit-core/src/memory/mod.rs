@@ -136,7 +136,7 @@ impl Estimate {
     /// the peak falls and how allocated and reserved move over load, the first step and a
     /// steady step (~0.2 ms; the page and the solvers do without it).
     pub fn replay(&self) -> timeline::Replay {
-        timeline::replay(&shape::timeline_shape(&self.timeline_input), allocator::Config::default())
+        timeline::replay(&shape::timeline_shape(&self.timeline_input), self.timeline_input.alloc)
     }
 }
 

@@ -99,6 +99,7 @@ pub(super) fn peaks(
         adapter_bytes,
         // FSDP1 switches to NO_SHARD on one rank (gradients all-reduced in place).
         grads_on_reduce: q.shard == ShardingStrategy::Fsdp && r.dp > 1.0,
+        alloc: super::allocator::Config::of(res.alloc),
     });
     let nccl = if q.gpus > 1 { 512.0 * MIB } else { 0.0 };
     let context = res.profile.cuda_context as f64;

@@ -40,6 +40,8 @@ pub struct Input {
     pub adapter_bytes: f64,
     /// FSDP over more than one rank: sharded gradients live on the reduce-scatter stream.
     pub grads_on_reduce: bool,
+    /// The allocator's settings the run sets (`alloc`, the framework profile's).
+    pub alloc: super::allocator::Config,
 }
 
 /// Splits `total` bytes over tensors in proportion to `parts`.
