@@ -56,7 +56,7 @@ REFERENCE = "/work/shared/reference"
 
 COLUMNS = ["id", "provider", "gpu", "count", "on_demand_usd_h", "spot_usd_h", "region", "instance", "tier", "via",
            "source", "snapshot_date", "confidence", "note", "internode_gb_s", "currency", "url", "gpu_link",
-           "internode_net", "internode_gbit_s", "local_disk_gb"]
+           "internode_network", "internode_gbit_s", "local_disk_gb"]
 PAGE_COLUMNS = ["provider", "tier", "via", "gpu", "count", "on_demand_per_h", "spot_per_h", "currency", "region",
                 "instance", "source", "url", "snapshot_date", "confidence", "note"]
 DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -212,8 +212,8 @@ def catalog_rows(directory, snapshot, fabrics):
                 instance=instance, source=f"skypilot-catalog v8 {cloud}/vms.csv at {commit[:12]}",
                 url=f"https://github.com/skypilot-org/skypilot-catalog/blob/{commit}/{snap.get('repository_path') or f'catalogs/v8/{cloud}/vms.csv'}",
                 snapshot_date=snap["commit_date"] if dated else snap["read_on"], confidence="medium",
-                note=("catalog commit dated " if dated else "catalog commit read on (its own date unknown) ")
-                + (snap["commit_date"] if dated else snap["read_on"]),
+                note=(f"catalog commit dated {snap['commit_date']}" if dated
+                      else f"catalog commit read {snap['read_on']} (the commit's own date unknown)"),
                 origin="catalog", undated=not dated))
     return out
 
@@ -307,7 +307,7 @@ def build(skypilot_dir, snapshot, pages_path=None, gpus_path=None):
             "instance": clean(r["instance"]), "tier": r["tier"], "via": r["via"], "source": clean(r["source"]),
             "snapshot_date": r["snapshot_date"], "confidence": r["confidence"], "note": clean(r["note"]),
             "internode_gb_s": internode, "currency": r["currency"], "url": clean(r["url"]),
-            "gpu_link": gpu_link(fabrics[r["gpu"]], r["count"], r["instance"]), "internode_net": net_type,
+            "gpu_link": gpu_link(fabrics[r["gpu"]], r["count"], r["instance"]), "internode_network": net_type,
             "internode_gbit_s": "" if gbps is None else str(gbps), "local_disk_gb": "" if disk is None else str(disk),
         })
     buf = io.StringIO()

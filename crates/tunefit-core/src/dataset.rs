@@ -194,7 +194,8 @@ pub struct Offer {
     pub url: &'static str,
     /// How this instance's GPUs talk to each other, as data/pipeline.py derives it from the
     /// GPU's fabric and the instance type (agrees with `fabric`); None for a one-GPU instance
-    /// (and for your own prices).
+    /// (and for your own prices). This and the next three are None/empty without the
+    /// `datasheet` feature (build.rs: the page shows none of them).
     pub gpu_link: Option<Fabric>,
     /// The instance's network to other instances where the instance type is known to the
     /// pipeline: `efa`, `infiniband`, `gpudirect-tcpx`, `ethernet`, `ena`, `none`; empty when not
@@ -457,11 +458,13 @@ fn parse_offers() -> Result<Vec<Offer>, DataError> {
                     u if u.is_empty() || u.starts_with("https://") => u,
                     u => return Err(r.err("url", format!("'{u}' is not an https address"))),
                 },
-                gpu_link: match r.req("gpu_link")? {
+                gpu_link: match r.get("gpu_link")? {
                     "none" => None,
+                    // Emptied without the `datasheet` feature (build.rs), required with it.
+                    "" if !cfg!(feature = "datasheet") => None,
                     _ => Some(fabric(&r, "gpu_link")?),
                 },
-                internode_network: r.get("internode_net")?,
+                internode_network: r.get("internode_network")?,
                 internode_gbit_s: r.opt_num("internode_gbit_s")?,
                 local_disk_gb: r.opt_num("local_disk_gb")?,
             })
