@@ -3,15 +3,18 @@
 
     python3 data/pipeline.py                     # regenerate data/offers.csv (and, where the
                                                  # reference is at hand, gpus.csv/providers.csv)
-    python3 data/pipeline.py --skypilot DIR      # the same from a newer SkyPilot catalog snapshot
+    python3 data/pipeline.py --skypilot DIR      # the same after importing a newer SkyPilot
+                                                 # catalog snapshot into data/sources/skypilot
     python3 data/pipeline.py --check             # exit 1 if data/offers.csv is not the output
 
 Sources (data/sources/, see its README.md):
 - `skypilot/<cloud>.csv`: GPU rows of SkyPilot's catalog (github.com/skypilot-org/skypilot-catalog,
   `catalogs/v8/<cloud>/vms.csv`) in SkyPilot's own columns, with `skypilot/SNAPSHOT.csv` naming the
-  commit each file was read at and the day it was read. `--skypilot DIR` reads `DIR/<cloud>.csv` or
-  `DIR/<cloud>/vms.csv` (SkyPilot's own layout) instead; `DIR/SNAPSHOT.csv` names the commits, or
-  `--commit` and `--read-on` do.
+  commit each file was read at and the day it was read. `--skypilot DIR` first imports the GPU
+  rows of `DIR/<cloud>.csv` or `DIR/<cloud>/vms.csv` (SkyPilot's own layout) into
+  `skypilot/<cloud>.csv`, replacing those clouds' earlier snapshot (`DIR/SNAPSHOT.csv` names the
+  commits, or `--commit`, `--read-on` and `--commit-date` do); commit the result with the
+  regenerated offers.csv.
 - `pages.csv`: offers transcribed from the providers' pricing pages (each with the page's `url`
   and the exact day it was read), and earlier catalog readings whose commit was not recorded
   (`snapshot_date` "~YYYY-MM": approximate, and said so in the row's note).
@@ -218,6 +221,48 @@ def catalog_rows(directory, snapshot, fabrics):
     return out
 
 
+def import_snapshot(src_dir, snapshot, dest_dir, fabrics):
+    """Copies the GPU rows of each cloud catalog in `src_dir` (SkyPilot's columns, unchanged)
+    into `dest_dir/<cloud>.csv` and records its commit in `dest_dir/SNAPSHOT.csv`; clouds
+    `src_dir` lacks keep their earlier snapshot. Returns the clouds imported."""
+    done = []
+    for cloud in sorted(CLOUDS):
+        path = next((p for p in (os.path.join(src_dir, f"{cloud}.csv"), os.path.join(src_dir, cloud, "vms.csv"))
+                     if os.path.exists(p)), None)
+        if path is None:
+            continue
+        snap = snapshot.get(cloud) or {}
+        if not snap.get("commit") or not DATE.match(snap.get("read_on") or ""):
+            sys.exit(f"pipeline: {path}: give the commit and the day it was read (SNAPSHOT.csv, or --commit and --read-on)")
+        with open(path, newline="") as f:
+            reader = csv.reader(f)
+            header = next(reader)
+            col = {h: i for i, h in enumerate(header)}
+            keep = []
+            for row in reader:
+                r = dict(zip(header, row))
+                mib = re.search(r"'SizeInMiB': (\d+)", r.get("GpuInfo") or "")
+                if r.get("AcceleratorName") and r.get("Price") and \
+                        gpu_id(r["AcceleratorName"], r["InstanceType"], int(mib.group(1)) if mib else None) in fabrics:
+                    keep.append(row)
+        assert "InstanceType" in col and "Price" in col, f"{path}: not a SkyPilot vms.csv"
+        with open(os.path.join(dest_dir, f"{cloud}.csv"), "w", newline="") as f:
+            w = csv.writer(f, lineterminator="\n")
+            w.writerow(header)
+            w.writerows(keep)
+        done.append(dict(cloud=cloud, repository_path=snap.get("repository_path") or f"catalogs/v8/{cloud}/vms.csv",
+                         commit=snap["commit"], read_on=snap["read_on"], commit_date=snap.get("commit_date") or ""))
+    if done:
+        old = read_snapshot(os.path.join(dest_dir, "SNAPSHOT.csv"))
+        old.update({d["cloud"]: d for d in done})
+        with open(os.path.join(dest_dir, "SNAPSHOT.csv"), "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=["cloud", "repository_path", "commit", "read_on", "commit_date"],
+                               lineterminator="\n", extrasaction="ignore")
+            w.writeheader()
+            w.writerows(sorted(({"commit_date": "", **r} for r in old.values()), key=lambda r: r["cloud"]))
+    return [d["cloud"] for d in done]
+
+
 def page_rows(path):
     rows = []
     for i, r in enumerate(read_csv(path)):
@@ -328,16 +373,22 @@ def main(argv=None):
     ap.add_argument("--check", action="store_true", help="compare with data/offers.csv instead of writing it")
     ap.add_argument("--out", default=os.path.join(HERE, "offers.csv"))
     a = ap.parse_args(argv)
-    directory = a.skypilot or os.path.join(SOURCES, "skypilot")
-    snapshot = read_snapshot(os.path.join(directory, "SNAPSHOT.csv"))
-    if a.commit:
-        snapshot = {c: {"cloud": c, "commit": a.commit, "read_on": a.read_on or "", "commit_date": a.commit_date or ""}
-                    for c in CLOUDS}
+    fixture = os.path.join(SOURCES, "skypilot")
+    if a.skypilot:
+        if a.check:
+            sys.exit("pipeline: --check compares the committed sources; import a snapshot without it")
+        snapshot = read_snapshot(os.path.join(a.skypilot, "SNAPSHOT.csv"))
+        if a.commit:
+            snapshot = {c: {"cloud": c, "commit": a.commit, "read_on": a.read_on or "", "commit_date": a.commit_date or ""}
+                        for c in CLOUDS}
+        fabrics = {g["id"]: g["fabric"] for g in read_csv(os.path.join(HERE, "gpus.csv"))}
+        clouds = import_snapshot(a.skypilot, snapshot, fixture, fabrics)
+        print(f"imported the GPU rows of {', '.join(clouds) or 'no cloud'} into {fixture}", file=sys.stderr)
     if not a.check and os.path.isdir(REFERENCE):
         # The GPU and provider step (needs the reference material outside the repository).
         for script in ("derive.py", "audit_2026_12.py"):
             subprocess.run([sys.executable, os.path.join(HERE, script)], check=True)
-    text = build(directory, snapshot)
+    text = build(fixture, read_snapshot(os.path.join(fixture, "SNAPSHOT.csv")))
     if a.check:
         with open(a.out, newline="") as f:
             old = f.read()

@@ -91,6 +91,24 @@ class PipelineTest(unittest.TestCase):
             self.run_pipeline([page().replace("https://example.com/pricing", "")])
         self.run_pipeline([page(date="~2026-09")])
 
+    def test_a_newer_snapshot_replaces_only_its_clouds(self):
+        src, dest = tempfile.mkdtemp(), tempfile.mkdtemp()
+        os.makedirs(os.path.join(src, "lambda"))
+        with open(os.path.join(src, "lambda", "vms.csv"), "w") as f:
+            f.write(CATALOG)
+        with open(os.path.join(dest, "SNAPSHOT.csv"), "w") as f:
+            f.write("cloud,repository_path,commit,read_on\nnebius,catalogs/v8/nebius/vms.csv," + "b" * 40 + ",2026-12-01\n")
+        snap = {"lambda": {"commit": "c" * 40, "read_on": "2027-01-05", "commit_date": "2027-01-04"}}
+        fabrics = {"h100-sxm": "nvlink", "h100-pcie": "bridge", "a100-40gb": "nvlink"}
+        self.assertEqual(pipeline.import_snapshot(src, snap, dest, fabrics), ["lambda"])
+        kept = pipeline.read_csv(os.path.join(dest, "lambda.csv"))
+        self.assertEqual([r["InstanceType"] for r in kept], ["gpu_8x_h100_sxm5", "gpu_8x_h100_sxm5", "gpu_8x_h100_big",
+                                                            "gpu_1x_h100_pcie", "gpu_2x_h100_nvlink", "gpu_1x_a100"])
+        self.assertIn("SizeInMiB", kept[-1]["GpuInfo"], "SkyPilot's columns are copied unchanged")
+        snaps = pipeline.read_snapshot(os.path.join(dest, "SNAPSHOT.csv"))
+        self.assertEqual(sorted(snaps), ["lambda", "nebius"])
+        self.assertEqual((snaps["lambda"]["commit"], snaps["lambda"]["commit_date"]), ("c" * 40, "2027-01-04"))
+
     def test_the_committed_sources(self):
         rows = pipeline.read_csv(os.path.join(pipeline.HERE, "offers.csv"))
         self.assertFalse([r["id"] for r in rows if r["note"].lower().startswith("derived:")])
