@@ -1,10 +1,12 @@
-# Derivation of data/*.csv from /work/shared/reference (kept outside the repo; the rules it
-# applies are written into each row's note and into dataset.rs). Regenerate the data with
+# The GPU and provider step of the data pipeline: writes data/gpus.csv and data/providers.csv from
+# /work/shared/reference (kept outside the repo; the rules it applies are written into each row's
+# note and into dataset.rs); data/audit_2026_12.py then applies the 2026-12 provider corrections.
+# Regenerate everything with the one command
 #
-#     python3 data/derive.py && python3 data/audit_2026_12.py
+#     python3 data/pipeline.py
 #
-# (derive.py writes the three files from the reference; the audit script then applies the
-# 2026-12 corrections to offers and providers). Running both again changes nothing.
+# which runs this step first where the reference is at hand, then writes data/offers.csv from
+# data/sources/. Running it again changes nothing.
 import csv, re, sys
 REF = '/work/shared/reference'
 import os; OUT = os.path.dirname(os.path.abspath(__file__))
@@ -187,87 +189,8 @@ for pid, name, spot, src in [
 with open(f'{OUT}/providers.csv','w') as f:
     f.write('id,name,billing,billing_min_s,billing_verified,storage_usd_gb_month,egress_usd_gb,spot,interrupt_rate_h,ssh,docker,jupyter,internode_gb_s,confidence,source,date,note\n')
     for p in P: f.write(','.join(clean(str(x)) for x in p)+'\n')
-pids = {p[0] for p in P}
 
 # ---------------- Offers ----------------
-pmap = {'AWS':'aws','GCP':'gcp','Azure':'azure','Lambda':'lambda','Nebius':'nebius','OCI':'oci','CoreWeave':'coreweave',
- 'Crusoe':'crusoe','Hyperstack':'hyperstack','Jarvislabs':'jarvislabs','Vast.ai':'vast','Cudo Compute':'cudo',
- 'Verda (DataCrunch)':'verda','Lium':'lium','Seeweb':'seeweb','Mithril':'mithril','Yotta':'yotta','Hyperbolic':'hyperbolic'}
-def provider_of(name):
-    if name in pmap: return pmap[name], '', ''
-    if name.startswith('RunPod'): return 'runpod', '', 'secure' if 'Secure' in name else 'community'
-    m = re.match(r'(.*) \(via (.*)\)', name)
-    if m:
-        base, via = m.group(1), m.group(2)
-        via_id = {'Shadeform':'shadeform','PrimeIntellect':'prime-intellect'}[via]
-        b = {'Paperspace':'paperspace','Scaleway':'scaleway','Massed Compute':'massed-compute','Denvr':'denvr',
-             'Crusoe':'crusoe','Vultr':'vultr','ExcessSupply':'excess-supply','DataCrunch':'verda','Latitude':'latitude',
-             'Oblivus':'oblivus','dc_roan':'prime-intellect','dc_wildebeest':'prime-intellect','Lambda':'lambda'}[base]
-        return b, via_id, ''
-    if name.startswith('Spheron'): return 'spheron', '', name[name.index('(')+1:-1]
-    raise Exception(name)
-def norm_date(d):
-    m = re.search(r'(\d{4}-\d{2}-\d{2})', d)
-    if d.startswith('~') and re.search(r'\d{4}-\d{2}', d): return '~' + re.search(r'\d{4}-\d{2}', d).group(0)
-    if m: return m.group(1)
-    if 'list price as known 2024-2025' in d: return '~2025'
-    if '2024-2026' in d: return '~2026'
-    if 'single indexed version' in d: return '~2026'
-    raise Exception(d)
-dropped = []
-offers = []
-for r in csv.DictReader(open(f'{REF}/offers.csv')):
-    notes = r['notes']; g = r['gpu']
-    if g not in gid: dropped.append((r['provider'], g, 'GPU without specs in reference')); continue
-    od = float(r['on_demand_usd_per_hour']) if r['on_demand_usd_per_hour'] else None
-    sp = float(r['spot_usd_per_hour']) if r['spot_usd_per_hour'] else None
-    pid, via, tier = provider_of(r['provider'])
-    count = int(r['count'])
-    conf = 'medium'
-    low_words = ['low confidence','knowledge only','ESTIMATED','SUSPECT','currency possibly EUR','NOT read from catalog','conflicts with']
-    if any(w in notes or w in r['source'] for w in low_words): conf = 'low'
-    if r['snapshot_date'].startswith('2026-09-2') and 'silybench' in r['source']: conf = 'high'
-    extra = []
-    if 'placeholder' in notes: dropped.append((r['provider'], g, 'spot value is a floor placeholder')); continue
-    if pid == 'runpod' or pid == 'vast':
-        if sp is not None: extra.append('spot dropped: catalog spot column is not real spot data')
-        sp = None
-    if 'SpotPrice==Price' in notes: sp = None
-    if pid == 'gcp' and 'GPU component only' in notes:
-        if od is None: dropped.append((r['provider'], g, 'GCP GPU part without host price')); continue
-        host = 0.19 * count
-        od = round(od + host, 4)
-        if sp is not None: sp = round(sp + host, 4)
-        extra.append(f'host added: n1-standard-4 per GPU at ~0.19/h (estimate from reference note) = {host:.2f}/h; spot host priced at on-demand (conservative)')
-        conf = 'low'
-    if pid == 'gcp' and 'SUSPECT' in notes:
-        od = round(5.07 * count, 4)
-        extra.append('on-demand replaced by GCP list ~5.07/GPU-h (catalog GPU part was below its own spot price)')
-    if od is None and sp is None: dropped.append((r['provider'], g, 'no price')); continue
-    if 'Seeweb' in r['provider']: extra.append('currency possibly EUR (kept as USD; low confidence)')
-    per_gpu_rows = 'per-GPU; multiply by count' in notes or 'per GPU;' in notes
-    base = dict(provider=pid, gpu=gid[g], count=count, od=od, sp=sp, region=clean(r['region']), instance=clean(r['instance']),
-                tier=tier, via=via, source=clean(r['source']), date=norm_date(r['snapshot_date']), conf=conf,
-                note=clean('; '.join([notes] + extra)))
-    offers.append(base)
-    # RunPod prices are linear in GPU count (reference: catalog 'prices linear in count'), so the per-GPU rows
-    # give 2/4/8-GPU pods too; derived rows are marked.
-    if pid == 'runpod' and per_gpu_rows:
-        for n in (2, 4, 8):
-            d = dict(base); d['count'] = n; d['od'] = round(od * n, 4); d['conf'] = 'medium' if conf != 'low' else 'low'
-            d['note'] = clean(f'derived: per-GPU price x {n} (RunPod pods price linearly in GPU count per catalog); ' + base['note'])
-            offers.append(d)
-# ids
-seen = {}
-with open(f'{OUT}/offers.csv','w') as f:
-    f.write('id,provider,gpu,count,on_demand_usd_h,spot_usd_h,region,instance,tier,via,source,snapshot_date,confidence,note\n')
-    for o in offers:
-        base = f"{o['provider']}{'-'+o['tier'] if o['tier'] else ''}{'-via-'+o['via'] if o['via'] else ''}/{o['gpu']}/{o['count']}"
-        k = seen.get(base, 0) + 1; seen[base] = k
-        oid = base if k == 1 else f'{base}-{k}'
-        assert o['provider'] in pids, o['provider']
-        f.write(','.join([oid, o['provider'], o['gpu'], str(o['count']), '' if o['od'] is None else repr(o['od']),
-                          '' if o['sp'] is None else repr(o['sp']), o['region'], o['instance'], o['tier'], o['via'], o['source'],
-                          o['date'], o['conf'], o['note']])+'\n')
-print(len(offers), 'offers;', len(dropped), 'dropped', file=sys.stderr)
-for d in dropped: print('  dropped', d, file=sys.stderr)
+# Offers are no longer derived here: data/pipeline.py writes data/offers.csv from
+# data/sources/ (SkyPilot catalog rows and transcribed pricing pages). The reference's offer rows
+# were moved into data/sources/pages.csv on 2026-12-03 with the 2026-12 audit's corrections.

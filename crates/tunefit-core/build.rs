@@ -1,7 +1,9 @@
 //! Writes the data files the core compiles in (`OUT_DIR/{gpus,providers,offers}.csv`) from
 //! data/, emptying the columns the page never shows (src/dataset.rs reads them either way):
-//! `source` and `note` without the `provenance` feature, and the GPUs' `int8_tops` and `tdp_w`
-//! without `datasheet`. The CLI turns both on; the page builds the core with neither.
+//! `source`, `note` and the offers' `url` without the `provenance` feature; the GPUs'
+//! `int8_tops` and `tdp_w` and the offers' per-instance facts (`gpu_link`, `internode_network`,
+//! `internode_gbit_s`, `local_disk_gb`) without `datasheet`. The CLI turns both on; the page
+//! builds the core with neither.
 use std::{env, fs, path::PathBuf};
 
 fn main() {
@@ -11,10 +13,10 @@ fn main() {
         let text = fs::read_to_string(&src).expect("data file");
         let mut drop: Vec<&str> = Vec::new();
         if env::var_os("CARGO_FEATURE_PROVENANCE").is_none() {
-            drop.extend(["source", "note"]);
+            drop.extend(["source", "note", "url"]);
         }
         if env::var_os("CARGO_FEATURE_DATASHEET").is_none() {
-            drop.extend(["int8_tops", "tdp_w"]);
+            drop.extend(["int8_tops", "tdp_w", "gpu_link", "internode_network", "internode_gbit_s", "local_disk_gb"]);
         }
         let out = if drop.is_empty() { text } else { strip(&text, &drop) };
         fs::write(PathBuf::from(env::var("OUT_DIR").unwrap()).join(name), out).expect("OUT_DIR");
@@ -22,7 +24,7 @@ fn main() {
 }
 
 /// The CSV with the named columns' values emptied (the data holds no quoted fields:
-/// data/audit_2026_12.py refuses commas and quotes in values).
+/// data/pipeline.py refuses commas and quotes in values).
 fn strip(text: &str, columns: &[&str]) -> String {
     let mut lines = text.lines();
     let header = lines.next().unwrap_or_default();

@@ -1,7 +1,11 @@
 //! The bundled GPU, provider and cloud-offer dataset (`data/*.csv`, compiled in).
 //!
-//! The three files are derived from `shared/reference` by `data/derive.py`; every row keeps its
-//! source and snapshot date. Rules applied there, so that nothing downstream has to guess:
+//! `data/pipeline.py` writes them (the one command: `python3 data/pipeline.py`): GPUs and
+//! providers from `shared/reference` through `data/derive.py` and `data/audit_2026_12.py`, offers
+//! from `data/sources/` (SkyPilot catalog rows at a recorded commit and transcribed pricing pages,
+//! each with its `url` and the day it was read; derived rows dropped, duplicates keep the newest;
+//! see the script's header). Every row keeps its source and snapshot date. Rules applied, so that
+//! nothing downstream has to guess:
 //! - **Prices are per instance** (`count` GPUs); `Offer::usd_per_gpu_hour` divides.
 //! - **GCP rows that priced only the GPU** got their host VM added (n1-standard-4 per GPU,
 //!   ~0.19 USD/h, an estimate) and are marked low confidence; GCP rows whose on-demand GPU part
@@ -12,13 +16,14 @@
 //! - GPUs without specs in the reference (GB300, P100, A16, TPU) are dropped; B300, MI355X,
 //!   MI350X, H20, L20 and RTX A4000 are added after the reference rows from the pages each row's
 //!   `source` names (derived figures say so in its `note`).
-//! - RunPod per-GPU prices are expanded to 2/4/8-GPU pods (RunPod prices linearly; marked
-//!   "derived").
+//! - Offers are only what a page or catalog showed: per-GPU prices multiplied to GPU counts
+//!   nobody observed are not offers.
+//! - Prices stay in their source's currency (`Offer::currency`).
 //!
-//! `data/audit_2026_12.py` then applies the 2026-12 audit (shared/notes/data-audit.md): stale
-//! and duplicate readings replaced by the providers' current pages (each with the page and the
-//! date read), unpublished prices removed, provider features from their docs, and each
-//! instance type's own network between instances (`Offer::internode_gb_s`).
+//! The 2026-12 audit (shared/notes/data-audit.md) is in the sources: stale and duplicate
+//! readings replaced by the providers' current pages (each with the page and the date read),
+//! unpublished prices removed, provider features from their docs (`data/audit_2026_12.py`), and
+//! each instance type's own network between instances (`Offer::internode_gb_s`).
 //!
 //! **VRAM unit.** Vendors' "80 GB" for HBM and GDDR parts is 80 GiB of DRAM (DRAM dies come in
 //! powers of two: an A100 80GB reports 81920 MiB total in nvidia-smi; a V100 32GB 32480 MiB).
@@ -181,6 +186,25 @@ pub struct Offer {
     /// provider's), `null` (none) or the figure.
     #[serde(rename = "internode_gb_s", skip_serializing_if = "Option::is_none")]
     pub internode: Option<Option<f64>>,
+    /// ISO 4217 code of both prices (`USD`, `RUB`, ...): prices stay in the currency the source
+    /// gives; nothing converts them.
+    pub currency: &'static str,
+    /// The page or catalog file the price was read from (empty without the `provenance`
+    /// feature, like `source`).
+    pub url: &'static str,
+    /// How this instance's GPUs talk to each other, as data/pipeline.py derives it from the
+    /// GPU's fabric and the instance type (agrees with `fabric`); None for a one-GPU instance
+    /// (and for your own prices). This and the next three are None/empty without the
+    /// `datasheet` feature (build.rs: the page shows none of them).
+    pub gpu_link: Option<Fabric>,
+    /// The instance's network to other instances where the instance type is known to the
+    /// pipeline: `efa`, `infiniband`, `gpudirect-tcpx`, `ethernet`, `ena`, `none`; empty when not
+    /// known.
+    pub internode_network: &'static str,
+    /// That network's bandwidth for the whole instance, Gb/s (one way); None when not known.
+    pub internode_gbit_s: Option<f64>,
+    /// Local (instance-store) disk in GB; Some(0.0) for network storage only; None when unknown.
+    pub local_disk_gb: Option<f64>,
 }
 
 impl Offer {
@@ -309,6 +333,17 @@ fn source(r: &Row) -> Result<&'static str, DataError> {
     }
 }
 
+fn fabric(r: &Row, col: &'static str) -> Result<Fabric, DataError> {
+    Ok(match r.req(col)? {
+        "nvlink" => Fabric::Nvlink,
+        "bridge" => Fabric::Bridge,
+        "pcie" => Fabric::Pcie,
+        "infinity-fabric" => Fabric::InfinityFabric,
+        "roce" => Fabric::Roce,
+        v => return Err(r.err(col, format!("'{v}' is not a known fabric"))),
+    })
+}
+
 fn parse_gpus() -> Result<Vec<Gpu>, DataError> {
     rows("gpus.csv", GPUS_CSV)?
         .into_iter()
@@ -319,14 +354,7 @@ fn parse_gpus() -> Result<Vec<Gpu>, DataError> {
                 "consumer" => GpuClass::Consumer,
                 v => return Err(r.err("class", format!("'{v}' is not datacenter|pro|consumer"))),
             };
-            let fabric = match r.req("fabric")? {
-                "nvlink" => Fabric::Nvlink,
-                "bridge" => Fabric::Bridge,
-                "pcie" => Fabric::Pcie,
-                "infinity-fabric" => Fabric::InfinityFabric,
-                "roce" => Fabric::Roce,
-                v => return Err(r.err("fabric", format!("'{v}' is not a known fabric"))),
-            };
+            let fabric = fabric(&r, "fabric")?;
             Ok(Gpu {
                 id: r.req("id")?,
                 name: r.req("name")?,
@@ -422,6 +450,23 @@ fn parse_offers() -> Result<Vec<Offer>, DataError> {
                     "none" => Some(None),
                     _ => Some(r.opt_num("internode_gb_s")?),
                 },
+                currency: match r.req("currency")? {
+                    c if c.len() == 3 && c.bytes().all(|b| b.is_ascii_uppercase()) => c,
+                    c => return Err(r.err("currency", format!("'{c}' is not an ISO 4217 code"))),
+                },
+                url: match r.get("url")? {
+                    u if u.is_empty() || u.starts_with("https://") => u,
+                    u => return Err(r.err("url", format!("'{u}' is not an https address"))),
+                },
+                gpu_link: match r.get("gpu_link")? {
+                    "none" => None,
+                    // Emptied without the `datasheet` feature (build.rs), required with it.
+                    "" if !cfg!(feature = "datasheet") => None,
+                    _ => Some(fabric(&r, "gpu_link")?),
+                },
+                internode_network: r.get("internode_network")?,
+                internode_gbit_s: r.opt_num("internode_gbit_s")?,
+                local_disk_gb: r.opt_num("local_disk_gb")?,
             })
         })
         .collect()

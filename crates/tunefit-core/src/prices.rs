@@ -604,6 +604,12 @@ fn own_offer(c: &CustomOffer, provider: &'static str, gpu: &'static str) -> Offe
         confidence: "user",
         note: "",
         internode: None,
+        currency: "USD",
+        url: "",
+        gpu_link: None,
+        internode_network: "",
+        internode_gbit_s: None,
+        local_disk_gb: None,
     }
 }
 

@@ -215,7 +215,9 @@ fn a_pcie_card_has_a_bridge_only_where_the_offer_names_one() {
     use tunefit_core::dataset::{offers, Fabric};
     let a100 = gpu("a100-pcie-80gb").unwrap();
     assert_eq!(a100.fabric, Fabric::Bridge);
-    let plain = offers().iter().find(|o| o.gpu == "a100-pcie-80gb" && o.count == 2 && o.provider == "runpod").unwrap();
+    // Hyperstack's n3-A100x2 (SkyPilot catalog): two PCIe cards sold without a bridge.
+    let plain =
+        offers().iter().find(|o| o.gpu == "a100-pcie-80gb" && o.count == 2 && o.provider == "hyperstack").unwrap();
     assert_eq!(plain.fabric(a100), Fabric::Pcie, "{}", plain.id);
     let bridged = offers().iter().find(|o| o.instance.contains("NVLink") && o.gpu == "a100-pcie-80gb").unwrap();
     assert_eq!(bridged.fabric(a100), Fabric::Bridge, "{}", bridged.id);
@@ -226,7 +228,7 @@ fn a_pcie_card_has_a_bridge_only_where_the_offer_names_one() {
 
     // DDP full fine-tuning on two PCIe cards: the gradient all-reduce over PCIe exposes more
     // communication than over a bridge, and the ranking times the offer as installed.
-    let query = q("model=llama-3.2-1b&method=full&gpus=2&gpu=a100-pcie-80gb&provider=runpod&batch=1&seq=512&ga=1");
+    let query = q("model=llama-3.2-1b&method=full&gpus=2&gpu=a100-pcie-80gb&provider=hyperstack&batch=1&seq=512&ga=1");
     let r = evaluate(&query).unwrap();
     let shape = FlopShape::of(&st(&query), r.model.params, r.model.trainable_params);
     let over_bridge = timing(&st(&query), &shape, a100, 2, 1, None);
