@@ -133,16 +133,10 @@ INSTANCE_NETWORK = {
     "g2-standard-48": ("ethernet", 50, GCP_TYPES), "g2-standard-96": ("ethernet", 100, GCP_TYPES),
     "n1 + nvidia-tesla-t4": ("ethernet", 32, GCP_TYPES), "n1 + nvidia-tesla-v100": ("ethernet", 32, GCP_TYPES),
 }
-# Instance-store (local NVMe/SSD) capacity in GB, from the same AWS instance-type tables; 0 where
-# the instance has EBS storage only. Unknown elsewhere (empty).
-LOCAL_DISK_GB = {
-    "p5.48xlarge": 30720, "p5en.48xlarge": 30720, "p4d.24xlarge": 8000, "p4de.24xlarge": 8000,
-    "p3.2xlarge": 0, "p3.8xlarge": 0, "p3.16xlarge": 0, "p3dn.24xlarge": 1800,
-    "g4dn.xlarge": 125, "g4dn.12xlarge": 900, "g4dn.metal": 1800,
-    "g5.xlarge": 250, "g5.2xlarge": 450, "g5.12xlarge": 3800, "g5.48xlarge": 7600,
-    "g6.xlarge": 250, "g6.12xlarge": 3760, "g6.48xlarge": 7520,
-    "g6e.xlarge": 250, "g6e.12xlarge": 3800, "g6e.48xlarge": 7600,
-}
+# Instance-store (local NVMe/SSD) capacity in GB, per instance type, from a page read with its
+# date. None has been read yet, so every offer's local disk is unknown (empty); a figure
+# recalled without a page to cite does not go in.
+LOCAL_DISK_GB = {}
 
 
 def read_csv(path):

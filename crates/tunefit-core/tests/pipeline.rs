@@ -69,7 +69,6 @@ fn per_instance_facts_agree_with_the_model() {
     let by_instance = |i: &str| dataset::offers().iter().find(|o| o.instance == i).unwrap();
     assert_eq!(by_instance("p4d.24xlarge").internode_network, "efa");
     assert_eq!(by_instance("p4d.24xlarge").internode_gbit_s, Some(400.0));
-    assert_eq!(by_instance("p4d.24xlarge").local_disk_gb, Some(8000.0));
     assert_eq!(by_instance("n3-A100x8-NVLink").gpu_link, Some(dataset::Fabric::Bridge));
     assert_eq!(by_instance("n3-A100x8").gpu_link, Some(dataset::Fabric::Pcie));
     assert_eq!(by_instance("gpu_8x_h100_sxm5").gpu_link, Some(dataset::Fabric::Nvlink));
