@@ -18,7 +18,7 @@
 const CACHE = 'tunefit';
 const SCOPE = self.registration.scope;
 const INDEX = new URL('./', SCOPE).href;
-const HASHED = /-[0-9a-f]{16}(_bg)?\.(js|wasm|css)$/;
+const HASHED = /-[0-9a-f]{8,16}(_bg)?\.(js|wasm|css)$/;
 const LAZY = ['./tunefit-export.js', './tunefit-export_bg.wasm', './tunefit-app-ru.js', './tunefit-app-ru_bg.wasm'].map((u) => new URL(u, SCOPE).href);
 
 // Every local file a page references: href/src and the loader's data-js/data-wasm.

@@ -26,7 +26,7 @@ export function bundleSizes(dir = 'dist') {
   }
   // The first load of a page in Russian: the same files, with the app's Russian build
   // (tunefit-app-ru.js and its wasm, which boot.js loads instead) in place of the named app.
-  const app = out.files.filter((f) => f.first && /^tunefit-app-[0-9a-f]{16}(_bg\.wasm|\.js)$/.test(f.name));
+  const app = out.files.filter((f) => f.first && /^tunefit-app-[0-9a-f]{8,16}(_bg\.wasm|\.js)$/.test(f.name));
   const ru = out.files.filter((f) => /^tunefit-app-ru(_bg\.wasm|\.js)$/.test(f.name));
   out.firstRuKB = ru.length === 2 ? out.firstKB - app.reduce((a, f) => a + f.gzKB, 0) + ru.reduce((a, f) => a + f.gzKB, 0) : null;
   return out;

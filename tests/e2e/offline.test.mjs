@@ -68,7 +68,7 @@ test('after the first load the page works offline, under a sub-path', async () =
       const keys = await caches.keys();
       const urls = [];
       for (const k of keys) urls.push(...(await (await caches.open(k)).keys()).map((r) => r.url));
-      return urls.some((u) => /-[0-9a-f]{16}_bg\.wasm$/.test(u)) && urls.some((u) => /\/tunefit-export_bg\.wasm$/.test(u))
+      return urls.some((u) => /-[0-9a-f]{8,16}_bg\.wasm$/.test(u)) && urls.some((u) => /\/tunefit-export_bg\.wasm$/.test(u))
         && urls.some((u) => /\/tunefit-export\.js$/.test(u)) && urls.some((u) => /\/tunefit-app-ru_bg\.wasm$/.test(u));
     });
     await ctx.setOffline(true);

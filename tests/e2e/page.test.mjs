@@ -150,7 +150,7 @@ test('language and theme switch, and persist in the link', async () => {
   page.on('pageerror', (e) => page.problems.push(`pageerror: ${e.message}`));
   await page.goto(server.url);
   await page.locator('#prerender').waitFor({ state: 'detached' });
-  assert.ok(fetched.some((f) => /^tunefit-app-[0-9a-f]{16}_bg\.wasm$/.test(f)), fetched.join(' '));
+  assert.ok(fetched.some((f) => /^tunefit-app-[0-9a-f]{8,16}_bg\.wasm$/.test(f)), fetched.join(' '));
   // An English page never fetches the Russian build (the service worker, which caches it for
   // offline use, is blocked here so that only the page's own requests count).
   assert.ok(!fetched.some((f) => f.startsWith('tunefit-app-ru')), fetched.join(' '));
