@@ -3,7 +3,7 @@
 //
 // - The page (index.html) and unhashed files (boot.js, favicon, robots.txt) are network-first:
 //   online, a reload always gets the newest deployment; offline, the cached copy answers.
-// - Trunk's hashed files (name-<16 hex>.js/.wasm/.css) never change under one name, so they
+// - Trunk's hashed files (name-<hex hash>.js/.wasm/.css) never change under one name, so they
 //   are cache-first. Each time a fresh index.html arrives, the files it references are cached
 //   and every other cached file (an older deployment's) is deleted.
 // - The config exporter (tunefit-export.js and its wasm) and the app's Russian build
