@@ -51,24 +51,32 @@ pub fn evaluate(q: &Query) -> Result<Report, Error> {
 
 /// Adds the fixes for the chosen GPU (crate::fix) to a report of `q`, their notes in English.
 pub fn with_fixes(mut r: Report, q: &Query) -> Report {
-    if let Some(f) = fixes_of(&r, q, Lang::En) {
+    if let Some(f) = r.fit.as_ref().and_then(|f| fixes_of(f.verdict, f.vram, q, Lang::En)) {
         r.fixes = f;
     }
     r
 }
 
-/// The fixes for a report of `q` whose chosen GPU does not fit, notes in `lang`.
-fn fixes_of(r: &Report, q: &Query, lang: Lang) -> Option<Vec<crate::fix::Fix>> {
-    let f = r.fit.as_ref().filter(|f| f.verdict != Verdict::Fits)?;
-    Settings::resolve(q).ok().map(|s| crate::fix::fixes_in(&s, f.vram, lang))
+/// The fixes for `q` when its chosen GPU (`vram` bytes) does not fit with the error band
+/// (`verdict`), notes in `lang`.
+fn fixes_of(verdict: Verdict, vram: u64, q: &Query, lang: Lang) -> Option<Vec<crate::fix::Fix>> {
+    if verdict == Verdict::Fits {
+        return None;
+    }
+    Settings::resolve(q).ok().map(|s| crate::fix::fixes_in(&s, vram, lang))
 }
 
 /// The fixes for `query`'s chosen GPU, one per line: `set`, device bytes, `1` when it fits
 /// alone, the note in `lang` — tab-separated (the page's summary reads them with `read_fixes`).
+/// Only the memory and the fit are evaluated: the page asks on every change of a query that
+/// does not fit, and the offers' ranking plays no part in the fixes.
 pub fn fixes_tsv(query: &str, lang: Lang) -> String {
     let Ok(q) = Query::parse(query) else { return String::new() };
-    let Ok(r) = evaluate(&q) else { return String::new() };
-    fixes_of(&r, &q, lang)
+    let Some(gpu) = q.gpu.as_deref().and_then(crate::dataset::gpu) else { return String::new() };
+    let Ok(device) = Settings::resolve(&q).and_then(|s| crate::memory::estimate(&s)).map(|e| e.memory.device) else {
+        return String::new();
+    };
+    fixes_of(verdict(device, gpu.vram_bytes).0, gpu.vram_bytes, &q, lang)
         .unwrap_or_default()
         .iter()
         .map(|f| format!("{}\t{}\t{}\t{}\n", f.set, f.device, u8::from(f.fits), f.note.replace(['\t', '\n'], " ")))
