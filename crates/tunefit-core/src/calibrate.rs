@@ -13,7 +13,7 @@
 //!
 //! A log with none of these is an error saying so, never a guess.
 
-use crate::diag::Lang;
+use crate::diag::{Lang, Refusal};
 use crate::query::Query;
 use crate::report::{evaluate, Error};
 use serde::Serialize;
@@ -108,8 +108,8 @@ fn with_unit(line: &str, key: &str, value: f64) -> u64 {
     (value * unit) as u64
 }
 
-/// Reads the figures a log prints. An error when it has none of the recognised lines.
-pub fn parse_log(text: &str) -> Result<Measured, String> {
+/// Reads the figures a log prints. Refused when it has none of the recognised lines.
+pub fn parse_log(text: &str) -> Result<Measured, Refusal> {
     let mut m = Measured::default();
     let mut push = |metric: &str, bytes: u64, what: &str| {
         if !m.memory.iter().any(|(k, _, _)| k == metric) {
@@ -149,14 +149,14 @@ pub fn parse_log(text: &str) -> Result<Measured, String> {
         }
     }
     if m.memory.is_empty() && m.tokens_per_s_per_gpu.is_none() && m.samples_per_s.is_none() && m.step_s.is_none() {
-        return Err("no recognised figure in this log: expected torchtune's memory stats or tokens_per_second_per_gpu, HF Trainer's train_samples_per_second/train_steps_per_second, Unsloth's 'Peak reserved memory =', litgpt's 'Memory used:', or an nvidia-smi table".into());
+        return Err(Refusal::UnreadableLog);
     }
     Ok(m)
 }
 
 /// The log's figures beside the estimate of `q` (its `gpu` names the GPU timed).
 pub fn calibrate(q: &Query, log: &str) -> Result<Calibration, Error> {
-    let measured = parse_log(log).map_err(|m| Error::invalid("log", m))?;
+    let measured = parse_log(log).map_err(Error::Refused)?;
     let r = evaluate(q)?;
     let memory = measured
         .memory
@@ -194,7 +194,7 @@ pub fn calibrate(q: &Query, log: &str) -> Result<Calibration, Error> {
 /// `crates/tunefit-core/tests/data/measured-runs.json`), ready to contribute: the person adds
 /// where the log came from and the library versions.
 pub fn measured_cases(q: &Query, log: &str, source: &str) -> Result<serde_json::Value, Error> {
-    let m = parse_log(log).map_err(|e| Error::invalid("log", e))?;
+    let m = parse_log(log).map_err(Error::Refused)?;
     let query = q.to_query_string();
     let cases: Vec<serde_json::Value> = m
         .memory
@@ -224,12 +224,17 @@ pub fn measured_cases(q: &Query, log: &str, source: &str) -> Result<serde_json::
 
 /// `measured_cases` as pretty JSON for the page's download, or `{"error": "…"}`.
 pub fn measured_cases_json(query: &str, log: &str) -> String {
+    measured_cases_json_in(query, log, Lang::En)
+}
+
+/// `measured_cases_json` with the error in `lang` (the page's language).
+pub fn measured_cases_json_in(query: &str, log: &str, lang: Lang) -> String {
     let err = |m: String| serde_json::json!({ "error": m }).to_string();
     match Query::parse(query) {
         Ok(q) => match measured_cases(&q, log, "") {
             Ok(v) => serde_json::to_string_pretty(&v).unwrap_or_else(|e| err(e.to_string())),
-            Err(e) => err(e.to_string()),
+            Err(e) => err(e.text(lang)),
         },
-        Err(e) => err(e.to_string()),
+        Err(e) => err(Error::from(e).text(lang)),
     }
 }

@@ -117,7 +117,7 @@ pub fn evaluate_text(query: &str, prices_json: &str) -> Result<(Query, Report), 
     } else {
         crate::prices::PriceBook::from_json(prices_json)
     };
-    let book = book.map_err(|e| format!("prices: {}: {}", e.field, e.message))?;
+    let book = book.map_err(|e| format!("prices: {}: {}", e.field, e.message()))?;
     let r = evaluate_with_prices(&q, &book).map_err(|e| e.to_string())?;
     Ok((q, r))
 }
@@ -159,7 +159,7 @@ pub fn evaluate_with_prices(q: &Query, prices: &crate::prices::PriceBook) -> Res
     if prices.is_empty() {
         return evaluate(q);
     }
-    prices.validate().map_err(|e| Error::Invalid { key: format!("prices: {}", e.field), message: e.message })?;
+    prices.validate().map_err(|e| Error::Invalid { key: format!("prices: {}", e.field), message: e.message() })?;
     let s = Settings::resolve(q)?;
     let est = crate::memory::estimate(&s)?;
     let fit = match &q.gpu {
