@@ -51,7 +51,7 @@ impl AppState {
         let (stored, stored_err) = if prefs.embed() {
             (PriceBook::default(), None)
         } else {
-            match crate::storage::load_prices() {
+            match crate::storage::load_prices(prefs.lang.core()) {
                 Ok(b) => (b, None),
                 Err(e) => (PriceBook::default(), Some(e)),
             }
@@ -69,7 +69,7 @@ impl AppState {
             prices_notice: RwSignal::new(
                 stored_err
                     .map(|e| (prefs.lang.sh().prices_corrupt)(&e))
-                    .or(linked.price_error.map(|e| (prefs.lang.sh().link_prices_bad)(&e.to_string()))),
+                    .or(linked.price_error.map(|e| (prefs.lang.sh().link_prices_bad)(&e.text(prefs.lang.core())))),
             ),
             link_prices: RwSignal::new(linked.prices),
             embed: prefs.embed(),

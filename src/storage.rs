@@ -5,6 +5,7 @@
 //! ignored, and a browser that refuses storage (private mode, a sandboxed iframe) is the same
 //! as an empty one. Nothing here panics.
 
+use tunefit_core::diag::Lang;
 use tunefit_core::prices::PriceBook;
 
 /// The localStorage key; versioned so a later format can live beside this one.
@@ -15,12 +16,12 @@ fn storage() -> Option<web_sys::Storage> {
 }
 
 /// The stored price book: empty when nothing is stored or storage is unavailable, an error
-/// message (naming the line and field) when what is stored cannot be read.
-pub fn load_prices() -> Result<PriceBook, String> {
+/// message in `lang` (naming the line and field) when what is stored cannot be read.
+pub fn load_prices(lang: Lang) -> Result<PriceBook, String> {
     let Some(text) = storage().and_then(|s| s.get_item(PRICES_KEY).ok().flatten()) else {
         return Ok(PriceBook::default());
     };
-    PriceBook::from_json(&text).map_err(|e| e.to_string())
+    PriceBook::from_json(&text).map_err(|e| e.text(lang))
 }
 
 /// Stores the book (an empty book removes the entry); false when the browser refuses.
@@ -48,9 +49,10 @@ pub fn save_log(log: &str) {
     }
 }
 
-/// Reads a price list typed or imported by the person: JSON when it starts with '{', else CSV.
-pub fn parse_price_list(text: &str) -> Result<PriceBook, String> {
+/// Reads a price list typed or imported by the person: JSON when it starts with '{', else CSV;
+/// what is wrong is said in `lang`.
+pub fn parse_price_list(text: &str, lang: Lang) -> Result<PriceBook, String> {
     let t = text.trim_start_matches('\u{feff}').trim_start();
     let r = if t.starts_with('{') { PriceBook::from_json(t) } else { PriceBook::from_csv(text) };
-    r.map_err(|e| e.to_string())
+    r.map_err(|e| e.text(lang))
 }

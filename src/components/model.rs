@@ -201,9 +201,10 @@ fn CustomModel() -> impl IntoView {
 
 #[wasm_bindgen::prelude::wasm_bindgen]
 extern "C" {
-    /// public/boot.js: the lazily loaded module's `read_config` (hfconfig::read_for_page).
+    /// public/boot.js: the lazily loaded module's `read_config` (hfconfig::read_for_page), its
+    /// error in `lang` (the page's code).
     #[wasm_bindgen(catch, js_name = tunefitConfig)]
-    fn tunefit_config(text: &str) -> Result<js_sys::Promise, wasm_bindgen::JsValue>;
+    fn tunefit_config(text: &str, lang: &str) -> Result<js_sys::Promise, wasm_bindgen::JsValue>;
     /// public/boot.js: a Hugging Face repository's config.json, fetched on request.
     #[wasm_bindgen(catch, js_name = tunefitHubConfig)]
     fn tunefit_hub_config(repo: &str) -> Result<js_sys::Promise, wasm_bindgen::JsValue>;
@@ -235,7 +236,7 @@ fn ConfigImport() -> impl IntoView {
             return;
         }
         leptos::task::spawn_local(async move {
-            let answer = settle(tunefit_config(&raw)).await;
+            let answer = settle(tunefit_config(&raw, st.lang.get_untracked().code())).await;
             if text.with_untracked(|t| *t != raw) {
                 return;
             }
@@ -249,7 +250,8 @@ fn ConfigImport() -> impl IntoView {
                     // pre-quantized checkpoint's 16-bit modules.
                     let mut next = st.query.get_untracked();
                     if let Err(e) = tunefit_core::hfconfig::apply_link(&mut next, &fragment) {
-                        status.set(Some(Err(e.to_string())));
+                        let lang = st.lang.get_untracked().core();
+                        status.set(Some(Err(format!("{}: {}", e.key, tunefit_core::diag::query_problem(&e, lang)))));
                         return;
                     }
                     st.query.set(next);

@@ -41,7 +41,7 @@ pub fn PricesPanel() -> impl IntoView {
         st.prices.set(book);
         status.set(Some((if saved { (sh().prices_saved)(n) } else { sh().prices_not_saved.to_string() }, false)));
     };
-    let apply_text = move |t: &str| match parse_price_list(t) {
+    let apply_text = move |t: &str| match parse_price_list(t, st.lang.get_untracked().core()) {
         Ok(b) => apply(b),
         Err(e) => status.set(Some(((sh().prices_error)(&e), true))),
     };
@@ -51,7 +51,7 @@ pub fn PricesPanel() -> impl IntoView {
             let got = wasm_bindgen_futures::JsFuture::from(file.text()).await.ok().and_then(|v| v.as_string());
             match got {
                 Some(t) => apply_text(&t),
-                None => status.set(Some(((sh().prices_error)("unreadable file"), true))),
+                None => status.set(Some(((sh().prices_error)(sh().prices_unreadable), true))),
             }
             input.set_value("");
         });
