@@ -409,9 +409,10 @@ fn an_unreadable_log_is_refused_in_russian() {
     let q = tunefit_core::Query::parse("model=llama-3.1-8b").unwrap();
     let e = tunefit_core::calibrate::calibrate(&q, "Step 10 | loss: 1.2").unwrap_err();
     assert_eq!(e.key(), Some("log"));
-    let en = e.text(Lang::En);
-    assert_eq!(en, "log: no recognised figure in this log: expected torchtune's memory stats or tokens_per_second_per_gpu, HF Trainer's train_samples_per_second/train_steps_per_second, Unsloth's 'Peak reserved memory =', litgpt's 'Memory used:', or an nvidia-smi table");
-    reads_in_russian(&en, &e.text(Lang::Ru), &en, &[]);
+    assert_eq!(e.to_string(), "log: no recognised figure in this log: expected torchtune's memory stats or tokens_per_second_per_gpu, HF Trainer's train_samples_per_second/train_steps_per_second, Unsloth's 'Peak reserved memory =', litgpt's 'Memory used:', or an nvidia-smi table");
+    let u = tunefit_core::calibrate::parse_log("Step 10 | loss: 1.2").unwrap_err();
+    assert_eq!(format!("log: {}", u.text(Lang::En)), e.to_string());
+    reads_in_russian(u.text(Lang::En), u.text(Lang::Ru), &u.to_string(), &[]);
     let case = tunefit_core::calibrate::measured_cases_json_in("model=llama-3.1-8b", "nothing", Lang::Ru);
     let v: serde_json::Value = serde_json::from_str(&case).unwrap();
     assert!(is_russian(v["error"].as_str().unwrap()), "{case}");

@@ -89,8 +89,6 @@ pub enum Refusal {
     LatentAttention {
         head_dim: u64,
     },
-    /// A pasted training log with none of the lines calibrate.rs reads.
-    UnreadableLog,
     /// An id the catalog or the dataset does not have, with the ids it has.
     UnknownModel {
         id: String,
@@ -127,7 +125,6 @@ impl Refusal {
             R::ExpertsPerToken { .. } => "experts_per_token",
             R::DenseLayers { .. } => "dense_layers",
             R::LatentAttention { .. } => "kv_rank",
-            R::UnreadableLog => "log",
             R::UnknownModel { .. } => "model",
             R::UnknownProvider { .. } => "provider",
             R::UnknownGpu { .. } => "gpu",

@@ -318,7 +318,6 @@ pub(super) fn refusal_en(r: &super::Refusal) -> String {
         R::TooManyParams { params } => format!("the architecture has about {params:.3e} parameters; at most 1e15 are supported"),
         R::DenseLayers { dense_layers, dense_ffn, layers } => format!("{dense_layers} dense blocks of width {dense_ffn} in a {layers}-block model: give at most layers blocks and a dense_ffn"),
         R::LatentAttention { head_dim } => format!("latent attention needs rope_dim below head_dim ({head_dim}), a v_dim, and kv_heads = heads"),
-        R::UnreadableLog => "no recognised figure in this log: expected torchtune's memory stats or tokens_per_second_per_gpu, HF Trainer's train_samples_per_second/train_steps_per_second, Unsloth's 'Peak reserved memory =', litgpt's 'Memory used:', or an nvidia-smi table".into(),
         R::UnknownModel { id, accepted } => format!("unknown model '{id}'; accepted: {accepted}"),
         R::UnknownProvider { id, accepted } => format!("unknown provider '{id}'; expected one of {accepted}"),
         R::UnknownGpu { id, accepted } => format!("unknown GPU id '{id}'; expected one of {accepted}"),
@@ -353,7 +352,6 @@ pub(super) fn refusal_ru(r: &super::Refusal) -> String {
             plural_ru(*layers, "блока", "блоков", "блоков")
         ),
         R::LatentAttention { head_dim } => format!("латентному вниманию нужны rope_dim меньше head_dim ({head_dim}), v_dim и kv_heads = heads"),
-        R::UnreadableLog => "в логе нет ни одной знакомой цифры: нужны статистика памяти torchtune или tokens_per_second_per_gpu, train_samples_per_second/train_steps_per_second из HF Trainer, строка Unsloth `Peak reserved memory =`, строка litgpt `Memory used:` или таблица nvidia-smi".into(),
         R::UnknownModel { id, accepted } => format!("неизвестная модель «{id}»; допустимые: {accepted}"),
         R::UnknownProvider { id, accepted } => format!("неизвестный провайдер «{id}»; допустимые: {accepted}"),
         R::UnknownGpu { id, accepted } => format!("неизвестный GPU «{id}»; допустимые: {accepted}"),
