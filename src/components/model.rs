@@ -216,7 +216,8 @@ fn js_message(e: &wasm_bindgen::JsValue) -> String {
     e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())).or_else(|| e.as_string()).unwrap_or_default()
 }
 
-async fn settle(p: Result<js_sys::Promise, wasm_bindgen::JsValue>) -> Result<String, String> {
+/// A call into the lazily loaded module, awaited: its text, or why there is none.
+pub(crate) async fn settle(p: Result<js_sys::Promise, wasm_bindgen::JsValue>) -> Result<String, String> {
     let p = p.map_err(|e| js_message(&e))?;
     let v = wasm_bindgen_futures::JsFuture::from(p).await.map_err(|e| js_message(&e))?;
     v.as_string().ok_or_else(|| "no text".to_string())

@@ -421,6 +421,16 @@ impl PriceBook {
         m
     }
 
+    /// A list as a person types or imports it: JSON when it starts with '{', else CSV.
+    pub fn from_text(text: &str) -> Result<PriceBook, PriceError> {
+        let t = text.trim_start_matches('\u{feff}').trim_start();
+        if t.starts_with('{') {
+            PriceBook::from_json(t)
+        } else {
+            PriceBook::from_csv(text)
+        }
+    }
+
     // ---- JSON ----
 
     /// Reads the JSON form; syntax errors give the line, field errors the entry and field.
