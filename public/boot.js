@@ -41,12 +41,16 @@ window.tunefitPlan = (kind, query, lang, gib, a, b) => lazy((x) => ({
   form: () => x.plan_form_html(query, lang, a, b),
   plans: () => x.plans_html(query, lang, gib),
   compare: () => x.calibration_html(query, a, lang, gib),
-  case: () => x.measured_cases_json(query, a),
+  case: () => x.measured_cases_json(query, a, lang),
 })[kind]());
 // The "Memory through one step" chart (the allocator replay, drawn as SVG markup).
 window.tunefitTimeline = (query, lang, gib) => lazy((x) => x.timeline_html(query, lang, gib));
-// The config.json reader (the page's config source): `hfconfig::read_for_page`'s line.
-window.tunefitConfig = (text) => lazy((x) => x.read_config(text));
+// The config.json reader (the page's config source): `hfconfig::read_for_page`'s line, its
+// error in `lang` ('en'|'ru').
+window.tunefitConfig = (text, lang = 'en') => lazy((x) => x.read_config(text, lang));
+// Why a price list cannot be read, in `lang`: the page says it in English itself; the
+// Russian sentences are the module's (`kind`: 'list', 'json' or 'link').
+window.tunefitPriceError = (kind, text, lang) => lazy((x) => x.price_error(kind, text, lang));
 // A Hugging Face repository's config.json, fetched only when the person presses the button:
 // the one request this page makes to another origin (the CSP's connect-src names it, and
 // nothing else). No credentials are sent; a gated or private repository answers 401/403.

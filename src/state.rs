@@ -10,7 +10,7 @@ use crate::i18n::{Lang, Strings};
 use crate::url::{self, PlotX, Prefs, Theme};
 use leptos::prelude::*;
 use tunefit_core::prices::PriceBook;
-use tunefit_core::report::evaluate_with_prices;
+use tunefit_core::report::evaluate_with_read_prices;
 use tunefit_core::{Error, Query, QueryError, Report};
 
 #[derive(Clone, Copy)]
@@ -61,16 +61,22 @@ impl AppState {
         // The widget has no one to ask: a link's prices apply as given.
         let stored = if prefs.embed() { linked.prices.take().unwrap_or(stored) } else { stored };
         let prices = RwSignal::new(stored);
+        let prices_notice = RwSignal::new(None);
+        // Why the stored or the link's prices were ignored, in the page's language.
+        let sh = prefs.lang.sh();
+        let ignored = stored_err
+            .map(|(text, e)| ("json", text, e, sh.prices_corrupt))
+            .or(linked.price_error.take().map(|e| ("link", hash.clone(), e, sh.link_prices_bad)));
+        if let Some((kind, text, e, notice)) = ignored {
+            let set = Box::new(move |m: String| prices_notice.set(Some(notice(&m))));
+            crate::components::prices::say_price_error(kind, text, e, prefs.lang, set);
+        }
         let st = AppState {
             query,
             frame: crate::components::deferred::frame_copy(query),
-            report: Memo::new(move |_| query.with(|q| prices.with(|p| evaluate_with_prices(q, p)))),
+            report: Memo::new(move |_| query.with(|q| prices.with(|p| evaluate_with_read_prices(q, p)))),
             prices,
-            prices_notice: RwSignal::new(
-                stored_err
-                    .map(|e| (prefs.lang.sh().prices_corrupt)(&e))
-                    .or(linked.price_error.map(|e| (prefs.lang.sh().link_prices_bad)(&e.to_string()))),
-            ),
+            prices_notice,
             link_prices: RwSignal::new(linked.prices),
             embed: prefs.embed(),
             lang: RwSignal::new(prefs.lang),

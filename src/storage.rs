@@ -5,7 +5,7 @@
 //! ignored, and a browser that refuses storage (private mode, a sandboxed iframe) is the same
 //! as an empty one. Nothing here panics.
 
-use tunefit_core::prices::PriceBook;
+use tunefit_core::prices::{PriceBook, PriceError};
 
 /// The localStorage key; versioned so a later format can live beside this one.
 pub const PRICES_KEY: &str = "tunefit.prices.v1";
@@ -14,13 +14,13 @@ fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
 }
 
-/// The stored price book: empty when nothing is stored or storage is unavailable, an error
-/// message (naming the line and field) when what is stored cannot be read.
-pub fn load_prices() -> Result<PriceBook, String> {
+/// The stored price book: empty when nothing is stored or storage is unavailable; the stored
+/// text and why it cannot be read (naming the line and field) when it cannot.
+pub fn load_prices() -> Result<PriceBook, (String, PriceError)> {
     let Some(text) = storage().and_then(|s| s.get_item(PRICES_KEY).ok().flatten()) else {
         return Ok(PriceBook::default());
     };
-    PriceBook::from_json(&text).map_err(|e| e.to_string())
+    PriceBook::from_json(&text).map_err(|e| (text, e))
 }
 
 /// Stores the book (an empty book removes the entry); false when the browser refuses.
@@ -46,11 +46,4 @@ pub fn save_log(log: &str) {
     if let Some(s) = storage() {
         let _ = if log.trim().is_empty() { s.remove_item(LOG_KEY) } else { s.set_item(LOG_KEY, log) };
     }
-}
-
-/// Reads a price list typed or imported by the person: JSON when it starts with '{', else CSV.
-pub fn parse_price_list(text: &str) -> Result<PriceBook, String> {
-    let t = text.trim_start_matches('\u{feff}').trim_start();
-    let r = if t.starts_with('{') { PriceBook::from_json(t) } else { PriceBook::from_csv(text) };
-    r.map_err(|e| e.to_string())
 }

@@ -116,8 +116,9 @@ async fn units_and_language_switch() {
 /// module); this test page has no boot.js, so a stand-in answers as the module does.
 fn stand_in_config_reader() {
     use wasm_bindgen::{closure::Closure, JsValue};
-    let f = Closure::<dyn Fn(String) -> js_sys::Promise>::new(move |text: String| {
-        js_sys::Promise::resolve(&JsValue::from_str(&tunefit_core::hfconfig::read_for_page(&text)))
+    let f = Closure::<dyn Fn(String, String) -> js_sys::Promise>::new(move |text: String, lang: String| {
+        let lang = tunefit_core::diag::Lang::from_code(&lang);
+        js_sys::Promise::resolve(&JsValue::from_str(&tunefit_core::hfconfig::read_for_page_in(&text, lang)))
     });
     js_sys::Reflect::set(&web_sys::window().unwrap(), &"tunefitConfig".into(), f.as_ref()).unwrap();
     f.forget();

@@ -201,9 +201,10 @@ fn CustomModel() -> impl IntoView {
 
 #[wasm_bindgen::prelude::wasm_bindgen]
 extern "C" {
-    /// public/boot.js: the lazily loaded module's `read_config` (hfconfig::read_for_page).
+    /// public/boot.js: the lazily loaded module's `read_config` (hfconfig::read_for_page), its
+    /// error in `lang` (the page's code).
     #[wasm_bindgen(catch, js_name = tunefitConfig)]
-    fn tunefit_config(text: &str) -> Result<js_sys::Promise, wasm_bindgen::JsValue>;
+    fn tunefit_config(text: &str, lang: &str) -> Result<js_sys::Promise, wasm_bindgen::JsValue>;
     /// public/boot.js: a Hugging Face repository's config.json, fetched on request.
     #[wasm_bindgen(catch, js_name = tunefitHubConfig)]
     fn tunefit_hub_config(repo: &str) -> Result<js_sys::Promise, wasm_bindgen::JsValue>;
@@ -215,7 +216,8 @@ fn js_message(e: &wasm_bindgen::JsValue) -> String {
     e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())).or_else(|| e.as_string()).unwrap_or_default()
 }
 
-async fn settle(p: Result<js_sys::Promise, wasm_bindgen::JsValue>) -> Result<String, String> {
+/// A call into the lazily loaded module, awaited: its text, or why there is none.
+pub(crate) async fn settle(p: Result<js_sys::Promise, wasm_bindgen::JsValue>) -> Result<String, String> {
     let p = p.map_err(|e| js_message(&e))?;
     let v = wasm_bindgen_futures::JsFuture::from(p).await.map_err(|e| js_message(&e))?;
     v.as_string().ok_or_else(|| "no text".to_string())
@@ -235,7 +237,7 @@ fn ConfigImport() -> impl IntoView {
             return;
         }
         leptos::task::spawn_local(async move {
-            let answer = settle(tunefit_config(&raw)).await;
+            let answer = settle(tunefit_config(&raw, st.lang.get_untracked().code())).await;
             if text.with_untracked(|t| *t != raw) {
                 return;
             }
@@ -249,7 +251,8 @@ fn ConfigImport() -> impl IntoView {
                     // pre-quantized checkpoint's 16-bit modules.
                     let mut next = st.query.get_untracked();
                     if let Err(e) = tunefit_core::hfconfig::apply_link(&mut next, &fragment) {
-                        status.set(Some(Err(e.to_string())));
+                        let lang = st.lang.get_untracked().core();
+                        status.set(Some(Err(format!("{}: {}", e.key, tunefit_core::diag::query_problem(&e, lang)))));
                         return;
                     }
                     st.query.set(next);

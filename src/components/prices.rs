@@ -3,15 +3,36 @@
 //! link that carries the sender's prices (asked before replacing the person's own).
 //!
 //! Parsing, validation and the cost ranking are the core's (`PriceBook`,
-//! `evaluate_with_prices`); saving is storage.rs.
+//! `evaluate_with_read_prices`); saving is storage.rs; a list that cannot be read is said by
+//! the lazily loaded module (`say_price_error`).
 
 use super::share::{action_of, download};
+use crate::i18n::Lang;
 use crate::state::use_state;
-use crate::storage::{parse_price_list, save_prices};
+use crate::storage::save_prices;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use tunefit_core::prices::{PriceBook, CSV_COLUMNS};
+use tunefit_core::prices::{PriceBook, PriceError, CSV_COLUMNS};
 use wasm_bindgen::JsCast;
+
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    /// public/boot.js: the lazily loaded module's `price_error`.
+    #[wasm_bindgen(catch, js_name = tunefitPriceError)]
+    fn tunefit_price_error(kind: &str, text: &str, lang: &str) -> Result<js_sys::Promise, wasm_bindgen::JsValue>;
+}
+
+/// Says why a price list cannot be read (`e`) in `lang`, through `set`. The sentences, in
+/// either language, are the lazily loaded module's, which reads `text` again as `kind` says:
+/// "list" (the panel's JSON or CSV), "json" (the stored prices) or "link" (a link's fragment).
+/// The page's own wasm words none of them (about 1 KB of the gzipped first load); if the
+/// module cannot load, the field at fault is said.
+pub fn say_price_error(kind: &'static str, text: String, e: PriceError, lang: Lang, set: Box<dyn Fn(String)>) {
+    spawn_local(async move {
+        let said = super::model::settle(tunefit_price_error(kind, &text, lang.code())).await;
+        set(said.ok().filter(|s| !s.is_empty()).unwrap_or(e.field));
+    });
+}
 
 /// The header alone: what an empty editor starts with, so the columns are in view.
 fn empty_csv() -> String {
@@ -41,9 +62,15 @@ pub fn PricesPanel() -> impl IntoView {
         st.prices.set(book);
         status.set(Some((if saved { (sh().prices_saved)(n) } else { sh().prices_not_saved.to_string() }, false)));
     };
-    let apply_text = move |t: &str| match parse_price_list(t) {
+    let apply_text = move |t: &str| match PriceBook::from_text(t) {
         Ok(b) => apply(b),
-        Err(e) => status.set(Some(((sh().prices_error)(&e), true))),
+        Err(e) => say_price_error(
+            "list",
+            t.to_string(),
+            e,
+            st.lang.get_untracked(),
+            Box::new(move |m| status.set(Some(((sh().prices_error)(&m), true)))),
+        ),
     };
     let import = move |input: web_sys::HtmlInputElement| {
         let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
@@ -51,7 +78,7 @@ pub fn PricesPanel() -> impl IntoView {
             let got = wasm_bindgen_futures::JsFuture::from(file.text()).await.ok().and_then(|v| v.as_string());
             match got {
                 Some(t) => apply_text(&t),
-                None => status.set(Some(((sh().prices_error)("unreadable file"), true))),
+                None => status.set(Some(((sh().prices_error)(sh().prices_unreadable), true))),
             }
             input.set_value("");
         });

@@ -29,6 +29,10 @@ const LINKS = {
   'a bad value in the link': 'v=1&batch=-3&method=lora&gpu=a100-80gb',
   'a layout no framework can run (the page says why it cannot compute)': 'v=2&gpus=8&tp=3',
   'a model id the catalog does not have': 'v=2&model=llama-9-900b',
+  'dense blocks beyond the model\'s blocks (the architecture check)':
+    'v=2&model=custom&layers=2&hidden=64&heads=4&kv_heads=4&head_dim=16&ffn=128&vocab=100&dense_layers=5&dense_ffn=128',
+  'latent attention that does not fit its heads (the architecture check)':
+    'v=2&model=custom&layers=2&hidden=64&heads=4&kv_heads=4&head_dim=16&ffn=128&vocab=100&kv_rank=32&rope_dim=16&v_dim=16',
 };
 
 const cliJson = (...args) => JSON.parse(execFileSync('target/release/tunefit', [...args, '--json'], { encoding: 'utf8' }));
@@ -182,6 +186,68 @@ for (const [name, query] of Object.entries(LINKS)) {
     } finally { await ctx.close(); }
   });
 }
+
+// What a person gives the page besides a link: a pasted config.json, a price list, a training
+// log. Each refusal is said in Russian: the element that says it has Cyrillic and no run of
+// English words, and neither has anything else on the page once they are shown.
+const CYRILLIC = /[а-яё]/i;
+test('the Russian page says in Russian what is wrong with a config, a price list or a log', async () => {
+  const ctx = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 900 } });
+  const page = await ctx.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  const said = [];
+  /** Waits until `testid` shows a message that matches `re`, and keeps it for the word check. */
+  const says = async (testid, re) => {
+    const el = page.getByTestId(testid).filter({ hasText: re });
+    await el.first().waitFor({ timeout: 20000 });
+    const text = (await el.first().textContent()).trim();
+    assert.match(text, CYRILLIC, `${testid}: ${text}`);
+    said.push({ where: testid, text });
+  };
+  try {
+    await page.goto(`${server.url}?v=2&model=llama-3.1-8b&method=lora&gpu=a100-80gb&lang=ru&units=gib`);
+    await page.locator('#prerender').waitFor({ state: 'detached' });
+    await page.getByTestId('memory-panel').waitFor();
+    names ??= await datasetNames(page);
+    await page.evaluate(() => { for (const d of document.querySelectorAll('details')) if (!d.open) d.open = true; });
+    // config.json: not JSON, then JSON without a required field.
+    await page.getByTestId('source-config').check();
+    await page.getByTestId('config-json').fill('{"model_type": "llama", ');
+    await says('config-status', /JSON.*строка 1/);
+    await page.getByTestId('config-json').fill('{"model_type": "llama", "hidden_size": 4096}');
+    await says('config-status', /num_attention_heads/);
+    await page.getByTestId('config-json').fill('{"model_type": "llama", "hidden_size": -4}');
+    await says('config-status', /hidden_size/);
+    // A price list: a CSV with a negative price, a JSON that stops short, an unknown field.
+    const prices = page.getByTestId('prices-text');
+    await prices.fill('kind,provider,gpu,gpus_per_instance,on_demand_usd_h,spot_usd_h\ncustom,lab,l40s,1,-5,\n');
+    await page.getByTestId('prices-apply').click();
+    await says('prices-status', /строка 2.*-5/);
+    await prices.fill('{"overrides": [');
+    await page.getByTestId('prices-apply').click();
+    await says('prices-status', /json/);
+    await prices.fill('{"overrides": [{"provider": "aws", "gpu": "h100-sxm", "gpus_per_instance": "8"}]}');
+    await page.getByTestId('prices-apply').click();
+    await says('prices-status', /gpus_per_instance/);
+    // A log with none of the figures the calibration reads, saved as a case (the module's
+    // JSON answer, shown as it is) and compared with the estimate.
+    const log = page.getByTestId('calibration-log');
+    await log.waitFor({ timeout: 20000 });
+    await log.fill('Step 10 | loss: 1.2, nothing else here');
+    await page.getByTestId('calibration-case').click();
+    await says('plan-error', /"error".*nvidia-smi/);
+    await page.getByTestId('calibration-compare').click();
+    await says('plan-error', /^log: .*nvidia-smi/);
+    if (process.env.RU_DUMP) for (const t of said) console.log(`${t.where}\t${t.text}`);
+    const english = [];
+    for (const t of [...said, ...await page.evaluate(collect)]) {
+      for (const run of englishRuns(t.text)) english.push(`${t.where}: «${run}» in «${t.text}»`);
+    }
+    assert.deepEqual(english, [], `English on the Russian page:\n${english.join('\n')}`);
+    assert.deepEqual(problems, []);
+  } finally { await ctx.close(); }
+});
 
 test('no English is left pending a source that renders Russian', { todo: PENDING.length > 0 && PENDING.map((p) => p.from).join('; ') }, () => {
   assert.deepEqual(pendingFound, [], pendingFound.join('\n'));

@@ -638,7 +638,6 @@ impl Architecture {
 
     /// Checks that the fields describe a buildable model; names the offending key.
     pub fn validate(&self) -> Result<(), crate::diag::Error> {
-        let bad = |key: &str, m: String| Err(crate::diag::Error::invalid(key, m));
         if self.heads == 0
             || self.hidden == 0
             || self.layers == 0
@@ -656,22 +655,14 @@ impl Architecture {
         }
         let (lay, m) = (&self.layout, &self.layout.mla);
         if lay.dense_layers > self.layers || (lay.dense_layers > 0 && lay.dense_ffn == 0) {
-            return bad(
-                "dense_layers",
-                format!(
-                    "{} dense blocks of width {} in a {}-block model: give at most layers blocks and a dense_ffn",
-                    lay.dense_layers, lay.dense_ffn, self.layers
-                ),
-            );
+            return Err(crate::diag::Error::Refused(crate::diag::Refusal::DenseLayers {
+                dense_layers: lay.dense_layers,
+                dense_ffn: lay.dense_ffn,
+                layers: self.layers,
+            }));
         }
         if m.kv_rank > 0 && (m.rope_dim >= self.head_dim || m.v_dim == 0 || self.kv_heads != self.heads) {
-            return bad(
-                "kv_rank",
-                format!(
-                    "latent attention needs rope_dim below head_dim ({}), a v_dim, and kv_heads = heads",
-                    self.head_dim
-                ),
-            );
+            return Err(crate::diag::Error::Refused(crate::diag::Refusal::LatentAttention { head_dim: self.head_dim }));
         }
         if self.experts_per_token == 0 || self.experts_per_token > self.experts {
             return Err(crate::diag::Error::Refused(crate::diag::Refusal::ExpertsPerToken { experts: self.experts }));

@@ -108,8 +108,37 @@ fn with_unit(line: &str, key: &str, value: f64) -> u64 {
     (value * unit) as u64
 }
 
+/// A log with none of the lines this module reads. Its sentences live here, not among the
+/// core's refusals, so that they load with the planning panel's module only (the page's own
+/// wasm never reads a log).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UnreadableLog;
+
+impl UnreadableLog {
+    /// What is wrong, and which lines would be read, in `lang`.
+    pub fn text(self, lang: Lang) -> &'static str {
+        match lang.built() {
+            Lang::En => "no recognised figure in this log: expected torchtune's memory stats or tokens_per_second_per_gpu, HF Trainer's train_samples_per_second/train_steps_per_second, Unsloth's 'Peak reserved memory =', litgpt's 'Memory used:', or an nvidia-smi table",
+            Lang::Ru => "в логе нет ни одной знакомой цифры: нужны статистика памяти torchtune или tokens_per_second_per_gpu, train_samples_per_second/train_steps_per_second из HF Trainer, строка Unsloth `Peak reserved memory =`, строка litgpt `Memory used:` или таблица nvidia-smi",
+        }
+    }
+
+    /// The error `calibrate` and `measured_cases` give: the key `log` and the English.
+    pub fn error(self) -> Error {
+        Error::invalid("log", self.text(Lang::En))
+    }
+}
+
+impl fmt::Display for UnreadableLog {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.text(Lang::En))
+    }
+}
+
+impl std::error::Error for UnreadableLog {}
+
 /// Reads the figures a log prints. An error when it has none of the recognised lines.
-pub fn parse_log(text: &str) -> Result<Measured, String> {
+pub fn parse_log(text: &str) -> Result<Measured, UnreadableLog> {
     let mut m = Measured::default();
     let mut push = |metric: &str, bytes: u64, what: &str| {
         if !m.memory.iter().any(|(k, _, _)| k == metric) {
@@ -149,14 +178,14 @@ pub fn parse_log(text: &str) -> Result<Measured, String> {
         }
     }
     if m.memory.is_empty() && m.tokens_per_s_per_gpu.is_none() && m.samples_per_s.is_none() && m.step_s.is_none() {
-        return Err("no recognised figure in this log: expected torchtune's memory stats or tokens_per_second_per_gpu, HF Trainer's train_samples_per_second/train_steps_per_second, Unsloth's 'Peak reserved memory =', litgpt's 'Memory used:', or an nvidia-smi table".into());
+        return Err(UnreadableLog);
     }
     Ok(m)
 }
 
 /// The log's figures beside the estimate of `q` (its `gpu` names the GPU timed).
 pub fn calibrate(q: &Query, log: &str) -> Result<Calibration, Error> {
-    let measured = parse_log(log).map_err(|m| Error::invalid("log", m))?;
+    let measured = parse_log(log).map_err(UnreadableLog::error)?;
     let r = evaluate(q)?;
     let memory = measured
         .memory
@@ -194,7 +223,7 @@ pub fn calibrate(q: &Query, log: &str) -> Result<Calibration, Error> {
 /// `crates/tunefit-core/tests/data/measured-runs.json`), ready to contribute: the person adds
 /// where the log came from and the library versions.
 pub fn measured_cases(q: &Query, log: &str, source: &str) -> Result<serde_json::Value, Error> {
-    let m = parse_log(log).map_err(|e| Error::invalid("log", e))?;
+    let m = parse_log(log).map_err(UnreadableLog::error)?;
     let query = q.to_query_string();
     let cases: Vec<serde_json::Value> = m
         .memory
@@ -224,12 +253,18 @@ pub fn measured_cases(q: &Query, log: &str, source: &str) -> Result<serde_json::
 
 /// `measured_cases` as pretty JSON for the page's download, or `{"error": "…"}`.
 pub fn measured_cases_json(query: &str, log: &str) -> String {
+    measured_cases_json_in(query, log, Lang::En)
+}
+
+/// `measured_cases_json` with the error in `lang` (the page's language).
+pub fn measured_cases_json_in(query: &str, log: &str, lang: Lang) -> String {
     let err = |m: String| serde_json::json!({ "error": m }).to_string();
     match Query::parse(query) {
+        Ok(_) if parse_log(log).is_err() => err(format!("log: {}", UnreadableLog.text(lang))),
         Ok(q) => match measured_cases(&q, log, "") {
             Ok(v) => serde_json::to_string_pretty(&v).unwrap_or_else(|e| err(e.to_string())),
-            Err(e) => err(e.to_string()),
+            Err(e) => err(e.text(lang)),
         },
-        Err(e) => err(e.to_string()),
+        Err(e) => err(Error::from(e).text(lang)),
     }
 }

@@ -6,32 +6,111 @@
 //! fields are ignored; a missing required field is an error naming it.
 
 use crate::arch::{Architecture, MlpKind, NormKind};
-use crate::json::Json as Value;
+use crate::diag::Lang;
+use crate::json::{Json as Value, JsonError};
 use std::fmt;
 
-/// Why a config could not be read.
+/// Why a config could not be read, with the values it names: the English (`Display`) and
+/// Russian (`text`) sentences are rendered from them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ConfigError {
-    /// Not a JSON object.
-    NotJson(String),
+    /// Not a JSON object: the text's syntax error, or none when the text is JSON but its top
+    /// level is not an object.
+    NotJson(Option<JsonError>),
     /// A field the family needs is absent or not a positive whole number / boolean.
     Missing {
         field: String,
     },
     Invalid {
         field: String,
-        message: String,
+        problem: ConfigProblem,
     },
     /// `model_type` is not one this module reads.
     UnsupportedFamily(String),
 }
 
+/// What is wrong with a field that is there (`ConfigError::Invalid`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ConfigProblem {
+    /// Not a whole number from 1 to 1e8 (the value as JSON writes it).
+    NotPositive {
+        got: String,
+    },
+    /// Not a whole number (a count that may be 0).
+    NotCount {
+        got: String,
+    },
+    NotBool {
+        got: String,
+    },
+    /// `num_key_value_heads` does not divide `num_attention_heads`.
+    KvHeadsDivide {
+        kv_heads: u64,
+        heads: u64,
+    },
+    OverExperts,
+    OverLayers,
+    /// Qwen3-Next-style blocks that link keys cannot say.
+    LinearAttention,
+}
+
+impl ConfigProblem {
+    fn en(&self) -> String {
+        match self {
+            ConfigProblem::NotPositive { got } => format!("must be a whole number from 1 to 1e8, got {got}"),
+            ConfigProblem::NotCount { got } => format!("must be a whole number, got {got}"),
+            ConfigProblem::NotBool { got } => format!("must be true or false, got {got}"),
+            ConfigProblem::KvHeadsDivide { kv_heads, heads } => {
+                format!("{kv_heads} does not divide num_attention_heads {heads}")
+            }
+            ConfigProblem::OverExperts => "exceeds the number of experts".into(),
+            ConfigProblem::OverLayers => "exceeds num_hidden_layers".into(),
+            ConfigProblem::LinearAttention => "describes linear-attention blocks or gated attention (Qwen3-Next style) that link keys cannot express unless it is a preset's exact shape (qwen3-next-80b-a3b)".into(),
+        }
+    }
+
+    fn ru(&self) -> String {
+        match self {
+            ConfigProblem::NotPositive { got } => format!("должно быть целым числом от 1 до 1e8, а не {got}"),
+            ConfigProblem::NotCount { got } => format!("должно быть целым числом, а не {got}"),
+            ConfigProblem::NotBool { got } => format!("должно быть true или false, а не {got}"),
+            ConfigProblem::KvHeadsDivide { kv_heads, heads } => {
+                format!("({kv_heads}) не делит нацело num_attention_heads ({heads})")
+            }
+            ConfigProblem::OverExperts => "больше числа экспертов".into(),
+            ConfigProblem::OverLayers => "больше num_hidden_layers".into(),
+            ConfigProblem::LinearAttention => "описывает блоки с линейным вниманием или вниманием с затвором (как в Qwen3-Next), которые ключи ссылки не выражают, если это не точная форма пресета (qwen3-next-80b-a3b)".into(),
+        }
+    }
+}
+
+impl ConfigError {
+    /// The error in `lang` (the English is its `Display`).
+    pub fn text(&self, lang: Lang) -> String {
+        match lang.built() {
+            Lang::En => self.to_string(),
+            Lang::Ru => match self {
+                ConfigError::NotJson(Some(e)) => {
+                    format!("config.json — не объект JSON: {}", crate::diag::json_error(e, lang))
+                }
+                ConfigError::NotJson(None) => "config.json — не объект JSON: на верхнем уровне не объект".into(),
+                ConfigError::Missing { field } => format!("config.json: нет обязательного поля «{field}»"),
+                ConfigError::Invalid { field, problem } => format!("config.json: поле «{field}» {}", problem.ru()),
+                ConfigError::UnsupportedFamily(t) => {
+                    format!("config.json: model_type «{t}» не поддерживается; поддерживаются: {}", FAMILIES.join(", "))
+                }
+            },
+        }
+    }
+}
+
 impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ConfigError::NotJson(e) => write!(f, "config.json is not a JSON object: {e}"),
+            ConfigError::NotJson(Some(e)) => write!(f, "config.json is not a JSON object: {e}"),
+            ConfigError::NotJson(None) => write!(f, "config.json is not a JSON object: top level is not an object"),
             ConfigError::Missing { field } => write!(f, "config.json: required field '{field}' is missing"),
-            ConfigError::Invalid { field, message } => write!(f, "config.json: '{field}' {message}"),
+            ConfigError::Invalid { field, problem } => write!(f, "config.json: '{field}' {}", problem.en()),
             ConfigError::UnsupportedFamily(t) => {
                 write!(f, "config.json: model_type '{t}' is not supported; supported: {}", FAMILIES.join(", "))
             }
@@ -82,7 +161,7 @@ impl Fields<'_> {
                 Some(n) if (1..=100_000_000).contains(&n) => Ok(Some(n)),
                 _ => Err(ConfigError::Invalid {
                     field: k.into(),
-                    message: format!("must be a whole number from 1 to 1e8, got {v}"),
+                    problem: ConfigProblem::NotPositive { got: v.to_string() },
                 }),
             },
         }
@@ -96,7 +175,7 @@ impl Fields<'_> {
             None | Some(Value::Null) => Ok(d),
             Some(v) => v.as_u64().filter(|n| *n <= 100_000_000).ok_or_else(|| ConfigError::Invalid {
                 field: k.into(),
-                message: format!("must be a whole number, got {v}"),
+                problem: ConfigProblem::NotCount { got: v.to_string() },
             }),
         }
     }
@@ -105,7 +184,7 @@ impl Fields<'_> {
             None | Some(Value::Null) => Ok(d),
             Some(Value::Bool(b)) => Ok(*b),
             Some(v) => {
-                Err(ConfigError::Invalid { field: k.into(), message: format!("must be true or false, got {v}") })
+                Err(ConfigError::Invalid { field: k.into(), problem: ConfigProblem::NotBool { got: v.to_string() } })
             }
         }
     }
@@ -178,7 +257,7 @@ const LLAMA4_VISION: &[(&str, u64)] = &[
 
 /// Parses a config.json text.
 pub fn parse(text: &str) -> Result<Architecture, ConfigError> {
-    let v: Value = crate::json::parse(text).map_err(|e| ConfigError::NotJson(e.to_string()))?;
+    let v: Value = crate::json::parse(text).map_err(|e| ConfigError::NotJson(Some(e)))?;
     from_value(&v)
 }
 
@@ -190,7 +269,7 @@ fn model_type(v: &Value) -> Result<&str, ConfigError> {
 /// describes the language model and whose vision tower is counted as frozen parameters.
 pub fn from_value(v: &Value) -> Result<Architecture, ConfigError> {
     if !v.is_object() {
-        return Err(ConfigError::NotJson("top level is not an object".into()));
+        return Err(ConfigError::NotJson(None));
     }
     let ty = model_type(v)?;
     let text_type = match ty {
@@ -236,20 +315,14 @@ pub fn from_value(v: &Value) -> Result<Architecture, ConfigError> {
     if a.heads % a.kv_heads != 0 {
         return Err(ConfigError::Invalid {
             field: "num_key_value_heads".into(),
-            message: format!("{} does not divide num_attention_heads {}", a.kv_heads, a.heads),
+            problem: ConfigProblem::KvHeadsDivide { kv_heads: a.kv_heads, heads: a.heads },
         });
     }
     if a.experts_per_token > a.experts {
-        return Err(ConfigError::Invalid {
-            field: "num_experts_per_tok".into(),
-            message: "exceeds the number of experts".into(),
-        });
+        return Err(ConfigError::Invalid { field: "num_experts_per_tok".into(), problem: ConfigProblem::OverExperts });
     }
     if a.layout.dense_layers > a.layers {
-        return Err(ConfigError::Invalid {
-            field: "first_k_dense_replace".into(),
-            message: "exceeds num_hidden_layers".into(),
-        });
+        return Err(ConfigError::Invalid { field: "first_k_dense_replace".into(), problem: ConfigProblem::OverLayers });
     }
     Ok(a)
 }
@@ -564,11 +637,16 @@ pub fn to_query_fragment(a: &Architecture) -> String {
 /// message. The page's lazily loaded module answers with it (crates/tunefit-export), so the
 /// config reader is not in the page's first load.
 pub fn read_for_page(text: &str) -> String {
+    read_for_page_in(text, Lang::En)
+}
+
+/// `read_for_page` with the message in `lang` (the page's language).
+pub fn read_for_page_in(text: &str, lang: Lang) -> String {
     match config_link(text) {
         Ok((a, link)) => {
             format!("ok\t{}\t{}\t{}\t{}\t{}", link, a.layers, a.hidden, a.param_count(), a.layout.vision_params)
         }
-        Err(e) => format!("err\t{}", e.to_string().replace(['\t', '\n'], " ")),
+        Err(e) => format!("err\t{}", e.text(lang).replace(['\t', '\n'], " ")),
     }
 }
 
@@ -619,7 +697,7 @@ pub fn link_for(a: &Architecture) -> Result<String, ConfigError> {
     }
     let l = &a.layout;
     if l.linear_attn.layers > 0 || l.attn_gate || l.shared_gate {
-        return Err(ConfigError::Invalid { field: "model_type".into(), message: "describes linear-attention blocks or gated attention (Qwen3-Next style) that link keys cannot express unless it is a preset's exact shape (qwen3-next-80b-a3b)".into() });
+        return Err(ConfigError::Invalid { field: "model_type".into(), problem: ConfigProblem::LinearAttention });
     }
     Ok(to_query_fragment(a))
 }

@@ -29,14 +29,65 @@ pub enum Json {
 /// Why a text is not JSON, and where (1-based line and column).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct JsonError {
-    pub message: String,
+    pub problem: JsonProblem,
     pub line: usize,
     pub column: usize,
 }
 
+/// What is wrong at the error's place; `as_str` is serde_json's English, `diag::json_error`
+/// says it in the page's language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JsonProblem {
+    TrailingCharacters,
+    EofValue,
+    ExpectedIdent,
+    EofList,
+    ExpectedCommaOrBracket,
+    EofObject,
+    KeyNotString,
+    ExpectedColon,
+    ExpectedCommaOrBrace,
+    ExpectedValue,
+    RecursionLimit,
+    InvalidNumber,
+    NumberOutOfRange,
+    EofString,
+    InvalidEscape,
+    HexEscapeEnd,
+    LoneSurrogate,
+    ControlCharacter,
+}
+
+impl JsonProblem {
+    /// The words serde_json uses for the same problem.
+    pub fn as_str(self) -> &'static str {
+        use JsonProblem as P;
+        match self {
+            P::TrailingCharacters => "trailing characters",
+            P::EofValue => "EOF while parsing a value",
+            P::ExpectedIdent => "expected ident",
+            P::EofList => "EOF while parsing a list",
+            P::ExpectedCommaOrBracket => "expected `,` or `]`",
+            P::EofObject => "EOF while parsing an object",
+            P::KeyNotString => "key must be a string",
+            P::ExpectedColon => "expected `:`",
+            P::ExpectedCommaOrBrace => "expected `,` or `}`",
+            P::ExpectedValue => "expected value",
+            P::RecursionLimit => "recursion limit exceeded",
+            P::InvalidNumber => "invalid number",
+            P::NumberOutOfRange => "number out of range",
+            P::EofString => "EOF while parsing a string",
+            P::InvalidEscape => "invalid escape",
+            P::HexEscapeEnd => "unexpected end of hex escape",
+            P::LoneSurrogate => "lone leading surrogate in hex escape",
+            P::ControlCharacter => "control character (\\u0000-\\u001F) found while parsing a string",
+        }
+    }
+}
+
 impl fmt::Display for JsonError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} at line {} column {}", self.message, self.line, self.column)
+        write!(f, "{} at line {} column {}", self.problem.as_str(), self.line, self.column)
     }
 }
 
@@ -138,7 +189,7 @@ pub fn parse(text: &str) -> Result<Json, JsonError> {
     let v = p.value()?;
     p.ws();
     if p.i < p.s.len() {
-        return Err(p.err("trailing characters"));
+        return Err(p.err(JsonProblem::TrailingCharacters));
     }
     Ok(v)
 }
@@ -153,11 +204,11 @@ struct Parser<'a> {
 }
 
 impl Parser<'_> {
-    fn err(&self, message: &str) -> JsonError {
+    fn err(&self, problem: JsonProblem) -> JsonError {
         let before = &self.s[..self.i.min(self.s.len())];
         let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
         let column = before.len() - before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
-        JsonError { message: message.into(), line, column }
+        JsonError { problem, line, column }
     }
     fn line(&self) -> usize {
         self.s[..self.i].iter().filter(|&&b| b == b'\n').count() + 1
@@ -173,9 +224,9 @@ impl Parser<'_> {
     fn word(&mut self, w: &[u8], v: Json) -> Result<Json, JsonError> {
         for &c in w {
             match self.peek() {
-                None => return Err(self.err("EOF while parsing a value")),
+                None => return Err(self.err(JsonProblem::EofValue)),
                 Some(b) if b == c => self.i += 1,
-                _ => return Err(self.err("expected ident")),
+                _ => return Err(self.err(JsonProblem::ExpectedIdent)),
             }
         }
         Ok(v)
@@ -184,7 +235,7 @@ impl Parser<'_> {
     fn value(&mut self) -> Result<Json, JsonError> {
         self.ws();
         match self.peek() {
-            None => Err(self.err("EOF while parsing a value")),
+            None => Err(self.err(JsonProblem::EofValue)),
             Some(b'n') => self.word(b"null", Json::Null),
             Some(b't') => self.word(b"true", Json::Bool(true)),
             Some(b'f') => self.word(b"false", Json::Bool(false)),
@@ -208,8 +259,8 @@ impl Parser<'_> {
                             self.i += 1;
                             break;
                         }
-                        None => return Err(self.err("EOF while parsing a list")),
-                        _ => return Err(self.err("expected `,` or `]`")),
+                        None => return Err(self.err(JsonProblem::EofList)),
+                        _ => return Err(self.err(JsonProblem::ExpectedCommaOrBracket)),
                     }
                 }
                 self.depth -= 1;
@@ -228,15 +279,15 @@ impl Parser<'_> {
                     self.ws();
                     match self.peek() {
                         Some(b'"') => {}
-                        None => return Err(self.err("EOF while parsing an object")),
-                        _ => return Err(self.err("key must be a string")),
+                        None => return Err(self.err(JsonProblem::EofObject)),
+                        _ => return Err(self.err(JsonProblem::KeyNotString)),
                     }
                     let k = self.string()?;
                     self.ws();
                     match self.peek() {
                         Some(b':') => self.i += 1,
-                        None => return Err(self.err("EOF while parsing an object")),
-                        _ => return Err(self.err("expected `:`")),
+                        None => return Err(self.err(JsonProblem::EofObject)),
+                        _ => return Err(self.err(JsonProblem::ExpectedColon)),
                     }
                     self.ws();
                     let line = self.line();
@@ -249,21 +300,21 @@ impl Parser<'_> {
                             self.i += 1;
                             break;
                         }
-                        None => return Err(self.err("EOF while parsing an object")),
-                        _ => return Err(self.err("expected `,` or `}`")),
+                        None => return Err(self.err(JsonProblem::EofObject)),
+                        _ => return Err(self.err(JsonProblem::ExpectedCommaOrBrace)),
                     }
                 }
                 self.depth -= 1;
                 Ok(Json::Obj(m))
             }
-            _ => Err(self.err("expected value")),
+            _ => Err(self.err(JsonProblem::ExpectedValue)),
         }
     }
 
     fn enter(&mut self) -> Result<(), JsonError> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
-            return Err(self.err("recursion limit exceeded"));
+            return Err(self.err(JsonProblem::RecursionLimit));
         }
         self.i += 1;
         Ok(())
@@ -286,22 +337,22 @@ impl Parser<'_> {
             Some(b'0') => {
                 self.i += 1;
                 if matches!(self.peek(), Some(b'0'..=b'9')) {
-                    return Err(self.err("invalid number"));
+                    return Err(self.err(JsonProblem::InvalidNumber));
                 }
             }
             Some(b'1'..=b'9') => {
                 self.digits();
             }
-            None => return Err(self.err("EOF while parsing a value")),
-            _ => return Err(self.err("invalid number")),
+            None => return Err(self.err(JsonProblem::EofValue)),
+            _ => return Err(self.err(JsonProblem::InvalidNumber)),
         }
         if self.peek() == Some(b'.') {
             self.i += 1;
             if self.digits() == 0 {
                 return Err(self.err(if self.peek().is_none() {
-                    "EOF while parsing a value"
+                    JsonProblem::EofValue
                 } else {
-                    "invalid number"
+                    JsonProblem::InvalidNumber
                 }));
             }
         }
@@ -312,16 +363,16 @@ impl Parser<'_> {
             }
             if self.digits() == 0 {
                 return Err(self.err(if self.peek().is_none() {
-                    "EOF while parsing a value"
+                    JsonProblem::EofValue
                 } else {
-                    "invalid number"
+                    JsonProblem::InvalidNumber
                 }));
             }
         }
         // The text is ASCII digits and signs, so this slice is valid UTF-8.
         let t = std::str::from_utf8(&self.s[start..self.i]).unwrap_or_default();
         if !crate::num::parse_f64(t).is_some_and(f64::is_finite) {
-            return Err(self.err("number out of range"));
+            return Err(self.err(JsonProblem::NumberOutOfRange));
         }
         Ok(Json::Num(t.to_string()))
     }
@@ -330,8 +381,8 @@ impl Parser<'_> {
         let mut n = 0;
         for _ in 0..4 {
             let d = match self.peek() {
-                None => return Err(self.err("EOF while parsing a string")),
-                Some(b) => (b as char).to_digit(16).ok_or_else(|| self.err("invalid escape"))?,
+                None => return Err(self.err(JsonProblem::EofString)),
+                Some(b) => (b as char).to_digit(16).ok_or_else(|| self.err(JsonProblem::InvalidEscape))?,
             };
             n = n * 16 + d;
             self.i += 1;
@@ -343,12 +394,12 @@ impl Parser<'_> {
         self.i += 1; // the opening quote
         let mut out: Vec<u8> = Vec::new();
         loop {
-            let Some(b) = self.peek() else { return Err(self.err("EOF while parsing a string")) };
+            let Some(b) = self.peek() else { return Err(self.err(JsonProblem::EofString)) };
             self.i += 1;
             match b {
                 b'"' => break,
                 b'\\' => {
-                    let Some(e) = self.peek() else { return Err(self.err("EOF while parsing a string")) };
+                    let Some(e) = self.peek() else { return Err(self.err(JsonProblem::EofString)) };
                     self.i += 1;
                     let c = match e {
                         b'"' => '"',
@@ -363,25 +414,25 @@ impl Parser<'_> {
                             let hi = self.hex4()?;
                             let code = if (0xD800..0xDC00).contains(&hi) {
                                 if self.s.get(self.i..self.i + 2) != Some(b"\\u") {
-                                    return Err(self.err("unexpected end of hex escape"));
+                                    return Err(self.err(JsonProblem::HexEscapeEnd));
                                 }
                                 self.i += 2;
                                 let lo = self.hex4()?;
                                 if !(0xDC00..0xE000).contains(&lo) {
-                                    return Err(self.err("lone leading surrogate in hex escape"));
+                                    return Err(self.err(JsonProblem::LoneSurrogate));
                                 }
                                 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)
                             } else {
                                 hi
                             };
-                            char::from_u32(code).ok_or_else(|| self.err("lone leading surrogate in hex escape"))?
+                            char::from_u32(code).ok_or_else(|| self.err(JsonProblem::LoneSurrogate))?
                         }
-                        _ => return Err(self.err("invalid escape")),
+                        _ => return Err(self.err(JsonProblem::InvalidEscape)),
                     };
                     let mut buf = [0u8; 4];
                     out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
                 }
-                0..=0x1f => return Err(self.err("control character (\\u0000-\\u001F) found while parsing a string")),
+                0..=0x1f => return Err(self.err(JsonProblem::ControlCharacter)),
                 _ => out.push(b),
             }
         }
@@ -455,7 +506,7 @@ mod tests {
     #[test]
     fn errors_say_where() {
         let e = parse("{\n\"a\": [\n{\"b\": 1,").unwrap_err();
-        assert_eq!((e.line, e.message.as_str()), (3, "EOF while parsing an object"));
+        assert_eq!((e.line, e.problem.as_str()), (3, "EOF while parsing an object"));
         assert_eq!(parse("[1, x]").unwrap_err().to_string(), "expected value at line 1 column 4");
     }
 

@@ -11,8 +11,8 @@
 //! Prices are USD per instance-hour, like the dataset (`gpus_per_instance` GPUs per instance).
 
 use crate::dataset::{self, Billing, Offer, Provider};
-use crate::diag::Warning;
-use crate::json::{self, Json};
+use crate::diag::{Lang, Warning};
+use crate::json::{self, Json, JsonError};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -73,28 +73,172 @@ pub struct PriceBook {
 }
 
 /// One problem in a price list: where (line of a file, or entry) and which field.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct PriceError {
     /// 1-based line of the CSV or JSON text, when the problem has one.
     pub line: Option<usize>,
     /// The field: a CSV column, or a path such as `custom_offers[2].spot_usd_h`.
     pub field: String,
-    pub message: String,
+    pub problem: PriceProblem,
+}
+
+impl PriceError {
+    /// What is wrong, in English (the CLI's and the JSON's `message`).
+    pub fn message(&self) -> String {
+        text::problem_en(&self.problem)
+    }
+
+    /// The whole error in `lang`: where, which field and what is wrong.
+    pub fn text(&self, lang: Lang) -> String {
+        match lang.built() {
+            Lang::En => self.to_string(),
+            Lang::Ru => {
+                let m = text::problem_ru(&self.problem);
+                match self.line {
+                    Some(l) => format!("строка {l}: {}: {m}", self.field),
+                    None => format!("{}: {m}", self.field),
+                }
+            }
+        }
+    }
 }
 
 impl fmt::Display for PriceError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.line {
-            Some(l) => write!(f, "line {l}: {}: {}", self.field, self.message),
-            None => write!(f, "{}: {}", self.field, self.message),
+            Some(l) => write!(f, "line {l}: {}: {}", self.field, self.message()),
+            None => write!(f, "{}: {}", self.field, self.message()),
         }
+    }
+}
+
+/// `{"line", "field", "message"}`: the message is the English, as before the problem was typed.
+impl Serialize for PriceError {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("PriceError", 3)?;
+        st.serialize_field("line", &self.line)?;
+        st.serialize_field("field", &self.field)?;
+        st.serialize_field("message", &self.message())?;
+        st.end()
     }
 }
 
 impl std::error::Error for PriceError {}
 
-fn perr(line: Option<usize>, field: impl Into<String>, message: impl Into<String>) -> PriceError {
-    PriceError { line, field: field.into(), message: message.into() }
+fn perr(line: Option<usize>, field: impl Into<String>, problem: PriceProblem) -> PriceError {
+    PriceError { line, field: field.into(), problem }
+}
+
+/// What is wrong with a price list's entry or field, with the values it names: the English
+/// and Russian sentences are rendered from them (prices/text.rs), never parsed back.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PriceProblem {
+    /// A price that is not a finite number (the field's name is repeated in the sentence).
+    PriceNotFinite {
+        field: String,
+        value: f64,
+    },
+    PriceNegative {
+        field: String,
+        value: f64,
+    },
+    PriceTooHigh {
+        field: String,
+        value: f64,
+    },
+    TooManyEntries,
+    /// A custom offer's name in JSON or a link that is not an id.
+    NameNotId,
+    /// A custom offer's name in CSV that is missing or not an id.
+    CustomNeedsName,
+    NameTwice {
+        name: String,
+    },
+    BillingNotWord {
+        value: String,
+    },
+    BillingNotLetter {
+        value: String,
+    },
+    KindNotWord {
+        value: String,
+    },
+    ProviderNotId {
+        value: String,
+    },
+    UnknownGpu {
+        id: String,
+        accepted: String,
+    },
+    GpusOutOfRange {
+        count: u32,
+    },
+    NoPrice,
+    NotANumber {
+        value: String,
+    },
+    NotWholeGpus {
+        value: String,
+    },
+    NotWhole {
+        value: String,
+    },
+    /// A link's entry that is neither an override nor a custom offer.
+    CompactShape,
+    UnknownColumn,
+    ColumnMissing,
+    FieldCount {
+        got: usize,
+        header: usize,
+    },
+    /// The JSON text is not JSON.
+    Json(JsonError),
+    DuplicateField {
+        key: String,
+        line: usize,
+    },
+    UnknownTopField {
+        key: String,
+        line: usize,
+    },
+    UnknownField {
+        key: String,
+        known: &'static [&'static str],
+        line: usize,
+    },
+    MissingField {
+        key: String,
+        line: usize,
+    },
+    /// A JSON value of the wrong type; `line` is said when the entry's field is named.
+    InvalidType {
+        got: JsonKind,
+        expected: Expected,
+        line: Option<usize>,
+    },
+}
+
+/// A JSON value as an error names it (serde's words: "boolean `true`", "sequence", "map").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum JsonKind {
+    Null,
+    Bool(bool),
+    Num(String),
+    /// The string as JSON writes it, quotes included.
+    Str(String),
+    Seq,
+    Map,
+}
+
+/// What a JSON value should have been.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expected {
+    Struct(&'static str),
+    Sequence,
+    Str,
+    Count,
+    Price,
 }
 
 /// CSV columns, in the order `to_csv` writes them.
@@ -107,13 +251,12 @@ fn is_id(s: &str) -> bool {
         && s.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'-' | b'_' | b'.'))
 }
 
-fn check_price(field: &str, p: Option<f64>) -> Result<(), String> {
+fn check_price(field: &str, p: Option<f64>) -> Result<(), PriceProblem> {
+    let field = field.to_string();
     match p {
-        Some(x) if !x.is_finite() => Err(format!("{field}: {x} is not a number")),
-        Some(x) if x < 0.0 => Err(format!("{field}: {x} is negative; a price is USD per instance-hour >= 0")),
-        Some(x) if x > MAX_USD_H => {
-            Err(format!("{field}: {x} USD/h is more than {MAX_USD_H}; prices are per instance-hour"))
-        }
+        Some(value) if !value.is_finite() => Err(PriceProblem::PriceNotFinite { field, value }),
+        Some(value) if value < 0.0 => Err(PriceProblem::PriceNegative { field, value }),
+        Some(value) if value > MAX_USD_H => Err(PriceProblem::PriceTooHigh { field, value }),
         _ => Ok(()),
     }
 }
@@ -165,7 +308,7 @@ impl PriceBook {
     /// Checks every entry; the error names the entry and the field.
     pub fn validate(&self) -> Result<(), PriceError> {
         if self.overrides.len() + self.custom_offers.len() > MAX_ENTRIES {
-            return Err(perr(None, "overrides", format!("more than {MAX_ENTRIES} entries")));
+            return Err(perr(None, "overrides", PriceProblem::TooManyEntries));
         }
         for (i, o) in self.overrides.iter().enumerate() {
             let at = |f: &str| format!("overrides[{i}].{f}");
@@ -176,21 +319,17 @@ impl PriceBook {
         for (i, c) in self.custom_offers.iter().enumerate() {
             let at = |f: &str| format!("custom_offers[{i}].{f}");
             if !is_id(&c.name) {
-                return Err(perr(
-                    None,
-                    at("name"),
-                    "expected lower-case letters, digits, '-', '_' or '.' (at most 64)",
-                ));
+                return Err(perr(None, at("name"), PriceProblem::NameNotId));
             }
             if names.contains(&c.name.as_str()) {
-                return Err(perr(None, at("name"), format!("'{}' is used twice", c.name)));
+                return Err(perr(None, at("name"), PriceProblem::NameTwice { name: c.name.clone() }));
             }
             names.push(&c.name);
             check_entry(&c.provider, &c.gpu, c.gpus_per_instance, c.on_demand_usd_h, c.spot_usd_h)
                 .map_err(|(f, m)| perr(None, at(f), m))?;
             if let Some(b) = &c.billing {
                 if parse_billing(b).is_none() {
-                    return Err(perr(None, at("billing"), format!("'{b}' is not second|minute|hour")));
+                    return Err(perr(None, at("billing"), PriceProblem::BillingNotWord { value: b.clone() }));
                 }
             }
         }
@@ -282,19 +421,29 @@ impl PriceBook {
         m
     }
 
+    /// A list as a person types or imports it: JSON when it starts with '{', else CSV.
+    pub fn from_text(text: &str) -> Result<PriceBook, PriceError> {
+        let t = text.trim_start_matches('\u{feff}').trim_start();
+        if t.starts_with('{') {
+            PriceBook::from_json(t)
+        } else {
+            PriceBook::from_csv(text)
+        }
+    }
+
     // ---- JSON ----
 
     /// Reads the JSON form; syntax errors give the line, field errors the entry and field.
     /// Read with `crate::json` rather than serde's derive (which cost ~10 KB of the gzipped
     /// page): the same fields, defaults and refusal of unknown fields.
     pub fn from_json(text: &str) -> Result<PriceBook, PriceError> {
-        let v = json::parse(text).map_err(|e| perr(Some(e.line), "json", e.to_string()))?;
+        let v = json::parse(text).map_err(|e| perr(Some(e.line), "json", PriceProblem::Json(e)))?;
         let mut book = PriceBook::default();
         let mut seen: Vec<&str> = Vec::new();
-        for (k, v, line) in members(&v, "json", 1, "struct PriceBook")? {
+        for (k, v, line) in members(&v, "json", 1, Expected::Struct("PriceBook"))? {
             let at = Some(*line);
             if seen.contains(&k.as_str()) {
-                return Err(perr(at, k.as_str(), format!("duplicate field `{k}` at line {line}")));
+                return Err(perr(at, k.as_str(), PriceProblem::DuplicateField { key: k.clone(), line: *line }));
             }
             seen.push(k);
             match k.as_str() {
@@ -306,7 +455,7 @@ impl PriceBook {
                             &path,
                             *line,
                             &["provider", "gpu", "gpus_per_instance", "on_demand_usd_h", "spot_usd_h"],
-                            "struct PriceOverride",
+                            Expected::Struct("PriceOverride"),
                         )?;
                         book.overrides.push(PriceOverride {
                             provider: f.string("provider")?,
@@ -333,7 +482,7 @@ impl PriceBook {
                                 "spot_usd_h",
                                 "billing",
                             ],
-                            "struct CustomOffer",
+                            Expected::Struct("CustomOffer"),
                         )?;
                         book.custom_offers.push(CustomOffer {
                             name: f.string("name")?,
@@ -346,13 +495,7 @@ impl PriceBook {
                         });
                     }
                 }
-                _ => {
-                    return Err(perr(
-                        at,
-                        k.as_str(),
-                        format!("unknown field `{k}`, expected `overrides` or `custom_offers` at line {line}"),
-                    ))
-                }
+                _ => return Err(perr(at, k.as_str(), PriceProblem::UnknownTopField { key: k.clone(), line: *line })),
             }
         }
         book.validate()?;
@@ -379,22 +522,22 @@ impl PriceBook {
         let header: Vec<String> = head.split(',').map(unquote).map(|s| s.to_ascii_lowercase()).collect();
         for h in &header {
             if !CSV_COLUMNS.contains(&h.as_str()) {
-                return Err(perr(Some(hl), clip(h), format!("unknown column; expected {}", CSV_COLUMNS.join(","))));
+                return Err(perr(Some(hl), clip(h), PriceProblem::UnknownColumn));
             }
         }
         for need in ["kind", "provider", "gpu", "gpus_per_instance", "on_demand_usd_h", "spot_usd_h"] {
             if !header.iter().any(|h| h == need) {
-                return Err(perr(Some(hl), need, "column missing from the header"));
+                return Err(perr(Some(hl), need, PriceProblem::ColumnMissing));
             }
         }
         let mut book = PriceBook::default();
         for (ln, line) in lines {
             if book.overrides.len() + book.custom_offers.len() >= MAX_ENTRIES {
-                return Err(perr(Some(ln), "kind", format!("more than {MAX_ENTRIES} entries")));
+                return Err(perr(Some(ln), "kind", PriceProblem::TooManyEntries));
             }
             let fields: Vec<String> = line.split(',').map(unquote).collect();
             if fields.len() != header.len() {
-                return Err(perr(Some(ln), "", format!("{} fields, the header has {}", fields.len(), header.len())));
+                return Err(perr(Some(ln), "", PriceProblem::FieldCount { got: fields.len(), header: header.len() }));
             }
             let get = |c: &str| header.iter().position(|h| h == c).map(|i| fields[i].as_str()).unwrap_or("");
             let num = |c: &'static str| -> Result<Option<f64>, PriceError> {
@@ -404,13 +547,13 @@ impl PriceBook {
                 }
                 let x: f64 = crate::num::parse_f64(v)
                     .ok_or(())
-                    .map_err(|_| perr(Some(ln), c, format!("'{}' is not a number", clip(v))))?;
+                    .map_err(|_| perr(Some(ln), c, PriceProblem::NotANumber { value: clip(v) }))?;
                 check_price(c, Some(x)).map_err(|m| perr(Some(ln), c, m))?;
                 Ok(Some(x))
             };
             let count_s = get("gpus_per_instance");
             let count: u32 = count_s.parse().map_err(|_| {
-                perr(Some(ln), "gpus_per_instance", format!("'{}' is not a whole number of GPUs", clip(count_s)))
+                perr(Some(ln), "gpus_per_instance", PriceProblem::NotWholeGpus { value: clip(count_s) })
             })?;
             let (provider, gpu) = (get("provider").to_ascii_lowercase(), get("gpu").to_ascii_lowercase());
             let (od, spot) = (num("on_demand_usd_h")?, num("spot_usd_h")?);
@@ -426,19 +569,15 @@ impl PriceBook {
                 "custom" => {
                     let name = get("name").to_ascii_lowercase();
                     if !is_id(&name) {
-                        return Err(perr(
-                            Some(ln),
-                            "name",
-                            "a custom offer needs a name of letters, digits, '-', '_' or '.'",
-                        ));
+                        return Err(perr(Some(ln), "name", PriceProblem::CustomNeedsName));
                     }
                     if book.custom_offers.iter().any(|c| c.name == name) {
-                        return Err(perr(Some(ln), "name", format!("'{name}' is used twice")));
+                        return Err(perr(Some(ln), "name", PriceProblem::NameTwice { name }));
                     }
                     let billing = match get("billing") {
                         "" => None,
                         b if parse_billing(b).is_some() => Some(b.to_string()),
-                        b => return Err(perr(Some(ln), "billing", format!("'{}' is not second|minute|hour", clip(b)))),
+                        b => return Err(perr(Some(ln), "billing", PriceProblem::BillingNotWord { value: clip(b) })),
                     };
                     book.custom_offers.push(CustomOffer {
                         name,
@@ -450,7 +589,7 @@ impl PriceBook {
                         billing,
                     });
                 }
-                k => return Err(perr(Some(ln), "kind", format!("'{}' is not override|custom", clip(k)))),
+                k => return Err(perr(Some(ln), "kind", PriceProblem::KindNotWord { value: clip(k) })),
             }
         }
         Ok(book)
@@ -526,7 +665,7 @@ impl PriceBook {
         let mut book = PriceBook::default();
         for (i, entry) in s.split(';').filter(|e| !e.is_empty()).enumerate() {
             if i >= MAX_ENTRIES {
-                return Err(perr(None, "prices", format!("more than {MAX_ENTRIES} entries")));
+                return Err(perr(None, "prices", PriceProblem::TooManyEntries));
             }
             let at = |f: &str| format!("prices[{i}].{f}");
             let f: Vec<&str> = entry.split(':').collect();
@@ -536,13 +675,13 @@ impl PriceBook {
                 }
                 let x: f64 = crate::num::parse_f64(v)
                     .ok_or(())
-                    .map_err(|_| perr(None, at(name), format!("'{}' is not a number", clip(v))))?;
+                    .map_err(|_| perr(None, at(name), PriceProblem::NotANumber { value: clip(v) }))?;
                 check_price(name, Some(x)).map_err(|m| perr(None, at(name), m))?;
                 Ok(Some(x))
             };
             let count = |v: &str| {
                 v.parse::<u32>()
-                    .map_err(|_| perr(None, at("gpus_per_instance"), format!("'{}' is not a whole number", clip(v))))
+                    .map_err(|_| perr(None, at("gpus_per_instance"), PriceProblem::NotWhole { value: clip(v) }))
             };
             match (f.first().copied(), f.len()) {
                 (Some("o"), 6) => {
@@ -563,7 +702,7 @@ impl PriceBook {
                         "s" => Some("second".into()),
                         "m" => Some("minute".into()),
                         "h" => Some("hour".into()),
-                        b => return Err(perr(None, at("billing"), format!("'{}' is not s|m|h", clip(b)))),
+                        b => return Err(perr(None, at("billing"), PriceProblem::BillingNotLetter { value: clip(b) })),
                     };
                     book.custom_offers.push(CustomOffer {
                         name: f[1].into(),
@@ -575,11 +714,7 @@ impl PriceBook {
                         billing,
                     });
                 }
-                _ => return Err(perr(
-                    None,
-                    format!("prices[{i}]"),
-                    "expected o:provider:gpu:count:on_demand:spot or c:name:provider:gpu:count:on_demand:spot:billing",
-                )),
+                _ => return Err(perr(None, format!("prices[{i}]"), PriceProblem::CompactShape)),
             }
         }
         book.validate()?;
@@ -620,26 +755,26 @@ fn check_entry(
     count: u32,
     od: Option<f64>,
     spot: Option<f64>,
-) -> Result<(), (&'static str, String)> {
+) -> Result<(), (&'static str, PriceProblem)> {
     if !is_id(provider) {
-        return Err((
-            "provider",
-            format!("'{}' is not an id of lower-case letters, digits, '-', '_' or '.'", clip(provider)),
-        ));
+        return Err(("provider", PriceProblem::ProviderNotId { value: clip(provider) }));
     }
     if dataset::gpu(gpu).is_none() {
-        return Err(("gpu", format!("unknown GPU id '{}'; expected one of {}", clip(gpu), dataset::gpu_ids())));
+        return Err(("gpu", PriceProblem::UnknownGpu { id: clip(gpu), accepted: dataset::gpu_ids() }));
     }
     if count == 0 || count > MAX_GPUS_PER_INSTANCE {
-        return Err(("gpus_per_instance", format!("{count} is not from 1 to {MAX_GPUS_PER_INSTANCE}")));
+        return Err(("gpus_per_instance", PriceProblem::GpusOutOfRange { count }));
     }
     check_price("on_demand_usd_h", od).map_err(|m| ("on_demand_usd_h", m))?;
     check_price("spot_usd_h", spot).map_err(|m| ("spot_usd_h", m))?;
     if od.is_none() && spot.is_none() {
-        return Err(("on_demand_usd_h", "give an on-demand or a spot price (or both)".into()));
+        return Err(("on_demand_usd_h", PriceProblem::NoPrice));
     }
     Ok(())
 }
+
+// The sentences of each problem, in English and Russian (prices/text.rs).
+mod text;
 
 fn unquote(s: &str) -> String {
     let t = s.trim();
@@ -657,34 +792,34 @@ fn clip(s: &str) -> String {
 
 // ---- Reading the JSON form (crate::json) ----
 
-fn invalid_type(v: &Json, expected: &str) -> String {
+fn invalid_type(v: &Json, expected: Expected, line: Option<usize>) -> PriceProblem {
     let got = match v {
-        Json::Null => "null".to_string(),
-        Json::Bool(b) => format!("boolean `{b}`"),
-        Json::Num(t) => format!("number `{t}`"),
-        Json::Str(s) => format!("string {}", Json::Str(s.clone())),
-        Json::Arr(_) => "sequence".to_string(),
-        Json::Obj(_) => "map".to_string(),
+        Json::Null => JsonKind::Null,
+        Json::Bool(b) => JsonKind::Bool(*b),
+        Json::Num(t) => JsonKind::Num(t.clone()),
+        Json::Str(s) => JsonKind::Str(Json::Str(s.clone()).to_string()),
+        Json::Arr(_) => JsonKind::Seq,
+        Json::Obj(_) => JsonKind::Map,
     };
-    format!("invalid type: {got}, expected {expected}")
+    PriceProblem::InvalidType { got, expected, line }
 }
 
 fn members<'a>(
     v: &'a Json,
     field: &str,
     line: usize,
-    expected: &str,
+    expected: Expected,
 ) -> Result<&'a [(String, Json, usize)], PriceError> {
     match v {
         Json::Obj(m) => Ok(m),
-        _ => Err(perr(Some(line), field, invalid_type(v, expected))),
+        _ => Err(perr(Some(line), field, invalid_type(v, expected, None))),
     }
 }
 
 fn items<'a>(v: &'a Json, field: &str, line: usize) -> Result<&'a [Json], PriceError> {
     match v {
         Json::Arr(a) => Ok(a),
-        _ => Err(perr(Some(line), field, invalid_type(v, "a sequence"))),
+        _ => Err(perr(Some(line), field, invalid_type(v, Expected::Sequence, None))),
     }
 }
 
@@ -696,21 +831,20 @@ struct Entry<'a> {
 }
 
 impl<'a> Entry<'a> {
-    fn read(v: &'a Json, path: &'a str, line: usize, known: &[&str], what: &str) -> Result<Entry<'a>, PriceError> {
+    fn read(
+        v: &'a Json,
+        path: &'a str,
+        line: usize,
+        known: &'static [&'static str],
+        what: Expected,
+    ) -> Result<Entry<'a>, PriceError> {
         let m = members(v, path, line, what)?;
         for (i, (k, _, l)) in m.iter().enumerate() {
             if !known.contains(&k.as_str()) {
-                return Err(perr(
-                    Some(*l),
-                    k.as_str(),
-                    format!(
-                        "unknown field `{k}`, expected one of {} at line {l}",
-                        known.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
-                    ),
-                ));
+                return Err(perr(Some(*l), k.as_str(), PriceProblem::UnknownField { key: k.clone(), known, line: *l }));
             }
             if m[..i].iter().any(|(p, _, _)| p == k) {
-                return Err(perr(Some(*l), k.as_str(), format!("duplicate field `{k}` at line {l}")));
+                return Err(perr(Some(*l), k.as_str(), PriceProblem::DuplicateField { key: k.clone(), line: *l }));
             }
         }
         let line = m.first().map_or(line, |(_, _, l)| *l);
@@ -719,32 +853,31 @@ impl<'a> Entry<'a> {
     fn get(&self, k: &str) -> Option<(&'a Json, usize)> {
         self.m.iter().find(|(n, _, _)| n == k).map(|(_, v, l)| (v, *l))
     }
-    fn bad(&self, k: &str, l: usize, msg: String) -> PriceError {
-        perr(Some(l), format!("{}.{k}", self.path), format!("{msg} at line {l}"))
+    fn bad(&self, k: &str, l: usize, v: &Json, expected: Expected) -> PriceError {
+        perr(Some(l), format!("{}.{k}", self.path), invalid_type(v, expected, Some(l)))
     }
     fn required(&self, k: &str) -> Result<(&'a Json, usize), PriceError> {
-        self.get(k).ok_or_else(|| perr(Some(self.line), k, format!("missing field `{k}` at line {}", self.line)))
+        self.get(k)
+            .ok_or_else(|| perr(Some(self.line), k, PriceProblem::MissingField { key: k.into(), line: self.line }))
     }
     fn string(&self, k: &str) -> Result<String, PriceError> {
         let (v, l) = self.required(k)?;
-        v.as_str().map(str::to_string).ok_or_else(|| self.bad(k, l, invalid_type(v, "a string")))
+        v.as_str().map(str::to_string).ok_or_else(|| self.bad(k, l, v, Expected::Str))
     }
     fn opt_string(&self, k: &str) -> Result<Option<String>, PriceError> {
         match self.get(k) {
             None | Some((Json::Null, _)) => Ok(None),
-            Some((v, l)) => {
-                v.as_str().map(|s| Some(s.to_string())).ok_or_else(|| self.bad(k, l, invalid_type(v, "a string")))
-            }
+            Some((v, l)) => v.as_str().map(|s| Some(s.to_string())).ok_or_else(|| self.bad(k, l, v, Expected::Str)),
         }
     }
     fn count(&self, k: &str) -> Result<u32, PriceError> {
         let (v, l) = self.required(k)?;
-        v.as_u64().and_then(|n| u32::try_from(n).ok()).ok_or_else(|| self.bad(k, l, invalid_type(v, "u32")))
+        v.as_u64().and_then(|n| u32::try_from(n).ok()).ok_or_else(|| self.bad(k, l, v, Expected::Count))
     }
     fn price(&self, k: &str) -> Result<Option<f64>, PriceError> {
         match self.get(k) {
             None | Some((Json::Null, _)) => Ok(None),
-            Some((v, l)) => v.as_f64().map(Some).ok_or_else(|| self.bad(k, l, invalid_type(v, "f64"))),
+            Some((v, l)) => v.as_f64().map(Some).ok_or_else(|| self.bad(k, l, v, Expected::Price)),
         }
     }
 }

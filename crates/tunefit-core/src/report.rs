@@ -125,7 +125,7 @@ pub fn evaluate_text(query: &str, prices_json: &str) -> Result<(Query, Report), 
     } else {
         crate::prices::PriceBook::from_json(prices_json)
     };
-    let book = book.map_err(|e| format!("prices: {}: {}", e.field, e.message))?;
+    let book = book.map_err(|e| format!("prices: {}: {}", e.field, e.message()))?;
     let r = evaluate_with_prices(&q, &book).map_err(|e| e.to_string())?;
     Ok((q, r))
 }
@@ -167,7 +167,18 @@ pub fn evaluate_with_prices(q: &Query, prices: &crate::prices::PriceBook) -> Res
     if prices.is_empty() {
         return evaluate(q);
     }
-    prices.validate().map_err(|e| Error::Invalid { key: format!("prices: {}", e.field), message: e.message })?;
+    prices.validate().map_err(|e| Error::Invalid { key: format!("prices: {}", e.field), message: e.message() })?;
+    evaluate_with_read_prices(q, prices)
+}
+
+/// `evaluate_with_prices` for a book that a reader gave (`PriceBook::from_json`, `from_csv`,
+/// `from_text`, `from_compact` refuse what does not validate), so it is not checked again: the
+/// page's, whose own wasm then never words a price list's error (the lazily loaded module says
+/// those, in the page's language). An entry that does not validate is skipped (`market`).
+pub fn evaluate_with_read_prices(q: &Query, prices: &crate::prices::PriceBook) -> Result<Report, Error> {
+    if prices.is_empty() {
+        return evaluate(q);
+    }
     let s = Settings::resolve(q)?;
     let est = crate::memory::estimate(&s)?;
     let fit = match &q.gpu {

@@ -191,6 +191,14 @@ fn refusals_name_their_key_and_read_in_russian_with_their_figures() {
         ("provider=nope", "provider"),
         ("gpu=nope", "gpu"),
         ("model=custom&layers=2&hidden=64&heads=4&kv_heads=3&head_dim=16&ffn=128&vocab=100", "kv_heads"),
+        (
+            "model=custom&layers=2&hidden=64&heads=4&kv_heads=4&head_dim=16&ffn=128&vocab=100&dense_layers=5&dense_ffn=128",
+            "dense_layers",
+        ),
+        (
+            "model=custom&layers=2&hidden=64&heads=4&kv_heads=4&head_dim=16&ffn=128&vocab=100&kv_rank=32&rope_dim=16&v_dim=16",
+            "kv_rank",
+        ),
     ] {
         let Err(e) = tunefit_core::evaluate(&tunefit_core::Query::parse(s).unwrap()) else { panic!("{s}: evaluated") };
         assert!(matches!(e, tunefit_core::Error::Refused(_)), "{s}: {e:?}");
@@ -204,4 +212,208 @@ fn refusals_name_their_key_and_read_in_russian_with_their_figures() {
         assert_eq!(v["Invalid"]["key"], key);
         assert_eq!(format!("{key}: {}", v["Invalid"]["message"].as_str().unwrap()), en);
     }
+}
+
+/// Latin words of a Russian sentence that are not identifiers, keys, units or names: what is
+/// quoted («…», `…`) is the person's own text or code, a word with a digit, `_`, `.`, `|`,
+/// `=` or `:` is code, a word with an inner capital a name; the rest must be allowed here.
+fn stray_latin(ru: &str, allowed: &[&str]) -> Vec<String> {
+    let mut unquoted = String::new();
+    let mut close = None;
+    for c in ru.chars() {
+        match (close, c) {
+            (None, '«') => close = Some('»'),
+            (None, '`') => close = Some('`'),
+            (Some(q), c) if c == q => close = None,
+            (None, c) => unquoted.push(c),
+            _ => {}
+        }
+    }
+    let ru = unquoted.as_str();
+    const NAMES: [&str; 16] = [
+        "JSON",
+        "GPU",
+        "USD",
+        "null",
+        "true",
+        "false",
+        "spot",
+        "escape",
+        "Unsloth",
+        "litgpt",
+        "torchtune",
+        "HF",
+        "Trainer",
+        "Qwen3",
+        "Next",
+        "config",
+    ];
+    ru.split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')' | '«' | '»' | '/'))
+        .filter(|w| !w.is_empty() && w.chars().any(|c| c.is_ascii_alphabetic()))
+        .filter(|w| !w.chars().any(|c| c.is_ascii_digit() || "_.|=:`\"-'".contains(c)))
+        // An inner capital is a type's or a product's name (PriceBook, DeepSpeed).
+        .filter(|w| !w.chars().skip(1).any(|c| c.is_ascii_uppercase()))
+        .filter(|w| !NAMES.contains(w) && !allowed.contains(w))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Checks one error: its English is exactly what it always was, its Russian is Russian with
+/// the same figures and no English words.
+fn reads_in_russian(en: &str, ru: &str, was: &str, allowed: &[&str]) {
+    assert_eq!(en, was);
+    assert!(is_russian(ru) && !is_russian(en), "{ru}");
+    same_figures(en, ru).unwrap_or_else(|m| panic!("{m}"));
+    assert_eq!(stray_latin(ru, allowed), Vec::<String>::new(), "{ru}");
+}
+
+#[test]
+fn config_errors_read_in_russian_with_their_figures() {
+    use tunefit_core::hfconfig::{parse, ConfigError, ConfigProblem};
+    let invalid = |field: &str, problem| ConfigError::Invalid { field: field.into(), problem };
+    let families = tunefit_core::hfconfig::FAMILIES;
+    for (e, was) in [
+        (parse("[1, x]").unwrap_err(), "config.json is not a JSON object: expected value at line 1 column 4"),
+        (parse("[1, 2]").unwrap_err(), "config.json is not a JSON object: top level is not an object"),
+        (
+            parse(r#"{"model_type": "llama", "hidden_size": 4096}"#).unwrap_err(),
+            "config.json: required field 'num_attention_heads' is missing",
+        ),
+        (
+            parse(r#"{"model_type":"llama","hidden_size":-4}"#).unwrap_err(),
+            "config.json: 'hidden_size' must be a whole number from 1 to 1e8, got -4",
+        ),
+        (
+            invalid("first_k_dense_replace", ConfigProblem::NotCount { got: "\"x\"".into() }),
+            "config.json: 'first_k_dense_replace' must be a whole number, got \"x\"",
+        ),
+        (
+            invalid("tie_word_embeddings", ConfigProblem::NotBool { got: "3".into() }),
+            "config.json: 'tie_word_embeddings' must be true or false, got 3",
+        ),
+        (
+            invalid("num_key_value_heads", ConfigProblem::KvHeadsDivide { kv_heads: 5, heads: 32 }),
+            "config.json: 'num_key_value_heads' 5 does not divide num_attention_heads 32",
+        ),
+        (
+            invalid("num_experts_per_tok", ConfigProblem::OverExperts),
+            "config.json: 'num_experts_per_tok' exceeds the number of experts",
+        ),
+        (
+            invalid("first_k_dense_replace", ConfigProblem::OverLayers),
+            "config.json: 'first_k_dense_replace' exceeds num_hidden_layers",
+        ),
+        (
+            invalid("model_type", ConfigProblem::LinearAttention),
+            "config.json: 'model_type' describes linear-attention blocks or gated attention (Qwen3-Next style) that link keys cannot express unless it is a preset's exact shape (qwen3-next-80b-a3b)",
+        ),
+        (
+            ConfigError::UnsupportedFamily("t5".into()),
+            &*format!("config.json: model_type 't5' is not supported; supported: {}", families.join(", ")),
+        ),
+    ] {
+        reads_in_russian(&e.text(Lang::En), &e.text(Lang::Ru), was, families);
+    }
+    // The page's line carries the message in its language.
+    let line = tunefit_core::hfconfig::read_for_page_in("{", Lang::Ru);
+    assert!(line.starts_with("err\tconfig.json — не объект JSON: текст оборвался"), "{line}");
+    assert!(tunefit_core::hfconfig::read_for_page("{").starts_with("err\tconfig.json is not a JSON object: EOF"));
+}
+
+#[test]
+fn json_syntax_errors_read_in_russian() {
+    for (text, was) in [
+        ("[1] 2", "trailing characters at line 1 column 4"),
+        ("[", "EOF while parsing a value at line 1 column 1"),
+        ("tru", "EOF while parsing a value at line 1 column 3"),
+        ("trux", "expected ident at line 1 column 3"),
+        ("[1", "EOF while parsing a list at line 1 column 2"),
+        ("[1 2]", "expected `,` or `]` at line 1 column 3"),
+        ("{\"a\": 1", "EOF while parsing an object at line 1 column 7"),
+        ("{1: 2}", "key must be a string at line 1 column 1"),
+        ("{\"a\" 1}", "expected `:` at line 1 column 5"),
+        ("{\"a\": 1 2}", "expected `,` or `}` at line 1 column 8"),
+        ("x", "expected value at line 1 column 0"),
+        ("-x", "invalid number at line 1 column 1"),
+        ("1e999", "number out of range at line 1 column 5"),
+        ("\"ab", "EOF while parsing a string at line 1 column 3"),
+        ("\"\\q\"", "invalid escape at line 1 column 3"),
+        ("\"\u{1}\"", "control character (\\u0000-\\u001F) found while parsing a string at line 1 column 2"),
+    ] {
+        let e = tunefit_core::json::parse(text).unwrap_err();
+        let (en, ru) = (tunefit_core::diag::json_error(&e, Lang::En), tunefit_core::diag::json_error(&e, Lang::Ru));
+        reads_in_russian(&en, &ru, was, &[]);
+    }
+    let deep = "[".repeat(200);
+    let e = tunefit_core::json::parse(&deep).unwrap_err();
+    assert!(is_russian(&tunefit_core::diag::json_error(&e, Lang::Ru)));
+}
+
+#[test]
+fn price_list_errors_read_in_russian_with_their_figures() {
+    use tunefit_core::prices::PriceBook;
+    const HEAD: &str = "kind,provider,gpu,gpus_per_instance,on_demand_usd_h,spot_usd_h,billing,name\n";
+    let csv = |body: &str| PriceBook::from_csv(&format!("{HEAD}{body}")).unwrap_err();
+    let json = |t: &str| PriceBook::from_json(t).unwrap_err();
+    let o = r#""provider": "aws", "gpu": "h100-sxm", "gpus_per_instance": 8"#;
+    let gpus = tunefit_core::dataset::gpu_ids();
+    let cases = [
+        (csv("override,aws,h100-sxm,8,inf,,,"), "line 2: on_demand_usd_h: on_demand_usd_h: inf is not a number".to_string()),
+        (csv("override,aws,h100-sxm,8,-3.5,,,"), "line 2: on_demand_usd_h: on_demand_usd_h: -3.5 is negative; a price is USD per instance-hour >= 0".into()),
+        (csv("override,aws,h100-sxm,8,,200000,,"), "line 2: spot_usd_h: spot_usd_h: 200000 USD/h is more than 100000; prices are per instance-hour".into()),
+        (csv("override,aws,h100-sxm,8,abc,,,"), "line 2: on_demand_usd_h: 'abc' is not a number".into()),
+        (csv("override,aws,h100-sxm,eight,1,,,"), "line 2: gpus_per_instance: 'eight' is not a whole number of GPUs".into()),
+        (csv("override,aws,h100-sxm,0,1,,,"), "line 2: gpus_per_instance: 0 is not from 1 to 72".into()),
+        (csv("override,aws,warp-9000,8,1,,,"), format!("line 2: gpu: unknown GPU id 'warp-9000'; expected one of {gpus}")),
+        (csv("override,A W S,h100-sxm,8,1,,,"), "line 2: provider: 'a w s' is not an id of lower-case letters, digits, '-', '_' or '.'".into()),
+        (csv("lease,aws,h100-sxm,8,1,,,"), "line 2: kind: 'lease' is not override|custom".into()),
+        (csv("custom,lab,h100-sxm,8,1,,weekly,x"), "line 2: billing: 'weekly' is not second|minute|hour".into()),
+        (csv("custom,lab,h100-sxm,8,1,,,"), "line 2: name: a custom offer needs a name of letters, digits, '-', '_' or '.'".into()),
+        (csv("custom,lab,h100-sxm,8,1,,,x\ncustom,lab,h100-sxm,8,1,,,x"), "line 3: name: 'x' is used twice".into()),
+        (csv("override,aws,h100-sxm,8,,,,"), "line 2: on_demand_usd_h: give an on-demand or a spot price (or both)".into()),
+        (csv("override,aws,h100-sxm"), "line 2: : 3 fields, the header has 8".into()),
+        (PriceBook::from_csv("kind,colour\n").unwrap_err(), "line 1: colour: unknown column; expected kind,provider,gpu,gpus_per_instance,on_demand_usd_h,spot_usd_h,billing,name".into()),
+        (PriceBook::from_csv("kind,provider\n").unwrap_err(), "line 1: gpu: column missing from the header".into()),
+        (json("{\"overrides\": ["), "line 1: json: EOF while parsing a value at line 1 column 15".into()),
+        (json(r#"{"overrides": [], "overrides": []}"#), "line 1: overrides: duplicate field `overrides` at line 1".into()),
+        (json(r#"{"prices": []}"#), "line 1: prices: unknown field `prices`, expected `overrides` or `custom_offers` at line 1".into()),
+        (json(&format!(r#"{{"overrides": [{{{o}, "colour": 1}}]}}"#)), "line 1: colour: unknown field `colour`, expected one of `provider`, `gpu`, `gpus_per_instance`, `on_demand_usd_h`, `spot_usd_h` at line 1".into()),
+        (json(r#"{"overrides": [{"provider": "aws"}]}"#), "line 1: gpu: missing field `gpu` at line 1".into()),
+        (json(r#"{"overrides": [{"provider": "aws", "gpu": "h100-sxm", "gpus_per_instance": "8"}]}"#), "line 1: overrides[0].gpus_per_instance: invalid type: string \"8\", expected u32 at line 1".into()),
+        (json(r#"{"overrides": {}}"#), "line 1: overrides: invalid type: map, expected a sequence".into()),
+        (json("null"), "line 1: json: invalid type: null, expected struct PriceBook".into()),
+        (json(r#"{"custom_offers": [{"name": "Lab!", "provider": "p", "gpu": "l4", "gpus_per_instance": 1, "spot_usd_h": 1}]}"#), "custom_offers[0].name: expected lower-case letters, digits, '-', '_' or '.' (at most 64)".into()),
+        (PriceBook::from_compact("o:aws:h100-sxm:x:1:").unwrap_err(), "prices[0].gpus_per_instance: 'x' is not a whole number".into()),
+        (PriceBook::from_compact("c:lab:p:l4:1:1::w").unwrap_err(), "prices[0].billing: 'w' is not s|m|h".into()),
+        (PriceBook::from_compact("x:1").unwrap_err(), "prices[0]: expected o:provider:gpu:count:on_demand:spot or c:name:provider:gpu:count:on_demand:spot:billing".into()),
+        (PriceBook::from_compact(&"o:aws:h100-sxm:8:1:;".repeat(1001)).unwrap_err(), "prices: more than 1000 entries".into()),
+    ];
+    let mut names: Vec<&str> = gpus.split(", ").collect();
+    // A non-finite price as the CSV says it, and the CSV's column names.
+    names.extend(["inf", "kind", "provider", "gpu", "billing", "name"]);
+    for (e, was) in &cases {
+        reads_in_russian(&e.text(Lang::En), &e.text(Lang::Ru), was, &names);
+        assert_eq!(e.to_string(), *was);
+    }
+    // The JSON keeps `{line, field, message}`, the message in English.
+    let v = serde_json::to_value(&cases[0].0).unwrap();
+    assert_eq!(
+        v,
+        serde_json::json!({"line": 2, "field": "on_demand_usd_h", "message": "on_demand_usd_h: inf is not a number"})
+    );
+    assert!(cases[1].0.text(Lang::Ru).contains("-3,5"), "{}", cases[1].0.text(Lang::Ru));
+}
+
+#[test]
+fn an_unreadable_log_is_refused_in_russian() {
+    let q = tunefit_core::Query::parse("model=llama-3.1-8b").unwrap();
+    let e = tunefit_core::calibrate::calibrate(&q, "Step 10 | loss: 1.2").unwrap_err();
+    assert_eq!(e.key(), Some("log"));
+    assert_eq!(e.to_string(), "log: no recognised figure in this log: expected torchtune's memory stats or tokens_per_second_per_gpu, HF Trainer's train_samples_per_second/train_steps_per_second, Unsloth's 'Peak reserved memory =', litgpt's 'Memory used:', or an nvidia-smi table");
+    let u = tunefit_core::calibrate::parse_log("Step 10 | loss: 1.2").unwrap_err();
+    assert_eq!(format!("log: {}", u.text(Lang::En)), e.to_string());
+    reads_in_russian(u.text(Lang::En), u.text(Lang::Ru), &u.to_string(), &[]);
+    let case = tunefit_core::calibrate::measured_cases_json_in("model=llama-3.1-8b", "nothing", Lang::Ru);
+    let v: serde_json::Value = serde_json::from_str(&case).unwrap();
+    assert!(is_russian(v["error"].as_str().unwrap()), "{case}");
 }

@@ -135,7 +135,7 @@ fn csv_err(body: &str) -> PriceError {
 fn bad_csv_names_line_and_field() {
     let e = csv_err("override,aws,h100-sxm,8,-3,,,\n");
     assert_eq!((e.line, e.field.as_str()), (Some(2), "on_demand_usd_h"));
-    assert!(e.message.contains("negative"), "{e}");
+    assert!(e.message().contains("negative"), "{e}");
     let e = csv_err("override,aws,h100-sxm,8,1,,,\noverride,aws,h100-sxm,8,NaN,,,\n");
     assert_eq!((e.line, e.field.as_str()), (Some(3), "on_demand_usd_h"), "{e}");
     let e = csv_err("override,aws,h100-sxm,8,inf,,,\n");
@@ -154,7 +154,7 @@ fn bad_csv_names_line_and_field() {
     assert_eq!(e.field, "name");
     let e = csv_err("override,aws,h100-sxm,8,,,,\n");
     assert_eq!(e.field, "on_demand_usd_h");
-    assert!(e.message.contains("on-demand or a spot price"));
+    assert!(e.message().contains("on-demand or a spot price"));
     let e = csv_err("override,aws,h100-sxm\n");
     assert_eq!(e.line, Some(2));
     let e = PriceBook::from_csv("kind,provider,gpu\n").unwrap_err();

@@ -45,11 +45,26 @@ pub fn fixes_tsv(query: &str, lang: &str) -> String {
     tunefit_core::report::fixes_tsv(query, Lang::from_code(lang))
 }
 
-/// A pasted or fetched config.json, read (`tunefit_core::hfconfig::read_for_page`): the
-/// page's config source.
+/// A pasted or fetched config.json, read (`tunefit_core::hfconfig::read_for_page`), its
+/// error in `lang` ("ru" is Russian; any other value is English): the page's config source.
 #[wasm_bindgen]
-pub fn read_config(text: &str) -> String {
-    tunefit_core::hfconfig::read_for_page(text)
+pub fn read_config(text: &str, lang: &str) -> String {
+    tunefit_core::hfconfig::read_for_page_in(text, Lang::from_code(lang))
+}
+
+/// Why a price list cannot be read, in `lang` ("" when it can): `kind` says which reader the
+/// page used ("list": the panel's JSON or CSV; "json": the stored prices; "link": a link's
+/// fragment). The page reads price lists itself and says their errors in English; their
+/// Russian sentences load here, not with the page.
+#[wasm_bindgen]
+pub fn price_error(kind: &str, text: &str, lang: &str) -> String {
+    use tunefit_core::prices::PriceBook;
+    let e = match kind {
+        "json" => PriceBook::from_json(text).err(),
+        "link" => tunefit_core::share::open_link(text).price_error,
+        _ => PriceBook::from_text(text).err(),
+    };
+    e.map(|e| e.text(Lang::from_code(lang))).unwrap_or_default()
 }
 
 /// The "Memory through one step" chart as markup (timeline_chart.rs).
@@ -76,8 +91,9 @@ pub fn calibration_html(query: &str, log: &str, lang: &str, gib: bool) -> String
     plan_panel::calibration_html(query, log, lang, gib).into_string()
 }
 
-/// The log's memory figures as cases of the project's measured set (the panel's download).
+/// The log's memory figures as cases of the project's measured set (the panel's download),
+/// or `{"error": ...}` in `lang`.
 #[wasm_bindgen]
-pub fn measured_cases_json(query: &str, log: &str) -> String {
-    tunefit_core::calibrate::measured_cases_json(query, log)
+pub fn measured_cases_json(query: &str, log: &str, lang: &str) -> String {
+    tunefit_core::calibrate::measured_cases_json_in(query, log, Lang::from_code(lang))
 }

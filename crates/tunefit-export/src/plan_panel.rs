@@ -237,6 +237,10 @@ pub fn calibration_html(query: &str, log: &str, lang: &str, gib: bool) -> Html {
         Ok(q) => q,
         Err(e) => return warn(&tunefit_core::Error::from(e).text(Lang::from_code(lang))),
     };
+    // The log's own error in the page's language (`calibrate` gives it in English).
+    if let Err(u) = tunefit_core::calibrate::parse_log(log) {
+        return warn(&format!("log: {}", u.text(Lang::from_code(lang))));
+    }
     let c = match tunefit_core::calibrate::calibrate(&q, log) {
         Ok(c) => c,
         Err(e) => return warn(&e.text(Lang::from_code(lang))),
@@ -319,7 +323,12 @@ mod tests {
         assert!(h.contains(r#"data-act="set:mfu="#), "{h}");
         assert!(calibration_html("model=llama-3.1-8b", "<script>", "en", true)
             .as_str()
-            .contains("no recognised figure"));
+            .contains("log: no recognised figure"));
+        // A log that cannot be read is said in the panel's language.
+        let ru = calibration_html("model=llama-3.1-8b", "nothing", "ru", true).into_string();
+        assert!(ru.contains("log: в логе нет ни одной знакомой цифры"), "{ru}");
+        // A bad query comes before the log, as in `calibrate`.
+        assert!(!calibration_html("batch=-3", "nothing", "ru", true).as_str().contains("в логе"));
     }
 
     /// Text from a link or a paste (a key in the query, the log, a refused limit's

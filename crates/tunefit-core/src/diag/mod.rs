@@ -1,6 +1,7 @@
 //! What goes wrong or needs a person's attention: `Error` (a query that cannot be evaluated)
 //! and `Warning` (a caution beside a result). The bottom of the core: every module may use
-//! these, and this folder uses nothing of the core but the query's types.
+//! these, and this folder uses nothing of the core but the query's types and the JSON
+//! reader's errors.
 
 use crate::query::{Framework, Method, Precision, Quant};
 use serde::Serialize;
@@ -78,6 +79,16 @@ pub enum Refusal {
     TooManyParams {
         params: f64,
     },
+    /// Dense blocks beyond the model's blocks, or without a width.
+    DenseLayers {
+        dense_layers: u64,
+        dense_ffn: u64,
+        layers: u64,
+    },
+    /// Latent attention whose rotary part, value width or heads do not fit.
+    LatentAttention {
+        head_dim: u64,
+    },
     /// An id the catalog or the dataset does not have, with the ids it has.
     UnknownModel {
         id: String,
@@ -112,6 +123,8 @@ impl Refusal {
             R::ArchZero | R::TooManyParams { .. } => "hidden",
             R::KvHeadsDivideHeads { .. } => "kv_heads",
             R::ExpertsPerToken { .. } => "experts_per_token",
+            R::DenseLayers { .. } => "dense_layers",
+            R::LatentAttention { .. } => "kv_rank",
             R::UnknownModel { .. } => "model",
             R::UnknownProvider { .. } => "provider",
             R::UnknownGpu { .. } => "gpu",
@@ -198,6 +211,15 @@ pub fn query_problem(e: &crate::query::QueryError, lang: Lang) -> String {
     match lang.built() {
         Lang::En => e.message.clone(),
         Lang::Ru => text::query_problem_ru(&e.problem),
+    }
+}
+
+/// A JSON text's syntax error in `lang`: what is wrong and where (the English is its own
+/// `Display`, serde_json's words).
+pub fn json_error(e: &crate::json::JsonError, lang: Lang) -> String {
+    match lang.built() {
+        Lang::En => e.to_string(),
+        Lang::Ru => format!("{} (строка {}, столбец {})", text::json_problem_ru(e.problem), e.line, e.column),
     }
 }
 

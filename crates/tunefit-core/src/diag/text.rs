@@ -269,6 +269,31 @@ pub(super) fn query_problem_ru(p: &crate::query::Problem) -> String {
     }
 }
 
+/// A JSON syntax error's problem in Russian (`json::JsonProblem`; its English is `as_str`).
+pub(super) fn json_problem_ru(p: crate::json::JsonProblem) -> &'static str {
+    use crate::json::JsonProblem as P;
+    match p {
+        P::TrailingCharacters => "лишние символы после конца JSON",
+        P::EofValue => "текст оборвался, не дойдя до значения",
+        P::ExpectedIdent => "неизвестное слово (в JSON есть только true, false и null)",
+        P::EofList => "текст оборвался внутри массива",
+        P::ExpectedCommaOrBracket => "ожидалась «,» или «]»",
+        P::EofObject => "текст оборвался внутри объекта",
+        P::KeyNotString => "ключ должен быть строкой в кавычках",
+        P::ExpectedColon => "ожидалось «:»",
+        P::ExpectedCommaOrBrace => "ожидалась «,» или «}»",
+        P::ExpectedValue => "ожидалось значение",
+        P::RecursionLimit => "слишком глубокая вложенность",
+        P::InvalidNumber => "неверная запись числа",
+        P::NumberOutOfRange => "число вне допустимого диапазона",
+        P::EofString => "текст оборвался внутри строки",
+        P::InvalidEscape => "неверная escape-последовательность",
+        P::HexEscapeEnd => "незаконченная escape-последовательность \\u",
+        P::LoneSurrogate => "одиночный суррогат в escape-последовательности \\u",
+        P::ControlCharacter => "управляющий символ (\\u0000–\\u001F) внутри строки",
+    }
+}
+
 /// A refusal in English (`Error`'s `Display` and JSON).
 pub(super) fn refusal_en(r: &super::Refusal) -> String {
     use super::Refusal as R;
@@ -291,6 +316,8 @@ pub(super) fn refusal_en(r: &super::Refusal) -> String {
         R::KvHeadsDivideHeads { kv_heads, heads } => format!("kv_heads {kv_heads} must divide heads {heads}"),
         R::ExpertsPerToken { experts } => format!("must be from 1 to experts ({experts})"),
         R::TooManyParams { params } => format!("the architecture has about {params:.3e} parameters; at most 1e15 are supported"),
+        R::DenseLayers { dense_layers, dense_ffn, layers } => format!("{dense_layers} dense blocks of width {dense_ffn} in a {layers}-block model: give at most layers blocks and a dense_ffn"),
+        R::LatentAttention { head_dim } => format!("latent attention needs rope_dim below head_dim ({head_dim}), a v_dim, and kv_heads = heads"),
         R::UnknownModel { id, accepted } => format!("unknown model '{id}'; accepted: {accepted}"),
         R::UnknownProvider { id, accepted } => format!("unknown provider '{id}'; expected one of {accepted}"),
         R::UnknownGpu { id, accepted } => format!("unknown GPU id '{id}'; expected one of {accepted}"),
@@ -319,6 +346,12 @@ pub(super) fn refusal_ru(r: &super::Refusal) -> String {
         R::KvHeadsDivideHeads { kv_heads, heads } => format!("heads {heads} должно делиться на kv_heads {kv_heads}"),
         R::ExpertsPerToken { experts } => format!("нужно от 1 до числа экспертов ({experts})"),
         R::TooManyParams { params } => format!("в архитектуре около {params:.3e} параметров; поддерживается не больше 1e15"),
+        R::DenseLayers { dense_layers, dense_ffn, layers } => format!(
+            "{dense_layers} {} шириной {dense_ffn} в модели из {layers} {}: плотных блоков может быть не больше layers, и им нужен dense_ffn",
+            plural_ru(*dense_layers, "плотный блок", "плотных блока", "плотных блоков"),
+            plural_ru(*layers, "блока", "блоков", "блоков")
+        ),
+        R::LatentAttention { head_dim } => format!("латентному вниманию нужны rope_dim меньше head_dim ({head_dim}), v_dim и kv_heads = heads"),
         R::UnknownModel { id, accepted } => format!("неизвестная модель «{id}»; допустимые: {accepted}"),
         R::UnknownProvider { id, accepted } => format!("неизвестный провайдер «{id}»; допустимые: {accepted}"),
         R::UnknownGpu { id, accepted } => format!("неизвестный GPU «{id}»; допустимые: {accepted}"),
