@@ -370,6 +370,9 @@ pub fn JobSection() -> impl IntoView {
             <ChoiceSelect id="pricing" label=|s| s.pricing
                 value=Signal::derive(move || Some(st.query.with(|q| q.pricing)))
                 on_change={move |v: Option<_>| { if let Some(v) = v { st.edit(|q| q.pricing = v) } }} />
+            <ChoiceSelect id="currency" label=|s| s.currency
+                value=Signal::derive(move || Some(st.query.with(|q| q.currency)))
+                on_change={move |v: Option<_>| { if let Some(v) = v { st.edit(|q| q.currency = v) } }} />
             <SliderField id="ckpt-interval" label=|s| s.ckpt_interval unit=|s| s.u_min scale=ranges::CKPT_MIN
                 value=Signal::derive(move || st.query.with(|q| q.ckpt_interval_min))
                 on_change=move |v: f64| st.edit(|q| q.ckpt_interval_min = v) />
