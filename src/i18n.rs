@@ -371,8 +371,8 @@ pub fn value_label(lang: Lang, v: &str) -> &str {
     }
 }
 
-/// An offer's region and its price's confidence as the dataset spells them, for the offer
-/// row. Place names and region codes read the same in every language; in Russian the
+/// An offer's region, its price's confidence and an exchange rate's source as the dataset
+/// spells them, for the offer row and the rate sentence. Place names and region codes read the same in every language; in Russian the
 /// dataset's descriptions of a region are said in Russian, without the notes on how the
 /// source lists it.
 pub fn offer_place(lang: Lang, v: &str) -> &str {
@@ -384,6 +384,7 @@ pub fn offer_place(lang: Lang, v: &str) -> &str {
         (Lang::Ru, "(not stated)") => "(не указан)",
         (Lang::Ru, "(various)") => "(разные)",
         (Lang::Ru, "default") => "по умолчанию",
+        (Lang::Ru, "Bank of Russia") => "Банк России",
         (Lang::Ru, "high") => "надёжность высокая",
         (Lang::Ru, "medium") => "надёжность средняя",
         (Lang::Ru, "low") => "надёжность низкая",

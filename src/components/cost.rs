@@ -223,7 +223,7 @@ pub fn table_markup(s: &Strings, lang: Lang, c: Option<&CostReport>, all: bool) 
             .iter()
             .map(|r| {
                 let n = number(r.per_usd, if r.per_usd >= 10.0 { 2 } else { 4 }, lang);
-                format!("1 USD = {n} {} ({}, {})", r.code, r.source, r.date)
+                format!("1 USD = {n} {} ({}, {})", r.code, crate::i18n::offer_place(lang, r.source), r.date)
             })
             .collect::<Vec<_>>()
             .join("; ");

@@ -46,6 +46,6 @@ test('rubles: the costs carry the ruble sign, the rate and its date are said, th
   const ru = await open('?v=2&gpu=a100-80gb&currency=rub&lang=ru');
   await ru.waitForFunction(() => /₽/.test(document.querySelector('[data-testid=od-cost] .usd')?.textContent ?? ''));
   const text = await ru.getByTestId('rate').textContent();
-  assert.match(text, /^Цены пересчитаны по курсу 1 USD = 76,04 RUB \(Bank of Russia, 2026-01-23\)\.$/, text);
+  assert.match(text, /^Цены пересчитаны по курсу 1 USD = 76,04 RUB \(Банк России, 2026-01-23\)\.$/, text);
   assert.deepEqual([...page.problems, ...ru.problems], []);
 });
