@@ -182,8 +182,9 @@ pub struct Strings {
     pub runs: &'static str,
     pub pricing: &'static str,
     pub currency: &'static str,
-    /// The rates the cost figures went through: "1 USD = 76.04 RUB (Bank of Russia, 2026-01-23)".
-    pub converted: fn(rates: &str) -> String,
+    /// Before the rates the cost figures went through ("… 1 USD = 76.04 RUB (Bank of Russia,
+    /// 2026-01-23).").
+    pub converted: &'static str,
     pub ckpt_interval: &'static str,
     // units
     pub u_billion: &'static str,
@@ -509,7 +510,7 @@ pub static EN: Strings = Strings {
     runs: "Runs",
     pricing: "Pricing",
     currency: "Currency",
-    converted: |r| format!("Prices converted at {r}."),
+    converted: "Prices converted at",
     ckpt_interval: "Checkpoint interval",
     nodes: "Nodes",
     tp: "Tensor parallel",
@@ -746,7 +747,7 @@ pub static RU: Strings = Strings {
     runs: "Запуски",
     pricing: "Цены",
     currency: "Валюта",
-    converted: |r| format!("Цены пересчитаны по курсу {r}."),
+    converted: "Цены пересчитаны по курсу",
     ckpt_interval: "Интервал чекпойнтов",
     nodes: "Узлы",
     tp: "Тензорный параллелизм",

@@ -218,16 +218,23 @@ pub fn table_markup(s: &Strings, lang: Lang, c: Option<&CostReport>, all: bool) 
     }
     // Which rates the figures went through, and of which day.
     if !c.rates.is_empty() {
-        let rates = c
-            .rates
-            .iter()
-            .map(|r| {
-                let n = number(r.per_usd, if r.per_usd >= 10.0 { 2 } else { 4 }, lang);
-                format!("1 USD = {n} {} ({}, {})", r.code, crate::i18n::offer_place(lang, r.source), r.date)
-            })
-            .collect::<Vec<_>>()
-            .join("; ");
-        write_html!(h, r#"<p class="muted small" data-testid="rate">"#, (s.converted)(&rates), "</p>");
+        write_html!(h, r#"<p class="muted small" data-testid="rate">"#, s.converted);
+        for (i, r) in c.rates.iter().enumerate() {
+            write_html!(
+                h,
+                if i > 0 { ";" } else { "" },
+                " 1 USD = ",
+                number(r.per_usd, if r.per_usd >= 10.0 { 2 } else { 4 }, lang),
+                " ",
+                r.code,
+                " (",
+                crate::i18n::offer_place(lang, r.source),
+                ", ",
+                r.date,
+                ")"
+            );
+        }
+        write_html!(h, ".</p>");
     }
     if !c.warnings.is_empty() {
         write_html!(h, r#"<ul class="notice warn">"#);

@@ -260,7 +260,7 @@ pub fn rank_with(
     let mut rates: Vec<dataset::Rate> = Vec::new();
     let mut used = |code: &str| {
         if code != "USD" && !rates.iter().any(|r| r.code == code) {
-            rates.extend(dataset::rate(code).cloned());
+            rates.extend(dataset::rate(code).copied());
         }
     };
     used(q.currency.code());

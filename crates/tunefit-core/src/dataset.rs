@@ -241,7 +241,7 @@ impl Offer {
 
 /// A dated exchange rate (`data/currency.csv`): units of `code` per US dollar, the unit every
 /// conversion goes through.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct Rate {
     /// ISO 4217 code.
     pub code: &'static str,
@@ -491,25 +491,17 @@ fn parse_offers() -> Result<Vec<Offer>, DataError> {
 }
 
 fn parse_rates() -> Result<Vec<Rate>, DataError> {
-    rows("currency.csv", CURRENCY_CSV)?
-        .into_iter()
-        .map(|r| {
-            let per_usd = r.num("per_usd")?;
-            if per_usd <= 0.0 {
-                return Err(r.err("per_usd", "must be > 0".into()));
-            }
-            Ok(Rate {
-                code: match r.req("code")? {
-                    c if c.len() == 3 && c.bytes().all(|b| b.is_ascii_uppercase()) => c,
-                    c => return Err(r.err("code", format!("'{c}' is not an ISO 4217 code"))),
-                },
-                per_usd,
-                date: r.req("date")?,
-                source: r.req("source")?,
-                url: r.get("url")?,
-            })
-        })
-        .collect()
+    // A loop, not `map(..).collect::<Result<..>>()`: the page's wasm is smaller without another
+    // instance of the iterator adapter.
+    let mut out = Vec::new();
+    for r in rows("currency.csv", CURRENCY_CSV)? {
+        let (code, per_usd) = (r.req("code")?, r.num("per_usd")?);
+        if code.len() != 3 || !code.bytes().all(|b| b.is_ascii_uppercase()) || per_usd <= 0.0 {
+            return Err(r.err("code", format!("'{code}' is not an ISO 4217 code with a rate > 0")));
+        }
+        out.push(Rate { code, per_usd, date: r.req("date")?, source: r.req("source")?, url: r.get("url")? });
+    }
+    Ok(out)
 }
 
 struct Data {
