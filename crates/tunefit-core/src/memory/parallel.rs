@@ -80,6 +80,13 @@ pub(super) fn per_gpu(r: &Run, st: &States, warn: &mut Vec<Warning>) -> PerGpu {
             host += o + w + if zero_mixed { g * 2.0 } else { 0.0 };
             o = 0.0;
             w = 0.0;
+            // FSDP's parameter offload moves the sharded gradients to the host too, where the
+            // optimizer steps ("this offloads gradients to CPU as well", `CPUOffload`,
+            // torch/distributed/fsdp/api.py @0aafd810; FSDP2's `CPUOffloadPolicy` likewise).
+            if q.shard == ShardingStrategy::Fsdp {
+                host += g;
+                g = 0.0;
+            }
         }
     }
     PerGpu { w, g, o, gathered, host }
