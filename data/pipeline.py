@@ -73,15 +73,20 @@ CLOUDS = {"aws": "aws", "gcp": "gcp", "azure": "azure", "lambda": "lambda", "neb
 # Clouds whose catalog SpotPrice column is not a spot market (RunPod: equal to on-demand;
 # Vast: not captured).
 NO_SPOT = {"runpod", "vast"}
+# Clouds whose GpuInfo SizeInMiB is the whole instance's GPU memory, not one GPU's (Vast:
+# 2x-A100_SXM4 lists 81920 MiB for two 40 GB cards).
+TOTAL_GPU_MIB = {"vast"}
 
 
 def gpu_id(name, instance, mib):
     """SkyPilot's AcceleratorName (with the instance type and GPU memory) -> gpus.csv id, or None."""
     n = re.sub(r"[-_ ]", "", name.upper())
-    pcie = "PCIE" in n or "pcie" in instance.lower()
+    # The form factor may be spelled in the instance type only (Cudo "a100-pci_", Vast "H100_NVL").
+    pcie = "PCIE" in n or "pci" in instance.lower()
     n = n.replace("NVLINK", "")
     if n.startswith("H100"):
-        return "h100-pcie" if pcie else "h100-nvl" if "NVL" in n else "h100-sxm"
+        nvl = "NVL" in n or re.search(r"nvl(?!ink)", instance.lower())
+        return "h100-pcie" if pcie else "h100-nvl" if nvl else "h100-sxm"
     if n.startswith("A100"):
         big = "80G" in n or (mib or 0) >= 80000
         return ("a100-pcie-80gb" if pcie else "a100-80gb") if big else "a100-40gb"
@@ -91,7 +96,8 @@ def gpu_id(name, instance, mib):
               "L40": "l40", "L4": "l4", "L20": "l20", "H20": "h20", "A10G": "a10g", "A10": "a10", "A40": "a40",
               "T4": "t4", "A6000": "rtx-a6000", "RTXA6000": "rtx-a6000", "A5000": "rtx-a5000", "RTXA5000": "rtx-a5000",
               "A4000": "rtx-a4000", "RTXA4000": "rtx-a4000", "RTX4090": "rtx-4090", "RTX5090": "rtx-5090",
-              "RTX3090": "rtx-3090", "RTX6000ADA": "rtx-6000-ada", "RTXPRO6000": "rtx-pro-6000", "MI300X": "mi300x",
+              "RTX3090": "rtx-3090", "RTX6000ADA": "rtx-6000-ada", "RTXPRO6000": "rtx-pro-6000",
+              "RTXPRO6000S": "rtx-pro-6000", "RTXPROSERVER6000": "rtx-pro-6000", "MI300X": "mi300x",
               "MI325X": "mi325x", "MI355X": "mi355x", "GAUDI2": "gaudi2", "GAUDI3": "gaudi3"}
     return simple.get(n)
 
@@ -181,11 +187,12 @@ def catalog_rows(directory, snapshot, fabrics):
             count = num(r["AcceleratorCount"])
             if not count or count != int(count):
                 continue
+            count = int(count)
             mib = re.search(r"'SizeInMiB': (\d+)", r.get("GpuInfo") or "")
-            gpu = gpu_id(r["AcceleratorName"], r["InstanceType"], int(mib.group(1)) if mib else None)
+            mib = int(mib.group(1)) // (count if cloud in TOTAL_GPU_MIB else 1) if mib else None
+            gpu = gpu_id(r["AcceleratorName"], r["InstanceType"], mib)
             if gpu not in fabrics:
                 continue
-            count = int(count)
             price = float(r["Price"])
             spot = num(r.get("SpotPrice"))
             if cloud in NO_SPOT or (spot is not None and spot >= price):

@@ -52,6 +52,25 @@ class PipelineTest(unittest.TestCase):
         self.assertTrue(h["url"].startswith("https://github.com/skypilot-org/skypilot-catalog/blob/" + "a" * 40))
         self.assertEqual((h["snapshot_date"], h["currency"]), ("2026-12-03", "USD"))
 
+    def test_gpu_names_spelled_in_the_instance_type_or_by_other_catalogs(self):
+        g = pipeline.gpu_id
+        self.assertEqual(g("A100", "intel-ice-lake-a100-pci_1x2v4gb", 81920), "a100-pcie-80gb")  # Cudo
+        self.assertEqual(g("H100", "1x-H100_NVL-32-65536", 95830), "h100-nvl")  # Vast
+        self.assertEqual(g("H100-80G-PCIe-NVLink", "gpu_2x_h100_nvlink", None), "h100-pcie")  # NVLink is no NVL
+        self.assertEqual(g("H100", "n3-H100x8-NVLink", None), "h100-sxm")
+        self.assertEqual(g("RTX PRO Server 6000", "g7e.2xlarge", 98304), "rtx-pro-6000")  # AWS
+        self.assertEqual(g("RTXPRO6000S", "1x-RTX_PRO_6000_S-32-65536", 97887), "rtx-pro-6000")  # Vast
+
+    def test_vast_lists_the_gpu_memory_of_the_whole_instance(self):
+        d = tempfile.mkdtemp()
+        with open(os.path.join(d, "vast.csv"), "w") as f:
+            f.write("InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region\n"
+                    "2x-A100_SXM4-32-65536,A100,2,32,64.0,\"{'Gpus': [{'Name': 'A100', 'Count': 2, 'MemoryInfo': "
+                    "{'SizeInMiB': 81920}}], 'TotalGpuMemoryInMiB': 81920}\",1.49,0.00,\"Slovenia, SI, EU\"\n")
+        snap = {"vast": {"cloud": "vast", "commit": "b" * 40, "read_on": "2026-12-04", "commit_date": ""}}
+        rows = pipeline.catalog_rows(d, snap, {"a100-40gb": "nvlink", "a100-80gb": "nvlink"})
+        self.assertEqual([(r["gpu"], r["count"], r["spot"]) for r in rows], [("a100-40gb", 2, None)])
+
     def test_derived_rows_are_dropped(self):
         rows = self.run_pipeline([page(gpu="l40s", count=1, price="1.00"),
                                   page(gpu="l40s", count=8, price="8.00", note="derived: per-GPU price x 8")])
