@@ -627,6 +627,28 @@ mod tests {
     }
 
     #[test]
+    fn phases_come_in_the_run_order_and_requested_bytes_stay_within_the_blocks() {
+        let r = replay(&shape(), Config::default());
+        let order: Vec<(Phase, bool)> = r.phase_peaks().iter().map(|p| (p.phase, p.first)).collect();
+        let step = [Phase::Forward, Phase::Loss, Phase::Backward, Phase::OptimizerStep];
+        let mut want = vec![(Phase::Load, false)];
+        want.extend(step.iter().map(|&p| (p, true)));
+        want.extend(step.iter().map(|&p| (p, false)));
+        want.push((Phase::Save, false));
+        assert_eq!(order, want);
+        assert!(r.phase_peaks().iter().all(|p| p.requested <= p.peak && p.requested > 0));
+    }
+
+    #[test]
+    fn the_log_softmax_backward_peaks_after_the_loss_not_in_it() {
+        let mut s = shape();
+        (s.loss_transient, s.loss_backward) = (200e6, 800e6);
+        let peaks = replay(&s, Config::default()).phase_peaks();
+        let of = |ph: Phase| peaks.iter().find(|p| p.phase == ph && !p.first).unwrap().requested;
+        assert!(of(Phase::Backward) > of(Phase::Loss) + 500_000_000);
+    }
+
+    #[test]
     fn many_events_thin_to_the_chart_limit_and_keep_the_peak() {
         let mut s = shape();
         s.layers = 200;
