@@ -174,10 +174,13 @@ pub(super) fn timeline_shape(i: &Input) -> Shape {
     }
 }
 
-/// What a checkpointed block's forward makes and drops: the MLP's hidden states. A dense
+/// What a block's forward makes and drops. Checkpointed, the MLP's hidden states: a dense
 /// gated MLP forms its product while both operands live (transformers LlamaMLP.forward:
 /// `down_proj(act_fn(gate_proj(x)) * up_proj(x))`: the activation, up and their product), a
-/// plain one its activation beside fc1's output.
+/// plain one its activation beside fc1's output. Otherwise those are saved, and only an
+/// activation written as elementwise ops leaves temporaries: `gelu_new`
+/// (transformers/activations.py NewGELUActivation) makes `pow(x, 3)` and each scaled or shifted
+/// copy of it from the one before, two FFN-wide tensors alive at a time, none saved.
 fn workspace(i: &Input) -> f64 {
     let (q, a) = (&i.q, &i.a);
     let mlp_live = match (a.mlp, a.experts > 1) {
@@ -185,8 +188,11 @@ fn workspace(i: &Input) -> f64 {
         (_, false) => 2.0,
         (_, true) => 1.0,
     };
+    let ffn_wide = i.tokens * (a.ffn.max(a.hidden) as f64) * i.act_bytes / i.tp;
     if q.ckpt == Some(Checkpointing::Full) || i.recompute > 0.0 {
-        mlp_live * i.tokens * (a.ffn.max(a.hidden) as f64) * i.act_bytes / i.tp
+        mlp_live * ffn_wide
+    } else if a.quirks.act_extra_saves > 0 && a.experts <= 1 {
+        2.0 * ffn_wide
     } else {
         0.0
     }
