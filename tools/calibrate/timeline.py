@@ -446,7 +446,11 @@ def write(out, records, failures):
             "buffer a kernel takes from it); the CPU allocator has no cache, so only allocated "
             "bytes compare with a GPU run, never reserved.",
             "Two-process runs (gpus=2) use the gloo backend and record rank 0; fsdp is FSDP2 "
-            "fully_shard per decoder block and at the root.",
+            "fully_shard per decoder block and at the root (the HF Trainer's default through "
+            "accelerate is FSDP1; shard=fsdp does not say which). Single-process and DDP records "
+            "repeat byte for byte; FSDP2's retained all-gather and reduce-scatter buffers depend on "
+            "timing on gloo, so its phases after the first backward vary by one or two block units "
+            "(5.6-11 MB here) between recordings.",
             "save: state_dict + torch.save into host memory for plain and DDP runs; under FSDP "
             "each tensor gathered in full and copied to host memory outside torch's allocator "
             "(get_model_state_dict's cpu_offload on a GPU).",
