@@ -161,7 +161,10 @@ INSTANCE_NETWORK = {
     "a2-ultragpu-8g": ("ethernet", 100, GCP_TYPES),
     "g2-standard-4": ("ethernet", 10, GCP_TYPES), "g2-standard-24": ("ethernet", 32, GCP_TYPES),
     "g2-standard-48": ("ethernet", 50, GCP_TYPES), "g2-standard-96": ("ethernet", 100, GCP_TYPES),
-    "n1 + nvidia-tesla-t4": ("ethernet", 32, GCP_TYPES), "n1 + nvidia-tesla-v100": ("ethernet", 32, GCP_TYPES),
+    # N1 hosts SkyPilot pairs T4 and V100 GPUs with (gcp_instances); the figure the earlier
+    # "n1 + nvidia-tesla-*" rows carried.
+    **{t: ("ethernet", 32, GCP_TYPES) for t in ["n1-highmem-4", "n1-highmem-8", "n1-highmem-16", "n1-highmem-32",
+                                                "n1-highmem-64", "n1-standard-64"]},
 }
 # Instance-store (local NVMe/SSD) capacity in GB, per instance type, from a page read with its
 # date. None has been read yet, so every offer's local disk is unknown (empty); a figure
