@@ -69,19 +69,48 @@ APPROX = re.compile(r"^~\d{4}(-\d{2})?$")
 CLOUDS = {"aws": "aws", "gcp": "gcp", "azure": "azure", "lambda": "lambda", "nebius": "nebius", "oci": "oci",
           "hyperstack": "hyperstack", "jarvislabs": "jarvislabs", "cudo": "cudo", "verda": "verda", "lium": "lium",
           "seeweb": "seeweb", "yotta": "yotta", "hyperbolic": "hyperbolic", "mithril": "mithril", "spheron": "spheron",
-          "vast": "vast", "runpod": "runpod"}
+          "vast": "vast", "runpod": "runpod", "shadeform": "shadeform"}
+# Shadeform resells other clouds' instances under one catalog; the instance type names the
+# provider (`paperspace_H100`). Prefix -> provider id; other prefixes are skipped (Lambda and
+# Hyperstack are read from their own catalogs; Vultr lists only the A16, no tunefit GPU).
+SHADEFORM = {"paperspace": "paperspace", "scaleway": "scaleway", "massedcompute": "massed-compute", "denvr": "denvr",
+             "crusoe": "crusoe", "excesssupply": "excess-supply"}
+# Form factors Shadeform's GPU names leave out: its instance types say `sxm` where the A100 is
+# SXM, so an 80 GB A100 without it is the PCIe card (Crusoe's `A100-80GB` lists 2.00/GPU, Crusoe's
+# PCIe price; Massed Compute lists `A100-80GB` beside `A100-sxm4-80GB`); Scaleway's H100-1/2-80G
+# are PCIe (github.com/scaleway/docs-content pull 5756, "migrate h100 pcie").
+SHADEFORM_PCIE = {"scaleway": {"h100-sxm": "h100-pcie"}}
+# GCP's catalog prices a machine type's host (rows with no AcceleratorName) apart from its GPUs
+# (rows with no InstanceType); an instance is a GPU row plus the host SkyPilot pairs it with in the
+# same zone (sky/catalog/gcp_catalog.py list_accelerators, skypilot-org/skypilot@b9dd08e76883):
+# the machine types the GPU comes bundled in (A2, A3, G2), else the cheapest N1 type with at least
+# N1_CPUS vCPUs and 4 GiB of memory per vCPU. Spot prices add up the same way.
+GCP_HOSTS = {"A100": {1: ["a2-highgpu-1g"], 2: ["a2-highgpu-2g"], 4: ["a2-highgpu-4g"], 8: ["a2-highgpu-8g"],
+                      16: ["a2-megagpu-16g"]},
+             "A100-80GB": {1: ["a2-ultragpu-1g"], 2: ["a2-ultragpu-2g"], 4: ["a2-ultragpu-4g"], 8: ["a2-ultragpu-8g"]},
+             "L4": {1: ["g2-standard-4", "g2-standard-8", "g2-standard-12", "g2-standard-16", "g2-standard-32"],
+                    2: ["g2-standard-24"], 4: ["g2-standard-48"], 8: ["g2-standard-96"]},
+             "H100": {1: ["a3-highgpu-1g"], 2: ["a3-highgpu-2g"], 4: ["a3-highgpu-4g"], 8: ["a3-highgpu-8g"]},
+             "H100-MEGA": {8: ["a3-megagpu-8g"]}, "H200": {8: ["a3-ultragpu-8g"]}, "B200": {8: ["a4-highgpu-8g"]}}
+N1_CPUS = {"V100": {1: 8, 2: 16, 4: 32, 8: 64}, "T4": {1: 4, 2: 8, 4: 48}, "P100": {1: 8, 2: 16, 4: 32, 8: 64},
+           "": {1: 8, 2: 16, 4: 32, 8: 64, 16: 128}}
 # Clouds whose catalog SpotPrice column is not a spot market (RunPod: equal to on-demand;
 # Vast: not captured).
 NO_SPOT = {"runpod", "vast"}
+# Clouds whose GpuInfo SizeInMiB is the whole instance's GPU memory, not one GPU's (Vast:
+# 2x-A100_SXM4 lists 81920 MiB for two 40 GB cards).
+TOTAL_GPU_MIB = {"vast"}
 
 
 def gpu_id(name, instance, mib):
     """SkyPilot's AcceleratorName (with the instance type and GPU memory) -> gpus.csv id, or None."""
     n = re.sub(r"[-_ ]", "", name.upper())
-    pcie = "PCIE" in n or "pcie" in instance.lower()
+    # The form factor may be spelled in the instance type only (Cudo "a100-pci_", Vast "H100_NVL").
+    pcie = "PCIE" in n or "pci" in instance.lower()
     n = n.replace("NVLINK", "")
     if n.startswith("H100"):
-        return "h100-pcie" if pcie else "h100-nvl" if "NVL" in n else "h100-sxm"
+        nvl = "NVL" in n or re.search(r"nvl(?!ink)", instance.lower())
+        return "h100-pcie" if pcie else "h100-nvl" if nvl else "h100-sxm"
     if n.startswith("A100"):
         big = "80G" in n or (mib or 0) >= 80000
         return ("a100-pcie-80gb" if pcie else "a100-80gb") if big else "a100-40gb"
@@ -91,7 +120,8 @@ def gpu_id(name, instance, mib):
               "L40": "l40", "L4": "l4", "L20": "l20", "H20": "h20", "A10G": "a10g", "A10": "a10", "A40": "a40",
               "T4": "t4", "A6000": "rtx-a6000", "RTXA6000": "rtx-a6000", "A5000": "rtx-a5000", "RTXA5000": "rtx-a5000",
               "A4000": "rtx-a4000", "RTXA4000": "rtx-a4000", "RTX4090": "rtx-4090", "RTX5090": "rtx-5090",
-              "RTX3090": "rtx-3090", "RTX6000ADA": "rtx-6000-ada", "RTXPRO6000": "rtx-pro-6000", "MI300X": "mi300x",
+              "RTX3090": "rtx-3090", "RTX6000ADA": "rtx-6000-ada", "RTXPRO6000": "rtx-pro-6000",
+              "RTXPRO6000S": "rtx-pro-6000", "RTXPROSERVER6000": "rtx-pro-6000", "MI300X": "mi300x",
               "MI325X": "mi325x", "MI355X": "mi355x", "GAUDI2": "gaudi2", "GAUDI3": "gaudi3"}
     return simple.get(n)
 
@@ -131,7 +161,10 @@ INSTANCE_NETWORK = {
     "a2-ultragpu-8g": ("ethernet", 100, GCP_TYPES),
     "g2-standard-4": ("ethernet", 10, GCP_TYPES), "g2-standard-24": ("ethernet", 32, GCP_TYPES),
     "g2-standard-48": ("ethernet", 50, GCP_TYPES), "g2-standard-96": ("ethernet", 100, GCP_TYPES),
-    "n1 + nvidia-tesla-t4": ("ethernet", 32, GCP_TYPES), "n1 + nvidia-tesla-v100": ("ethernet", 32, GCP_TYPES),
+    # N1 hosts SkyPilot pairs T4 and V100 GPUs with (gcp_instances); the figure the earlier
+    # "n1 + nvidia-tesla-*" rows carried.
+    **{t: ("ethernet", 32, GCP_TYPES) for t in ["n1-highmem-4", "n1-highmem-8", "n1-highmem-16", "n1-highmem-32",
+                                                "n1-highmem-64", "n1-standard-64"]},
 }
 # Instance-store (local NVMe/SSD) capacity in GB, per instance type, from a page read with its
 # date. None has been read yet, so every offer's local disk is unknown (empty); a figure
@@ -163,6 +196,34 @@ def read_snapshot(path):
     return {r["cloud"]: r for r in read_csv(path)}
 
 
+def gcp_instances(rows):
+    """GCP's GPU rows priced as whole instances: each GPU row plus its host in the same zone."""
+    hosts = {}
+    for r in rows:
+        if r.get("InstanceType") and not r.get("AcceleratorName") and r.get("Price"):
+            hosts.setdefault((r["Region"], r["AvailabilityZone"]), []).append(r)
+    out = []
+    for r in rows:
+        name = r.get("AcceleratorName") or ""
+        if r.get("InstanceType") or not name or name.startswith("tpu-") or not r.get("Price"):
+            continue
+        count = int(float(r["AcceleratorCount"]))
+        zone = hosts.get((r["Region"], r["AvailabilityZone"]), [])
+        if name in GCP_HOSTS:
+            fit = [h for h in zone if h["InstanceType"] in GCP_HOSTS[name].get(count, [])]
+        else:
+            cpus = N1_CPUS.get(name, N1_CPUS[""]).get(count)
+            fit = [h for h in zone if cpus and h["InstanceType"].startswith("n1-")
+                   and float(h["vCPUs"]) >= cpus and float(h["MemoryGiB"]) >= 4 * cpus]
+        if not fit:
+            continue
+        host = min(fit, key=lambda h: float(h["Price"]))
+        spot = [num(r.get("SpotPrice")), num(host.get("SpotPrice"))]
+        out.append(dict(r, InstanceType=host["InstanceType"], Price=str(float(r["Price"]) + float(host["Price"])),
+                        SpotPrice="" if None in spot else str(spot[0] + spot[1])))
+    return out
+
+
 def catalog_rows(directory, snapshot, fabrics):
     """Offers from a directory of SkyPilot catalog files, one row per cloud, GPU, count and link."""
     out = []
@@ -174,24 +235,33 @@ def catalog_rows(directory, snapshot, fabrics):
         snap = snapshot.get(cloud)
         if not snap or not snap.get("commit") or not DATE.match(snap.get("read_on", "")):
             sys.exit(f"pipeline: {path}: no commit and read_on date for {cloud} in SNAPSHOT.csv (or --commit/--read-on)")
-        shapes = {}  # (gpu, count, link) -> [price, spot, instance, regions, order]
-        for i, r in enumerate(read_csv(path)):
+        shapes = {}  # (provider, gpu, count, link) -> [price, spot, instance, regions, order]
+        rows = read_csv(path)
+        for i, r in enumerate(gcp_instances(rows) if cloud == "gcp" else rows):
             if not r.get("AcceleratorName") or not r.get("Price"):
+                continue
+            provider = SHADEFORM.get(r["InstanceType"].split("_")[0]) if cloud == "shadeform" else CLOUDS[cloud]
+            if provider is None:
                 continue
             count = num(r["AcceleratorCount"])
             if not count or count != int(count):
                 continue
+            count = int(count)
             mib = re.search(r"'SizeInMiB': (\d+)", r.get("GpuInfo") or "")
-            gpu = gpu_id(r["AcceleratorName"], r["InstanceType"], int(mib.group(1)) if mib else None)
+            mib = int(mib.group(1)) // (count if cloud in TOTAL_GPU_MIB else 1) if mib else None
+            gpu = gpu_id(r["AcceleratorName"], r["InstanceType"], mib)
+            if cloud == "shadeform":
+                if gpu == "a100-80gb" and "sxm" not in r["InstanceType"].lower():
+                    gpu = "a100-pcie-80gb"
+                gpu = SHADEFORM_PCIE.get(provider, {}).get(gpu, gpu)
             if gpu not in fabrics:
                 continue
-            count = int(count)
             price = float(r["Price"])
             spot = num(r.get("SpotPrice"))
             if cloud in NO_SPOT or (spot is not None and spot >= price):
                 spot = None
             link = gpu_link(fabrics[gpu], count, r["InstanceType"])
-            key = (gpu, count, link)
+            key = (provider, gpu, count, link)
             s = shapes.get(key)
             if s is None or price < s[0]:
                 shapes[key] = [price, spot, r["InstanceType"], [r["Region"]], i]
@@ -202,9 +272,10 @@ def catalog_rows(directory, snapshot, fabrics):
                     s[1] = spot
         commit = snap["commit"]
         dated = DATE.match(snap.get("commit_date") or "")
-        for (gpu, count, link), (price, spot, instance, regions, _) in sorted(shapes.items(), key=lambda kv: kv[1][4]):
+        for (provider, gpu, count, link), (price, spot, instance, regions, _) in sorted(shapes.items(),
+                                                                                   key=lambda kv: kv[1][4]):
             out.append(dict(
-                provider=CLOUDS[cloud], tier="", via="", gpu=gpu, count=count, on_demand=price, spot=spot, currency="USD",
+                provider=provider, tier="", via="shadeform" if cloud == "shadeform" else "", gpu=gpu, count=count, on_demand=price, spot=spot, currency="USD",
                 region=" / ".join(regions) if len(regions) <= 3 else f"{len(regions)} regions",
                 instance=instance, source=f"skypilot-catalog v8 {cloud}/vms.csv at {commit[:12]}",
                 url=f"https://github.com/skypilot-org/skypilot-catalog/blob/{commit}/{snap.get('repository_path') or f'catalogs/v8/{cloud}/vms.csv'}",
@@ -236,7 +307,10 @@ def import_snapshot(src_dir, snapshot, dest_dir, fabrics):
             for row in reader:
                 r = dict(zip(header, row))
                 mib = re.search(r"'SizeInMiB': (\d+)", r.get("GpuInfo") or "")
-                if r.get("AcceleratorName") and r.get("Price") and \
+                if cloud == "gcp" and not r.get("AcceleratorName") and (r["InstanceType"].startswith("n1-") or any(
+                        r["InstanceType"] in types for sizes in GCP_HOSTS.values() for types in sizes.values())):
+                    keep.append(row)  # a GPU host: priced apart from its GPUs (gcp_instances)
+                elif r.get("AcceleratorName") and r.get("Price") and \
                         gpu_id(r["AcceleratorName"], r["InstanceType"], int(mib.group(1)) if mib else None) in fabrics:
                     keep.append(row)
         assert "InstanceType" in col and "Price" in col, f"{path}: not a SkyPilot vms.csv"

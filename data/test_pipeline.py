@@ -52,6 +52,66 @@ class PipelineTest(unittest.TestCase):
         self.assertTrue(h["url"].startswith("https://github.com/skypilot-org/skypilot-catalog/blob/" + "a" * 40))
         self.assertEqual((h["snapshot_date"], h["currency"]), ("2026-12-03", "USD"))
 
+    def test_gpu_names_spelled_in_the_instance_type_or_by_other_catalogs(self):
+        g = pipeline.gpu_id
+        self.assertEqual(g("A100", "intel-ice-lake-a100-pci_1x2v4gb", 81920), "a100-pcie-80gb")  # Cudo
+        self.assertEqual(g("H100", "1x-H100_NVL-32-65536", 95830), "h100-nvl")  # Vast
+        self.assertEqual(g("H100-80G-PCIe-NVLink", "gpu_2x_h100_nvlink", None), "h100-pcie")  # NVLink is no NVL
+        self.assertEqual(g("H100", "n3-H100x8-NVLink", None), "h100-sxm")
+        self.assertEqual(g("RTX PRO Server 6000", "g7e.2xlarge", 98304), "rtx-pro-6000")  # AWS
+        self.assertEqual(g("RTXPRO6000S", "1x-RTX_PRO_6000_S-32-65536", 97887), "rtx-pro-6000")  # Vast
+
+    def test_vast_lists_the_gpu_memory_of_the_whole_instance(self):
+        d = tempfile.mkdtemp()
+        with open(os.path.join(d, "vast.csv"), "w") as f:
+            f.write("InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region\n"
+                    "2x-A100_SXM4-32-65536,A100,2,32,64.0,\"{'Gpus': [{'Name': 'A100', 'Count': 2, 'MemoryInfo': "
+                    "{'SizeInMiB': 81920}}], 'TotalGpuMemoryInMiB': 81920}\",1.49,0.00,\"Slovenia, SI, EU\"\n")
+        snap = {"vast": {"cloud": "vast", "commit": "b" * 40, "read_on": "2026-12-04", "commit_date": ""}}
+        rows = pipeline.catalog_rows(d, snap, {"a100-40gb": "nvlink", "a100-80gb": "nvlink"})
+        self.assertEqual([(r["gpu"], r["count"], r["spot"]) for r in rows], [("a100-40gb", 2, None)])
+
+    def test_gcp_instances_add_the_host_to_the_gpus_in_the_same_zone(self):
+        d = tempfile.mkdtemp()
+        with open(os.path.join(d, "gcp.csv"), "w") as f:
+            f.write("InstanceType,vCPUs,MemoryGiB,AcceleratorName,AcceleratorCount,GpuInfo,Region,AvailabilityZone,Price,"
+                    "SpotPrice\n"
+                    "a2-highgpu-1g,12.0,85.0,,,,us-central1,us-central1-a,0.73948,0.36975\n"
+                    "a2-highgpu-1g,12.0,85.0,,,,me-west1,me-west1-a,0.81342,0.33516\n"
+                    "n1-highmem-4,4.0,26.0,,,,us-central1,us-central1-a,0.23661,0.06466\n"
+                    "n1-standard-4,4.0,15.0,,,,us-central1,us-central1-a,0.19,0.05223\n"
+                    "n1-standard-8,8.0,30.0,,,,us-central1,us-central1-a,0.38,0.1\n"
+                    ",,,A100,1,{'Gpus': [{'MemoryInfo': {'SizeInMiB': 40960}}]},us-central1,us-central1-a,2.93391,1.4341\n"
+                    ",,,T4,1,{'Gpus': [{'MemoryInfo': {'SizeInMiB': 16384}}]},us-central1,us-central1-a,0.35,0.175\n"
+                    ",,,T4,1,{'Gpus': [{'MemoryInfo': {'SizeInMiB': 16384}}]},us-east1,us-east1-b,0.3,0.1\n"
+                    ",,,tpu-v2-8,1,tpu-v2-8,us-central1,us-central1-a,4.5,1.35\n")
+        snap = {"gcp": {"cloud": "gcp", "commit": "d" * 40, "read_on": "2026-12-04", "commit_date": ""}}
+        rows = pipeline.catalog_rows(d, snap, {"a100-40gb": "nvlink", "t4": "pcie"})
+        got = {(r["gpu"], r["instance"]): (round(r["on_demand"], 5), round(r["spot"], 5), r["region"]) for r in rows}
+        # A2 bundles its GPU: host 0.73948 + GPU 2.93391, in the GPU row's own zone.
+        self.assertEqual(got[("a100-40gb", "a2-highgpu-1g")], (3.67339, 1.80385, "us-central1"))
+        # An N1-attached T4 takes SkyPilot's default host: 4+ vCPUs and 4 GiB per vCPU, the cheapest
+        # (n1-standard-4 has 15 GiB, too little); a zone with no host prices no instance.
+        self.assertEqual(got[("t4", "n1-highmem-4")], (0.58661, 0.23966, "us-central1"))
+        self.assertEqual(len(rows), 2, "no TPU and no T4 without a host")
+
+    def test_shadeform_rows_name_their_provider(self):
+        d = tempfile.mkdtemp()
+        with open(os.path.join(d, "shadeform.csv"), "w") as f:
+            f.write("InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,SpotPrice\n"
+                    "paperspace_H100,H100,1.0,16.0,268,5.99,newyork-usa-1,,\n"
+                    "scaleway_H100,H100,1.0,24.0,240,3.3,paris-france-1,,\n"
+                    "massedcompute_A100-80GB,A100-80GB,1.0,12.0,64,1.35,kansascity-usa-1,,\n"
+                    "massedcompute_A100-sxm4-80GB,A100-80GB,1.0,14.0,100,1.38,desmoines-usa-1,,\n"
+                    "lambdalabs_H100,H100,1.0,26.0,200,4.29,saltlakecity-usa-1,,\n")
+        snap = {"shadeform": {"cloud": "shadeform", "commit": "e" * 40, "read_on": "2026-12-04", "commit_date": ""}}
+        fabrics = {"h100-sxm": "nvlink", "h100-pcie": "bridge", "a100-80gb": "nvlink", "a100-pcie-80gb": "bridge"}
+        rows = pipeline.catalog_rows(d, snap, fabrics)
+        self.assertEqual([(r["provider"], r["via"], r["gpu"], r["on_demand"]) for r in rows],
+                         [("paperspace", "shadeform", "h100-sxm", 5.99), ("scaleway", "shadeform", "h100-pcie", 3.3),
+                          ("massed-compute", "shadeform", "a100-pcie-80gb", 1.35),
+                          ("massed-compute", "shadeform", "a100-80gb", 1.38)])  # Lambda: read from its own catalog
+
     def test_derived_rows_are_dropped(self):
         rows = self.run_pipeline([page(gpu="l40s", count=1, price="1.00"),
                                   page(gpu="l40s", count=8, price="8.00", note="derived: per-GPU price x 8")])

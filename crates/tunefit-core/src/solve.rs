@@ -33,12 +33,12 @@ impl Verdict {
 }
 
 /// The error band of the memory model on its measured cases (docs/accuracy.md): 80 % of the
-/// measured runs lie between `BAND_OVER` less and `BAND_UNDER` more than predicted (129
-/// cases, 2026-12-03: the 10th percentile of measured/predicted − 1 is −8.3 %, the 90th
-/// +31.1 %; the model is still optimistic on runs it was not built from).
+/// measured runs lie between `BAND_OVER` less and `BAND_UNDER` more than predicted (159
+/// cases, 2026-12-04: the 10th percentile of measured/predicted − 1 is −10.1 %, the 90th
+/// +31.3 %; the model is still optimistic on runs it was not built from).
 /// tests/measured_runs.rs holds the band to that coverage; it narrows as the model's bias does.
 pub const BAND_UNDER: f64 = 0.32;
-pub const BAND_OVER: f64 = 0.09;
+pub const BAND_OVER: f64 = 0.11;
 
 /// The verdict for `device` bytes on a GPU of `vram` bytes, and the band [low, high].
 pub fn verdict(device: u64, vram: u64) -> (Verdict, u64, u64) {

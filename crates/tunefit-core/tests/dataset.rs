@@ -290,8 +290,13 @@ fn the_new_gpus_have_dated_single_gpu_offers() {
     assert_eq!(per_gpu("runpod", "secure", "b300"), Some((1, 7.89, "2026-08-19")));
     assert_eq!(per_gpu("hyperstack", "", "b300"), Some((1, 7.40, "2026-08-26")));
     assert_eq!(per_gpu("hyperstack", "", "rtx-a4000"), Some((1, 0.15, "2026-08-26")));
-    // No multi-GPU B300 row was made by multiplying a per-GPU price.
-    assert!(dataset::offers().iter().filter(|o| o.gpu == "b300").all(|o| o.count == 1));
+    // No multi-GPU B300 row was made by multiplying a per-GPU price: the multi-GPU ones are whole
+    // instances as SkyPilot's catalog lists them at a recorded commit (AWS p6-b300.48xlarge, OCI
+    // BM.GPU.B300.8).
+    for o in dataset::offers().iter().filter(|o| o.gpu == "b300" && o.count > 1) {
+        assert!(o.source.starts_with("skypilot-catalog") && o.source.contains(" at "), "{}: {}", o.id, o.source);
+    }
+    assert!(dataset::offers().iter().any(|o| o.gpu == "b300" && o.count == 8 && !o.instance.is_empty()));
 }
 
 #[test]

@@ -111,9 +111,10 @@ fn prices_older_than_60_days_are_marked_in_the_json_and_the_markdown() {
     use tunefit_core::advice::age_days;
     use tunefit_core::markdown::markdown_of_query;
     use tunefit_core::report::report_json;
-    let q = "v=2&provider=aws";
+    let q = "v=2&provider=seeweb";
     let today = |date: &str| age_days(date, 0.0).map(|d| -d).unwrap();
-    // The bundled AWS rows are dated around 2026-09: stale by 2026-12-03, fresh a month after.
+    // The bundled Seeweb rows are dated around 2026-09 (AWS's and GCP's were too, until they were
+    // read from the catalog on 2026-12-04): stale by 2026-12-03, fresh in mid-September.
     for (day, stale) in [(today("2026-12-03"), true), (today("2026-09-15"), false)] {
         let v: serde_json::Value = serde_json::from_str(&report_json(q, "", day)).unwrap();
         let offers = v["cost"]["offers"].as_array().unwrap();

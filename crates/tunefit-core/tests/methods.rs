@@ -184,7 +184,8 @@ fn activation_offloading_moves_blocks_to_host() {
 
 #[test]
 fn fsdp_buffers_follow_storage_and_trainability() {
-    // Two gathered blocks + one unit's gradients, per GPU, beyond the sharded states.
+    // Two gathered blocks + one unit's gradients, per GPU, beyond the sharded states, and the
+    // root unit (embedding, final norm, head), which FSDP does not reshard after forward.
     let over = |q: &str| {
         let q = Query::parse(q).unwrap();
         let s = tunefit_core::settings::Settings::resolve(&q).unwrap();
@@ -192,15 +193,19 @@ fn fsdp_buffers_follow_storage_and_trainability() {
     };
     let base = "model=llama-2-70b&gpus=8&shard=fsdp&batch=1&seq=2048&ckpt=full&precision=bf16-true";
     let layer = 855_654_400.0; // Llama 2 70B: one block's parameters
+    let root = 2.0 * (2.0 * 32_000.0 * 8192.0 + 8192.0); // embedding + head + final norm, 16-bit
     let full = over(&format!("{base}&method=full"));
     let lora = over(&format!("{base}&method=lora"));
     let qlora = over(&format!("{base}&method=qlora"));
     // Full: two 16-bit blocks gathered + one block's 16-bit gradients.
-    assert!((full - 3.0 * 2.0 * layer).abs() < 0.05 * full, "full {full}");
+    assert!((full - 3.0 * 2.0 * layer - root).abs() < 0.05 * full, "full {full}");
     // LoRA: the same gathers, but units of frozen weights carry no gradient.
-    assert!((lora - 2.0 * 2.0 * layer).abs() < 0.05 * lora, "lora {lora}");
+    assert!((lora - 2.0 * 2.0 * layer - root).abs() < 0.05 * lora, "lora {lora}");
+    // torchtune's full fine-tuning shards the embedding and output as their own units.
+    let tt = over(&format!("{base}&method=full&framework=torchtune"));
+    assert!((tt - 3.0 * 2.0 * layer).abs() < 0.05 * tt, "torchtune full {tt}");
     // QLoRA: packed 4-bit blocks (≈ 4.127 bits) gathered, plus one dequantized 16-bit weight.
-    assert!(qlora < 0.5 * lora, "qlora {qlora} lora {lora}");
+    assert!(qlora - root < 0.5 * (lora - root), "qlora {qlora} lora {lora}");
 }
 
 #[test]

@@ -167,7 +167,7 @@ impl Pool {
 }
 
 /// Handle of a live allocation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Allocation(usize);
 
 /// The allocator's state and its peak statistics.

@@ -71,14 +71,23 @@ pub(super) fn buffers(r: &Run, st: &States, pg: &PerGpu) -> Buffers {
     let step_temp = match q.optim {
         // torch AdamW foreach: one second-moment-sized list (`_foreach_sqrt`) for the whole
         // group, this GPU's shard of it; for-loop: per tensor, `sqrt` and its quotient live
-        // together (two of the largest tensor); fused: none.
+        // together (two of the largest tensor, in its state's dtype: the adapters' only where
+        // no base tensor trains — torch/optim/adam.py @d0f2af8b `_single_tensor_adam`, which AdamW runs,
+        // `exp_avg_sq.sqrt() / bias_correction2_sqrt` in the state's dtype); fused: none.
         Optimizer::AdamW if o > 0.0 => match res.optimizer_impl {
             OptimizerImpl::Foreach => {
                 (tr.base as f64 * state_bytes_base + tr.adapter as f64 * state_bytes_ad)
                     / tp
                     / if q.shard.is_sharded() { dp } else { 1.0 }
             }
-            OptimizerImpl::ForLoop => 2.0 * tr.largest_tensor as f64 * state_bytes_base.max(state_bytes_ad) / tp,
+            OptimizerImpl::ForLoop => {
+                let per = match (tr.base > 0, tr.adapter > 0) {
+                    (true, true) => state_bytes_base.max(state_bytes_ad),
+                    (true, false) => state_bytes_base,
+                    _ => state_bytes_ad,
+                };
+                2.0 * tr.largest_tensor as f64 * per / tp
+            }
             OptimizerImpl::Fused => 0.0,
         },
         Optimizer::Adafactor => tr.largest_tensor as f64 * 4.0 * 2.0 / tp,

@@ -10,6 +10,9 @@ pub(super) struct LossPath {
     pub loss_saved: f64,
     /// Everything the loss path holds at its peak.
     pub logits: f64,
+    /// What it holds at its peak during the forward (the loss phase of the timeline); where
+    /// this is below `logits`, the rest is the backward of the loss.
+    pub forward: f64,
 }
 
 /// How the loss runs: the `loss` key over the framework's own implementation.
@@ -86,5 +89,19 @@ pub(super) fn loss_path(r: &Run, head_trains: bool) -> LossPath {
             }
         }
     };
-    LossPath { loss_saved, logits }
+    // HF's loss upcasts the head's output and takes its log-softmax (transformers
+    // loss/loss_utils.py `ForCausalLMLoss`: `logits = logits.float()`, then `cross_entropy`):
+    // during the forward the 16-bit logits, their fp32 copy (none when the model is fp32:
+    // `.float()` returns the tensor itself) and the saved log-probs live together. The 12·V
+    // bytes per token of `logits` come only at the start of backward, when the log-probs, their
+    // incoming gradient and log-softmax's result coexist (the logits are dropped with the
+    // model's output by then). The other paths keep their peak in the forward, as counted.
+    let forward = match logits_impl {
+        LogitsImpl::Fp32Upcast if !a.encoder_only => {
+            let copy = if act_bytes < 4.0 { 4.0 } else { 0.0 };
+            (loss_saved + tokens * v * (act_bytes + copy)).min(logits)
+        }
+        _ => logits,
+    };
+    LossPath { loss_saved, logits, forward }
 }

@@ -4,7 +4,7 @@
 use super::run::Run;
 use super::states::{quant_bits, States};
 use crate::diag::Warning;
-use crate::query::{Method, Offload, ShardingStrategy};
+use crate::query::{Framework, Method, Offload, ShardingStrategy};
 
 /// Model states on one GPU, bytes.
 pub(super) struct PerGpu {
@@ -50,6 +50,27 @@ pub(super) fn per_gpu(r: &Run, st: &States, warn: &mut Vec<Warning>) -> PerGpu {
                 layer * 2.0
             };
             gathered = (2.0 * layer_bytes).max(a.modules().largest_module as f64 * 2.0) / tp;
+            // Under pipeline parallelism FSDP keeps each stage's blocks unsharded from their
+            // forward to their backward, so that every micro-batch does not gather them again
+            // (torchtitan `apply_fsdp`: `reshard_after_forward = not pp_enabled`,
+            // torchtitan/models/llama3/infra/parallelize.py @018740b7): the whole stage is
+            // gathered. DeepSpeed pipelines only with ZeRO-1, so ZeRO-3 has no such case.
+            if q.pp > 1 && q.shard == ShardingStrategy::Fsdp {
+                gathered = gathered.max(layer_bytes * (a.layers as f64 / pp).ceil() / tp);
+            }
+            // FSDP does not reshard the root unit after forward (FSDP2 `fully_shard`: "the root
+            // FSDP state has its value specially set to False"; FSDP1 `_post_forward_reshard`
+            // skips the root): what no block unit holds (embedding, final norm, head) stays
+            // gathered in 16 bits from the forward through the backward. torchtune's full
+            // fine-tuning configs shard the embedding and output as units of their own
+            // (`custom_sharded_layers`, recipes/configs/llama3_1/8B_full.yaml @bd2a0fc7; commented
+            // out in its LoRA configs), which leaves the root the final norm.
+            if q.shard == ShardingStrategy::Fsdp && dp > 1.0 {
+                let m = a.modules();
+                let apart = r.res.profile.framework == Framework::Torchtune && q.method == Method::Full;
+                let root = if apart { 0 } else { m.embedding + m.lm_head + m.head_extra };
+                gathered += root as f64 * 2.0 / tp;
+            }
         }
     }
     if sharded && dp == 1.0 {
@@ -72,6 +93,13 @@ pub(super) fn per_gpu(r: &Run, st: &States, warn: &mut Vec<Warning>) -> PerGpu {
             host += o + w + if zero_mixed { g * 2.0 } else { 0.0 };
             o = 0.0;
             w = 0.0;
+            // FSDP's parameter offload moves the sharded gradients to the host too, where the
+            // optimizer steps ("this offloads gradients to CPU as well", `CPUOffload`,
+            // torch/distributed/fsdp/api.py @0aafd810; FSDP2's `CPUOffloadPolicy` likewise).
+            if q.shard == ShardingStrategy::Fsdp {
+                host += g;
+                g = 0.0;
+            }
         }
     }
     PerGpu { w, g, o, gathered, host }

@@ -33,8 +33,7 @@ pub(super) fn peaks(
     let (act_bytes, tokens, zero_mixed, base_train_bytes, adapter_bytes) =
         (r.act_bytes, r.tokens, r.zero_mixed, r.base_train_bytes, r.adapter_bytes);
     let (paged, w, o, gathered, host, gpus_per_node) = (st.paged, pg.w, pg.o, pg.gathered, pg.host, r.gpus_per_node);
-    let (per_layer, layers_with_grad, layer_bytes, recompute) =
-        (sv.per_layer, sv.layers_with_grad, sv.layer_bytes, sv.recompute);
+    let (layers_with_grad, layer_bytes, recompute) = (sv.layers_with_grad, sv.layer_bytes, sv.recompute);
     let (act_pre_pp, head_trains, host_act, blocks_saved, misc_saved) =
         (sv.act, sv.head_trains, sv.host_act, sv.blocks_saved, sv.misc_saved);
     let (loss_saved, (act, logits)) = (lp.loss_saved, staged);
@@ -84,13 +83,15 @@ pub(super) fn peaks(
         w,
         g,
         o: o_torch,
-        per_layer,
+        per_layer: sv.per_layer,
         layers_with_grad,
         layer_bytes,
         recompute,
         act_pre_pp,
+        autocast: (st.autocast_copies / tp, st.head_params > 0.0),
         act,
         loss_saved,
+        loss_forward: if lp.logits > 0.0 { lp.forward * logits / lp.logits } else { 0.0 },
         logits,
         step_temp,
         dequant: dequant_buf,

@@ -30,8 +30,14 @@ pub struct Input {
     pub recompute: f64,
     /// Activations before and after the pipeline's per-stage accounting.
     pub act_pre_pp: f64,
+    /// Autocast's 16-bit weight copies (this GPU's), and whether the head is quantized (then
+    /// none of them is the head's).
+    pub autocast: (f64, bool),
     pub act: f64,
     pub loss_saved: f64,
+    /// The loss path's peak during the forward (the rest of `logits` comes in backward),
+    /// scaled by the pipeline's staging as `logits` is (the last stage's).
+    pub loss_forward: f64,
     pub logits: f64,
     pub step_temp: f64,
     pub dequant: f64,
@@ -99,7 +105,13 @@ pub(super) fn timeline_shape(i: &Input) -> Shape {
         }
     };
     let block_grads = per_block(i.g);
-    let other_grads = if peft { vec![] } else { split(i.g * (1.0 - block_share), &[embed, head]) };
+    // The head's gradient appears as the backward starts (a tied head's is the shared weight's),
+    // an untied embedding's only when the backward reaches it, after block 0.
+    let rest_grads = if peft { vec![] } else { split(i.g * (1.0 - block_share), &[embed, head]) };
+    let (other_grads, embed_grads) = match rest_grads.as_slice() {
+        [e, h] if *h > 0.0 => (vec![*h], vec![*e]),
+        _ => (rest_grads, vec![]),
+    };
     let block_states = per_block(i.o);
     let other_states = if peft { vec![] } else { split(i.o * (1.0 - block_share), &[embed, head]) };
     // Activations: each kept block's saved tensors (the pipeline's first stage holds several
@@ -108,24 +120,32 @@ pub(super) fn timeline_shape(i: &Input) -> Shape {
     let in_flight = scale * i.pp;
     let p = &i.per_layer;
     let fields = [p.norms, p.attention, p.attention_scores, p.mlp, p.adapters, p.dropout_masks, p.norm_stats];
-    let saved = split(i.layer_bytes * in_flight, &fields);
+    let mut saved = split(i.layer_bytes * in_flight, &fields);
+    // Autocast caches each weight's 16-bit copy as its block's forward first casts it
+    // (torch/csrc/autograd/autocast_mode.cpp `cached_cast`: leaves that require grad, kept
+    // until the autocast region exits); the matmuls save them, so they go with the block.
+    // The head's copy is made when the head runs, in the loss phase.
+    let (autocast, head_quantized) = i.autocast;
+    let autocast_head = if autocast > 0.0 && !a.encoder_only && !head_quantized { embed * 2.0 / i.tp } else { 0.0 };
+    let autocast_block = (autocast - autocast_head).max(0.0) / a.layers.max(1) as f64;
+    if autocast_block > 0.0 {
+        saved.push(autocast_block * in_flight);
+    }
     let blocks = i.layers_with_grad * i.layer_bytes;
-    let head_saved = ((i.act_pre_pp - blocks - i.recompute) * scale).max(0.0);
+    let outside = i.act_pre_pp - blocks - i.recompute - autocast_block * i.layers_with_grad - autocast_head;
+    let head_saved = (outside * scale).max(0.0);
     let recompute = if i.recompute > 0.0 { split(i.recompute, &fields) } else { vec![] };
     let layers_with_grad =
         ((i.layers_with_grad / i.pp).round() as usize).clamp(usize::from(i.layers_with_grad > 0.0), layers);
-    // The largest intermediate a block's forward makes and drops: the MLP's hidden state.
-    let workspace = if q.ckpt == Some(Checkpointing::Full) || i.recompute > 0.0 {
-        i.tokens * f.max(h) * i.act_bytes / i.tp
-    } else {
-        0.0
-    };
+    let workspace = workspace(i);
+    let dp = data_parallel(i, w_blocks, other_weights.first().copied().unwrap_or(0.0), layers);
     Shape {
         layers,
         block_weights,
         other_weights,
         block_grads,
         other_grads,
+        embed_grads,
         block_states,
         other_states,
         layers_with_grad,
@@ -133,21 +153,90 @@ pub(super) fn timeline_shape(i: &Input) -> Shape {
         recompute,
         workspace,
         head_saved,
-        loss_saved: i.loss_saved,
-        loss_transient: (i.logits - i.loss_saved).max(0.0),
+        loss_saved: i.loss_saved + autocast_head * scale,
+        loss_transient: (i.loss_forward - i.loss_saved).max(0.0),
+        loss_backward: if i.loss_forward < i.logits { (i.logits - i.loss_saved).max(0.0) } else { 0.0 },
         act_grad: i.tokens * h * i.act_bytes / i.tp,
         step_temp: i.step_temp,
         persistent: if q.shard == ShardingStrategy::None { i.bucket } else { 0.0 },
-        gathered_unit: if sharded { i.gathered / 2.0 } else { 0.0 },
+        gathered_unit: dp.gathered_unit,
+        root_unit: dp.root_unit,
         reduce_unit: if q.shard.shards_grads() { i.bucket } else { 0.0 },
         grads_on_reduce: i.grads_on_reduce,
         dequant: i.dequant,
         // bitsandbytes quantizes on the GPU: each 16-bit weight is moved there first
         // (transformers' `create_quantized_param` → `Params4bit.to(device)`).
         load_transient: if q.method == Method::Qlora { h * f.max(qd) * 2.0 / i.tp } else { 0.0 },
+        load_broadcast: dp.load_broadcast,
+        save_gather: dp.save_gather,
         grads_persist: q.ga > 1 || !q.set_to_none,
         micro_steps: (q.ga as usize).min(2),
     }
+}
+
+/// What a block's forward makes and drops. Checkpointed, the MLP's hidden states: a dense
+/// gated MLP forms its product while both operands live (transformers LlamaMLP.forward:
+/// `down_proj(act_fn(gate_proj(x)) * up_proj(x))`: the activation, up and their product), a
+/// plain one its activation beside fc1's output. Otherwise those are saved, and only an
+/// activation written as elementwise ops leaves temporaries: `gelu_new`
+/// (transformers/activations.py NewGELUActivation) makes `pow(x, 3)` and each scaled or shifted
+/// copy of it from the one before, two FFN-wide tensors alive at a time, none saved.
+fn workspace(i: &Input) -> f64 {
+    let (q, a) = (&i.q, &i.a);
+    let mlp_live = match (a.mlp, a.experts > 1) {
+        (MlpKind::Gated, false) => 3.0,
+        (_, false) => 2.0,
+        (_, true) => 1.0,
+    };
+    let ffn_wide = i.tokens * (a.ffn.max(a.hidden) as f64) * i.act_bytes / i.tp;
+    if q.ckpt == Some(Checkpointing::Full) || i.recompute > 0.0 {
+        mlp_live * ffn_wide
+    } else if a.quirks.act_extra_saves > 0 && a.experts <= 1 {
+        2.0 * ffn_wide
+    } else {
+        0.0
+    }
+}
+
+/// The data-parallel wrappers' own tensors: DDP's broadcast at start, the units FSDP/ZeRO-3
+/// gather, and a full state dict's gather at save.
+struct DataParallel {
+    load_broadcast: f64,
+    gathered_unit: f64,
+    root_unit: f64,
+    save_gather: f64,
+}
+
+/// `w_blocks`: this GPU's block weights; `embed`: its share of the embedding.
+fn data_parallel(i: &Input, w_blocks: f64, embed: f64, layers: usize) -> DataParallel {
+    let q = &i.q;
+    let sharded = q.shard.shards_params();
+    let ranks = (f64::from(q.gpus) / (i.tp * i.pp)).max(1.0);
+    // DDP's constructor broadcasts rank 0's parameters and buffers, frozen ones too, before it
+    // builds its gradient buckets (torch/nn/parallel/distributed.py @d0f2af8b
+    // `_sync_module_states`, `broadcast_bucket_size` 250 MiB): torch/csrc/distributed/c10d/
+    // comm.cpp `broadcast_coalesced` flattens them into buckets of that size, two in flight.
+    let load_broadcast =
+        if q.shard == ShardingStrategy::None && ranks > 1.0 { i.w.min(2.0 * 250.0 * 1048576.0) } else { 0.0 };
+    // FSDP does not reshard the root unit after forward ("the parameters would be freed and
+    // all-gathered immediately": FSDP2 torch/distributed/fsdp/_fully_shard/_fsdp_state.py
+    // @d0f2af8b `_lazy_init`, `post_forward_mesh_info = None` for the root; FSDP1
+    // `_post_forward_reshard` skips the root), so its all-gather output, everything outside
+    // the block units in full, lives from its pre-forward to its post-backward; a block unit
+    // is then one block's weights.
+    let root_unit = if q.shard == ShardingStrategy::Fsdp && ranks > 1.0 { (i.w - w_blocks) * ranks } else { 0.0 };
+    let gathered_unit = if root_unit > 0.0 {
+        w_blocks / layers as f64 * ranks
+    } else if sharded {
+        i.gathered / 2.0
+    } else {
+        0.0
+    };
+    // A full state dict under FSDP2 gathers one tensor at a time and moves it to the host
+    // (torch/distributed/_state_dict_utils.py @d0f2af8b `_gather_state_dict`: `full_tensor()`,
+    // then `.to(cpu)` under `cpu_offload`): the largest, the embedding, in full on the device.
+    let save_gather = if sharded && ranks > 1.0 { embed * ranks } else { 0.0 };
+    DataParallel { load_broadcast, gathered_unit, root_unit, save_gather }
 }
 
 #[cfg(test)]

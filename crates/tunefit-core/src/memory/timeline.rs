@@ -29,6 +29,10 @@ use serde::Serialize;
 const COMPUTE: Stream = 0;
 const GATHER: Stream = 1;
 const REDUCE: Stream = 2;
+/// The block number of a moment at the token embedding (−1 is the loss).
+const EMBEDDING: i32 = -2;
+/// The block number of a moment at the final norm, after the last block.
+const FINAL_NORM: i32 = -1;
 
 /// Where in the run an event happens.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -39,6 +43,8 @@ pub enum Phase {
     Loss,
     Backward,
     OptimizerStep,
+    /// A checkpoint save after the steady step: the state dict written to host memory.
+    Save,
 }
 
 impl Phase {
@@ -49,6 +55,7 @@ impl Phase {
             Phase::Loss => "loss",
             Phase::Backward => "backward",
             Phase::OptimizerStep => "optimizer step",
+            Phase::Save => "save",
         }
     }
 
@@ -61,6 +68,7 @@ impl Phase {
             (Lang::Ru, Phase::Loss) => "потери",
             (Lang::Ru, Phase::Backward) => "обратный проход",
             (Lang::Ru, Phase::OptimizerStep) => "шаг оптимизатора",
+            (Lang::Ru, Phase::Save) => "сохранение",
         }
     }
 }
@@ -75,6 +83,8 @@ pub struct Shape {
     /// Gradient tensors of one trained block, and of the trained embedding/head.
     pub block_grads: Vec<f64>,
     pub other_grads: Vec<f64>,
+    /// Gradient of an untied, trained embedding: created when the backward reaches it.
+    pub embed_grads: Vec<f64>,
     /// Optimizer states and master weights, per block and for the rest.
     pub block_states: Vec<f64>,
     pub other_states: Vec<f64>,
@@ -86,11 +96,16 @@ pub struct Shape {
     pub recompute: Vec<f64>,
     /// A transient the forward of a block makes and drops (its largest intermediate).
     pub workspace: f64,
-    /// Saved outside the blocks (head input, final norm, masks, ids).
+    /// Saved outside the blocks by the forward (head input, final norm, masks, ids); what
+    /// the head itself keeps is in `loss_saved`.
     pub head_saved: f64,
-    /// The loss path: what it keeps for backward, and its transient peak on top.
+    /// The loss path: what it keeps for backward, and its transient peak on top during the
+    /// forward; `loss_backward` is what the backward of the loss holds beside the saved part
+    /// (HF's fp32 log-softmax: its incoming gradient and its result), 0 where the loss path
+    /// peaks in the forward.
     pub loss_saved: f64,
     pub loss_transient: f64,
+    pub loss_backward: f64,
     /// Gradient of one block's output flowing backward (two live at a time).
     pub act_grad: f64,
     /// Per-step temporary of the optimizer (foreach lists).
@@ -99,6 +114,10 @@ pub struct Shape {
     pub persistent: f64,
     /// One unit gathered by FSDP/ZeRO-3 (16-bit or packed), 0 without parameter sharding.
     pub gathered_unit: f64,
+    /// FSDP's root unit (what no block unit holds: embedding, final norm, head) gathered in
+    /// full from the forward's start to the end of the backward: the root is not resharded
+    /// after forward. 0 without FSDP over more than one rank.
+    pub root_unit: f64,
     /// One unit's unsharded gradient before its reduce-scatter, 0 without sharding.
     pub reduce_unit: f64,
     /// FSDP (FSDP1's post-backward stream, FSDP2's reduce-scatter stream): the sharded
@@ -110,6 +129,11 @@ pub struct Shape {
     pub dequant: f64,
     /// QLoRA load: the 16-bit tensor each 4-bit weight is quantized from.
     pub load_transient: f64,
+    /// DDP's start: the flat buckets rank 0's weights are broadcast through.
+    pub load_broadcast: f64,
+    /// A checkpoint save: the largest tensor gathered in full at a time (FSDP's full state
+    /// dict), 0 where the state dict hands out references to tensors already held.
+    pub save_gather: f64,
     /// Gradients stay allocated across steps (ga > 1 accumulates; set_to_none=0 keeps zeros).
     pub grads_persist: bool,
     pub micro_steps: usize,
@@ -143,6 +167,37 @@ impl Replay {
     pub fn points(&self) -> Vec<Point> {
         thin(&self.raw, self.peak_allocated)
     }
+
+    /// Each phase as the run passes through it, in order (load; the first step's forward,
+    /// loss, backward and optimizer step; the steady step's; save), with the most bytes
+    /// allocated at its noted events: what a recorded timeline is checked against.
+    pub fn phase_peaks(&self) -> Vec<PhasePeak> {
+        let mut out: Vec<PhasePeak> = Vec::new();
+        for p in &self.raw {
+            let first = p.event.first && p.event.phase != Phase::Load;
+            match out.last_mut() {
+                Some(last) if last.phase == p.event.phase && last.first == first => {
+                    last.peak = last.peak.max(p.allocated);
+                    last.requested = last.requested.max(p.requested);
+                }
+                _ => out.push(PhasePeak { phase: p.event.phase, first, peak: p.allocated, requested: p.requested }),
+            }
+        }
+        out
+    }
+}
+
+/// One phase's stretch of the run and the most bytes allocated in it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct PhasePeak {
+    pub phase: Phase,
+    /// The first step's (the optimizer creates its states there), not the steady step's.
+    pub first: bool,
+    /// `max_memory_allocated` over the phase: whole blocks, as the caching allocator counts.
+    pub peak: u64,
+    /// The most bytes the live tensors themselves asked for: what an allocator without
+    /// rounding (the CPU's) reports.
+    pub requested: u64,
 }
 
 /// Points kept for the chart and the JSON.
@@ -166,17 +221,20 @@ impl Moment {
     /// The moment in `lang`: "first step: backward of block 3", «первый шаг: обратный проход
     /// блока 3».
     pub fn text(self, lang: Lang) -> String {
-        let first = self.first && self.phase != Phase::Load;
+        let first = self.first && !matches!(self.phase, Phase::Load | Phase::Save);
         match lang.built() {
             Lang::En => {
                 let what = match (self.phase, self.block) {
                     (Phase::Load, _) => "load".to_string(),
+                    (Phase::Forward, FINAL_NORM) => "forward of the final norm".to_string(),
                     (Phase::Forward, b) => format!("forward of block {b}"),
                     (Phase::Loss, _) => "loss (logits and their fp32 path)".to_string(),
                     (Phase::Backward, -1) => "backward of the loss".to_string(),
+                    (Phase::Backward, EMBEDDING) => "backward of the embedding".to_string(),
                     (Phase::Backward, b) => format!("backward of block {b}"),
                     (Phase::OptimizerStep, _) if self.first => "optimizer step (states created)".to_string(),
                     (Phase::OptimizerStep, _) => "optimizer step".to_string(),
+                    (Phase::Save, _) => "checkpoint save".to_string(),
                 };
                 if first {
                     format!("first step: {what}")
@@ -187,12 +245,15 @@ impl Moment {
             Lang::Ru => {
                 let what = match (self.phase, self.block) {
                     (Phase::Load, _) => "загрузка".to_string(),
+                    (Phase::Forward, FINAL_NORM) => "прямой проход финальной нормализации".to_string(),
                     (Phase::Forward, b) => format!("прямой проход блока {b}"),
                     (Phase::Loss, _) => "потери (логиты и их путь в fp32)".to_string(),
                     (Phase::Backward, -1) => "обратный проход через потери".to_string(),
+                    (Phase::Backward, EMBEDDING) => "обратный проход через эмбеддинги".to_string(),
                     (Phase::Backward, b) => format!("обратный проход блока {b}"),
                     (Phase::OptimizerStep, _) if self.first => "шаг оптимизатора (создаются его состояния)".to_string(),
                     (Phase::OptimizerStep, _) => "шаг оптимизатора".to_string(),
+                    (Phase::Save, _) => "сохранение чекпойнта".to_string(),
                 };
                 if first {
                     format!("первый шаг: {what}")
@@ -208,11 +269,16 @@ impl Moment {
 struct Raw {
     event: Moment,
     allocated: u64,
+    /// The bytes the live tensors asked for, before the allocator's rounding and unsplit
+    /// blocks (`torch.cuda.memory_stats()["requested_bytes.all.current"]`).
+    requested: u64,
     reserved: u64,
 }
 
 struct Run {
     a: CachingAllocator,
+    requested: u64,
+    sizes: std::collections::HashMap<Allocation, u64>,
     points: Vec<Raw>,
     peak: (u64, Moment),
     now: Moment,
@@ -223,7 +289,12 @@ impl Run {
         if self.a.allocated > self.peak.0 {
             self.peak = (self.a.allocated, self.now);
         }
-        self.points.push(Raw { event: self.now, allocated: self.a.allocated, reserved: self.a.reserved });
+        self.points.push(Raw {
+            event: self.now,
+            allocated: self.a.allocated,
+            requested: self.requested,
+            reserved: self.a.reserved,
+        });
     }
     fn at(&mut self, phase: Phase, block: i32, first: bool) {
         self.now = Moment { phase, block, first };
@@ -233,6 +304,8 @@ impl Run {
             return None;
         }
         let h = self.a.malloc(bytes as u64, stream);
+        self.requested += bytes as u64;
+        self.sizes.insert(h, bytes as u64);
         Some(h)
     }
     fn alloc_all(&mut self, sizes: &[f64], stream: Stream) -> Vec<Allocation> {
@@ -250,16 +323,17 @@ impl Run {
     fn free(&mut self, h: Option<Allocation>) {
         if let Some(h) = h {
             self.a.free(h);
+            self.requested -= self.sizes.remove(&h).unwrap_or(0);
         }
     }
     fn free_all(&mut self, hs: Vec<Allocation>) {
         for h in hs {
-            self.a.free(h);
+            self.free(Some(h));
         }
     }
     fn free_drain(&mut self, hs: &mut Vec<Allocation>) {
         for h in hs.drain(..) {
-            self.a.free(h);
+            self.free(Some(h));
         }
     }
 }
@@ -275,6 +349,9 @@ fn load_weights(r: &mut Run, s: &Shape) -> Vec<Allocation> {
         }
     }
     weights.extend(r.alloc_all(&s.other_weights, COMPUTE));
+    let b = r.alloc(s.load_broadcast, COMPUTE);
+    r.note();
+    r.free(b);
     let _persistent = r.alloc(s.persistent, COMPUTE);
     r.note();
     weights
@@ -284,6 +361,8 @@ fn load_weights(r: &mut Run, s: &Shape) -> Vec<Allocation> {
 /// backward of a step creates the gradients (`grads`).
 fn micro_step(r: &mut Run, s: &Shape, first: bool, grads: &mut Vec<Allocation>) {
     // ---- forward ----
+    r.at(Phase::Forward, 0, first);
+    let root = r.alloc(s.root_unit, GATHER);
     let mut saved: Vec<Vec<Allocation>> = Vec::with_capacity(s.layers);
     let mut gathered: Vec<Allocation> = Vec::new();
     for l in 0..s.layers {
@@ -293,7 +372,7 @@ fn micro_step(r: &mut Run, s: &Shape, first: bool, grads: &mut Vec<Allocation>) 
             gathered.extend(r.alloc(s.gathered_unit, GATHER));
             if gathered.len() > 2 {
                 let g = gathered.remove(0);
-                r.a.free(g);
+                r.free(Some(g));
             }
         }
         let keeps = l >= s.layers - s.layers_with_grad.min(s.layers);
@@ -305,9 +384,12 @@ fn micro_step(r: &mut Run, s: &Shape, first: bool, grads: &mut Vec<Allocation>) 
         r.free(d);
     }
     for g in gathered.drain(..) {
-        r.a.free(g);
+        r.free(Some(g));
     }
+    // The final norm still belongs to the forward: what it keeps is live before the head runs.
+    r.at(Phase::Forward, FINAL_NORM, first);
     let head = r.alloc(s.head_saved, COMPUTE);
+    r.note();
     // ---- loss ----
     r.at(Phase::Loss, -1, first);
     let loss = r.alloc(s.loss_saved, COMPUTE);
@@ -316,11 +398,15 @@ fn micro_step(r: &mut Run, s: &Shape, first: bool, grads: &mut Vec<Allocation>) 
     r.free(lt);
     // ---- backward ----
     let (grad_stream, unsharded_stream) = if s.grads_on_reduce { (REDUCE, COMPUTE) } else { (COMPUTE, REDUCE) };
+    r.at(Phase::Backward, -1, first);
+    // The loss's own backward runs first, before the head's gradients exist.
+    let lb = r.alloc(s.loss_backward, COMPUTE);
+    r.note();
+    r.free(lb);
     let mut other_grads = Vec::new();
     if grads.is_empty() {
         other_grads = r.alloc_all(&s.other_grads, grad_stream);
     }
-    r.at(Phase::Backward, -1, first);
     let mut ag = r.alloc(s.act_grad, COMPUTE);
     r.note();
     r.free(loss);
@@ -350,7 +436,13 @@ fn micro_step(r: &mut Run, s: &Shape, first: bool, grads: &mut Vec<Allocation>) 
         let sv = std::mem::take(&mut saved[l]);
         r.free_all(sv);
     }
+    if grads.is_empty() && !s.embed_grads.is_empty() {
+        r.at(Phase::Backward, EMBEDDING, first);
+        other_grads.extend(r.alloc_all(&s.embed_grads, grad_stream));
+        r.note();
+    }
     r.free(ag);
+    r.free(root);
     for v in saved {
         r.free_all(v);
     }
@@ -365,6 +457,8 @@ pub fn replay(s: &Shape, cfg: Config) -> Replay {
     let load = Moment { phase: Phase::Load, block: -1, first: false };
     let mut r = Run {
         a: CachingAllocator::new(cfg),
+        requested: 0,
+        sizes: std::collections::HashMap::new(),
         points: Vec::with_capacity(8 * s.layers + 16),
         peak: (0, load),
         now: load,
@@ -394,6 +488,11 @@ pub fn replay(s: &Shape, cfg: Config) -> Replay {
             r.free_all(g);
         }
     }
+    // ---- save: the state dict is written to host memory tensor by tensor ----
+    r.at(Phase::Save, -1, false);
+    let gathered = r.alloc(s.save_gather, COMPUTE);
+    r.note();
+    r.free(gathered);
     let _ = weights;
     let (peak_allocated, peak) = r.peak;
     Replay {
@@ -435,6 +534,7 @@ mod tests {
             other_weights: vec![500e6, 500e6],
             block_grads: vec![64e6; 7],
             other_grads: vec![],
+            embed_grads: vec![],
             block_states: vec![128e6; 7],
             other_states: vec![],
             layers_with_grad: 4,
@@ -444,14 +544,18 @@ mod tests {
             head_saved: 20e6,
             loss_saved: 400e6,
             loss_transient: 800e6,
+            loss_backward: 0.0,
             act_grad: 60e6,
             step_temp: 0.0,
             persistent: 0.0,
             gathered_unit: 0.0,
+            root_unit: 0.0,
             reduce_unit: 0.0,
             grads_on_reduce: false,
             dequant: 0.0,
             load_transient: 0.0,
+            load_broadcast: 0.0,
+            save_gather: 0.0,
             grads_persist: false,
             micro_steps: 1,
         }
@@ -520,6 +624,28 @@ mod tests {
         s.grads_on_reduce = false;
         let one_stream = replay(&s, Config::default());
         assert!(gap_at_steady_loss(&one_stream) < grads, "on one stream the next forward reuses them");
+    }
+
+    #[test]
+    fn phases_come_in_the_run_order_and_requested_bytes_stay_within_the_blocks() {
+        let r = replay(&shape(), Config::default());
+        let order: Vec<(Phase, bool)> = r.phase_peaks().iter().map(|p| (p.phase, p.first)).collect();
+        let step = [Phase::Forward, Phase::Loss, Phase::Backward, Phase::OptimizerStep];
+        let mut want = vec![(Phase::Load, false)];
+        want.extend(step.iter().map(|&p| (p, true)));
+        want.extend(step.iter().map(|&p| (p, false)));
+        want.push((Phase::Save, false));
+        assert_eq!(order, want);
+        assert!(r.phase_peaks().iter().all(|p| p.requested <= p.peak && p.requested > 0));
+    }
+
+    #[test]
+    fn the_log_softmax_backward_peaks_after_the_loss_not_in_it() {
+        let mut s = shape();
+        (s.loss_transient, s.loss_backward) = (200e6, 800e6);
+        let peaks = replay(&s, Config::default()).phase_peaks();
+        let of = |ph: Phase| peaks.iter().find(|p| p.phase == ph && !p.first).unwrap().requested;
+        assert!(of(Phase::Backward) > of(Phase::Loss) + 500_000_000);
     }
 
     #[test]
