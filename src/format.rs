@@ -116,12 +116,23 @@ pub fn plain(x: f64) -> String {
     }
 }
 
-/// Money: "$1,234" above 100, else cents.
+/// Dollars: "$1,234" above 100, else cents (the providers' own storage and egress prices).
 pub fn usd(x: f64, lang: Lang) -> String {
+    money(x, "USD", lang)
+}
+
+/// Money in the cost ranking's currency (`CostReport::currency`): "$1,234", "€12.50",
+/// "1 234 ₽" (the ruble sign follows the figure); whole units from 100 up, else two decimals.
+pub fn money(x: f64, code: &str, lang: Lang) -> String {
     if !x.is_finite() {
         return "—".into();
     }
-    format!("${}", number(x, if x.abs() >= 100.0 { 0 } else { 2 }, lang))
+    let n = number(x, if x.abs() >= 100.0 { 0 } else { 2 }, lang);
+    match code {
+        "RUB" => format!("{n}\u{a0}₽"),
+        "EUR" => format!("€{n}"),
+        _ => format!("${n}"),
+    }
 }
 
 /// Hours: "1.5 h", or minutes below one hour.

@@ -181,6 +181,10 @@ pub struct Strings {
     pub epochs: &'static str,
     pub runs: &'static str,
     pub pricing: &'static str,
+    pub currency: &'static str,
+    /// Before the rates the cost figures went through ("… 1 USD = 76.04 RUB (Bank of Russia,
+    /// 2026-01-23).").
+    pub converted: &'static str,
     pub ckpt_interval: &'static str,
     // units
     pub u_billion: &'static str,
@@ -329,6 +333,9 @@ pub fn value_label(lang: Lang, v: &str) -> &str {
         (Lang::En, "fused-linear") => "fused linear (Liger, Cut CE)",
         (Lang::En, "mxfp4") => "MXFP4, as stored",
         (Lang::En, "galore-adamw") => "GaLore AdamW",
+        (_, "usd") => "USD ($)",
+        (_, "eur") => "EUR (€)",
+        (_, "rub") => "RUB (₽)",
         (Lang::Ru, "full") => "полное",
         (Lang::Ru, "freeze") => "заморозка (обучаются последние слои)",
         (Lang::Ru, "lora") => "LoRA",
@@ -365,8 +372,8 @@ pub fn value_label(lang: Lang, v: &str) -> &str {
     }
 }
 
-/// An offer's region and its price's confidence as the dataset spells them, for the offer
-/// row. Place names and region codes read the same in every language; in Russian the
+/// An offer's region, its price's confidence and an exchange rate's source as the dataset
+/// spells them, for the offer row and the rate sentence. Place names and region codes read the same in every language; in Russian the
 /// dataset's descriptions of a region are said in Russian, without the notes on how the
 /// source lists it.
 pub fn offer_place(lang: Lang, v: &str) -> &str {
@@ -378,6 +385,7 @@ pub fn offer_place(lang: Lang, v: &str) -> &str {
         (Lang::Ru, "(not stated)") => "(не указан)",
         (Lang::Ru, "(various)") => "(разные)",
         (Lang::Ru, "default") => "по умолчанию",
+        (Lang::Ru, "Bank of Russia") => "Банк России",
         (Lang::Ru, "high") => "надёжность высокая",
         (Lang::Ru, "medium") => "надёжность средняя",
         (Lang::Ru, "low") => "надёжность низкая",
@@ -501,6 +509,8 @@ pub static EN: Strings = Strings {
     epochs: "Epochs",
     runs: "Runs",
     pricing: "Pricing",
+    currency: "Currency",
+    converted: "Prices converted at",
     ckpt_interval: "Checkpoint interval",
     nodes: "Nodes",
     tp: "Tensor parallel",
@@ -736,6 +746,8 @@ pub static RU: Strings = Strings {
     epochs: "Эпохи",
     runs: "Запуски",
     pricing: "Цены",
+    currency: "Валюта",
+    converted: "Цены пересчитаны по курсу",
     ckpt_interval: "Интервал чекпойнтов",
     nodes: "Узлы",
     tp: "Тензорный параллелизм",

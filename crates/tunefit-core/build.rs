@@ -3,17 +3,18 @@
 //! `source`, `note` and the offers' `url` without the `provenance` feature; the GPUs'
 //! `int8_tops` and `tdp_w` and the offers' per-instance facts (`gpu_link`, `internode_network`,
 //! `internode_gbit_s`, `local_disk_gb`) without `datasheet`. The CLI turns both on; the page
-//! builds the core with neither.
+//! builds the core with neither. `currency.csv` keeps its short `source` (the page names the
+//! rate's source beside the figures) and drops its `note` and `url` without `provenance`.
 use std::{env, fs, path::PathBuf};
 
 fn main() {
-    for name in ["gpus.csv", "providers.csv", "offers.csv"] {
+    for name in ["gpus.csv", "providers.csv", "offers.csv", "currency.csv"] {
         let src = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap()).join("../../data").join(name);
         println!("cargo:rerun-if-changed={}", src.display());
         let text = fs::read_to_string(&src).expect("data file");
         let mut drop: Vec<&str> = Vec::new();
         if env::var_os("CARGO_FEATURE_PROVENANCE").is_none() {
-            drop.extend(["source", "note", "url"]);
+            drop.extend(if name == "currency.csv" { &["note", "url"][..] } else { &["source", "note", "url"][..] });
         }
         if env::var_os("CARGO_FEATURE_DATASHEET").is_none() {
             drop.extend(["int8_tops", "tdp_w", "gpu_link", "internode_network", "internode_gbit_s", "local_disk_gb"]);

@@ -6,8 +6,8 @@ use crate::i18n::{value_label, Strings};
 use crate::state::use_state;
 use leptos::prelude::*;
 use tunefit_core::query::{
-    Attention, Checkpointing, Compute, ExpertFormat, Framework, Loss, Method, Offload, Optimizer, Precision, Pricing,
-    Quant, ShardingStrategy,
+    Attention, Checkpointing, Compute, Currency, ExpertFormat, Framework, Loss, Method, Offload, Optimizer, Precision,
+    Pricing, Quant, ShardingStrategy,
 };
 
 /// Picks one string out of the current language's table.
@@ -243,6 +243,7 @@ impl_choice!(
     ShardingStrategy,
     Offload,
     Pricing,
+    Currency,
     Compute,
     ExpertFormat
 );

@@ -2,7 +2,7 @@
 //! spot side by side, the cheapest and fastest highlighted, the plain-words recommendation,
 //! and a cost-against-time scatter with the Pareto front.
 
-use crate::format::{hours, number, usd};
+use crate::format::{hours, money, number, usd};
 use crate::i18n::{Lang, Strings};
 use crate::markup::{write_html, Html};
 use crate::state::use_state;
@@ -125,7 +125,7 @@ fn offer_row(h: &mut Html, s: &Strings, lang: Lang, c: &CostReport, r: &OfferRow
         .map(|o| {
             format!(
                 "{} · {} · {} ({}){}",
-                (s.per_gpu_hour)(&usd(o.usd_per_gpu_hour(), lang)),
+                (s.per_gpu_hour)(&money(o.usd_per_gpu_hour(), o.currency, lang)),
                 crate::i18n::offer_place(lang, o.region),
                 o.snapshot_date,
                 crate::i18n::offer_place(lang, o.confidence),
@@ -179,7 +179,7 @@ fn offer_row(h: &mut Html, s: &Strings, lang: Lang, c: &CostReport, r: &OfferRow
             r#"" data-label=""#,
             label,
             r#""><span class="usd">"#,
-            usd(o.usd_total, lang),
+            money(o.usd_total, o.currency, lang),
             r#"</span><small class="muted"> · "#,
             hours(o.hours, lang),
             "</small>"
@@ -215,6 +215,26 @@ pub fn table_markup(s: &Strings, lang: Lang, c: Option<&CostReport>, all: bool) 
             recommendation(lang, c),
             "</p>"
         );
+    }
+    // Which rates the figures went through, and of which day.
+    if !c.rates.is_empty() {
+        write_html!(h, r#"<p class="muted small" data-testid="rate">"#, s.converted);
+        for (i, r) in c.rates.iter().enumerate() {
+            write_html!(
+                h,
+                if i > 0 { ";" } else { "" },
+                " 1 USD = ",
+                number(r.per_usd, if r.per_usd >= 10.0 { 2 } else { 4 }, lang),
+                " ",
+                r.code,
+                " (",
+                crate::i18n::offer_place(lang, r.source),
+                ", ",
+                r.date,
+                ")"
+            );
+        }
+        write_html!(h, ".</p>");
     }
     if !c.warnings.is_empty() {
         write_html!(h, r#"<ul class="notice warn">"#);
@@ -272,6 +292,21 @@ fn provider_facts(p: &tunefit_core::dataset::Provider, s: &Strings, lang: Lang) 
     parts.join(" · ")
 }
 
+/// Ticks at the powers of ten between `lo` and `hi` (log axes), or two inside the range when
+/// it spans less than a decade.
+fn ticks(lo: f64, hi: f64) -> Vec<f64> {
+    let mut t = Vec::new();
+    let mut v = 10f64.powf(lo.log10().ceil());
+    while v <= hi {
+        t.push(v);
+        v *= 10.0;
+    }
+    if t.len() < 2 {
+        t = vec![lo * 1.3, hi / 1.3];
+    }
+    t
+}
+
 /// Cost against time, log-log: every priced offer as a dot, the Pareto front as a line.
 /// The dots are drawn as two paths (on-demand, spot) so hundreds of offers stay two nodes.
 /// Empty when no offer has a finite, positive cost and time.
@@ -296,20 +331,9 @@ pub fn scatter_markup(s: &Strings, lang: Lang, c: &CostReport) -> Html {
     let mr = 16.0;
     let x = Axis { lo: tlo, hi: thi, log: true, from: ML, to: W - mr };
     let y = Axis { lo: clo, hi: chi, log: true, from: H - MB, to: MT };
-    let ticks = |lo: f64, hi: f64| -> Vec<f64> {
-        let mut t = Vec::new();
-        let mut v = 10f64.powf(lo.log10().ceil());
-        while v <= hi {
-            t.push(v);
-            v *= 10.0;
-        }
-        if t.len() < 2 {
-            t = vec![lo * 1.3, hi / 1.3];
-        }
-        t
-    };
+    let cost = |x: f64| money(x, c.currency, lang);
     let cheapest =
-        c.cheapest.as_ref().map(|o| format!("{} {} {}", o.provider, o.gpu, usd(o.usd_total, lang))).unwrap_or_default();
+        c.cheapest.as_ref().map(|o| format!("{} {} {}", o.provider, o.gpu, cost(o.usd_total))).unwrap_or_default();
     write_html!(
         h,
         r#"<figure class="plotfig" data-testid="plot-cost-time"><figcaption><strong>"#,
@@ -329,7 +353,7 @@ pub fn scatter_markup(s: &Strings, lang: Lang, c: &CostReport) -> Html {
         r#"">"#
     );
     svg_axis::x_ticks(&mut h, &x, &y, &ticks(tlo, thi), &|t| hours(t, lang), true);
-    svg_axis::y_ticks(&mut h, &x, &y, &ticks(clo, chi), &|t| usd(t, lang));
+    svg_axis::y_ticks(&mut h, &x, &y, &ticks(clo, chi), &|t| cost(t));
     svg_axis::titles(&mut h, &x, &y, &s.axis_time, &s.axis_cost);
     for (spot, class, id) in [(false, "dots", "dots-on-demand"), (true, "dots spot", "dots-spot")] {
         write_html!(h, r#"<path class=""#, class, r#"" data-testid=""#, id, r#"" d=""#);
@@ -357,7 +381,13 @@ pub fn scatter_markup(s: &Strings, lang: Lang, c: &CostReport) -> Html {
                 r#"" cy=""#,
                 y.map(o.usd_total),
                 r#"" r="6"><title>"#,
-                format_args!("{} {}: {}, {}", o.provider, o.gpu, usd(o.usd_total, lang), hours(o.hours, lang)),
+                format_args!(
+                    "{} {}: {}, {}",
+                    o.provider,
+                    o.gpu,
+                    money(o.usd_total, c.currency, lang),
+                    hours(o.hours, lang)
+                ),
                 "</title></circle>"
             );
         }

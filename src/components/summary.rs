@@ -2,7 +2,7 @@
 //! model's error band, the training time and the cheapest offer. Sticky on wide screens,
 //! first on a phone; every figure is the report's.
 
-use crate::format::{bytes, hours, usd};
+use crate::format::{bytes, hours, money};
 use crate::markup::{write_html, Html};
 use crate::state::use_state;
 use leptos::prelude::*;
@@ -74,7 +74,7 @@ pub fn Summary() -> impl IntoView {
                 })
             } else { String::new() };
             let time = r.time.as_ref().map(|t| (s.summary_time)(&hours(t.hours, lang), t.gpus, &t.gpu));
-            let cheapest = r.cost.as_ref().and_then(|c| c.cheapest.as_ref()).map(|c| (s.summary_cost)(&usd(c.usd_total, lang), c.gpus * c.instances, c.gpu, c.provider));
+            let cheapest = r.cost.as_ref().and_then(|c| c.cheapest.as_ref()).map(|c| (s.summary_cost)(&money(c.usd_total, c.currency, lang), c.gpus * c.instances, c.gpu, c.provider));
             view! {
                 <section class="card summary" data-testid="summary" aria-label=s.summary_title>
                     <p class="summary-device"><strong data-testid="summary-device">{device}</strong>" "{s.per_gpu}</p>

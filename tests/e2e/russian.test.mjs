@@ -27,6 +27,7 @@ const LINKS = {
     'v=1&model=llama-3.1-70b&method=full&gpus=8&shard=fsdp&gpu=rtx-4090',
   'unsloth QLoRA on a T4': 'v=1&model=llama-3.1-8b&method=qlora&framework=unsloth&gpu=t4',
   'a bad value in the link': 'v=1&batch=-3&method=lora&gpu=a100-80gb',
+  'costs in rubles (the rate and its source)': 'v=2&gpu=a100-80gb&currency=rub',
   'a layout no framework can run (the page says why it cannot compute)': 'v=2&gpus=8&tp=3',
   'a model id the catalog does not have': 'v=2&model=llama-9-900b',
   'dense blocks beyond the model\'s blocks (the architecture check)':

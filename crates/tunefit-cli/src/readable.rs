@@ -102,9 +102,10 @@ pub fn plans(plans: &[tunefit_core::plan::Plan]) -> String {
     let mut s = String::new();
     for (i, p) in plans.iter().enumerate() {
         s += &format!(
-            "{}. {:>9.2} USD  {:>8.2} h  {}× {} at {} ({}), {:.2} GiB per GPU\n",
+            "{}. {:>9.2} {}  {:>8.2} h  {}× {} at {} ({}), {:.2} GiB per GPU\n",
             i + 1,
             p.usd,
+            p.currency,
             p.hours,
             p.gpus,
             p.gpu,

@@ -5,12 +5,18 @@
 //! `gpus = count` (and, for sharded strategies at providers with a multi-node fabric, with
 //! 2, 4, 8 … instances until it fits). Memory and timing are cached per count, so ranking all
 //! offers costs a handful of memory evaluations.
+//!
+//! Money: every figure is in the query's display currency (`currency`, USD by default; the
+//! `usd_*` names predate it). An offer priced in another currency, and the providers' storage
+//! and egress prices (USD), are converted through the US dollar at the dataset's dated rates
+//! (data/currency.csv), so offers in rubles and in dollars rank together; `CostReport::rates`
+//! names each rate used and its date.
 
 use crate::cost::{self, CostInput, RESTART_MIN};
 use crate::dataset::{self, Billing, GpuClass, Offer, Provider};
 use crate::diag::{Error, Warning};
 use crate::memory::Estimate;
-use crate::query::{Method, Pricing, Query};
+use crate::query::{Currency, Method, Pricing, Query};
 use crate::settings::Settings;
 use crate::time::{self, FlopShape, TimeEstimate, Timing};
 use serde::Serialize;
@@ -40,11 +46,16 @@ pub struct RankedOffer {
     pub instances: u32,
     /// "on-demand" or "spot".
     pub pricing: &'static str,
+    /// ISO 4217 code of every money figure of this row: the display currency.
+    pub currency: &'static str,
+    /// The offer's own currency when it is not the display currency (its price converted).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub priced_in: Option<&'static str>,
     pub usd_total: f64,
     pub usd_per_run: f64,
     /// Expected wall-clock hours of one run (spot interruptions included).
     pub hours: f64,
-    /// USD per hour for all instances together.
+    /// Price per hour for all instances together (in `currency`).
     pub usd_per_hour: f64,
     pub tokens_per_s: f64,
     pub billing: &'static str,
@@ -138,6 +149,17 @@ pub struct CostReport {
     pub warnings: Vec<Warning>,
     /// Offers left out because the configuration does not fit them.
     pub excluded: usize,
+    /// ISO 4217 code of every money figure of the ranking (the query's `currency`).
+    pub currency: &'static str,
+    /// The dated rates the figures went through: the display currency's and each ranked
+    /// offer's own, units per US dollar; empty when everything is in US dollars.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rates: Vec<dataset::Rate>,
+}
+
+/// The factor that turns a price in `from` into the display currency `to`; None without a rate.
+pub fn conversion(from: &str, to: Currency) -> Option<f64> {
+    Some(dataset::per_usd(to.code())? / dataset::per_usd(from)?)
 }
 
 /// Checks the ids a query names against the dataset.
@@ -235,6 +257,13 @@ pub fn rank_with(
     let mut out: Vec<RankedOffer> = Vec::with_capacity(dataset::offers().len() * 2);
     let mut excluded = 0;
     let sharded = q.shard.is_sharded() || q.tp > 1 || q.pp > 1;
+    let mut rates: Vec<dataset::Rate> = Vec::new();
+    let mut used = |code: &str| {
+        if code != "USD" && !rates.iter().any(|r| r.code == code) {
+            rates.extend(dataset::rate(code).copied());
+        }
+    };
+    used(q.currency.code());
     for o in offers {
         if q.provider.as_deref().is_some_and(|p| p != o.provider) {
             continue;
@@ -243,6 +272,8 @@ pub fn rank_with(
             continue;
         }
         let (Some(g), Some(p)) = (dataset::gpu(o.gpu), provider_of(o.provider)) else { continue };
+        // A currency without a dated rate cannot be compared with the others.
+        let Some(fx) = conversion(o.currency, q.currency) else { continue };
         if !q.need.iter().all(|n| has(p, n)) {
             continue;
         }
@@ -285,7 +316,8 @@ pub fn rank_with(
                 if !wanted {
                     continue;
                 }
-                out.push(price_offer(q, o, p, k, &t, label, price, spot, egress_gb)?);
+                used(o.currency);
+                out.push(price_offer(q, o, p, k, &t, label, price * fx, spot, egress_gb)?);
             }
         }
     }
@@ -296,7 +328,19 @@ pub fn rank_with(
     let pareto = pareto(&out);
     let (notes, warnings) = advise(q, &out, cheapest.as_ref(), fastest.as_ref());
     let recommendation = notes.iter().map(Warning::message).collect::<Vec<_>>().join(" ");
-    Ok(CostReport { offers: out, cheapest, fastest, pareto, recommendation, notes, warnings, excluded })
+    let currency = q.currency.code();
+    Ok(CostReport {
+        offers: out,
+        cheapest,
+        fastest,
+        pareto,
+        recommendation,
+        notes,
+        warnings,
+        excluded,
+        currency,
+        rates,
+    })
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -311,6 +355,8 @@ fn price_offer(
     spot: bool,
     egress_gb: f64,
 ) -> Result<RankedOffer, Error> {
+    // Storage and egress prices are USD (data/providers.csv and the defaults).
+    let usd = dataset::per_usd(q.currency.code()).unwrap_or(1.0);
     let rate = if spot { q.interrupt_rate.or(p.interrupt_rate_h).unwrap_or(DEFAULT_INTERRUPT_RATE_H) } else { 0.0 };
     let c = cost::cost(&CostInput {
         usd_per_instance_h: price,
@@ -325,9 +371,9 @@ fn price_offer(
         idle_h: q.idle_min / 60.0,
         storage_gb: q.storage_gb,
         storage_h: q.storage_days * 24.0,
-        storage_usd_gb_month: p.storage_usd_gb_month.unwrap_or(DEFAULT_STORAGE_USD_GB_MONTH),
+        storage_usd_gb_month: p.storage_usd_gb_month.unwrap_or(DEFAULT_STORAGE_USD_GB_MONTH) * usd,
         egress_gb,
-        egress_usd_gb: p.egress_usd_gb.unwrap_or(DEFAULT_EGRESS_USD_GB),
+        egress_usd_gb: p.egress_usd_gb.unwrap_or(DEFAULT_EGRESS_USD_GB) * usd,
     })?;
     Ok(RankedOffer {
         offer: o.id,
@@ -336,6 +382,8 @@ fn price_offer(
         gpus: o.count,
         instances: k,
         pricing: label,
+        currency: q.currency.code(),
+        priced_in: (o.currency != q.currency.code()).then_some(o.currency),
         usd_total: c.usd_total,
         usd_per_run: c.usd_per_run,
         hours: c.wall_hours_per_run,
@@ -383,6 +431,7 @@ fn advise(
         usd_total: c.usd_total,
         usd_per_run: c.usd_per_run,
         hours: c.hours,
+        currency: q.currency,
     }];
     if let Some(f) = fastest {
         if f.offer != c.offer || f.pricing != c.pricing {
@@ -392,6 +441,7 @@ fn advise(
                 provider: f.provider.into(),
                 hours: f.hours,
                 usd_total: f.usd_total,
+                currency: q.currency,
             });
         }
     }
@@ -491,6 +541,7 @@ fn cautions(q: &Query, all: &[RankedOffer], c: &RankedOffer) -> Vec<Warning> {
                 by_price_usd: b.usd_total,
                 winner: label(c),
                 winner_usd: c.usd_total,
+                currency: q.currency,
             });
         }
     }

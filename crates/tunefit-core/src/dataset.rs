@@ -18,7 +18,8 @@
 //!   `source` names (derived figures say so in its `note`).
 //! - Offers are only what a page or catalog showed: per-GPU prices multiplied to GPU counts
 //!   nobody observed are not offers.
-//! - Prices stay in their source's currency (`Offer::currency`).
+//! - Prices stay in their source's currency (`Offer::currency`); the cost ranking converts them
+//!   to the query's display currency at `data/currency.csv`'s dated rates (`rate`).
 //!
 //! The 2026-12 audit (shared/notes/data-audit.md) is in the sources: stale and duplicate
 //! readings replaced by the providers' current pages (each with the page and the date read),
@@ -37,6 +38,7 @@ use std::sync::OnceLock;
 static GPUS_CSV: &str = include_str!(concat!(env!("OUT_DIR"), "/gpus.csv"));
 static PROVIDERS_CSV: &str = include_str!(concat!(env!("OUT_DIR"), "/providers.csv"));
 static OFFERS_CSV: &str = include_str!(concat!(env!("OUT_DIR"), "/offers.csv"));
+static CURRENCY_CSV: &str = include_str!(concat!(env!("OUT_DIR"), "/currency.csv"));
 
 const GIB: f64 = 1_073_741_824.0;
 
@@ -235,6 +237,22 @@ impl Offer {
     pub fn usd_per_gpu_hour(&self) -> Option<f64> {
         self.on_demand_usd_h.map(|p| p / self.count as f64)
     }
+}
+
+/// A dated exchange rate (`data/currency.csv`): units of `code` per US dollar, the unit every
+/// conversion goes through.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct Rate {
+    /// ISO 4217 code.
+    pub code: &'static str,
+    pub per_usd: f64,
+    /// The day the rate is for.
+    pub date: &'static str,
+    /// Who set it (a central bank's official rate).
+    pub source: &'static str,
+    /// The page it was read from (empty without the `provenance` feature).
+    #[serde(skip_serializing_if = "str::is_empty")]
+    pub url: &'static str,
 }
 
 /// A malformed data row (only reachable if a data file is edited badly; tests guard it).
@@ -472,10 +490,25 @@ fn parse_offers() -> Result<Vec<Offer>, DataError> {
         .collect()
 }
 
+fn parse_rates() -> Result<Vec<Rate>, DataError> {
+    // A loop, not `map(..).collect::<Result<..>>()`: the page's wasm is smaller without another
+    // instance of the iterator adapter.
+    let mut out = Vec::new();
+    for r in rows("currency.csv", CURRENCY_CSV)? {
+        let (code, per_usd) = (r.req("code")?, r.num("per_usd")?);
+        if code.len() != 3 || !code.bytes().all(|b| b.is_ascii_uppercase()) || per_usd <= 0.0 {
+            return Err(r.err("code", format!("'{code}' is not an ISO 4217 code with a rate > 0")));
+        }
+        out.push(Rate { code, per_usd, date: r.req("date")?, source: r.req("source")?, url: r.get("url")? });
+    }
+    Ok(out)
+}
+
 struct Data {
     gpus: Vec<Gpu>,
     providers: Vec<Provider>,
     offers: Vec<Offer>,
+    rates: Vec<Rate>,
 }
 
 fn data() -> &'static Data {
@@ -486,12 +519,16 @@ fn data() -> &'static Data {
         gpus: parse_gpus().unwrap_or_default(),
         providers: parse_providers().unwrap_or_default(),
         offers: parse_offers().unwrap_or_default(),
+        rates: parse_rates().unwrap_or_default(),
     })
 }
 
 /// Parses every data file and reports the first malformed row of each (for tests).
 pub fn check() -> Vec<DataError> {
-    [parse_gpus().err(), parse_providers().err(), parse_offers().err()].into_iter().flatten().collect()
+    [parse_gpus().err(), parse_providers().err(), parse_offers().err(), parse_rates().err()]
+        .into_iter()
+        .flatten()
+        .collect()
 }
 
 pub fn gpus() -> &'static [Gpu] {
@@ -512,6 +549,26 @@ pub fn provider(id: &str) -> Option<&'static Provider> {
 
 pub fn offers() -> &'static [Offer] {
     &data().offers
+}
+
+/// The dated exchange rates, one per currency.
+pub fn rates() -> &'static [Rate] {
+    &data().rates
+}
+
+/// The dated rate of an ISO 4217 code (`USD` is 1).
+pub fn rate(code: &str) -> Option<&'static Rate> {
+    data().rates.iter().find(|r| r.code == code)
+}
+
+/// Units of `code` per US dollar at the dataset's rate (1 for USD); None for a currency the
+/// dataset has no rate for.
+pub fn per_usd(code: &str) -> Option<f64> {
+    if code == "USD" {
+        Some(1.0)
+    } else {
+        rate(code).map(|r| r.per_usd)
+    }
 }
 
 /// "a|b|c" of GPU ids, for error messages.

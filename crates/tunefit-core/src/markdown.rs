@@ -31,11 +31,17 @@ pub fn report_markdown_with_link(r: &Report, base: Option<&str>) -> String {
     if let Some(c) = r.cost.as_ref().filter(|c| !c.offers.is_empty()) {
         let _ = writeln!(
             md,
-            "\n**Cheapest offers** ({} of {}; USD, prices as of each snapshot)\n",
+            "\n**Cheapest offers** ({} of {}; {}, prices as of each snapshot{})\n",
             c.offers.len().min(TOP_OFFERS),
-            c.offers.len()
+            c.offers.len(),
+            c.currency,
+            rates(c),
         );
-        md.push_str("| # | Provider | GPU | GPUs | Pricing | USD/h | Hours per run | Total USD | Snapshot |\n|---:|---|---|---:|---|---:|---:|---:|---|\n");
+        let _ = writeln!(
+            md,
+            "| # | Provider | GPU | GPUs | Pricing | {0}/h | Hours per run | Total {0} | Snapshot |\n|---:|---|---|---:|---|---:|---:|---:|---|",
+            c.currency
+        );
         for (i, o) in c.offers.iter().take(TOP_OFFERS).enumerate() {
             let _ = writeln!(
                 md,
@@ -212,6 +218,11 @@ fn row(md: &mut String, k: &str, v: &str) {
 }
 
 /// Text made safe for one table cell: no column breaks, no line breaks, no raw HTML.
+/// "; 1 USD = 76.04 RUB (Bank of Russia, 2026-01-23)" for each rate the ranking went through.
+fn rates(c: &crate::advice::CostReport) -> String {
+    c.rates.iter().map(|r| format!("; 1 USD = {} {} ({}, {})", r.per_usd, r.code, r.source, r.date)).collect()
+}
+
 fn cell(s: &str) -> String {
     s.replace('|', "\\|").replace(['\n', '\r'], " ").replace('<', "&lt;").replace('>', "&gt;")
 }

@@ -25,9 +25,12 @@ pub struct Plan {
     pub gpu: String,
     pub gpus: u32,
     pub pricing: String,
-    /// Wall-clock hours of one run and the total USD of all runs.
+    /// Wall-clock hours of one run and the total cost of all runs, in `currency` (the
+    /// query's display currency; the field's name predates it).
     pub hours: f64,
     pub usd: f64,
+    /// ISO 4217 code of `usd`.
+    pub currency: &'static str,
     /// Quality risk: 0 full fine-tune, 1 LoRA/DoRA (adapters), 2 QLoRA (4-bit base); +1 for an
     /// 8-bit optimizer.
     pub risk: u32,
@@ -215,8 +218,10 @@ pub fn plan(q: &Query) -> Result<Vec<Plan>, Error> {
     // The person's own configuration must be evaluable: its errors are theirs to fix.
     evaluate(q)?;
     let settings = Settings::resolve(q)?;
+    // The budget is US dollars (`budget_usd`); the costs are in the display currency.
+    let fx = crate::dataset::per_usd(q.currency.code()).unwrap_or(1.0);
     let within =
-        |usd: f64, hours: f64| q.budget_usd.is_none_or(|b| usd <= b) && q.deadline_h.is_none_or(|d| hours <= d);
+        |usd: f64, hours: f64| q.budget_usd.is_none_or(|b| usd <= b * fx) && q.deadline_h.is_none_or(|d| hours <= d);
     let mut plans: Vec<Plan> = Vec::new();
     for c in candidates(&settings) {
         let Ok(r) = evaluate(&c) else { continue };
@@ -251,6 +256,7 @@ pub fn plan(q: &Query) -> Result<Vec<Plan>, Error> {
                 pricing: fo.pricing.to_string(),
                 hours: fo.hours,
                 usd: fo.usd_total,
+                currency: fo.currency,
                 risk: risk(&c),
                 gives_up: gives_up(q, &c),
             });

@@ -350,6 +350,14 @@ impl PriceBook {
                 .iter_mut()
                 .filter(|b| b.provider == o.provider && b.gpu == o.gpu && b.count == o.gpus_per_instance)
             {
+                // A person's prices are US dollars: an offer priced in another currency takes
+                // both of its prices from them, or neither would be comparable.
+                if b.currency != "USD" {
+                    let fx = crate::dataset::per_usd(b.currency).unwrap_or(1.0);
+                    b.on_demand_usd_h = b.on_demand_usd_h.map(|x| x / fx);
+                    b.spot_usd_h = b.spot_usd_h.map(|x| x / fx);
+                    b.currency = "USD";
+                }
                 if o.on_demand_usd_h.is_some() {
                     b.on_demand_usd_h = o.on_demand_usd_h;
                 }

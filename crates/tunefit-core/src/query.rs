@@ -245,6 +245,34 @@ choice!(
     /// Which prices the cost ranking uses.
     Pricing { OnDemand = "on-demand", Spot = "spot", Both = "both" }
 );
+choice!(
+    /// The currency every money figure of the report is given in; offers priced in another
+    /// currency are converted at the dataset's dated rates (data/currency.csv).
+    Currency { Usd = "usd", Eur = "eur", Rub = "rub" }
+);
+impl Currency {
+    /// ISO 4217 code, as offers carry it (`Offer::currency`).
+    pub fn code(self) -> &'static str {
+        match self {
+            Currency::Usd => "USD",
+            Currency::Eur => "EUR",
+            Currency::Rub => "RUB",
+        }
+    }
+
+    /// `x` with the currency's sign: "$12.30", "€12.30", "12.30 ₽" (the ruble sign follows the
+    /// figure, as Russian prices write it); whole units from 100 up, else two decimals.
+    /// `comma`: the decimal comma of Russian text.
+    pub fn money(self, x: f64, comma: bool) -> String {
+        let n = if x.abs() >= 100.0 { format!("{x:.0}") } else { format!("{x:.2}") };
+        let n = if comma { n.replace('.', ",") } else { n };
+        match self {
+            Currency::Usd => format!("${n}"),
+            Currency::Eur => format!("€{n}"),
+            Currency::Rub => format!("{n} ₽"),
+        }
+    }
+}
 impl Pricing {
     /// Spot offers are ranked (`spot`, `both`).
     pub fn includes_spot(self) -> bool {
@@ -757,6 +785,9 @@ query_keys! {
             "deadline_h" deadline_h: Option<f64> = None, Decimal(0.01, 1e6);
             /// What `tunefit plan` optimises.
             "goal" goal: Goal = Goal::Cheapest, Pick;
+            /// The currency of every money figure: offers in other currencies are converted
+            /// at the dataset's dated rates (data/currency.csv).
+            "currency" currency: Currency = Currency::Usd, Pick;
         }
     }
 }

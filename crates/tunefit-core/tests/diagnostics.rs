@@ -141,6 +141,7 @@ fn offers_inside_a_sentence_are_named_in_its_language() {
         by_price_usd: 3.81,
         winner: offer(2, "spot"),
         winner_usd: 3.76,
+        currency: tunefit_core::query::Currency::Usd,
     };
     assert_eq!(
         w.text(Lang::En),

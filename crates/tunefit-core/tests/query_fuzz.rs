@@ -260,7 +260,8 @@ fn valid_query() -> impl Strategy<Value = Query> {
             choice(tunefit_core::query::ExpertFormat::ALL),
             1u32..=65_536,
             // Bits 0–7: the needs; bit 8: the format version.
-            0u16..512,
+            // Bits 0–7: `need`; 8: the format version; 9–10: the display currency.
+            0u16..2048,
         ),
     )
         .prop_map(
@@ -340,6 +341,7 @@ fn valid_query() -> impl Strategy<Value = Query> {
                 };
                 Query {
                     format: if need_bits & 256 != 0 { Format::V1 } else { Format::V2 },
+                    currency: tunefit_core::query::Currency::ALL[usize::from(need_bits >> 9) % 3],
                     model,
                     params,
                     arch,

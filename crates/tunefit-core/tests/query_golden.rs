@@ -100,6 +100,7 @@ fn v1_defaults() -> Query {
         budget_usd: None,
         deadline_h: None,
         goal: Goal::Cheapest,
+        currency: Currency::Usd,
     }
 }
 
@@ -247,6 +248,8 @@ const CASES: &[Case] = &[
         q.compute = Compute::Fp8; } },
     Case { link: "v=1&budget_usd=50&deadline_h=12.5&goal=quality", canonical: true, expect: |q| {
         q.budget_usd = Some(50.0); q.deadline_h = Some(12.5); q.goal = Goal::Quality; } },
+    Case { link: "v=1&provider=runpod&currency=eur", canonical: true, expect: |q| {
+        q.provider = Some("runpod".into()); q.currency = Currency::Eur; } },
     Case { link: "v=1&compute=fp8-block&startup_min=12&download_gb_s=0.1&save_gb_s=2&eval_frac=0.05", canonical: true, expect: |q| {
         q.compute = Compute::Fp8Block; q.startup_min = 12.0; q.download_gb_s = 0.1; q.save_gb_s = 2.0; q.eval_frac = 0.05; } },
 ];
@@ -289,6 +292,7 @@ fn bare_v2_is_the_pinned_current_defaults() {
 
 /// Golden v2 links, as the v1 ones above: never edit or remove one.
 const V2_CASES: &[Case] = &[
+    Case { link: "v=2&currency=rub", canonical: true, expect: |q| q.currency = Currency::Rub },
     Case {
         link: "v=2&precision=bf16-mixed&ckpt=none",
         canonical: true,

@@ -116,6 +116,16 @@ fn warn(m: &str) -> Html {
     h
 }
 
+/// A plan's cost in its currency (the query's display currency): "$12.30", "€12.30", "930 ₽".
+fn money(x: f64, code: &str, lang: &str) -> String {
+    let n = number(x, 2, lang);
+    match code {
+        "RUB" => format!("{n}\u{a0}₽"),
+        "EUR" => format!("€{n}"),
+        _ => format!("${n}"),
+    }
+}
+
 /// The fields: budget, deadline and goal from `query`, the refused limit's message, the log.
 pub fn form_html(query: &str, lang: &str, problem: &str, log: &str) -> Html {
     let s = strings(lang);
@@ -214,8 +224,8 @@ pub fn plans_html(query: &str, lang: &str, gib: bool) -> Html {
             number(p.hours, 1, lang),
             "&nbsp;",
             s.hours,
-            ", $",
-            number(p.usd, 2, lang),
+            ", ",
+            money(p.usd, p.currency, lang),
             ", ",
             bytes(p.device as f64, gib, lang),
             " ",
@@ -308,6 +318,9 @@ mod tests {
         assert!(h.contains(r#"data-act="plan:"#) && h.contains("GiB"), "{h}");
         assert!(plans_html("model=nope", "en", true).as_str().contains("plan-error"));
         assert!(plans_html("model=llama-3.1-8b&budget_usd=0.01", "ru", true).as_str().contains("не укладывается"));
+        // Each plan's cost in the display currency; the budget stays dollars.
+        let rub = plans_html("model=llama-3.1-8b&method=lora&batch=4&seq=2048&budget_usd=50&currency=rub", "en", true);
+        assert!(rub.as_str().contains("\u{a0}₽") && !rub.as_str().contains(", $"), "{}", rub.as_str());
     }
 
     #[test]

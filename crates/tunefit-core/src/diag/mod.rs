@@ -3,7 +3,7 @@
 //! these, and this folder uses nothing of the core but the query's types and the JSON
 //! reader's errors.
 
-use crate::query::{Framework, Method, Precision, Quant};
+use crate::query::{Currency, Framework, Method, Precision, Quant};
 use serde::Serialize;
 use std::fmt;
 
@@ -300,7 +300,14 @@ pub enum Warning {
     NoBf16 { gpu: String },
     /// Billing rounding, idle time, storage or egress make another offer the cheapest than
     /// price × time alone would.
-    ExtrasChangeWinner { by_price: OfferName, by_price_usd: f64, winner: OfferName, winner_usd: f64 },
+    /// The figures are in `currency` (the query's display currency; the field names predate it).
+    ExtrasChangeWinner {
+        by_price: OfferName,
+        by_price_usd: f64,
+        winner: OfferName,
+        winner_usd: f64,
+        currency: Currency,
+    },
     /// A person's price matches no offer of the dataset.
     PriceOverrideUnmatched { gpus: u32, gpu: String, provider: String },
     /// Recommendation: nothing fits as it is.
@@ -314,9 +321,11 @@ pub enum Warning {
         usd_total: f64,
         usd_per_run: f64,
         hours: f64,
+        /// The currency of both figures (the query's display currency).
+        currency: Currency,
     },
     /// Recommendation: the fastest offer, when it is not the cheapest.
-    RecFastest { gpus: u32, gpu: String, provider: String, hours: f64, usd_total: f64 },
+    RecFastest { gpus: u32, gpu: String, provider: String, hours: f64, usd_total: f64, currency: Currency },
     /// Recommendation: one GPU is best for adapters.
     RecSingleGpu,
     /// Recommendation: a single large GPU also fits this adapter job.

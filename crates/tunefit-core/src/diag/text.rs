@@ -2,19 +2,15 @@
 //! formatted here once per language (hours, money, counts); nothing reads a sentence back.
 
 use super::{plural_ru, OfferName, Warning};
-use crate::query::{format_count, Method};
+use crate::query::{format_count, Currency, Method};
 
-fn usd(x: f64) -> String {
-    if x >= 100.0 {
-        format!("${x:.0}")
-    } else {
-        format!("${x:.2}")
-    }
+fn money(x: f64, c: Currency) -> String {
+    c.money(x, false)
 }
 
-/// Dollars with the decimal comma.
-fn usd_ru(x: f64) -> String {
-    usd(x).replace('.', ",")
+/// Money with the decimal comma.
+fn money_ru(x: f64, c: Currency) -> String {
+    c.money(x, true)
 }
 
 fn offer_en(o: &OfferName) -> String {
@@ -111,22 +107,22 @@ pub(super) fn english(w: &Warning) -> String {
         W::PriceOverrideUnmatched { gpus, gpu, provider } => format!(
             "Your price for {gpus}× {gpu} at {provider} matches no offer in the dataset; add it as a custom offer to rank it."
         ),
-        W::ExtrasChangeWinner { by_price, by_price_usd, winner, winner_usd } => format!(
+        W::ExtrasChangeWinner { by_price, by_price_usd, winner, winner_usd, currency } => format!(
             "Billing rounding, idle time, storage and egress change the cheapest offer: by price × time alone {} would win, but it costs {} in all against {} for {}.",
             offer_en(by_price),
-            usd(*by_price_usd),
-            usd(*winner_usd),
+            money(*by_price_usd, *currency),
+            money(*winner_usd, *currency),
             offer_en(winner)
         ),
         W::RecNoneFits => "No offer fits this configuration as it is; choose your GPU to see the changes that make it fit, each with its figure.".into(),
-        W::RecCheapest { gpus, gpu, provider, pricing, usd_total, usd_per_run, hours } => format!(
+        W::RecCheapest { gpus, gpu, provider, pricing, usd_total, usd_per_run, hours, currency } => format!(
             "Cheapest: {gpus}× {gpu} at {provider} ({pricing}), {} in total, {} per run of {}.",
-            usd(*usd_total),
-            usd(*usd_per_run),
+            money(*usd_total, *currency),
+            money(*usd_per_run, *currency),
             hours_en(*hours)
         ),
-        W::RecFastest { gpus, gpu, provider, hours, usd_total } => {
-            format!("Fastest: {gpus}× {gpu} at {provider}, {} per run for {}.", hours_en(*hours), usd(*usd_total))
+        W::RecFastest { gpus, gpu, provider, hours, usd_total, currency } => {
+            format!("Fastest: {gpus}× {gpu} at {provider}, {} per run for {}.", hours_en(*hours), money(*usd_total, *currency))
         }
         W::RecSingleGpu => "For LoRA and QLoRA a single GPU with enough memory is usually best: no communication, no sharding overhead.".into(),
         W::RecSingleGpuFits => {
@@ -200,25 +196,25 @@ pub(super) fn russian(w: &Warning) -> String {
         W::PriceOverrideUnmatched { gpus, gpu, provider } => format!(
             "Вашей цене для {gpus}× {gpu} у {provider} не соответствует ни одно предложение из набора данных; добавьте её как своё предложение (custom), чтобы оно попало в рейтинг."
         ),
-        W::ExtrasChangeWinner { by_price, by_price_usd, winner, winner_usd } => format!(
+        W::ExtrasChangeWinner { by_price, by_price_usd, winner, winner_usd, currency } => format!(
             "Округление тарификации, простой, хранение и исходящий трафик меняют самое дешёвое предложение: по цене × времени выиграло бы {}, но всего оно стоит {} против {} за {}.",
             offer_ru(by_price),
-            usd_ru(*by_price_usd),
-            usd_ru(*winner_usd),
+            money_ru(*by_price_usd, *currency),
+            money_ru(*winner_usd, *currency),
             offer_ru(winner)
         ),
         W::RecNoneFits => "Ни одно предложение не вмещает эту конфигурацию как есть; выберите свой GPU, чтобы увидеть изменения, с которыми она поместится, и их цифры.".into(),
-        W::RecCheapest { gpus, gpu, provider, pricing, usd_total, usd_per_run, hours } => format!(
+        W::RecCheapest { gpus, gpu, provider, pricing, usd_total, usd_per_run, hours, currency } => format!(
             "Дешевле всего: {gpus}× {gpu} у {provider} ({}), всего {}, {} за запуск длиной {}.",
             pricing_ru(pricing),
-            usd_ru(*usd_total),
-            usd_ru(*usd_per_run),
+            money_ru(*usd_total, *currency),
+            money_ru(*usd_per_run, *currency),
             hours_ru(*hours)
         ),
-        W::RecFastest { gpus, gpu, provider, hours, usd_total } => format!(
+        W::RecFastest { gpus, gpu, provider, hours, usd_total, currency } => format!(
             "Быстрее всего: {gpus}× {gpu} у {provider}, {} на запуск за {}.",
             hours_ru(*hours),
-            usd_ru(*usd_total)
+            money_ru(*usd_total, *currency)
         ),
         W::RecSingleGpu => "Для LoRA и QLoRA обычно лучше всего один GPU с достаточной памятью: ни обмена данными, ни накладных расходов на шардирование.".into(),
         W::RecSingleGpuFits => {
@@ -386,6 +382,7 @@ mod tests {
             usd_total: 123.4,
             usd_per_run: 1.5,
             hours: 0.5,
+            currency: Currency::Usd,
         };
         assert_eq!(english(&c), "Cheapest: 1× H100 SXM at x (on-demand), $123 in total, $1.50 per run of 30 min.");
         assert!(russian(&c).contains("(по требованию)") && russian(&c).contains("30 мин"), "{}", russian(&c));
