@@ -216,7 +216,9 @@ pub fn table_markup(s: &Strings, lang: Lang, c: Option<&CostReport>, all: bool) 
             "</p>"
         );
     }
-    // Which rates the figures went through, and of which day.
+    // Which rates the figures went through, and of which day; a rate older than a price may be
+    // is marked as a price is.
+    let today_days = js_sys::Date::now() / 86_400_000.0;
     if !c.rates.is_empty() {
         write_html!(h, r#"<p class="muted small" data-testid="rate">"#, s.converted);
         for (i, r) in c.rates.iter().enumerate() {
@@ -231,6 +233,13 @@ pub fn table_markup(s: &Strings, lang: Lang, c: Option<&CostReport>, all: bool) 
                 crate::i18n::offer_place(lang, r.source),
                 ", ",
                 r.date,
+                if tunefit_core::advice::age_days(r.date, today_days)
+                    .is_some_and(|d| d > tunefit_core::advice::STALE_AFTER_DAYS)
+                {
+                    s.stale_price
+                } else {
+                    ""
+                },
                 ")"
             );
         }
@@ -260,7 +269,6 @@ pub fn table_markup(s: &Strings, lang: Lang, c: Option<&CostReport>, all: bool) 
         s.spot,
         ")</th></tr></thead><tbody>"
     );
-    let today_days = js_sys::Date::now() / 86_400_000.0;
     for r in rows(c).iter().take(if all { usize::MAX } else { FIRST_ROWS }) {
         offer_row(&mut h, s, lang, c, r, today_days);
     }

@@ -37,7 +37,9 @@ test('rubles: the costs carry the ruble sign, the rate and its date are said, th
   assert.match(rub.text, /₽$/, rub.text);
   assert.ok(Math.abs(rub.value - usd.value * 76.04) < 1e-6 * rub.value, `${rub.value} ₽ against ${usd.value} $`);
   const rate = await page.getByTestId('rate').textContent();
-  assert.match(rate, /1 USD = 76\.04 RUB \(Bank of Russia, 2026-01-23\)/, rate);
+  // A rate older than 60 days is marked as an old price is.
+  const old = (Date.now() - Date.parse('2026-01-23')) / 864e5 > 60;
+  assert.match(rate, old ? /1 USD = 76\.04 RUB \(Bank of Russia, 2026-01-23 · older than 60 days\)/ : /1 USD = 76\.04 RUB \(Bank of Russia, 2026-01-23\)/, rate);
   assert.match(await page.getByTestId('summary').textContent(), /₽/);
   assert.match(await page.getByTestId('recommendation').textContent(), /₽/);
   assert.match(page.url(), /currency=rub/);
@@ -46,6 +48,6 @@ test('rubles: the costs carry the ruble sign, the rate and its date are said, th
   const ru = await open('?v=2&gpu=a100-80gb&currency=rub&lang=ru');
   await ru.waitForFunction(() => /₽/.test(document.querySelector('[data-testid=od-cost] .usd')?.textContent ?? ''));
   const text = await ru.getByTestId('rate').textContent();
-  assert.match(text, /^Цены пересчитаны по курсу 1 USD = 76,04 RUB \(Банк России, 2026-01-23\)\.$/, text);
+  assert.match(text, old ? /^Цены пересчитаны по курсу 1 USD = 76,04 RUB \(Банк России, 2026-01-23 · старше 60 дней\)\.$/ : /^Цены пересчитаны по курсу 1 USD = 76,04 RUB \(Банк России, 2026-01-23\)\.$/, text);
   assert.deepEqual([...page.problems, ...ru.problems], []);
 });
