@@ -134,17 +134,14 @@ fn perr(line: Option<usize>, field: impl Into<String>, problem: PriceProblem) ->
 /// and Russian sentences are rendered from them (prices/text.rs), never parsed back.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PriceProblem {
-    /// A price that is not a finite number (the field's name is repeated in the sentence).
+    /// A price that is not a finite number (the error names its field).
     PriceNotFinite {
-        field: String,
         value: f64,
     },
     PriceNegative {
-        field: String,
         value: f64,
     },
     PriceTooHigh {
-        field: String,
         value: f64,
     },
     TooManyEntries,
@@ -251,12 +248,11 @@ fn is_id(s: &str) -> bool {
         && s.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'-' | b'_' | b'.'))
 }
 
-fn check_price(field: &str, p: Option<f64>) -> Result<(), PriceProblem> {
-    let field = field.to_string();
+fn check_price(p: Option<f64>) -> Result<(), PriceProblem> {
     match p {
-        Some(value) if !value.is_finite() => Err(PriceProblem::PriceNotFinite { field, value }),
-        Some(value) if value < 0.0 => Err(PriceProblem::PriceNegative { field, value }),
-        Some(value) if value > MAX_USD_H => Err(PriceProblem::PriceTooHigh { field, value }),
+        Some(value) if !value.is_finite() => Err(PriceProblem::PriceNotFinite { value }),
+        Some(value) if value < 0.0 => Err(PriceProblem::PriceNegative { value }),
+        Some(value) if value > MAX_USD_H => Err(PriceProblem::PriceTooHigh { value }),
         _ => Ok(()),
     }
 }
@@ -556,7 +552,7 @@ impl PriceBook {
                 let x: f64 = crate::num::parse_f64(v)
                     .ok_or(())
                     .map_err(|_| perr(Some(ln), c, PriceProblem::NotANumber { value: clip(v) }))?;
-                check_price(c, Some(x)).map_err(|m| perr(Some(ln), c, m))?;
+                check_price(Some(x)).map_err(|m| perr(Some(ln), c, m))?;
                 Ok(Some(x))
             };
             let count_s = get("gpus_per_instance");
@@ -684,7 +680,7 @@ impl PriceBook {
                 let x: f64 = crate::num::parse_f64(v)
                     .ok_or(())
                     .map_err(|_| perr(None, at(name), PriceProblem::NotANumber { value: clip(v) }))?;
-                check_price(name, Some(x)).map_err(|m| perr(None, at(name), m))?;
+                check_price(Some(x)).map_err(|m| perr(None, at(name), m))?;
                 Ok(Some(x))
             };
             let count = |v: &str| {
@@ -773,8 +769,8 @@ fn check_entry(
     if count == 0 || count > MAX_GPUS_PER_INSTANCE {
         return Err(("gpus_per_instance", PriceProblem::GpusOutOfRange { count }));
     }
-    check_price("on_demand_usd_h", od).map_err(|m| ("on_demand_usd_h", m))?;
-    check_price("spot_usd_h", spot).map_err(|m| ("spot_usd_h", m))?;
+    check_price(od).map_err(|m| ("on_demand_usd_h", m))?;
+    check_price(spot).map_err(|m| ("spot_usd_h", m))?;
     if od.is_none() && spot.is_none() {
         return Err(("on_demand_usd_h", PriceProblem::NoPrice));
     }

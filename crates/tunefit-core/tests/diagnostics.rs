@@ -259,7 +259,7 @@ fn stray_latin(ru: &str, allowed: &[&str]) -> Vec<String> {
         .collect()
 }
 
-/// Checks one error: its English is exactly what it always was, its Russian is Russian with
+/// Checks one error: its English is exactly the sentence given, its Russian is Russian with
 /// the same figures and no English words.
 fn reads_in_russian(en: &str, ru: &str, was: &str, allowed: &[&str]) {
     assert_eq!(en, was);
@@ -359,9 +359,9 @@ fn price_list_errors_read_in_russian_with_their_figures() {
     let o = r#""provider": "aws", "gpu": "h100-sxm", "gpus_per_instance": 8"#;
     let gpus = tunefit_core::dataset::gpu_ids();
     let cases = [
-        (csv("override,aws,h100-sxm,8,inf,,,"), "line 2: on_demand_usd_h: on_demand_usd_h: inf is not a number".to_string()),
-        (csv("override,aws,h100-sxm,8,-3.5,,,"), "line 2: on_demand_usd_h: on_demand_usd_h: -3.5 is negative; a price is USD per instance-hour >= 0".into()),
-        (csv("override,aws,h100-sxm,8,,200000,,"), "line 2: spot_usd_h: spot_usd_h: 200000 USD/h is more than 100000; prices are per instance-hour".into()),
+        (csv("override,aws,h100-sxm,8,inf,,,"), "line 2: on_demand_usd_h: inf is not a number".to_string()),
+        (csv("override,aws,h100-sxm,8,-3.5,,,"), "line 2: on_demand_usd_h: -3.5 is negative; a price is USD per instance-hour >= 0".into()),
+        (csv("override,aws,h100-sxm,8,,200000,,"), "line 2: spot_usd_h: 200000 USD/h is more than 100000; prices are per instance-hour".into()),
         (csv("override,aws,h100-sxm,8,abc,,,"), "line 2: on_demand_usd_h: 'abc' is not a number".into()),
         (csv("override,aws,h100-sxm,eight,1,,,"), "line 2: gpus_per_instance: 'eight' is not a whole number of GPUs".into()),
         (csv("override,aws,h100-sxm,0,1,,,"), "line 2: gpus_per_instance: 0 is not from 1 to 72".into()),
@@ -398,10 +398,7 @@ fn price_list_errors_read_in_russian_with_their_figures() {
     }
     // The JSON keeps `{line, field, message}`, the message in English.
     let v = serde_json::to_value(&cases[0].0).unwrap();
-    assert_eq!(
-        v,
-        serde_json::json!({"line": 2, "field": "on_demand_usd_h", "message": "on_demand_usd_h: inf is not a number"})
-    );
+    assert_eq!(v, serde_json::json!({"line": 2, "field": "on_demand_usd_h", "message": "inf is not a number"}));
     assert!(cases[1].0.text(Lang::Ru).contains("-3,5"), "{}", cases[1].0.text(Lang::Ru));
 }
 

@@ -1,5 +1,5 @@
 //! The sentences of a price list's problems, in English and Russian, from their values. The
-//! English is what the CLI and the JSON have always said; nothing reads a sentence back.
+//! error's `field` is said once, by `PriceError`; nothing reads a sentence back.
 
 use super::{Expected, JsonKind, PriceProblem, CSV_COLUMNS, MAX_ENTRIES, MAX_GPUS_PER_INSTANCE, MAX_USD_H};
 use crate::diag::{json_error, plural_ru, Lang};
@@ -33,13 +33,9 @@ fn known_fields(known: &[&str]) -> String {
 pub(super) fn problem_en(p: &PriceProblem) -> String {
     use PriceProblem as P;
     match p {
-        P::PriceNotFinite { field, value } => format!("{field}: {value} is not a number"),
-        P::PriceNegative { field, value } => {
-            format!("{field}: {value} is negative; a price is USD per instance-hour >= 0")
-        }
-        P::PriceTooHigh { field, value } => {
-            format!("{field}: {value} USD/h is more than {MAX_USD_H}; prices are per instance-hour")
-        }
+        P::PriceNotFinite { value } => format!("{value} is not a number"),
+        P::PriceNegative { value } => format!("{value} is negative; a price is USD per instance-hour >= 0"),
+        P::PriceTooHigh { value } => format!("{value} USD/h is more than {MAX_USD_H}; prices are per instance-hour"),
         P::TooManyEntries => format!("more than {MAX_ENTRIES} entries"),
         P::NameNotId => "expected lower-case letters, digits, '-', '_' or '.' (at most 64)".into(),
         P::CustomNeedsName => "a custom offer needs a name of letters, digits, '-', '_' or '.'".into(),
@@ -115,13 +111,12 @@ fn at_line_ru(line: usize) -> String {
 pub(super) fn problem_ru(p: &PriceProblem) -> String {
     use PriceProblem as P;
     match p {
-        P::PriceNotFinite { field, value } => format!("{field}: {value} — не число"),
-        P::PriceNegative { field, value } => format!(
-            "{field}: {} — отрицательная цена; цена — это USD за час работы инстанса, не меньше 0",
-            price_ru(*value)
-        ),
-        P::PriceTooHigh { field, value } => {
-            format!("{field}: {} USD/ч — больше {MAX_USD_H}; цены указываются за час работы инстанса", price_ru(*value))
+        P::PriceNotFinite { value } => format!("{value} — не число"),
+        P::PriceNegative { value } => {
+            format!("{} — отрицательная цена; цена — это USD за час работы инстанса, не меньше 0", price_ru(*value))
+        }
+        P::PriceTooHigh { value } => {
+            format!("{} USD/ч — больше {MAX_USD_H}; цены указываются за час работы инстанса", price_ru(*value))
         }
         P::TooManyEntries => format!("больше {MAX_ENTRIES} записей"),
         P::NameNotId => "нужны строчные латинские буквы, цифры, «-», «_» или «.» (не больше 64 символов)".into(),
