@@ -67,7 +67,7 @@ pub(super) fn buffers(r: &Run, st: &States, pg: &PerGpu) -> Buffers {
         };
         buffers += bucket_buf;
     }
-    buffers += gathered;
+    buffers += gathered + pg.root;
     let step_temp = match q.optim {
         // torch AdamW foreach: one second-moment-sized list (`_foreach_sqrt`) for the whole
         // group, this GPU's shard of it; for-loop: per tensor, `sqrt` and its quotient live

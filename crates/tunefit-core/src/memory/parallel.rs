@@ -13,6 +13,10 @@ pub(super) struct PerGpu {
     pub o: f64,
     /// ZeRO-3/FSDP: the gathered blocks in flight.
     pub gathered: f64,
+    /// ZeRO-3/FSDP: one block as gathered; FSDP: its root unit (embedding, final norm, head),
+    /// gathered from forward through backward. The replay allocates these (shape.rs).
+    pub block_unit: f64,
+    pub root: f64,
     /// Offloaded states in host memory, per GPU.
     pub host: f64,
 }
@@ -23,7 +27,7 @@ pub(super) fn per_gpu(r: &Run, st: &States, warn: &mut Vec<Warning>) -> PerGpu {
     let (weights_full, grads_full, opt_full) = (st.weights_full, st.grads_full, st.opt_full);
     // ---------- parallelism ----------
     let (mut w, mut g, mut o) = (weights_full / tp / pp, grads_full / tp / pp, opt_full / tp / pp);
-    let mut gathered = 0.0;
+    let (mut gathered, mut block_unit, mut root) = (0.0, 0.0, 0.0);
     match q.shard {
         ShardingStrategy::None => {}
         ShardingStrategy::Zero1 => {
@@ -49,6 +53,7 @@ pub(super) fn per_gpu(r: &Run, st: &States, warn: &mut Vec<Warning>) -> PerGpu {
             } else {
                 layer * 2.0
             };
+            block_unit = layer_bytes / tp;
             gathered = (2.0 * layer_bytes).max(a.modules().largest_module as f64 * 2.0) / tp;
             // Under pipeline parallelism FSDP keeps each stage's blocks unsharded from their
             // forward to their backward, so that every micro-batch does not gather them again
@@ -68,8 +73,7 @@ pub(super) fn per_gpu(r: &Run, st: &States, warn: &mut Vec<Warning>) -> PerGpu {
             if q.shard == ShardingStrategy::Fsdp && dp > 1.0 {
                 let m = a.modules();
                 let apart = r.res.profile.framework == Framework::Torchtune && q.method == Method::Full;
-                let root = if apart { 0 } else { m.embedding + m.lm_head + m.head_extra };
-                gathered += root as f64 * 2.0 / tp;
+                root = if apart { 0.0 } else { (m.embedding + m.lm_head + m.head_extra) as f64 * 2.0 / tp };
             }
         }
     }
@@ -102,7 +106,7 @@ pub(super) fn per_gpu(r: &Run, st: &States, warn: &mut Vec<Warning>) -> PerGpu {
             }
         }
     }
-    PerGpu { w, g, o, gathered, host }
+    PerGpu { w, g, o, gathered, block_unit, root, host }
 }
 
 /// Activations and logits on the stage that holds the most: `(act, logits)`.

@@ -96,7 +96,7 @@ pub(super) fn peaks(
         step_temp,
         dequant: dequant_buf,
         bucket: bucket_buf,
-        gathered,
+        gathered: (gathered, pg.block_unit, pg.root),
         adapter_bytes,
         // FSDP1 switches to NO_SHARD on one rank (gradients all-reduced in place).
         grads_on_reduce: q.shard == ShardingStrategy::Fsdp && r.dp > 1.0,

@@ -42,7 +42,9 @@ pub struct Input {
     pub step_temp: f64,
     pub dequant: f64,
     pub bucket: f64,
-    pub gathered: f64,
+    /// What ZeRO-3/FSDP gather, as parallel.rs counts it: the blocks in flight, one block, and
+    /// FSDP's root unit.
+    pub gathered: (f64, f64, f64),
     pub adapter_bytes: f64,
     /// FSDP over more than one rank: sharded gradients live on the reduce-scatter stream.
     pub grads_on_reduce: bool,
@@ -138,7 +140,7 @@ pub(super) fn timeline_shape(i: &Input) -> Shape {
     let layers_with_grad =
         ((i.layers_with_grad / i.pp).round() as usize).clamp(usize::from(i.layers_with_grad > 0.0), layers);
     let workspace = workspace(i);
-    let dp = data_parallel(i, w_blocks, other_weights.first().copied().unwrap_or(0.0), layers);
+    let dp = data_parallel(i, other_weights.first().copied().unwrap_or(0.0));
     Shape {
         layers,
         block_weights,
@@ -207,8 +209,8 @@ struct DataParallel {
     save_gather: f64,
 }
 
-/// `w_blocks`: this GPU's block weights; `embed`: its share of the embedding.
-fn data_parallel(i: &Input, w_blocks: f64, embed: f64, layers: usize) -> DataParallel {
+/// `embed`: this GPU's share of the embedding.
+fn data_parallel(i: &Input, embed: f64) -> DataParallel {
     let q = &i.q;
     let sharded = q.shard.shards_params();
     let ranks = (f64::from(q.gpus) / (i.tp * i.pp)).max(1.0);
@@ -218,17 +220,15 @@ fn data_parallel(i: &Input, w_blocks: f64, embed: f64, layers: usize) -> DataPar
     // comm.cpp `broadcast_coalesced` flattens them into buckets of that size, two in flight.
     let load_broadcast =
         if q.shard == ShardingStrategy::None && ranks > 1.0 { i.w.min(2.0 * 250.0 * 1048576.0) } else { 0.0 };
-    // FSDP does not reshard the root unit after forward ("the parameters would be freed and
-    // all-gathered immediately": FSDP2 torch/distributed/fsdp/_fully_shard/_fsdp_state.py
-    // @d0f2af8b `_lazy_init`, `post_forward_mesh_info = None` for the root; FSDP1
-    // `_post_forward_reshard` skips the root), so its all-gather output, everything outside
-    // the block units in full, lives from its pre-forward to its post-backward; a block unit
-    // is then one block's weights.
-    let root_unit = if q.shard == ShardingStrategy::Fsdp && ranks > 1.0 { (i.w - w_blocks) * ranks } else { 0.0 };
-    let gathered_unit = if root_unit > 0.0 {
-        w_blocks / layers as f64 * ranks
+    // FSDP's root unit is not resharded after forward, so it is gathered from its pre-forward
+    // to its post-backward, and FSDP's block units are one block each (parallel.rs).
+    let (in_flight, block_unit, root) = i.gathered;
+    let fsdp = q.shard == ShardingStrategy::Fsdp && ranks > 1.0;
+    let root_unit = if fsdp { root } else { 0.0 };
+    let gathered_unit = if fsdp {
+        block_unit
     } else if sharded {
-        i.gathered / 2.0
+        in_flight / 2.0
     } else {
         0.0
     };
