@@ -127,12 +127,7 @@ pub fn money(x: f64, code: &str, lang: Lang) -> String {
     if !x.is_finite() {
         return "—".into();
     }
-    let n = number(x, if x.abs() >= 100.0 { 0 } else { 2 }, lang);
-    match code {
-        "RUB" => format!("{n}\u{a0}₽"),
-        "EUR" => format!("€{n}"),
-        _ => format!("${n}"),
-    }
+    tunefit_core::query::with_sign(code, &number(x, if x.abs() >= 100.0 { 0 } else { 2 }, lang))
 }
 
 /// Hours: "1.5 h", or minutes below one hour.

@@ -260,17 +260,23 @@ impl Currency {
         }
     }
 
-    /// `x` with the currency's sign: "$12.30", "€12.30", "12.30 ₽" (the ruble sign follows the
-    /// figure, as Russian prices write it); whole units from 100 up, else two decimals.
+    /// `x` with the currency's sign ([`with_sign`]); whole units from 100 up, else two decimals.
     /// `comma`: the decimal comma of Russian text.
     pub fn money(self, x: f64, comma: bool) -> String {
         let n = if x.abs() >= 100.0 { format!("{x:.0}") } else { format!("{x:.2}") };
         let n = if comma { n.replace('.', ",") } else { n };
-        match self {
-            Currency::Usd => format!("${n}"),
-            Currency::Eur => format!("€{n}"),
-            Currency::Rub => format!("{n} ₽"),
-        }
+        with_sign(self.code(), &n)
+    }
+}
+
+/// A figure already written out (`n`) with the sign of the currency `code` (ISO 4217): "$n",
+/// "€n", "n ₽" (the ruble sign follows the figure, after a no-break space, as Russian prices
+/// write it). The core's sentences, the page and the lazily loaded panels all place it here.
+pub fn with_sign(code: &str, n: &str) -> String {
+    match code {
+        "RUB" => format!("{n}\u{a0}₽"),
+        "EUR" => format!("€{n}"),
+        _ => format!("${n}"),
     }
 }
 impl Pricing {

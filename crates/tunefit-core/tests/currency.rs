@@ -53,7 +53,7 @@ fn every_figure_of_the_ranking_is_in_the_display_currency() {
         assert_eq!(u.hours, r.hours);
     }
     // The recommendation says its money in rubles.
-    assert!(rub.recommendation.contains(" ₽"), "{}", rub.recommendation);
+    assert!(rub.recommendation.contains("\u{a0}₽"), "{}", rub.recommendation);
     assert!(!rub.recommendation.contains('$'), "{}", rub.recommendation);
     assert!(usd.recommendation.contains('$'), "{}", usd.recommendation);
 }

@@ -118,12 +118,7 @@ fn warn(m: &str) -> Html {
 
 /// A plan's cost in its currency (the query's display currency): "$12.30", "€12.30", "930 ₽".
 fn money(x: f64, code: &str, lang: &str) -> String {
-    let n = number(x, 2, lang);
-    match code {
-        "RUB" => format!("{n}\u{a0}₽"),
-        "EUR" => format!("€{n}"),
-        _ => format!("${n}"),
-    }
+    tunefit_core::query::with_sign(code, &number(x, 2, lang))
 }
 
 /// The fields: budget, deadline and goal from `query`, the refused limit's message, the log.
