@@ -159,8 +159,8 @@ fn memory(r: &Report) -> String {
     s += &format!("  {:<22}{}   torch.cuda.max_memory_reserved\n", "peak reserved", gib(m.reserved));
     s += &format!("  {:<22}{}   nvidia-smi (CUDA context included)\n", "peak device", gib(m.device));
     s += &format!("  {:<22}{}   per node\n", "host RAM", gib(m.host_ram));
-    if let (Some(phase), Some(res)) = (&m.peak_phase, m.replay_reserved) {
-        s += &format!("  {:<22}{}   the allocator replay's reserved; peak: {phase}\n", "replayed reserved", gib(res));
+    if let Some(phase) = &m.peak_phase {
+        s += &format!("  {:<22}{phase}   (the allocator replay's allocated peak)\n", "peak at");
     }
     s
 }

@@ -39,8 +39,10 @@ pub struct Report {
 
 /// Evaluates one query: memory, and fit when a GPU is named.
 pub fn evaluate(q: &Query) -> Result<Report, Error> {
-    let s = Settings::resolve(q)?;
+    let mut s = Settings::resolve(q)?;
     let est = crate::memory::estimate(&s)?;
+    // The solvers and the offers' GPU counts take the replay's cache share (one replay).
+    s.cache_excess = Some(est.cache_excess);
     let fit = match &q.gpu {
         Some(id) => Some(crate::solve::fit(&s, &est, id)?),
         None => None,
@@ -94,8 +96,8 @@ pub fn read_fixes(text: &str) -> Vec<crate::fix::Fix> {
         .collect()
 }
 
-/// `evaluate`, with the allocator replay's timeline in `memory` (`tunefit estimate`, and its
-/// `--json --timeline`; ~0.2 ms more, so the page leaves it out).
+/// `evaluate`, with the allocator replay's points in `memory` (`tunefit estimate --json
+/// --timeline`; the page's chart asks the lazily loaded module).
 pub fn evaluate_with_timeline(q: &Query) -> Result<Report, Error> {
     with_timeline(evaluate(q)?, q)
 }
@@ -105,14 +107,11 @@ pub fn evaluate_for_cli(q: &Query) -> Result<Report, Error> {
     Ok(with_fixes(evaluate(q)?, q))
 }
 
-/// Adds the allocator replay of `q` to a report of `q` (`MemoryBreakdown::timeline`,
-/// `peak_phase`, `replay_reserved`).
+/// Adds the allocator replay's points to a report of `q` (`MemoryBreakdown::timeline`;
+/// `peak_phase` and `reserved` come from the same replay in every report).
 pub fn with_timeline(mut r: Report, q: &Query) -> Result<Report, Error> {
     let replay = crate::memory::estimate(&Settings::resolve(q)?)?.replay();
     r.memory.timeline = Some(replay.points());
-    r.memory.peak_phase = Some(replay.peak_event.clone());
-    r.memory.peak_moment = Some(replay.peak_moment);
-    r.memory.replay_reserved = Some(r.memory.allocated + replay.peak_reserved.saturating_sub(replay.peak_allocated));
     Ok(r)
 }
 
@@ -179,8 +178,9 @@ pub fn evaluate_with_read_prices(q: &Query, prices: &crate::prices::PriceBook) -
     if prices.is_empty() {
         return evaluate(q);
     }
-    let s = Settings::resolve(q)?;
+    let mut s = Settings::resolve(q)?;
     let est = crate::memory::estimate(&s)?;
+    s.cache_excess = Some(est.cache_excess);
     let fit = match &q.gpu {
         Some(id) => Some(crate::solve::fit(&s, &est, id)?),
         None => None,

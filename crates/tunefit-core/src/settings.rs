@@ -19,20 +19,32 @@ pub struct Settings<'q> {
     pub preset: Option<&'static Preset>,
     /// The framework profile applied to the keys the query leaves unset.
     pub resolved: Resolved,
+    /// What the caching allocator holds beyond the live tensors, per byte of the per-step
+    /// tensors, as the allocator replay of the query these settings were resolved for found it
+    /// (`memory::Estimate::cache_excess`). None: `memory::estimate` replays the run. A variant
+    /// in batch, sequence or GPU count (the solvers' probes, the offers' GPU counts) carries it,
+    /// so that a search costs one replay.
+    pub cache_excess: Option<f64>,
 }
 
 impl<'q> Settings<'q> {
     /// Resolves `q`; an unknown model or an impossible architecture is an error naming its key.
     pub fn resolve(q: &'q Query) -> Result<Settings<'q>, Error> {
         let (arch, preset) = architecture(q)?;
-        Ok(Settings { query: q, arch, preset, resolved: framework::resolve(q) })
+        Ok(Settings { query: q, arch, preset, resolved: framework::resolve(q), cache_excess: None })
     }
 
     /// The same settings for `q`, a variant of this query in micro-batch, sequence length or
     /// GPU and node count (what the solvers and the offer ranking vary): none of those changes
     /// the architecture or the framework's resolved behaviour, so nothing is resolved again.
     pub fn variant<'v>(&self, q: &'v Query) -> Settings<'v> {
-        Settings { query: q, arch: self.arch.clone(), preset: self.preset, resolved: self.resolved }
+        Settings {
+            query: q,
+            arch: self.arch.clone(),
+            preset: self.preset,
+            resolved: self.resolved,
+            cache_excess: self.cache_excess,
+        }
     }
 }
 

@@ -49,11 +49,10 @@ fn pct(pred: f64, meas: f64) -> String {
 
 fn table() -> String {
     let mut out = String::new();
-    out += "| case | configuration (query) | metric | measured (GiB) | tunefit (GiB) | error | allocator replay | with `framework=hf` instead | accelerate | can-it-run | vram-calculator |\n";
-    out += "|---|---|---|---|---|---|---|---|---|---|---|\n";
+    out += "| case | configuration (query) | metric | measured (GiB) | tunefit (GiB) | error | with `framework=hf` instead | accelerate | can-it-run | vram-calculator |\n";
+    out += "|---|---|---|---|---|---|---|---|---|---|\n";
     let mut errs = Vec::new();
     let mut signed = Vec::new();
-    let mut replay_signed = Vec::new();
     for r in rows() {
         let hf = if r.query.contains("framework=") && !r.query.contains("framework=hf") {
             let q = r.query.split('&').filter(|kv| !kv.starts_with("framework=")).collect::<Vec<_>>().join("&");
@@ -69,16 +68,8 @@ fn table() -> String {
         };
         let an = anchors(&r).map(|x| x.map_or("—".into(), |v| format!("{} ({})", gib(v), pct(v, r.measured))));
         let note = if r.expressible { String::new() } else { " (not counted: see \"Where the model misses\")".into() };
-        // The same tensors replayed through the caching allocator (memory/timeline.rs): its
-        // reserved in place of the 5 % rule.
-        let m = tunefit_core::report::with_timeline(r.report.clone(), &Query::parse(&r.query).unwrap()).unwrap().memory;
-        let replayed = match r.metric.as_str() {
-            "allocated" => r.predicted,
-            "reserved" => m.replay_reserved.unwrap() as f64,
-            _ => r.predicted - m.reserved as f64 + m.replay_reserved.unwrap() as f64,
-        };
         out += &format!(
-            "| {}{note} | `{}` | {} | {} ({} {}) | {} | {} | {} | {} | {} | {} | {} |\n",
+            "| {}{note} | `{}` | {} | {} ({} {}) | {} | {} | {} | {} | {} | {} |\n",
             r.id,
             r.query,
             r.metric,
@@ -87,15 +78,11 @@ fn table() -> String {
             r.unit,
             gib(r.predicted),
             pct(r.predicted, r.measured),
-            pct(replayed, r.measured),
             hf,
             an[0],
             an[1],
             an[2]
         );
-        if r.expressible {
-            replay_signed.push(replayed / r.measured - 1.0);
-        }
         if r.expressible {
             errs.push((r.predicted / r.measured - 1.0).abs());
             signed.push(r.predicted / r.measured - 1.0);
@@ -106,11 +93,6 @@ fn table() -> String {
     let under = signed.iter().filter(|e| **e < 0.0).count();
     out += &format!("\nCounted cases: {}. Median |error| {:.1}%, largest {:.1}%, cases above 20%: {}; mean signed error {:+.1}%, {} of {} under-predicted.\n",
         errs.len(), errs[errs.len() / 2] * 100.0, errs.last().unwrap() * 100.0, errs.iter().filter(|e| **e > 0.2).count(), mean_signed, under, signed.len());
-    let mut rabs: Vec<f64> = replay_signed.iter().map(|e| e.abs()).collect();
-    rabs.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    out += &format!("With the allocator replay's reserved instead: median |error| {:.1}%, largest {:.1}%; mean signed error {:+.1}%, {} of {} under-predicted.\n",
-        rabs[rabs.len() / 2] * 100.0, rabs.last().unwrap() * 100.0, replay_signed.iter().sum::<f64>() / replay_signed.len() as f64 * 100.0,
-        replay_signed.iter().filter(|e| **e < 0.0).count(), replay_signed.len());
     out
 }
 

@@ -6,7 +6,7 @@
 //! every measured case, these and tests/data/reference-cases.json together.
 mod common;
 use serde_json::Value;
-use tunefit_core::report::{with_timeline, BAND_OVER, BAND_UNDER};
+use tunefit_core::report::{BAND_OVER, BAND_UNDER};
 use tunefit_core::{evaluate, Query};
 
 const START: &str = "<!-- measured-runs:start -->";
@@ -19,7 +19,6 @@ struct Case {
     trust: String,
     measured: f64,
     predicted: f64,
-    replayed: f64,
     query: String,
 }
 
@@ -75,7 +74,7 @@ fn cases() -> (Vec<Case>, Vec<(String, String)>) {
                     continue;
                 }
             };
-            let r = match evaluate(&q).and_then(|r| with_timeline(r, &q)) {
+            let r = match evaluate(&q) {
                 Ok(r) => r,
                 Err(e) => {
                     skipped.push((id, e.to_string()));
@@ -84,10 +83,10 @@ fn cases() -> (Vec<Case>, Vec<(String, String)>) {
             };
             let metric = c["metric"].as_str().unwrap().to_string();
             let m = &r.memory;
-            let (predicted, replayed) = match metric.as_str() {
-                "allocated" => (m.allocated as f64, m.allocated as f64),
-                "reserved" => (m.reserved as f64, m.replay_reserved.unwrap() as f64),
-                _ => (m.device as f64, (m.device - m.reserved + m.replay_reserved.unwrap()) as f64),
+            let predicted = match metric.as_str() {
+                "allocated" => m.allocated as f64,
+                "reserved" => m.reserved as f64,
+                _ => m.device as f64,
             };
             let measured = c["measured_value"].as_f64().unwrap() * unit(c["measured_unit"].as_str().unwrap());
             ok.push(Case {
@@ -97,7 +96,6 @@ fn cases() -> (Vec<Case>, Vec<(String, String)>) {
                 trust: c["trust"].as_str().unwrap_or("").split(' ').next().unwrap_or("").into(),
                 measured,
                 predicted,
-                replayed,
                 query,
             });
         }
@@ -123,18 +121,12 @@ fn measured_runs_table_and_the_verdict_band() {
     let (rows, skipped) = cases();
     assert!(rows.len() >= 90, "{} cases", rows.len());
     let rule: Vec<f64> = rows.iter().map(|c| c.predicted / c.measured - 1.0).collect();
-    let replay: Vec<f64> = rows.iter().map(|c| c.replayed / c.measured - 1.0).collect();
-    let mut t = format!(
-        "{} measured runs ({} left out, below). The model: {}. With the allocator replay's reserved: {}.\n\n",
-        rows.len(),
-        skipped.len(),
-        stats(&rule),
-        stats(&replay)
-    );
-    t += "| case | framework | trust | metric | measured (GiB) | tunefit (GiB) | error | replay | query |\n|---|---|---|---|---:|---:|---:|---:|---|\n";
+    let mut t =
+        format!("{} measured runs ({} left out, below). The model: {}.\n\n", rows.len(), skipped.len(), stats(&rule));
+    t += "| case | framework | trust | metric | measured (GiB) | tunefit (GiB) | error | query |\n|---|---|---|---|---:|---:|---:|---|\n";
     for c in &rows {
         t += &format!(
-            "| {} | {} | {} | {} | {:.2} | {:.2} | {:+.1}% | {:+.1}% | `{}` |\n",
+            "| {} | {} | {} | {} | {:.2} | {:.2} | {:+.1}% | `{}` |\n",
             c.id,
             c.framework,
             c.trust,
@@ -142,7 +134,6 @@ fn measured_runs_table_and_the_verdict_band() {
             c.measured / 1073741824.0,
             c.predicted / 1073741824.0,
             (c.predicted / c.measured - 1.0) * 100.0,
-            (c.replayed / c.measured - 1.0) * 100.0,
             c.query
         );
     }

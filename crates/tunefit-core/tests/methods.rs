@@ -70,7 +70,9 @@ fn paged_states_leave_torch_counters_but_not_device() {
     let a = mem("model=llama-3.1-8b&method=full&precision=bf16-true&optim=adamw&ckpt=full&batch=1");
     let b = mem("model=llama-3.1-8b&method=full&precision=bf16-true&optim=paged-adamw&ckpt=full&batch=1");
     assert!(b.allocated < a.allocated);
-    assert!(b.device + (1 << 30) > a.device);
+    // Device memory still holds them (paged memory is on the GPU until evicted); the two runs'
+    // allocator caches differ by what each replay leaves between the live tensors.
+    assert!(b.device as f64 > 0.95 * a.device as f64, "{} vs {}", b.device, a.device);
     let r = evaluate(&Query::parse("optim=paged-adamw").unwrap()).unwrap();
     assert!(r.warnings.iter().any(|w| w.code() == "paged-optimizer"));
 }

@@ -67,7 +67,8 @@ struct Block {
 /// allocator's `BlockPool::blocks`, a `std::set` ordered the same way, the block index
 /// standing for the address). The large pool keeps a sorted list (few, large blocks); the
 /// small pool, whose sizes are multiples of 512 B up to 1 MiB, one bucket per size with a
-/// bitmap of the non-empty ones, since it holds hundreds of segment remainders.
+/// bitmap of the non-empty ones, since it holds hundreds of segment remainders; a bucket keeps
+/// its blocks in descending order, so that best fit takes the lowest from its end.
 #[derive(Debug, Clone)]
 struct Pool {
     stream: Stream,
@@ -80,89 +81,148 @@ struct Pool {
 const SMALL_CLASSES: usize = (SMALL_BUFFER / MIN_BLOCK) as usize + 1;
 const SMALL_WORDS: usize = SMALL_CLASSES.div_ceil(64);
 
-// Six pools at most (two per stream): the small pool's bucket array inline costs nothing.
+const NONE: u32 = u32::MAX;
+
+/// Tiers of the large pool's free list: four per power of two of a 64-bit size.
+const TIERS: usize = 256;
+
+/// A size's tier: its power of two and the next two bits, in increasing order of size.
+fn tier(size: u64) -> usize {
+    let p = 63 - size.max(4).leading_zeros() as usize;
+    p * 4 + ((size >> (p - 2)) & 3) as usize
+}
+
+// Six pools at most (two per stream): the small pool's bucket heads inline cost little.
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone)]
 enum FreeList {
-    Sorted(Vec<(u64, usize)>),
-    Buckets { blocks: Vec<Vec<usize>>, nonempty: [u64; SMALL_WORDS] },
+    /// (size, block) in order, split into tiers of a quarter of a power of two each (`tier`)
+    /// so that each stays a few entries long, with a bitmap of the non-empty tiers.
+    Sorted { tiers: Vec<Vec<(u64, usize)>>, nonempty: [u64; TIERS / 64] },
+    /// One list per size class, threaded through `Links`, with a bitmap of the non-empty ones.
+    /// `words` has bit w set when `nonempty[w]` is not 0 (65 words: a u128).
+    Buckets { heads: Vec<u32>, nonempty: [u64; SMALL_WORDS], words: u128 },
+}
+
+/// A small-pool block's neighbours in its size class's free list (`NONE` at the ends).
+#[derive(Debug, Clone, Copy)]
+struct Link {
+    prev: u32,
+    next: u32,
 }
 
 impl FreeList {
     fn new(buckets: bool) -> Self {
         if buckets {
-            FreeList::Buckets { blocks: vec![Vec::new(); SMALL_CLASSES], nonempty: [0; SMALL_WORDS] }
+            FreeList::Buckets { heads: vec![NONE; SMALL_CLASSES], nonempty: [0; SMALL_WORDS], words: 0 }
         } else {
-            FreeList::Sorted(Vec::new())
+            FreeList::Sorted { tiers: vec![Vec::new(); TIERS], nonempty: [0; TIERS / 64] }
         }
     }
     fn class(size: u64) -> usize {
         (size / MIN_BLOCK) as usize
     }
-    fn insert(&mut self, size: u64, i: usize) {
+    fn insert(&mut self, size: u64, i: usize, links: &mut Vec<Link>) {
         match self {
-            FreeList::Sorted(v) => {
+            FreeList::Sorted { tiers, nonempty } => {
+                let t = tier(size);
+                let v = &mut tiers[t];
                 let at = v.partition_point(|&k| k < (size, i));
                 v.insert(at, (size, i));
+                nonempty[t / 64] |= 1 << (t % 64);
             }
-            FreeList::Buckets { blocks, nonempty } => {
+            FreeList::Buckets { heads, nonempty, words } => {
                 let c = Self::class(size);
-                let b = &mut blocks[c];
-                let at = b.partition_point(|&k| k < i);
-                b.insert(at, i);
+                if links.len() <= i {
+                    links.resize(i + 1, Link { prev: NONE, next: NONE });
+                }
+                let old = heads[c];
+                links[i] = Link { prev: NONE, next: old };
+                if old != NONE {
+                    links[old as usize].prev = i as u32;
+                }
+                heads[c] = i as u32;
                 nonempty[c / 64] |= 1 << (c % 64);
+                *words |= 1 << (c / 64);
             }
         }
     }
-    fn remove(&mut self, size: u64, i: usize) {
+    fn remove(&mut self, size: u64, i: usize, links: &mut [Link]) {
         match self {
-            FreeList::Sorted(v) => {
+            FreeList::Sorted { tiers, nonempty } => {
+                let t = tier(size);
+                let v = &mut tiers[t];
                 let at = v.partition_point(|&k| k < (size, i));
                 debug_assert_eq!(v.get(at), Some(&(size, i)));
                 v.remove(at);
+                if v.is_empty() {
+                    nonempty[t / 64] &= !(1 << (t % 64));
+                }
             }
-            FreeList::Buckets { blocks, nonempty } => {
+            FreeList::Buckets { heads, nonempty, words } => {
                 let c = Self::class(size);
-                let b = &mut blocks[c];
-                let at = b.partition_point(|&k| k < i);
-                debug_assert_eq!(b.get(at), Some(&i));
-                b.remove(at);
-                if b.is_empty() {
+                let Link { prev, next } = links[i];
+                if prev == NONE {
+                    debug_assert_eq!(heads[c], i as u32);
+                    heads[c] = next;
+                } else {
+                    links[prev as usize].next = next;
+                }
+                if next != NONE {
+                    links[next as usize].prev = prev;
+                }
+                if heads[c] == NONE {
                     nonempty[c / 64] &= !(1 << (c % 64));
+                    if nonempty[c / 64] == 0 {
+                        *words &= !(1 << (c / 64));
+                    }
                 }
             }
         }
     }
-    /// The smallest free block of at least `size` bytes (the lowest index among equals).
+    /// The smallest free block of at least `size` bytes: the lowest index among equals in
+    /// the large pool; in the small pool's classes, the one freed last.
     fn best_fit(&self, size: u64) -> Option<(u64, usize)> {
         match self {
-            FreeList::Sorted(v) => v.get(v.partition_point(|&(s, _)| s < size)).copied(),
-            FreeList::Buckets { blocks, nonempty } => {
-                let c = Self::class(size);
-                let mut w = c / 64;
-                let mut bits = nonempty[w] & (!0u64 << (c % 64));
+            FreeList::Sorted { tiers, nonempty } => {
+                // The first entry of at least `size` in its own tier, else the smallest of the
+                // next non-empty tier.
+                let t = tier(size);
+                let v = &tiers[t];
+                if let Some(&e) = v.get(v.partition_point(|&(s, _)| s < size)) {
+                    return Some(e);
+                }
+                let mut w = (t + 1) / 64;
+                let mut bits = if t + 1 < TIERS { nonempty[w] & (!0u64 << ((t + 1) % 64)) } else { 0 };
                 loop {
                     if bits != 0 {
-                        let c = w * 64 + bits.trailing_zeros() as usize;
-                        return Some((c as u64 * MIN_BLOCK, blocks[c][0]));
+                        return tiers[w * 64 + bits.trailing_zeros() as usize].first().copied();
                     }
                     w += 1;
-                    if w == nonempty.len() {
+                    if w >= nonempty.len() {
                         return None;
                     }
                     bits = nonempty[w];
                 }
             }
+            FreeList::Buckets { heads, nonempty, words } => {
+                let c = Self::class(size);
+                let w = c / 64;
+                let bits = nonempty[w] & (!0u64 << (c % 64));
+                let c = if bits != 0 {
+                    w * 64 + bits.trailing_zeros() as usize
+                } else {
+                    // The next non-empty word past `w`, from the summary.
+                    let rest = words.checked_shr(w as u32 + 1).unwrap_or(0);
+                    if rest == 0 {
+                        return None;
+                    }
+                    let w = w + 1 + rest.trailing_zeros() as usize;
+                    w * 64 + nonempty[w].trailing_zeros() as usize
+                };
+                Some((c as u64 * MIN_BLOCK, heads[c] as usize))
+            }
         }
-    }
-}
-
-impl Pool {
-    fn insert(&mut self, size: u64, i: usize) {
-        self.free.insert(size, i);
-    }
-    fn remove(&mut self, size: u64, i: usize) {
-        self.free.remove(size, i);
     }
 }
 
@@ -170,12 +230,23 @@ impl Pool {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Allocation(usize);
 
+impl Allocation {
+    /// The block it occupies: unique among live allocations, reused after a free.
+    pub fn index(self) -> usize {
+        self.0
+    }
+}
+
 /// The allocator's state and its peak statistics.
 #[derive(Debug, Clone)]
 pub struct CachingAllocator {
     cfg: Config,
     blocks: Vec<Block>,
     spare: Vec<usize>,
+    /// The small pools' free lists, by block.
+    links: Vec<Link>,
+    /// The pool of each of the first four streams, large and small.
+    pool_of: [[Option<u8>; 2]; 4],
     pools: Vec<Pool>,
     pub allocated: u64,
     pub reserved: u64,
@@ -207,8 +278,10 @@ impl CachingAllocator {
     pub fn new(cfg: Config) -> Self {
         CachingAllocator {
             cfg,
-            blocks: Vec::with_capacity(256),
+            blocks: Vec::with_capacity(2048),
             spare: Vec::new(),
+            links: Vec::new(),
+            pool_of: [[None; 2]; 4],
             pools: Vec::with_capacity(6),
             allocated: 0,
             reserved: 0,
@@ -228,6 +301,10 @@ impl CachingAllocator {
     }
 
     fn pool(&mut self, stream: Stream, small: bool) -> usize {
+        let (s, k) = (stream as usize, usize::from(small));
+        if let Some(&Some(p)) = self.pool_of.get(s).map(|x| &x[k]) {
+            return p as usize;
+        }
         match self.pools.iter().position(|p| p.stream == stream && p.small == small) {
             Some(p) => p,
             None => {
@@ -235,6 +312,9 @@ impl CachingAllocator {
                 // size classes: it keeps the sorted list.
                 let buckets = small && !self.cfg.expandable_segments;
                 self.pools.push(Pool { stream, small, free: FreeList::new(buckets), tail: None });
+                if let Some(x) = self.pool_of.get_mut(s) {
+                    x[k] = Some((self.pools.len() - 1) as u8);
+                }
                 self.pools.len() - 1
             }
         }
@@ -261,7 +341,7 @@ impl CachingAllocator {
                 self.grow(size, p)
             }
             Some((bsize, i)) => {
-                self.pools[p].remove(bsize, i);
+                self.pools[p].free.remove(bsize, i, &mut self.links);
                 i
             }
             None => self.grow(size, p),
@@ -279,7 +359,7 @@ impl CachingAllocator {
             if self.pools[p].tail == Some(i) {
                 self.pools[p].tail = Some(rest);
             }
-            self.pools[p].insert(b.size - size, rest);
+            self.pools[p].free.insert(b.size - size, rest, &mut self.links);
         }
         self.blocks[i].allocated = true;
         self.allocated += self.blocks[i].size;
@@ -301,7 +381,7 @@ impl CachingAllocator {
             self.peak_reserved = self.peak_reserved.max(self.reserved);
             match tail {
                 Some(t) => {
-                    self.pools[p].remove(have, t);
+                    self.pools[p].free.remove(have, t, &mut self.links);
                     self.blocks[t].size += add;
                     t
                 }
@@ -332,7 +412,7 @@ impl CachingAllocator {
         let p = self.blocks[i].pool;
         if let Some(n) = self.blocks[i].next.filter(|&n| !self.blocks[n].allocated) {
             let nb = self.blocks[n];
-            self.pools[p].remove(nb.size, n);
+            self.pools[p].free.remove(nb.size, n, &mut self.links);
             self.blocks[i].size += nb.size;
             self.blocks[i].next = nb.next;
             if let Some(nn) = nb.next {
@@ -345,7 +425,7 @@ impl CachingAllocator {
         }
         if let Some(pr) = self.blocks[i].prev.filter(|&pr| !self.blocks[pr].allocated) {
             let b = self.blocks[i];
-            self.pools[p].remove(self.blocks[pr].size, pr);
+            self.pools[p].free.remove(self.blocks[pr].size, pr, &mut self.links);
             self.blocks[pr].size += b.size;
             self.blocks[pr].next = b.next;
             if let Some(n) = b.next {
@@ -358,7 +438,7 @@ impl CachingAllocator {
             i = pr;
         }
         let size = self.blocks[i].size;
-        self.pools[p].insert(size, i);
+        self.pools[p].free.insert(size, i, &mut self.links);
     }
 }
 
@@ -487,5 +567,46 @@ mod tests {
         a.free(x);
         a.malloc(30 * MIB, 0);
         assert_eq!(a.reserved, 230 * MIB, "an oversize cached block does not serve a small request");
+    }
+
+    #[test]
+    fn best_fit_looks_past_its_own_size_tier() {
+        // Free blocks of 40, 100 and 130 MiB sit in three tiers of the large pool: a 90 MiB
+        // request takes the 100 MiB block (the smallest that fits, from the next tier) and a
+        // 120 MiB one the 130 MiB block, without new segments.
+        let mut a = CachingAllocator::new(Config::default());
+        let xs: Vec<_> = [40, 100, 130].iter().map(|m| a.malloc(m * MIB, 0)).collect();
+        let _keep = a.malloc(2 * MIB, 0);
+        for x in xs {
+            a.free(x);
+        }
+        // The 2 MiB request took a 20 MiB segment (kLargeBuffer).
+        assert_eq!(a.reserved, 290 * MIB);
+        a.malloc(90 * MIB, 0);
+        a.malloc(120 * MIB, 0);
+        assert_eq!(a.reserved, 290 * MIB, "both served from cached blocks");
+        a.malloc(200 * MIB, 0);
+        assert_eq!(a.reserved, 490 * MIB, "nothing cached fits 200 MiB");
+        assert!(tier(100 * MIB) > tier(90 * MIB) && tier(130 * MIB) > tier(100 * MIB));
+        assert!((1..64).all(|p| tier((1u64 << p) + 1) >= tier(1 << p)));
+    }
+
+    #[test]
+    fn a_small_block_leaves_its_size_list_from_the_middle_when_it_merges() {
+        // Three 256 KiB blocks freed apart sit in one size class; freeing their neighbours
+        // merges each back into a whole 2 MiB segment, taking it out of the class's list.
+        let mut a = CachingAllocator::new(Config::default());
+        let x: Vec<_> = (0..8).map(|_| a.malloc(256 * 1024, 0)).collect();
+        for i in [1, 3, 5] {
+            a.free(x[i]);
+        }
+        for i in [0, 2, 4, 6, 7] {
+            a.free(x[i]);
+        }
+        assert_eq!(a.allocated, 0);
+        // 1 MiB is the small pool's largest request: only a merged run of four blocks holds it.
+        let y = a.malloc(MIB, 0);
+        assert_eq!(a.reserved, 2 * MIB, "the merged segment serves it");
+        a.free(y);
     }
 }

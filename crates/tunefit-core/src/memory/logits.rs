@@ -10,9 +10,76 @@ pub(super) struct LossPath {
     pub loss_saved: f64,
     /// Everything the loss path holds at its peak.
     pub logits: f64,
-    /// What it holds at its peak during the forward (the loss phase of the timeline); where
-    /// this is below `logits`, the rest is the backward of the loss.
-    pub forward: f64,
+    /// The same path tensor by tensor, in the order the allocator sees it (the replay's):
+    /// its forward peak may be below `logits`, the rest coming in the loss's backward.
+    pub program: LossProgram,
+}
+
+/// One allocator event of the loss path: a tensor of so many bytes, or the release of the
+/// path's `k`-th tensor (counted over the forward and the backward together).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum LossEvent {
+    Alloc(f64),
+    Free(usize),
+}
+
+/// The loss path's tensors: `forward` runs after the head, `backward` when the backward
+/// starts; what neither frees lives until the head's own backward has made its input's
+/// gradient (the saved log-probs of a path that keeps them to the end, the gradient the head
+/// consumes).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LossProgram {
+    pub forward: Vec<LossEvent>,
+    pub backward: Vec<LossEvent>,
+}
+
+impl LossProgram {
+    /// Every tensor's bytes times `k` (a pipeline stage's share of the path).
+    pub fn scaled(&self, k: f64) -> LossProgram {
+        let f = |v: &Vec<LossEvent>| {
+            v.iter()
+                .map(|e| match *e {
+                    LossEvent::Alloc(b) => LossEvent::Alloc(b * k),
+                    x => x,
+                })
+                .collect()
+        };
+        LossProgram { forward: f(&self.forward), backward: f(&self.backward) }
+    }
+
+    /// A path known only by its totals: what it keeps, its forward peak and its backward peak,
+    /// each one block.
+    fn lumped(saved: f64, forward: f64, peak: f64) -> LossProgram {
+        use LossEvent::{Alloc, Free};
+        let back = if forward < peak { (peak - saved).max(0.0) } else { 0.0 };
+        LossProgram {
+            forward: vec![Alloc(saved), Alloc((forward - saved).max(0.0)), Free(1)],
+            backward: vec![Alloc(back), Free(2)],
+        }
+    }
+
+    /// HF's upcast loss tensor by tensor (transformers loss/loss_utils.py `ForCausalLMLoss`,
+    /// then torch's `cross_entropy` = `log_softmax` + `nll_loss`; `tv` = tokens × vocab):
+    /// forward: the head's 16-bit logits, their fp32 copy (`logits.float()`), the fp32
+    /// log-probs `log_softmax` saves; the copy goes when the loss returns, the 16-bit logits
+    /// with the model's output before backward. Backward: `nll_loss_backward`'s fp32 gradient,
+    /// `_log_softmax_backward_data`'s fp32 result, then the first two go and `.float()`'s
+    /// backward casts the result to the head's dtype, the gradient the head consumes.
+    /// `extra`: what a logit soft-cap keeps beside the log-probs (its tanh output).
+    fn upcast(tv: f64, act_bytes: f64, extra: f64) -> LossProgram {
+        use LossEvent::{Alloc, Free};
+        if act_bytes >= 4.0 {
+            // `.float()` of an fp32 tensor is the tensor itself: no copy and no cast back.
+            return LossProgram {
+                forward: vec![Alloc(tv * 4.0), Alloc(tv * 4.0 + extra), Free(0)],
+                backward: vec![Alloc(tv * 4.0), Alloc(tv * 4.0), Free(2), Free(1)],
+            };
+        }
+        LossProgram {
+            forward: vec![Alloc(tv * act_bytes), Alloc(tv * 4.0), Alloc(tv * 4.0 + extra), Free(1), Free(0)],
+            backward: vec![Alloc(tv * 4.0), Alloc(tv * 4.0), Free(3), Free(2), Alloc(tv * act_bytes), Free(4)],
+        }
+    }
 }
 
 /// How the loss runs: the `loss` key over the framework's own implementation.
@@ -103,5 +170,54 @@ pub(super) fn loss_path(r: &Run, head_trains: bool) -> LossPath {
         }
         _ => logits,
     };
-    LossPath { loss_saved, logits, forward }
+    let program = match logits_impl {
+        // Compiled, Inductor fuses the loss's kernels and their buffers: known by its totals.
+        LogitsImpl::Fp32Upcast if !a.encoder_only && !res.compile => {
+            let extra = if a.quirks.softcap { tokens * v * act_bytes } else { 0.0 };
+            LossProgram::upcast(tokens * v, act_bytes, extra)
+        }
+        _ => LossProgram::lumped(loss_saved, forward, logits),
+    };
+    LossPath { loss_saved, logits, program }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{LossEvent, LossProgram};
+
+    /// Live bytes at the forward's and the backward's peaks, and what stays live after both.
+    fn walk(p: &LossProgram) -> (f64, f64, f64) {
+        let mut live: Vec<Option<f64>> = Vec::new();
+        let sum = |l: &Vec<Option<f64>>| l.iter().flatten().sum::<f64>();
+        let mut peaks = [0.0f64; 2];
+        for (k, events) in [&p.forward, &p.backward].into_iter().enumerate() {
+            for e in events {
+                match *e {
+                    LossEvent::Alloc(b) => live.push(Some(b)),
+                    LossEvent::Free(i) => live[i] = None,
+                }
+                peaks[k] = peaks[k].max(sum(&live));
+            }
+        }
+        (peaks[0], peaks[1], sum(&live))
+    }
+
+    #[test]
+    fn hf_upcast_path_holds_the_totals_the_terms_count() {
+        // bf16: forward 2 + 4 + 4 bytes per token·vocab, backward 4 saved + 4 + 4, and the
+        // 16-bit gradient the head consumes stays.
+        let (f, b, rest) = walk(&LossProgram::upcast(1.0, 2.0, 0.0));
+        assert_eq!((f, b, rest), (10.0, 12.0, 2.0));
+        // fp32: no copy, and the log-softmax result is the head's gradient.
+        let (f, b, rest) = walk(&LossProgram::upcast(1.0, 4.0, 0.0));
+        assert_eq!((f, b, rest), (8.0, 12.0, 4.0));
+    }
+
+    #[test]
+    fn a_path_known_by_its_totals_keeps_its_saved_part_to_the_end() {
+        let (f, b, rest) = walk(&LossProgram::lumped(4.0, 10.0, 12.0));
+        assert_eq!((f, b, rest), (10.0, 12.0, 4.0));
+        let (f, _, rest) = walk(&LossProgram::lumped(3.0, 5.0, 5.0).scaled(2.0));
+        assert_eq!((f, rest), (10.0, 6.0));
+    }
 }

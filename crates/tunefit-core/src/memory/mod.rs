@@ -4,7 +4,8 @@
 //! parameters in theirs, autocast's 16-bit working copies), gradients, optimizer states,
 //! activations saved for backward (crate::activation), logits and loss transients, and
 //! named overheads. Three peaks: `allocated` (live tensors at the worst moment of a step),
-//! `reserved` (allocated plus the caching allocator's fragmentation) and `device` (reserved
+//! `reserved` (allocated plus what the caching allocator holds beside them, from the replay of
+//! the run's allocations: cache.rs, timeline.rs, allocator.rs) and `device` (reserved
 //! plus the CUDA context and memory outside PyTorch: NCCL buffers, bitsandbytes paged states).
 //! All arithmetic is f64 over validated inputs and checked before it becomes bytes.
 
@@ -13,6 +14,7 @@ pub mod shape;
 pub mod timeline;
 
 mod buffers;
+mod cache;
 mod checks;
 mod explain;
 mod logits;
@@ -84,8 +86,8 @@ pub struct MemoryBreakdown {
     /// The same moment, for the page to say in its language (`Moment::text`); not in the JSON.
     #[serde(skip)]
     pub peak_moment: Option<crate::memory::timeline::Moment>,
-    /// The replay's own `max_memory_reserved` (segments, size classes and streams of the
-    /// allocator), beside `reserved`'s rule.
+    /// `reserved` when it came from the run's own replay (None for a solver's variant, which
+    /// takes the replay's share): kept in the JSON, whose field names are a contract.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub replay_reserved: Option<u64>,
 }
@@ -129,14 +131,23 @@ pub struct Estimate {
     pub detail: Detail,
     /// What `replay` builds the run's tensors from.
     pub timeline_input: Box<shape::Input>,
+    /// The replay `reserved` came from; None for a variant that took `Settings::cache_excess`.
+    pub replay: Option<Box<timeline::Replay>>,
+    /// Bytes the allocator caches beyond the live tensors, per byte of the per-step tensors
+    /// (activations, logits, optimizer temporaries): what `Settings::cache_excess` carries to
+    /// the variants of this query.
+    pub cache_excess: f64,
 }
 
 impl Estimate {
     /// The run replayed allocation by allocation through PyTorch's caching allocator: where
     /// the peak falls and how allocated and reserved move over load, the first step and a
-    /// steady step (~0.2 ms; the page and the solvers do without it).
+    /// steady step (the one `reserved` came from, or a new one for a variant).
     pub fn replay(&self) -> timeline::Replay {
-        timeline::replay(&shape::timeline_shape(&self.timeline_input), self.timeline_input.alloc)
+        match &self.replay {
+            Some(r) => (**r).clone(),
+            None => timeline::replay(&shape::timeline_shape(&self.timeline_input), self.timeline_input.alloc),
+        }
     }
 }
 
@@ -185,5 +196,7 @@ pub fn estimate(s: &Settings) -> Result<Estimate, Error> {
         explanations,
         detail: p.detail,
         timeline_input: p.timeline_input,
+        replay: p.replay,
+        cache_excess: p.cache_excess,
     })
 }

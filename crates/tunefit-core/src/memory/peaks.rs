@@ -17,6 +17,8 @@ pub(super) struct Peaks {
     pub memory: MemoryBreakdown,
     pub detail: Detail,
     pub timeline_input: Box<shape::Input>,
+    pub replay: Option<Box<super::timeline::Replay>>,
+    pub cache_excess: f64,
 }
 
 /// `staged`: activations and logits of the pipeline stage that holds the most.
@@ -45,32 +47,20 @@ pub(super) fn peaks(
     } else {
         0.0
     };
-    // Gradients already exist during the forward pass when they accumulate over micro-batches,
-    // or when zero_grad leaves them allocated as zeros (set_to_none=0: torch < 2.0).
-    let fb = if q.ga > 1 || !q.set_to_none {
-        w + o_torch + g + act + logits
-    } else {
-        w + o_torch + (act + logits + g_first.min(g)).max(g)
-    };
+    let grads_kept = super::run::grads_kept(q);
+    let fb =
+        if grads_kept { w + o_torch + g + act + logits } else { w + o_torch + (act + logits + g_first.min(g)).max(g) };
     // A loop that keeps the previous micro-batch's output until the next forward returns
     // (retained.rs): at that forward's end both outputs, everything it saved and what the old
     // graph still holds are live; shown as overhead when it is the larger moment.
     let ret = super::retained::retained(r, sv);
-    let g_fwd = if q.ga > 1 || !q.set_to_none { g } else { 0.0 };
+    let g_fwd = if grads_kept { g } else { 0.0 };
     let held = (w + o_torch + g_fwd + act + ret.output + ret.previous - fb).max(0.0);
     let peak_fb = fb + held + buffers;
     // With the step inside backward, its temporaries sit on top of the activations still
     // held there.
     let peak_step = if q.optim_in_bwd { peak_fb + step_temp } else { w + o_torch + g + step_temp + buffers };
     let allocated = peak_fb.max(peak_step);
-    // Caching allocator: tensors created and freed every step (activations, logits, step
-    // temporaries) come in many sizes; freed blocks of one size serve later requests of
-    // another only after splitting, so a few percent stays cached but unused. 5% is the
-    // middle of PyTorch's documented behaviour (2 MiB rounding of large blocks, 20 MiB
-    // segments for 1–10 MiB requests) seen as 1–5 GiB on 20–60 GiB peaks (§6.5).
-    let dynamic = act + logits + step_temp;
-    let fragmentation = 0.05 * dynamic;
-    let reserved = allocated + fragmentation;
     // The run's tensors, for the event-by-event replay through the allocator (timeline.rs).
     let timeline_input = Box::new(shape::Input {
         q: q.clone(),
@@ -90,18 +80,20 @@ pub(super) fn peaks(
         act_pre_pp,
         autocast: (st.autocast_copies / tp, st.head_params > 0.0),
         act,
-        loss_saved,
-        loss_forward: if lp.logits > 0.0 { lp.forward * logits / lp.logits } else { 0.0 },
-        logits,
+        loss: lp.program.scaled(if lp.logits > 0.0 { logits / lp.logits } else { 0.0 }),
         step_temp,
         dequant: dequant_buf,
         bucket: bucket_buf,
         gathered: (gathered, pg.block_unit, pg.root),
+        master_share: if st.opt_full > 0.0 { (st.master_full / st.opt_full).min(1.0) } else { 0.0 },
         adapter_bytes,
         // FSDP1 switches to NO_SHARD on one rank (gradients all-reduced in place).
         grads_on_reduce: q.shard == ShardingStrategy::Fsdp && r.dp > 1.0,
         alloc: super::allocator::Config::of(res.alloc),
     });
+    let cache = super::cache::cache(&timeline_input, act + logits + step_temp, r.cache_excess);
+    let (fragmentation, replay) = (cache.bytes, cache.replay);
+    let reserved = allocated + fragmentation;
     let nccl = if q.gpus > 1 { 512.0 * MIB } else { 0.0 };
     let context = res.profile.cuda_context as f64;
     let device = reserved + context + nccl + paged_bytes;
@@ -132,9 +124,9 @@ pub(super) fn peaks(
         host_ram: host_ram as u64,
         saved_for_backward: (blocks_saved + loss_saved + misc_saved) as u64,
         timeline: None,
-        peak_phase: None,
-        peak_moment: None,
-        replay_reserved: None,
+        peak_phase: replay.as_ref().map(|r| r.peak_event.clone()),
+        peak_moment: replay.as_ref().map(|r| r.peak_moment),
+        replay_reserved: replay.as_ref().map(|_| reserved as u64),
     };
     let detail = Detail {
         peak_forward_backward: peak_fb,
@@ -148,5 +140,5 @@ pub(super) fn peaks(
         framework_buffers: buffers,
         non_torch: nccl,
     };
-    Ok(Peaks { memory, detail, timeline_input })
+    Ok(Peaks { memory, detail, timeline_input, replay, cache_excess: cache.share })
 }

@@ -42,6 +42,8 @@ pub(super) struct Run<'a> {
     /// `dp_shard_cp` mesh): every rank of both holds the same weights.
     pub dp: f64,
     pub gpus_per_node: f64,
+    /// The replay's cache share carried by a variant (`Settings::cache_excess`).
+    pub cache_excess: Option<f64>,
 }
 
 impl<'a> Run<'a> {
@@ -109,7 +111,18 @@ impl<'a> Run<'a> {
             pp: q.pp as f64,
             dp: (q.gpus / (q.tp * q.pp * q.cp).max(1)).max(1) as f64 * q.cp as f64,
             gpus_per_node: (q.gpus as f64 / q.nodes as f64).ceil(),
+            cache_excess: s.cache_excess,
             a,
         })
     }
+}
+
+/// Gradients stay allocated across steps, so they exist during the forward pass: they
+/// accumulate over micro-batches, `zero_grad` leaves them allocated as zeros
+/// (`set_to_none=0`: torch < 2.0), or DeepSpeed keeps them in buffers of its own: ZeRO-3's
+/// gradient partitions in one flat buffer made at initialisation (stage3.py
+/// `grad_partitions_flat_buffer`), ZeRO-2's in `grads_in_partition`, made by the first backward
+/// and kept (stage_1_and_2.py; both DeepSpeed @38327e07).
+pub(super) fn grads_kept(q: &Query) -> bool {
+    q.ga > 1 || !q.set_to_none || matches!(q.shard, ShardingStrategy::Zero2 | ShardingStrategy::Zero3)
 }

@@ -34,11 +34,9 @@ pub struct Input {
     /// none of them is the head's).
     pub autocast: (f64, bool),
     pub act: f64,
-    pub loss_saved: f64,
-    /// The loss path's peak during the forward (the rest of `logits` comes in backward),
-    /// scaled by the pipeline's staging as `logits` is (the last stage's).
-    pub loss_forward: f64,
-    pub logits: f64,
+    /// The loss path's tensors, scaled by the pipeline's staging as `logits` is (the last
+    /// stage's).
+    pub loss: super::logits::LossProgram,
     pub step_temp: f64,
     pub dequant: f64,
     pub bucket: f64,
@@ -48,8 +46,32 @@ pub struct Input {
     pub adapter_bytes: f64,
     /// FSDP over more than one rank: sharded gradients live on the reduce-scatter stream.
     pub grads_on_reduce: bool,
+    /// The share of `o` that is the fp32 master copy (ZeRO's and FSDP's under mixed precision).
+    pub master_share: f64,
     /// The allocator's settings the run sets (`alloc`, the framework profile's).
     pub alloc: super::allocator::Config,
+}
+
+/// Tensors under the small pool's limit (1 MiB, `kSmallSize`) that one block makes and frees
+/// together, packed into requests of at most that size, in order: the allocator carves them
+/// from the same 2 MiB segments either way, and a block of LoRA holds dozens of them (an
+/// adapter's A and B, their gradients and states), which the replay then walks as a few.
+fn pack_small(tensors: Vec<f64>) -> Vec<f64> {
+    const SMALL: f64 = 1048576.0;
+    let mut out: Vec<f64> = Vec::with_capacity(tensors.len());
+    let mut open = false;
+    for t in tensors {
+        if t > SMALL {
+            out.push(t);
+            open = false;
+        } else if let Some(last) = out.last_mut().filter(|l| open && **l + t <= SMALL) {
+            *last += t;
+        } else {
+            out.push(t);
+            open = true;
+        }
+    }
+    out
 }
 
 /// Splits `total` bytes over tensors in proportion to `parts`.
@@ -95,9 +117,8 @@ pub(super) fn timeline_shape(i: &Input) -> Shape {
     } else {
         vec![]
     };
-    let grad_block_share = if peft { 1.0 } else { block_share };
     let per_block = |total: f64| -> Vec<f64> {
-        let t = total * grad_block_share / layers as f64;
+        let t = total * if peft { 1.0 } else { block_share } / layers as f64;
         if peft {
             split(t, &adapter_tensors)
         } else if sharded {
@@ -106,7 +127,7 @@ pub(super) fn timeline_shape(i: &Input) -> Shape {
             split(t, &linears)
         }
     };
-    let block_grads = per_block(i.g);
+    let block_grads = pack_small(per_block(i.g));
     // The head's gradient appears as the backward starts (a tied head's is the shared weight's),
     // an untied embedding's only when the backward reaches it, after block 0.
     let rest_grads = if peft { vec![] } else { split(i.g * (1.0 - block_share), &[embed, head]) };
@@ -114,8 +135,65 @@ pub(super) fn timeline_shape(i: &Input) -> Shape {
         [e, h] if *h > 0.0 => (vec![*h], vec![*e]),
         _ => (rest_grads, vec![]),
     };
-    let block_states = per_block(i.o);
-    let other_states = if peft { vec![] } else { split(i.o * (1.0 - block_share), &[embed, head]) };
+    // ZeRO's and FSDP's fp32 master partitions exist from initialisation (DeepSpeed
+    // stage3.py `_create_fp32_partitions`, stage_1_and_2.py `single_partition_of_fp32_groups`
+    // @38327e07; FSDP's sharded parameters): loaded with the weights. The optimizer's own
+    // states come at its first step.
+    let (master, states) = (i.o * i.master_share, i.o * (1.0 - i.master_share));
+    let block_states = pack_small(per_block(states));
+    let other_states = if peft { vec![] } else { split(states * (1.0 - block_share), &[embed, head]) };
+    let Activations { saved, recompute, head_saved, head_copy } = activations(i, embed);
+    let layers_with_grad =
+        ((i.layers_with_grad / i.pp).round() as usize).clamp(usize::from(i.layers_with_grad > 0.0), layers);
+    let workspace = workspace(i);
+    let dp = data_parallel(i, other_weights.first().copied().unwrap_or(0.0));
+    Shape {
+        layers,
+        block_weights,
+        other_weights,
+        block_grads,
+        other_grads,
+        embed_grads,
+        block_states,
+        other_states,
+        master: (master * block_share / layers as f64, master * (1.0 - block_share)),
+        grads_at_load: q.shard == ShardingStrategy::Zero3,
+        layers_with_grad,
+        saved,
+        recompute,
+        workspace,
+        head_saved,
+        head_copy,
+        loss: i.loss.clone(),
+        act_grad: i.tokens * h * i.act_bytes / i.tp,
+        step_temp: i.step_temp,
+        persistent: if q.shard == ShardingStrategy::None { i.bucket } else { 0.0 },
+        gathered_unit: dp.gathered_unit,
+        root_unit: dp.root_unit,
+        reduce_unit: if q.shard.shards_grads() { i.bucket } else { 0.0 },
+        grads_on_reduce: i.grads_on_reduce,
+        dequant: i.dequant,
+        // bitsandbytes quantizes on the GPU: each 16-bit weight is moved there first
+        // (transformers' `create_quantized_param` → `Params4bit.to(device)`).
+        load_transient: if q.method == Method::Qlora { h * f.max(qd) * 2.0 / i.tp } else { 0.0 },
+        load_broadcast: dp.load_broadcast,
+        save_gather: dp.save_gather,
+        grads_persist: super::run::grads_kept(q),
+        micro_steps: (q.ga as usize).min(2),
+    }
+}
+
+/// A block's saved tensors as the forward makes them, the block rebuilt under full
+/// checkpointing, what the forward saves outside the blocks, and autocast's copy of the head.
+struct Activations {
+    saved: Vec<f64>,
+    recompute: Vec<f64>,
+    head_saved: f64,
+    head_copy: f64,
+}
+
+fn activations(i: &Input, embed: f64) -> Activations {
+    let a = &i.a;
     // Activations: each kept block's saved tensors (the pipeline's first stage holds several
     // micro-batches: scaled as the terms are), the rest outside the blocks.
     let scale = if i.act_pre_pp > 0.0 { i.act / i.act_pre_pp } else { 1.0 };
@@ -133,47 +211,12 @@ pub(super) fn timeline_shape(i: &Input) -> Shape {
     if autocast_block > 0.0 {
         saved.push(autocast_block * in_flight);
     }
+    let saved = pack_small(saved);
     let blocks = i.layers_with_grad * i.layer_bytes;
     let outside = i.act_pre_pp - blocks - i.recompute - autocast_block * i.layers_with_grad - autocast_head;
     let head_saved = (outside * scale).max(0.0);
-    let recompute = if i.recompute > 0.0 { split(i.recompute, &fields) } else { vec![] };
-    let layers_with_grad =
-        ((i.layers_with_grad / i.pp).round() as usize).clamp(usize::from(i.layers_with_grad > 0.0), layers);
-    let workspace = workspace(i);
-    let dp = data_parallel(i, other_weights.first().copied().unwrap_or(0.0));
-    Shape {
-        layers,
-        block_weights,
-        other_weights,
-        block_grads,
-        other_grads,
-        embed_grads,
-        block_states,
-        other_states,
-        layers_with_grad,
-        saved,
-        recompute,
-        workspace,
-        head_saved,
-        loss_saved: i.loss_saved + autocast_head * scale,
-        loss_transient: (i.loss_forward - i.loss_saved).max(0.0),
-        loss_backward: if i.loss_forward < i.logits { (i.logits - i.loss_saved).max(0.0) } else { 0.0 },
-        act_grad: i.tokens * h * i.act_bytes / i.tp,
-        step_temp: i.step_temp,
-        persistent: if q.shard == ShardingStrategy::None { i.bucket } else { 0.0 },
-        gathered_unit: dp.gathered_unit,
-        root_unit: dp.root_unit,
-        reduce_unit: if q.shard.shards_grads() { i.bucket } else { 0.0 },
-        grads_on_reduce: i.grads_on_reduce,
-        dequant: i.dequant,
-        // bitsandbytes quantizes on the GPU: each 16-bit weight is moved there first
-        // (transformers' `create_quantized_param` → `Params4bit.to(device)`).
-        load_transient: if q.method == Method::Qlora { h * f.max(qd) * 2.0 / i.tp } else { 0.0 },
-        load_broadcast: dp.load_broadcast,
-        save_gather: dp.save_gather,
-        grads_persist: q.ga > 1 || !q.set_to_none,
-        micro_steps: (q.ga as usize).min(2),
-    }
+    let recompute = if i.recompute > 0.0 { pack_small(split(i.recompute, &fields)) } else { vec![] };
+    Activations { saved, recompute, head_saved, head_copy: autocast_head * scale }
 }
 
 /// What a block's forward makes and drops. Checkpointed, the MLP's hidden states: a dense

@@ -37,6 +37,10 @@ pub(super) struct States {
     pub state_bytes_ad: f64,
     /// What GaLore projects, once for its states and its step temporaries.
     pub galore: Option<Galore>,
+    /// The fp32 master copy inside `opt_full` (ZeRO's and FSDP's sharded fp32 parameters under
+    /// mixed precision), which exists from initialisation, unlike the states the optimizer
+    /// creates at its first step.
+    pub master_full: f64,
 }
 
 pub(super) fn states(r: &Run, warn: &mut Vec<Warning>) -> Result<States, Error> {
@@ -138,6 +142,7 @@ pub(super) fn states(r: &Run, warn: &mut Vec<Warning>) -> Result<States, Error> 
         warn.push(Warning::PagedOptimizer);
     }
     Ok(States {
+        master_full: base_master,
         weights_full,
         grads_full,
         opt_full,

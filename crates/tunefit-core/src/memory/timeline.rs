@@ -23,6 +23,7 @@
 //! cannot use them: from the second step `reserved` holds the gradients beside the forward.
 
 use super::allocator::{Allocation, CachingAllocator, Config, Stream};
+pub use super::logits::{LossEvent, LossProgram};
 use crate::diag::Lang;
 use serde::Serialize;
 
@@ -88,6 +89,11 @@ pub struct Shape {
     /// Optimizer states and master weights, per block and for the rest.
     pub block_states: Vec<f64>,
     pub other_states: Vec<f64>,
+    /// The fp32 master copy a sharded mixed-precision run keeps from initialisation: per block,
+    /// and the rest.
+    pub master: (f64, f64),
+    /// The gradients live in a buffer made at initialisation (ZeRO-3's flat partitions).
+    pub grads_at_load: bool,
     /// Blocks that keep activations (freeze-tuning: the trained ones).
     pub layers_with_grad: usize,
     /// Saved tensors one block keeps for backward.
@@ -99,13 +105,11 @@ pub struct Shape {
     /// Saved outside the blocks by the forward (head input, final norm, masks, ids); what
     /// the head itself keeps is in `loss_saved`.
     pub head_saved: f64,
-    /// The loss path: what it keeps for backward, and its transient peak on top during the
-    /// forward; `loss_backward` is what the backward of the loss holds beside the saved part
-    /// (HF's fp32 log-softmax: its incoming gradient and its result), 0 where the loss path
-    /// peaks in the forward.
-    pub loss_saved: f64,
-    pub loss_transient: f64,
-    pub loss_backward: f64,
+    /// Autocast's 16-bit copy of the head's weight, made as the head runs and kept for its
+    /// backward.
+    pub head_copy: f64,
+    /// The loss path tensor by tensor: the forward after the head, the backward of the loss.
+    pub loss: LossProgram,
     /// Gradient of one block's output flowing backward (two live at a time).
     pub act_grad: f64,
     /// Per-step temporary of the optimizer (foreach lists).
@@ -163,6 +167,9 @@ pub struct Replay {
 }
 
 impl Replay {
+    pub fn raw_len(&self) -> usize {
+        self.raw.len()
+    }
     /// At most `MAX_POINTS` points, evenly spread, the first at the peak among them.
     pub fn points(&self) -> Vec<Point> {
         thin(&self.raw, self.peak_allocated)
@@ -278,7 +285,8 @@ struct Raw {
 struct Run {
     a: CachingAllocator,
     requested: u64,
-    sizes: std::collections::HashMap<Allocation, u64>,
+    /// Requested bytes of each live allocation, by its block (a block holds one at a time).
+    sizes: Vec<u64>,
     points: Vec<Raw>,
     peak: (u64, Moment),
     now: Moment,
@@ -305,7 +313,11 @@ impl Run {
         }
         let h = self.a.malloc(bytes as u64, stream);
         self.requested += bytes as u64;
-        self.sizes.insert(h, bytes as u64);
+        let i = h.index();
+        if i >= self.sizes.len() {
+            self.sizes.resize(i + 1, 0);
+        }
+        self.sizes[i] = bytes as u64;
         Some(h)
     }
     fn alloc_all(&mut self, sizes: &[f64], stream: Stream) -> Vec<Allocation> {
@@ -323,7 +335,7 @@ impl Run {
     fn free(&mut self, h: Option<Allocation>) {
         if let Some(h) = h {
             self.a.free(h);
-            self.requested -= self.sizes.remove(&h).unwrap_or(0);
+            self.requested -= std::mem::take(&mut self.sizes[h.index()]);
         }
     }
     fn free_all(&mut self, hs: Vec<Allocation>) {
@@ -392,24 +404,24 @@ fn micro_step(r: &mut Run, s: &Shape, first: bool, grads: &mut Vec<Allocation>) 
     r.note();
     // ---- loss ----
     r.at(Phase::Loss, -1, first);
-    let loss = r.alloc(s.loss_saved, COMPUTE);
-    let lt = r.alloc(s.loss_transient, COMPUTE);
-    r.note();
-    r.free(lt);
+    let head_copy = r.alloc(s.head_copy, COMPUTE);
+    let mut loss = Vec::with_capacity(8);
+    loss_events(r, &s.loss.forward, &mut loss);
     // ---- backward ----
     let (grad_stream, unsharded_stream) = if s.grads_on_reduce { (REDUCE, COMPUTE) } else { (COMPUTE, REDUCE) };
     r.at(Phase::Backward, -1, first);
     // The loss's own backward runs first, before the head's gradients exist.
-    let lb = r.alloc(s.loss_backward, COMPUTE);
-    r.note();
-    r.free(lb);
+    loss_events(r, &s.loss.backward, &mut loss);
     let mut other_grads = Vec::new();
     if grads.is_empty() {
         other_grads = r.alloc_all(&s.other_grads, grad_stream);
     }
     let mut ag = r.alloc(s.act_grad, COMPUTE);
     r.note();
-    r.free(loss);
+    for h in loss {
+        r.free(h);
+    }
+    r.free(head_copy);
     r.free(head);
     let mut new_grads = Vec::new();
     let mut rc = Vec::with_capacity(s.recompute.len());
@@ -452,19 +464,48 @@ fn micro_step(r: &mut Run, s: &Shape, first: bool, grads: &mut Vec<Allocation>) 
     }
 }
 
+/// The loss path's events (logits.rs `LossProgram`): the figures are noted after each tensor
+/// it makes; `live` holds its tensors in the order they were made.
+fn loss_events(r: &mut Run, events: &[LossEvent], live: &mut Vec<Option<Allocation>>) {
+    for e in events {
+        match *e {
+            LossEvent::Alloc(b) => {
+                live.push(r.alloc(b, COMPUTE));
+                r.note();
+            }
+            LossEvent::Free(k) => {
+                let h = live.get_mut(k).and_then(Option::take);
+                r.free(h);
+            }
+        }
+    }
+}
+
 /// Replays load, the first step and one steady step.
 pub fn replay(s: &Shape, cfg: Config) -> Replay {
     let load = Moment { phase: Phase::Load, block: -1, first: false };
     let mut r = Run {
         a: CachingAllocator::new(cfg),
         requested: 0,
-        sizes: std::collections::HashMap::new(),
+        sizes: Vec::with_capacity(256),
         points: Vec::with_capacity(8 * s.layers + 16),
         peak: (0, load),
         now: load,
     };
     let weights = load_weights(&mut r, s);
+    for _ in 0..s.layers {
+        r.alloc(s.master.0, COMPUTE);
+    }
+    r.alloc(s.master.1, COMPUTE);
     let mut grads: Vec<Allocation> = Vec::new();
+    if s.grads_at_load {
+        for _ in 0..s.layers {
+            grads.extend(r.alloc_all(&s.block_grads, COMPUTE));
+        }
+        grads.extend(r.alloc_all(&s.other_grads, COMPUTE));
+        grads.extend(r.alloc_all(&s.embed_grads, COMPUTE));
+        r.note();
+    }
     let mut states: Vec<Allocation> = Vec::new();
     for step in 0..2 {
         let first = step == 0;
@@ -537,14 +578,18 @@ mod tests {
             embed_grads: vec![],
             block_states: vec![128e6; 7],
             other_states: vec![],
+            master: (0.0, 0.0),
+            grads_at_load: false,
             layers_with_grad: 4,
             saved: vec![100e6, 50e6, 200e6],
             recompute: vec![],
             workspace: 300e6,
             head_saved: 20e6,
-            loss_saved: 400e6,
-            loss_transient: 800e6,
-            loss_backward: 0.0,
+            head_copy: 0.0,
+            loss: LossProgram {
+                forward: vec![LossEvent::Alloc(400e6), LossEvent::Alloc(800e6), LossEvent::Free(1)],
+                backward: vec![],
+            },
             act_grad: 60e6,
             step_temp: 0.0,
             persistent: 0.0,
@@ -642,10 +687,24 @@ mod tests {
     #[test]
     fn the_log_softmax_backward_peaks_after_the_loss_not_in_it() {
         let mut s = shape();
-        (s.loss_transient, s.loss_backward) = (200e6, 800e6);
+        s.loss.forward[1] = LossEvent::Alloc(200e6);
+        s.loss.backward = vec![LossEvent::Alloc(800e6), LossEvent::Free(2)];
         let peaks = replay(&s, Config::default()).phase_peaks();
         let of = |ph: Phase| peaks.iter().find(|p| p.phase == ph && !p.first).unwrap().requested;
         assert!(of(Phase::Backward) > of(Phase::Loss) + 500_000_000);
+    }
+
+    #[test]
+    fn zero3_gradient_partitions_and_master_copies_exist_from_the_load() {
+        let mut s = shape();
+        s.grads_at_load = true;
+        s.grads_persist = true;
+        s.master = (50e6, 0.0);
+        let r = replay(&s, Config::default());
+        let load = r.phase_peaks().into_iter().find(|p| p.phase == Phase::Load).unwrap();
+        // Weights 7 × 64 MB × 4 blocks + 1 GB, gradients as much again, masters 4 × 50 MB.
+        let want = 2.0 * (7.0 * 64e6 * 4.0) + 1e9 + 200e6;
+        assert!((load.requested as f64 - want).abs() < 1e6, "{} vs {want}", load.requested);
     }
 
     #[test]
