@@ -57,8 +57,13 @@ import { bundleSizes } from './bundle.mjs';
 // read through an iterator adapter had cost 0.4 KB more. Main with GCP and Shadeform from the
 // catalog (397 offers) measured 328.5 KB; 343.7 KB on 2026-12-04, over its budgets of 327 and
 // 342 KB; with the display currency merged in: 331.3 KB; 346.1 KB (+2.8 KB, +2.4 KB).
-const BUDGET_KB = Number(process.env.TUNEFIT_SIZE_BUDGET_KB ?? 332);
-const BUDGET_RU_KB = Number(process.env.TUNEFIT_SIZE_BUDGET_RU_KB ?? 347);
+// `reserved` and `device` from the allocator replay in every estimate (the run's tensors, the
+// load, first and steady step, and PyTorch's caching allocator, which the page's wasm left out
+// while only the lazily loaded chart replayed): +9.2 KB, +9.8 KB in Russian (340.6 KB;
+// 355.9 KB). The replay is the headline figure's basis, so the first screen needs it; its
+// peak moment in words stays out (`report::with_peak_phase`, −0.4 KB).
+const BUDGET_KB = Number(process.env.TUNEFIT_SIZE_BUDGET_KB ?? 341);
+const BUDGET_RU_KB = Number(process.env.TUNEFIT_SIZE_BUDGET_RU_KB ?? 356);
 const dir = process.argv[2] ?? 'dist';
 const b = bundleSizes(dir);
 for (const f of b.files) {

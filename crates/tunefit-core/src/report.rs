@@ -104,13 +104,21 @@ pub fn evaluate_with_timeline(q: &Query) -> Result<Report, Error> {
 
 /// What `tunefit estimate --json` prints: `evaluate` with the fixes.
 pub fn evaluate_for_cli(q: &Query) -> Result<Report, Error> {
-    Ok(with_fixes(evaluate(q)?, q))
+    Ok(with_peak_phase(with_fixes(evaluate(q)?, q)))
+}
+
+/// Puts the replay's peak moment in English words (`memory.peak_phase`) for a report that is
+/// written out; the page says the moment in its own language (`Moment::text`).
+pub fn with_peak_phase(mut r: Report) -> Report {
+    r.memory.peak_phase = r.memory.peak_moment.map(|m| m.text(Lang::En));
+    r
 }
 
 /// Adds the allocator replay's points to a report of `q` (`MemoryBreakdown::timeline`;
 /// `peak_phase` and `reserved` come from the same replay in every report).
-pub fn with_timeline(mut r: Report, q: &Query) -> Result<Report, Error> {
+pub fn with_timeline(r: Report, q: &Query) -> Result<Report, Error> {
     let replay = crate::memory::estimate(&Settings::resolve(q)?)?.replay();
+    let mut r = with_peak_phase(r);
     r.memory.timeline = Some(replay.points());
     Ok(r)
 }
@@ -138,7 +146,7 @@ pub fn report_json(query: &str, prices_json: &str, today: f64) -> String {
     match evaluate_text(query, prices_json) {
         Ok((q, mut r)) => {
             r.date_offers(today);
-            serde_json::to_string_pretty(&with_fixes(r, &q)).unwrap_or_else(|e| err(e.to_string()))
+            serde_json::to_string_pretty(&with_peak_phase(with_fixes(r, &q))).unwrap_or_else(|e| err(e.to_string()))
         }
         Err(m) => err(m),
     }

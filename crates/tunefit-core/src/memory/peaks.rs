@@ -124,7 +124,8 @@ pub(super) fn peaks(
         host_ram: host_ram as u64,
         saved_for_backward: (blocks_saved + loss_saved + misc_saved) as u64,
         timeline: None,
-        peak_phase: replay.as_ref().map(|r| r.peak_event.clone()),
+        // In words only where a report is written out (`report::with_peak_phase`).
+        peak_phase: None,
         peak_moment: replay.as_ref().map(|r| r.peak_moment),
         replay_reserved: replay.as_ref().map(|_| reserved as u64),
     };

@@ -157,8 +157,6 @@ pub struct Point {
 pub struct Replay {
     pub peak_allocated: u64,
     pub peak_reserved: u64,
-    /// The event at which allocated peaked, in English words (the JSON's `peak_phase`).
-    pub peak_event: String,
     pub peak_phase: Phase,
     /// That event, to be put in words in any language (`Moment::text`).
     pub peak_moment: Moment,
@@ -167,6 +165,10 @@ pub struct Replay {
 }
 
 impl Replay {
+    /// The event at which allocated peaked, in English words (the JSON's `peak_phase`).
+    pub fn peak_event(&self) -> String {
+        self.peak_moment.words()
+    }
     pub fn raw_len(&self) -> usize {
         self.raw.len()
     }
@@ -375,7 +377,9 @@ fn micro_step(r: &mut Run, s: &Shape, first: bool, grads: &mut Vec<Allocation>) 
     // ---- forward ----
     r.at(Phase::Forward, 0, first);
     let root = r.alloc(s.root_unit, GATHER);
-    let mut saved: Vec<Vec<Allocation>> = Vec::with_capacity(s.layers);
+    // Each block's saved tensors, `s.saved.len()` slots a block (None: not kept, or empty).
+    let stride = s.saved.len();
+    let mut saved: Vec<Option<Allocation>> = Vec::with_capacity(s.layers * stride);
     let mut gathered: Vec<Allocation> = Vec::new();
     for l in 0..s.layers {
         r.at(Phase::Forward, l as i32, first);
@@ -390,7 +394,10 @@ fn micro_step(r: &mut Run, s: &Shape, first: bool, grads: &mut Vec<Allocation>) 
         let keeps = l >= s.layers - s.layers_with_grad.min(s.layers);
         let d = r.alloc(s.dequant, COMPUTE);
         let ws = r.alloc(s.workspace, COMPUTE);
-        saved.push(if keeps { r.alloc_all(&s.saved, COMPUTE) } else { Vec::new() });
+        for &b in &s.saved {
+            let h = if keeps { r.alloc(b, COMPUTE) } else { None };
+            saved.push(h);
+        }
         r.note();
         r.free(ws);
         r.free(d);
@@ -445,8 +452,9 @@ fn micro_step(r: &mut Run, s: &Shape, first: bool, grads: &mut Vec<Allocation>) 
         r.free(g_unit);
         r.free(ag);
         ag = next_ag;
-        let sv = std::mem::take(&mut saved[l]);
-        r.free_all(sv);
+        for h in &mut saved[l * stride..(l + 1) * stride] {
+            r.free(h.take());
+        }
     }
     if grads.is_empty() && !s.embed_grads.is_empty() {
         r.at(Phase::Backward, EMBEDDING, first);
@@ -455,8 +463,8 @@ fn micro_step(r: &mut Run, s: &Shape, first: bool, grads: &mut Vec<Allocation>) 
     }
     r.free(ag);
     r.free(root);
-    for v in saved {
-        r.free_all(v);
+    for h in saved {
+        r.free(h);
     }
     if grads.is_empty() {
         *grads = new_grads;
@@ -539,7 +547,6 @@ pub fn replay(s: &Shape, cfg: Config) -> Replay {
     Replay {
         peak_allocated,
         peak_reserved: r.a.peak_reserved,
-        peak_event: peak.words(),
         peak_phase: peak.phase,
         peak_moment: peak,
         raw: r.points,
@@ -610,14 +617,14 @@ mod tests {
     fn the_peak_is_named_and_reserved_is_at_least_allocated() {
         let r = replay(&shape(), Config::default());
         assert!(r.peak_reserved >= r.peak_allocated);
-        assert!(!r.peak_event.is_empty());
+        assert!(!r.peak_event().is_empty());
         assert!(r.points().len() <= MAX_POINTS);
         // In the steady step the states (3.6 GB) created by the first step sit beside the
         // weights (2.8), four blocks' activations (1.4) and the loss path (1.2): 9.0 GB at the
         // loss, above the first step's 8.2 GB (weights, gradients, new states).
-        assert_eq!(r.peak_phase, Phase::Loss, "{}", r.peak_event);
-        assert!(!r.peak_event.starts_with("first step"));
-        assert_eq!(r.peak_moment.text(Lang::En), r.peak_event);
+        assert_eq!(r.peak_phase, Phase::Loss, "{}", r.peak_event());
+        assert!(!r.peak_event().starts_with("first step"));
+        assert_eq!(r.peak_moment.text(Lang::En), r.peak_event());
         assert_eq!(r.peak_moment.text(Lang::Ru), "потери (логиты и их путь в fp32)");
         assert!(
             r.peak_allocated as f64 > 8.9e9 && (r.peak_allocated as f64) < 9.4e9,
