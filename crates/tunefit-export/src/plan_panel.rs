@@ -279,7 +279,7 @@ pub fn calibration_html(query: &str, log: &str, lang: &str, gib: bool) -> Html {
         write_html!(
             h,
             r#"<li data-testid="calibration-scale"><button type="button" data-act="set:mem_scale="#,
-            format_args!("{scale:.3}"),
+            format_args!("{scale:.4}"),
             r#"">"#,
             s.use_memory,
             "</button> (×",
