@@ -36,16 +36,24 @@ impl<'q> Settings<'q> {
 
     /// The same settings for `q`, a variant of this query in micro-batch, sequence length or
     /// GPU and node count (what the solvers and the offer ranking vary): none of those changes
-    /// the architecture or the framework's resolved behaviour, so nothing is resolved again.
+    /// the architecture or the framework's resolved behaviour, so nothing is resolved again;
+    /// the replay's cache share carries over unless the variant crosses from one GPU to several.
     pub fn variant<'v>(&self, q: &'v Query) -> Settings<'v> {
         Settings {
             query: q,
             arch: self.arch.clone(),
             preset: self.preset,
             resolved: self.resolved,
-            cache_excess: self.cache_excess,
+            // One GPU against several changes what the allocator caches (FSDP's gradients on
+            // the reduce-scatter stream, DDP's buckets): a variant across that line replays.
+            cache_excess: self.cache_excess.filter(|_| several(self.query) == several(q)),
         }
     }
+}
+
+/// Several GPUs, and several data-parallel ranks among them.
+fn several(q: &Query) -> (bool, bool) {
+    (q.gpus > 1, q.gpus / (q.tp * q.pp).max(1) > 1)
 }
 
 /// The architecture a query describes: preset, or inferred from `params`, plus overrides.

@@ -142,6 +142,8 @@ fn absurd_input_is_an_error_naming_a_key() {
         ("gpus=8&tp=3", "tp"),
         ("model=gpt2&method=adapter&bottleneck=5000", "bottleneck"),
         ("model=llama-3.1-405b&attn=eager&seq=10000000&batch=65536&method=full", "seq"),
+        // Passes the token guard, but its eager scores alone pass 2^64 bytes in the replay.
+        ("model=llama-3.1-405b&method=full&attn=eager&ckpt=none&batch=65536&seq=131072", "seq"),
     ] {
         match evaluate(&Query::parse(s).unwrap()) {
             Err(e @ (tunefit_core::Error::Invalid { .. } | tunefit_core::Error::Refused(_))) => {
@@ -183,4 +185,20 @@ fn solvers_agree_with_the_forward_model() {
     let n = f.min_gpus.expect("some count fits");
     let dev = |g: u32| variant_device(&s, &Query { gpus: g, nodes: g.div_ceil(8), ..q.clone() });
     assert!(n > 1 && dev(n) <= f.vram && dev(n - 1) > f.vram, "n={n}");
+}
+
+#[test]
+fn a_variant_across_one_gpu_and_several_replays_its_own_cache() {
+    // FSDP's gradients cached on the reduce-scatter stream exist only over several ranks: the
+    // one-GPU replay's share says nothing of them.
+    let one = Query::parse("model=llama-3-8b&method=full&shard=fsdp&batch=8&seq=512").unwrap();
+    let s = variantable(&one);
+    let more = Query { batch: 16, ..one.clone() };
+    assert_eq!(s.variant(&more).cache_excess, s.cache_excess);
+    let eight = Query { gpus: 8, ..one.clone() };
+    assert_eq!(s.variant(&eight).cache_excess, None);
+    let tp8 = Query::parse("model=llama-3-8b&method=full&shard=fsdp&gpus=8&tp=8").unwrap();
+    let s = variantable(&tp8);
+    assert_eq!(s.variant(&Query { gpus: 16, ..tp8.clone() }).cache_excess, None, "two data-parallel ranks");
+    assert!(s.variant(&Query { batch: 2, ..tp8.clone() }).cache_excess.is_some());
 }

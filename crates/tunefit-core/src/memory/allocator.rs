@@ -63,12 +63,12 @@ struct Block {
     pool: usize,
 }
 
-/// Free blocks of one stream and size class, ordered by (size, block) for best fit (the
-/// allocator's `BlockPool::blocks`, a `std::set` ordered the same way, the block index
-/// standing for the address). The large pool keeps a sorted list (few, large blocks); the
-/// small pool, whose sizes are multiples of 512 B up to 1 MiB, one bucket per size with a
-/// bitmap of the non-empty ones, since it holds hundreds of segment remainders; a bucket keeps
-/// its blocks in descending order, so that best fit takes the lowest from its end.
+/// Free blocks of one stream and size class, found by best fit (the allocator's
+/// `BlockPool::blocks`, a `std::set` ordered by (size, address)). The large pool keeps
+/// (size, block) order, the block index standing for the address, in tiers (`tier`); the small
+/// pool, whose sizes are multiples of 512 B up to 1 MiB and which holds hundreds of segment
+/// remainders, one list per size class with a bitmap of the non-empty ones, the block put in
+/// last (freed, split off or merged) first: the replay has no addresses to order equal sizes by.
 #[derive(Debug, Clone)]
 struct Pool {
     stream: Stream,
@@ -88,8 +88,9 @@ const TIERS: usize = 256;
 
 /// A size's tier: its power of two and the next two bits, in increasing order of size.
 fn tier(size: u64) -> usize {
-    let p = 63 - size.max(4).leading_zeros() as usize;
-    p * 4 + ((size >> (p - 2)) & 3) as usize
+    let s = size.max(4);
+    let p = 63 - s.leading_zeros() as usize;
+    p * 4 + ((s >> (p - 2)) & 3) as usize
 }
 
 // Six pools at most (two per stream): the small pool's bucket heads inline cost little.
@@ -259,7 +260,7 @@ pub fn round_size(size: u64) -> u64 {
     if size < MIN_BLOCK {
         MIN_BLOCK
     } else {
-        size.div_ceil(MIN_BLOCK) * MIN_BLOCK
+        size.div_ceil(MIN_BLOCK).saturating_mul(MIN_BLOCK)
     }
 }
 
@@ -270,7 +271,7 @@ pub fn segment_size(size: u64) -> u64 {
     } else if size < MIN_LARGE_ALLOC {
         LARGE_BUFFER
     } else {
-        size.div_ceil(ROUND_LARGE) * ROUND_LARGE
+        size.div_ceil(ROUND_LARGE).saturating_mul(ROUND_LARGE)
     }
 }
 
@@ -362,7 +363,7 @@ impl CachingAllocator {
             self.pools[p].free.insert(b.size - size, rest, &mut self.links);
         }
         self.blocks[i].allocated = true;
-        self.allocated += self.blocks[i].size;
+        self.allocated = self.allocated.saturating_add(self.blocks[i].size);
         self.peak_allocated = self.peak_allocated.max(self.allocated);
         Allocation(i)
     }
@@ -376,8 +377,8 @@ impl CachingAllocator {
             let page = if small { SMALL_BUFFER } else { LARGE_BUFFER };
             let tail = self.pools[p].tail.filter(|&t| !self.blocks[t].allocated);
             let have = tail.map_or(0, |t| self.blocks[t].size);
-            let add = (size - have.min(size)).div_ceil(page) * page;
-            self.reserved += add;
+            let add = (size - have.min(size)).div_ceil(page).saturating_mul(page);
+            self.reserved = self.reserved.saturating_add(add);
             self.peak_reserved = self.peak_reserved.max(self.reserved);
             match tail {
                 Some(t) => {
@@ -397,7 +398,7 @@ impl CachingAllocator {
             }
         } else {
             let bytes = segment_size(size);
-            self.reserved += bytes;
+            self.reserved = self.reserved.saturating_add(bytes);
             self.peak_reserved = self.peak_reserved.max(self.reserved);
             self.new_block(Block { size: bytes, allocated: false, prev: None, next: None, pool: p })
         }
@@ -408,7 +409,7 @@ impl CachingAllocator {
         let mut i = a.0;
         debug_assert!(self.blocks[i].allocated);
         self.blocks[i].allocated = false;
-        self.allocated -= self.blocks[i].size;
+        self.allocated = self.allocated.saturating_sub(self.blocks[i].size);
         let p = self.blocks[i].pool;
         if let Some(n) = self.blocks[i].next.filter(|&n| !self.blocks[n].allocated) {
             let nb = self.blocks[n];
@@ -589,6 +590,7 @@ mod tests {
         assert_eq!(a.reserved, 490 * MIB, "nothing cached fits 200 MiB");
         assert!(tier(100 * MIB) > tier(90 * MIB) && tier(130 * MIB) > tier(100 * MIB));
         assert!((1..64).all(|p| tier((1u64 << p) + 1) >= tier(1 << p)));
+        assert!((0..4096u64).all(|s| tier(s) <= tier(s + 1)) && tier(u64::MAX) < TIERS);
     }
 
     #[test]

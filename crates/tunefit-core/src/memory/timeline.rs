@@ -314,7 +314,7 @@ impl Run {
             return None;
         }
         let h = self.a.malloc(bytes as u64, stream);
-        self.requested += bytes as u64;
+        self.requested = self.requested.saturating_add(bytes as u64);
         let i = h.index();
         if i >= self.sizes.len() {
             self.sizes.resize(i + 1, 0);
@@ -337,7 +337,7 @@ impl Run {
     fn free(&mut self, h: Option<Allocation>) {
         if let Some(h) = h {
             self.a.free(h);
-            self.requested -= std::mem::take(&mut self.sizes[h.index()]);
+            self.requested = self.requested.saturating_sub(std::mem::take(&mut self.sizes[h.index()]));
         }
     }
     fn free_all(&mut self, hs: Vec<Allocation>) {
