@@ -73,7 +73,7 @@ pub(super) fn peaks(
         w,
         g,
         o: o_torch,
-        per_layer: sv.per_layer,
+        per_layer: (sv.per_layer, sv.unchecked),
         layers_with_grad,
         layer_bytes,
         recompute,

@@ -10,6 +10,8 @@ use crate::query::{Attention, Checkpointing, Method, TargetModule, Targets};
 pub(super) struct Saved {
     /// One block's saved tensors.
     pub per_layer: BlockSaved,
+    /// The same block without checkpointing: what its recomputation rebuilds, by kind.
+    pub unchecked: BlockSaved,
     /// One block's saved bytes (divided over the tensor-parallel group under sequence parallelism).
     pub layer_bytes: f64,
     /// Blocks whose activations backward needs.
@@ -102,11 +104,9 @@ pub(super) fn saved(r: &Run, autocast_copies: f64) -> Saved {
     };
     // What the blocks keep at the end of the forward pass, and (full checkpointing) the one
     // block recomputed during backward on top of it.
-    let none_bytes = if res.ckpt == Checkpointing::None {
-        layer_bytes
-    } else {
-        block.saved(a, tokens, seq, Checkpointing::None).total() / sp_div
-    };
+    let unchecked =
+        if res.ckpt == Checkpointing::None { per_layer } else { block.saved(a, tokens, seq, Checkpointing::None) };
+    let none_bytes = unchecked.total() / sp_div;
     // Checkpointing every n-th block only (torchtitan's `selective_ac_option: "n"`): the
     // other blocks keep everything.
     let checkpointed =
@@ -194,5 +194,16 @@ pub(super) fn saved(r: &Run, autocast_copies: f64) -> Saved {
             act += q.batch as f64 * seq * seq * act_bytes;
         }
     }
-    Saved { per_layer, layer_bytes, layers_with_grad, recompute, act, blocks_saved, misc_saved, host_act, head_trains }
+    Saved {
+        per_layer,
+        unchecked,
+        layer_bytes,
+        layers_with_grad,
+        recompute,
+        act,
+        blocks_saved,
+        misc_saved,
+        host_act,
+        head_trains,
+    }
 }

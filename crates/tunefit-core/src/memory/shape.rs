@@ -23,7 +23,9 @@ pub struct Input {
     pub w: f64,
     pub g: f64,
     pub o: f64,
-    pub per_layer: BlockSaved,
+    /// One block's saved tensors by kind, and the same block without checkpointing (what a
+    /// recomputation rebuilds).
+    pub per_layer: (BlockSaved, BlockSaved),
     pub layers_with_grad: f64,
     pub layer_bytes: f64,
     /// The block rebuilt during backward under full checkpointing (0 otherwise).
@@ -198,9 +200,9 @@ fn activations(i: &Input, embed: f64) -> Activations {
     // micro-batches: scaled as the terms are), the rest outside the blocks.
     let scale = if i.act_pre_pp > 0.0 { i.act / i.act_pre_pp } else { 1.0 };
     let in_flight = scale * i.pp;
-    let p = &i.per_layer;
-    let fields = [p.norms, p.attention, p.attention_scores, p.mlp, p.adapters, p.dropout_masks, p.norm_stats];
-    let mut saved = split(i.layer_bytes * in_flight, &fields);
+    let (p, full) = &i.per_layer;
+    let gated = a.mlp == MlpKind::Gated;
+    let mut saved = split(i.layer_bytes * in_flight, &tensors(p, gated));
     // Autocast caches each weight's 16-bit copy as its block's forward first casts it
     // (torch/csrc/autograd/autocast_mode.cpp `cached_cast`: leaves that require grad, kept
     // until the autocast region exits); the matmuls save them, so they go with the block.
@@ -215,8 +217,35 @@ fn activations(i: &Input, embed: f64) -> Activations {
     let blocks = i.layers_with_grad * i.layer_bytes;
     let outside = i.act_pre_pp - blocks - i.recompute - autocast_block * i.layers_with_grad - autocast_head;
     let head_saved = (outside * scale).max(0.0);
-    let recompute = if i.recompute > 0.0 { pack_small(split(i.recompute, &fields)) } else { vec![] };
+    // The recomputation rebuilds what the checkpointed block did not keep, by kind.
+    let rebuilt = BlockSaved {
+        norms: (full.norms - p.norms).max(0.0),
+        norm_stats: (full.norm_stats - p.norm_stats).max(0.0),
+        attention: (full.attention - p.attention).max(0.0),
+        attention_scores: (full.attention_scores - p.attention_scores).max(0.0),
+        mlp: (full.mlp - p.mlp).max(0.0),
+        adapters: (full.adapters - p.adapters).max(0.0),
+        dropout_masks: (full.dropout_masks - p.dropout_masks).max(0.0),
+    };
+    let recompute = if i.recompute > 0.0 { pack_small(split(i.recompute, &tensors(&rebuilt, gated))) } else { vec![] };
     Activations { saved, recompute, head_saved, head_copy: autocast_head * scale }
+}
+
+/// A block's saved bytes as the tensors autograd keeps, by kind (docs/saved-tensors.md): the
+/// two norms' outputs; the attention's linear inputs and kernel outputs (q, k, v, the output
+/// and the o-projection's input: four of similar size); the MLP's hidden states (a gated MLP's
+/// gate, up, activation and product; a plain one's fc1 output and activation); then the
+/// scores, adapters, masks and norm statistics, each one request. The allocator sees each
+/// tensor's size, not the kind's sum: a kind split into its tensors reuses blocks that one
+/// block-sized request could not.
+fn tensors(p: &BlockSaved, gated: bool) -> Vec<f64> {
+    let mlp_parts = if gated { 4 } else { 2 };
+    let mut t = vec![p.norms / 2.0; 2];
+    t.extend([p.attention / 4.0; 4]);
+    t.push(p.attention_scores);
+    t.extend(std::iter::repeat_n(p.mlp / mlp_parts as f64, mlp_parts));
+    t.extend([p.adapters, p.dropout_masks, p.norm_stats]);
+    t
 }
 
 /// What a block's forward makes and drops. Checkpointed, the MLP's hidden states: a dense
