@@ -61,9 +61,11 @@ import { bundleSizes } from './bundle.mjs';
 // load, first and steady step, and PyTorch's caching allocator, which the page's wasm left out
 // while only the lazily loaded chart replayed): +9.2 KB, +9.8 KB in Russian (340.6 KB;
 // 355.9 KB). The replay is the headline figure's basis, so the first screen needs it; its
-// peak moment in words stays out (`report::with_peak_phase`, −0.4 KB).
-const BUDGET_KB = Number(process.env.TUNEFIT_SIZE_BUDGET_KB ?? 341);
-const BUDGET_RU_KB = Number(process.env.TUNEFIT_SIZE_BUDGET_RU_KB ?? 356);
+// peak moment in words stays out (`report::with_peak_phase`, −0.4 KB). Each block's saved
+// and recomputed bytes split into the tensors autograd keeps, and the replay's counters
+// saturating instead of overflowing: +0.4 KB, +0.5 KB in Russian (341.0 KB; 356.4 KB).
+const BUDGET_KB = Number(process.env.TUNEFIT_SIZE_BUDGET_KB ?? 342);
+const BUDGET_RU_KB = Number(process.env.TUNEFIT_SIZE_BUDGET_RU_KB ?? 357);
 const dir = process.argv[2] ?? 'dist';
 const b = bundleSizes(dir);
 for (const f of b.files) {
