@@ -35,7 +35,7 @@ impl Verdict {
 /// The error band of the memory model on its measured cases (docs/accuracy.md): 80 % of the
 /// measured runs lie between `BAND_OVER` less and `BAND_UNDER` more than predicted (159
 /// cases, 2026-12-04, with reserved and device from the allocator replay: the 10th percentile
-/// of measured/predicted − 1 is −10.3 %, the 90th +18.1 %).
+/// of measured/predicted − 1 is −10.1 %, the 90th +18.1 %).
 /// tests/measured_runs.rs holds the band to that coverage; it narrows as the model's error does.
 pub const BAND_UNDER: f64 = 0.19;
 pub const BAND_OVER: f64 = 0.11;

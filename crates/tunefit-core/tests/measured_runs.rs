@@ -121,25 +121,6 @@ fn measured_runs_table_and_the_verdict_band() {
     let (rows, skipped) = cases();
     assert!(rows.len() >= 90, "{} cases", rows.len());
     let rule: Vec<f64> = rows.iter().map(|c| c.predicted / c.measured - 1.0).collect();
-    if let Ok(f) = std::env::var("TUNEFIT_DUMP") {
-        let t: String = rows
-            .iter()
-            .map(|c| {
-                format!(
-                    "{}\t{}\t{}\t{}\t{:.3}\t{:.3}\t{:.3}\t{}\n",
-                    c.id,
-                    c.framework,
-                    c.trust,
-                    c.metric,
-                    c.measured / 1073741824.0,
-                    c.predicted / 1073741824.0,
-                    c.predicted / 1073741824.0,
-                    c.query
-                )
-            })
-            .collect();
-        std::fs::write(f, t).unwrap();
-    }
     let mut t =
         format!("{} measured runs ({} left out, below). The model: {}.\n\n", rows.len(), skipped.len(), stats(&rule));
     t += "| case | framework | trust | metric | measured (GiB) | tunefit (GiB) | error | query |\n|---|---|---|---|---:|---:|---:|---|\n";

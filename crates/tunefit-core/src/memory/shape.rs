@@ -202,7 +202,12 @@ fn activations(i: &Input, embed: f64) -> Activations {
     let in_flight = scale * i.pp;
     let (p, full) = &i.per_layer;
     let gated = a.mlp == MlpKind::Gated;
-    let mut saved = split(i.layer_bytes * in_flight, &tensors(p, gated));
+    // The forward asks for each block's saved tensors in the same sizes every step, so one
+    // request per kind reuses the previous step's blocks as the tensors would; the
+    // recomputation below is made at once inside the backward, where the blocks it can reuse
+    // are the loss path's: there each tensor's own size decides.
+    let kinds = [p.norms, p.attention, p.attention_scores, p.mlp, p.adapters, p.dropout_masks, p.norm_stats];
+    let mut saved = split(i.layer_bytes * in_flight, &kinds);
     // Autocast caches each weight's 16-bit copy as its block's forward first casts it
     // (torch/csrc/autograd/autocast_mode.cpp `cached_cast`: leaves that require grad, kept
     // until the autocast region exits); the matmuls save them, so they go with the block.
@@ -231,7 +236,7 @@ fn activations(i: &Input, embed: f64) -> Activations {
     Activations { saved, recompute, head_saved, head_copy: autocast_head * scale }
 }
 
-/// A block's saved bytes as the tensors autograd keeps, by kind (docs/saved-tensors.md): the
+/// A block's recomputed bytes as the tensors autograd keeps, by kind (docs/saved-tensors.md): the
 /// two norms' outputs; the attention's linear inputs and kernel outputs (q, k, v, the output
 /// and the o-projection's input: four of similar size); the MLP's hidden states (a gated MLP's
 /// gate, up, activation and product; a plain one's fc1 output and activation); then the
