@@ -100,6 +100,14 @@ impl AppState {
     }
 
     /// The memory plot's horizontal axis (tracks it).
+    /// The report's allocator-replay share when the report is of `q` (the frame's query, one
+    /// frame behind the live one): the GPU table and the plots then take it instead of
+    /// replaying the same run again. Read untracked: they follow the frame, not the report.
+    pub fn replayed(&self, q: &Query) -> Option<f64> {
+        let canonical = q.to_query_string();
+        self.report.with_untracked(|r| r.as_ref().ok().filter(|r| r.query == canonical).map(|r| r.cache_excess))
+    }
+
     pub fn plot_x(&self) -> PlotX {
         if self.plot_batch.get() {
             PlotX::Batch

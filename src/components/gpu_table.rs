@@ -19,8 +19,9 @@ pub type GpuFit = (&'static str, &'static str, Option<Fit>);
 
 /// The fit of the current query on every GPU of the dataset (the core's `fit_every_gpu`),
 /// paired with each GPU's display name. Empty when the query cannot be estimated.
-pub fn fits(q: &tunefit_core::Query) -> Vec<GpuFit> {
-    let all = solve::fit_every_gpu(q).unwrap_or_default();
+/// `replayed`: the report's replay share when the report is of this query.
+pub fn fits(q: &tunefit_core::Query, replayed: Option<f64>) -> Vec<GpuFit> {
+    let all = solve::fit_every_gpu(q, replayed).unwrap_or_default();
     dataset::gpus()
         .iter()
         .zip(all.into_iter().map(Some).chain(std::iter::repeat(None)))
@@ -32,7 +33,7 @@ pub fn fits(q: &tunefit_core::Query) -> Vec<GpuFit> {
 pub fn GpuTable() -> impl IntoView {
     let st = use_state();
     let q = st.frame;
-    let rows = Memo::new(move |_| q.with(fits));
+    let rows = Memo::new(move |_| q.with(|q| fits(q, st.replayed(q))));
     let body = NodeRef::<leptos::html::Tbody>::new();
     // The rows are text markup (markup.rs says why), written by this effect rather than an
     // `inner_html` attribute so that keyboard focus on a row's button survives the rewrite

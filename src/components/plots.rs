@@ -44,10 +44,11 @@ fn x_axis(x: PlotX) -> (f64, f64, &'static [f64]) {
 }
 
 /// Device memory per GPU along the plot's axis (the core's `device_by_seq` / `device_by_batch`).
-pub fn memory_curve(q: &Query, x: PlotX) -> Vec<(u32, u64)> {
+/// `replayed`: the report's replay share when the report is of this query.
+pub fn memory_curve(q: &Query, x: PlotX, replayed: Option<f64>) -> Vec<(u32, u64)> {
     match x {
-        PlotX::Seq => solve::device_by_seq(q, &seq_ladder(q.seq)),
-        PlotX::Batch => solve::device_by_batch(q, &batch_ladder(q.batch)),
+        PlotX::Seq => solve::device_by_seq(q, &seq_ladder(q.seq), replayed),
+        PlotX::Batch => solve::device_by_batch(q, &batch_ladder(q.batch), replayed),
     }
 }
 
@@ -73,7 +74,7 @@ pub fn MemorySeqPlot() -> impl IntoView {
     let q = st.frame;
     let curve = Memo::new(move |_| {
         let x = st.plot_x();
-        q.with(|q| memory_curve(q, x))
+        q.with(|q| memory_curve(q, x, st.replayed(q)))
     });
     let title = move || if st.plot_x() == PlotX::Batch { st.s().plot_mem_batch } else { st.s().plot_mem_seq };
     let desc = move || if st.plot_x() == PlotX::Batch { st.s().plot_mem_batch_desc } else { st.s().plot_mem_seq_desc };

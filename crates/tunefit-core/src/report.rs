@@ -35,6 +35,11 @@ pub struct Report {
     /// download, the page's summary through the lazily loaded module).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub fixes: Vec<crate::fix::Fix>,
+    /// The allocator replay's cache share (`memory::Estimate::cache_excess`): what the GPU
+    /// table and the plots take for their variants of this very query, so that they do not
+    /// replay it again (`solve::fit_every_gpu`, `device_by_seq`, `device_by_batch`).
+    #[serde(skip)]
+    pub cache_excess: f64,
 }
 
 /// Evaluates one query: memory, and fit when a GPU is named.
@@ -216,5 +221,6 @@ fn finish(
         time,
         cost: Some(cost),
         fixes: Vec::new(),
+        cache_excess: est.cache_excess,
     })
 }

@@ -204,8 +204,12 @@ pub fn fit_on(s: &Settings, est: &Estimate, gpu: &crate::dataset::Gpu) -> Fit {
 /// The fit of `q` on every GPU of the dataset, in dataset order. A fit depends on the GPU only
 /// through its memory size, and many GPUs share one (80, 48, 24 GiB ...), so the solvers run
 /// once per distinct size and the result is reused under each GPU's id.
-pub fn fit_every_gpu(q: &Query) -> Result<Vec<Fit>, Error> {
+///
+/// `replayed`: the query's own replay's cache share when a report of it has one
+/// (`Report::cache_excess`), so that the table does not replay it again.
+pub fn fit_every_gpu(q: &Query, replayed: Option<f64>) -> Result<Vec<Fit>, Error> {
     let mut s = Settings::resolve(q)?;
+    s.cache_excess = replayed;
     let est = crate::memory::estimate(&s)?;
     s.cache_excess = Some(est.cache_excess);
     let mut by_size: Vec<Fit> = Vec::new();
@@ -223,21 +227,22 @@ pub fn fit_every_gpu(q: &Query) -> Result<Vec<Fit>, Error> {
 }
 
 /// Per-GPU device memory at each sequence length of `seqs` (lengths the model rejects, such
-/// as beyond a model's learned positions, are left out).
-pub fn device_by_seq(q: &Query, seqs: &[u32]) -> Vec<(u32, u64)> {
-    device_along(q, seqs, |q, s| q.seq = s)
+/// as beyond a model's learned positions, are left out); `replayed` as in `fit_every_gpu`.
+pub fn device_by_seq(q: &Query, seqs: &[u32], replayed: Option<f64>) -> Vec<(u32, u64)> {
+    device_along(q, seqs, replayed, |q, s| q.seq = s)
 }
 
 /// Per-GPU device memory at each micro-batch of `batches` (sizes the query rejects are left
-/// out).
-pub fn device_by_batch(q: &Query, batches: &[u32]) -> Vec<(u32, u64)> {
-    device_along(q, batches, |q, b| q.batch = b)
+/// out); `replayed` as in `fit_every_gpu`.
+pub fn device_by_batch(q: &Query, batches: &[u32], replayed: Option<f64>) -> Vec<(u32, u64)> {
+    device_along(q, batches, replayed, |q, b| q.batch = b)
 }
 
 // A plain function pointer, not a generic: one copy of the loop (and of the estimate it
 // calls) in the page's wasm for both axes.
-fn device_along(q: &Query, xs: &[u32], set: fn(&mut Query, u32)) -> Vec<(u32, u64)> {
-    let Ok(s) = Settings::resolve(q) else { return Vec::new() };
+fn device_along(q: &Query, xs: &[u32], share: Option<f64>, set: fn(&mut Query, u32)) -> Vec<(u32, u64)> {
+    let Ok(mut s) = Settings::resolve(q) else { return Vec::new() };
+    s.cache_excess = share;
     let s = replayed(&s);
     let mut q2 = q.clone();
     xs.iter()
@@ -255,8 +260,15 @@ mod tests {
     #[test]
     fn every_gpu_gets_the_fit_its_own_evaluation_gives() {
         let q = Query::default();
-        let all = fit_every_gpu(&q).unwrap();
+        let all = fit_every_gpu(&q, None).unwrap();
         assert_eq!(all.len(), crate::dataset::gpus().len());
+        // The report's replay share gives the same table without replaying the query again.
+        let share = crate::report::evaluate(&q).unwrap().cache_excess;
+        let shared = fit_every_gpu(&q, Some(share)).unwrap();
+        for (a, b) in all.iter().zip(&shared) {
+            assert!(a.verdict == b.verdict && a.max_batch == b.max_batch && a.min_gpus == b.min_gpus, "{a:?} {b:?}");
+            assert!((a.headroom - b.headroom).abs() <= 4096, "{a:?} {b:?}");
+        }
         let s = Settings::resolve(&q).unwrap();
         let est = crate::memory::estimate(&s).unwrap();
         for (g, f) in crate::dataset::gpus().iter().zip(&all) {
@@ -267,7 +279,9 @@ mod tests {
     #[test]
     fn memory_grows_with_batch_and_matches_the_estimate() {
         let q = Query::default();
-        let pts = device_by_batch(&q, &[1, 4, 16]);
+        let pts = device_by_batch(&q, &[1, 4, 16], None);
+        let share = crate::report::evaluate(&q).unwrap().cache_excess;
+        assert_eq!(device_by_batch(&q, &[1, 4, 16], Some(share)), pts);
         assert_eq!(pts.iter().map(|p| p.0).collect::<Vec<_>>(), [1, 4, 16]);
         assert!(pts[0].1 < pts[1].1 && pts[1].1 < pts[2].1, "{pts:?}");
         let q4 = Query { batch: 4, ..q.clone() };
@@ -277,7 +291,7 @@ mod tests {
 
     #[test]
     fn memory_grows_with_sequence_length() {
-        let pts = device_by_seq(&Query::default(), &[512, 2048, 8192]);
+        let pts = device_by_seq(&Query::default(), &[512, 2048, 8192], None);
         assert_eq!(pts.len(), 3);
         assert!(pts[0].1 < pts[1].1 && pts[1].1 < pts[2].1);
     }
