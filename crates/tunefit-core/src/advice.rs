@@ -206,6 +206,8 @@ struct FitCache<'a> {
     s: &'a Settings<'a>,
     base: &'a Estimate,
     memo: Vec<((u32, u32), Option<u64>)>,
+    /// Each side of one GPU replayed once (`solve::Variants`).
+    variants: crate::solve::Variants<'a, 'a>,
 }
 
 impl FitCache<'_> {
@@ -221,7 +223,7 @@ impl FitCache<'_> {
             let mut q2 = q.clone();
             q2.gpus = count * instances;
             q2.nodes = instances;
-            crate::memory::estimate(&self.s.variant(&q2)).ok().map(|e| e.memory.device)
+            self.variants.device(&q2)
         };
         self.memo.push(((count, instances), d));
         d
@@ -250,7 +252,7 @@ pub fn rank_with(
     }
     let shape = FlopShape::of(s, est.model.params, est.model.trainable_params);
     let egress_gb = result_bytes(q, est) / 1e9 + q.download_gb;
-    let mut fits = FitCache { s, base: est, memo: Vec::with_capacity(16) };
+    let mut fits = FitCache { s, base: est, memo: Vec::with_capacity(16), variants: crate::solve::Variants::of(s) };
     // Timings per GPU, GPUs per instance, instances, in-instance fabric and network.
     type Key = (&'static str, u32, u32, dataset::Fabric, Option<f64>);
     let mut timings: Vec<(Key, Timing)> = Vec::with_capacity(64);

@@ -51,8 +51,9 @@ impl<'q> Settings<'q> {
     }
 }
 
-/// Several GPUs, and several data-parallel ranks among them.
-fn several(q: &Query) -> (bool, bool) {
+/// Several GPUs, and several data-parallel ranks among them: variants on one side of these
+/// lines share what the allocator caches (`Settings::variant`).
+pub fn several(q: &Query) -> (bool, bool) {
     (q.gpus > 1, q.gpus / (q.tp * q.pp).max(1) > 1)
 }
 

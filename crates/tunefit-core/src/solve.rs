@@ -90,6 +90,34 @@ fn device(s: &Settings, q: &Query) -> Option<u64> {
     crate::memory::estimate(&s.variant(q)).ok().map(|e| e.memory.device)
 }
 
+/// Variants of one query in batch, sequence and GPU count, each side of one GPU (and of one
+/// data-parallel rank, `settings::several`) replayed once: a variant that crosses to a side the
+/// query's own replay says nothing of takes the share of the first replay there.
+pub struct Variants<'s, 'q> {
+    s: &'s Settings<'q>,
+    shares: Vec<((bool, bool), f64)>,
+}
+
+impl<'s, 'q> Variants<'s, 'q> {
+    pub fn of(s: &'s Settings<'q>) -> Self {
+        Variants { s, shares: Vec::new() }
+    }
+
+    /// Device memory of `q`, a variant of the settings' query.
+    pub fn device(&mut self, q: &Query) -> Option<u64> {
+        let mut v = self.s.variant(q);
+        let side = crate::settings::several(q);
+        if v.cache_excess.is_none() {
+            v.cache_excess = self.shares.iter().find(|(k, _)| *k == side).map(|(_, x)| *x);
+        }
+        let e = crate::memory::estimate(&v).ok()?;
+        if v.cache_excess.is_none() {
+            self.shares.push((side, e.cache_excess));
+        }
+        Some(e.memory.device)
+    }
+}
+
 /// The settings with the allocator replay's cache share (`Settings::cache_excess`), so that
 /// a search replays the query once, not at every probe.
 fn replayed<'q>(s: &Settings<'q>) -> Settings<'q> {
@@ -148,10 +176,11 @@ pub fn min_gpus(s: &Settings, vram: u64) -> Option<u32> {
     let q = s.query;
     let mut q2 = q.clone();
     let tp = q.tp.max(1);
+    let mut variants = Variants::of(s);
     let mut fits = |n: u32| {
         q2.gpus = n * tp;
         q2.nodes = q2.gpus.div_ceil(8).max(1);
-        device(s, &q2).is_some_and(|d| d <= vram)
+        variants.device(&q2).is_some_and(|d| d <= vram)
     };
     // Per-GPU memory is non-increasing in GPU count for ZeRO/FSDP sharding; without sharding
     // it does not shrink, so one data-parallel group either fits or no count does.
