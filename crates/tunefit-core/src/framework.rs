@@ -71,6 +71,12 @@ pub struct Profile {
     pub lora_dropout_default: f64,
     /// CUDA context, bytes (nvidia-smi minus torch reserved after the first kernel).
     pub cuda_context: u64,
+    /// An embedding or LM head trained in full beside adapters (PEFT `modules_to_save`) is
+    /// held in fp32 when the model is fp16: Unsloth's `_offload_frozen_module_for_training`
+    /// promotes float16 to float32 ("Tesla T4 must use float32", unsloth/models/llama.py
+    /// @015bdef0, PR #1200), and with its offloaded checkpointing the frozen original went to
+    /// disk before the copy was made (`offload_input_embeddings`, `offload_output_embeddings`).
+    pub full_modules_fp32_under_fp16: bool,
     /// The model code fuses q/k/v into one linear (litgpt `CausalSelfAttention.attn`): its
     /// adapter has a single lora_A, so the adapter input (and its dropout) is kept once for q,
     /// k and v (litgpt LoRAQKVLinear), and for MHA the v that SDPA saves is a view that keeps
@@ -155,6 +161,7 @@ pub fn profile(fw: Framework) -> Profile {
         compile_default: false,
         lora_dropout_default: 0.0,
         cuda_context: CUDA_CONTEXT,
+        full_modules_fp32_under_fp16: false,
         fused_qkv_linear: false,
         mask_per_layer: true,
         fused_kernels: false,
@@ -223,6 +230,7 @@ pub fn profile(fw: Framework) -> Profile {
             act_offload_default: true,
             fused_kernels: true,
             expandable_segments: true,
+            full_modules_fp32_under_fp16: true,
             ..base
         },
         // Axolotl: Trainer + PEFT underneath; its example configs turn on gradient

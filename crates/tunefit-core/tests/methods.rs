@@ -258,3 +258,20 @@ fn unsloth_and_axolotl_replay_with_expandable_segments() {
     let (fixed, grown) = (replayed(&format!("{base}&alloc=default")), replayed(&format!("{base}&alloc=expandable")));
     assert!(grown < fixed, "{grown} vs {fixed}");
 }
+
+#[test]
+fn unsloth_trains_embeddings_of_an_fp16_model_in_fp32() {
+    // Continued pretraining on a T4: the embedding and the LM head train in full as fp32 copies
+    // (4 B weights and gradients), where a bf16 model keeps them in bf16; adapters are bf16
+    // either way.
+    let base =
+        "framework=unsloth&model=mistral-7b-v0.3&method=qlora&rank=128&targets=all,embed,lm_head&optim=adamw-8bit";
+    let (fp16, bf16) = (mem(&format!("{base}&precision=fp16-true")), mem(&format!("{base}&precision=bf16-true")));
+    let full = 2.0 * 32768.0 * 4096.0;
+    assert!(((fp16.weights - bf16.weights) as f64 - 2.0 * full).abs() < 1e6, "{} {}", fp16.weights, bf16.weights);
+    assert!(((fp16.gradients - bf16.gradients) as f64 - 2.0 * full).abs() < 1e6);
+    // The hf profile keeps them in the training precision.
+    let hf = base.replace("framework=unsloth", "framework=hf");
+    let (h16, hb) = (mem(&format!("{hf}&precision=fp16-true")), mem(&format!("{hf}&precision=bf16-true")));
+    assert_eq!(h16.weights, hb.weights);
+}

@@ -85,7 +85,10 @@ impl<'a> Run<'a> {
                 }
             }
         };
-        let base_train_bytes = if true16 { 2.0 } else { 4.0 };
+        // Under PEFT the base parameters that train are a fully trained embedding or LM head.
+        let fp32_full =
+            res.profile.full_modules_fp32_under_fp16 && q.method.is_peft() && q.precision == Precision::Fp16True;
+        let base_train_bytes = if true16 && !fp32_full { 2.0 } else { 4.0 };
         let sharded = matches!(
             q.shard,
             ShardingStrategy::Zero1 | ShardingStrategy::Zero2 | ShardingStrategy::Zero3 | ShardingStrategy::Fsdp

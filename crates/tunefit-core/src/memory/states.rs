@@ -103,7 +103,8 @@ pub(super) fn states(r: &Run, warn: &mut Vec<Warning>) -> Result<States, Error> 
     let weights_full = frozen_weight + adapter_weight + base_w;
     let grads_full = base_g + tr.adapter as f64 * adapter_bytes;
     // Optimizer states.
-    let state_bytes_base = if true16 { 2.0 } else { 4.0 };
+    // Optimizer states take the dtype of the parameter they follow.
+    let state_bytes_base = if true16 { r.base_train_bytes } else { 4.0 };
     let state_bytes_ad = adapter_bytes;
     let states =
         |per: f64| tr.base as f64 * per * state_bytes_base / 4.0 + tr.adapter as f64 * per * state_bytes_ad / 4.0;
