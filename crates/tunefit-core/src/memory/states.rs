@@ -45,7 +45,7 @@ pub(super) struct States {
 
 pub(super) fn states(r: &Run, warn: &mut Vec<Warning>) -> Result<States, Error> {
     let (q, a, tr, res) = (r.q, &r.a, r.tr, r.res);
-    let (mixed, true16, frozen_bytes, adapter_bytes) = (r.mixed, r.true16, r.frozen_bytes, r.adapter_bytes);
+    let (mixed, frozen_bytes, adapter_bytes) = (r.mixed, r.frozen_bytes, r.adapter_bytes);
     let (base_train_bytes, zero_mixed, p_total) = (r.base_train_bytes, r.zero_mixed, r.p_total);
     // Frozen parameters, possibly quantized.
     let frozen = p_total - tr.base;
@@ -104,7 +104,7 @@ pub(super) fn states(r: &Run, warn: &mut Vec<Warning>) -> Result<States, Error> 
     let grads_full = base_g + tr.adapter as f64 * adapter_bytes;
     // Optimizer states.
     // Optimizer states take the dtype of the parameter they follow.
-    let state_bytes_base = if true16 { r.base_train_bytes } else { 4.0 };
+    let state_bytes_base = r.base_train_bytes;
     let state_bytes_ad = adapter_bytes;
     let states =
         |per: f64| tr.base as f64 * per * state_bytes_base / 4.0 + tr.adapter as f64 * per * state_bytes_ad / 4.0;

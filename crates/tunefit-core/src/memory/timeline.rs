@@ -169,9 +169,6 @@ impl Replay {
     pub fn peak_event(&self) -> String {
         self.peak_moment.words()
     }
-    pub fn raw_len(&self) -> usize {
-        self.raw.len()
-    }
     /// At most `MAX_POINTS` points, evenly spread, the first at the peak among them.
     pub fn points(&self) -> Vec<Point> {
         thin(&self.raw, self.peak_allocated)
