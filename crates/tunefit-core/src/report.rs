@@ -45,9 +45,8 @@ pub struct Report {
 /// Evaluates one query: memory, and fit when a GPU is named.
 pub fn evaluate(q: &Query) -> Result<Report, Error> {
     let mut s = Settings::resolve(q)?;
-    let est = crate::memory::estimate(&s)?;
     // The solvers and the offers' GPU counts take the replay's cache share (one replay).
-    s.cache_excess = Some(est.cache_excess);
+    let est = crate::memory::estimate_replayed(&mut s)?;
     let fit = match &q.gpu {
         Some(id) => Some(crate::solve::fit(&s, &est, id)?),
         None => None,
@@ -192,8 +191,7 @@ pub fn evaluate_with_read_prices(q: &Query, prices: &crate::prices::PriceBook) -
         return evaluate(q);
     }
     let mut s = Settings::resolve(q)?;
-    let est = crate::memory::estimate(&s)?;
-    s.cache_excess = Some(est.cache_excess);
+    let est = crate::memory::estimate_replayed(&mut s)?;
     let fit = match &q.gpu {
         Some(id) => Some(crate::solve::fit(&s, &est, id)?),
         None => None,

@@ -85,47 +85,33 @@ pub fn fit(s: &Settings, est: &Estimate, id: &str) -> Result<Fit, Error> {
     Ok(fit_on(s, est, g))
 }
 
-/// Device memory of `q`, a variant of the settings' query in batch, sequence or GPU count.
-fn device(s: &Settings, q: &Query) -> Option<u64> {
-    crate::memory::estimate(&s.variant(q)).ok().map(|e| e.memory.device)
-}
-
-/// Variants of one query in batch, sequence and GPU count, each side of one GPU (and of one
-/// data-parallel rank, `settings::several`) replayed once: a variant that crosses to a side the
-/// query's own replay says nothing of takes the share of the first replay there.
+/// Variants of one query in batch, sequence and GPU count, evaluated with one replay per side
+/// of one GPU (and of one data-parallel rank, `settings::several`): the query's own replay's
+/// cache share serves its side, and a variant that crosses the line takes the share of the
+/// first replay there.
 pub struct Variants<'s, 'q> {
     s: &'s Settings<'q>,
     shares: Vec<((bool, bool), f64)>,
 }
 
 impl<'s, 'q> Variants<'s, 'q> {
+    /// Replays the query unless its settings carry its share already.
     pub fn of(s: &'s Settings<'q>) -> Self {
-        Variants { s, shares: Vec::new() }
+        let own = s.cache_excess.or_else(|| crate::memory::estimate(s).ok().map(|e| e.cache_excess));
+        Variants { s, shares: own.map(|k| (crate::settings::several(s.query), k)).into_iter().collect() }
     }
 
     /// Device memory of `q`, a variant of the settings' query.
     pub fn device(&mut self, q: &Query) -> Option<u64> {
-        let mut v = self.s.variant(q);
         let side = crate::settings::several(q);
-        if v.cache_excess.is_none() {
-            v.cache_excess = self.shares.iter().find(|(k, _)| *k == side).map(|(_, x)| *x);
-        }
+        let mut v = self.s.variant(q);
+        v.cache_excess = self.shares.iter().find(|(k, _)| *k == side).map(|(_, x)| *x);
         let e = crate::memory::estimate(&v).ok()?;
         if v.cache_excess.is_none() {
             self.shares.push((side, e.cache_excess));
         }
         Some(e.memory.device)
     }
-}
-
-/// The settings with the allocator replay's cache share (`Settings::cache_excess`), so that
-/// a search replays the query once, not at every probe.
-fn replayed<'q>(s: &Settings<'q>) -> Settings<'q> {
-    let mut v = s.variant(s.query);
-    if v.cache_excess.is_none() {
-        v.cache_excess = crate::memory::estimate(s).ok().map(|e| e.cache_excess);
-    }
-    v
 }
 
 /// Largest `x` in [1, hi] with `fits(x)`, assuming monotone; None if even 1 does not fit.
@@ -152,31 +138,30 @@ fn largest(hi: u32, mut fits: impl FnMut(u32) -> bool) -> Option<u32> {
 
 /// Largest micro-batch at the query's sequence length.
 pub fn max_batch(s: &Settings, vram: u64) -> Option<u32> {
-    let s = &replayed(s);
+    let mut variants = Variants::of(s);
     let mut q2 = s.query.clone();
     largest(65_536, |b| {
         q2.batch = b;
-        device(s, &q2).is_some_and(|d| d <= vram)
+        variants.device(&q2).is_some_and(|d| d <= vram)
     })
 }
 
 /// Longest sequence at the query's micro-batch.
 pub fn max_seq(s: &Settings, vram: u64) -> Option<u32> {
-    let s = &replayed(s);
+    let mut variants = Variants::of(s);
     let mut q2 = s.query.clone();
     largest(10_000_000, |n| {
         q2.seq = n;
-        device(s, &q2).is_some_and(|d| d <= vram)
+        variants.device(&q2).is_some_and(|d| d <= vram)
     })
 }
 
 /// Fewest GPUs (multiples of tp, same nodes rule: 8 per node) under the query's sharding.
 pub fn min_gpus(s: &Settings, vram: u64) -> Option<u32> {
-    let s = &replayed(s);
+    let mut variants = Variants::of(s);
     let q = s.query;
     let mut q2 = q.clone();
     let tp = q.tp.max(1);
-    let mut variants = Variants::of(s);
     let mut fits = |n: u32| {
         q2.gpus = n * tp;
         q2.nodes = q2.gpus.div_ceil(8).max(1);
@@ -239,8 +224,7 @@ pub fn fit_on(s: &Settings, est: &Estimate, gpu: &crate::dataset::Gpu) -> Fit {
 pub fn fit_every_gpu(q: &Query, replayed: Option<f64>) -> Result<Vec<Fit>, Error> {
     let mut s = Settings::resolve(q)?;
     s.cache_excess = replayed;
-    let est = crate::memory::estimate(&s)?;
-    s.cache_excess = Some(est.cache_excess);
+    let est = crate::memory::estimate_replayed(&mut s)?;
     let mut by_size: Vec<Fit> = Vec::new();
     Ok(crate::dataset::gpus()
         .iter()
@@ -272,12 +256,12 @@ pub fn device_by_batch(q: &Query, batches: &[u32], replayed: Option<f64>) -> Vec
 fn device_along(q: &Query, xs: &[u32], share: Option<f64>, set: fn(&mut Query, u32)) -> Vec<(u32, u64)> {
     let Ok(mut s) = Settings::resolve(q) else { return Vec::new() };
     s.cache_excess = share;
-    let s = replayed(&s);
+    let mut variants = Variants::of(&s);
     let mut q2 = q.clone();
     xs.iter()
         .filter_map(|&x| {
             set(&mut q2, x);
-            device(&s, &q2).map(|d| (x, d))
+            variants.device(&q2).map(|d| (x, d))
         })
         .collect()
 }

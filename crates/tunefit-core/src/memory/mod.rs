@@ -172,6 +172,15 @@ pub struct Detail {
     pub non_torch: f64,
 }
 
+/// `estimate`, leaving the replay's cache share in the settings (`Settings::cache_excess`), so
+/// that every variant of the query evaluated through them (the solvers' probes, the offers'
+/// GPU counts) takes it instead of replaying.
+pub fn estimate_replayed(s: &mut Settings) -> Result<Estimate, Error> {
+    let e = estimate(s)?;
+    s.cache_excess = Some(e.cache_excess);
+    Ok(e)
+}
+
 /// Per-GPU memory of the settings: the terms, their peaks, and the run's tensors for the
 /// allocator replay (`Estimate::replay`). One phase per file: the run's figures (run.rs) and
 /// refusals (checks.rs), the model states (states.rs) and what each GPU holds of them
