@@ -2,6 +2,7 @@
 // No function over 100 lines (clippy.toml): a longer one is split into its steps.
 #![warn(clippy::too_many_lines)]
 
+mod diffusion;
 mod export_cmd;
 mod listing;
 mod readable;
@@ -18,34 +19,7 @@ fn main() -> ExitCode {
         return export_cmd::run(&args[1..]);
     }
     match rest.first().map(|s| s.as_str()) {
-        Some("estimate") => {
-            let Some(q) = query_arg(&rest) else { return ExitCode::from(2) };
-            // The allocator replay's timeline: always in the text, in the JSON with --timeline
-            // (the page's JSON download leaves it out, and equals `--json`).
-            let timeline = !json || args.iter().any(|a| a == "--timeline");
-            let report =
-                if timeline { evaluate_with_timeline(&q).map(|r| with_fixes(r, &q)) } else { evaluate_for_cli(&q) };
-            // Each offer's price dated by the system clock (`stale` in the JSON).
-            match report.map(|mut r| {
-                r.date_offers(today());
-                r
-            }) {
-                // Writes ignore a closed pipe (`tunefit ... | head`) instead of panicking.
-                Ok(r) if json => {
-                    use std::io::Write;
-                    let _ = writeln!(std::io::stdout(), "{}", serde_json::to_string_pretty(&r).unwrap_or_default());
-                }
-                Ok(r) => {
-                    use std::io::Write;
-                    let _ = write!(std::io::stdout(), "{}", readable::render(&r));
-                }
-                Err(e) => {
-                    eprintln!("tunefit: {e}");
-                    return ExitCode::from(2);
-                }
-            }
-            ExitCode::SUCCESS
-        }
+        Some("estimate") => estimate(&args, &rest, json),
         Some("plan") => {
             let Some(q) = query_arg(&rest) else { return ExitCode::from(2) };
             match tunefit_core::plan::plan(&q) {
@@ -121,6 +95,38 @@ fn main() -> ExitCode {
 /// The query argument after the command, parsed strictly; its errors go to stderr. With
 /// `--config=<file>`, a Hugging Face config.json sets the model (its preset's id when it is
 /// exactly one, otherwise the architecture keys), and the query sets the rest.
+/// `tunefit estimate '<link>'`: a diffusion model's link goes to its own report.
+fn estimate(args: &[String], rest: &[&String], json: bool) -> ExitCode {
+    if let Some(q) = rest.get(1).filter(|q| tunefit_core::diffusion::is_diffusion(q)) {
+        return diffusion::estimate(q, json);
+    }
+    let Some(q) = query_arg(rest) else { return ExitCode::from(2) };
+    // The allocator replay's timeline: always in the text, in the JSON with --timeline
+    // (the page's JSON download leaves it out, and equals `--json`).
+    let timeline = !json || args.iter().any(|a| a == "--timeline");
+    let report = if timeline { evaluate_with_timeline(&q).map(|r| with_fixes(r, &q)) } else { evaluate_for_cli(&q) };
+    // Each offer's price dated by the system clock (`stale` in the JSON).
+    match report.map(|mut r| {
+        r.date_offers(today());
+        r
+    }) {
+        // Writes ignore a closed pipe (`tunefit ... | head`) instead of panicking.
+        Ok(r) if json => {
+            use std::io::Write;
+            let _ = writeln!(std::io::stdout(), "{}", serde_json::to_string_pretty(&r).unwrap_or_default());
+        }
+        Ok(r) => {
+            use std::io::Write;
+            let _ = write!(std::io::stdout(), "{}", readable::render(&r));
+        }
+        Err(e) => {
+            eprintln!("tunefit: {e}");
+            return ExitCode::from(2);
+        }
+    }
+    ExitCode::SUCCESS
+}
+
 fn query_arg(rest: &[&String]) -> Option<Query> {
     let mut q = match Query::parse_given(rest.get(1).map(|s| s.as_str()).unwrap_or("")) {
         Ok(q) => q,

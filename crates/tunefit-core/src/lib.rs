@@ -16,6 +16,7 @@ mod choice;
 pub mod cost;
 pub mod dataset;
 pub mod diag;
+pub mod diffusion;
 pub mod export;
 pub mod fix;
 pub mod framework;

@@ -19,7 +19,7 @@ const LAYERS: &[&[&str]] = &[
     // The models.
     &["memory", "time", "cost", "prices"],
     &["solve"],
-    &["fix", "advice"],
+    &["fix", "advice", "diffusion"],
     // The report, and what is built on it.
     &["report"],
     &["markdown", "calibrate", "plan", "export", "share"],

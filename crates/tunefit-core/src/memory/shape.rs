@@ -164,6 +164,7 @@ pub(super) fn timeline_shape(i: &Input) -> Shape {
         saved,
         recompute,
         workspace,
+        backward_workspace: 0.0,
         head_saved,
         head_copy,
         loss: i.loss.clone(),

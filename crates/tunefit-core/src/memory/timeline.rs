@@ -102,6 +102,9 @@ pub struct Shape {
     pub recompute: Vec<f64>,
     /// A transient the forward of a block makes and drops (its largest intermediate).
     pub workspace: f64,
+    /// A transient the backward of a block holds at its peak beyond the gradients flowing
+    /// between blocks (0 where the terms already count it).
+    pub backward_workspace: f64,
     /// Saved outside the blocks by the forward (head input, final norm, masks, ids); what
     /// the head itself keeps is in `loss_saved`.
     pub head_saved: f64,
@@ -442,7 +445,9 @@ fn micro_step(r: &mut Run, s: &Shape, first: bool, grads: &mut Vec<Allocation>) 
             new_grads.extend(r.alloc_all(&s.block_grads, grad_stream));
         }
         let rs = if s.reduce_unit > 0.0 { r.alloc(s.reduce_unit, unsharded_stream) } else { None };
+        let bw = r.alloc(s.backward_workspace, COMPUTE);
         r.note();
+        r.free(bw);
         r.free(rs);
         r.free(d);
         r.free_drain(&mut rc);
@@ -588,6 +593,7 @@ mod tests {
             saved: vec![100e6, 50e6, 200e6],
             recompute: vec![],
             workspace: 300e6,
+            backward_workspace: 0.0,
             head_saved: 20e6,
             head_copy: 0.0,
             loss: LossProgram {

@@ -1,0 +1,71 @@
+//! `tunefit estimate` for a diffusion model's link (tunefit_core::diffusion).
+
+use std::io::Write;
+use std::process::ExitCode;
+use tunefit_core::diffusion::{evaluate, DiffusionReport};
+
+const GIB: f64 = (1u64 << 30) as f64;
+
+pub fn estimate(query: &str, json: bool) -> ExitCode {
+    match evaluate(query) {
+        Ok(r) if json => {
+            let _ = writeln!(std::io::stdout(), "{}", serde_json::to_string_pretty(&r).unwrap_or_default());
+            ExitCode::SUCCESS
+        }
+        Ok(r) => {
+            let _ = write!(std::io::stdout(), "{}", render(&r));
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("tunefit: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn gib(b: u64) -> String {
+    format!("{:.2} GiB", b as f64 / GIB)
+}
+
+/// The report as text: the verdict first, then where the memory goes.
+pub fn render(r: &DiffusionReport) -> String {
+    let m = &r.memory;
+    let mut out = String::new();
+    if let Some(f) = &r.fit {
+        out += &format!(
+            "{} on {}: {} ({} of {}; the model's band {}–{})\n",
+            r.model_name,
+            f.gpu,
+            serde_json::to_value(f.verdict).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default(),
+            gib(m.device),
+            gib(f.vram),
+            gib(f.band_low),
+            gib(f.band_high)
+        );
+    }
+    out += &format!(
+        "{}: {} on the device (reserved {}, allocated {}), peak in the {}\n",
+        r.model_name,
+        gib(m.device),
+        gib(m.reserved),
+        gib(m.allocated),
+        m.peak_phase.as_str()
+    );
+    for (name, b) in [
+        ("weights", m.weights),
+        ("text encoders", m.text_encoders),
+        ("VAE", m.vae),
+        ("adapters", m.adapters),
+        ("gradients", m.gradients),
+        ("optimizer", m.optimizer),
+        ("activations", m.activations),
+        ("workspace", m.workspace),
+    ] {
+        out += &format!("  {name:<14} {}\n", gib(b));
+    }
+    out += &format!("  trained parameters: {}\nAssumptions:\n", m.trainable);
+    for a in &r.assumptions {
+        out += &format!("  - {a}\n");
+    }
+    out
+}

@@ -1,0 +1,443 @@
+//! A diffusion fine-tuning run as a link describes it: every key declared once in `KEYS`,
+//! parsed into `Job` with a named error per bad value (the language models' `Problem`s).
+
+use super::models::{self, DitModel, Kind, Role};
+use crate::query::{percent_decode, Problem, QueryError, QueryErrors};
+
+/// What is trained.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    Lora,
+    Full,
+}
+
+/// Which linears of each block carry LoRA.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Targets {
+    /// Attention projections only (`to_q,to_k,to_v,to_out.0` and the text stream's).
+    Attn,
+    /// Attention and feed-forward: diffusers' default target list for Flux
+    /// (train_dreambooth_lora_flux.py @58eb52c0 L1257-1270).
+    AttnMlp,
+    /// Every linear of the blocks, adaLN modulation included (musubi-tuner's and
+    /// sd-scripts' networks target all block linears).
+    All,
+}
+
+impl Targets {
+    pub fn on(self, r: Role) -> bool {
+        match self {
+            Targets::Attn => r == Role::Attn,
+            Targets::AttnMlp => r != Role::Modulation,
+            Targets::All => true,
+        }
+    }
+}
+
+/// How the frozen transformer's linears are stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Storage {
+    Bf16,
+    /// fp8 e4m3 (sd-scripts/musubi `--fp8_base`, ai-toolkit `qfloat8`): one byte a weight.
+    Fp8,
+    /// int8 weight-only (quanto `qint8`, torchao): one byte a weight.
+    Int8,
+    /// bitsandbytes NF4 without double quantization: 4 bits plus an fp32 absmax per 64
+    /// weights (bitsandbytes `quantize_4bit`, blocksize 64).
+    Nf4,
+}
+
+impl Storage {
+    pub fn bytes(self) -> f64 {
+        match self {
+            Storage::Bf16 => 2.0,
+            Storage::Fp8 | Storage::Int8 => 1.0,
+            Storage::Nf4 => 0.5 + 4.0 / 64.0,
+        }
+    }
+    pub fn quantized(self) -> bool {
+        self != Storage::Bf16
+    }
+}
+
+/// The optimizer and the bytes of state it keeps per trained parameter of `param_bytes`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Optim {
+    /// torch AdamW: two moments in the parameter's dtype.
+    Adamw,
+    /// bitsandbytes AdamW8bit: two 8-bit moments (plus a block-wise scale, < 1 %).
+    Adamw8bit,
+    /// Adafactor with factored second moments and no first moment (sd-scripts' recipe):
+    /// a row and a column vector per matrix, ≈ 0 per parameter.
+    Adafactor,
+    /// Prodigy: exp_avg, exp_avg_sq, s and the initial copy p0, in the parameter's dtype.
+    Prodigy,
+    /// Lion: one momentum in the parameter's dtype (optimi `Lion`, lion-pytorch).
+    Lion,
+}
+
+impl Optim {
+    pub fn state_bytes(self, param_bytes: f64) -> f64 {
+        match self {
+            Optim::Adamw => 2.0 * param_bytes,
+            Optim::Adamw8bit => 2.0,
+            Optim::Adafactor => 0.0,
+            Optim::Prodigy => 4.0 * param_bytes,
+            Optim::Lion => param_bytes,
+        }
+    }
+}
+
+/// Gradient checkpointing of the blocks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ckpt {
+    /// Every block checkpointed: its inputs kept on the GPU until its backward rebuilds it.
+    Full,
+    /// Every block checkpointed and its inputs moved to host memory, brought back for its
+    /// backward (diffusion-pipe's `activation_checkpointing = 'unsloth'`, SimpleTuner's
+    /// activation offload).
+    Offload,
+    None,
+}
+
+/// Where the frozen text encoders are during training.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextEncoders {
+    /// Their outputs computed once before training, the encoders unloaded (musubi-tuner,
+    /// sd-scripts `--cache_text_encoder_outputs`, SimpleTuner, diffusion-pipe).
+    Cached,
+    /// Loaded on the GPU in bf16 and run every step (diffusers' scripts with per-image captions).
+    Gpu,
+}
+
+/// Where the latents come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Latents {
+    /// Encoded once before training, the VAE unloaded.
+    Cached,
+    /// The VAE on the GPU encodes each batch.
+    Encode,
+}
+
+/// One diffusion fine-tuning run.
+#[derive(Debug, Clone)]
+pub struct Job {
+    pub model: &'static DitModel,
+    pub method: Method,
+    pub rank: u64,
+    pub targets: Targets,
+    /// LoRA weights, their gradients and AdamW moments in fp32 (4) or bf16 (2) bytes.
+    pub adapter_bytes: f64,
+    pub weights: Storage,
+    pub width: u64,
+    pub height: u64,
+    pub frames: u64,
+    pub batch: u64,
+    pub text_tokens: u64,
+    pub ckpt: Ckpt,
+    pub optim: Optim,
+    pub text_encoders: TextEncoders,
+    /// How the text encoders on the GPU are stored (ai-toolkit quantizes T5 to qfloat8).
+    pub text_weights: Storage,
+    pub latents: Latents,
+    /// Blocks whose weights live in host memory and are copied in as the pass reaches them
+    /// (musubi-tuner/sd-scripts `--blocks_to_swap`).
+    pub swap: u64,
+    pub gpu: Option<String>,
+}
+
+impl Job {
+    /// Tokens of one sample's latent (image or video), before text.
+    pub fn image_tokens(&self) -> u64 {
+        let t = self.model.tokens;
+        let side = |px: u64| px.div_ceil(t.spatial);
+        let f = (self.frames.max(1) - 1).checked_div(t.temporal).map_or(1, |n| n + 1);
+        f * side(self.width) * side(self.height)
+    }
+    /// Tokens in one block's attention sequence: the text joins it in an MMDiT.
+    pub fn seq_tokens(&self) -> u64 {
+        match self.model.text {
+            models::TextPath::Joint => self.image_tokens() + self.text_tokens,
+            models::TextPath::Cross => self.image_tokens(),
+        }
+    }
+}
+
+impl Job {
+    /// The value of `key` as a link spells it (the page's fields show it).
+    pub fn value(&self, key: &str) -> String {
+        let storage = |s: Storage| match s {
+            Storage::Bf16 => "bf16",
+            Storage::Fp8 => "fp8",
+            Storage::Int8 => "int8",
+            Storage::Nf4 => "nf4",
+        };
+        match key {
+            "model" => self.model.id.into(),
+            "method" => if self.method == Method::Lora { "lora" } else { "full" }.into(),
+            "rank" => self.rank.to_string(),
+            "targets" => match self.targets {
+                Targets::Attn => "attn",
+                Targets::AttnMlp => "attn+mlp",
+                Targets::All => "all",
+            }
+            .into(),
+            "adapter_dtype" => if self.adapter_bytes == 4.0 { "fp32" } else { "bf16" }.into(),
+            "weights" => storage(self.weights).into(),
+            "text_weights" => storage(self.text_weights).into(),
+            "res" => format!("{}x{}", self.width, self.height),
+            "frames" => self.frames.to_string(),
+            "batch" => self.batch.to_string(),
+            "text_tokens" => self.text_tokens.to_string(),
+            "ckpt" => match self.ckpt {
+                Ckpt::Full => "full",
+                Ckpt::Offload => "offload",
+                Ckpt::None => "none",
+            }
+            .into(),
+            "optim" => match self.optim {
+                Optim::Adamw => "adamw",
+                Optim::Adamw8bit => "adamw-8bit",
+                Optim::Adafactor => "adafactor",
+                Optim::Prodigy => "prodigy",
+                Optim::Lion => "lion",
+            }
+            .into(),
+            "text_enc" => if self.text_encoders == TextEncoders::Cached { "cached" } else { "gpu" }.into(),
+            "latents" => if self.latents == Latents::Cached { "cached" } else { "encode" }.into(),
+            "swap" => self.swap.to_string(),
+            "gpu" => self.gpu.clone().unwrap_or_default(),
+            _ => String::new(),
+        }
+    }
+}
+
+/// A run of the preset `id` with every key at its default (the page's fields before a value).
+pub fn default_job(id: &str) -> Option<Job> {
+    models::model(id).map(defaults)
+}
+
+/// Every key a diffusion link takes, with what it accepts (the CLI's help and the errors).
+pub const KEYS: &[(&str, &str)] = &[
+    ("model", "a diffusion preset id"),
+    ("method", "lora or full"),
+    ("rank", "LoRA rank, 1 to 1024"),
+    ("targets", "attn, attn+mlp or all"),
+    ("adapter_dtype", "fp32 or bf16"),
+    ("weights", "bf16, fp8, int8 or nf4"),
+    ("res", "W or WxH in pixels, 64 to 8192"),
+    ("frames", "1 to 1024 (video models)"),
+    ("batch", "1 to 256"),
+    ("text_tokens", "0 to 4096"),
+    ("ckpt", "full, offload or none"),
+    ("optim", "adamw, adamw-8bit, adafactor, prodigy or lion"),
+    ("text_enc", "cached or gpu"),
+    ("text_weights", "bf16, fp8, int8 or nf4 (text encoders on the GPU)"),
+    ("latents", "cached or encode"),
+    ("swap", "blocks swapped to host memory, 0 to the model's blocks"),
+    ("gpu", "a GPU id"),
+];
+
+/// Is this link about a diffusion model (its `model` is one of the presets)?
+pub fn is_diffusion(query: &str) -> bool {
+    pairs(query).any(|(k, v)| k == "model" && models::IDS.contains(&v.as_str()))
+}
+
+/// The link's keys and values, decoded, in order.
+pub fn pairs(query: &str) -> impl Iterator<Item = (String, String)> + '_ {
+    query.trim_start_matches('?').split('&').filter(|p| !p.is_empty()).map(|p| {
+        let (k, v) = p.split_once('=').unwrap_or((p, ""));
+        (percent_decode(k), percent_decode(v))
+    })
+}
+
+fn one_of<T: Copy>(key: &str, v: &str, table: &[(&str, T)]) -> Result<T, QueryError> {
+    table.iter().find(|(n, _)| *n == v).map(|(_, t)| *t).ok_or_else(|| {
+        QueryError::new(
+            key,
+            Problem::NotOneOf {
+                value: v.into(),
+                accepted: table.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", "),
+            },
+        )
+    })
+}
+
+fn whole(key: &str, v: &str, lo: u64, hi: u64) -> Result<u64, QueryError> {
+    let range = |value: &str| (value.to_string(), lo.to_string(), hi.to_string());
+    let v = v.trim();
+    let k = v.strip_suffix(['k', 'K']).map_or(1, |_| 1024);
+    let digits = v.trim_end_matches(['k', 'K']);
+    match digits.parse::<u64>() {
+        Ok(n) if (lo..=hi).contains(&n.saturating_mul(k)) => Ok(n * k),
+        Ok(_) => {
+            let (value, lo, hi) = range(v);
+            Err(QueryError::new(key, Problem::OutOfRange { value, lo, hi }))
+        }
+        Err(_) => {
+            let (value, lo, hi) = range(v);
+            Err(QueryError::new(key, Problem::NotANumber { value, lo, hi, whole: true }))
+        }
+    }
+}
+
+fn storage(key: &str, v: &str) -> Result<Storage, QueryError> {
+    one_of(key, v, &[("bf16", Storage::Bf16), ("fp8", Storage::Fp8), ("int8", Storage::Int8), ("nf4", Storage::Nf4)])
+}
+
+/// `1024` or `1024x768` (width × height).
+fn resolution(v: &str) -> Result<(u64, u64), QueryError> {
+    let (w, h) = v.split_once(['x', 'X', '*']).unwrap_or((v, v));
+    Ok((whole("res", w, 64, 8192)?, whole("res", h, 64, 8192)?))
+}
+
+/// Parses a diffusion link; every bad key is reported, none is silently defaulted.
+pub fn parse(query: &str) -> Result<Job, QueryErrors> {
+    let mut errors = Vec::new();
+    let mut model = None;
+    for (k, v) in pairs(query) {
+        if k == "model" {
+            match models::model(&v) {
+                Some(m) => model = Some(m),
+                None => errors.push(QueryError::new("model", Problem::NotOneOf { value: v.clone(), accepted: ids() })),
+            }
+        }
+    }
+    let Some(m) = model else {
+        if errors.is_empty() {
+            errors.push(QueryError::new("model", Problem::NotOneOf { value: String::new(), accepted: ids() }));
+        }
+        return Err(QueryErrors(errors));
+    };
+    let mut j = defaults(m);
+    for (k, v) in pairs(query) {
+        if let Err(e) = apply(&mut j, &k, &v) {
+            errors.push(e);
+        }
+    }
+    errors.extend(consistency(&j));
+    if errors.is_empty() {
+        Ok(j)
+    } else {
+        Err(QueryErrors(errors))
+    }
+}
+
+/// A run of `m` with every key at its default.
+fn defaults(m: &'static DitModel) -> Job {
+    Job {
+        model: m,
+        method: Method::Lora,
+        rank: 16,
+        targets: Targets::AttnMlp,
+        adapter_bytes: 4.0,
+        weights: Storage::Bf16,
+        width: m.default_res.0,
+        height: m.default_res.1,
+        frames: m.default_frames,
+        batch: 1,
+        text_tokens: m.text_tokens,
+        ckpt: Ckpt::Full,
+        optim: Optim::Adamw,
+        text_encoders: TextEncoders::Cached,
+        text_weights: Storage::Bf16,
+        latents: Latents::Cached,
+        swap: 0,
+        gpu: None,
+    }
+}
+
+/// Sets one key of `j` from the link's value.
+fn apply(j: &mut Job, k: &str, v: &str) -> Result<(), QueryError> {
+    let m = j.model;
+    match k {
+        "model" => {}
+        "method" => j.method = one_of(k, v, &[("lora", Method::Lora), ("full", Method::Full)])?,
+        "rank" => j.rank = whole(k, v, 1, 1024)?,
+        "targets" => {
+            j.targets = one_of(
+                k,
+                v,
+                &[
+                    ("attn", Targets::Attn),
+                    ("attn+mlp", Targets::AttnMlp),
+                    ("attn mlp", Targets::AttnMlp),
+                    ("all", Targets::All),
+                ],
+            )?
+        }
+        "adapter_dtype" => j.adapter_bytes = one_of(k, v, &[("fp32", 4.0), ("bf16", 2.0)])?,
+        "weights" => j.weights = storage(k, v)?,
+        "res" => (j.width, j.height) = resolution(v)?,
+        "frames" => j.frames = whole(k, v, 1, 1024)?,
+        "batch" => j.batch = whole(k, v, 1, 256)?,
+        "text_tokens" => j.text_tokens = whole(k, v, 0, 4096)?,
+        "ckpt" => j.ckpt = one_of(k, v, &[("full", Ckpt::Full), ("offload", Ckpt::Offload), ("none", Ckpt::None)])?,
+        "optim" => {
+            j.optim = one_of(
+                k,
+                v,
+                &[
+                    ("adamw", Optim::Adamw),
+                    ("adamw-8bit", Optim::Adamw8bit),
+                    ("adafactor", Optim::Adafactor),
+                    ("prodigy", Optim::Prodigy),
+                    ("lion", Optim::Lion),
+                ],
+            )?
+        }
+        "text_enc" => j.text_encoders = one_of(k, v, &[("cached", TextEncoders::Cached), ("gpu", TextEncoders::Gpu)])?,
+        "text_weights" => j.text_weights = storage(k, v)?,
+        "latents" => j.latents = one_of(k, v, &[("cached", Latents::Cached), ("encode", Latents::Encode)])?,
+        "swap" => j.swap = whole(k, v, 0, m.block_count())?,
+        "gpu" => {
+            if crate::dataset::gpu(v).is_none() {
+                return Err(QueryError::new(
+                    "gpu",
+                    Problem::NotOneOf { value: v.to_string(), accepted: crate::dataset::gpu_ids() },
+                ));
+            }
+            j.gpu = Some(v.to_string());
+        }
+        _ => return Err(QueryError::new(k, Problem::UnknownKey)),
+    }
+    Ok(())
+}
+
+fn ids() -> String {
+    models::MODELS.iter().map(|m| m.id).collect::<Vec<_>>().join(", ")
+}
+
+/// Combinations no trainer runs, each named by the key to change.
+fn consistency(j: &Job) -> Vec<QueryError> {
+    let mut e = Vec::new();
+    let m = j.model;
+    if j.method == Method::Full && j.weights != Storage::Bf16 {
+        e.push(QueryError::new(
+            "weights",
+            Problem::NotOneOf { value: "a quantized base with method=full".into(), accepted: "bf16".into() },
+        ));
+    }
+    if j.text_encoders == TextEncoders::Gpu && m.text_encoders.is_empty() {
+        e.push(QueryError::new(
+            "text_enc",
+            Problem::NotOneOf {
+                value: format!("gpu (no cited size of {}'s text encoder)", m.id),
+                accepted: "cached".into(),
+            },
+        ));
+    }
+    if j.latents == Latents::Encode && m.vae.is_none() {
+        e.push(QueryError::new(
+            "latents",
+            Problem::NotOneOf { value: format!("encode (no cited size of {}'s VAE)", m.id), accepted: "cached".into() },
+        ));
+    }
+    if m.kind == Kind::Image && j.frames != 1 {
+        e.push(QueryError::new(
+            "frames",
+            Problem::OutOfRange { value: j.frames.to_string(), lo: "1".into(), hi: "1".into() },
+        ));
+    }
+    e
+}

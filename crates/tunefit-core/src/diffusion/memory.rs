@@ -1,0 +1,265 @@
+//! The memory of one diffusion fine-tuning run on one GPU: the terms a person reads, and the
+//! same tensors replayed through the caching allocator (memory/timeline.rs) for `allocated`,
+//! `reserved` and the moment of the peak.
+//!
+//! What a step holds, as diffusers' training scripts run it (train_dreambooth_lora_flux.py
+//! @58eb52c0): the transformer's weights in their storage dtype (bitsandbytes/quanto/fp8
+//! layers dequantize one weight to bf16 for its matmul); the trained parameters, their
+//! gradients and optimizer states; under gradient checkpointing
+//! (`torch.utils.checkpoint.checkpoint(block, ..., use_reentrant=False)` per block, diffusers
+//! `_gradient_checkpointing_func`) each block's inputs — the image and text hidden states —
+//! until its backward, and during the backward one block rebuilt with everything it saves
+//! (dit_probe.py's bytes per token); without checkpointing every block's saved set. The loss
+//! is an MSE on the latents in fp32 (`F.mse_loss(model_pred.float(), target.float())`).
+
+use super::job::{Ckpt, Job, Latents, Method, TextEncoders};
+use super::models::{BlockKind, DitModel};
+use crate::memory::allocator::Config;
+use crate::memory::timeline::{self, Phase, Shape};
+use serde::Serialize;
+
+/// Bytes of each term at the step's peak, and the replay's figures.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DiffusionMemory {
+    /// The transformer's weights on the GPU (swapped blocks excluded).
+    pub weights: u64,
+    pub text_encoders: u64,
+    pub vae: u64,
+    /// Trained parameters kept apart from the weights (LoRA; 0 for full fine-tuning, whose
+    /// trained parameters are the weights).
+    pub adapters: u64,
+    pub gradients: u64,
+    pub optimizer: u64,
+    /// Held for backward at the peak: checkpointed blocks' inputs (or every block's saved
+    /// set), the rebuilt block, the gradients flowing between blocks, the loss's tensors.
+    pub activations: u64,
+    /// Transients: a dequantized weight, a swapped block in flight, the VAE's encoder.
+    pub workspace: u64,
+    /// `torch.cuda.max_memory_allocated` and `max_memory_reserved` from the replay.
+    pub allocated: u64,
+    pub reserved: u64,
+    /// `reserved` plus the CUDA context: what nvidia-smi shows.
+    pub device: u64,
+    pub peak_phase: Phase,
+    /// The step's tokens: image (or video) tokens per sample and the attention sequence.
+    pub image_tokens: u64,
+    pub seq_tokens: u64,
+    /// Trained parameters.
+    pub trainable: u64,
+}
+
+/// Bytes one block of `kind` saves for backward for one sample of this job.
+fn saved_per_sample(j: &Job, k: &BlockKind) -> f64 {
+    let c = match (j.method, j.targets) {
+        (Method::Full, _) => k.saved.full,
+        (Method::Lora, super::job::Targets::Attn) => k.saved.lora_attn,
+        (Method::Lora, _) => k.saved.lora_all,
+    };
+    c.image * j.image_tokens() as f64 + c.text * j.text_tokens as f64
+}
+
+/// Sizes every event of the replay is built from, per block averaged over the kinds so that
+/// the totals over the blocks are exact.
+struct Sizes {
+    blocks: u64,
+    resident: u64,
+    block_weights: Vec<f64>,
+    other_weights: Vec<f64>,
+    block_trained: Vec<f64>,
+    trained_bytes: f64,
+    state_bytes: f64,
+    grad_bytes: f64,
+    /// Per block: held inputs under checkpointing, else its saved set.
+    held: f64,
+    /// The rebuilt block's saved set (checkpointing), as its tensors.
+    rebuilt: Vec<f64>,
+    act_grad: f64,
+    mlp_hidden: f64,
+    /// The MLP's backward: the gradients of its hidden state before and after the GELU,
+    /// both alive while the GELU's backward runs.
+    mlp_backward: f64,
+    dequant: f64,
+    swap_in_flight: f64,
+    loss: f64,
+    companions: f64,
+    vae_encode: f64,
+    trainable: u64,
+}
+
+fn sizes(j: &Job) -> Sizes {
+    let m: &DitModel = j.model;
+    let blocks = m.block_count();
+    let resident = blocks - j.swap.min(blocks);
+    let (b, seq, h) = (j.batch as f64, j.seq_tokens() as f64, m.hidden as f64);
+    let wbytes = j.weights.bytes();
+    let lora = j.method == Method::Lora;
+    // The trained parameters' dtype: LoRA as the job says; full fine-tuning in bf16
+    // (sd-scripts `--full_bf16`, the recipe that fits one GPU).
+    let pbytes = if lora { j.adapter_bytes } else { 2.0 };
+    let mut block_weights = Vec::new();
+    let mut block_trained = Vec::new();
+    let mut trainable = 0u64;
+    let mut saved = 0.0;
+    let mut largest = 0u64;
+    let mut rebuilt_per_sample: f64 = 0.0;
+    let mut mlp_width = 0u64;
+    for k in m.blocks {
+        let share = k.count as f64 / blocks as f64;
+        for l in k.linears {
+            for _ in 0..l.count {
+                block_weights.push(share * (l.inp * l.out) as f64 * wbytes);
+                if lora && j.targets.on(l.role) {
+                    block_trained.push(share * (j.rank * (l.inp + l.out)) as f64);
+                } else if !lora {
+                    block_trained.push(share * (l.inp * l.out) as f64);
+                }
+            }
+            if l.role == super::models::Role::Mlp {
+                mlp_width = mlp_width.max(l.out.max(l.inp));
+            }
+        }
+        let other = (k.params - k.linear_params()) as f64;
+        block_weights.push(share * other * 2.0);
+        if !lora {
+            block_trained.push(share * other);
+        }
+        trainable += if lora { k.count * k.lora_params(j.rank, |r| j.targets.on(r)) } else { k.count * k.params };
+        saved += k.count as f64 * saved_per_sample(j, k);
+        rebuilt_per_sample = rebuilt_per_sample.max(saved_per_sample(j, k));
+        largest = largest.max(k.largest_linear());
+    }
+    if !lora {
+        trainable += m.non_block;
+    }
+    let stream = seq * h * 2.0 * b;
+    // Offloaded checkpoints leave one block's inputs on the GPU, the one being rebuilt (its
+    // copy back counts with the rebuilt block).
+    let held = match j.ckpt {
+        Ckpt::Full => stream,
+        Ckpt::Offload => 0.0,
+        Ckpt::None => saved / blocks as f64 * b,
+    };
+    // The rebuilt block as the tensors it keeps: about one (sequence × hidden) bf16 tensor each.
+    let rebuilt = if j.ckpt != Ckpt::None {
+        let total = rebuilt_per_sample * b + if j.ckpt == Ckpt::Offload { stream } else { 0.0 };
+        let n = (total / stream).round().max(1.0) as usize;
+        vec![total / n as f64; n]
+    } else {
+        Vec::new()
+    };
+    let companions = match j.text_encoders {
+        TextEncoders::Gpu => m.text_encoders.iter().map(|c| c.params as f64 * j.text_weights.bytes()).sum(),
+        TextEncoders::Cached => 0.0,
+    };
+    let vae = match (j.latents, m.vae) {
+        (Latents::Encode, Some(v)) => v.params as f64 * 2.0,
+        _ => 0.0,
+    };
+    // AutoencoderKL's encoder at full resolution: 128 channels; a ResNet block holds its
+    // input, the normed tensor and the conv output at once (no grad).
+    let vae_encode = if vae > 0.0 { 3.0 * 128.0 * (j.width * j.height) as f64 * 2.0 * b } else { 0.0 };
+    let latent = (j.image_tokens() * m.latent_channels) as f64 * b;
+    Sizes {
+        blocks,
+        resident,
+        block_weights,
+        other_weights: vec![m.non_block as f64 * 2.0, companions, vae],
+        block_trained,
+        trained_bytes: pbytes,
+        state_bytes: j.optim.state_bytes(pbytes),
+        grad_bytes: pbytes,
+        held,
+        rebuilt,
+        act_grad: stream,
+        mlp_hidden: seq * mlp_width as f64 * 2.0 * b,
+        mlp_backward: 2.0 * seq * mlp_width as f64 * 2.0 * b,
+        dequant: if j.weights.quantized() { largest as f64 * 2.0 } else { 0.0 },
+        swap_in_flight: if j.swap > 0 {
+            m.blocks.iter().map(|k| k.params).max().unwrap_or(0) as f64 * wbytes
+        } else {
+            0.0
+        },
+        // model_pred.float() and target.float(), then the squared difference.
+        loss: 3.0 * latent * 4.0,
+        companions,
+        vae_encode,
+        trainable,
+    }
+}
+
+/// The run as timeline events: blocks averaged over the kinds, the swapped blocks' weights
+/// in host memory with one block in flight on the copy stream.
+fn shape(s: &Sizes, j: &Job) -> Shape {
+    let resident = s.resident as f64 / s.blocks as f64;
+    let lora = j.method == Method::Lora;
+    let mut sh = Shape {
+        layers: s.blocks as usize,
+        block_weights: s.block_weights.iter().map(|w| w * resident).collect(),
+        other_weights: s.other_weights.iter().copied().filter(|w| *w > 0.0).collect(),
+        block_grads: s.block_trained.iter().map(|p| p * s.grad_bytes).collect(),
+        block_states: s.block_trained.iter().map(|p| p * s.state_bytes).filter(|b| *b > 0.0).collect(),
+        layers_with_grad: s.blocks as usize,
+        saved: vec![s.held],
+        recompute: s.rebuilt.clone(),
+        workspace: s.mlp_hidden,
+        backward_workspace: s.mlp_backward,
+        head_saved: s.loss,
+        act_grad: s.act_grad,
+        dequant: s.dequant,
+        gathered_unit: s.swap_in_flight,
+        micro_steps: 1,
+        ..Shape::default()
+    };
+    if !lora {
+        let other = j.model.non_block as f64;
+        sh.other_grads = vec![other * s.grad_bytes];
+        sh.other_states = vec![other * s.state_bytes].into_iter().filter(|b| *b > 0.0).collect();
+    }
+    if lora {
+        // The LoRA weights themselves, made when the adapter is added.
+        sh.other_weights.push(s.block_trained.iter().sum::<f64>() * s.blocks as f64 * s.trained_bytes);
+    }
+    sh
+}
+
+/// The run's memory on one GPU.
+pub fn estimate(j: &Job) -> DiffusionMemory {
+    let s = sizes(j);
+    let sh = shape(&s, j);
+    let rp = timeline::replay(&sh, Config::default());
+    let n = s.blocks as f64;
+    let trained_block: f64 = s.block_trained.iter().sum::<f64>() * n;
+    let lora = j.method == Method::Lora;
+    let full_other = if lora { 0.0 } else { j.model.non_block as f64 };
+    let weights = s.block_weights.iter().sum::<f64>() * n * (s.resident as f64 / n) + j.model.non_block as f64 * 2.0;
+    let adapters = if lora { trained_block * s.trained_bytes } else { 0.0 };
+    let gradients = (trained_block + full_other) * s.grad_bytes;
+    let optimizer = (trained_block + full_other) * s.state_bytes;
+    let rebuilt: f64 = s.rebuilt.iter().sum();
+    let activations = s.held * n + rebuilt + 2.0 * s.act_grad + s.loss;
+    let workspace = s.dequant + s.swap_in_flight + s.mlp_backward;
+    let vae = s.other_weights[2];
+    // The VAE encodes before the forward, when only the persistent tensors are alive.
+    let persistent = weights + s.companions + vae + adapters + optimizer;
+    let allocated = (rp.peak_allocated as f64).max(persistent + s.vae_encode);
+    let cache = rp.peak_reserved.saturating_sub(rp.peak_allocated);
+    let allocated = allocated as u64;
+    let reserved = allocated + cache;
+    DiffusionMemory {
+        weights: weights as u64,
+        text_encoders: s.companions as u64,
+        vae: vae as u64,
+        adapters: adapters as u64,
+        gradients: gradients as u64,
+        optimizer: optimizer as u64,
+        activations: activations as u64,
+        workspace: (workspace + s.vae_encode) as u64,
+        allocated,
+        reserved,
+        device: reserved + crate::framework::CUDA_CONTEXT,
+        peak_phase: rp.peak_phase,
+        image_tokens: j.image_tokens(),
+        seq_tokens: j.seq_tokens(),
+        trainable: s.trainable,
+    }
+}

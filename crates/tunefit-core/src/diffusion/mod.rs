@@ -1,0 +1,94 @@
+//! Diffusion transformers (image and video): how much GPU memory a LoRA or full fine-tune
+//! takes, from the same allocator replay as the language models.
+//!
+//! A link whose `model` is one of `models::MODELS` is a diffusion job (`job::is_diffusion`);
+//! its keys are `job::KEYS`. What decides the memory here and not in a language model: the
+//! tokens come from the resolution and frames (`Job::image_tokens`), the text joins the
+//! attention sequence in an MMDiT or is only cross-attended, the frozen text encoders and the
+//! VAE are on the GPU or their outputs cached, the frozen transformer is stored in bf16, fp8,
+//! int8 or NF4, and blocks can be swapped to host memory.
+
+pub mod job;
+pub mod memory;
+pub mod models;
+
+pub use job::{is_diffusion, parse, Job};
+pub use memory::DiffusionMemory;
+
+use crate::solve::{verdict, Verdict};
+use serde::Serialize;
+
+/// How the run fits one GPU, with the language models' error band (solve.rs): the measured
+/// diffusion set is too small to set a band of its own.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DiffusionFit {
+    pub gpu: String,
+    pub vram: u64,
+    pub verdict: Verdict,
+    pub band_low: u64,
+    pub band_high: u64,
+}
+
+/// What a diffusion link answers.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DiffusionReport {
+    pub model: &'static str,
+    pub model_name: &'static str,
+    pub memory: DiffusionMemory,
+    pub fit: Option<DiffusionFit>,
+    /// Every default the link left unset, in words.
+    pub assumptions: Vec<String>,
+}
+
+/// The report of a parsed job.
+pub fn report(j: &Job) -> DiffusionReport {
+    let memory = memory::estimate(j);
+    let fit = j.gpu.as_deref().and_then(crate::dataset::gpu).map(|g| {
+        let (v, lo, hi) = verdict(memory.device, g.vram_bytes);
+        DiffusionFit { gpu: g.id.to_string(), vram: g.vram_bytes, verdict: v, band_low: lo, band_high: hi }
+    });
+    DiffusionReport { model: j.model.id, model_name: j.model.name, assumptions: assumptions(j), memory, fit }
+}
+
+/// Parses and estimates a diffusion link.
+pub fn evaluate(query: &str) -> Result<DiffusionReport, crate::diag::Error> {
+    let j = parse(query).map_err(crate::diag::Error::Query)?;
+    Ok(report(&j))
+}
+
+fn assumptions(j: &Job) -> Vec<String> {
+    let mut a = vec![
+        format!(
+            "{} × {} px{}: {} latent tokens per sample, {} in each block's attention",
+            j.width,
+            j.height,
+            if j.model.kind == models::Kind::Video { format!(", {} frames", j.frames) } else { String::new() },
+            j.image_tokens(),
+            j.seq_tokens()
+        ),
+        format!("{} text tokens (key text_tokens)", j.text_tokens),
+    ];
+    a.push(match j.text_encoders {
+        job::TextEncoders::Cached => {
+            "text encoder outputs cached before training, encoders unloaded (key text_enc)".into()
+        }
+        job::TextEncoders::Gpu => format!(
+            "text encoders on the GPU, {:.2} bytes a weight (keys text_enc, text_weights)",
+            j.text_weights.bytes()
+        ),
+    });
+    a.push(match j.latents {
+        job::Latents::Cached => "latents cached before training, VAE unloaded (key latents)".into(),
+        job::Latents::Encode => "the VAE encodes each batch on the GPU (key latents)".into(),
+    });
+    if j.method == job::Method::Lora {
+        a.push(format!(
+            "LoRA weights, gradients and optimizer states in {} (key adapter_dtype)",
+            if j.adapter_bytes == 4.0 { "fp32" } else { "bf16" }
+        ));
+    } else {
+        a.push("full fine-tuning in bf16: weights, gradients and optimizer states (sd-scripts --full_bf16)".into());
+    }
+    a.push(format!("CUDA context {} MiB in the device figure", crate::framework::CUDA_CONTEXT >> 20));
+    a
+}

@@ -1,0 +1,436 @@
+//! Diffusion transformers as diffusers builds them: blocks by kind, each with its linears,
+//! the parameters outside the blocks, the token rule, and the frozen companions (text
+//! encoders, VAE) with their cited counts (data/families/components.csv).
+//!
+//! Block parameters and linear shapes are read from diffusers 0.42.1's model classes built
+//! from each checkpoint's `transformer/config.json` on the meta device
+//! (tools/calibrate/dit_probe.py's `MODELS`); the totals they add up to equal the counts in
+//! data/families/components.csv exactly (`tests/diffusion.rs`). `saved` is what one block
+//! keeps for backward per token of its sequence, recorded by tools/calibrate/dit_probe.py
+//! into data/calibration/dit-saved.json.
+
+/// What a linear of a block does: LoRA target groups are named after it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// Attention projections (`to_q`, `to_k`, `to_v`, `to_out.0`, the `add_*` of joint blocks).
+    Attn,
+    /// Feed-forward (`ff.net.*`, `ff_context.net.*`, Flux single blocks' `proj_mlp`/`proj_out`).
+    Mlp,
+    /// adaLN modulation (`norm1.linear`, `img_mod.1`): timestep to shift/scale/gate.
+    Modulation,
+}
+
+/// One linear: in and out features, its role.
+#[derive(Debug, Clone, Copy)]
+pub struct Linear {
+    pub inp: u64,
+    pub out: u64,
+    pub count: u64,
+    pub role: Role,
+}
+
+const fn lin(inp: u64, out: u64, count: u64, role: Role) -> Linear {
+    Linear { inp, out, count, role }
+}
+
+/// Bytes one block saves for backward per image (or video) token and per text token, bf16
+/// (dit_probe.py's `bytes_per_image_token`, and `bytes_per_block_at_text_tokens` over its 64
+/// text tokens).
+#[derive(Debug, Clone, Copy)]
+pub struct Coef {
+    pub image: f64,
+    pub text: f64,
+}
+
+const fn coef(image: f64, at_text: f64) -> Coef {
+    Coef { image, text: at_text / 64.0 }
+}
+
+/// `Coef` by what is trained (dit_probe.py: `full`, `lora_attn`, `lora_all`).
+#[derive(Debug, Clone, Copy)]
+pub struct Saved {
+    pub full: Coef,
+    pub lora_attn: Coef,
+    pub lora_all: Coef,
+}
+
+/// Blocks of one kind.
+#[derive(Debug, Clone, Copy)]
+pub struct BlockKind {
+    /// diffusers' attribute (`transformer_blocks`, `single_transformer_blocks`, `blocks`).
+    pub name: &'static str,
+    pub count: u64,
+    /// All parameters of one block (linears, norms, modulation tables).
+    pub params: u64,
+    pub linears: &'static [Linear],
+    pub saved: Saved,
+}
+
+impl BlockKind {
+    pub fn linear_params(&self) -> u64 {
+        self.linears.iter().map(|l| l.inp * l.out * l.count).sum()
+    }
+    /// LoRA parameters of one block at rank `r` on the linears `on` selects.
+    pub fn lora_params(&self, r: u64, on: impl Fn(Role) -> bool) -> u64 {
+        self.linears.iter().filter(|l| on(l.role)).map(|l| r * (l.inp + l.out) * l.count).sum()
+    }
+    /// The largest linear's weight, elements (a dequantized weight during its matmul).
+    pub fn largest_linear(&self) -> u64 {
+        self.linears.iter().map(|l| l.inp * l.out).max().unwrap_or(0)
+    }
+}
+
+/// How the text reaches the blocks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextPath {
+    /// Text tokens join the image tokens in one attention sequence (MMDiT: Flux, SD3, Qwen-Image).
+    Joint,
+    /// Text is only the keys and values of a cross-attention (Wan, LTX-Video).
+    Cross,
+}
+
+/// How latents become tokens: `spatial` pixels per token side, `temporal` frames per latent
+/// frame (0 for images).
+#[derive(Debug, Clone, Copy)]
+pub struct TokenRule {
+    pub spatial: u64,
+    pub temporal: u64,
+}
+
+/// A frozen companion model with its cited parameter count.
+#[derive(Debug, Clone, Copy)]
+pub struct Companion {
+    pub name: &'static str,
+    pub params: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Image,
+    Video,
+}
+
+/// One diffusion transformer preset.
+#[derive(Debug, Clone, Copy)]
+pub struct DitModel {
+    pub id: &'static str,
+    pub name: &'static str,
+    pub kind: Kind,
+    /// The Hugging Face repository.
+    pub repo: &'static str,
+    /// Transformer parameters outside the blocks (patch and text embedders, timestep MLPs,
+    /// final norm and projection).
+    pub non_block: u64,
+    pub blocks: &'static [BlockKind],
+    pub hidden: u64,
+    pub text: TextPath,
+    pub tokens: TokenRule,
+    /// Text tokens the trainers pad or cut prompts to by default.
+    pub text_tokens: u64,
+    /// (width, height) and frames a run defaults to.
+    pub default_res: (u64, u64),
+    pub default_frames: u64,
+    /// Frozen text encoders, empty where no cited count exists (then they can only be cached).
+    pub text_encoders: &'static [Companion],
+    /// The VAE, `None` where no cited count exists (then latents can only be cached).
+    pub vae: Option<Companion>,
+    /// Latent channels at the patchifier's input (the MSE loss's tensors).
+    pub latent_channels: u64,
+}
+
+impl DitModel {
+    /// The transformer's parameters: what the published count is checked against.
+    pub fn params(&self) -> u64 {
+        self.non_block + self.blocks.iter().map(|b| b.count * b.params).sum::<u64>()
+    }
+    pub fn block_count(&self) -> u64 {
+        self.blocks.iter().map(|b| b.count).sum()
+    }
+}
+
+use Role::{Attn, Mlp, Modulation as Mod};
+
+const H_FLUX: u64 = 3072;
+/// diffusers `FluxTransformerBlock`: two adaLN-Zero modulations (6·h each), q/k/v/out for
+/// the image stream and add_q/k/v + to_add_out for the text stream, a GELU MLP of 4·h per
+/// stream. Qwen-Image's `QwenImageTransformerBlock` has the same linears (img_mod/txt_mod,
+/// img_mlp/txt_mlp).
+const FLUX_DOUBLE: &[Linear] = &[
+    lin(H_FLUX, 6 * H_FLUX, 2, Mod),
+    lin(H_FLUX, H_FLUX, 8, Attn),
+    lin(H_FLUX, 4 * H_FLUX, 2, Mlp),
+    lin(4 * H_FLUX, H_FLUX, 2, Mlp),
+];
+/// diffusers `FluxSingleTransformerBlock`: modulation 3·h, q/k/v, `proj_mlp` h → 4h and
+/// `proj_out` (h + 4h) → h over the concatenated attention and MLP outputs.
+const FLUX_SINGLE: &[Linear] = &[
+    lin(H_FLUX, 3 * H_FLUX, 1, Mod),
+    lin(H_FLUX, H_FLUX, 3, Attn),
+    lin(H_FLUX, 4 * H_FLUX, 1, Mlp),
+    lin(5 * H_FLUX, H_FLUX, 1, Mlp),
+];
+
+const H_SD35L: u64 = 2432;
+/// diffusers `JointTransformerBlock` (SD3.5 Large, `context_pre_only` false): two 6·h
+/// modulations, eight attention projections, a GELU MLP of 4·h per stream.
+const SD35L_JOINT: &[Linear] = &[
+    lin(H_SD35L, 6 * H_SD35L, 2, Mod),
+    lin(H_SD35L, H_SD35L, 8, Attn),
+    lin(H_SD35L, 4 * H_SD35L, 2, Mlp),
+    lin(4 * H_SD35L, H_SD35L, 2, Mlp),
+];
+/// The last joint block (`context_pre_only`): the text stream stops after attention
+/// (`norm1_context` 2·h, no `to_add_out`, no `ff_context`).
+const SD35L_LAST: &[Linear] = &[
+    lin(H_SD35L, 6 * H_SD35L, 1, Mod),
+    lin(H_SD35L, 2 * H_SD35L, 1, Mod),
+    lin(H_SD35L, H_SD35L, 7, Attn),
+    lin(H_SD35L, 4 * H_SD35L, 1, Mlp),
+    lin(4 * H_SD35L, H_SD35L, 1, Mlp),
+];
+
+/// diffusers `WanTransformerBlock`: self-attention and cross-attention (q/k/v/out each), a
+/// GELU MLP of `ffn_dim`; modulation is a learned table plus the shared timestep projection.
+const fn wan(h: u64, ffn: u64) -> [Linear; 3] {
+    [lin(h, h, 8, Attn), lin(h, ffn, 1, Mlp), lin(ffn, h, 1, Mlp)]
+}
+const WAN_1_3B: &[Linear] = &wan(1536, 8960);
+const WAN_14B: &[Linear] = &wan(5120, 13824);
+/// diffusers `LTXVideoTransformerBlock`: self- and cross-attention (cross_attention_dim
+/// 2048), GELU MLP 4·h.
+const LTX: &[Linear] = &[lin(2048, 2048, 8, Attn), lin(2048, 8192, 1, Mlp), lin(8192, 2048, 1, Mlp)];
+
+const CLIP_L_TEXT: Companion = Companion { name: "CLIP ViT-L/14 text", params: 123_060_480 };
+const CLIP_L_TEXT_PROJ: Companion = Companion { name: "CLIP ViT-L/14 text + projection", params: 123_650_304 };
+const CLIP_G_TEXT_PROJ: Companion = Companion { name: "OpenCLIP bigG/14 text + projection", params: 694_659_840 };
+const T5_XXL: Companion = Companion { name: "T5-v1.1-XXL encoder", params: 4_762_310_656 };
+const VAE_Z16: Companion = Companion { name: "AutoencoderKL (16 channels)", params: 83_819_683 };
+/// Qwen-Image's prompt encoder, the Qwen2.5-VL-7B language model: components.csv records
+/// only its stated size; the count is the Qwen2.5-7B preset's (catalog.rs), the vision tower
+/// left out (text prompts never run it, but diffusers loads it: 0.68B more).
+const QWEN25_VL_7B_TEXT: Companion = Companion { name: "Qwen2.5-VL-7B language model", params: 7_615_616_512 };
+
+const FLUX_BLOCKS_DEV: &[BlockKind] = &[
+    BlockKind {
+        name: "transformer_blocks",
+        count: 19,
+        params: 339_831_296,
+        linears: FLUX_DOUBLE,
+        saved: SAVED_FLUX_DOUBLE,
+    },
+    BlockKind {
+        name: "single_transformer_blocks",
+        count: 38,
+        params: 141_591_808,
+        linears: FLUX_SINGLE,
+        saved: SAVED_FLUX_SINGLE,
+    },
+];
+
+// dit_probe.py records (data/calibration/dit-saved.json): bytes per image token, and per
+// block at the record's 64 text tokens.
+const SAVED_FLUX_DOUBLE: Saved = Saved {
+    full: coef(172_328.0, 11_139_584.0),
+    lora_attn: coef(135_720.0, 8_784_384.0),
+    lora_all: coef(221_864.0, 14_322_304.0),
+};
+const SAVED_FLUX_SINGLE: Saved = Saved {
+    full: coef(153_892.0, 9_879_808.0),
+    lora_attn: coef(117_220.0, 7_526_656.0),
+    lora_all: coef(203_364.0, 13_052_224.0),
+};
+const SAVED_QWEN_DUAL: Saved = Saved {
+    full: coef(172_328.0, 11_139_584.0),
+    lora_attn: coef(148_008.0, 9_570_816.0),
+    lora_all: coef(234_152.0, 15_108_736.0),
+};
+const SAVED_SD35L: Saved = Saved {
+    full: coef(141_520.0, 9_144_832.0),
+    lora_attn: coef(117_456.0, 7_595_008.0),
+    lora_all: coef(185_680.0, 11_980_928.0),
+};
+const SAVED_WAN_1_3B: Saved = Saved {
+    full: coef(140_420.0, 1_241_344.0),
+    lora_attn: coef(110_596.0, 1_642_752.0),
+    lora_all: coef(152_708.0, 1_642_752.0),
+};
+const SAVED_WAN_14B: Saved = Saved {
+    full: coef(403_812.0, 4_137_216.0),
+    lora_attn: coef(335_588.0, 5_456_128.0),
+    lora_all: coef(411_492.0, 5_456_128.0),
+};
+const SAVED_LTX: Saved = Saved {
+    full: coef(160_020.0, 1_605_888.0),
+    lora_attn: coef(139_924.0, 2_138_368.0),
+    lora_all: coef(181_012.0, 2_138_368.0),
+};
+
+pub static MODELS: &[DitModel] = &[
+    DitModel {
+        id: "flux.1-dev",
+        name: "FLUX.1 [dev]",
+        kind: Kind::Image,
+        repo: "black-forest-labs/FLUX.1-dev",
+        non_block: 64_124_992,
+        blocks: FLUX_BLOCKS_DEV,
+        hidden: H_FLUX,
+        text: TextPath::Joint,
+        tokens: TokenRule { spatial: 16, temporal: 0 },
+        // diffusers train_dreambooth_lora_flux.py `--max_sequence_length` default 512.
+        text_tokens: 512,
+        default_res: (1024, 1024),
+        default_frames: 1,
+        text_encoders: &[CLIP_L_TEXT, T5_XXL],
+        vae: Some(VAE_Z16),
+        latent_channels: 64,
+    },
+    DitModel {
+        id: "flux.1-schnell",
+        name: "FLUX.1 [schnell]",
+        kind: Kind::Image,
+        repo: "black-forest-labs/FLUX.1-schnell",
+        // No guidance embedder: 10,229,760 fewer than dev (components.csv 11,891,178,560).
+        non_block: 64_124_992 - 10_229_760,
+        blocks: FLUX_BLOCKS_DEV,
+        hidden: H_FLUX,
+        text: TextPath::Joint,
+        tokens: TokenRule { spatial: 16, temporal: 0 },
+        // FluxPipeline: schnell's T5 max_sequence_length is 256.
+        text_tokens: 256,
+        default_res: (1024, 1024),
+        default_frames: 1,
+        text_encoders: &[CLIP_L_TEXT, T5_XXL],
+        vae: Some(VAE_Z16),
+        latent_channels: 64,
+    },
+    DitModel {
+        id: "sd3.5-large",
+        name: "Stable Diffusion 3.5 Large",
+        kind: Kind::Image,
+        repo: "stabilityai/stable-diffusion-3.5-large",
+        non_block: 39_554_112,
+        blocks: &[
+            BlockKind {
+                name: "transformer_blocks",
+                count: 37,
+                params: 212_999_680,
+                linears: SD35L_JOINT,
+                saved: SAVED_SD35L,
+            },
+            BlockKind {
+                name: "transformer_blocks[-1]",
+                count: 1,
+                params: 136_085_248,
+                linears: SD35L_LAST,
+                saved: SAVED_SD35L,
+            },
+        ],
+        hidden: H_SD35L,
+        text: TextPath::Joint,
+        tokens: TokenRule { spatial: 16, temporal: 0 },
+        // 77 CLIP tokens concatenated with T5's (diffusers' SD3 DreamBooth script: 77).
+        text_tokens: 77 + 77,
+        default_res: (1024, 1024),
+        default_frames: 1,
+        text_encoders: &[CLIP_L_TEXT_PROJ, CLIP_G_TEXT_PROJ, T5_XXL],
+        vae: Some(VAE_Z16),
+        latent_channels: 16,
+    },
+    DitModel {
+        id: "qwen-image",
+        name: "Qwen-Image",
+        kind: Kind::Image,
+        repo: "Qwen/Qwen-Image",
+        non_block: 40_523_328,
+        blocks: &[BlockKind {
+            name: "transformer_blocks",
+            count: 60,
+            params: 339_831_296,
+            linears: FLUX_DOUBLE,
+            saved: SAVED_QWEN_DUAL,
+        }],
+        hidden: H_FLUX,
+        text: TextPath::Joint,
+        tokens: TokenRule { spatial: 16, temporal: 0 },
+        // The prompt's own length after the template is dropped (no padding): a long caption.
+        text_tokens: 256,
+        default_res: (1024, 1024),
+        default_frames: 1,
+        text_encoders: &[QWEN25_VL_7B_TEXT],
+        vae: None,
+        latent_channels: 64,
+    },
+    DitModel {
+        id: "wan2.1-1.3b",
+        name: "Wan 2.1 T2V 1.3B",
+        kind: Kind::Video,
+        repo: "Wan-AI/Wan2.1-T2V-1.3B-Diffusers",
+        non_block: 25_775_680,
+        blocks: &[BlockKind {
+            name: "blocks",
+            count: 30,
+            params: 46_440_704,
+            linears: WAN_1_3B,
+            saved: SAVED_WAN_1_3B,
+        }],
+        hidden: 1536,
+        text: TextPath::Cross,
+        tokens: TokenRule { spatial: 16, temporal: 4 },
+        text_tokens: 512,
+        default_res: (832, 480),
+        default_frames: 81,
+        text_encoders: &[],
+        vae: None,
+        latent_channels: 16,
+    },
+    DitModel {
+        id: "wan2.1-14b",
+        name: "Wan 2.1 T2V 14B",
+        kind: Kind::Video,
+        repo: "Wan-AI/Wan2.1-T2V-14B-Diffusers",
+        non_block: 232_719_424,
+        blocks: &[BlockKind { name: "blocks", count: 40, params: 351_394_304, linears: WAN_14B, saved: SAVED_WAN_14B }],
+        hidden: 5120,
+        text: TextPath::Cross,
+        tokens: TokenRule { spatial: 16, temporal: 4 },
+        text_tokens: 512,
+        default_res: (832, 480),
+        default_frames: 81,
+        text_encoders: &[],
+        vae: None,
+        latent_channels: 16,
+    },
+    DitModel {
+        id: "ltx-video",
+        name: "LTX-Video 2B",
+        kind: Kind::Video,
+        repo: "Lightricks/LTX-Video",
+        non_block: 43_018_368,
+        blocks: &[BlockKind {
+            name: "transformer_blocks",
+            count: 28,
+            params: 67_155_968,
+            linears: LTX,
+            saved: SAVED_LTX,
+        }],
+        hidden: 2048,
+        text: TextPath::Cross,
+        tokens: TokenRule { spatial: 32, temporal: 8 },
+        text_tokens: 128,
+        default_res: (768, 512),
+        default_frames: 49,
+        text_encoders: &[T5_XXL],
+        vae: None,
+        latent_channels: 128,
+    },
+];
+
+/// The presets' ids, apart from their data: what the page's first load needs to recognize a
+/// diffusion link and list the models (the data loads with the lazy module).
+pub const IDS: [&str; 7] =
+    ["flux.1-dev", "flux.1-schnell", "sd3.5-large", "qwen-image", "wan2.1-1.3b", "wan2.1-14b", "ltx-video"];
+
+/// The preset with this id.
+pub fn model(id: &str) -> Option<&'static DitModel> {
+    MODELS.iter().find(|m| m.id == id)
+}

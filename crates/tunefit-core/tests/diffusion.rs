@@ -1,0 +1,215 @@
+//! Diffusion transformers (issue 21): the presets reproduce the cited parameter counts, the
+//! activation figures are the recorded ones, the token rules are the architectures', and the
+//! estimate meets published measurements (tests/data/diffusion-measured.json): median |error|
+//! ≤ 10 % on point figures and every "fits in X GB" claim respected.
+
+use serde_json::Value;
+use tunefit_core::diffusion::{self, models, parse};
+
+const GIB: f64 = (1u64 << 30) as f64;
+
+fn root(rel: &str) -> String {
+    format!("{}/../../{rel}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// One CSV line's fields (quoted fields may hold commas; no quotes inside them here).
+fn fields(line: &str) -> Vec<String> {
+    let (mut out, mut cur, mut quoted) = (Vec::new(), String::new(), false);
+    for c in line.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            ',' if !quoted => out.push(std::mem::take(&mut cur)),
+            c => cur.push(c),
+        }
+    }
+    out.push(cur);
+    out
+}
+
+#[test]
+fn presets_reproduce_the_cited_transformer_counts() {
+    // data/families/components.csv: the transformer row of each preset.
+    let csv = std::fs::read_to_string(root("data/families/components.csv")).unwrap();
+    let mut checked = 0;
+    for m in models::MODELS {
+        let row = csv
+            .lines()
+            .map(fields)
+            .find(|f| f[0] == m.id && f[1].starts_with("transformer"))
+            .unwrap_or_else(|| panic!("{}: no transformer row in components.csv", m.id));
+        let params: u64 = row[3].parse().unwrap();
+        assert_eq!(m.params(), params, "{}", m.id);
+        checked += 1;
+    }
+    assert_eq!(checked, models::MODELS.len());
+    assert_eq!(models::IDS.to_vec(), models::MODELS.iter().map(|m| m.id).collect::<Vec<_>>());
+    // The blocks' linears are what the block's parameters are made of (norms and
+    // modulation tables aside).
+    for m in models::MODELS {
+        for k in m.blocks {
+            let extra = k.params - k.linear_params();
+            assert!(extra < k.params / 50, "{} {}: {} parameters outside the linears", m.id, k.name, extra);
+        }
+    }
+}
+
+#[test]
+fn activation_figures_are_the_recorded_ones() {
+    let rec: Value =
+        serde_json::from_str(&std::fs::read_to_string(root("data/calibration/dit-saved.json")).unwrap()).unwrap();
+    let text = rec["text_tokens"].as_f64().unwrap();
+    let probed = |name: &str, kind: &str, training: &str| {
+        let r = &rec["models"][name][training][kind];
+        (r["bytes_per_image_token"].as_f64().unwrap(), r["bytes_per_block_at_text_tokens"].as_f64().unwrap() / text)
+    };
+    // (preset, block kind index, probe model, probe kind)
+    let pairs = [
+        ("flux.1-dev", 0, "flux", "double"),
+        ("flux.1-dev", 1, "flux", "single"),
+        ("qwen-image", 0, "qwen-image", "dual"),
+        ("sd3.5-large", 0, "sd3.5-large", "joint"),
+        ("wan2.1-1.3b", 0, "wan2.1-1.3b", "block"),
+        ("wan2.1-14b", 0, "wan2.1-14b", "block"),
+        ("ltx-video", 0, "ltx-video", "block"),
+    ];
+    for (id, i, probe, kind) in pairs {
+        let s = models::model(id).unwrap().blocks[i].saved;
+        for (c, training) in [(s.full, "full"), (s.lora_attn, "lora_attn"), (s.lora_all, "lora_all")] {
+            let (image, text) = probed(probe, kind, training);
+            assert_eq!((c.image, c.text), (image, text), "{id} {kind} {training}");
+        }
+    }
+}
+
+#[test]
+fn tokens_follow_each_architecture() {
+    let t = |q: &str| {
+        let j = parse(q).unwrap();
+        (j.image_tokens(), j.seq_tokens())
+    };
+    // Flux: 8x VAE, 2x2 packing: (H/16)(W/16), text joins the sequence.
+    assert_eq!(t("model=flux.1-dev&res=1024"), (4096, 4096 + 512));
+    assert_eq!(t("model=flux.1-dev&res=512x768&text_tokens=77"), (1536, 1613));
+    // Wan: ((F-1)/4+1)(H/16)(W/16), cross-attention only.
+    assert_eq!(t("model=wan2.1-1.3b&res=832x480&frames=81"), (21 * 52 * 30, 21 * 52 * 30));
+    // LTX-Video: ((F-1)/8+1)(H/32)(W/32).
+    assert_eq!(t("model=ltx-video&res=768x512&frames=49"), (7 * 24 * 16, 7 * 24 * 16));
+}
+
+#[test]
+fn bad_links_are_named_and_nothing_is_defaulted_silently() {
+    let keys = |q: &str| parse(q).unwrap_err().0.into_iter().map(|e| e.key).collect::<Vec<_>>();
+    assert_eq!(keys("model=flux.1-dev&res=abc"), ["res"]);
+    assert_eq!(keys("model=flux.1-dev&res=1024x10"), ["res"]);
+    assert_eq!(keys("model=flux.1-dev&batch=-1&rank=0"), ["batch", "rank"]);
+    assert_eq!(keys("model=flux.1-dev&colour=red"), ["colour"]);
+    assert_eq!(keys("model=flux.1-dev&method=full&weights=nf4"), ["weights"]);
+    assert_eq!(keys("model=wan2.1-14b&text_enc=gpu"), ["text_enc"]);
+    assert_eq!(keys("model=flux.1-dev&frames=81"), ["frames"]);
+    assert_eq!(keys("model=flux.1-dev&swap=58"), ["swap"]);
+    assert!(diffusion::is_diffusion("model=flux.1-dev&res=2k"));
+    assert!(!diffusion::is_diffusion("model=llama-3.1-8b"));
+    // 2k reads as 2048 px, as the language models' links read 4k tokens.
+    assert_eq!(parse("model=flux.1-dev&res=2k").unwrap().width, 2048);
+}
+
+fn device(q: &str) -> f64 {
+    diffusion::evaluate(q).unwrap().memory.device as f64
+}
+
+#[test]
+fn memory_moves_the_way_the_physics_says() {
+    let base = "model=flux.1-dev&res=1024&rank=16";
+    // More pixels, a larger batch, no checkpointing: more; a quantized base, swapped blocks,
+    // cached encoders: less.
+    assert!(device("model=flux.1-dev&res=1536&rank=16") > device(base));
+    assert!(device(&format!("{base}&batch=2")) > device(base));
+    assert!(device(&format!("{base}&ckpt=none")) > device(base) + 10.0 * GIB);
+    assert!(device(&format!("{base}&weights=fp8")) < device(base) - 10.0 * GIB);
+    assert!(device(&format!("{base}&weights=nf4")) < device(&format!("{base}&weights=fp8")));
+    assert!(device(&format!("{base}&swap=20")) < device(base));
+    assert!(device(&format!("{base}&text_enc=gpu")) > device(base) + 8.0 * GIB, "T5-XXL in bf16 is 8.9 GiB");
+    assert!(device(&format!("{base}&latents=encode")) > device(base));
+    // Full fine-tuning of 11.9B parameters in bf16 with AdamW: 2 + 2 + 4 bytes each.
+    let full = diffusion::evaluate("model=flux.1-dev&method=full&res=1024").unwrap().memory;
+    assert!(full.device as f64 > 11.9e9 * 8.0, "{}", full.device as f64 / GIB);
+    for m in models::MODELS {
+        let r = diffusion::evaluate(&format!("model={}", m.id)).unwrap().memory;
+        assert!(r.allocated > 0 && r.reserved >= r.allocated && r.device > r.reserved, "{}", m.id);
+    }
+}
+
+struct Row {
+    id: String,
+    kind: String,
+    measured: f64,
+    predicted: f64,
+}
+
+fn rows() -> Vec<Row> {
+    let d: Value = serde_json::from_str(
+        &std::fs::read_to_string(format!("{}/tests/data/diffusion-measured.json", env!("CARGO_MANIFEST_DIR"))).unwrap(),
+    )
+    .unwrap();
+    d["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            let unit = if c["unit"] == "GiB" { GIB } else { 1e9 };
+            let m =
+                diffusion::evaluate(c["query"].as_str().unwrap()).unwrap_or_else(|e| panic!("{}: {e}", c["id"])).memory;
+            let kind = c["kind"].as_str().unwrap().to_string();
+            let predicted = match c["metric"].as_str() {
+                Some("allocated") => m.allocated,
+                _ => m.device,
+            } as f64;
+            Row { id: c["id"].as_str().unwrap().into(), kind, measured: c["value"].as_f64().unwrap() * unit, predicted }
+        })
+        .collect()
+}
+
+const START: &str = "<!-- diffusion-measured:start -->";
+const END: &str = "<!-- diffusion-measured:end -->";
+
+#[test]
+fn published_measurements_are_met() {
+    let rows = rows();
+    let mut errors = Vec::new();
+    let mut t = String::from("| case | kind | measured (GiB) | tunefit (GiB) | error |\n|---|---|---:|---:|---:|\n");
+    for r in &rows {
+        let e = r.predicted / r.measured - 1.0;
+        let verdict = if r.kind == "point" { format!("{:+.1}%", 100.0 * e) } else { "fits".into() };
+        t += &format!("| {} | {} | {:.2} | {:.2} | {verdict} |\n", r.id, r.kind, r.measured / GIB, r.predicted / GIB);
+        if r.kind == "point" {
+            errors.push(e);
+        } else {
+            assert!(r.predicted <= r.measured, "{}: predicted {:.2} GiB over the claim", r.id, r.predicted / GIB);
+        }
+    }
+    let mut abs: Vec<f64> = errors.iter().map(|e| e.abs()).collect();
+    abs.sort_by(f64::total_cmp);
+    let median = (abs[(abs.len() - 1) / 2] + abs[abs.len() / 2]) / 2.0;
+    let mean = errors.iter().sum::<f64>() / errors.len() as f64;
+    let under = errors.iter().filter(|e| **e < 0.0).count();
+    let fits = rows.len() - errors.len();
+    t = format!(
+        "{} point figures: median |error| {:.1}%, largest {:.1}%, mean signed {:+.1}%, {under} under-predicted; {fits} \"fits in\" claims, all respected.\n\n{t}",
+        errors.len(),
+        100.0 * median,
+        100.0 * abs[abs.len() - 1],
+        100.0 * mean,
+    );
+    print!("{t}");
+    let path = root("docs/diffusion.md");
+    let doc = std::fs::read_to_string(&path).unwrap();
+    let (a, b) = (doc.find(START).expect("start marker"), doc.find(END).expect("end marker"));
+    let fresh = format!("{}{START}\n{t}{}", &doc[..a], &doc[b..]);
+    if std::env::var("TUNEFIT_WRITE_DOCS").is_ok() {
+        std::fs::write(&path, &fresh).unwrap();
+    } else {
+        assert!(fresh == doc, "docs/diffusion.md's table is stale: rerun with TUNEFIT_WRITE_DOCS=1");
+    }
+    assert!(errors.len() >= 10);
+    assert!(median <= 0.10, "median |error| {:.1}%", 100.0 * median);
+}

@@ -1,0 +1,224 @@
+#!/usr/bin/env python3
+"""What one block of a diffusion transformer saves for backward, per token (issue 21).
+
+Ground truth for tunefit's `diffusion` activation model, as probe.py is for the language
+models. Each model class of diffusers is built from its published config with few blocks at
+full width (random bf16 weights on the CPU, no download), one training forward runs, and
+`torch.autograd.graph.saved_tensors_hooks` collects every tensor autograd saves; storages are
+deduplicated by identity and the parameters left out, so the bytes are what a GPU holds with a
+flash-style attention kernel (PyTorch's CPU SDPA kernel for bf16 without a mask is the flash
+one: it saves q, k, v, the output and the fp32 log-sum-exp, as the CUDA flash kernel does).
+
+Per block: the difference between a model with one more block of a kind and the smaller one.
+Per token: the difference between two latent sizes divided by the tokens added (image tokens;
+the text tokens are held fixed). Three trainings: every parameter trained (`full`), PEFT LoRA
+rank 16 on the attention projections (`lora_attn`), and on every linear of the blocks
+(`lora_all`, diffusers' default target list for Flux and Qwen-Image is attention + MLP).
+
+Usage:  .venv/bin/python dit_probe.py [--out PATH] [--only NAME,...]
+(about 15 minutes on 2 cores; run one model per process where memory is short: the record
+keeps the models already in it)
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import sys
+
+import torch
+import diffusers
+import peft
+
+torch.manual_seed(0)
+DT = torch.bfloat16
+
+# Published configs (each model's transformer/config.json, as transcribed in
+# data/families/components.csv).
+MODELS = {
+    # black-forest-labs/FLUX.1-dev transformer/config.json
+    "flux": dict(
+        cls="FluxTransformer2DModel",
+        cfg=dict(patch_size=1, in_channels=64, num_attention_heads=24, attention_head_dim=128,
+                 joint_attention_dim=4096, pooled_projection_dim=768, guidance_embeds=True,
+                 axes_dims_rope=(16, 56, 56)),
+        kinds={"double": "num_layers", "single": "num_single_layers"},
+    ),
+    # Qwen/Qwen-Image transformer/config.json
+    "qwen-image": dict(
+        cls="QwenImageTransformer2DModel",
+        cfg=dict(patch_size=2, in_channels=64, out_channels=16, num_attention_heads=24,
+                 attention_head_dim=128, joint_attention_dim=3584, axes_dims_rope=(16, 56, 56)),
+        kinds={"dual": "num_layers"},
+    ),
+    # stabilityai/stable-diffusion-3.5-large transformer/config.json
+    "sd3.5-large": dict(
+        cls="SD3Transformer2DModel",
+        cfg=dict(sample_size=128, patch_size=2, in_channels=16, num_attention_heads=38,
+                 attention_head_dim=64, joint_attention_dim=4096, caption_projection_dim=2432,
+                 pooled_projection_dim=2048, out_channels=16, pos_embed_max_size=192,
+                 qk_norm="rms_norm"),
+        kinds={"joint": "num_layers"},
+    ),
+    # Wan-AI/Wan2.1-T2V-1.3B-Diffusers transformer/config.json
+    "wan2.1-1.3b": dict(
+        cls="WanTransformer3DModel",
+        cfg=dict(patch_size=(1, 2, 2), num_attention_heads=12, attention_head_dim=128, in_channels=16,
+                 out_channels=16, text_dim=4096, freq_dim=256, ffn_dim=8960, cross_attn_norm=True,
+                 qk_norm="rms_norm_across_heads", eps=1e-6, rope_max_seq_len=1024),
+        kinds={"block": "num_layers"},
+    ),
+    # Wan-AI/Wan2.1-T2V-14B-Diffusers transformer/config.json
+    "wan2.1-14b": dict(
+        cls="WanTransformer3DModel",
+        cfg=dict(patch_size=(1, 2, 2), num_attention_heads=40, attention_head_dim=128, in_channels=16,
+                 out_channels=16, text_dim=4096, freq_dim=256, ffn_dim=13824, cross_attn_norm=True,
+                 qk_norm="rms_norm_across_heads", eps=1e-6, rope_max_seq_len=1024),
+        kinds={"block": "num_layers"},
+    ),
+    # Lightricks/LTX-Video transformer/config.json
+    "ltx-video": dict(
+        cls="LTXVideoTransformer3DModel",
+        cfg=dict(in_channels=128, out_channels=128, patch_size=1, patch_size_t=1, num_attention_heads=32,
+                 attention_head_dim=64, cross_attention_dim=2048, caption_channels=4096,
+                 qk_norm="rms_norm_across_heads"),
+        kinds={"block": "num_layers"},
+    ),
+}
+
+TEXT = 64  # text tokens, held fixed
+
+
+def inputs(name: str, side: int, frames: int = 1):
+    """Model inputs for a latent of side × side (× frames); returns (kwargs, image tokens)."""
+    b = 1
+    if name == "flux":
+        n = (side // 2) ** 2
+        ids = torch.zeros(n, 3)
+        return dict(hidden_states=torch.randn(b, n, 64, dtype=DT), encoder_hidden_states=torch.randn(b, TEXT, 4096, dtype=DT),
+                    pooled_projections=torch.randn(b, 768, dtype=DT), timestep=torch.tensor([0.5]),
+                    img_ids=ids, txt_ids=torch.zeros(TEXT, 3), guidance=torch.tensor([3.5]), return_dict=False), n
+    if name == "qwen-image":
+        h = side // 2
+        n = h * h
+        return dict(hidden_states=torch.randn(b, n, 64, dtype=DT), encoder_hidden_states=torch.randn(b, TEXT, 3584, dtype=DT),
+                    timestep=torch.tensor([0.5]), img_shapes=[(1, h, h)], return_dict=False), n
+    if name == "sd3.5-large":
+        n = (side // 2) ** 2
+        return dict(hidden_states=torch.randn(b, 16, side, side, dtype=DT), encoder_hidden_states=torch.randn(b, TEXT, 4096, dtype=DT),
+                    pooled_projections=torch.randn(b, 2048, dtype=DT), timestep=torch.tensor([500.0]), return_dict=False), n
+    if name.startswith("wan2.1"):
+        n = frames * (side // 2) ** 2
+        return dict(hidden_states=torch.randn(b, 16, frames, side, side, dtype=DT), encoder_hidden_states=torch.randn(b, TEXT, 4096, dtype=DT),
+                    timestep=torch.tensor([500]), return_dict=False), n
+    if name == "ltx-video":
+        n = frames * side * side
+        return dict(hidden_states=torch.randn(b, n, 128, dtype=DT), encoder_hidden_states=torch.randn(b, TEXT, 4096, dtype=DT),
+                    timestep=torch.tensor([500]), encoder_attention_mask=None, num_frames=frames, height=side, width=side, return_dict=False), n
+    raise KeyError(name)
+
+
+ATTN = ["to_q", "to_k", "to_v", "to_out.0", "add_q_proj", "add_k_proj", "add_v_proj", "to_add_out"]
+
+
+def saved_bytes(model, kwargs) -> int:
+    params = {p.untyped_storage().data_ptr() for p in model.parameters()}
+    seen: dict[int, int] = {}
+
+    def pack(t):
+        if isinstance(t, torch.Tensor):
+            s = t.untyped_storage()
+            if s.data_ptr() not in params:
+                seen[s.data_ptr()] = s.nbytes()
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        out = model(**kwargs)[0]
+    del out
+    return sum(seen.values())
+
+
+def build(name: str, counts: dict[str, int], training: str):
+    spec = MODELS[name]
+    cfg = dict(spec["cfg"])
+    for kind, key in spec["kinds"].items():
+        cfg[key] = counts.get(kind, 0)
+    model = getattr(diffusers, spec["cls"])(**cfg).to(DT)
+    model.train()
+    if training == "full":
+        model.requires_grad_(True)
+        return model
+    model.requires_grad_(False)
+    linears = {n.split(".")[-1] for n, m in model.named_modules() if isinstance(m, torch.nn.Linear)}
+    if training == "lora_attn":
+        targets = [t for t in ATTN if any(n.endswith(t) for n, _ in model.named_modules())]
+    else:
+        # Every linear inside the blocks.
+        targets = [n for n, m in model.named_modules() if isinstance(m, torch.nn.Linear) and "blocks" in n]
+    del linears
+    cfg = peft.LoraConfig(r=16, lora_alpha=16, lora_dropout=0.0, target_modules=targets)
+    return peft.get_peft_model(model, cfg)
+
+
+def probe(name: str) -> dict:
+    spec = MODELS[name]
+    kinds = list(spec["kinds"])
+    video = name.startswith("wan2.1") or name == "ltx-video"
+    sides = (8, 12) if not video else (4, 6)
+    frames = 2 if video else 1
+    out = {}
+    for training in ("full", "lora_attn", "lora_all"):
+        base = {k: 1 for k in kinds}
+        row = {}
+        for side in sides:
+            kw, n = inputs(name, side, frames)
+            b0 = saved_bytes(build(name, base, training), kw)
+            per_kind = {}
+            for k in kinds:
+                more = dict(base)
+                more[k] = 2
+                kw, n = inputs(name, side, frames)
+                per_kind[k] = saved_bytes(build(name, more, training), kw) - b0
+            row[side] = (n, per_kind)
+        (n1, a), (n2, b) = row[sides[0]], row[sides[1]]
+        out[training] = {
+            k: {
+                "bytes_per_image_token": (b[k] - a[k]) / (n2 - n1),
+                "bytes_per_block_at_text_tokens": a[k] - (b[k] - a[k]) / (n2 - n1) * n1,
+            }
+            for k in kinds
+        }
+        print(name, training, json.dumps(out[training]), file=sys.stderr)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", default="../../data/calibration/dit-saved.json")
+    ap.add_argument("--only", help="comma-separated model names")
+    a = ap.parse_args()
+    rec = {
+        "recorded": datetime.date.today().isoformat(),
+        "versions": {"torch": torch.__version__, "diffusers": diffusers.__version__, "peft": peft.__version__},
+        "dtype": "bfloat16",
+        "text_tokens": TEXT,
+        "models": {},
+    }
+    # Models already in the record are kept (one process per model keeps the peak RSS low:
+    # `--only` one name at a time, same `--out`).
+    try:
+        with open(a.out) as f:
+            rec["models"] = json.load(f)["models"]
+    except (OSError, ValueError, KeyError):
+        pass
+    for name in MODELS:
+        if a.only and name not in a.only.split(","):
+            continue
+        rec["models"][name] = probe(name)
+        with open(a.out, "w") as f:
+            json.dump(rec, f, indent=1)
+            f.write("\n")
+
+
+if __name__ == "__main__":
+    main()
