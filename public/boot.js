@@ -45,6 +45,9 @@ window.tunefitPlan = (kind, query, lang, gib, a, b) => lazy((x) => ({
 })[kind]());
 // The "Memory through one step" chart (the allocator replay, drawn as SVG markup).
 window.tunefitTimeline = (query, lang, gib) => lazy((x) => x.timeline_html(query, lang, gib));
+// The page of an image or video diffusion model's link (src/components/diffusion.rs): its
+// fields and figures as markup, the models and their memory model in this module only.
+window.tunefitDiffusion = (query, lang, gib) => lazy((x) => x.diffusion_html(query, lang, gib));
 // The config.json reader (the page's config source): `hfconfig::read_for_page`'s line, its
 // error in `lang` ('en'|'ru').
 window.tunefitConfig = (text, lang = 'en') => lazy((x) => x.read_config(text, lang));

@@ -64,8 +64,13 @@ import { bundleSizes } from './bundle.mjs';
 // peak moment in words stays out (`report::with_peak_phase`, −0.4 KB). Each block's saved
 // and recomputed bytes split into the tensors autograd keeps, and the replay's counters
 // saturating instead of overflowing: +0.4 KB, +0.5 KB in Russian (341.0 KB; 356.4 KB).
-const BUDGET_KB = Number(process.env.TUNEFIT_SIZE_BUDGET_KB ?? 342);
-const BUDGET_RU_KB = Number(process.env.TUNEFIT_SIZE_BUDGET_RU_KB ?? 357);
+// Image and video diffusion models (issue 21, which allows them 15 KB): their presets, memory
+// model, fields and strings load with the lazy module (+13.5 KB there, 254.2 KB); the first load holds
+// only what recognizes such a link (the presets' ids), the component that shows the module's
+// markup and keeps the link (1.7 KB, measured by leaving its mount out), and the picker's
+// group that opens their page: +3.4 KB, +3.5 KB in Russian (344.7 KB; 359.9 KB).
+const BUDGET_KB = Number(process.env.TUNEFIT_SIZE_BUDGET_KB ?? 345);
+const BUDGET_RU_KB = Number(process.env.TUNEFIT_SIZE_BUDGET_RU_KB ?? 360);
 const dir = process.argv[2] ?? 'dist';
 const b = bundleSizes(dir);
 for (const f of b.files) {

@@ -26,6 +26,11 @@ pub fn mount() {
     if let Some(copy) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("prerender")) {
         copy.remove();
     }
+    // An image or video diffusion model's link is a page of its own (docs/diffusion.md).
+    if tunefit_core::diffusion::is_diffusion(&url::current_search()) {
+        leptos::mount::mount_to_body(components::diffusion::DiffusionPage);
+        return;
+    }
     // `embed=1` is the same app laid out as a widget by CSS (public/boot.js, docs/sharing.md).
     leptos::mount::mount_to_body(app::App);
 }

@@ -448,3 +448,27 @@ async fn a_pasted_repository_id_chooses_its_preset_and_moe_multimodal_parts_are_
     let root = mount_at("?v=1&model=gemma-3-4b").await;
     assert!(text(&root, "frozen-vision").contains("420"), "{}", text(&root, "model-summary"));
 }
+
+#[wasm_bindgen_test]
+fn a_diffusion_field_sets_its_key_in_the_link_and_an_empty_one_removes_it() {
+    use tunefit_app::components::diffusion::set_key;
+    assert_eq!(set_key("model=flux.1-dev&res=1024", "res", "512x768"), "model=flux.1-dev&res=512x768");
+    assert_eq!(set_key("model=flux.1-dev&gpu=rtx-4090", "gpu", ""), "model=flux.1-dev");
+    // A value is one value: '&' and '=' typed into a field cannot add keys.
+    assert_eq!(set_key("model=flux.1-dev", "res", "1&batch=9"), "model=flux.1-dev&res=1%26batch%3D9");
+}
+
+#[wasm_bindgen_test]
+async fn the_model_picker_offers_the_diffusion_models() {
+    let root = mount_at("").await;
+    let n = tunefit_core::diffusion::models::IDS.len();
+    let nth = |i: usize| root.query_selector(&format!("#preset optgroup:last-child option:nth-child({i})")).unwrap();
+    let first: web_sys::HtmlOptionElement = nth(1).expect("the diffusion group").dyn_into().unwrap();
+    assert_eq!(first.value(), "dit:flux.1-dev");
+    assert!(nth(n).is_some() && nth(n + 1).is_none(), "one entry per diffusion preset");
+    // Searching finds them by id, as it finds the presets.
+    type_into(&root, "preset-search", "wan2.1", "input").await;
+    let select: web_sys::HtmlSelectElement = q(&root, "preset").dyn_into().unwrap();
+    let html = select.inner_html();
+    assert!(html.contains("dit:wan2.1-14b") && !html.contains("dit:flux.1-dev"), "{html}");
+}

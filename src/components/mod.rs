@@ -3,6 +3,7 @@
 pub mod controls;
 pub mod cost;
 pub mod deferred;
+pub mod diffusion;
 pub mod gpu_table;
 pub mod memory;
 pub mod model;

@@ -119,7 +119,9 @@ fn PresetPicker() -> impl IntoView {
             <label for="preset">{move || st.s().preset}</label>
             <select id="preset" data-testid="preset" on:change=move |ev| {
                 let id = event_target_value(&ev);
-                if catalog::preset(&id).is_some() { st.edit(|q| { q.model = Some(id); q.params = None; q.arch = ArchOverrides::default(); }); }
+                if let Some(dit) = id.strip_prefix("dit:") {
+                    open_diffusion(dit, st.lang.get_untracked());
+                } else if catalog::preset(&id).is_some() { st.edit(|q| { q.model = Some(id); q.params = None; q.arch = ArchOverrides::default(); }); }
             }>
                 {move || {
                     let f = filter.get();
@@ -136,12 +138,30 @@ fn PresetPicker() -> impl IntoView {
                         })
                     }).collect_view()
                 }}
+                {move || {
+                    // The diffusion models, found by their id like the presets.
+                    let f = filter.get().to_ascii_lowercase();
+                    let shown: Vec<_> = tunefit_core::diffusion::models::IDS.into_iter().filter(|id| f.split_whitespace().all(|w| id.contains(w))).collect();
+                    (!shown.is_empty()).then(|| view! {
+                        <optgroup label=move || st.s().dit_group>
+                            {shown.into_iter().map(|id| view! { <option value=format!("dit:{id}")>{id}</option> }).collect_view()}
+                        </optgroup>
+                    })
+                }}
             </select>
             <p class="msg" role="status">{move || {
                 let f = filter.get();
-                (!f.trim().is_empty() && !catalog::presets().iter().any(|p| matches(p, &f))).then(|| st.s().no_match)
+                let dit = |id: &&str| f.to_ascii_lowercase().split_whitespace().all(|w| id.contains(w));
+                (!f.trim().is_empty() && !catalog::presets().iter().any(|p| matches(p, &f)) && !tunefit_core::diffusion::models::IDS.iter().any(dit)).then(|| st.s().no_match)
             }}</p>
         </div>
+    }
+}
+
+/// Opens the page of a diffusion model's link (components/diffusion.rs) in the page's language.
+fn open_diffusion(id: &str, lang: crate::i18n::Lang) {
+    if let Some(w) = web_sys::window() {
+        let _ = w.location().set_search(&format!("model={id}&lang={}", lang.code()));
     }
 }
 

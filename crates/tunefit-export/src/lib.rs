@@ -10,6 +10,7 @@
 // No function over 100 lines (clippy.toml): a longer one is split into its steps.
 #![warn(clippy::too_many_lines)]
 
+pub mod diffusion_page;
 pub mod plan_panel;
 pub mod timeline_chart;
 
@@ -71,6 +72,12 @@ pub fn price_error(kind: &str, text: &str, lang: &str) -> String {
 #[wasm_bindgen]
 pub fn timeline_html(query: &str, lang: &str, gib: bool) -> String {
     timeline_chart::html(query, lang, gib).into_string()
+}
+
+/// The page of an image or video diffusion model's link as markup (diffusion_page.rs).
+#[wasm_bindgen]
+pub fn diffusion_html(query: &str, lang: &str, gib: bool) -> String {
+    diffusion_page::html(query, lang, gib).into_string()
 }
 
 /// The planning panel's fields as markup, in `lang` (plan_panel.rs).

@@ -1,0 +1,437 @@
+//! The page for an image or video diffusion model's link (`tunefit_core::diffusion`), written
+//! here as markup so that its models, its memory model and its strings (English and Russian)
+//! load with this module when such a link is opened, not with the page (src/components/
+//! diffusion.rs only asks, shows, and turns a field's change into the link).
+//!
+//! Every field carries `data-key` (a key of `diffusion::job::KEYS`) and shows the link's own
+//! value, even one that does not parse, so a bad value is named and nothing typed is lost.
+
+use tunefit_core::diag::Lang;
+use tunefit_core::diffusion::job::{self, Job};
+use tunefit_core::diffusion::{self, models, DiffusionReport};
+use tunefit_core::markup::Html;
+use tunefit_core::solve::Verdict;
+use tunefit_core::write_html;
+
+struct Strings {
+    tagline: &'static str,
+    title: &'static str,
+    back: &'static str,
+    model: &'static str,
+    method: &'static str,
+    rank: &'static str,
+    targets: &'static str,
+    adapter_dtype: &'static str,
+    weights: &'static str,
+    res: &'static str,
+    frames: &'static str,
+    batch: &'static str,
+    text_tokens: &'static str,
+    ckpt: &'static str,
+    optim: &'static str,
+    text_enc: &'static str,
+    text_weights: &'static str,
+    latents: &'static str,
+    swap: &'static str,
+    gpu: &'static str,
+    no_gpu: &'static str,
+    fits: &'static str,
+    tight: &'static str,
+    no_fit: &'static str,
+    on_device: &'static str,
+    reserved: &'static str,
+    allocated: &'static str,
+    peak_in: &'static str,
+    terms: [&'static str; 8],
+    trained: &'static str,
+    tokens: fn(image: u64, seq: u64) -> String,
+    band: fn(low: &str, high: &str) -> String,
+    scope: &'static str,
+    errors: &'static str,
+}
+
+static EN: Strings = Strings {
+    tagline: "Fine-tuning GPU calculator: memory, fit, time and cost, computed in your browser.",
+    title: "Image and video models (diffusion)",
+    back: "Language models",
+    model: "Model",
+    method: "Method",
+    rank: "LoRA rank",
+    targets: "LoRA on",
+    adapter_dtype: "LoRA weights in",
+    weights: "Frozen transformer stored in",
+    res: "Resolution (W×H px)",
+    frames: "Frames",
+    batch: "Batch",
+    text_tokens: "Text tokens",
+    ckpt: "Gradient checkpointing",
+    optim: "Optimizer",
+    text_enc: "Text encoders",
+    text_weights: "Text encoders stored in",
+    latents: "Latents",
+    swap: "Blocks swapped to CPU",
+    gpu: "Your GPU",
+    no_gpu: "none",
+    fits: "fits",
+    tight: "tight",
+    no_fit: "does not fit",
+    on_device: "on the device",
+    reserved: "reserved",
+    allocated: "allocated",
+    peak_in: "peak in the",
+    terms: ["Weights", "Text encoders", "VAE", "Adapters", "Gradients", "Optimizer", "Activations", "Workspace"],
+    trained: "M trained parameters",
+    tokens: |i, s| format!("{i} latent tokens per sample, {s} in each block's attention"),
+    band: |l, h| format!("the model's error band {l}–{h}"),
+    scope: "Memory only: time and cost for these models are not modelled yet (docs/diffusion.md).",
+    errors: "Not applied:",
+};
+
+static RU: Strings = Strings {
+    tagline: "Калькулятор GPU для дообучения: память, совместимость, время и стоимость — прямо в браузере.",
+    title: "Модели изображений и видео (диффузия)",
+    back: "Языковые модели",
+    model: "Модель",
+    method: "Метод",
+    rank: "Ранг LoRA",
+    targets: "LoRA на",
+    adapter_dtype: "Веса LoRA в",
+    weights: "Замороженный трансформер хранится в",
+    res: "Разрешение (Ш×В пикс.)",
+    frames: "Кадры",
+    batch: "Батч",
+    text_tokens: "Токены текста",
+    ckpt: "Чекпойнтинг градиентов",
+    optim: "Оптимизатор",
+    text_enc: "Текстовые энкодеры",
+    text_weights: "Текстовые энкодеры хранятся в",
+    latents: "Латенты",
+    swap: "Блоков выгружено в ОЗУ",
+    gpu: "Ваш GPU",
+    no_gpu: "не выбран",
+    fits: "помещается",
+    tight: "впритык",
+    no_fit: "не помещается",
+    on_device: "на устройстве",
+    reserved: "зарезервировано",
+    allocated: "выделено",
+    peak_in: "пик:",
+    terms: ["Веса", "Текстовые энкодеры", "VAE", "Адаптеры", "Градиенты", "Оптимизатор", "Активации", "Рабочая память"],
+    trained: "млн обучаемых параметров",
+    tokens: |i, s| format!("{i} латентных токенов на пример, {s} во внимании каждого блока"),
+    band: |l, h| format!("полоса погрешности модели {l}–{h}"),
+    scope: "Только память: время и стоимость для этих моделей пока не считаются (docs/diffusion.md).",
+    errors: "Не применено:",
+};
+
+/// Options of each select: (value, English, Russian).
+type Options = &'static [(&'static str, &'static str, &'static str)];
+const METHOD: Options = &[("lora", "LoRA", "LoRA"), ("full", "full fine-tuning", "полное дообучение")];
+const TARGETS: Options = &[
+    ("attn", "attention", "внимание"),
+    ("attn+mlp", "attention + MLP", "внимание + MLP"),
+    ("all", "every linear", "все линейные слои"),
+];
+const DTYPE: Options = &[("fp32", "fp32", "fp32"), ("bf16", "bf16", "bf16")];
+const STORAGE: Options =
+    &[("bf16", "bf16", "bf16"), ("fp8", "fp8", "fp8"), ("int8", "int8", "int8"), ("nf4", "NF4", "NF4")];
+const CKPT: Options = &[
+    ("full", "every block", "каждый блок"),
+    ("offload", "every block, inputs in CPU memory", "каждый блок, входы в ОЗУ"),
+    ("none", "off", "выключен"),
+];
+const OPTIM: Options = &[
+    ("adamw", "AdamW", "AdamW"),
+    ("adamw-8bit", "AdamW 8-bit", "AdamW 8-bit"),
+    ("adafactor", "Adafactor", "Adafactor"),
+    ("prodigy", "Prodigy", "Prodigy"),
+    ("lion", "Lion", "Lion"),
+];
+const TEXT_ENC: Options =
+    &[("cached", "outputs cached, unloaded", "выходы кешированы, выгружены"), ("gpu", "on the GPU", "на GPU")];
+const LATENTS: Options = &[
+    ("cached", "cached, VAE unloaded", "кешированы, VAE выгружен"),
+    ("encode", "VAE encodes each batch", "VAE кодирует каждый батч"),
+];
+
+const GIB: f64 = (1u64 << 30) as f64;
+
+/// Bytes in the page's unit, with the language's decimal sign.
+fn size(b: u64, gib: bool, ru: bool) -> String {
+    let t = if gib { format!("{:.2} GiB", b as f64 / GIB) } else { format!("{:.2} GB", b as f64 / 1e9) };
+    if ru {
+        t.replace('.', ",")
+    } else {
+        t
+    }
+}
+
+/// The link's own value of `key`, else the job's (the defaults where the link is bad).
+fn shown(query: &str, j: &Job, key: &str) -> String {
+    job::pairs(query).filter(|(k, _)| k == key).last().map(|(_, v)| v).unwrap_or_else(|| j.value(key))
+}
+
+fn select(h: &mut Html, label: &str, key: &'static str, value: &str, opts: Options, ru: bool) {
+    write_html!(h, r#"<div class="field"><label>"#, label, r#"<select data-key=""#, key, r#"">"#);
+    for (v, en, r) in opts {
+        let sel = if *v == value { " selected" } else { "" };
+        write_html!(h, r#"<option value=""#, v, r#"""#, sel, ">", if ru { r } else { en }, "</option>");
+    }
+    write_html!(h, "</select></label></div>");
+}
+
+fn input(h: &mut Html, label: &str, key: &'static str, value: &str, mode: &'static str) {
+    write_html!(
+        h,
+        r#"<div class="field"><label>"#,
+        label,
+        r#"<input data-key=""#,
+        key,
+        r#"" inputmode=""#,
+        mode,
+        r#"" value=""#,
+        value,
+        r#""></label></div>"#
+    );
+}
+
+fn form(h: &mut Html, query: &str, j: &Job, s: &Strings, ru: bool) {
+    let v = |k: &str| shown(query, j, k);
+    write_html!(h, r#"<form class="controls card" data-testid="dit-form"><div class="field"><label>"#, s.model);
+    write_html!(h, r#"<select data-key="model" data-testid="dit-model">"#);
+    for m in models::MODELS {
+        let sel = if m.id == j.model.id { " selected" } else { "" };
+        write_html!(h, r#"<option value=""#, m.id, r#"""#, sel, ">", m.name, "</option>");
+    }
+    write_html!(h, r#"<option value="">"#, s.back, " →</option></select></label></div>");
+    select(h, s.method, "method", &v("method"), METHOD, ru);
+    if j.method == job::Method::Lora {
+        input(h, s.rank, "rank", &v("rank"), "numeric");
+        select(h, s.targets, "targets", &v("targets"), TARGETS, ru);
+        select(h, s.adapter_dtype, "adapter_dtype", &v("adapter_dtype"), DTYPE, ru);
+        select(h, s.weights, "weights", &v("weights"), STORAGE, ru);
+    }
+    input(h, s.res, "res", &v("res"), "text");
+    if j.model.kind == models::Kind::Video {
+        input(h, s.frames, "frames", &v("frames"), "numeric");
+    }
+    input(h, s.batch, "batch", &v("batch"), "numeric");
+    input(h, s.text_tokens, "text_tokens", &v("text_tokens"), "numeric");
+    select(h, s.ckpt, "ckpt", &v("ckpt"), CKPT, ru);
+    select(h, s.optim, "optim", &v("optim"), OPTIM, ru);
+    if !j.model.text_encoders.is_empty() {
+        select(h, s.text_enc, "text_enc", &v("text_enc"), TEXT_ENC, ru);
+        if j.text_encoders == job::TextEncoders::Gpu {
+            select(h, s.text_weights, "text_weights", &v("text_weights"), STORAGE, ru);
+        }
+    }
+    if j.model.vae.is_some() {
+        select(h, s.latents, "latents", &v("latents"), LATENTS, ru);
+    }
+    input(h, s.swap, "swap", &v("swap"), "numeric");
+    let gpu = v("gpu");
+    write_html!(h, r#"<div class="field"><label>"#, s.gpu, r#"<select data-key="gpu" data-testid="dit-gpu">"#);
+    write_html!(h, r#"<option value="">"#, s.no_gpu, "</option>");
+    for g in tunefit_core::dataset::gpus() {
+        let sel = if g.id == gpu { " selected" } else { "" };
+        write_html!(h, r#"<option value=""#, g.id, r#"""#, sel, ">", g.name, "</option>");
+    }
+    write_html!(h, "</select></label></div></form>");
+}
+
+/// What the figures assume, from the job (the core's `assumptions` are the CLI's English).
+fn assumptions(j: &Job, ru: bool) -> Vec<String> {
+    let mut a = Vec::new();
+    let (enc, lat) = (j.text_encoders == job::TextEncoders::Cached, j.latents == job::Latents::Cached);
+    if ru {
+        a.push(format!("{} токенов текста (ключ text_tokens)", j.text_tokens));
+        a.push(
+            if enc {
+                "выходы текстовых энкодеров посчитаны заранее, энкодеры выгружены (text_enc)"
+            } else {
+                "текстовые энкодеры на GPU (text_enc, text_weights)"
+            }
+            .into(),
+        );
+        a.push(
+            if lat {
+                "латенты посчитаны заранее, VAE выгружен (latents)"
+            } else {
+                "VAE кодирует каждый батч на GPU (latents)"
+            }
+            .into(),
+        );
+        a.push(format!("контекст CUDA {} МиБ входит в цифру устройства", tunefit_core::framework::CUDA_CONTEXT >> 20));
+    } else {
+        a.push(format!("{} text tokens (key text_tokens)", j.text_tokens));
+        a.push(
+            if enc {
+                "text encoder outputs cached before training, encoders unloaded (text_enc)"
+            } else {
+                "text encoders on the GPU (text_enc, text_weights)"
+            }
+            .into(),
+        );
+        a.push(
+            if lat {
+                "latents cached before training, VAE unloaded (latents)"
+            } else {
+                "the VAE encodes each batch on the GPU (latents)"
+            }
+            .into(),
+        );
+        a.push(format!("CUDA context {} MiB in the device figure", tunefit_core::framework::CUDA_CONTEXT >> 20));
+    }
+    a
+}
+
+fn results(h: &mut Html, r: &DiffusionReport, j: &Job, s: &Strings, gib: bool, ru: bool) {
+    let m = &r.memory;
+    write_html!(h, r#"<section class="card" data-testid="dit-results">"#);
+    if let Some(f) = &r.fit {
+        let (class, word) = match f.verdict {
+            Verdict::Fits => ("ok", s.fits),
+            Verdict::Tight => ("warn", s.tight),
+            Verdict::DoesNotFit => ("bad", s.no_fit),
+        };
+        write_html!(
+            h,
+            r#"<p class="verdict" data-testid="dit-verdict"><span class="badge "#,
+            class,
+            r#"">"#,
+            word,
+            "</span> ",
+            size(m.device, gib, ru),
+            " / ",
+            size(f.vram, gib, ru),
+            " (",
+            (s.band)(&size(f.band_low, gib, ru), &size(f.band_high, gib, ru)),
+            ")</p>"
+        );
+    }
+    write_html!(
+        h,
+        r#"<p class="total-line"><span class="total" data-testid="dit-device">"#,
+        size(m.device, gib, ru),
+        "</span> ",
+        s.on_device,
+        r#"</p><p class="muted">"#,
+        s.reserved,
+        " ",
+        size(m.reserved, gib, ru),
+        " · ",
+        s.allocated,
+        " ",
+        size(m.allocated, gib, ru),
+        " · ",
+        s.peak_in,
+        " ",
+        m.peak_phase.label(if ru { Lang::Ru } else { Lang::En }),
+        r#"</p><table class="data"><tbody>"#
+    );
+    let terms = [m.weights, m.text_encoders, m.vae, m.adapters, m.gradients, m.optimizer, m.activations, m.workspace];
+    for (name, b) in s.terms.iter().zip(terms) {
+        write_html!(h, "<tr><th>", name, r#"</th><td class="num">"#, size(b, gib, ru), "</td></tr>");
+    }
+    write_html!(
+        h,
+        r#"</tbody></table><p class="muted">"#,
+        if ru {
+            format!("{:.2}", m.trainable as f64 / 1e6).replace('.', ",")
+        } else {
+            format!("{:.2}", m.trainable as f64 / 1e6)
+        },
+        " ",
+        s.trained,
+        " · ",
+        (s.tokens)(m.image_tokens, m.seq_tokens),
+        r#"</p><ul class="muted">"#
+    );
+    for a in assumptions(j, ru) {
+        write_html!(h, "<li>", a, "</li>");
+    }
+    write_html!(h, r#"</ul><p class="muted">"#, s.scope, "</p></section>");
+}
+
+/// The page for a diffusion link: its fields and, when the link parses, the report; when it
+/// does not, the bad keys named in `lang` beside the fields as the link has them.
+pub fn html(query: &str, lang: &str, gib: bool) -> Html {
+    let ru = Lang::from_code(lang) == Lang::Ru;
+    let s = if ru { &RU } else { &EN };
+    let mut h = Html::with_capacity(8192);
+    // The link home keeps the language.
+    let home = if ru { "?lang=ru" } else { "?" };
+    write_html!(
+        h,
+        r#"<header class="top"><div><h1><a href=""#,
+        home,
+        r#"">tunefit</a></h1><p class="tagline muted">"#,
+        s.tagline,
+        "</p></div></header>"
+    );
+    write_html!(h, r#"<h2>"#, s.title, "</h2>");
+    let parsed = diffusion::parse(query);
+    let id = job::pairs(query).filter(|(k, _)| k == "model").last().map(|(_, v)| v).unwrap_or_default();
+    let shown_job =
+        parsed.as_ref().ok().cloned().or_else(|| job::default_job(&id)).or_else(|| job::default_job("flux.1-dev"));
+    let Some(j) = shown_job else { return h };
+    write_html!(h, r#"<div class="layout">"#);
+    form(&mut h, query, &j, s, ru);
+    write_html!(h, r#"<div class="results">"#);
+    match parsed {
+        Ok(j) => results(&mut h, &diffusion::report(&j), &j, s, gib, ru),
+        Err(e) => {
+            write_html!(
+                h,
+                r#"<div class="notice warn" role="alert" data-testid="dit-errors"><p>"#,
+                s.errors,
+                "</p><ul>"
+            );
+            for err in &e.0 {
+                write_html!(
+                    h,
+                    "<li><code>",
+                    err.key,
+                    "</code>: ",
+                    tunefit_core::diag::query_problem(err, Lang::from_code(lang)),
+                    "</li>"
+                );
+            }
+            write_html!(h, "</ul></div>");
+        }
+    }
+    write_html!(h, "</div></div>");
+    h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::html;
+
+    #[test]
+    fn a_hostile_value_stays_text_in_its_field_and_is_named() {
+        let h = html("model=flux.1-dev&res=%22%3E%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E", "en", true).into_string();
+        assert!(!h.contains("<img"), "{h}");
+        assert!(
+            h.contains(r#"value="&quot;&gt;&lt;img src=x onerror=alert(1)&gt;""#),
+            "the field keeps what the link said"
+        );
+        assert!(h.contains(r#"data-testid="dit-errors""#) && h.contains("<code>res</code>"));
+        assert!(!h.contains("dit-device"), "no figure from a link that does not parse");
+    }
+
+    #[test]
+    fn fields_follow_the_model_and_the_language() {
+        let image = html("model=flux.1-dev", "en", true).into_string();
+        assert!(!image.contains(r#"data-key="frames""#) && image.contains(r#"data-key="text_enc""#));
+        let video = html("model=wan2.1-14b&gpu=h100-sxm", "ru", false).into_string();
+        assert!(
+            video.contains(r#"data-key="frames""#) && !video.contains(r#"data-key="text_enc""#),
+            "Wan's encoder has no cited size"
+        );
+        assert!(video.contains("Кадры") && video.contains(" GB") && video.contains("помещается"), "{video}");
+        // Full fine-tuning has no LoRA fields.
+        let full = html("model=flux.1-dev&method=full", "en", true).into_string();
+        assert!(!full.contains(r#"data-key="rank""#) && full.contains("dit-device"));
+    }
+}

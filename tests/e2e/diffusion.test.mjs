@@ -1,0 +1,74 @@
+// Image and video diffusion models (docs/diffusion.md): a link whose model is a diffusion
+// preset opens their page, the same link the CLI takes; a person picks FLUX.1 from the
+// language models' picker, chooses their GPU, quantizes the base until it fits, and the link
+// follows; a bad value is named while the fields keep what the link said; Russian too.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serve, launch, openPage } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await serve(); browser = await launch(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+async function open(search) {
+  const page = await openPage(browser, server.url + search);
+  await page.locator('#prerender').waitFor({ state: 'detached' });
+  return page;
+}
+
+const gib = async (page) => Number((await page.getByTestId('dit-device').textContent()).replace(',', '.').replace(/[^0-9.]/g, ''));
+
+test('diffusion: from the picker to a verdict on an RTX 4090, fp8 makes FLUX.1 fit, the link reproduces it', async () => {
+  const page = await open('?v=2');
+  await page.getByTestId('memory-panel').waitFor();
+  await Promise.all([page.waitForURL(/model=flux\.1-dev/), page.getByTestId('preset').selectOption('dit:flux.1-dev')]);
+  await page.getByTestId('dit-device').waitFor();
+  const bf16 = await gib(page);
+  // 11.9B bf16 weights alone are 22.2 GiB.
+  assert.ok(bf16 > 22 && bf16 < 30, `${bf16} GiB`);
+
+  await page.getByTestId('dit-gpu').selectOption('rtx-4090');
+  await page.getByTestId('dit-verdict').waitFor();
+  assert.match(await page.getByTestId('dit-verdict').textContent(), /does not fit|tight/);
+  await page.locator('[data-key=weights]').selectOption('fp8');
+  await page.waitForFunction(() => /fits/.test(document.querySelector('[data-testid=dit-verdict]')?.textContent ?? '')
+    && !/not/.test(document.querySelector('[data-testid=dit-verdict]').textContent));
+  const fp8 = await gib(page);
+  assert.ok(fp8 < bf16 - 10, `${fp8} against ${bf16}`);
+  assert.match(page.url(), /gpu=rtx-4090/);
+  assert.match(page.url(), /weights=fp8/);
+
+  // The link alone brings the same figure back.
+  const again = await open('?' + page.url().split('?')[1]);
+  await again.getByTestId('dit-device').waitFor();
+  assert.equal(await gib(again), fp8);
+  assert.deepEqual([...page.problems, ...again.problems], []);
+});
+
+test('diffusion: a video model shows frames, a bad value is named and kept, Russian reads Russian', async () => {
+  const page = await open('?model=wan2.1-14b&res=832x480&frames=81&swap=40');
+  await page.getByTestId('dit-device').waitFor();
+  assert.equal(await page.locator('[data-key=frames]').inputValue(), '81');
+  const before = await gib(page);
+  await page.locator('[data-key=frames]').fill('41');
+  await page.locator('[data-key=frames]').press('Enter');
+  await page.locator('[data-key=frames]').dispatchEvent('change');
+  await page.waitForFunction((b) => {
+    const t = document.querySelector('[data-testid=dit-device]')?.textContent ?? '';
+    return t && Number(t.replace(/[^0-9.]/g, '')) < b;
+  }, before);
+
+  const bad = await open('?model=flux.1-dev&res=abc&batch=0');
+  await bad.getByTestId('dit-errors').waitFor();
+  const text = await bad.getByTestId('dit-errors').textContent();
+  assert.match(text, /res/);
+  assert.match(text, /batch/);
+  assert.equal(await bad.locator('[data-key=res]').inputValue(), 'abc', 'what the link said stays in its field');
+  assert.equal(await bad.getByTestId('dit-device').count(), 0, 'no figure from a link that does not parse');
+
+  const ru = await open('?model=qwen-image&lang=ru&gpu=h100-sxm');
+  await ru.getByTestId('dit-verdict').waitFor();
+  assert.match(await ru.getByTestId('dit-results').textContent(), /помещается|впритык/);
+  assert.match(await ru.locator('h2').first().textContent(), /диффузия/);
+  assert.deepEqual([...page.problems, ...bad.problems, ...ru.problems], []);
+});
