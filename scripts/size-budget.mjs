@@ -68,9 +68,10 @@ import { bundleSizes } from './bundle.mjs';
 // model, fields and strings load with the lazy module (+13.5 KB there, 254.2 KB); the first load holds
 // only what recognizes such a link (the presets' ids), the component that shows the module's
 // markup and keeps the link (1.7 KB, measured by leaving its mount out), and the picker's
-// group that opens their page: +3.4 KB, +3.5 KB in Russian (344.7 KB; 359.9 KB).
-const BUDGET_KB = Number(process.env.TUNEFIT_SIZE_BUDGET_KB ?? 345);
-const BUDGET_RU_KB = Number(process.env.TUNEFIT_SIZE_BUDGET_RU_KB ?? 360);
+// group that opens their page: +3.4 KB, +3.5 KB in Russian (344.7 KB; 359.9 KB); the search
+// finding them by id as it finds the presets: +0.4 KB (345.1 KB; 360.3 KB).
+const BUDGET_KB = Number(process.env.TUNEFIT_SIZE_BUDGET_KB ?? 346);
+const BUDGET_RU_KB = Number(process.env.TUNEFIT_SIZE_BUDGET_RU_KB ?? 361);
 const dir = process.argv[2] ?? 'dist';
 const b = bundleSizes(dir);
 for (const f of b.files) {
