@@ -37,6 +37,14 @@ test('diffusion: from the picker to a verdict on an RTX 4090, fp8 makes FLUX.1 f
   assert.ok(fp8 < bf16 - 10, `${fp8} against ${bf16}`);
   assert.match(page.url(), /gpu=rtx-4090/);
   assert.match(page.url(), /weights=fp8/);
+  // Time and cost on that GPU, said as the lower bounds they are.
+  const time = await page.getByTestId('dit-time').textContent();
+  assert.match(time, /lower bound/);
+  assert.match(time, /At least [0-9.]+ s a step; 1000 steps: at least [0-9.]+ h; at least \$[0-9.]+ at \$[0-9.]+ per GPU-hour/);
+  await page.locator('[data-key=steps]').fill('2000');
+  await page.locator('[data-key=steps]').dispatchEvent('change');
+  await page.waitForFunction(() => /2000 steps/.test(document.querySelector('[data-testid=dit-time]')?.textContent ?? ''));
+  assert.match(page.url(), /steps=2000/);
 
   // The link alone brings the same figure back.
   const again = await open('?' + page.url().split('?')[1]);

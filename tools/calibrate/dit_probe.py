@@ -11,7 +11,9 @@ one: it saves q, k, v, the output and the fp32 log-sum-exp, as the CUDA flash ke
 
 Per block: the difference between a model with one more block of a kind and the smaller one.
 Per token: the difference between two latent sizes divided by the tokens added (image tokens;
-the text tokens are held fixed). Three trainings: every parameter trained (`full`), PEFT LoRA
+the text tokens are held fixed). Ops: the aten ops one more block dispatches in a forward and
+in its backward (a TorchDispatchMode counter): the kernels a GPU launches, one eager call each,
+for the time model's CPU side. Three trainings: every parameter trained (`full`), PEFT LoRA
 rank 16 on the attention projections (`lora_attn`), and on every linear of the blocks
 (`lora_all`, diffusers' default target list for Flux and Qwen-Image is attention + MLP).
 
@@ -27,6 +29,7 @@ import json
 import sys
 
 import torch
+from torch.utils._python_dispatch import TorchDispatchMode
 import diffusers
 import peft
 
@@ -138,6 +141,29 @@ def saved_bytes(model, kwargs) -> int:
     return sum(seen.values())
 
 
+class OpCount(TorchDispatchMode):
+    """Counts the aten ops dispatched: the kernels a GPU would launch, one eager call each."""
+
+    def __init__(self):
+        super().__init__()
+        self.n = 0
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        self.n += 1
+        return func(*args, **(kwargs or {}))
+
+
+def op_counts(model, kwargs) -> tuple[int, int]:
+    """Ops of one training forward and of its backward."""
+    f = OpCount()
+    with f:
+        out = model(**kwargs)[0]
+    b = OpCount()
+    with b:
+        out.float().pow(2).mean().backward()
+    return f.n, b.n
+
+
 def build(name: str, counts: dict[str, int], training: str):
     spec = MODELS[name]
     cfg = dict(spec["cfg"])
@@ -181,10 +207,21 @@ def probe(name: str) -> dict:
                 per_kind[k] = saved_bytes(build(name, more, training), kw) - b0
             row[side] = (n, per_kind)
         (n1, a), (n2, b) = row[sides[0]], row[sides[1]]
+        # Ops per block: one block more of a kind, forward and backward.
+        kw, _ = inputs(name, sides[0], frames)
+        f0, b0 = op_counts(build(name, base, training), kw)
+        ops = {}
+        for k in kinds:
+            more = dict(base)
+            more[k] = 2
+            f1, b1 = op_counts(build(name, more, training), kw)
+            ops[k] = (f1 - f0, b1 - b0)
         out[training] = {
             k: {
                 "bytes_per_image_token": (b[k] - a[k]) / (n2 - n1),
                 "bytes_per_block_at_text_tokens": a[k] - (b[k] - a[k]) / (n2 - n1) * n1,
+                "ops_forward": ops[k][0],
+                "ops_backward": ops[k][1],
             }
             for k in kinds
         }

@@ -63,7 +63,28 @@ pub fn render(r: &DiffusionReport) -> String {
     ] {
         out += &format!("  {name:<14} {}\n", gib(b));
     }
-    out += &format!("  trained parameters: {}\nAssumptions:\n", m.trainable);
+    out += &format!("  trained parameters: {}\n", m.trainable);
+    if let Some(t) = &r.time {
+        out += &format!(
+            "Time on {}: at least {:.3} s a step (GEMMs {:.3}, attention {:.3}, other GPU work {:.3}, CPU {:.3}); {} steps: at least {:.2} h",
+            r.fit.as_ref().map_or("the GPU", |f| f.gpu.as_str()),
+            t.step_s,
+            t.gemm_s,
+            t.attn_s,
+            t.elementwise_s + t.dequant_s + t.swap_s,
+            t.cpu_s,
+            t.steps,
+            t.hours
+        );
+        match (t.usd, t.usd_per_gpu_h) {
+            (Some(usd), Some(p)) => {
+                out += &format!(", at least ${usd:.2} at ${p:.2}/GPU-h (cheapest listed on-demand)\n")
+            }
+            _ => out += " (no listed price for this GPU)\n",
+        }
+        out += "  the trainer's own work per step (data, logging, optimizer) is not counted: docs/diffusion.md\n";
+    }
+    out += "Assumptions:\n";
     for a in &r.assumptions {
         out += &format!("  - {a}\n");
     }

@@ -60,7 +60,13 @@ fn activation_figures_are_the_recorded_ones() {
     let text = rec["text_tokens"].as_f64().unwrap();
     let probed = |name: &str, kind: &str, training: &str| {
         let r = &rec["models"][name][training][kind];
-        (r["bytes_per_image_token"].as_f64().unwrap(), r["bytes_per_block_at_text_tokens"].as_f64().unwrap() / text)
+        let n = |k: &str| r[k].as_f64().unwrap();
+        (
+            n("bytes_per_image_token"),
+            n("bytes_per_block_at_text_tokens") / text,
+            n("ops_forward") as u32,
+            n("ops_backward") as u32,
+        )
     };
     // (preset, block kind index, probe model, probe kind)
     let pairs = [
@@ -75,8 +81,11 @@ fn activation_figures_are_the_recorded_ones() {
     for (id, i, probe, kind) in pairs {
         let s = models::model(id).unwrap().blocks[i].saved;
         for (c, training) in [(s.full, "full"), (s.lora_attn, "lora_attn"), (s.lora_all, "lora_all")] {
-            let (image, text) = probed(probe, kind, training);
-            assert_eq!((c.image, c.text), (image, text), "{id} {kind} {training}");
+            assert_eq!(
+                (c.image, c.text, c.ops_forward, c.ops_backward),
+                probed(probe, kind, training),
+                "{id} {kind} {training}"
+            );
         }
     }
 }
@@ -212,4 +221,78 @@ fn published_measurements_are_met() {
     }
     assert!(errors.len() >= 10);
     assert!(median <= 0.10, "median |error| {:.1}%", 100.0 * median);
+}
+
+const TIME_START: &str = "<!-- diffusion-time:start -->";
+const TIME_END: &str = "<!-- diffusion-time:end -->";
+
+/// The time of one micro-step is the model's own work on the GPU (and the CPU that issues
+/// it), a lower bound of a trainer's step: it may not exceed a published step by more than
+/// 10 %, and the table says by how much each published step exceeds it.
+#[test]
+fn a_step_takes_at_least_the_modelled_time() {
+    let d: Value = serde_json::from_str(
+        &std::fs::read_to_string(format!("{}/tests/data/diffusion-measured.json", env!("CARGO_MANIFEST_DIR"))).unwrap(),
+    )
+    .unwrap();
+    let mut t = String::from("| case | measured (s) | tunefit (s) | measured / tunefit | GEMM · attention · other GPU · CPU (s) |\n|---|---:|---:|---:|---|\n");
+    let mut ratios = Vec::new();
+    for c in d["time_cases"].as_array().unwrap() {
+        let r = diffusion::evaluate(c["query"].as_str().unwrap()).unwrap();
+        let tm = r.time.expect("a GPU gives a time");
+        let measured = c["seconds_per_step"].as_f64().unwrap();
+        let ratio = measured / tm.step_s;
+        t += &format!(
+            "| {} | {measured:.3} | {:.3} | {ratio:.2} | {:.3} · {:.3} · {:.3} · {:.3} |\n",
+            c["id"].as_str().unwrap(),
+            tm.step_s,
+            tm.gemm_s,
+            tm.attn_s,
+            tm.elementwise_s + tm.dequant_s,
+            tm.cpu_s
+        );
+        assert!(tm.step_s <= measured * 1.1, "{}: {:.3} s modelled over {measured} s measured", c["id"], tm.step_s);
+        ratios.push(ratio);
+    }
+    ratios.sort_by(f64::total_cmp);
+    let median = (ratios[(ratios.len() - 1) / 2] + ratios[ratios.len() / 2]) / 2.0;
+    t = format!(
+        "{} published steps: measured / modelled from {:.2} to {:.2}, median {median:.2}.\n\n{t}",
+        ratios.len(),
+        ratios[0],
+        ratios[ratios.len() - 1]
+    );
+    print!("{t}");
+    let path = root("docs/diffusion.md");
+    let doc = std::fs::read_to_string(&path).unwrap();
+    let (a, b) = (doc.find(TIME_START).expect("start marker"), doc.find(TIME_END).expect("end marker"));
+    let fresh = format!("{}{TIME_START}\n{t}{}", &doc[..a], &doc[b..]);
+    if std::env::var("TUNEFIT_WRITE_DOCS").is_ok() {
+        std::fs::write(&path, &fresh).unwrap();
+    } else {
+        assert!(fresh == doc, "docs/diffusion.md's time table is stale: rerun with TUNEFIT_WRITE_DOCS=1");
+    }
+}
+
+#[test]
+fn time_moves_the_way_the_work_does() {
+    let step = |q: &str| diffusion::evaluate(q).unwrap().time.unwrap().step_s;
+    let base = "model=flux.1-dev&res=1024&gpu=h100-sxm";
+    assert!(step("model=flux.1-dev&res=2048&gpu=h100-sxm") > 3.0 * step(base), "attention grows with the square");
+    assert!(step(&format!("{base}&ckpt=none")) < step(base), "no recomputation");
+    assert!(step("model=flux.1-dev&res=1024&gpu=rtx-4090") > 2.0 * step(base));
+    assert!(step(&format!("{base}&swap=57")) > step(base), "every block over PCIe each pass");
+    // FLUX.1's modulation linears (3.2B of its 11.9B) run on one vector, and a token of a
+    // double-stream block passes only its own stream's linears: a token meets 6.45B
+    // parameters, so a LoRA step without recomputation (forward, input gradients) is
+    // 2 x 2 x 6.45B FLOPs a token.
+    let t = diffusion::evaluate(&format!("{base}&ckpt=none")).unwrap().time.unwrap();
+    let tokens = 4096.0 + 512.0;
+    let per_token = t.gemm_s * 989.4e12 * 0.8 / tokens / 4.0 / 1e9;
+    assert!((per_token - 6.45).abs() < 0.1, "{per_token}");
+    // The run's hours and cost follow the steps.
+    let r = diffusion::evaluate(&format!("{base}&steps=3600")).unwrap().time.unwrap();
+    assert!((r.hours - r.step_s).abs() < 1e-9);
+    assert_eq!(r.usd, r.usd_per_gpu_h.map(|p| p * r.hours));
+    assert!(diffusion::evaluate("model=flux.1-dev").unwrap().time.is_none(), "no GPU, no time");
 }

@@ -48,6 +48,11 @@ struct Strings {
     band: fn(low: &str, high: &str) -> String,
     scope: &'static str,
     errors: &'static str,
+    steps: &'static str,
+    time: fn(step: &str, steps: u64, hours: &str) -> String,
+    cost: fn(usd: &str, per_h: &str) -> String,
+    no_price: &'static str,
+    lower_bound: &'static str,
 }
 
 static EN: Strings = Strings {
@@ -83,8 +88,13 @@ static EN: Strings = Strings {
     trained: "M trained parameters",
     tokens: |i, s| format!("{i} latent tokens per sample, {s} in each block's attention"),
     band: |l, h| format!("the model's error band {l}–{h}"),
-    scope: "Memory only: time and cost for these models are not modelled yet (docs/diffusion.md).",
+    scope: "The time is the model's work on this GPU: the trainer's own work each step (data, logging, the optimizer) comes on top (docs/diffusion.md).",
     errors: "Not applied:",
+    steps: "Training steps",
+    time: |s, n, h| format!("At least {s} s a step; {n} steps: at least {h} h"),
+    cost: |usd, p| format!("at least ${usd} at ${p} per GPU-hour (the cheapest listed on-demand offer)"),
+    no_price: "no listed price for this GPU",
+    lower_bound: "lower bound",
 };
 
 static RU: Strings = Strings {
@@ -120,8 +130,13 @@ static RU: Strings = Strings {
     trained: "млн обучаемых параметров",
     tokens: |i, s| format!("{i} латентных токенов на пример, {s} во внимании каждого блока"),
     band: |l, h| format!("полоса погрешности модели {l}–{h}"),
-    scope: "Только память: время и стоимость для этих моделей пока не считаются (docs/diffusion.md).",
+    scope: "Время — работа самой модели на этом GPU: собственная работа тренера на каждом шаге (данные, логи, оптимизатор) добавляется сверху (docs/diffusion.md).",
     errors: "Не применено:",
+    steps: "Шагов обучения",
+    time: |s, n, h| format!("Не меньше {s} с на шаг; {n} шагов: не меньше {h} ч"),
+    cost: |usd, p| format!("не меньше ${usd} по ${p} за GPU-час (самое дешёвое предложение по требованию)"),
+    no_price: "для этого GPU нет цены в каталоге",
+    lower_bound: "нижняя граница",
 };
 
 /// Options of each select: (value, English, Russian).
@@ -229,6 +244,7 @@ fn form(h: &mut Html, query: &str, j: &Job, s: &Strings, ru: bool) {
         select(h, s.latents, "latents", &v("latents"), LATENTS, ru);
     }
     input(h, s.swap, "swap", &v("swap"), "numeric");
+    input(h, s.steps, "steps", &v("steps"), "numeric");
     let gpu = v("gpu");
     write_html!(h, r#"<div class="field"><label>"#, s.gpu, r#"<select data-key="gpu" data-testid="dit-gpu">"#);
     write_html!(h, r#"<option value="">"#, s.no_gpu, "</option>");
@@ -350,7 +366,32 @@ fn results(h: &mut Html, r: &DiffusionReport, j: &Job, s: &Strings, gib: bool, r
     for a in assumptions(j, ru) {
         write_html!(h, "<li>", a, "</li>");
     }
-    write_html!(h, r#"</ul><p class="muted">"#, s.scope, "</p></section>");
+    write_html!(h, "</ul>");
+    if let Some(t) = &r.time {
+        let num = |x: f64, d: usize| {
+            let t = format!("{x:.d$}");
+            if ru {
+                t.replace('.', ",")
+            } else {
+                t
+            }
+        };
+        let cost = match (t.usd, t.usd_per_gpu_h) {
+            (Some(u), Some(p)) => (s.cost)(&num(u, 2), &num(p, 2)),
+            _ => s.no_price.to_string(),
+        };
+        write_html!(
+            h,
+            r#"<p data-testid="dit-time"><span class="badge warn">"#,
+            s.lower_bound,
+            "</span> ",
+            (s.time)(&num(t.step_s, 2), t.steps, &num(t.hours, 2)),
+            "; ",
+            cost,
+            "</p>"
+        );
+    }
+    write_html!(h, r#"<p class="muted">"#, s.scope, "</p></section>");
 }
 
 /// The page for a diffusion link: its fields and, when the link parses, the report; when it

@@ -143,6 +143,8 @@ pub struct Job {
     /// Blocks whose weights live in host memory and are copied in as the pass reaches them
     /// (musubi-tuner/sd-scripts `--blocks_to_swap`).
     pub swap: u64,
+    /// Optimizer steps of the run (the time and cost); one micro-step each.
+    pub steps: u64,
     pub gpu: Option<String>,
 }
 
@@ -206,6 +208,7 @@ impl Job {
             "text_enc" => if self.text_encoders == TextEncoders::Cached { "cached" } else { "gpu" }.into(),
             "latents" => if self.latents == Latents::Cached { "cached" } else { "encode" }.into(),
             "swap" => self.swap.to_string(),
+            "steps" => self.steps.to_string(),
             "gpu" => self.gpu.clone().unwrap_or_default(),
             _ => String::new(),
         }
@@ -235,6 +238,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ("text_weights", "bf16, fp8, int8 or nf4 (text encoders on the GPU)"),
     ("latents", "cached or encode"),
     ("swap", "blocks swapped to host memory, 0 to the model's blocks"),
+    ("steps", "training steps, 1 to 10^7 (the time and cost)"),
     ("gpu", "a GPU id"),
 ];
 
@@ -343,6 +347,7 @@ fn defaults(m: &'static DitModel) -> Job {
         text_weights: Storage::Bf16,
         latents: Latents::Cached,
         swap: 0,
+        steps: 1000,
         gpu: None,
     }
 }
@@ -390,6 +395,7 @@ fn apply(j: &mut Job, k: &str, v: &str) -> Result<(), QueryError> {
         "text_weights" => j.text_weights = storage(k, v)?,
         "latents" => j.latents = one_of(k, v, &[("cached", Latents::Cached), ("encode", Latents::Encode)])?,
         "swap" => j.swap = whole(k, v, 0, m.block_count())?,
+        "steps" => j.steps = whole(k, v, 1, 10_000_000)?,
         "gpu" => {
             if crate::dataset::gpu(v).is_none() {
                 return Err(QueryError::new(

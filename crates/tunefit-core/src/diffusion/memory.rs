@@ -48,13 +48,18 @@ pub struct DiffusionMemory {
     pub trainable: u64,
 }
 
-/// Bytes one block of `kind` saves for backward for one sample of this job.
-fn saved_per_sample(j: &Job, k: &BlockKind) -> f64 {
-    let c = match (j.method, j.targets) {
+/// What dit_probe.py recorded of one block of `kind` for this job's training.
+pub(super) fn probed(j: &Job, k: &BlockKind) -> super::models::Coef {
+    match (j.method, j.targets) {
         (Method::Full, _) => k.saved.full,
         (Method::Lora, super::job::Targets::Attn) => k.saved.lora_attn,
         (Method::Lora, _) => k.saved.lora_all,
-    };
+    }
+}
+
+/// Bytes one block of `kind` saves for backward for one sample of this job.
+pub(super) fn saved_per_sample(j: &Job, k: &BlockKind) -> f64 {
+    let c = probed(j, k);
     c.image * j.image_tokens() as f64 + c.text * j.text_tokens as f64
 }
 

@@ -11,9 +11,11 @@
 pub mod job;
 pub mod memory;
 pub mod models;
+pub mod time;
 
 pub use job::{is_diffusion, parse, Job};
 pub use memory::DiffusionMemory;
+pub use time::DiffusionTime;
 
 use crate::solve::{verdict, Verdict};
 use serde::Serialize;
@@ -36,6 +38,8 @@ pub struct DiffusionReport {
     pub model_name: &'static str,
     pub memory: DiffusionMemory,
     pub fit: Option<DiffusionFit>,
+    /// On the chosen GPU: one micro-step, the run's hours and its cost.
+    pub time: Option<DiffusionTime>,
     /// Every default the link left unset, in words.
     pub assumptions: Vec<String>,
 }
@@ -43,11 +47,13 @@ pub struct DiffusionReport {
 /// The report of a parsed job.
 pub fn report(j: &Job) -> DiffusionReport {
     let memory = memory::estimate(j);
-    let fit = j.gpu.as_deref().and_then(crate::dataset::gpu).map(|g| {
+    let gpu = j.gpu.as_deref().and_then(crate::dataset::gpu);
+    let fit = gpu.map(|g| {
         let (v, lo, hi) = verdict(memory.device, g.vram_bytes);
         DiffusionFit { gpu: g.id.to_string(), vram: g.vram_bytes, verdict: v, band_low: lo, band_high: hi }
     });
-    DiffusionReport { model: j.model.id, model_name: j.model.name, assumptions: assumptions(j), memory, fit }
+    let time = gpu.map(|g| time::time(j, g));
+    DiffusionReport { model: j.model.id, model_name: j.model.name, assumptions: assumptions(j), memory, fit, time }
 }
 
 /// Parses and estimates a diffusion link.

@@ -20,30 +20,48 @@ pub enum Role {
     Modulation,
 }
 
-/// One linear: in and out features, its role.
+/// The tokens a linear runs on: the time model's GEMMs (time.rs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tokens {
+    /// The image (or video) tokens: the image stream of a two-stream block, a cross-attention
+    /// block's self-attention, MLP and queries.
+    Image,
+    /// The text tokens: the text stream of a two-stream block, a cross-attention's keys and values.
+    Text,
+    /// Image and text together (a single-stream block's one sequence).
+    Joint,
+    /// One vector per sample: adaLN modulation from the timestep embedding.
+    Timestep,
+}
+
+/// One linear: in and out features, how many of it a block has, its role and its tokens.
 #[derive(Debug, Clone, Copy)]
 pub struct Linear {
     pub inp: u64,
     pub out: u64,
     pub count: u64,
     pub role: Role,
+    pub on: Tokens,
 }
 
-const fn lin(inp: u64, out: u64, count: u64, role: Role) -> Linear {
-    Linear { inp, out, count, role }
+const fn lin(inp: u64, out: u64, count: u64, role: Role, on: Tokens) -> Linear {
+    Linear { inp, out, count, role, on }
 }
 
 /// Bytes one block saves for backward per image (or video) token and per text token, bf16
 /// (dit_probe.py's `bytes_per_image_token`, and `bytes_per_block_at_text_tokens` over its 64
-/// text tokens).
+/// text tokens), and the aten ops one block dispatches in a forward and in its backward
+/// (`ops_forward`, `ops_backward`: the kernels a GPU launches, one eager call each).
 #[derive(Debug, Clone, Copy)]
 pub struct Coef {
     pub image: f64,
     pub text: f64,
+    pub ops_forward: u32,
+    pub ops_backward: u32,
 }
 
-const fn coef(image: f64, at_text: f64) -> Coef {
-    Coef { image, text: at_text / 64.0 }
+const fn coef(image: f64, at_text: f64, ops: (u32, u32)) -> Coef {
+    Coef { image, text: at_text / 64.0, ops_forward: ops.0, ops_backward: ops.1 }
 }
 
 /// `Coef` by what is trained (dit_probe.py: `full`, `lora_attn`, `lora_all`).
@@ -149,6 +167,7 @@ impl DitModel {
 }
 
 use Role::{Attn, Mlp, Modulation as Mod};
+use Tokens::{Image as I, Joint as J, Text as T, Timestep as Ts};
 
 const H_FLUX: u64 = 3072;
 /// diffusers `FluxTransformerBlock`: two adaLN-Zero modulations (6·h each), q/k/v/out for
@@ -156,49 +175,57 @@ const H_FLUX: u64 = 3072;
 /// stream. Qwen-Image's `QwenImageTransformerBlock` has the same linears (img_mod/txt_mod,
 /// img_mlp/txt_mlp).
 const FLUX_DOUBLE: &[Linear] = &[
-    lin(H_FLUX, 6 * H_FLUX, 2, Mod),
-    lin(H_FLUX, H_FLUX, 8, Attn),
-    lin(H_FLUX, 4 * H_FLUX, 2, Mlp),
-    lin(4 * H_FLUX, H_FLUX, 2, Mlp),
+    lin(H_FLUX, 6 * H_FLUX, 2, Mod, Ts),
+    lin(H_FLUX, H_FLUX, 4, Attn, I),
+    lin(H_FLUX, H_FLUX, 4, Attn, T),
+    lin(H_FLUX, 4 * H_FLUX, 1, Mlp, I),
+    lin(H_FLUX, 4 * H_FLUX, 1, Mlp, T),
+    lin(4 * H_FLUX, H_FLUX, 1, Mlp, I),
+    lin(4 * H_FLUX, H_FLUX, 1, Mlp, T),
 ];
 /// diffusers `FluxSingleTransformerBlock`: modulation 3·h, q/k/v, `proj_mlp` h → 4h and
 /// `proj_out` (h + 4h) → h over the concatenated attention and MLP outputs.
 const FLUX_SINGLE: &[Linear] = &[
-    lin(H_FLUX, 3 * H_FLUX, 1, Mod),
-    lin(H_FLUX, H_FLUX, 3, Attn),
-    lin(H_FLUX, 4 * H_FLUX, 1, Mlp),
-    lin(5 * H_FLUX, H_FLUX, 1, Mlp),
+    lin(H_FLUX, 3 * H_FLUX, 1, Mod, Ts),
+    lin(H_FLUX, H_FLUX, 3, Attn, J),
+    lin(H_FLUX, 4 * H_FLUX, 1, Mlp, J),
+    lin(5 * H_FLUX, H_FLUX, 1, Mlp, J),
 ];
 
 const H_SD35L: u64 = 2432;
 /// diffusers `JointTransformerBlock` (SD3.5 Large, `context_pre_only` false): two 6·h
 /// modulations, eight attention projections, a GELU MLP of 4·h per stream.
 const SD35L_JOINT: &[Linear] = &[
-    lin(H_SD35L, 6 * H_SD35L, 2, Mod),
-    lin(H_SD35L, H_SD35L, 8, Attn),
-    lin(H_SD35L, 4 * H_SD35L, 2, Mlp),
-    lin(4 * H_SD35L, H_SD35L, 2, Mlp),
+    lin(H_SD35L, 6 * H_SD35L, 2, Mod, Ts),
+    lin(H_SD35L, H_SD35L, 4, Attn, I),
+    lin(H_SD35L, H_SD35L, 4, Attn, T),
+    lin(H_SD35L, 4 * H_SD35L, 1, Mlp, I),
+    lin(H_SD35L, 4 * H_SD35L, 1, Mlp, T),
+    lin(4 * H_SD35L, H_SD35L, 1, Mlp, I),
+    lin(4 * H_SD35L, H_SD35L, 1, Mlp, T),
 ];
 /// The last joint block (`context_pre_only`): the text stream stops after attention
 /// (`norm1_context` 2·h, no `to_add_out`, no `ff_context`).
 const SD35L_LAST: &[Linear] = &[
-    lin(H_SD35L, 6 * H_SD35L, 1, Mod),
-    lin(H_SD35L, 2 * H_SD35L, 1, Mod),
-    lin(H_SD35L, H_SD35L, 7, Attn),
-    lin(H_SD35L, 4 * H_SD35L, 1, Mlp),
-    lin(4 * H_SD35L, H_SD35L, 1, Mlp),
+    lin(H_SD35L, 6 * H_SD35L, 1, Mod, Ts),
+    lin(H_SD35L, 2 * H_SD35L, 1, Mod, Ts),
+    lin(H_SD35L, H_SD35L, 4, Attn, I),
+    lin(H_SD35L, H_SD35L, 3, Attn, T),
+    lin(H_SD35L, 4 * H_SD35L, 1, Mlp, I),
+    lin(4 * H_SD35L, H_SD35L, 1, Mlp, I),
 ];
 
 /// diffusers `WanTransformerBlock`: self-attention and cross-attention (q/k/v/out each), a
 /// GELU MLP of `ffn_dim`; modulation is a learned table plus the shared timestep projection.
-const fn wan(h: u64, ffn: u64) -> [Linear; 3] {
-    [lin(h, h, 8, Attn), lin(h, ffn, 1, Mlp), lin(ffn, h, 1, Mlp)]
+/// The cross-attention's keys and values run on the text, everything else on the video tokens.
+const fn wan(h: u64, ffn: u64) -> [Linear; 4] {
+    [lin(h, h, 6, Attn, I), lin(h, h, 2, Attn, T), lin(h, ffn, 1, Mlp, I), lin(ffn, h, 1, Mlp, I)]
 }
 const WAN_1_3B: &[Linear] = &wan(1536, 8960);
 const WAN_14B: &[Linear] = &wan(5120, 13824);
 /// diffusers `LTXVideoTransformerBlock`: self- and cross-attention (cross_attention_dim
 /// 2048), GELU MLP 4·h.
-const LTX: &[Linear] = &[lin(2048, 2048, 8, Attn), lin(2048, 8192, 1, Mlp), lin(8192, 2048, 1, Mlp)];
+const LTX: &[Linear] = &wan(2048, 8192);
 
 const CLIP_L_TEXT: Companion = Companion { name: "CLIP ViT-L/14 text", params: 123_060_480 };
 const CLIP_L_TEXT_PROJ: Companion = Companion { name: "CLIP ViT-L/14 text + projection", params: 123_650_304 };
@@ -227,42 +254,42 @@ const FLUX_BLOCKS_DEV: &[BlockKind] = &[
     },
 ];
 
-// dit_probe.py records (data/calibration/dit-saved.json): bytes per image token, and per
-// block at the record's 64 text tokens.
+// dit_probe.py records (data/calibration/dit-saved.json): bytes per image token, bytes per
+// block at the record's 64 text tokens, and the ops of one block's forward and backward.
 const SAVED_FLUX_DOUBLE: Saved = Saved {
-    full: coef(172_328.0, 11_139_584.0),
-    lora_attn: coef(135_720.0, 8_784_384.0),
-    lora_all: coef(221_864.0, 14_322_304.0),
+    full: coef(172_328.0, 11_139_584.0, (177, 352)),
+    lora_attn: coef(135_720.0, 8_784_384.0, (273, 362)),
+    lora_all: coef(221_864.0, 14_322_304.0, (337, 516)),
 };
 const SAVED_FLUX_SINGLE: Saved = Saved {
-    full: coef(153_892.0, 9_879_808.0),
-    lora_attn: coef(117_220.0, 7_526_656.0),
-    lora_all: coef(203_364.0, 13_052_224.0),
+    full: coef(153_892.0, 9_879_808.0, (96, 172)),
+    lora_attn: coef(117_220.0, 7_526_656.0, (132, 170)),
+    lora_all: coef(203_364.0, 13_052_224.0, (164, 239)),
 };
 const SAVED_QWEN_DUAL: Saved = Saved {
-    full: coef(172_328.0, 11_139_584.0),
-    lora_attn: coef(148_008.0, 9_570_816.0),
-    lora_all: coef(234_152.0, 15_108_736.0),
+    full: coef(172_328.0, 11_139_584.0, (184, 370)),
+    lora_attn: coef(148_008.0, 9_570_816.0, (280, 379)),
+    lora_all: coef(234_152.0, 15_108_736.0, (344, 537)),
 };
 const SAVED_SD35L: Saved = Saved {
-    full: coef(141_520.0, 9_144_832.0),
-    lora_attn: coef(117_456.0, 7_595_008.0),
-    lora_all: coef(185_680.0, 11_980_928.0),
+    full: coef(141_520.0, 9_144_832.0, (152, 333)),
+    lora_attn: coef(117_456.0, 7_595_008.0, (248, 346)),
+    lora_all: coef(185_680.0, 11_980_928.0, (312, 500)),
 };
 const SAVED_WAN_1_3B: Saved = Saved {
-    full: coef(140_420.0, 1_241_344.0),
-    lora_attn: coef(110_596.0, 1_642_752.0),
-    lora_all: coef(152_708.0, 1_642_752.0),
+    full: coef(140_420.0, 1_241_344.0, (157, 308)),
+    lora_attn: coef(110_596.0, 1_642_752.0, (253, 351)),
+    lora_all: coef(152_708.0, 1_642_752.0, (277, 397)),
 };
 const SAVED_WAN_14B: Saved = Saved {
-    full: coef(403_812.0, 4_137_216.0),
-    lora_attn: coef(335_588.0, 5_456_128.0),
-    lora_all: coef(411_492.0, 5_456_128.0),
+    full: coef(403_812.0, 4_137_216.0, (157, 308)),
+    lora_attn: coef(335_588.0, 5_456_128.0, (253, 351)),
+    lora_all: coef(411_492.0, 5_456_128.0, (277, 397)),
 };
 const SAVED_LTX: Saved = Saved {
-    full: coef(160_020.0, 1_605_888.0),
-    lora_attn: coef(139_924.0, 2_138_368.0),
-    lora_all: coef(181_012.0, 2_138_368.0),
+    full: coef(160_020.0, 1_605_888.0, (151, 308)),
+    lora_attn: coef(139_924.0, 2_138_368.0, (247, 354)),
+    lora_all: coef(181_012.0, 2_138_368.0, (271, 400)),
 };
 
 pub static MODELS: &[DitModel] = &[

@@ -39,7 +39,7 @@ pub fn gemm_ceiling(g: &Gpu) -> f64 {
 /// peak forward and 40–60 % forward + backward on A100 (head dim 128); on H100 the same
 /// kernel reaches ~35 % (FlashAttention-3, Shah et al. 2024, arXiv:2407.08608, Fig. 5–6: FA2
 /// 284–338 TFLOPS forward). PyTorch's SDPA runs FA2 on NVIDIA; ROCm's CK kernels sit lower.
-fn flash_efficiency(g: &Gpu) -> f64 {
+pub fn flash_efficiency(g: &Gpu) -> f64 {
     match (g.vendor, g.architecture) {
         ("NVIDIA", a) if a.starts_with("Hopper") || a.starts_with("Blackwell") => 0.35,
         ("NVIDIA", "Turing" | "Volta") => 0.30,

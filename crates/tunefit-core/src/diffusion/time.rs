@@ -1,0 +1,164 @@
+//! Time and cost of a diffusion fine-tune on one GPU: one micro-step kernel class by kernel
+//! class, from the same GPU facts and efficiencies as the language models (time/kernels.rs:
+//! the measured matmul ceiling, flash attention's share of the peak, streaming bandwidth, the
+//! CPU's cost per eager op), and the cheapest listed on-demand price of that GPU.
+//!
+//! - GEMMs: every linear of every block at the tokens it sees (image, text, the joint
+//!   sequence, or one timestep vector for the adaLN modulation), forward, the backward's input
+//!   gradients (and weight gradients when the weights train), the forward again under
+//!   checkpointing; LoRA's own small matmuls beside them.
+//! - Attention: self-attention over the sequence (image tokens, plus the text in an MMDiT)
+//!   and cross-attention to the text, 4·S·S'·hidden FLOPs a forward, the backward 2.5 times
+//!   that (FlashAttention-2's backward, Dao 2023), at `flash_efficiency` of the 16-bit peak.
+//! - Elementwise work (norms, modulation, GELU, RoPE, residuals): each block's saved tensors
+//!   written and read in the forward and read again with their gradients in the backward, at
+//!   streaming bandwidth.
+//! - A quantized base dequantizes each weight every pass (its stored bytes read, 16-bit
+//!   written); swapped blocks cross PCIe every pass, overlapped with the compute.
+//! - The CPU issues every kernel (dit_probe.py counted the aten ops of one block's forward and
+//!   backward) at the language models' `CPU_S_PER_OP`; the GPU waits when that is longer.
+//!
+//! Not counted: the trainer's own work per step (data loading, timestep and noise sampling,
+//! logging, the optimizer's step over the adapters), which SimpleTuner's measured sweep shows
+//! to be most of a small model's step (docs/diffusion.md): the time is the model's work, a
+//! lower bound.
+
+use super::job::{Ckpt, Job, Method, Storage};
+use super::models::Tokens;
+use crate::dataset::Gpu;
+use crate::time::kernels::{flash_efficiency, gemm_ceiling, BANDWIDTH_EFFICIENCY, CPU_S_PER_OP};
+use serde::Serialize;
+
+/// One micro-step's time on one GPU, seconds, by kernel class.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DiffusionTime {
+    pub gemm_s: f64,
+    pub attn_s: f64,
+    pub elementwise_s: f64,
+    pub dequant_s: f64,
+    /// Swapped blocks' weights over PCIe, overlapped with the compute.
+    pub swap_s: f64,
+    pub cpu_s: f64,
+    /// max(GPU work, PCIe copies, CPU): what one micro-step takes.
+    pub step_s: f64,
+    /// Executed FLOPs of one micro-step (recomputation included).
+    pub flops: f64,
+    /// Steps of the run (`steps`) and their hours.
+    pub steps: u64,
+    pub hours: f64,
+    /// The cheapest listed on-demand price of one such GPU, USD per hour, and the run's cost.
+    pub usd_per_gpu_h: Option<f64>,
+    pub usd: Option<f64>,
+}
+
+/// The forward passes a micro-step runs: the forward, and its recomputation under
+/// checkpointing.
+fn forwards(j: &Job) -> f64 {
+    if j.ckpt == Ckpt::None {
+        1.0
+    } else {
+        2.0
+    }
+}
+
+pub fn time(j: &Job, g: &Gpu) -> DiffusionTime {
+    let m = j.model;
+    let b = j.batch as f64;
+    let (n, t) = (j.image_tokens() as f64, j.text_tokens as f64);
+    let tokens = |s: Tokens| match s {
+        Tokens::Image => n,
+        Tokens::Text => t,
+        Tokens::Joint => n + t,
+        Tokens::Timestep => 1.0,
+    };
+    let full = j.method == Method::Full;
+    let fw = forwards(j);
+    // Backward: input gradients always (the blocks below train or pass the gradient on),
+    // weight gradients only when the weights train.
+    let bw = if full { 2.0 } else { 1.0 };
+    let mut linear_fwd = 0.0;
+    let mut lora_fwd = 0.0;
+    let mut ops = 0.0;
+    let mut saved = 0.0;
+    for k in m.blocks {
+        let c = k.count as f64;
+        for l in k.linears {
+            linear_fwd += c * 2.0 * (l.inp * l.out * l.count) as f64 * tokens(l.on);
+            if !full && j.targets.on(l.role) {
+                lora_fwd += c * 2.0 * (j.rank * (l.inp + l.out) * l.count) as f64 * tokens(l.on);
+            }
+        }
+        // The block's kernels as dit_probe.py counted them: each forward (the recomputation
+        // replays it) and the backward.
+        let p = super::memory::probed(j, k);
+        ops += c * (fw * p.ops_forward as f64 + p.ops_backward as f64);
+        saved += c * super::memory::saved_per_sample(j, k);
+    }
+    // Text encoders on the GPU encode each batch's prompts (a forward, no gradient).
+    let encoders = match j.text_encoders {
+        super::job::TextEncoders::Gpu => m.text_encoders.iter().map(|c| 2.0 * c.params as f64 * t).sum(),
+        super::job::TextEncoders::Cached => 0.0,
+    };
+    let gemm_flops = b * (linear_fwd * (fw + bw) + lora_fwd * (fw + 2.0) + encoders);
+    let (_, peak, _) = crate::time::compute_peak(crate::query::Precision::Bf16True, g);
+    let gemm_s = gemm_flops / (peak * gemm_ceiling(g));
+    // Attention: the sequence each block attends over, and the text it cross-attends to.
+    let h = m.hidden as f64;
+    let per_block = match m.text {
+        super::models::TextPath::Joint => 4.0 * (n + t) * (n + t) * h,
+        super::models::TextPath::Cross => 4.0 * n * n * h + 4.0 * n * t * h,
+    };
+    let attn_flops = b * m.block_count() as f64 * per_block * (fw + 2.5);
+    let attn_s = attn_flops / (peak * flash_efficiency(g));
+    let bandwidth = g.mem_bandwidth_gb_s * 1e9 * BANDWIDTH_EFFICIENCY;
+    let elementwise_s = b * saved * (2.0 * fw + 2.0) / bandwidth;
+    let linear_params: f64 = m.blocks.iter().map(|k| (k.count * k.linear_params()) as f64).sum();
+    let passes = fw + 1.0;
+    let dequant_s =
+        if j.weights == Storage::Bf16 { 0.0 } else { passes * linear_params * (j.weights.bytes() + 2.0) / bandwidth };
+    let swapped: f64 = swapped_bytes(j);
+    let pcie = g.pcie_gb_s / 2.0 * 1e9 * BANDWIDTH_EFFICIENCY;
+    let swap_s = if pcie > 0.0 { passes * swapped / pcie } else { 0.0 };
+    let cpu_s = ops * CPU_S_PER_OP;
+    let gpu_s = gemm_s + attn_s + elementwise_s + dequant_s;
+    let step_s = gpu_s.max(swap_s).max(cpu_s);
+    let hours = step_s * j.steps as f64 / 3600.0;
+    let usd_per_gpu_h = cheapest(g.id);
+    DiffusionTime {
+        gemm_s,
+        attn_s,
+        elementwise_s,
+        dequant_s,
+        swap_s,
+        cpu_s,
+        step_s,
+        flops: gemm_flops + attn_flops,
+        steps: j.steps,
+        hours,
+        usd_per_gpu_h,
+        usd: usd_per_gpu_h.map(|p| p * hours),
+    }
+}
+
+/// Bytes of the swapped blocks' weights (the last `swap` blocks, as sd-scripts and
+/// musubi-tuner swap from the end).
+fn swapped_bytes(j: &Job) -> f64 {
+    let mut left = j.swap;
+    let mut bytes = 0.0;
+    for k in j.model.blocks.iter().rev() {
+        let n = left.min(k.count);
+        left -= n;
+        bytes +=
+            n as f64 * (k.linear_params() as f64 * j.weights.bytes() + (k.params - k.linear_params()) as f64 * 2.0);
+    }
+    bytes
+}
+
+/// The lowest on-demand USD price per GPU-hour listed for `gpu`.
+fn cheapest(gpu: &str) -> Option<f64> {
+    crate::dataset::offers()
+        .iter()
+        .filter(|o| o.gpu == gpu && o.currency == "USD" && o.count > 0)
+        .filter_map(|o| o.on_demand_usd_h.map(|p| p / o.count as f64))
+        .min_by(f64::total_cmp)
+}
