@@ -65,7 +65,7 @@ import { bundleSizes } from './bundle.mjs';
 // and recomputed bytes split into the tensors autograd keeps, and the replay's counters
 // saturating instead of overflowing: +0.4 KB, +0.5 KB in Russian (341.0 KB; 356.4 KB).
 // Image and video diffusion models (issue 21, which allows them 15 KB): their presets, memory
-// model, fields and strings load with the lazy module (+13.5 KB there, 254.2 KB); the first load holds
+// model, fields, time and strings load with the lazy module (+15.4 KB there, 256.1 KB); the first load holds
 // only what recognizes such a link (the presets' ids), the component that shows the module's
 // markup and keeps the link (1.7 KB, measured by leaving its mount out), and the picker's
 // group that opens their page: +3.4 KB, +3.5 KB in Russian (344.7 KB; 359.9 KB); the search

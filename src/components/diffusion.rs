@@ -19,8 +19,9 @@ extern "C" {
     fn tunefit_diffusion(query: &str, lang: &str, gib: bool) -> Result<js_sys::Promise, JsValue>;
 }
 
-/// Keys of the page, not of the run: kept beside the link as they came.
-const PAGE_KEYS: &[&str] = &["lang", "theme", "units"];
+/// Keys of the page, not of the run: kept beside the link as they came (`embed` and `view`
+/// lay the page out as a widget through public/boot.js, as they do the language models').
+const PAGE_KEYS: &[&str] = &["lang", "theme", "units", "embed", "view", "plot"];
 
 /// `search` split into the run's link and the page's own keys.
 fn split(search: &str) -> (String, String) {

@@ -74,9 +74,15 @@ test('diffusion: a video model shows frames, a bad value is named and kept, Russ
   assert.equal(await bad.locator('[data-key=res]').inputValue(), 'abc', 'what the link said stays in its field');
   assert.equal(await bad.getByTestId('dit-device').count(), 0, 'no figure from a link that does not parse');
 
+  // The page's own keys (the widget's `embed`, the language models' `v`) are not the run's.
+  const embed = await open('?v=2&model=flux.1-dev&embed=1');
+  await embed.getByTestId('dit-device').waitFor();
+  assert.equal(await embed.getByTestId('dit-errors').count(), 0);
+  assert.match(embed.url(), /embed=1/);
+
   const ru = await open('?model=qwen-image&lang=ru&gpu=h100-sxm');
   await ru.getByTestId('dit-verdict').waitFor();
   assert.match(await ru.getByTestId('dit-results').textContent(), /помещается|впритык/);
   assert.match(await ru.locator('h2').first().textContent(), /диффузия/);
-  assert.deepEqual([...page.problems, ...bad.problems, ...ru.problems], []);
+  assert.deepEqual([...page.problems, ...bad.problems, ...embed.problems, ...ru.problems], []);
 });

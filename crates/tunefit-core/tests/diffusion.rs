@@ -116,6 +116,8 @@ fn bad_links_are_named_and_nothing_is_defaulted_silently() {
     assert_eq!(keys("model=wan2.1-14b&text_enc=gpu"), ["text_enc"]);
     assert_eq!(keys("model=flux.1-dev&frames=81"), ["frames"]);
     assert_eq!(keys("model=flux.1-dev&swap=58"), ["swap"]);
+    assert_eq!(keys("model=flux.1-dev&v=3"), ["v"]);
+    assert!(parse("v=2&model=flux.1-dev").is_ok(), "a link made from the language models' page keeps its v");
     assert!(diffusion::is_diffusion("model=flux.1-dev&res=2k"));
     assert!(!diffusion::is_diffusion("model=llama-3.1-8b"));
     // 2k reads as 2048 px, as the language models' links read 4k tokens.

@@ -223,6 +223,7 @@ pub fn default_job(id: &str) -> Option<Job> {
 /// Every key a diffusion link takes, with what it accepts (the CLI's help and the errors).
 pub const KEYS: &[(&str, &str)] = &[
     ("model", "a diffusion preset id"),
+    ("v", "1 or 2 (the language models' format version; nothing changes here)"),
     ("method", "lora or full"),
     ("rank", "LoRA rank, 1 to 1024"),
     ("targets", "attn, attn+mlp or all"),
@@ -357,6 +358,10 @@ fn apply(j: &mut Job, k: &str, v: &str) -> Result<(), QueryError> {
     let m = j.model;
     match k {
         "model" => {}
+        // The language models' format version: a diffusion link's keys have one meaning.
+        "v" => {
+            one_of(k, v, &[("1", ()), ("2", ())])?;
+        }
         "method" => j.method = one_of(k, v, &[("lora", Method::Lora), ("full", Method::Full)])?,
         "rank" => j.rank = whole(k, v, 1, 1024)?,
         "targets" => {
