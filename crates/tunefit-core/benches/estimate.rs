@@ -30,6 +30,10 @@ fn bench(c: &mut Criterion) {
     c.bench_function("estimate/variant (8B QLoRA, replay's share)", |b| {
         b.iter(|| memory::estimate(black_box(&probe)).unwrap())
     });
+    // A diffusion link: parsing, its memory through the allocator replay, the time on a GPU.
+    c.bench_function("diffusion/FLUX.1-dev LoRA 1024² on an RTX 4090", |b| {
+        b.iter(|| tunefit_core::diffusion::evaluate(black_box("model=flux.1-dev&res=1024&gpu=rtx-4090")).unwrap())
+    });
     let goal = Query::parse("model=llama-3.1-8b&method=lora&batch=4&seq=2048&budget_usd=50").unwrap();
     c.bench_function("plan/8B LoRA, budget", |b| b.iter(|| tunefit_core::plan::plan(black_box(&goal)).unwrap()));
 }

@@ -180,6 +180,21 @@ fn rows() -> Vec<Row> {
         .collect()
 }
 
+/// Prints `t` and holds docs/diffusion.md's section between the markers to it (written
+/// instead with TUNEFIT_WRITE_DOCS=1).
+fn section(start: &str, end: &str, t: &str) {
+    print!("{t}");
+    let path = root("docs/diffusion.md");
+    let doc = std::fs::read_to_string(&path).unwrap();
+    let (a, b) = (doc.find(start).expect("start marker"), doc.find(end).expect("end marker"));
+    let fresh = format!("{}{start}\n{t}{}", &doc[..a], &doc[b..]);
+    if std::env::var("TUNEFIT_WRITE_DOCS").is_ok() {
+        std::fs::write(&path, &fresh).unwrap();
+    } else {
+        assert!(fresh == doc, "docs/diffusion.md's table after {start} is stale: rerun with TUNEFIT_WRITE_DOCS=1");
+    }
+}
+
 const START: &str = "<!-- diffusion-measured:start -->";
 const END: &str = "<!-- diffusion-measured:end -->";
 
@@ -211,16 +226,7 @@ fn published_measurements_are_met() {
         100.0 * abs[abs.len() - 1],
         100.0 * mean,
     );
-    print!("{t}");
-    let path = root("docs/diffusion.md");
-    let doc = std::fs::read_to_string(&path).unwrap();
-    let (a, b) = (doc.find(START).expect("start marker"), doc.find(END).expect("end marker"));
-    let fresh = format!("{}{START}\n{t}{}", &doc[..a], &doc[b..]);
-    if std::env::var("TUNEFIT_WRITE_DOCS").is_ok() {
-        std::fs::write(&path, &fresh).unwrap();
-    } else {
-        assert!(fresh == doc, "docs/diffusion.md's table is stale: rerun with TUNEFIT_WRITE_DOCS=1");
-    }
+    section(START, END, &t);
     assert!(errors.len() >= 10);
     assert!(median <= 0.10, "median |error| {:.1}%", 100.0 * median);
 }
@@ -264,16 +270,7 @@ fn a_step_takes_at_least_the_modelled_time() {
         ratios[0],
         ratios[ratios.len() - 1]
     );
-    print!("{t}");
-    let path = root("docs/diffusion.md");
-    let doc = std::fs::read_to_string(&path).unwrap();
-    let (a, b) = (doc.find(TIME_START).expect("start marker"), doc.find(TIME_END).expect("end marker"));
-    let fresh = format!("{}{TIME_START}\n{t}{}", &doc[..a], &doc[b..]);
-    if std::env::var("TUNEFIT_WRITE_DOCS").is_ok() {
-        std::fs::write(&path, &fresh).unwrap();
-    } else {
-        assert!(fresh == doc, "docs/diffusion.md's time table is stale: rerun with TUNEFIT_WRITE_DOCS=1");
-    }
+    section(TIME_START, TIME_END, &t);
 }
 
 #[test]

@@ -15,6 +15,7 @@
 use super::job::{Ckpt, Job, Latents, Method, TextEncoders};
 use super::models::{BlockKind, DitModel};
 use crate::memory::allocator::Config;
+use crate::memory::shape::pack_small;
 use crate::memory::timeline::{self, Phase, Shape};
 use serde::Serialize;
 
@@ -199,10 +200,12 @@ fn shape(s: &Sizes, j: &Job) -> Shape {
     let lora = j.method == Method::Lora;
     let mut sh = Shape {
         layers: s.blocks as usize,
-        block_weights: s.block_weights.iter().map(|w| w * resident).collect(),
+        // Sub-MiB tensors one block makes together are packed as the language models' are
+        // (memory/shape.rs `pack_small`): the small pool carves them from the same segments.
+        block_weights: pack_small(s.block_weights.iter().map(|w| w * resident).collect()),
         other_weights: s.other_weights.iter().copied().filter(|w| *w > 0.0).collect(),
-        block_grads: s.block_trained.iter().map(|p| p * s.grad_bytes).collect(),
-        block_states: s.block_trained.iter().map(|p| p * s.state_bytes).filter(|b| *b > 0.0).collect(),
+        block_grads: pack_small(s.block_trained.iter().map(|p| p * s.grad_bytes).collect()),
+        block_states: pack_small(s.block_trained.iter().map(|p| p * s.state_bytes).filter(|b| *b > 0.0).collect()),
         layers_with_grad: s.blocks as usize,
         saved: vec![s.held],
         recompute: s.rebuilt.clone(),

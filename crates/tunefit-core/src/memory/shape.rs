@@ -58,7 +58,7 @@ pub struct Input {
 /// together, packed into requests of at most that size, in order: the allocator carves them
 /// from the same 2 MiB segments either way, and a block of LoRA holds dozens of them (an
 /// adapter's A and B, their gradients and states), which the replay then walks as a few.
-fn pack_small(tensors: Vec<f64>) -> Vec<f64> {
+pub(crate) fn pack_small(tensors: Vec<f64>) -> Vec<f64> {
     const SMALL: f64 = 1048576.0;
     let mut out: Vec<f64> = Vec::with_capacity(tensors.len());
     let mut open = false;
