@@ -79,6 +79,26 @@ MODELS = {
                  qk_norm="rms_norm_across_heads", eps=1e-6, rope_max_seq_len=1024),
         kinds={"block": "num_layers"},
     ),
+    # THUDM/CogVideoX-2b and -5b transformer/config.json (2B: sin-cos positions over the 226
+    # text positions; 5B: rotary, given by the pipeline, left out here).
+    "cogvideox-2b": dict(
+        cls="CogVideoXTransformer3DModel",
+        cfg=dict(num_attention_heads=30, attention_head_dim=64, in_channels=16, out_channels=16, time_embed_dim=512,
+                 text_embed_dim=4096, patch_size=2, sample_width=90, sample_height=60, sample_frames=49,
+                 temporal_compression_ratio=4, max_text_seq_length=226, activation_fn="gelu-approximate",
+                 norm_eps=1e-5, spatial_interpolation_scale=1.875, temporal_interpolation_scale=1.0,
+                 flip_sin_to_cos=True, freq_shift=0, use_rotary_positional_embeddings=False),
+        kinds={"block": "num_layers"},
+    ),
+    "cogvideox-5b": dict(
+        cls="CogVideoXTransformer3DModel",
+        cfg=dict(num_attention_heads=48, attention_head_dim=64, in_channels=16, out_channels=16, time_embed_dim=512,
+                 text_embed_dim=4096, patch_size=2, sample_width=90, sample_height=60, sample_frames=49,
+                 temporal_compression_ratio=4, max_text_seq_length=226, activation_fn="gelu-approximate",
+                 norm_eps=1e-5, spatial_interpolation_scale=1.875, temporal_interpolation_scale=1.0,
+                 flip_sin_to_cos=True, freq_shift=0, use_rotary_positional_embeddings=True),
+        kinds={"block": "num_layers"},
+    ),
     # Lightricks/LTX-Video transformer/config.json
     "ltx-video": dict(
         cls="LTXVideoTransformer3DModel",
@@ -90,6 +110,8 @@ MODELS = {
 }
 
 TEXT = 64  # text tokens, held fixed
+# CogVideoX's sin-cos positions cover exactly its 226 text positions: its records use them.
+TEXT_OF = {"cogvideox-2b": 226, "cogvideox-5b": 226}
 
 
 def inputs(name: str, side: int, frames: int = 1):
@@ -110,6 +132,11 @@ def inputs(name: str, side: int, frames: int = 1):
         n = (side // 2) ** 2
         return dict(hidden_states=torch.randn(b, 16, side, side, dtype=DT), encoder_hidden_states=torch.randn(b, TEXT, 4096, dtype=DT),
                     pooled_projections=torch.randn(b, 2048, dtype=DT), timestep=torch.tensor([500.0]), return_dict=False), n
+    if name.startswith("cogvideox"):
+        n = frames * (side // 2) ** 2
+        return dict(hidden_states=torch.randn(b, frames, 16, side, side, dtype=DT),
+                    encoder_hidden_states=torch.randn(b, TEXT_OF[name], 4096, dtype=DT),
+                    timestep=torch.tensor([500]), return_dict=False), n
     if name.startswith("wan2.1"):
         n = frames * (side // 2) ** 2
         return dict(hidden_states=torch.randn(b, 16, frames, side, side, dtype=DT), encoder_hidden_states=torch.randn(b, TEXT, 4096, dtype=DT),
@@ -189,7 +216,7 @@ def build(name: str, counts: dict[str, int], training: str):
 def probe(name: str) -> dict:
     spec = MODELS[name]
     kinds = list(spec["kinds"])
-    video = name.startswith("wan2.1") or name == "ltx-video"
+    video = name.startswith(("wan2.1", "cogvideox")) or name == "ltx-video"
     sides = (8, 12) if not video else (4, 6)
     frames = 2 if video else 1
     out = {}
@@ -252,6 +279,8 @@ def main() -> None:
         if a.only and name not in a.only.split(","):
             continue
         rec["models"][name] = probe(name)
+        if name in TEXT_OF:
+            rec["models"][name]["text_tokens"] = TEXT_OF[name]
         with open(a.out, "w") as f:
             json.dump(rec, f, indent=1)
             f.write("\n")

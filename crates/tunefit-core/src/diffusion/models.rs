@@ -61,7 +61,12 @@ pub struct Coef {
 }
 
 const fn coef(image: f64, at_text: f64, ops: (u32, u32)) -> Coef {
-    Coef { image, text: at_text / 64.0, ops_forward: ops.0, ops_backward: ops.1 }
+    coef_at(image, at_text, 64.0, ops)
+}
+
+/// A record made at `text` text tokens (CogVideoX's positions cover exactly its 226).
+const fn coef_at(image: f64, at_text: f64, text: f64, ops: (u32, u32)) -> Coef {
+    Coef { image, text: at_text / text, ops_forward: ops.0, ops_backward: ops.1 }
 }
 
 /// `Coef` by what is trained (dit_probe.py: `full`, `lora_attn`, `lora_all`).
@@ -223,6 +228,13 @@ const fn wan(h: u64, ffn: u64) -> [Linear; 4] {
 }
 const WAN_1_3B: &[Linear] = &wan(1536, 8960);
 const WAN_14B: &[Linear] = &wan(5120, 13824);
+/// diffusers `CogVideoXBlock`: one stream over text and video together; its expert adaLN
+/// (`CogVideoXLayerNormZero`, twice) projects the 512-wide timestep embedding to 6·h.
+const fn cogvideox(h: u64) -> [Linear; 4] {
+    [lin(512, 6 * h, 2, Mod, Ts), lin(h, h, 4, Attn, J), lin(h, 4 * h, 1, Mlp, J), lin(4 * h, h, 1, Mlp, J)]
+}
+const COGVIDEOX_2B: &[Linear] = &cogvideox(1920);
+const COGVIDEOX_5B: &[Linear] = &cogvideox(3072);
 /// diffusers `LTXVideoTransformerBlock`: self- and cross-attention (cross_attention_dim
 /// 2048), GELU MLP 4·h.
 const LTX: &[Linear] = &wan(2048, 8192);
@@ -285,6 +297,16 @@ const SAVED_WAN_14B: Saved = Saved {
     full: coef(403_812.0, 4_137_216.0, (157, 308)),
     lora_attn: coef(335_588.0, 5_456_128.0, (253, 351)),
     lora_all: coef(411_492.0, 5_456_128.0, (277, 397)),
+};
+const SAVED_COGVIDEOX_2B: Saved = Saved {
+    full: coef_at(88_688.0, 20_106_976.0, 226.0, (87, 183)),
+    lora_attn: coef_at(77_424.0, 17_559_264.0, 226.0, (135, 157)),
+    lora_all: coef_at(131_312.0, 29_742_176.0, 226.0, (175, 265)),
+};
+const SAVED_COGVIDEOX_5B: Saved = Saved {
+    full: coef_at(141_896.0, 32_168_848.0, 226.0, (87, 183)),
+    lora_attn: coef_at(123_720.0, 28_059_024.0, 226.0, (135, 157)),
+    lora_all: coef_at(209_864.0, 47_531_792.0, 226.0, (175, 265)),
 };
 const SAVED_LTX: Saved = Saved {
     full: coef(160_020.0, 1_605_888.0, (151, 308)),
@@ -428,6 +450,53 @@ pub static MODELS: &[DitModel] = &[
         latent_channels: 16,
     },
     DitModel {
+        id: "cogvideox-2b",
+        name: "CogVideoX 2B",
+        kind: Kind::Video,
+        repo: "THUDM/CogVideoX-2b",
+        non_block: 11_337_792,
+        blocks: &[BlockKind {
+            name: "transformer_blocks",
+            count: 30,
+            params: 56_081_536,
+            linears: COGVIDEOX_2B,
+            saved: SAVED_COGVIDEOX_2B,
+        }],
+        hidden: 1920,
+        text: TextPath::Joint,
+        tokens: TokenRule { spatial: 16, temporal: 4 },
+        // `max_text_seq_length`: T5 prompts padded to 226 tokens.
+        text_tokens: 226,
+        default_res: (720, 480),
+        default_frames: 49,
+        text_encoders: &[T5_XXL],
+        vae: None,
+        latent_channels: 16,
+    },
+    DitModel {
+        id: "cogvideox-5b",
+        name: "CogVideoX 5B",
+        kind: Kind::Video,
+        repo: "THUDM/CogVideoX-5b",
+        non_block: 17_982_528,
+        blocks: &[BlockKind {
+            name: "transformer_blocks",
+            count: 42,
+            params: 132_197_632,
+            linears: COGVIDEOX_5B,
+            saved: SAVED_COGVIDEOX_5B,
+        }],
+        hidden: 3072,
+        text: TextPath::Joint,
+        tokens: TokenRule { spatial: 16, temporal: 4 },
+        text_tokens: 226,
+        default_res: (720, 480),
+        default_frames: 49,
+        text_encoders: &[T5_XXL],
+        vae: None,
+        latent_channels: 16,
+    },
+    DitModel {
         id: "ltx-video",
         name: "LTX-Video 2B",
         kind: Kind::Video,
@@ -454,8 +523,17 @@ pub static MODELS: &[DitModel] = &[
 
 /// The presets' ids, apart from their data: what the page's first load needs to recognize a
 /// diffusion link and list the models (the data loads with the lazy module).
-pub const IDS: [&str; 7] =
-    ["flux.1-dev", "flux.1-schnell", "sd3.5-large", "qwen-image", "wan2.1-1.3b", "wan2.1-14b", "ltx-video"];
+pub const IDS: [&str; 9] = [
+    "flux.1-dev",
+    "flux.1-schnell",
+    "sd3.5-large",
+    "qwen-image",
+    "wan2.1-1.3b",
+    "wan2.1-14b",
+    "cogvideox-2b",
+    "cogvideox-5b",
+    "ltx-video",
+];
 
 /// The preset with this id.
 pub fn model(id: &str) -> Option<&'static DitModel> {
