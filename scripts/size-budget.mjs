@@ -65,13 +65,17 @@ import { bundleSizes } from './bundle.mjs';
 // and recomputed bytes split into the tensors autograd keeps, and the replay's counters
 // saturating instead of overflowing: +0.4 KB, +0.5 KB in Russian (341.0 KB; 356.4 KB).
 // Image and video diffusion models (issue 21, which allows them 15 KB): their presets, memory
-// model, fields, time and strings load with the lazy module (+15.4 KB there, 256.1 KB); the first load holds
+// model, fields, time and strings load with the lazy module (+15.4 KB there, 256.1 KB, before the review's mends); the first load holds
 // only what recognizes such a link (the presets' ids), the component that shows the module's
 // markup and keeps the link (1.7 KB, measured by leaving its mount out), and the picker's
 // group that opens their page: +3.4 KB, +3.5 KB in Russian (344.7 KB; 359.9 KB); the search
-// finding them by id as it finds the presets: +0.4 KB (345.1 KB; 360.3 KB).
-const BUDGET_KB = Number(process.env.TUNEFIT_SIZE_BUDGET_KB ?? 346);
-const BUDGET_RU_KB = Number(process.env.TUNEFIT_SIZE_BUDGET_RU_KB ?? 361);
+// finding them by id as it finds the presets: +0.4 KB (345.1 KB; 360.3 KB); the review's
+// mends of that page (the field being edited keeps the focus across the module's new markup,
+// a named bad key's button takes it out of the link, a module that fails leaves the fields in
+// place): +1.2 KB (346.3 KB; 361.3 KB). The diffusion models in all: +5.0 KB of the 15 KB
+// issue 21 allows; the lazy module 257.9 KB (+17.2 KB).
+const BUDGET_KB = Number(process.env.TUNEFIT_SIZE_BUDGET_KB ?? 347);
+const BUDGET_RU_KB = Number(process.env.TUNEFIT_SIZE_BUDGET_RU_KB ?? 362);
 const dir = process.argv[2] ?? 'dist';
 const b = bundleSizes(dir);
 for (const f of b.files) {

@@ -72,6 +72,8 @@ pub fn DiffusionPage() -> impl IntoView {
         h.into_string()
     });
     let page = StoredValue::new(page);
+    // The field last changed, to focus again once the module's markup replaces it.
+    let focused = StoredValue::new(None::<String>);
     Effect::new(move |_| {
         let q = link.get();
         crate::url::replace_search(&join(&q, &page.get_value()));
@@ -84,12 +86,27 @@ pub fn DiffusionPage() -> impl IntoView {
             if link.get_untracked() != q {
                 return;
             }
-            body.set(got.unwrap_or_else(|e| {
-                let m = e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())).unwrap_or_default();
-                let mut h = Html::new();
-                write_html!(h, r#"<p class="notice warn" role="alert">"#, m, "</p>");
-                h.into_string()
-            }));
+            match got {
+                Ok(markup) => body.set(markup),
+                // The module did not answer: say why above what was shown, so nothing is lost.
+                Err(e) => {
+                    let m = e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())).unwrap_or_default();
+                    let mut h = Html::new();
+                    write_html!(h, r#"<p class="notice warn" role="alert">"#, m, "</p>");
+                    body.update(|b| *b = format!("{}{b}", h.into_string()));
+                }
+            }
+            // The new markup replaces the fields: the one the person was in gets the focus back.
+            let key = focused.get_value();
+            set_timeout(
+                move || {
+                    let el = key.and_then(|k| document().query_selector(&format!("[data-key=\"{k}\"]")).ok().flatten());
+                    if let Some(el) = el.and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
+                        let _ = el.focus();
+                    }
+                },
+                std::time::Duration::ZERO,
+            );
         });
     });
     let field = move |ev: web_sys::Event| {
@@ -106,6 +123,7 @@ pub fn DiffusionPage() -> impl IntoView {
             }
             return;
         }
+        focused.set_value(Some(key.clone()));
         link.update(|l| {
             if key == "model" {
                 // Sizes, frames, text and companions are the old model's: the new one starts
@@ -120,6 +138,14 @@ pub fn DiffusionPage() -> impl IntoView {
             *l = set_key(l, &key, &v)
         });
     };
+    // A named bad key's button takes it out of the link.
+    let act = move |ev: web_sys::MouseEvent| {
+        let act =
+            ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).and_then(|e| e.get_attribute("data-act"));
+        if let Some(key) = act.as_deref().and_then(|a| a.strip_prefix("drop:")) {
+            link.update(|l| *l = set_key(l, key, ""));
+        }
+    };
     // The header is the module's markup too: the page's own wasm holds only this element.
-    view! { <main class="dit" data-testid="dit-page" on:change=field inner_html=body></main> }
+    view! { <main class="dit" data-testid="dit-page" on:change=field on:click=act inner_html=body></main> }
 }

@@ -73,6 +73,12 @@ test('diffusion: a video model shows frames, a bad value is named and kept, Russ
   assert.match(text, /batch/);
   assert.equal(await bad.locator('[data-key=res]').inputValue(), 'abc', 'what the link said stays in its field');
   assert.equal(await bad.getByTestId('dit-device').count(), 0, 'no figure from a link that does not parse');
+  // A key of another model has no field to mend it in: its button takes it out of the link.
+  const other = await open('?model=flux.1-dev&frames=81');
+  await other.getByTestId('dit-errors').waitFor();
+  await other.locator('[data-act="drop:frames"]').click();
+  await other.getByTestId('dit-device').waitFor();
+  assert.doesNotMatch(other.url(), /frames=/);
 
   // The page's own keys (the widget's `embed`, the language models' `v`) are not the run's.
   const embed = await open('?v=2&model=flux.1-dev&embed=1');
@@ -84,5 +90,5 @@ test('diffusion: a video model shows frames, a bad value is named and kept, Russ
   await ru.getByTestId('dit-verdict').waitFor();
   assert.match(await ru.getByTestId('dit-results').textContent(), /помещается|впритык/);
   assert.match(await ru.locator('h2').first().textContent(), /диффузия/);
-  assert.deepEqual([...page.problems, ...bad.problems, ...embed.problems, ...ru.problems], []);
+  assert.deepEqual([...page.problems, ...bad.problems, ...other.problems, ...embed.problems, ...ru.problems], []);
 });

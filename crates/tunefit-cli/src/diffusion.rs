@@ -66,12 +66,13 @@ pub fn render(r: &DiffusionReport) -> String {
     out += &format!("  trained parameters: {}\n", m.trainable);
     if let Some(t) = &r.time {
         out += &format!(
-            "Time on {}: at least {:.3} s a step (GEMMs {:.3}, attention {:.3}, other GPU work {:.3}, CPU {:.3}); {} steps: at least {:.2} h",
+            "Time on {}: at least {:.3} s a step, the longest of the GPU's work (GEMMs {:.3}, attention {:.3}, other {:.3}), the host copies ({:.3}) and the CPU ({:.3}); {} steps: at least {:.2} h",
             r.fit.as_ref().map_or("the GPU", |f| f.gpu.as_str()),
             t.step_s,
             t.gemm_s,
             t.attn_s,
-            t.elementwise_s + t.dequant_s + t.swap_s,
+            t.elementwise_s + t.dequant_s,
+            t.swap_s,
             t.cpu_s,
             t.steps,
             t.hours

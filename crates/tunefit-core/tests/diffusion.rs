@@ -297,4 +297,23 @@ fn time_moves_the_way_the_work_does() {
     assert!((r.hours - r.step_s).abs() < 1e-9);
     assert_eq!(r.usd, r.usd_per_gpu_h.map(|p| p * r.hours));
     assert!(diffusion::evaluate("model=flux.1-dev").unwrap().time.is_none(), "no GPU, no time");
+    // The report spells every value it took, and that link reproduces it.
+    let q = diffusion::evaluate(base).unwrap().query;
+    assert!(q.contains("res=1024x1024") && q.contains("targets=attn%2Bmlp") && q.contains("steps=1000"), "{q}");
+    assert_eq!(diffusion::evaluate(&q).unwrap(), diffusion::evaluate(base).unwrap());
+}
+
+#[test]
+fn lora_targets_and_swapped_blocks_are_the_trainers() {
+    // diffusers' default list on FLUX.1 (attention with the text stream's, ff and ff_context)
+    // reaches a single-stream block only through to_q, to_k, to_v: 44,826,624 at rank 16.
+    let r = diffusion::evaluate("model=flux.1-dev&rank=16&targets=attn%2Bmlp").unwrap().memory;
+    assert_eq!(r.trainable, 44_826_624);
+    // Memory and time swap the same blocks: the last ones (FLUX.1: single-stream blocks).
+    let j = parse("model=flux.1-dev&swap=20").unwrap();
+    let single = &j.model.blocks[1];
+    assert!((j.swapped_bytes() - 20.0 * j.block_bytes(single)).abs() < 1.0);
+    let w = |q: &str| diffusion::evaluate(q).unwrap().memory.weights as f64;
+    let removed = w("model=flux.1-dev") - w("model=flux.1-dev&swap=20");
+    assert!((removed - j.swapped_bytes()).abs() < 64.0, "{removed} against {}", j.swapped_bytes());
 }

@@ -53,6 +53,7 @@ struct Strings {
     cost: fn(usd: &str, per_h: &str) -> String,
     no_price: &'static str,
     lower_bound: &'static str,
+    remove: &'static str,
 }
 
 static EN: Strings = Strings {
@@ -95,6 +96,7 @@ static EN: Strings = Strings {
     cost: |usd, p| format!("at least ${usd} at ${p} per GPU-hour (the cheapest listed on-demand offer)"),
     no_price: "no listed price for this GPU",
     lower_bound: "lower bound",
+    remove: "Remove from the link",
 };
 
 static RU: Strings = Strings {
@@ -137,6 +139,7 @@ static RU: Strings = Strings {
     cost: |usd, p| format!("не меньше ${usd} по ${p} за GPU-час (самое дешёвое предложение по требованию)"),
     no_price: "для этого GPU нет цены в каталоге",
     lower_bound: "нижняя граница",
+    remove: "Убрать из ссылки",
 };
 
 /// Options of each select: (value, English, Russian).
@@ -181,9 +184,15 @@ fn size(b: u64, gib: bool, ru: bool) -> String {
     }
 }
 
-/// The link's own value of `key`, else the job's (the defaults where the link is bad).
-fn shown(query: &str, j: &Job, key: &str) -> String {
-    job::pairs(query).filter(|(k, _)| k == key).last().map(|(_, v)| v).unwrap_or_else(|| j.value(key))
+/// The value a field shows: the run's own spelling of a key that parses, the link's text of
+/// one that does not (so what the person typed stays to be mended).
+fn shown(query: &str, j: &Job, key: &str, bad: &[String]) -> String {
+    if bad.iter().any(|b| b == key) {
+        if let Some((_, v)) = job::pairs(query).filter(|(k, _)| k == key).last() {
+            return v;
+        }
+    }
+    j.value(key)
 }
 
 fn select(h: &mut Html, label: &str, key: &'static str, value: &str, opts: Options, ru: bool) {
@@ -210,8 +219,8 @@ fn input(h: &mut Html, label: &str, key: &'static str, value: &str, mode: &'stat
     );
 }
 
-fn form(h: &mut Html, query: &str, j: &Job, s: &Strings, ru: bool) {
-    let v = |k: &str| shown(query, j, k);
+fn form(h: &mut Html, query: &str, j: &Job, bad: &[String], s: &Strings, ru: bool) {
+    let v = |k: &str| shown(query, j, k, bad);
     write_html!(h, r#"<form class="controls card" data-testid="dit-form"><div class="field"><label>"#, s.model);
     write_html!(h, r#"<select data-key="model" data-testid="dit-model">"#);
     for m in models::MODELS {
@@ -412,12 +421,14 @@ pub fn html(query: &str, lang: &str, gib: bool) -> Html {
     );
     write_html!(h, r#"<h2>"#, s.title, "</h2>");
     let parsed = diffusion::parse(query);
-    let id = job::pairs(query).filter(|(k, _)| k == "model").last().map(|(_, v)| v).unwrap_or_default();
+    let bad: Vec<String> =
+        parsed.as_ref().err().map(|e| e.0.iter().map(|e| e.key.clone()).collect()).unwrap_or_default();
+    // The fields of the run as far as the link reads, while its bad keys are named.
     let shown_job =
-        parsed.as_ref().ok().cloned().or_else(|| job::default_job(&id)).or_else(|| job::default_job("flux.1-dev"));
+        parsed.as_ref().ok().cloned().or_else(|| job::lenient(query)).or_else(|| job::default_job("flux.1-dev"));
     let Some(j) = shown_job else { return h };
     write_html!(h, r#"<div class="layout">"#);
-    form(&mut h, query, &j, s, ru);
+    form(&mut h, query, &j, &bad, s, ru);
     write_html!(h, r#"<div class="results">"#);
     match parsed {
         Ok(j) => results(&mut h, &diffusion::report(&j), &j, s, gib, ru),
@@ -435,7 +446,13 @@ pub fn html(query: &str, lang: &str, gib: bool) -> Html {
                     err.key,
                     "</code>: ",
                     tunefit_core::diag::query_problem(err, Lang::from_code(lang)),
-                    "</li>"
+                    // Each bad key can be taken out of the link: some (a key of another model,
+                    // an unknown one) have no field to mend them in.
+                    r#" <button type="button" data-act="drop:"#,
+                    err.key,
+                    r#"">"#,
+                    s.remove,
+                    "</button></li>"
                 );
             }
             write_html!(h, "</ul></div>");
@@ -474,5 +491,13 @@ mod tests {
         // Full fine-tuning has no LoRA fields.
         let full = html("model=flux.1-dev&method=full", "en", true).into_string();
         assert!(!full.contains(r#"data-key="rank""#) && full.contains("dit-device"));
+        // While a bad key is named, the fields are those of the run as far as the link reads,
+        // and the bad key can be taken out of the link.
+        let bad = html("model=flux.1-dev&method=full&res=abc&colour=red", "en", true).into_string();
+        assert!(!bad.contains(r#"data-key="rank""#), "method=full still applies");
+        assert!(bad.contains(r#"data-act="drop:res""#) && bad.contains(r#"data-act="drop:colour""#));
+        // A value that parses shows as the run spells it ('+' read as a space in a link).
+        let plus = html("model=flux.1-dev&targets=attn+mlp", "en", true).into_string();
+        assert!(plus.contains(r#"<option value="attn+mlp" selected>"#), "{plus}");
     }
 }

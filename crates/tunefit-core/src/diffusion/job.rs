@@ -16,8 +16,9 @@ pub enum Method {
 pub enum Targets {
     /// Attention projections only (`to_q,to_k,to_v,to_out.0` and the text stream's).
     Attn,
-    /// Attention and feed-forward: diffusers' default target list for Flux
-    /// (train_dreambooth_lora_flux.py @58eb52c0 L1257-1270).
+    /// Attention and feed-forward (`ff.*`): diffusers' default target list for Flux
+    /// (train_dreambooth_lora_flux.py @58eb52c0 L1257-1270), which reaches a single-stream
+    /// block only through its q, k and v.
     AttnMlp,
     /// Every linear of the blocks, adaLN modulation included (musubi-tuner's and
     /// sd-scripts' networks target all block linears).
@@ -28,7 +29,7 @@ impl Targets {
     pub fn on(self, r: Role) -> bool {
         match self {
             Targets::Attn => r == Role::Attn,
-            Targets::AttnMlp => r != Role::Modulation,
+            Targets::AttnMlp => r == Role::Attn || r == Role::Mlp,
             Targets::All => true,
         }
     }
@@ -152,9 +153,27 @@ impl Job {
     /// Tokens of one sample's latent (image or video), before text.
     pub fn image_tokens(&self) -> u64 {
         let t = self.model.tokens;
-        let side = |px: u64| px.div_ceil(t.spatial);
+        // The pipelines floor (`height // vae_scale_factor // patch_size`); at least one.
+        let side = |px: u64| (px / t.spatial).max(1);
         let f = (self.frames.max(1) - 1).checked_div(t.temporal).map_or(1, |n| n + 1);
         f * side(self.width) * side(self.height)
+    }
+    /// Bytes of one block's weights as stored (linears in `weights`, the rest in bf16).
+    pub fn block_bytes(&self, k: &models::BlockKind) -> f64 {
+        k.linear_params() as f64 * self.weights.bytes() + (k.params - k.linear_params()) as f64 * 2.0
+    }
+    /// Bytes of the swapped blocks' weights: the last `swap` blocks of the stack, as
+    /// musubi-tuner's and sd-scripts' offloaders swap from the end (the memory and the time
+    /// both read this one choice).
+    pub fn swapped_bytes(&self) -> f64 {
+        let mut left = self.swap;
+        let mut bytes = 0.0;
+        for k in self.model.blocks.iter().rev() {
+            let n = left.min(k.count);
+            left -= n;
+            bytes += n as f64 * self.block_bytes(k);
+        }
+        bytes
     }
     /// Tokens in one block's attention sequence: the text joins it in an MMDiT.
     pub fn seq_tokens(&self) -> u64 {
@@ -413,6 +432,20 @@ fn apply(j: &mut Job, k: &str, v: &str) -> Result<(), QueryError> {
         _ => return Err(QueryError::new(k, Problem::UnknownKey)),
     }
     Ok(())
+}
+
+/// The link's run as far as it reads: the model's defaults with every key that parses
+/// applied (the page shows the fields of this run while it names the keys that do not).
+pub fn lenient(query: &str) -> Option<Job> {
+    let id = pairs(query).filter(|(k, _)| k == "model").last()?.1;
+    let mut j = defaults(models::model(&id)?);
+    for (k, v) in pairs(query) {
+        let mut trial = j.clone();
+        if apply(&mut trial, &k, &v).is_ok() {
+            j = trial;
+        }
+    }
+    Some(j)
 }
 
 fn ids() -> String {

@@ -13,7 +13,7 @@
 //! is an MSE on the latents in fp32 (`F.mse_loss(model_pred.float(), target.float())`).
 
 use super::job::{Ckpt, Job, Latents, Method, TextEncoders};
-use super::models::{BlockKind, DitModel};
+use super::models::{BlockKind, DitModel, Role};
 use crate::memory::allocator::Config;
 use crate::memory::shape::pack_small;
 use crate::memory::timeline::{self, Phase, Shape};
@@ -34,8 +34,12 @@ pub struct DiffusionMemory {
     /// Held for backward at the peak: checkpointed blocks' inputs (or every block's saved
     /// set), the rebuilt block, the gradients flowing between blocks, the loss's tensors.
     pub activations: u64,
-    /// Transients: a dequantized weight, a swapped block in flight, the VAE's encoder.
+    /// Transients at the step's peak: a dequantized weight, a swapped block in flight, the
+    /// MLP's backward.
     pub workspace: u64,
+    /// The VAE encoder's feature maps at the step's start (latents encoded each step), apart:
+    /// they are freed before the forward, so they are alive at the peak only when they set it.
+    pub vae_encode: u64,
     /// `torch.cuda.max_memory_allocated` and `max_memory_reserved` from the replay.
     pub allocated: u64,
     pub reserved: u64,
@@ -54,6 +58,8 @@ pub(super) fn probed(j: &Job, k: &BlockKind) -> super::models::Coef {
     match (j.method, j.targets) {
         (Method::Full, _) => k.saved.full,
         (Method::Lora, super::job::Targets::Attn) => k.saved.lora_attn,
+        // A block whose only LoRA'd linears are its attention's saves what attention LoRA saves.
+        (Method::Lora, t) if !k.linears.iter().any(|l| l.role != Role::Attn && t.on(l.role)) => k.saved.lora_attn,
         (Method::Lora, _) => k.saved.lora_all,
     }
 }
@@ -68,7 +74,8 @@ pub(super) fn saved_per_sample(j: &Job, k: &BlockKind) -> f64 {
 /// the totals over the blocks are exact.
 struct Sizes {
     blocks: u64,
-    resident: u64,
+    /// The share of the blocks' weight bytes on the GPU (the rest swapped to host memory).
+    resident: f64,
     block_weights: Vec<f64>,
     other_weights: Vec<f64>,
     block_trained: Vec<f64>,
@@ -95,7 +102,8 @@ struct Sizes {
 fn sizes(j: &Job) -> Sizes {
     let m: &DitModel = j.model;
     let blocks = m.block_count();
-    let resident = blocks - j.swap.min(blocks);
+    let all: f64 = m.blocks.iter().map(|k| k.count as f64 * j.block_bytes(k)).sum();
+    let resident = if all > 0.0 { 1.0 - j.swapped_bytes() / all } else { 1.0 };
     let (b, seq, h) = (j.batch as f64, j.seq_tokens() as f64, m.hidden as f64);
     let wbytes = j.weights.bytes();
     let lora = j.method == Method::Lora;
@@ -120,7 +128,7 @@ fn sizes(j: &Job) -> Sizes {
                     block_trained.push(share * (l.inp * l.out) as f64);
                 }
             }
-            if l.role == super::models::Role::Mlp {
+            if matches!(l.role, Role::Mlp | Role::Fused) {
                 mlp_width = mlp_width.max(l.out.max(l.inp));
             }
         }
@@ -180,11 +188,8 @@ fn sizes(j: &Job) -> Sizes {
         mlp_hidden: seq * mlp_width as f64 * 2.0 * b,
         mlp_backward: 2.0 * seq * mlp_width as f64 * 2.0 * b,
         dequant: if j.weights.quantized() { largest as f64 * 2.0 } else { 0.0 },
-        swap_in_flight: if j.swap > 0 {
-            m.blocks.iter().map(|k| k.params).max().unwrap_or(0) as f64 * wbytes
-        } else {
-            0.0
-        },
+        // The block being copied in: the last kind's, where swapping starts.
+        swap_in_flight: if j.swap > 0 { m.blocks.last().map_or(0.0, |k| j.block_bytes(k)) } else { 0.0 },
         // model_pred.float() and target.float(), then the squared difference.
         loss: 3.0 * latent * 4.0,
         companions,
@@ -196,7 +201,7 @@ fn sizes(j: &Job) -> Sizes {
 /// The run as timeline events: blocks averaged over the kinds, the swapped blocks' weights
 /// in host memory with one block in flight on the copy stream.
 fn shape(s: &Sizes, j: &Job) -> Shape {
-    let resident = s.resident as f64 / s.blocks as f64;
+    let resident = s.resident;
     let lora = j.method == Method::Lora;
     let mut sh = Shape {
         layers: s.blocks as usize,
@@ -239,18 +244,22 @@ pub fn estimate(j: &Job) -> DiffusionMemory {
     let trained_block: f64 = s.block_trained.iter().sum::<f64>() * n;
     let lora = j.method == Method::Lora;
     let full_other = if lora { 0.0 } else { j.model.non_block as f64 };
-    let weights = s.block_weights.iter().sum::<f64>() * n * (s.resident as f64 / n) + j.model.non_block as f64 * 2.0;
+    let weights = s.block_weights.iter().sum::<f64>() * n * s.resident + j.model.non_block as f64 * 2.0;
     let adapters = if lora { trained_block * s.trained_bytes } else { 0.0 };
     let gradients = (trained_block + full_other) * s.grad_bytes;
     let optimizer = (trained_block + full_other) * s.state_bytes;
     let rebuilt: f64 = s.rebuilt.iter().sum();
-    let activations = s.held * n + rebuilt + 2.0 * s.act_grad + s.loss;
+    // At the backward's peak the loss's tensors are already freed.
+    let activations = s.held * n + rebuilt + 2.0 * s.act_grad;
     let workspace = s.dequant + s.swap_in_flight + s.mlp_backward;
     let vae = s.other_weights[2];
     // The VAE encodes before the forward, when only the persistent tensors are alive.
     let persistent = weights + s.companions + vae + adapters + optimizer;
-    let allocated = (rp.peak_allocated as f64).max(persistent + s.vae_encode);
+    let vae_peak = persistent + s.vae_encode;
+    let allocated = (rp.peak_allocated as f64).max(vae_peak);
     let cache = rp.peak_reserved.saturating_sub(rp.peak_allocated);
+    // When the VAE's encoder sets the peak, it is the step's start, before the forward.
+    let vae_sets_peak = vae_peak > rp.peak_allocated as f64;
     let allocated = allocated as u64;
     let reserved = allocated + cache;
     DiffusionMemory {
@@ -261,11 +270,12 @@ pub fn estimate(j: &Job) -> DiffusionMemory {
         gradients: gradients as u64,
         optimizer: optimizer as u64,
         activations: activations as u64,
-        workspace: (workspace + s.vae_encode) as u64,
+        workspace: workspace as u64,
+        vae_encode: s.vae_encode as u64,
         allocated,
         reserved,
         device: reserved + crate::framework::CUDA_CONTEXT,
-        peak_phase: rp.peak_phase,
+        peak_phase: if vae_sets_peak { Phase::Forward } else { rp.peak_phase },
         image_tokens: j.image_tokens(),
         seq_tokens: j.seq_tokens(),
         trainable: s.trainable,

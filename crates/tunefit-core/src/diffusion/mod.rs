@@ -34,6 +34,8 @@ pub struct DiffusionFit {
 /// What a diffusion link answers.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct DiffusionReport {
+    /// Every key with the value the run took, defaults included, as a link spells them.
+    pub query: String,
     pub model: &'static str,
     pub model_name: &'static str,
     pub memory: DiffusionMemory,
@@ -53,7 +55,23 @@ pub fn report(j: &Job) -> DiffusionReport {
         DiffusionFit { gpu: g.id.to_string(), vram: g.vram_bytes, verdict: v, band_low: lo, band_high: hi }
     });
     let time = gpu.map(|g| time::time(j, g));
-    DiffusionReport { model: j.model.id, model_name: j.model.name, assumptions: assumptions(j), memory, fit, time }
+    let query = job::KEYS
+        .iter()
+        .filter(|(k, _)| *k != "v")
+        .map(|(k, _)| (k, j.value(k)))
+        .filter(|(_, v)| !v.is_empty())
+        .map(|(k, v)| format!("{k}={}", v.replace('+', "%2B")))
+        .collect::<Vec<_>>()
+        .join("&");
+    DiffusionReport {
+        query,
+        model: j.model.id,
+        model_name: j.model.name,
+        assumptions: assumptions(j),
+        memory,
+        fit,
+        time,
+    }
 }
 
 /// Parses and estimates a diffusion link.

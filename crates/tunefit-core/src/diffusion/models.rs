@@ -18,6 +18,10 @@ pub enum Role {
     Mlp,
     /// adaLN modulation (`norm1.linear`, `img_mod.1`): timestep to shift/scale/gate.
     Modulation,
+    /// A single-stream block's MLP and the projection that fuses it with the attention
+    /// (FLUX.1's `proj_mlp`, `proj_out`): no `ff.*` name, so diffusers' default list leaves
+    /// them out.
+    Fused,
 }
 
 /// The tokens a linear runs on: the time model's GEMMs (time.rs).
@@ -157,7 +161,8 @@ pub struct DitModel {
     pub text_encoders: &'static [Companion],
     /// The VAE, `None` where no cited count exists (then latents can only be cached).
     pub vae: Option<Companion>,
-    /// Latent channels at the patchifier's input (the MSE loss's tensors).
+    /// Latent elements one token carries (channels × the patch's area: 16 × 2 × 2 for the
+    /// 16-channel VAEs with 2×2 patches, 128 for LTX's 1×1): the MSE loss's tensors.
     pub latent_channels: u64,
 }
 
@@ -171,7 +176,7 @@ impl DitModel {
     }
 }
 
-use Role::{Attn, Mlp, Modulation as Mod};
+use Role::{Attn, Fused, Mlp, Modulation as Mod};
 use Tokens::{Image as I, Joint as J, Text as T, Timestep as Ts};
 
 const H_FLUX: u64 = 3072;
@@ -189,12 +194,13 @@ const FLUX_DOUBLE: &[Linear] = &[
     lin(4 * H_FLUX, H_FLUX, 1, Mlp, T),
 ];
 /// diffusers `FluxSingleTransformerBlock`: modulation 3·h, q/k/v, `proj_mlp` h → 4h and
-/// `proj_out` (h + 4h) → h over the concatenated attention and MLP outputs.
+/// `proj_out` (h + 4h) → h over the concatenated attention and MLP outputs. `proj_mlp`'s
+/// width counts as the block's MLP width below (`Role::Fused` marks them for LoRA only).
 const FLUX_SINGLE: &[Linear] = &[
     lin(H_FLUX, 3 * H_FLUX, 1, Mod, Ts),
     lin(H_FLUX, H_FLUX, 3, Attn, J),
-    lin(H_FLUX, 4 * H_FLUX, 1, Mlp, J),
-    lin(5 * H_FLUX, H_FLUX, 1, Mlp, J),
+    lin(H_FLUX, 4 * H_FLUX, 1, Fused, J),
+    lin(5 * H_FLUX, H_FLUX, 1, Fused, J),
 ];
 
 const H_SD35L: u64 = 2432;
@@ -383,7 +389,7 @@ pub static MODELS: &[DitModel] = &[
         default_frames: 1,
         text_encoders: &[CLIP_L_TEXT_PROJ, CLIP_G_TEXT_PROJ, T5_XXL],
         vae: Some(VAE_Z16),
-        latent_channels: 16,
+        latent_channels: 64,
     },
     DitModel {
         id: "qwen-image",
@@ -430,7 +436,7 @@ pub static MODELS: &[DitModel] = &[
         default_frames: 81,
         text_encoders: &[],
         vae: None,
-        latent_channels: 16,
+        latent_channels: 64,
     },
     DitModel {
         id: "wan2.1-14b",
@@ -447,7 +453,7 @@ pub static MODELS: &[DitModel] = &[
         default_frames: 81,
         text_encoders: &[],
         vae: None,
-        latent_channels: 16,
+        latent_channels: 64,
     },
     DitModel {
         id: "cogvideox-2b",
@@ -471,7 +477,7 @@ pub static MODELS: &[DitModel] = &[
         default_frames: 49,
         text_encoders: &[T5_XXL],
         vae: None,
-        latent_channels: 16,
+        latent_channels: 64,
     },
     DitModel {
         id: "cogvideox-5b",
@@ -494,7 +500,7 @@ pub static MODELS: &[DitModel] = &[
         default_frames: 49,
         text_encoders: &[T5_XXL],
         vae: None,
-        latent_channels: 16,
+        latent_channels: 64,
     },
     DitModel {
         id: "ltx-video",

@@ -36,7 +36,8 @@ pub struct DiffusionTime {
     pub attn_s: f64,
     pub elementwise_s: f64,
     pub dequant_s: f64,
-    /// Swapped blocks' weights over PCIe, overlapped with the compute.
+    /// Host traffic over PCIe (swapped blocks' weights, offloaded checkpoints), overlapped
+    /// with the compute.
     pub swap_s: f64,
     pub cpu_s: f64,
     /// max(GPU work, PCIe copies, CPU): what one micro-step takes.
@@ -116,9 +117,11 @@ pub fn time(j: &Job, g: &Gpu) -> DiffusionTime {
     let passes = fw + 1.0;
     let dequant_s =
         if j.weights == Storage::Bf16 { 0.0 } else { passes * linear_params * (j.weights.bytes() + 2.0) / bandwidth };
-    let swapped: f64 = swapped_bytes(j);
+    // Host traffic: swapped blocks' weights each pass; offloaded checkpoints' inputs out in
+    // the forward and back for the backward.
+    let offloaded = if j.ckpt == Ckpt::Offload { 2.0 * b * (n + t) * h * 2.0 * m.block_count() as f64 } else { 0.0 };
     let pcie = g.pcie_gb_s / 2.0 * 1e9 * BANDWIDTH_EFFICIENCY;
-    let swap_s = if pcie > 0.0 { passes * swapped / pcie } else { 0.0 };
+    let swap_s = if pcie > 0.0 { (passes * j.swapped_bytes() + offloaded) / pcie } else { 0.0 };
     let cpu_s = ops * CPU_S_PER_OP;
     let gpu_s = gemm_s + attn_s + elementwise_s + dequant_s;
     let step_s = gpu_s.max(swap_s).max(cpu_s);
@@ -138,20 +141,6 @@ pub fn time(j: &Job, g: &Gpu) -> DiffusionTime {
         usd_per_gpu_h,
         usd: usd_per_gpu_h.map(|p| p * hours),
     }
-}
-
-/// Bytes of the swapped blocks' weights (the last `swap` blocks, as sd-scripts and
-/// musubi-tuner swap from the end).
-fn swapped_bytes(j: &Job) -> f64 {
-    let mut left = j.swap;
-    let mut bytes = 0.0;
-    for k in j.model.blocks.iter().rev() {
-        let n = left.min(k.count);
-        left -= n;
-        bytes +=
-            n as f64 * (k.linear_params() as f64 * j.weights.bytes() + (k.params - k.linear_params()) as f64 * 2.0);
-    }
-    bytes
 }
 
 /// The lowest on-demand USD price per GPU-hour listed for `gpu`.
