@@ -144,6 +144,12 @@ fn memory_moves_the_way_the_physics_says() {
     assert!(device(&format!("{base}&swap=20")) < device(base));
     assert!(device(&format!("{base}&text_enc=gpu")) > device(base) + 8.0 * GIB, "T5-XXL in bf16 is 8.9 GiB");
     assert!(device(&format!("{base}&latents=encode")) > device(base));
+    // Prior preservation runs twice the batch; an EMA copy of LoRA is its weights again.
+    let (one, two) = (device(&format!("{base}&batch=2")), device(&format!("{base}&prior=1")));
+    assert!((one - two).abs() < 0.01 * one, "{one} against {two}");
+    let m = |q: &str| diffusion::evaluate(q).unwrap().memory;
+    let (plain, ema) = (m(base), m(&format!("{base}&ema=1")));
+    assert_eq!(ema.optimizer - plain.optimizer, plain.adapters);
     // Full fine-tuning of 11.9B parameters in bf16 with AdamW: 2 + 2 + 4 bytes each.
     let full = diffusion::evaluate("model=flux.1-dev&method=full&res=1024").unwrap().memory;
     assert!(full.device as f64 > 11.9e9 * 8.0, "{}", full.device as f64 / GIB);

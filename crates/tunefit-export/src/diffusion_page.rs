@@ -54,6 +54,8 @@ struct Strings {
     no_price: &'static str,
     lower_bound: &'static str,
     remove: &'static str,
+    ema: &'static str,
+    prior: &'static str,
 }
 
 static EN: Strings = Strings {
@@ -97,6 +99,8 @@ static EN: Strings = Strings {
     no_price: "no listed price for this GPU",
     lower_bound: "lower bound",
     remove: "Remove from the link",
+    ema: "EMA copy of the trained weights",
+    prior: "Prior preservation (class images)",
 };
 
 static RU: Strings = Strings {
@@ -140,6 +144,8 @@ static RU: Strings = Strings {
     no_price: "для этого GPU нет цены в каталоге",
     lower_bound: "нижняя граница",
     remove: "Убрать из ссылки",
+    ema: "EMA-копия обучаемых весов",
+    prior: "Сохранение априорного класса (class images)",
 };
 
 /// Options of each select: (value, English, Russian).
@@ -150,6 +156,7 @@ const TARGETS: Options = &[
     ("attn+mlp", "attention + MLP", "внимание + MLP"),
     ("all", "every linear", "все линейные слои"),
 ];
+const OFF_ON: Options = &[("0", "no", "нет"), ("1", "yes", "да")];
 const DTYPE: Options = &[("fp32", "fp32", "fp32"), ("bf16", "bf16", "bf16")];
 const STORAGE: Options =
     &[("bf16", "bf16", "bf16"), ("fp8", "fp8", "fp8"), ("int8", "int8", "int8"), ("nf4", "NF4", "NF4")];
@@ -254,6 +261,8 @@ fn form(h: &mut Html, query: &str, j: &Job, bad: &[String], s: &Strings, ru: boo
     }
     input(h, s.swap, "swap", &v("swap"), "numeric");
     input(h, s.steps, "steps", &v("steps"), "numeric");
+    select(h, s.ema, "ema", &v("ema"), OFF_ON, ru);
+    select(h, s.prior, "prior", &v("prior"), OFF_ON, ru);
     let gpu = v("gpu");
     write_html!(h, r#"<div class="field"><label>"#, s.gpu, r#"<select data-key="gpu" data-testid="dit-gpu">"#);
     write_html!(h, r#"<option value="">"#, s.no_gpu, "</option>");

@@ -146,6 +146,12 @@ pub struct Job {
     pub swap: u64,
     /// Optimizer steps of the run (the time and cost); one micro-step each.
     pub steps: u64,
+    /// An exponential moving average of the trained parameters kept on the GPU in their
+    /// dtype (diffusers `EMAModel`'s shadow copies, `--use_ema`; ai-toolkit `use_ema`).
+    pub ema: bool,
+    /// DreamBooth's prior preservation: each batch carries as many class images as instance
+    /// images (`--with_prior_preservation` concatenates them), so the forward runs twice the batch.
+    pub prior: bool,
     pub gpu: Option<String>,
 }
 
@@ -157,6 +163,14 @@ impl Job {
         let side = |px: u64| (px / t.spatial).max(1);
         let f = (self.frames.max(1) - 1).checked_div(t.temporal).map_or(1, |n| n + 1);
         f * side(self.width) * side(self.height)
+    }
+    /// Samples through the transformer each micro-step.
+    pub fn samples(&self) -> u64 {
+        if self.prior {
+            2 * self.batch
+        } else {
+            self.batch
+        }
     }
     /// Bytes of one block's weights as stored (linears in `weights`, the rest in bf16).
     pub fn block_bytes(&self, k: &models::BlockKind) -> f64 {
@@ -228,6 +242,8 @@ impl Job {
             "latents" => if self.latents == Latents::Cached { "cached" } else { "encode" }.into(),
             "swap" => self.swap.to_string(),
             "steps" => self.steps.to_string(),
+            "ema" => u8::from(self.ema).to_string(),
+            "prior" => u8::from(self.prior).to_string(),
             "gpu" => self.gpu.clone().unwrap_or_default(),
             _ => String::new(),
         }
@@ -259,6 +275,8 @@ pub const KEYS: &[(&str, &str)] = &[
     ("latents", "cached or encode"),
     ("swap", "blocks swapped to host memory, 0 to the model's blocks"),
     ("steps", "training steps, 1 to 10^7 (the time and cost)"),
+    ("ema", "0 or 1: an EMA copy of the trained parameters on the GPU"),
+    ("prior", "0 or 1: DreamBooth prior preservation (class images double each batch)"),
     ("gpu", "a GPU id"),
 ];
 
@@ -368,6 +386,8 @@ fn defaults(m: &'static DitModel) -> Job {
         latents: Latents::Cached,
         swap: 0,
         steps: 1000,
+        ema: false,
+        prior: false,
         gpu: None,
     }
 }
@@ -420,6 +440,8 @@ fn apply(j: &mut Job, k: &str, v: &str) -> Result<(), QueryError> {
         "latents" => j.latents = one_of(k, v, &[("cached", Latents::Cached), ("encode", Latents::Encode)])?,
         "swap" => j.swap = whole(k, v, 0, m.block_count())?,
         "steps" => j.steps = whole(k, v, 1, 10_000_000)?,
+        "ema" => j.ema = one_of(k, v, &[("0", false), ("1", true)])?,
+        "prior" => j.prior = one_of(k, v, &[("0", false), ("1", true)])?,
         "gpu" => {
             if crate::dataset::gpu(v).is_none() {
                 return Err(QueryError::new(

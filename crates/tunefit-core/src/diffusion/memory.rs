@@ -30,6 +30,7 @@ pub struct DiffusionMemory {
     /// trained parameters are the weights).
     pub adapters: u64,
     pub gradients: u64,
+    /// Optimizer states, and the EMA copy of the trained parameters when there is one.
     pub optimizer: u64,
     /// Held for backward at the peak: checkpointed blocks' inputs (or every block's saved
     /// set), the rebuilt block, the gradients flowing between blocks, the loss's tensors.
@@ -104,7 +105,7 @@ fn sizes(j: &Job) -> Sizes {
     let blocks = m.block_count();
     let all: f64 = m.blocks.iter().map(|k| k.count as f64 * j.block_bytes(k)).sum();
     let resident = if all > 0.0 { 1.0 - j.swapped_bytes() / all } else { 1.0 };
-    let (b, seq, h) = (j.batch as f64, j.seq_tokens() as f64, m.hidden as f64);
+    let (b, seq, h) = (j.samples() as f64, j.seq_tokens() as f64, m.hidden as f64);
     let wbytes = j.weights.bytes();
     let lora = j.method == Method::Lora;
     // The trained parameters' dtype: LoRA as the job says; full fine-tuning in bf16
@@ -198,6 +199,12 @@ fn sizes(j: &Job) -> Sizes {
     }
 }
 
+/// An EMA copy of every trained parameter in its training dtype.
+fn ema_bytes(s: &Sizes, j: &Job) -> f64 {
+    let full_other = if j.method == Method::Lora { 0.0 } else { j.model.non_block as f64 };
+    (s.block_trained.iter().sum::<f64>() * s.blocks as f64 + full_other) * s.trained_bytes
+}
+
 /// The run as timeline events: blocks averaged over the kinds, the swapped blocks' weights
 /// in host memory with one block in flight on the copy stream.
 fn shape(s: &Sizes, j: &Job) -> Shape {
@@ -223,6 +230,10 @@ fn shape(s: &Sizes, j: &Job) -> Shape {
         micro_steps: 1,
         ..Shape::default()
     };
+    if j.ema {
+        // EMAModel's shadow copies are made with the model, before the first step.
+        sh.other_weights.push(ema_bytes(s, j));
+    }
     if !lora {
         let other = j.model.non_block as f64;
         sh.other_grads = vec![other * s.grad_bytes];
@@ -247,7 +258,7 @@ pub fn estimate(j: &Job) -> DiffusionMemory {
     let weights = s.block_weights.iter().sum::<f64>() * n * s.resident + j.model.non_block as f64 * 2.0;
     let adapters = if lora { trained_block * s.trained_bytes } else { 0.0 };
     let gradients = (trained_block + full_other) * s.grad_bytes;
-    let optimizer = (trained_block + full_other) * s.state_bytes;
+    let optimizer = (trained_block + full_other) * s.state_bytes + if j.ema { ema_bytes(&s, j) } else { 0.0 };
     let rebuilt: f64 = s.rebuilt.iter().sum();
     // At the backward's peak the loss's tensors are already freed.
     let activations = s.held * n + rebuilt + 2.0 * s.act_grad;

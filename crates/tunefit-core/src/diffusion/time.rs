@@ -64,7 +64,7 @@ fn forwards(j: &Job) -> f64 {
 
 pub fn time(j: &Job, g: &Gpu) -> DiffusionTime {
     let m = j.model;
-    let b = j.batch as f64;
+    let b = j.samples() as f64;
     let (n, t) = (j.image_tokens() as f64, j.text_tokens as f64);
     let tokens = |s: Tokens| match s {
         Tokens::Image => n,
