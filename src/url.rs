@@ -64,7 +64,7 @@ pub struct Prefs {
 }
 
 /// Keys the page owns; everything else goes to the core's decoder.
-const PAGE_KEYS: &[&str] = &["lang", "theme", "units", "plot", "embed", "view"];
+pub const PAGE_KEYS: &[&str] = &["lang", "theme", "units", "plot", "embed", "view"];
 
 /// The language a visitor gets when the link does not name one: the browser's, else English.
 pub fn default_lang() -> Lang {

@@ -19,16 +19,13 @@ extern "C" {
     fn tunefit_diffusion(query: &str, lang: &str, gib: bool) -> Result<js_sys::Promise, JsValue>;
 }
 
-/// Keys of the page, not of the run: kept beside the link as they came (`embed` and `view`
-/// lay the page out as a widget through public/boot.js, as they do the language models').
-const PAGE_KEYS: &[&str] = &["lang", "theme", "units", "embed", "view", "plot"];
-
-/// `search` split into the run's link and the page's own keys.
+/// `search` split into the run's link and the page's own keys (url.rs: `embed` and `view` lay
+/// the page out as a widget through public/boot.js, as they do the language models').
 fn split(search: &str) -> (String, String) {
     let (mut run, mut page) = (Vec::new(), Vec::new());
     for p in search.trim_start_matches('?').split('&').filter(|p| !p.is_empty()) {
         let key = p.split('=').next().unwrap_or_default();
-        if PAGE_KEYS.contains(&key) {
+        if crate::url::PAGE_KEYS.contains(&key) {
             page.push(p)
         } else {
             run.push(p)
@@ -39,7 +36,7 @@ fn split(search: &str) -> (String, String) {
 
 /// `link` with `key` set to `value` (encoded), or removed when `value` is empty.
 pub fn set_key(link: &str, key: &str, value: &str) -> String {
-    let enc = String::from(js_sys::encode_uri_component(value.trim()));
+    let enc = tunefit_core::query::percent_encode(value.trim());
     let mut parts: Vec<String> =
         link.split('&').filter(|p| !p.is_empty() && p.split('=').next() != Some(key)).map(str::to_string).collect();
     if !value.trim().is_empty() {

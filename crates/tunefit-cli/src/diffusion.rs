@@ -36,7 +36,7 @@ pub fn render(r: &DiffusionReport) -> String {
             "{} on {}: {} ({} of {}; the model's band {}–{})\n",
             r.model_name,
             f.gpu,
-            serde_json::to_value(f.verdict).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default(),
+            f.verdict.as_str(),
             gib(m.device),
             gib(f.vram),
             gib(f.band_low),

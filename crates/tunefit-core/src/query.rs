@@ -1070,7 +1070,7 @@ pub fn format_count(n: u64) -> String {
     n.to_string()
 }
 
-fn parse_u32(key: &str, v: &str, (lo, hi): (u32, u32)) -> Result<u32, QueryError> {
+pub(crate) fn parse_u32(key: &str, v: &str, (lo, hi): (u32, u32)) -> Result<u32, QueryError> {
     let n: f64 = crate::num::parse_f64(v.trim()).ok_or(()).map_err(|_| {
         err(key, P::NotANumber { value: v.into(), lo: lo.to_string(), hi: hi.to_string(), whole: true })
     })?;

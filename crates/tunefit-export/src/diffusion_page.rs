@@ -44,7 +44,6 @@ struct Strings {
     peak_in: &'static str,
     terms: [&'static str; 8],
     trained: &'static str,
-    tokens: fn(image: u64, seq: u64) -> String,
     band: fn(low: &str, high: &str) -> String,
     scope: &'static str,
     errors: &'static str,
@@ -89,7 +88,6 @@ static EN: Strings = Strings {
     peak_in: "peak in the",
     terms: ["Weights", "Text encoders", "VAE", "Adapters", "Gradients", "Optimizer", "Activations", "Workspace"],
     trained: "M trained parameters",
-    tokens: |i, s| format!("{i} latent tokens per sample, {s} in each block's attention"),
     band: |l, h| format!("the model's error band {l}–{h}"),
     scope: "The time is the model's work on this GPU: the trainer's own work each step (data, logging, the optimizer) comes on top (docs/diffusion.md).",
     errors: "Not applied:",
@@ -134,7 +132,6 @@ static RU: Strings = Strings {
     peak_in: "пик:",
     terms: ["Веса", "Текстовые энкодеры", "VAE", "Адаптеры", "Градиенты", "Оптимизатор", "Активации", "Рабочая память"],
     trained: "млн обучаемых параметров",
-    tokens: |i, s| format!("{i} латентных токенов на пример, {s} во внимании каждого блока"),
     band: |l, h| format!("полоса погрешности модели {l}–{h}"),
     scope: "Время — работа самой модели на этом GPU: собственная работа тренера на каждом шаге (данные, логи, оптимизатор) добавляется сверху (docs/diffusion.md).",
     errors: "Не применено:",
@@ -182,12 +179,22 @@ const LATENTS: Options = &[
 const GIB: f64 = (1u64 << 30) as f64;
 
 /// Bytes in the page's unit, with the language's decimal sign.
-fn size(b: u64, gib: bool, ru: bool) -> String {
-    let t = if gib { format!("{:.2} GiB", b as f64 / GIB) } else { format!("{:.2} GB", b as f64 / 1e9) };
+/// `x` with `d` decimals and the language's decimal sign.
+fn decimal(x: f64, d: usize, ru: bool) -> String {
+    let t = format!("{x:.d$}");
     if ru {
         t.replace('.', ",")
     } else {
         t
+    }
+}
+
+/// Bytes in the page's unit.
+fn size(b: u64, gib: bool, ru: bool) -> String {
+    if gib {
+        format!("{} GiB", decimal(b as f64 / GIB, 2, ru))
+    } else {
+        format!("{} GB", decimal(b as f64 / 1e9, 2, ru))
     }
 }
 
@@ -273,52 +280,6 @@ fn form(h: &mut Html, query: &str, j: &Job, bad: &[String], s: &Strings, ru: boo
     write_html!(h, "</select></label></div></form>");
 }
 
-/// What the figures assume, from the job (the core's `assumptions` are the CLI's English).
-fn assumptions(j: &Job, ru: bool) -> Vec<String> {
-    let mut a = Vec::new();
-    let (enc, lat) = (j.text_encoders == job::TextEncoders::Cached, j.latents == job::Latents::Cached);
-    if ru {
-        a.push(format!("{} токенов текста (ключ text_tokens)", j.text_tokens));
-        a.push(
-            if enc {
-                "выходы текстовых энкодеров посчитаны заранее, энкодеры выгружены (text_enc)"
-            } else {
-                "текстовые энкодеры на GPU (text_enc, text_weights)"
-            }
-            .into(),
-        );
-        a.push(
-            if lat {
-                "латенты посчитаны заранее, VAE выгружен (latents)"
-            } else {
-                "VAE кодирует каждый батч на GPU (latents)"
-            }
-            .into(),
-        );
-        a.push(format!("контекст CUDA {} МиБ входит в цифру устройства", tunefit_core::framework::CUDA_CONTEXT >> 20));
-    } else {
-        a.push(format!("{} text tokens (key text_tokens)", j.text_tokens));
-        a.push(
-            if enc {
-                "text encoder outputs cached before training, encoders unloaded (text_enc)"
-            } else {
-                "text encoders on the GPU (text_enc, text_weights)"
-            }
-            .into(),
-        );
-        a.push(
-            if lat {
-                "latents cached before training, VAE unloaded (latents)"
-            } else {
-                "the VAE encodes each batch on the GPU (latents)"
-            }
-            .into(),
-        );
-        a.push(format!("CUDA context {} MiB in the device figure", tunefit_core::framework::CUDA_CONTEXT >> 20));
-    }
-    a
-}
-
 fn results(h: &mut Html, r: &DiffusionReport, j: &Job, s: &Strings, gib: bool, ru: bool) {
     let m = &r.memory;
     write_html!(h, r#"<section class="card" data-testid="dit-results">"#);
@@ -370,30 +331,17 @@ fn results(h: &mut Html, r: &DiffusionReport, j: &Job, s: &Strings, gib: bool, r
     write_html!(
         h,
         r#"</tbody></table><p class="muted">"#,
-        if ru {
-            format!("{:.2}", m.trainable as f64 / 1e6).replace('.', ",")
-        } else {
-            format!("{:.2}", m.trainable as f64 / 1e6)
-        },
+        decimal(m.trainable as f64 / 1e6, 2, ru),
         " ",
         s.trained,
-        " · ",
-        (s.tokens)(m.image_tokens, m.seq_tokens),
         r#"</p><ul class="muted">"#
     );
-    for a in assumptions(j, ru) {
+    for a in diffusion::assumptions(j, if ru { Lang::Ru } else { Lang::En }) {
         write_html!(h, "<li>", a, "</li>");
     }
     write_html!(h, "</ul>");
     if let Some(t) = &r.time {
-        let num = |x: f64, d: usize| {
-            let t = format!("{x:.d$}");
-            if ru {
-                t.replace('.', ",")
-            } else {
-                t
-            }
-        };
+        let num = |x: f64, d: usize| decimal(x, d, ru);
         let cost = match (t.usd, t.usd_per_gpu_h) {
             (Some(u), Some(p)) => (s.cost)(&num(u, 2), &num(p, 2)),
             _ => s.no_price.to_string(),

@@ -201,49 +201,26 @@ impl Job {
 impl Job {
     /// The value of `key` as a link spells it (the page's fields show it).
     pub fn value(&self, key: &str) -> String {
-        let storage = |s: Storage| match s {
-            Storage::Bf16 => "bf16",
-            Storage::Fp8 => "fp8",
-            Storage::Int8 => "int8",
-            Storage::Nf4 => "nf4",
-        };
         match key {
             "model" => self.model.id.into(),
-            "method" => if self.method == Method::Lora { "lora" } else { "full" }.into(),
+            "method" => spell(METHODS, &self.method),
             "rank" => self.rank.to_string(),
-            "targets" => match self.targets {
-                Targets::Attn => "attn",
-                Targets::AttnMlp => "attn+mlp",
-                Targets::All => "all",
-            }
-            .into(),
-            "adapter_dtype" => if self.adapter_bytes == 4.0 { "fp32" } else { "bf16" }.into(),
-            "weights" => storage(self.weights).into(),
-            "text_weights" => storage(self.text_weights).into(),
+            "targets" => spell(TARGETS, &self.targets),
+            "adapter_dtype" => spell(ADAPTER_DTYPES, &self.adapter_bytes),
+            "weights" => spell(STORAGES, &self.weights),
+            "text_weights" => spell(STORAGES, &self.text_weights),
             "res" => format!("{}x{}", self.width, self.height),
             "frames" => self.frames.to_string(),
             "batch" => self.batch.to_string(),
             "text_tokens" => self.text_tokens.to_string(),
-            "ckpt" => match self.ckpt {
-                Ckpt::Full => "full",
-                Ckpt::Offload => "offload",
-                Ckpt::None => "none",
-            }
-            .into(),
-            "optim" => match self.optim {
-                Optim::Adamw => "adamw",
-                Optim::Adamw8bit => "adamw-8bit",
-                Optim::Adafactor => "adafactor",
-                Optim::Prodigy => "prodigy",
-                Optim::Lion => "lion",
-            }
-            .into(),
-            "text_enc" => if self.text_encoders == TextEncoders::Cached { "cached" } else { "gpu" }.into(),
-            "latents" => if self.latents == Latents::Cached { "cached" } else { "encode" }.into(),
+            "ckpt" => spell(CKPTS, &self.ckpt),
+            "optim" => spell(OPTIMS, &self.optim),
+            "text_enc" => spell(ENCODERS, &self.text_encoders),
+            "latents" => spell(LATENTS, &self.latents),
             "swap" => self.swap.to_string(),
             "steps" => self.steps.to_string(),
-            "ema" => u8::from(self.ema).to_string(),
-            "prior" => u8::from(self.prior).to_string(),
+            "ema" => spell(FLAGS, &self.ema),
+            "prior" => spell(FLAGS, &self.prior),
             "gpu" => self.gpu.clone().unwrap_or_default(),
             _ => String::new(),
         }
@@ -293,6 +270,32 @@ pub fn pairs(query: &str) -> impl Iterator<Item = (String, String)> + '_ {
     })
 }
 
+// Each value's spelling, declared once: `apply` reads a link through these tables and
+// `Job::value` writes the run back through them (the first spelling of a value is its own).
+const METHODS: &[(&str, Method)] = &[("lora", Method::Lora), ("full", Method::Full)];
+// '+' in a link is a space once decoded: "attn mlp" reads as "attn+mlp".
+const TARGETS: &[(&str, Targets)] =
+    &[("attn", Targets::Attn), ("attn+mlp", Targets::AttnMlp), ("attn mlp", Targets::AttnMlp), ("all", Targets::All)];
+const ADAPTER_DTYPES: &[(&str, f64)] = &[("fp32", 4.0), ("bf16", 2.0)];
+const STORAGES: &[(&str, Storage)] =
+    &[("bf16", Storage::Bf16), ("fp8", Storage::Fp8), ("int8", Storage::Int8), ("nf4", Storage::Nf4)];
+const CKPTS: &[(&str, Ckpt)] = &[("full", Ckpt::Full), ("offload", Ckpt::Offload), ("none", Ckpt::None)];
+const OPTIMS: &[(&str, Optim)] = &[
+    ("adamw", Optim::Adamw),
+    ("adamw-8bit", Optim::Adamw8bit),
+    ("adafactor", Optim::Adafactor),
+    ("prodigy", Optim::Prodigy),
+    ("lion", Optim::Lion),
+];
+const ENCODERS: &[(&str, TextEncoders)] = &[("cached", TextEncoders::Cached), ("gpu", TextEncoders::Gpu)];
+const LATENTS: &[(&str, Latents)] = &[("cached", Latents::Cached), ("encode", Latents::Encode)];
+const FLAGS: &[(&str, bool)] = &[("0", false), ("1", true)];
+
+/// The spelling of `x` in `table`.
+fn spell<T: PartialEq>(table: &[(&'static str, T)], x: &T) -> String {
+    table.iter().find(|(_, t)| t == x).map_or("", |(n, _)| n).to_string()
+}
+
 fn one_of<T: Copy>(key: &str, v: &str, table: &[(&str, T)]) -> Result<T, QueryError> {
     table.iter().find(|(n, _)| *n == v).map(|(_, t)| *t).ok_or_else(|| {
         QueryError::new(
@@ -305,32 +308,21 @@ fn one_of<T: Copy>(key: &str, v: &str, table: &[(&str, T)]) -> Result<T, QueryEr
     })
 }
 
-fn whole(key: &str, v: &str, lo: u64, hi: u64) -> Result<u64, QueryError> {
-    let range = |value: &str| (value.to_string(), lo.to_string(), hi.to_string());
-    let v = v.trim();
-    let k = v.strip_suffix(['k', 'K']).map_or(1, |_| 1024);
-    let digits = v.trim_end_matches(['k', 'K']);
-    match digits.parse::<u64>() {
-        Ok(n) if (lo..=hi).contains(&n.saturating_mul(k)) => Ok(n * k),
-        Ok(_) => {
-            let (value, lo, hi) = range(v);
-            Err(QueryError::new(key, Problem::OutOfRange { value, lo, hi }))
-        }
-        Err(_) => {
-            let (value, lo, hi) = range(v);
-            Err(QueryError::new(key, Problem::NotANumber { value, lo, hi, whole: true }))
-        }
-    }
+/// A whole number from `lo` to `hi`, read and refused as the language models' keys are
+/// (`query::parse_u32`).
+fn whole(key: &str, v: &str, lo: u32, hi: u32) -> Result<u64, QueryError> {
+    crate::query::parse_u32(key, v, (lo, hi)).map(u64::from)
 }
 
-fn storage(key: &str, v: &str) -> Result<Storage, QueryError> {
-    one_of(key, v, &[("bf16", Storage::Bf16), ("fp8", Storage::Fp8), ("int8", Storage::Int8), ("nf4", Storage::Nf4)])
-}
-
-/// `1024` or `1024x768` (width × height).
+/// `1024` or `1024x768` (width × height); a side may be written `2k` (2048 px, as a "2K"
+/// image is).
 fn resolution(v: &str) -> Result<(u64, u64), QueryError> {
+    let side = |s: &str| match s.trim().strip_suffix(['k', 'K']) {
+        Some(n) => whole("res", n, 1, 8).map(|n| n * 1024),
+        None => whole("res", s, 64, 8192),
+    };
     let (w, h) = v.split_once(['x', 'X', '*']).unwrap_or((v, v));
-    Ok((whole("res", w, 64, 8192)?, whole("res", h, 64, 8192)?))
+    Ok((side(w)?, side(h)?))
 }
 
 /// Parses a diffusion link; every bad key is reported, none is silently defaulted.
@@ -401,47 +393,24 @@ fn apply(j: &mut Job, k: &str, v: &str) -> Result<(), QueryError> {
         "v" => {
             one_of(k, v, &[("1", ()), ("2", ())])?;
         }
-        "method" => j.method = one_of(k, v, &[("lora", Method::Lora), ("full", Method::Full)])?,
+        "method" => j.method = one_of(k, v, METHODS)?,
         "rank" => j.rank = whole(k, v, 1, 1024)?,
-        "targets" => {
-            j.targets = one_of(
-                k,
-                v,
-                &[
-                    ("attn", Targets::Attn),
-                    ("attn+mlp", Targets::AttnMlp),
-                    ("attn mlp", Targets::AttnMlp),
-                    ("all", Targets::All),
-                ],
-            )?
-        }
-        "adapter_dtype" => j.adapter_bytes = one_of(k, v, &[("fp32", 4.0), ("bf16", 2.0)])?,
-        "weights" => j.weights = storage(k, v)?,
+        "targets" => j.targets = one_of(k, v, TARGETS)?,
+        "adapter_dtype" => j.adapter_bytes = one_of(k, v, ADAPTER_DTYPES)?,
+        "weights" => j.weights = one_of(k, v, STORAGES)?,
         "res" => (j.width, j.height) = resolution(v)?,
         "frames" => j.frames = whole(k, v, 1, 1024)?,
         "batch" => j.batch = whole(k, v, 1, 256)?,
         "text_tokens" => j.text_tokens = whole(k, v, 0, 4096)?,
-        "ckpt" => j.ckpt = one_of(k, v, &[("full", Ckpt::Full), ("offload", Ckpt::Offload), ("none", Ckpt::None)])?,
-        "optim" => {
-            j.optim = one_of(
-                k,
-                v,
-                &[
-                    ("adamw", Optim::Adamw),
-                    ("adamw-8bit", Optim::Adamw8bit),
-                    ("adafactor", Optim::Adafactor),
-                    ("prodigy", Optim::Prodigy),
-                    ("lion", Optim::Lion),
-                ],
-            )?
-        }
-        "text_enc" => j.text_encoders = one_of(k, v, &[("cached", TextEncoders::Cached), ("gpu", TextEncoders::Gpu)])?,
-        "text_weights" => j.text_weights = storage(k, v)?,
-        "latents" => j.latents = one_of(k, v, &[("cached", Latents::Cached), ("encode", Latents::Encode)])?,
-        "swap" => j.swap = whole(k, v, 0, m.block_count())?,
+        "ckpt" => j.ckpt = one_of(k, v, CKPTS)?,
+        "optim" => j.optim = one_of(k, v, OPTIMS)?,
+        "text_enc" => j.text_encoders = one_of(k, v, ENCODERS)?,
+        "text_weights" => j.text_weights = one_of(k, v, STORAGES)?,
+        "latents" => j.latents = one_of(k, v, LATENTS)?,
+        "swap" => j.swap = whole(k, v, 0, m.block_count() as u32)?,
         "steps" => j.steps = whole(k, v, 1, 10_000_000)?,
-        "ema" => j.ema = one_of(k, v, &[("0", false), ("1", true)])?,
-        "prior" => j.prior = one_of(k, v, &[("0", false), ("1", true)])?,
+        "ema" => j.ema = one_of(k, v, FLAGS)?,
+        "prior" => j.prior = one_of(k, v, FLAGS)?,
         "gpu" => {
             if crate::dataset::gpu(v).is_none() {
                 return Err(QueryError::new(

@@ -78,11 +78,10 @@ struct Sizes {
     /// The share of the blocks' weight bytes on the GPU (the rest swapped to host memory).
     resident: f64,
     block_weights: Vec<f64>,
-    other_weights: Vec<f64>,
     block_trained: Vec<f64>,
-    trained_bytes: f64,
+    /// Bytes of a trained parameter, and of its gradient (the same dtype).
+    param_bytes: f64,
     state_bytes: f64,
-    grad_bytes: f64,
     /// Per block: held inputs under checkpointing, else its saved set.
     held: f64,
     /// The rebuilt block's saved set (checkpointing), as its tensors.
@@ -96,6 +95,7 @@ struct Sizes {
     swap_in_flight: f64,
     loss: f64,
     companions: f64,
+    vae: f64,
     vae_encode: f64,
     trainable: u64,
 }
@@ -178,11 +178,9 @@ fn sizes(j: &Job) -> Sizes {
         blocks,
         resident,
         block_weights,
-        other_weights: vec![m.non_block as f64 * 2.0, companions, vae],
         block_trained,
-        trained_bytes: pbytes,
+        param_bytes: pbytes,
         state_bytes: j.optim.state_bytes(pbytes),
-        grad_bytes: pbytes,
         held,
         rebuilt,
         act_grad: stream,
@@ -194,15 +192,15 @@ fn sizes(j: &Job) -> Sizes {
         // model_pred.float() and target.float(), then the squared difference.
         loss: 3.0 * latent * 4.0,
         companions,
+        vae,
         vae_encode,
         trainable,
     }
 }
 
-/// An EMA copy of every trained parameter in its training dtype.
-fn ema_bytes(s: &Sizes, j: &Job) -> f64 {
-    let full_other = if j.method == Method::Lora { 0.0 } else { j.model.non_block as f64 };
-    (s.block_trained.iter().sum::<f64>() * s.blocks as f64 + full_other) * s.trained_bytes
+/// Bytes of every trained parameter in its training dtype: the LoRA weights, and an EMA copy.
+fn trained_bytes(s: &Sizes) -> f64 {
+    s.trainable as f64 * s.param_bytes
 }
 
 /// The run as timeline events: blocks averaged over the kinds, the swapped blocks' weights
@@ -215,8 +213,8 @@ fn shape(s: &Sizes, j: &Job) -> Shape {
         // Sub-MiB tensors one block makes together are packed as the language models' are
         // (memory/shape.rs `pack_small`): the small pool carves them from the same segments.
         block_weights: pack_small(s.block_weights.iter().map(|w| w * resident).collect()),
-        other_weights: s.other_weights.iter().copied().filter(|w| *w > 0.0).collect(),
-        block_grads: pack_small(s.block_trained.iter().map(|p| p * s.grad_bytes).collect()),
+        other_weights: [j.model.non_block as f64 * 2.0, s.companions, s.vae].into_iter().filter(|w| *w > 0.0).collect(),
+        block_grads: pack_small(s.block_trained.iter().map(|p| p * s.param_bytes).collect()),
         block_states: pack_small(s.block_trained.iter().map(|p| p * s.state_bytes).filter(|b| *b > 0.0).collect()),
         layers_with_grad: s.blocks as usize,
         saved: vec![s.held],
@@ -232,16 +230,16 @@ fn shape(s: &Sizes, j: &Job) -> Shape {
     };
     if j.ema {
         // EMAModel's shadow copies are made with the model, before the first step.
-        sh.other_weights.push(ema_bytes(s, j));
+        sh.other_weights.push(trained_bytes(s));
     }
     if !lora {
         let other = j.model.non_block as f64;
-        sh.other_grads = vec![other * s.grad_bytes];
+        sh.other_grads = vec![other * s.param_bytes];
         sh.other_states = vec![other * s.state_bytes].into_iter().filter(|b| *b > 0.0).collect();
     }
     if lora {
         // The LoRA weights themselves, made when the adapter is added.
-        sh.other_weights.push(s.block_trained.iter().sum::<f64>() * s.blocks as f64 * s.trained_bytes);
+        sh.other_weights.push(trained_bytes(s));
     }
     sh
 }
@@ -252,20 +250,17 @@ pub fn estimate(j: &Job) -> DiffusionMemory {
     let sh = shape(&s, j);
     let rp = timeline::replay(&sh, Config::default());
     let n = s.blocks as f64;
-    let trained_block: f64 = s.block_trained.iter().sum::<f64>() * n;
-    let lora = j.method == Method::Lora;
-    let full_other = if lora { 0.0 } else { j.model.non_block as f64 };
+    let trained = s.trainable as f64;
     let weights = s.block_weights.iter().sum::<f64>() * n * s.resident + j.model.non_block as f64 * 2.0;
-    let adapters = if lora { trained_block * s.trained_bytes } else { 0.0 };
-    let gradients = (trained_block + full_other) * s.grad_bytes;
-    let optimizer = (trained_block + full_other) * s.state_bytes + if j.ema { ema_bytes(&s, j) } else { 0.0 };
+    let adapters = if j.method == Method::Lora { trained_bytes(&s) } else { 0.0 };
+    let gradients = trained * s.param_bytes;
+    let optimizer = trained * s.state_bytes + if j.ema { trained_bytes(&s) } else { 0.0 };
     let rebuilt: f64 = s.rebuilt.iter().sum();
     // At the backward's peak the loss's tensors are already freed.
     let activations = s.held * n + rebuilt + 2.0 * s.act_grad;
     let workspace = s.dequant + s.swap_in_flight + s.mlp_backward;
-    let vae = s.other_weights[2];
     // The VAE encodes before the forward, when only the persistent tensors are alive.
-    let persistent = weights + s.companions + vae + adapters + optimizer;
+    let persistent = weights + s.companions + s.vae + adapters + optimizer;
     let vae_peak = persistent + s.vae_encode;
     let allocated = (rp.peak_allocated as f64).max(vae_peak);
     let cache = rp.peak_reserved.saturating_sub(rp.peak_allocated);
@@ -276,7 +271,7 @@ pub fn estimate(j: &Job) -> DiffusionMemory {
     DiffusionMemory {
         weights: weights as u64,
         text_encoders: s.companions as u64,
-        vae: vae as u64,
+        vae: s.vae as u64,
         adapters: adapters as u64,
         gradients: gradients as u64,
         optimizer: optimizer as u64,

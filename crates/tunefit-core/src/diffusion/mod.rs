@@ -17,6 +17,7 @@ pub use job::{is_diffusion, parse, Job};
 pub use memory::DiffusionMemory;
 pub use time::DiffusionTime;
 
+use crate::diag::Lang;
 use crate::solve::{verdict, Verdict};
 use serde::Serialize;
 
@@ -42,7 +43,7 @@ pub struct DiffusionReport {
     pub fit: Option<DiffusionFit>,
     /// On the chosen GPU: one micro-step, the run's hours and its cost.
     pub time: Option<DiffusionTime>,
-    /// Every default the link left unset, in words.
+    /// What the figures assume that no number says, in English (`assumptions`).
     pub assumptions: Vec<String>,
 }
 
@@ -60,14 +61,14 @@ pub fn report(j: &Job) -> DiffusionReport {
         .filter(|(k, _)| *k != "v")
         .map(|(k, _)| (k, j.value(k)))
         .filter(|(_, v)| !v.is_empty())
-        .map(|(k, v)| format!("{k}={}", v.replace('+', "%2B")))
+        .map(|(k, v)| format!("{k}={}", crate::query::percent_encode(&v)))
         .collect::<Vec<_>>()
         .join("&");
     DiffusionReport {
         query,
         model: j.model.id,
         model_name: j.model.name,
-        assumptions: assumptions(j),
+        assumptions: assumptions(j, Lang::En),
         memory,
         fit,
         time,
@@ -80,39 +81,72 @@ pub fn evaluate(query: &str) -> Result<DiffusionReport, crate::diag::Error> {
     Ok(report(&j))
 }
 
-fn assumptions(j: &Job) -> Vec<String> {
-    let mut a = vec![
-        format!(
-            "{} × {} px{}: {} latent tokens per sample, {} in each block's attention",
-            j.width,
-            j.height,
-            if j.model.kind == models::Kind::Video { format!(", {} frames", j.frames) } else { String::new() },
-            j.image_tokens(),
-            j.seq_tokens()
-        ),
-        format!("{} text tokens (key text_tokens)", j.text_tokens),
-    ];
-    a.push(match j.text_encoders {
-        job::TextEncoders::Cached => {
-            "text encoder outputs cached before training, encoders unloaded (key text_enc)".into()
-        }
-        job::TextEncoders::Gpu => format!(
-            "text encoders on the GPU, {:.2} bytes a weight (keys text_enc, text_weights)",
-            j.text_weights.bytes()
-        ),
-    });
-    a.push(match j.latents {
-        job::Latents::Cached => "latents cached before training, VAE unloaded (key latents)".into(),
-        job::Latents::Encode => "the VAE encodes each batch on the GPU (key latents)".into(),
-    });
-    if j.method == job::Method::Lora {
-        a.push(format!(
-            "LoRA weights, gradients and optimizer states in {} (key adapter_dtype)",
-            if j.adapter_bytes == 4.0 { "fp32" } else { "bf16" }
-        ));
+/// What the figures assume that no number on the report says, in `lang` (the CLI's and the
+/// JSON's English, the page's language).
+pub fn assumptions(j: &Job, lang: Lang) -> Vec<String> {
+    let ru = lang.built() == Lang::Ru;
+    let frames = if j.model.kind == models::Kind::Video { format!(" × {}", j.frames) } else { String::new() };
+    let (image, seq) = (j.image_tokens(), j.seq_tokens());
+    let context = crate::framework::CUDA_CONTEXT >> 20;
+    let cached = j.text_encoders == job::TextEncoders::Cached;
+    let latents = j.latents == job::Latents::Cached;
+    let dtype = if j.adapter_bytes == 4.0 { "fp32" } else { "bf16" };
+    let lora = j.method == job::Method::Lora;
+    if ru {
+        vec![
+            format!(
+                "{} × {} пикс.{frames}: {image} латентных токенов на пример, {seq} во внимании каждого блока",
+                j.width, j.height
+            ),
+            format!("{} токенов текста (ключ text_tokens)", j.text_tokens),
+            if cached {
+                "выходы текстовых энкодеров посчитаны заранее, энкодеры выгружены (ключ text_enc)".into()
+            } else {
+                format!(
+                    "текстовые энкодеры на GPU, {:.2} байта на вес (ключи text_enc, text_weights)",
+                    j.text_weights.bytes()
+                )
+            },
+            if latents {
+                "латенты посчитаны заранее, VAE выгружен (ключ latents)"
+            } else {
+                "VAE кодирует каждый батч на GPU (ключ latents)"
+            }
+            .into(),
+            if lora {
+                format!("веса LoRA, их градиенты и состояния оптимизатора в {dtype} (ключ adapter_dtype)")
+            } else {
+                "полное дообучение в bf16: веса, градиенты и состояния оптимизатора (sd-scripts --full_bf16)".into()
+            },
+            format!("контекст CUDA {context} МиБ входит в цифру устройства"),
+        ]
     } else {
-        a.push("full fine-tuning in bf16: weights, gradients and optimizer states (sd-scripts --full_bf16)".into());
+        vec![
+            format!(
+                "{} × {} px{frames}: {image} latent tokens per sample, {seq} in each block's attention",
+                j.width, j.height
+            ),
+            format!("{} text tokens (key text_tokens)", j.text_tokens),
+            if cached {
+                "text encoder outputs cached before training, encoders unloaded (key text_enc)".into()
+            } else {
+                format!(
+                    "text encoders on the GPU, {:.2} bytes a weight (keys text_enc, text_weights)",
+                    j.text_weights.bytes()
+                )
+            },
+            if latents {
+                "latents cached before training, VAE unloaded (key latents)"
+            } else {
+                "the VAE encodes each batch on the GPU (key latents)"
+            }
+            .into(),
+            if lora {
+                format!("LoRA weights, gradients and optimizer states in {dtype} (key adapter_dtype)")
+            } else {
+                "full fine-tuning in bf16: weights, gradients and optimizer states (sd-scripts --full_bf16)".into()
+            },
+            format!("CUDA context {context} MiB in the device figure"),
+        ]
     }
-    a.push(format!("CUDA context {} MiB in the device figure", crate::framework::CUDA_CONTEXT >> 20));
-    a
 }

@@ -229,21 +229,21 @@ const SD35L_LAST: &[Linear] = &[
 /// diffusers `WanTransformerBlock`: self-attention and cross-attention (q/k/v/out each), a
 /// GELU MLP of `ffn_dim`; modulation is a learned table plus the shared timestep projection.
 /// The cross-attention's keys and values run on the text, everything else on the video tokens.
-const fn wan(h: u64, ffn: u64) -> [Linear; 4] {
+const fn wan_linears(h: u64, ffn: u64) -> [Linear; 4] {
     [lin(h, h, 6, Attn, I), lin(h, h, 2, Attn, T), lin(h, ffn, 1, Mlp, I), lin(ffn, h, 1, Mlp, I)]
 }
-const WAN_1_3B: &[Linear] = &wan(1536, 8960);
-const WAN_14B: &[Linear] = &wan(5120, 13824);
+const WAN_1_3B: &[Linear] = &wan_linears(1536, 8960);
+const WAN_14B: &[Linear] = &wan_linears(5120, 13824);
 /// diffusers `CogVideoXBlock`: one stream over text and video together; its expert adaLN
 /// (`CogVideoXLayerNormZero`, twice) projects the 512-wide timestep embedding to 6·h.
-const fn cogvideox(h: u64) -> [Linear; 4] {
+const fn cogvideox_linears(h: u64) -> [Linear; 4] {
     [lin(512, 6 * h, 2, Mod, Ts), lin(h, h, 4, Attn, J), lin(h, 4 * h, 1, Mlp, J), lin(4 * h, h, 1, Mlp, J)]
 }
-const COGVIDEOX_2B: &[Linear] = &cogvideox(1920);
-const COGVIDEOX_5B: &[Linear] = &cogvideox(3072);
+const COGVIDEOX_2B: &[Linear] = &cogvideox_linears(1920);
+const COGVIDEOX_5B: &[Linear] = &cogvideox_linears(3072);
 /// diffusers `LTXVideoTransformerBlock`: self- and cross-attention (cross_attention_dim
 /// 2048), GELU MLP 4·h.
-const LTX: &[Linear] = &wan(2048, 8192);
+const LTX: &[Linear] = &wan_linears(2048, 8192);
 
 const CLIP_L_TEXT: Companion = Companion { name: "CLIP ViT-L/14 text", params: 123_060_480 };
 const CLIP_L_TEXT_PROJ: Companion = Companion { name: "CLIP ViT-L/14 text + projection", params: 123_650_304 };
@@ -319,6 +319,64 @@ const SAVED_LTX: Saved = Saved {
     lora_attn: coef(139_924.0, 2_138_368.0, (247, 354)),
     lora_all: coef(181_012.0, 2_138_368.0, (271, 400)),
 };
+
+/// A Wan 2.1 model: video tokens cross-attend to 512 umT5 tokens, 832×480 × 81 frames by
+/// default; its text encoder's and VAE's sizes are not cited, so they can only be cached.
+const fn wan(
+    id: &'static str,
+    name: &'static str,
+    repo: &'static str,
+    non_block: u64,
+    blocks: &'static [BlockKind],
+    hidden: u64,
+) -> DitModel {
+    DitModel {
+        id,
+        name,
+        kind: Kind::Video,
+        repo,
+        non_block,
+        blocks,
+        hidden,
+        text: TextPath::Cross,
+        tokens: TokenRule { spatial: 16, temporal: 4 },
+        text_tokens: 512,
+        default_res: (832, 480),
+        default_frames: 81,
+        text_encoders: &[],
+        vae: None,
+        latent_channels: 64,
+    }
+}
+
+/// A CogVideoX model: one stream over the text and video together, T5 prompts padded to 226
+/// tokens (`max_text_seq_length`), 720×480 × 49 frames by default.
+const fn cogvideox(
+    id: &'static str,
+    name: &'static str,
+    repo: &'static str,
+    non_block: u64,
+    blocks: &'static [BlockKind],
+    hidden: u64,
+) -> DitModel {
+    DitModel {
+        id,
+        name,
+        kind: Kind::Video,
+        repo,
+        non_block,
+        blocks,
+        hidden,
+        text: TextPath::Joint,
+        tokens: TokenRule { spatial: 16, temporal: 4 },
+        text_tokens: 226,
+        default_res: (720, 480),
+        default_frames: 49,
+        text_encoders: &[T5_XXL],
+        vae: None,
+        latent_channels: 64,
+    }
+}
 
 pub static MODELS: &[DitModel] = &[
     DitModel {
@@ -415,93 +473,50 @@ pub static MODELS: &[DitModel] = &[
         vae: None,
         latent_channels: 64,
     },
-    DitModel {
-        id: "wan2.1-1.3b",
-        name: "Wan 2.1 T2V 1.3B",
-        kind: Kind::Video,
-        repo: "Wan-AI/Wan2.1-T2V-1.3B-Diffusers",
-        non_block: 25_775_680,
-        blocks: &[BlockKind {
-            name: "blocks",
-            count: 30,
-            params: 46_440_704,
-            linears: WAN_1_3B,
-            saved: SAVED_WAN_1_3B,
-        }],
-        hidden: 1536,
-        text: TextPath::Cross,
-        tokens: TokenRule { spatial: 16, temporal: 4 },
-        text_tokens: 512,
-        default_res: (832, 480),
-        default_frames: 81,
-        text_encoders: &[],
-        vae: None,
-        latent_channels: 64,
-    },
-    DitModel {
-        id: "wan2.1-14b",
-        name: "Wan 2.1 T2V 14B",
-        kind: Kind::Video,
-        repo: "Wan-AI/Wan2.1-T2V-14B-Diffusers",
-        non_block: 232_719_424,
-        blocks: &[BlockKind { name: "blocks", count: 40, params: 351_394_304, linears: WAN_14B, saved: SAVED_WAN_14B }],
-        hidden: 5120,
-        text: TextPath::Cross,
-        tokens: TokenRule { spatial: 16, temporal: 4 },
-        text_tokens: 512,
-        default_res: (832, 480),
-        default_frames: 81,
-        text_encoders: &[],
-        vae: None,
-        latent_channels: 64,
-    },
-    DitModel {
-        id: "cogvideox-2b",
-        name: "CogVideoX 2B",
-        kind: Kind::Video,
-        repo: "THUDM/CogVideoX-2b",
-        non_block: 11_337_792,
-        blocks: &[BlockKind {
+    wan(
+        "wan2.1-1.3b",
+        "Wan 2.1 T2V 1.3B",
+        "Wan-AI/Wan2.1-T2V-1.3B-Diffusers",
+        25_775_680,
+        &[BlockKind { name: "blocks", count: 30, params: 46_440_704, linears: WAN_1_3B, saved: SAVED_WAN_1_3B }],
+        1536,
+    ),
+    wan(
+        "wan2.1-14b",
+        "Wan 2.1 T2V 14B",
+        "Wan-AI/Wan2.1-T2V-14B-Diffusers",
+        232_719_424,
+        &[BlockKind { name: "blocks", count: 40, params: 351_394_304, linears: WAN_14B, saved: SAVED_WAN_14B }],
+        5120,
+    ),
+    cogvideox(
+        "cogvideox-2b",
+        "CogVideoX 2B",
+        "THUDM/CogVideoX-2b",
+        11_337_792,
+        &[BlockKind {
             name: "transformer_blocks",
             count: 30,
             params: 56_081_536,
             linears: COGVIDEOX_2B,
             saved: SAVED_COGVIDEOX_2B,
         }],
-        hidden: 1920,
-        text: TextPath::Joint,
-        tokens: TokenRule { spatial: 16, temporal: 4 },
-        // `max_text_seq_length`: T5 prompts padded to 226 tokens.
-        text_tokens: 226,
-        default_res: (720, 480),
-        default_frames: 49,
-        text_encoders: &[T5_XXL],
-        vae: None,
-        latent_channels: 64,
-    },
-    DitModel {
-        id: "cogvideox-5b",
-        name: "CogVideoX 5B",
-        kind: Kind::Video,
-        repo: "THUDM/CogVideoX-5b",
-        non_block: 17_982_528,
-        blocks: &[BlockKind {
+        1920,
+    ),
+    cogvideox(
+        "cogvideox-5b",
+        "CogVideoX 5B",
+        "THUDM/CogVideoX-5b",
+        17_982_528,
+        &[BlockKind {
             name: "transformer_blocks",
             count: 42,
             params: 132_197_632,
             linears: COGVIDEOX_5B,
             saved: SAVED_COGVIDEOX_5B,
         }],
-        hidden: 3072,
-        text: TextPath::Joint,
-        tokens: TokenRule { spatial: 16, temporal: 4 },
-        text_tokens: 226,
-        default_res: (720, 480),
-        default_frames: 49,
-        text_encoders: &[T5_XXL],
-        vae: None,
-        latent_channels: 64,
-    },
+        3072,
+    ),
     DitModel {
         id: "ltx-video",
         name: "LTX-Video 2B",

@@ -143,11 +143,12 @@ pub fn time(j: &Job, g: &Gpu) -> DiffusionTime {
     }
 }
 
-/// The lowest on-demand USD price per GPU-hour listed for `gpu`.
+/// The lowest on-demand price per GPU-hour listed for `gpu`, in US dollars (each offer's
+/// own currency converted at the dataset's dated rate).
 fn cheapest(gpu: &str) -> Option<f64> {
     crate::dataset::offers()
         .iter()
-        .filter(|o| o.gpu == gpu && o.currency == "USD" && o.count > 0)
-        .filter_map(|o| o.on_demand_usd_h.map(|p| p / o.count as f64))
+        .filter(|o| o.gpu == gpu)
+        .filter_map(|o| Some(o.usd_per_gpu_hour()? / crate::dataset::per_usd(o.currency)?))
         .min_by(f64::total_cmp)
 }
