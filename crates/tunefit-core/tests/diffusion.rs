@@ -1,4 +1,4 @@
-//! Diffusion transformers (issue 21): the presets reproduce the cited parameter counts, the
+//! Diffusion transformers and UNets (issue 21): the presets reproduce the cited parameter counts, the
 //! activation figures are the recorded ones, the token rules are the architectures', and the
 //! estimate meets published measurements (tests/data/diffusion-measured.json): median |error|
 //! ≤ 10 % on point figures and every "fits in X GB" claim respected.
@@ -35,10 +35,18 @@ fn presets_reproduce_the_cited_transformer_counts() {
         let row = csv
             .lines()
             .map(fields)
-            .find(|f| f[0] == m.id && f[1].starts_with("transformer"))
-            .unwrap_or_else(|| panic!("{}: no transformer row in components.csv", m.id));
+            .find(|f| f[0] == m.id && (f[1].starts_with("transformer") || f[1] == "unet"))
+            .unwrap_or_else(|| panic!("{}: no transformer or unet row in components.csv", m.id));
         let params: u64 = row[3].parse().unwrap();
-        assert_eq!(m.params(), params, "{}", m.id);
+        if row[4].starts_with("stated (rounded") {
+            // The UNets' published counts are rounded (SD 1.5 "859.520M"; SDXL "2.570B", 0.1 %
+            // above the 2,567,463,684 its config builds): the tables are the config's exactly.
+            let exact = if m.id == "sd1.5" { 859_520_964 } else { 2_567_463_684 };
+            assert_eq!(m.params(), exact, "{}", m.id);
+            assert!((m.params() as f64 / params as f64 - 1.0).abs() < 0.001, "{}", m.id);
+        } else {
+            assert_eq!(m.params(), params, "{}", m.id);
+        }
         checked += 1;
     }
     assert_eq!(checked, models::MODELS.len());
@@ -93,6 +101,58 @@ fn activation_figures_are_the_recorded_ones() {
     }
 }
 
+/// Equal figures, up to serde_json's last-bit float parsing (without `float_roundtrip`).
+fn same(a: (f64, f64, u32, u32), b: (f64, f64, u32, u32), what: &str) {
+    let close = |x: f64, y: f64| (x - y).abs() <= 1e-12 * x.abs().max(y.abs());
+    assert!(close(a.0, b.0) && close(a.1, b.1) && (a.2, a.3) == (b.2, b.3), "{what}: {a:?} against {b:?}");
+}
+
+#[test]
+fn unet_figures_are_the_recorded_ones() {
+    let rec: Value =
+        serde_json::from_str(&std::fs::read_to_string(root("data/calibration/unet-saved.json")).unwrap()).unwrap();
+    let text = rec["text_tokens"].as_f64().unwrap();
+    let coef = |r: &Value, ops: (u32, u32)| {
+        let n = |k: &str| r[k].as_f64().unwrap();
+        (n("bytes_per_pixel"), n("bytes_at_text_tokens") / text, ops.0, ops.1)
+    };
+    let mut unets = 0;
+    for m in models::MODELS.iter().filter(|m| m.between.is_some()) {
+        unets += 1;
+        let r = &rec["models"][m.id];
+        let bt = m.between.unwrap();
+        let trainings = |s: models::Saved| [(s.full, "full"), (s.lora_attn, "lora_attn"), (s.lora_all, "lora_all")];
+        // Every checkpointed block of the record is one of the preset's kinds, with its count.
+        let recorded = r["full"]["segments"].as_array().unwrap();
+        assert_eq!(recorded.len(), m.blocks.len(), "{}", m.id);
+        for k in m.blocks {
+            for (c, t) in trainings(k.saved) {
+                let seg = r[t]["segments"].as_array().unwrap().iter().find(|s| s["example"] == k.name).unwrap();
+                assert_eq!(seg["count"].as_u64(), Some(k.count), "{} {}", m.id, k.name);
+                let ops = (seg["ops_forward"].as_u64().unwrap() as u32, 0);
+                same(
+                    (c.image, c.text, c.ops_forward, c.ops_backward),
+                    coef(seg, ops),
+                    &format!("{} {} {t}", m.id, k.name),
+                );
+            }
+        }
+        for ((out, t), (held, _)) in trainings(bt.outside).into_iter().zip(trainings(bt.held_ckpt)) {
+            let ops =
+                (r[t]["ops_forward_outside"].as_u64().unwrap() as u32, r[t]["ops_backward"].as_u64().unwrap() as u32);
+            same((out.image, out.text, out.ops_forward, out.ops_backward), coef(&r[t]["outside"], ops), t);
+            same((held.image, held.text, held.ops_forward, held.ops_backward), coef(&r[t]["held_ckpt"], (0, 0)), t);
+        }
+        // PEFT's count at rank 16 on the attention projections and on every linear and 1x1
+        // conv of the transformers is the tables'.
+        for (q, t) in [("attn", "lora_attn"), ("all", "lora_all")] {
+            let r16 = diffusion::evaluate(&format!("model={}&rank=16&targets={q}", m.id)).unwrap().memory.trainable;
+            assert_eq!(Some(r16), r[t]["trainable"].as_u64(), "{} {t}", m.id);
+        }
+    }
+    assert_eq!(unets, 2);
+}
+
 #[test]
 fn tokens_follow_each_architecture() {
     let t = |q: &str| {
@@ -106,6 +166,9 @@ fn tokens_follow_each_architecture() {
     assert_eq!(t("model=wan2.1-1.3b&res=832x480&frames=81"), (21 * 52 * 30, 21 * 52 * 30));
     // LTX-Video: ((F-1)/8+1)(H/32)(W/32).
     assert_eq!(t("model=ltx-video&res=768x512&frames=49"), (7 * 24 * 16, 7 * 24 * 16));
+    // A UNet: one token per latent pixel (the VAE's 8x), the text only cross-attended.
+    assert_eq!(t("model=sd1.5"), (64 * 64, 64 * 64));
+    assert_eq!(t("model=sdxl&res=832x1216"), (104 * 152, 104 * 152));
 }
 
 #[test]
@@ -119,6 +182,7 @@ fn bad_links_are_named_and_nothing_is_defaulted_silently() {
     assert_eq!(keys("model=wan2.1-14b&text_enc=gpu"), ["text_enc"]);
     assert_eq!(keys("model=flux.1-dev&frames=81"), ["frames"]);
     assert_eq!(keys("model=flux.1-dev&swap=58"), ["swap"]);
+    assert_eq!(keys("model=sdxl&swap=2"), ["swap"], "no trainer swaps a UNet's blocks");
     assert_eq!(keys("model=flux.1-dev&v=3"), ["v"]);
     assert!(parse("v=2&model=flux.1-dev").is_ok(), "a link made from the language models' page keeps its v");
     assert!(diffusion::is_diffusion("model=flux.1-dev&res=2k"));

@@ -266,7 +266,10 @@ fn form(h: &mut Html, query: &str, j: &Job, bad: &[String], s: &Strings, ru: boo
     if j.model.vae.is_some() {
         select(h, s.latents, "latents", &v("latents"), LATENTS, ru);
     }
-    input(h, s.swap, "swap", &v("swap"), "numeric");
+    // No trainer swaps a UNet's blocks (the core refuses `swap` there).
+    if j.model.between.is_none() {
+        input(h, s.swap, "swap", &v("swap"), "numeric");
+    }
     input(h, s.steps, "steps", &v("steps"), "numeric");
     select(h, s.ema, "ema", &v("ema"), OFF_ON, ru);
     select(h, s.prior, "prior", &v("prior"), OFF_ON, ru);
@@ -445,6 +448,10 @@ mod tests {
             "Wan's encoder has no cited size"
         );
         assert!(video.contains("Кадры") && video.contains(" GB") && video.contains("помещается"), "{video}");
+        // A UNet has no swap field; a transformer has.
+        let unet = html("model=sdxl&gpu=rtx-4090", "en", false).into_string();
+        assert!(!unet.contains(r#"data-key="swap""#) && image.contains(r#"data-key="swap""#));
+        assert!(unet.contains("Stable Diffusion XL") && unet.contains("fits"), "{unet}");
         // Full fine-tuning has no LoRA fields.
         let full = html("model=flux.1-dev&method=full", "en", true).into_string();
         assert!(!full.contains(r#"data-key="rank""#) && full.contains("dit-device"));

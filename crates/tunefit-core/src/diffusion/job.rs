@@ -21,7 +21,8 @@ pub enum Targets {
     /// block only through its q, k and v.
     AttnMlp,
     /// Every linear of the blocks, adaLN modulation included (musubi-tuner's and
-    /// sd-scripts' networks target all block linears).
+    /// sd-scripts' networks target all block linears); in a UNet every Linear and 1×1 conv of
+    /// its transformers, `proj_in`/`proj_out` included, never the ResNets' convolutions.
     All,
 }
 
@@ -30,7 +31,7 @@ impl Targets {
         match self {
             Targets::Attn => r == Role::Attn,
             Targets::AttnMlp => r == Role::Attn || r == Role::Mlp,
-            Targets::All => true,
+            Targets::All => r != Role::Other,
         }
     }
 }
@@ -466,6 +467,14 @@ fn consistency(j: &Job) -> Vec<QueryError> {
         e.push(QueryError::new(
             "latents",
             Problem::NotOneOf { value: format!("encode (no cited size of {}'s VAE)", m.id), accepted: "cached".into() },
+        ));
+    }
+    if m.between.is_some() && j.swap > 0 {
+        // sd-scripts and musubi-tuner swap the blocks of the transformers only; a UNet's blocks
+        // differ in size and feed each other across the skip connections.
+        e.push(QueryError::new(
+            "swap",
+            Problem::OutOfRange { value: j.swap.to_string(), lo: "0".into(), hi: "0".into() },
         ));
     }
     if m.kind == Kind::Image && j.frames != 1 {

@@ -13,7 +13,7 @@
 //! is an MSE on the latents in fp32 (`F.mse_loss(model_pred.float(), target.float())`).
 
 use super::job::{Ckpt, Job, Latents, Method, TextEncoders};
-use super::models::{BlockKind, DitModel, Role};
+use super::models::{BlockKind, Coef, DitModel, Role, Saved};
 use crate::memory::allocator::Config;
 use crate::memory::shape::pack_small;
 use crate::memory::timeline::{self, Phase, Shape};
@@ -54,15 +54,38 @@ pub struct DiffusionMemory {
     pub trainable: u64,
 }
 
-/// What dit_probe.py recorded of one block of `kind` for this job's training.
-pub(super) fn probed(j: &Job, k: &BlockKind) -> super::models::Coef {
-    match (j.method, j.targets) {
-        (Method::Full, _) => k.saved.full,
-        (Method::Lora, super::job::Targets::Attn) => k.saved.lora_attn,
-        // A block whose only LoRA'd linears are its attention's saves what attention LoRA saves.
-        (Method::Lora, t) if !k.linears.iter().any(|l| l.role != Role::Attn && t.on(l.role)) => k.saved.lora_attn,
-        (Method::Lora, _) => k.saved.lora_all,
+/// The record of `saved` for this job's training, where `beyond_attention` says whether
+/// the job's LoRA reaches linears other than the attention's among those the record covers.
+fn pick(j: &Job, saved: &Saved, beyond_attention: bool) -> Coef {
+    match j.method {
+        Method::Full => saved.full,
+        Method::Lora if beyond_attention => saved.lora_all,
+        Method::Lora => saved.lora_attn,
     }
+}
+
+/// What dit_probe.py (unet_probe.py) recorded of one block of `kind` for this job's training.
+pub(super) fn probed(j: &Job, k: &BlockKind) -> Coef {
+    // A block whose only LoRA'd linears are its attention's saves what attention LoRA saves.
+    pick(j, &k.saved, k.linears.iter().any(|l| l.role != Role::Attn && j.targets.on(l.role)))
+}
+
+/// What a UNet's ops between its blocks record for this job: `outside` or `held_ckpt`
+/// (unet_probe.py's `lora_all` LoRA'd `proj_in`/`proj_out` there, the only linears outside).
+pub(super) fn probed_between(j: &Job, saved: &Saved) -> Coef {
+    pick(j, saved, j.targets.on(Role::Proj))
+}
+
+/// Bytes per sample held outside the blocks of a UNet at the step's peak (0 for a
+/// transformer): under checkpointing the blocks' inputs with the ops' saved tensors between
+/// them; without, those ops' saved tensors; offloaded, the latter (the inputs in host memory).
+pub(super) fn between_per_sample(j: &Job) -> f64 {
+    let Some(bt) = j.model.between else { return 0.0 };
+    let c = match j.ckpt {
+        Ckpt::Full => probed_between(j, &bt.held_ckpt),
+        Ckpt::None | Ckpt::Offload => probed_between(j, &bt.outside),
+    };
+    c.image * j.image_tokens() as f64 + c.text * j.text_tokens as f64
 }
 
 /// Bytes one block of `kind` saves for backward for one sample of this job.
@@ -98,6 +121,8 @@ struct Sizes {
     vae: f64,
     vae_encode: f64,
     trainable: u64,
+    /// LoRA parameters outside the blocks (a UNet's `proj_in`/`proj_out`).
+    outer_trained: f64,
 }
 
 fn sizes(j: &Job) -> Sizes {
@@ -117,7 +142,7 @@ fn sizes(j: &Job) -> Sizes {
     let mut saved = 0.0;
     let mut largest = 0u64;
     let mut rebuilt_per_sample: f64 = 0.0;
-    let mut mlp_width = 0u64;
+    let mut mlp_width: f64 = 0.0;
     for k in m.blocks {
         let share = k.count as f64 / blocks as f64;
         for l in k.linears {
@@ -130,7 +155,8 @@ fn sizes(j: &Job) -> Sizes {
                 }
             }
             if matches!(l.role, Role::Mlp | Role::Fused) {
-                mlp_width = mlp_width.max(l.out.max(l.inp));
+                // A UNet's MLP runs on its level's feature map, a quarter of the pixels a level.
+                mlp_width = mlp_width.max(l.out.max(l.inp) as f64 * l.on.image_share());
             }
         }
         let other = (k.params - k.linear_params()) as f64;
@@ -143,17 +169,24 @@ fn sizes(j: &Job) -> Sizes {
         rebuilt_per_sample = rebuilt_per_sample.max(saved_per_sample(j, k));
         largest = largest.max(k.largest_linear());
     }
-    if !lora {
-        trainable += m.non_block;
-    }
+    // LoRA on a UNet's `proj_in`/`proj_out`, outside the blocks.
+    let outer_trained: f64 = if lora {
+        m.outer.iter().filter(|l| j.targets.on(l.role)).map(|l| (j.rank * (l.inp + l.out) * l.count) as f64).sum()
+    } else {
+        0.0
+    };
+    trainable += if lora { outer_trained as u64 } else { m.non_block };
     let stream = seq * h * 2.0 * b;
     // Offloaded checkpoints leave one block's inputs on the GPU, the one being rebuilt (its
-    // copy back counts with the rebuilt block).
-    let held = match j.ckpt {
-        Ckpt::Full => stream,
-        Ckpt::Offload => 0.0,
-        Ckpt::None => saved / blocks as f64 * b,
-    };
+    // copy back counts with the rebuilt block). A UNet's tensors between the blocks are
+    // spread over them, so that the replay holds them as the forward makes them.
+    let between = between_per_sample(j) * b / blocks as f64;
+    let held = between
+        + match (j.ckpt, m.between.is_some()) {
+            (Ckpt::Full, false) => stream,
+            (Ckpt::Full | Ckpt::Offload, true) | (Ckpt::Offload, false) => 0.0,
+            (Ckpt::None, _) => saved / blocks as f64 * b,
+        };
     // The rebuilt block as the tensors it keeps: about one (sequence × hidden) bf16 tensor each.
     let rebuilt = if j.ckpt != Ckpt::None {
         let total = rebuilt_per_sample * b + if j.ckpt == Ckpt::Offload { stream } else { 0.0 };
@@ -184,8 +217,8 @@ fn sizes(j: &Job) -> Sizes {
         held,
         rebuilt,
         act_grad: stream,
-        mlp_hidden: seq * mlp_width as f64 * 2.0 * b,
-        mlp_backward: 2.0 * seq * mlp_width as f64 * 2.0 * b,
+        mlp_hidden: seq * mlp_width * 2.0 * b,
+        mlp_backward: 2.0 * seq * mlp_width * 2.0 * b,
         dequant: if j.weights.quantized() { largest as f64 * 2.0 } else { 0.0 },
         // The block being copied in: the last kind's, where swapping starts.
         swap_in_flight: if j.swap > 0 { m.blocks.last().map_or(0.0, |k| j.block_bytes(k)) } else { 0.0 },
@@ -195,6 +228,7 @@ fn sizes(j: &Job) -> Sizes {
         vae,
         vae_encode,
         trainable,
+        outer_trained,
     }
 }
 
@@ -240,6 +274,10 @@ fn shape(s: &Sizes, j: &Job) -> Shape {
     if lora {
         // The LoRA weights themselves, made when the adapter is added.
         sh.other_weights.push(trained_bytes(s));
+        if s.outer_trained > 0.0 {
+            sh.other_grads = vec![s.outer_trained * s.param_bytes];
+            sh.other_states = vec![s.outer_trained * s.state_bytes].into_iter().filter(|b| *b > 0.0).collect();
+        }
     }
     sh
 }

@@ -12,6 +12,7 @@ pub mod job;
 pub mod memory;
 pub mod models;
 pub mod time;
+mod unets;
 
 pub use job::{is_diffusion, parse, Job};
 pub use memory::DiffusionMemory;
@@ -87,6 +88,7 @@ pub fn assumptions(j: &Job, lang: Lang) -> Vec<String> {
     let ru = lang.built() == Lang::Ru;
     let frames = if j.model.kind == models::Kind::Video { format!(" × {}", j.frames) } else { String::new() };
     let (image, seq) = (j.image_tokens(), j.seq_tokens());
+    let unet = j.model.between.is_some();
     let context = crate::framework::CUDA_CONTEXT >> 20;
     let cached = j.text_encoders == job::TextEncoders::Cached;
     let latents = j.latents == job::Latents::Cached;
@@ -94,10 +96,17 @@ pub fn assumptions(j: &Job, lang: Lang) -> Vec<String> {
     let lora = j.method == job::Method::Lora;
     if ru {
         vec![
-            format!(
-                "{} × {} пикс.{frames}: {image} латентных токенов на пример, {seq} во внимании каждого блока",
-                j.width, j.height
-            ),
+            if unet {
+                format!(
+                    "{} × {} пикс.: {image} пикселей латента на пример, на каждом уровне UNet вчетверо меньше",
+                    j.width, j.height
+                )
+            } else {
+                format!(
+                    "{} × {} пикс.{frames}: {image} латентных токенов на пример, {seq} во внимании каждого блока",
+                    j.width, j.height
+                )
+            },
             format!("{} токенов текста (ключ text_tokens)", j.text_tokens),
             if cached {
                 "выходы текстовых энкодеров посчитаны заранее, энкодеры выгружены (ключ text_enc)".into()
@@ -122,10 +131,17 @@ pub fn assumptions(j: &Job, lang: Lang) -> Vec<String> {
         ]
     } else {
         vec![
-            format!(
-                "{} × {} px{frames}: {image} latent tokens per sample, {seq} in each block's attention",
-                j.width, j.height
-            ),
+            if unet {
+                format!(
+                    "{} × {} px: {image} latent pixels per sample, a quarter as many at each level down the UNet",
+                    j.width, j.height
+                )
+            } else {
+                format!(
+                    "{} × {} px{frames}: {image} latent tokens per sample, {seq} in each block's attention",
+                    j.width, j.height
+                )
+            },
             format!("{} text tokens (key text_tokens)", j.text_tokens),
             if cached {
                 "text encoder outputs cached before training, encoders unloaded (key text_enc)".into()

@@ -22,6 +22,14 @@ pub enum Role {
     /// (FLUX.1's `proj_mlp`, `proj_out`): no `ff.*` name, so diffusers' default list leaves
     /// them out.
     Fused,
+    /// A UNet's `Transformer2DModel` `proj_in`/`proj_out` around its blocks: sd-scripts'
+    /// networks/lora.py targets every Linear and 1×1 Conv2d of that module, diffusers' list
+    /// only the attention's.
+    Proj,
+    /// A UNet's ResNet and sampler convolutions, its timestep and added-condition embeddings:
+    /// full fine-tuning trains them, no LoRA target list here reaches them (LoCon's `conv_dim`
+    /// would).
+    Other,
 }
 
 /// The tokens a linear runs on: the time model's GEMMs (time.rs).
@@ -36,6 +44,19 @@ pub enum Tokens {
     Joint,
     /// One vector per sample: adaLN modulation from the timestep embedding.
     Timestep,
+    /// The pixels of a UNet's feature map at level `n`: the latent's pixels over 4^n (each
+    /// level halves both sides).
+    Level(u8),
+}
+
+impl Tokens {
+    /// The share of the image tokens this layer's feature map has (1 outside a UNet).
+    pub fn image_share(self) -> f64 {
+        match self {
+            Tokens::Level(n) => 0.25f64.powi(i32::from(n)),
+            _ => 1.0,
+        }
+    }
 }
 
 /// One linear: in and out features, how many of it a block has, its role and its tokens.
@@ -48,7 +69,7 @@ pub struct Linear {
     pub on: Tokens,
 }
 
-const fn lin(inp: u64, out: u64, count: u64, role: Role, on: Tokens) -> Linear {
+pub(super) const fn lin(inp: u64, out: u64, count: u64, role: Role, on: Tokens) -> Linear {
     Linear { inp, out, count, role, on }
 }
 
@@ -69,7 +90,7 @@ const fn coef(image: f64, at_text: f64, ops: (u32, u32)) -> Coef {
 }
 
 /// A record made at `text` text tokens (CogVideoX's positions cover exactly its 226).
-const fn coef_at(image: f64, at_text: f64, text: f64, ops: (u32, u32)) -> Coef {
+pub(super) const fn coef_at(image: f64, at_text: f64, text: f64, ops: (u32, u32)) -> Coef {
     Coef { image, text: at_text / text, ops_forward: ops.0, ops_backward: ops.1 }
 }
 
@@ -105,6 +126,30 @@ impl BlockKind {
     pub fn largest_linear(&self) -> u64 {
         self.linears.iter().map(|l| l.inp * l.out).max().unwrap_or(0)
     }
+    /// A UNet block's self-attention: its feature map's level and width (`to_q`'s outputs);
+    /// `None` for a ResNet block and for a transformer's blocks, which attend over the
+    /// model's sequence.
+    pub fn level_attention(&self) -> Option<(u8, u64)> {
+        self.linears.iter().find_map(|l| match (l.role, l.on) {
+            (Role::Attn, Tokens::Level(n)) => Some((n, l.out)),
+            _ => None,
+        })
+    }
+    pub fn has_attention(&self) -> bool {
+        self.linears.iter().any(|l| l.role == Role::Attn)
+    }
+}
+
+/// What a UNet holds for backward outside its checkpointed blocks (unet_probe.py): `outside`,
+/// what the ops between the blocks save (norms and projections around each transformer, the
+/// samplers, `conv_in`/`conv_out`, the mid block's first ResNet), held either way;
+/// `held_ckpt`, under checkpointing, those and every checkpointed block's inputs, the skip
+/// connections among them (storages counted once). `outside`'s ops are those ops' forward
+/// kernels and the whole backward's.
+#[derive(Debug, Clone, Copy)]
+pub struct Between {
+    pub outside: Saved,
+    pub held_ckpt: Saved,
 }
 
 /// How the text reaches the blocks.
@@ -164,6 +209,12 @@ pub struct DitModel {
     /// Latent elements one token carries (channels × the patch's area: 16 × 2 × 2 for the
     /// 16-channel VAEs with 2×2 patches, 128 for LTX's 1×1): the MSE loss's tensors.
     pub latent_channels: u64,
+    /// Linears and convolutions outside the blocks that the time model counts (a UNet's;
+    /// a transformer's embedders are left out, a fraction of a percent of its work).
+    pub outer: &'static [Linear],
+    /// A UNet's tensors held outside its blocks; `None` for a transformer, whose blocks hold
+    /// the sequence between them.
+    pub between: Option<Between>,
 }
 
 impl DitModel {
@@ -245,9 +296,10 @@ const COGVIDEOX_5B: &[Linear] = &cogvideox_linears(3072);
 /// 2048), GELU MLP 4·h.
 const LTX: &[Linear] = &wan_linears(2048, 8192);
 
-const CLIP_L_TEXT: Companion = Companion { name: "CLIP ViT-L/14 text", params: 123_060_480 };
+pub(super) const CLIP_L_TEXT: Companion = Companion { name: "CLIP ViT-L/14 text", params: 123_060_480 };
 const CLIP_L_TEXT_PROJ: Companion = Companion { name: "CLIP ViT-L/14 text + projection", params: 123_650_304 };
-const CLIP_G_TEXT_PROJ: Companion = Companion { name: "OpenCLIP bigG/14 text + projection", params: 694_659_840 };
+pub(super) const CLIP_G_TEXT_PROJ: Companion =
+    Companion { name: "OpenCLIP bigG/14 text + projection", params: 694_659_840 };
 const T5_XXL: Companion = Companion { name: "T5-v1.1-XXL encoder", params: 4_762_310_656 };
 const VAE_Z16: Companion = Companion { name: "AutoencoderKL (16 channels)", params: 83_819_683 };
 /// Qwen-Image's prompt encoder, the Qwen2.5-VL-7B language model: components.csv records
@@ -346,6 +398,8 @@ const fn wan(
         text_encoders: &[],
         vae: None,
         latent_channels: 64,
+        outer: &[],
+        between: None,
     }
 }
 
@@ -375,10 +429,14 @@ const fn cogvideox(
         text_encoders: &[T5_XXL],
         vae: None,
         latent_channels: 64,
+        outer: &[],
+        between: None,
     }
 }
 
 pub static MODELS: &[DitModel] = &[
+    super::unets::SD15,
+    super::unets::SDXL,
     DitModel {
         id: "flux.1-dev",
         name: "FLUX.1 [dev]",
@@ -396,6 +454,8 @@ pub static MODELS: &[DitModel] = &[
         text_encoders: &[CLIP_L_TEXT, T5_XXL],
         vae: Some(VAE_Z16),
         latent_channels: 64,
+        outer: &[],
+        between: None,
     },
     DitModel {
         id: "flux.1-schnell",
@@ -415,6 +475,8 @@ pub static MODELS: &[DitModel] = &[
         text_encoders: &[CLIP_L_TEXT, T5_XXL],
         vae: Some(VAE_Z16),
         latent_channels: 64,
+        outer: &[],
+        between: None,
     },
     DitModel {
         id: "sd3.5-large",
@@ -448,6 +510,8 @@ pub static MODELS: &[DitModel] = &[
         text_encoders: &[CLIP_L_TEXT_PROJ, CLIP_G_TEXT_PROJ, T5_XXL],
         vae: Some(VAE_Z16),
         latent_channels: 64,
+        outer: &[],
+        between: None,
     },
     DitModel {
         id: "qwen-image",
@@ -472,6 +536,8 @@ pub static MODELS: &[DitModel] = &[
         text_encoders: &[QWEN25_VL_7B_TEXT],
         vae: None,
         latent_channels: 64,
+        outer: &[],
+        between: None,
     },
     wan(
         "wan2.1-1.3b",
@@ -539,12 +605,16 @@ pub static MODELS: &[DitModel] = &[
         text_encoders: &[T5_XXL],
         vae: None,
         latent_channels: 128,
+        outer: &[],
+        between: None,
     },
 ];
 
 /// The presets' ids, apart from their data: what the page's first load needs to recognize a
 /// diffusion link and list the models (the data loads with the lazy module).
-pub const IDS: [&str; 9] = [
+pub const IDS: [&str; 11] = [
+    "sd1.5",
+    "sdxl",
     "flux.1-dev",
     "flux.1-schnell",
     "sd3.5-large",

@@ -62,64 +62,125 @@ fn forwards(j: &Job) -> f64 {
     }
 }
 
-pub fn time(j: &Job, g: &Gpu) -> DiffusionTime {
+/// One sample's work in a micro-step, by where it runs: forward FLOPs of the blocks'
+/// linears, their LoRA, the layers between a UNet's blocks and their LoRA, and attention;
+/// the kernels the CPU issues; the bytes the blocks save (and a UNet's ops between them).
+#[derive(Default)]
+struct Work {
+    linear_fwd: f64,
+    lora_fwd: f64,
+    outer_fwd: f64,
+    outer_lora_fwd: f64,
+    attn_fwd: f64,
+    ops: f64,
+    saved: f64,
+    outside: f64,
+}
+
+fn work(j: &Job) -> Work {
     let m = j.model;
-    let b = j.samples() as f64;
     let (n, t) = (j.image_tokens() as f64, j.text_tokens as f64);
     let tokens = |s: Tokens| match s {
         Tokens::Image => n,
         Tokens::Text => t,
         Tokens::Joint => n + t,
         Tokens::Timestep => 1.0,
+        Tokens::Level(_) => n * s.image_share(),
     };
     let full = j.method == Method::Full;
     let fw = forwards(j);
-    // Backward: input gradients always (the blocks below train or pass the gradient on),
-    // weight gradients only when the weights train.
-    let bw = if full { 2.0 } else { 1.0 };
-    let mut linear_fwd = 0.0;
-    let mut lora_fwd = 0.0;
-    let mut ops = 0.0;
-    let mut saved = 0.0;
+    let h = m.hidden as f64;
+    // Attention over the sequence a transformer's block attends to, and the text it
+    // cross-attends to; a UNet block's over its level's pixels, with the text beside.
+    let dit_attention = match m.text {
+        super::models::TextPath::Joint => 4.0 * (n + t) * (n + t) * h,
+        super::models::TextPath::Cross => 4.0 * n * n * h + 4.0 * n * t * h,
+    };
+    let mut w = Work::default();
     for k in m.blocks {
         let c = k.count as f64;
         for l in k.linears {
-            linear_fwd += c * 2.0 * (l.inp * l.out * l.count) as f64 * tokens(l.on);
+            w.linear_fwd += c * 2.0 * (l.inp * l.out * l.count) as f64 * tokens(l.on);
             if !full && j.targets.on(l.role) {
-                lora_fwd += c * 2.0 * (j.rank * (l.inp + l.out) * l.count) as f64 * tokens(l.on);
+                w.lora_fwd += c * 2.0 * (j.rank * (l.inp + l.out) * l.count) as f64 * tokens(l.on);
             }
         }
         // The block's kernels as dit_probe.py counted them: each forward (the recomputation
         // replays it) and the backward.
         let p = super::memory::probed(j, k);
-        ops += c * (fw * p.ops_forward as f64 + p.ops_backward as f64);
-        saved += c * super::memory::saved_per_sample(j, k);
+        w.ops += c * (fw * p.ops_forward as f64 + p.ops_backward as f64);
+        w.saved += c * super::memory::saved_per_sample(j, k);
+        w.attn_fwd += c * match k.level_attention() {
+            Some((level, width)) => {
+                let pixels = n * Tokens::Level(level).image_share();
+                4.0 * pixels * (pixels + t) * width as f64
+            }
+            None if k.has_attention() => dit_attention,
+            None => 0.0,
+        };
     }
+    // A UNet's layers between the blocks run once a pass (not recomputed), and its ops there
+    // with the whole backward's as unet_probe.py counted them.
+    for l in m.outer {
+        w.outer_fwd += 2.0 * (l.inp * l.out * l.count) as f64 * tokens(l.on);
+        if !full && j.targets.on(l.role) {
+            w.outer_lora_fwd += 2.0 * (j.rank * (l.inp + l.out) * l.count) as f64 * tokens(l.on);
+        }
+    }
+    if let Some(bt) = m.between {
+        let p = super::memory::probed_between(j, &bt.outside);
+        w.ops += p.ops_forward as f64 + p.ops_backward as f64;
+        w.outside = p.image * n + p.text * t;
+    }
+    w
+}
+
+/// Bytes one micro-step moves to host memory and back for offloaded checkpoints.
+fn offloaded_bytes(j: &Job) -> f64 {
+    let (m, b) = (j.model, j.samples() as f64);
+    let (n, t) = (j.image_tokens() as f64, j.text_tokens as f64);
+    match (j.ckpt, m.between) {
+        (Ckpt::Offload, None) => 2.0 * b * (n + t) * m.hidden as f64 * 2.0 * m.block_count() as f64,
+        // A UNet's offloaded inputs: what checkpointing holds beyond the ops' own saved tensors.
+        (Ckpt::Offload, Some(bt)) => {
+            let (held, out) =
+                (super::memory::probed_between(j, &bt.held_ckpt), super::memory::probed_between(j, &bt.outside));
+            2.0 * b * ((held.image - out.image) * n + (held.text - out.text) * t).max(0.0)
+        }
+        _ => 0.0,
+    }
+}
+
+pub fn time(j: &Job, g: &Gpu) -> DiffusionTime {
+    let m = j.model;
+    let b = j.samples() as f64;
+    let t = j.text_tokens as f64;
+    let fw = forwards(j);
+    // Backward: input gradients always (the blocks below train or pass the gradient on),
+    // weight gradients only when the weights train.
+    let bw = if j.method == Method::Full { 2.0 } else { 1.0 };
+    let Work { linear_fwd, lora_fwd, outer_fwd, outer_lora_fwd, attn_fwd, ops, saved, outside } = work(j);
     // Text encoders on the GPU encode each batch's prompts (a forward, no gradient).
     let encoders = match j.text_encoders {
         super::job::TextEncoders::Gpu => m.text_encoders.iter().map(|c| 2.0 * c.params as f64 * t).sum(),
         super::job::TextEncoders::Cached => 0.0,
     };
-    let gemm_flops = b * (linear_fwd * (fw + bw) + lora_fwd * (fw + 2.0) + encoders);
+    let gemm_flops =
+        b * (linear_fwd * (fw + bw) + outer_fwd * (1.0 + bw) + lora_fwd * (fw + 2.0) + outer_lora_fwd * 3.0 + encoders);
     let (_, peak, _) = crate::time::compute_peak(crate::query::Precision::Bf16True, g);
     let gemm_s = gemm_flops / (peak * gemm_ceiling(g));
-    // Attention: the sequence each block attends over, and the text it cross-attends to.
-    let h = m.hidden as f64;
-    let per_block = match m.text {
-        super::models::TextPath::Joint => 4.0 * (n + t) * (n + t) * h,
-        super::models::TextPath::Cross => 4.0 * n * n * h + 4.0 * n * t * h,
-    };
-    let attn_flops = b * m.block_count() as f64 * per_block * (fw + 2.5);
+    let attn_flops = b * attn_fwd * (fw + 2.5);
     let attn_s = attn_flops / (peak * flash_efficiency(g));
     let bandwidth = g.mem_bandwidth_gb_s * 1e9 * BANDWIDTH_EFFICIENCY;
-    let elementwise_s = b * saved * (2.0 * fw + 2.0) / bandwidth;
-    let linear_params: f64 = m.blocks.iter().map(|k| (k.count * k.linear_params()) as f64).sum();
+    let elementwise_s = b * (saved * (2.0 * fw + 2.0) + outside * 4.0) / bandwidth;
+    let linear_params: f64 = m.blocks.iter().map(|k| (k.count * k.linear_params()) as f64).sum::<f64>()
+        + m.outer.iter().map(|l| (l.inp * l.out * l.count) as f64).sum::<f64>();
     let passes = fw + 1.0;
     let dequant_s =
         if j.weights == Storage::Bf16 { 0.0 } else { passes * linear_params * (j.weights.bytes() + 2.0) / bandwidth };
     // Host traffic: swapped blocks' weights each pass; offloaded checkpoints' inputs out in
     // the forward and back for the backward.
-    let offloaded = if j.ckpt == Ckpt::Offload { 2.0 * b * (n + t) * h * 2.0 * m.block_count() as f64 } else { 0.0 };
+    let offloaded = offloaded_bytes(j);
     let pcie = g.pcie_gb_s / 2.0 * 1e9 * BANDWIDTH_EFFICIENCY;
     let swap_s = if pcie > 0.0 { (passes * j.swapped_bytes() + offloaded) / pcie } else { 0.0 };
     let cpu_s = ops * CPU_S_PER_OP;
