@@ -135,12 +135,20 @@ pub fn DiffusionPage() -> impl IntoView {
             *l = set_key(l, &key, &v)
         });
     };
-    // A named bad key's button takes it out of the link.
+    // A named bad key's button takes it out of the link; a fix's button applies it.
     let act = move |ev: web_sys::MouseEvent| {
         let act =
             ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).and_then(|e| e.get_attribute("data-act"));
         if let Some(key) = act.as_deref().and_then(|a| a.strip_prefix("drop:")) {
             link.update(|l| *l = set_key(l, key, ""));
+        }
+        // A fix's button sets its keys (`fix::fixes` evaluated exactly these).
+        if let Some(set) = act.as_deref().and_then(|a| a.strip_prefix("set:")) {
+            link.update(|l| {
+                for (k, v) in set.split('&').filter_map(|p| p.split_once('=')) {
+                    *l = set_key(l, k, v);
+                }
+            });
         }
     };
     // The header is the module's markup too: the page's own wasm holds only this element.

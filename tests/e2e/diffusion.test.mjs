@@ -92,3 +92,25 @@ test('diffusion: a video model shows frames, a bad value is named and kept, Russ
   assert.match(await ru.locator('h2').first().textContent(), /диффузия/);
   assert.deepEqual([...page.problems, ...bad.problems, ...other.problems, ...embed.problems, ...ru.problems], []);
 });
+
+test('diffusion: a full SDXL fine-tune too large for an RTX 4090 names its fixes, a click applies one', async () => {
+  // A person on a 24 GB card trains SDXL with every weight, T5-free but with its encoders and
+  // VAE on the GPU: the page lists what lowers the memory, free changes first.
+  const page = await open('?model=sdxl&method=full&optim=adamw&text_enc=gpu&latents=encode&gpu=rtx-4090');
+  await page.getByTestId('dit-fixes').waitFor();
+  assert.match(await page.getByTestId('dit-verdict').textContent(), /does not fit|tight/);
+  const fixes = page.getByTestId('dit-fix');
+  assert.equal(await fixes.first().textContent(), 'text_enc=cached');
+  // The fix that fits on its own is LoRA; its figure is the one the page shows after the click.
+  const lora = page.locator('[data-act="set:method=lora"]');
+  const item = await lora.locator('xpath=..').textContent();
+  assert.match(item, /fits/);
+  const promised = Number(item.replace('method=lora', '').replace(/[^0-9.]/g, ' ').trim().split(/\s+/)[0]);
+  await lora.click();
+  await page.waitForURL(/method=lora/);
+  await page.waitForFunction(() => /fits/.test(document.querySelector('[data-testid=dit-verdict]')?.textContent ?? '')
+    && !/not/.test(document.querySelector('[data-testid=dit-verdict]').textContent));
+  assert.equal(await gib(page), promised);
+  assert.equal(await page.getByTestId('dit-fixes').count(), 0, 'a run that fits needs no fix');
+  assert.deepEqual([...page.problems], []);
+});

@@ -63,6 +63,19 @@ MODELS = {
                  qk_norm="rms_norm"),
         kinds={"joint": "num_layers"},
     ),
+    # stabilityai/stable-diffusion-3.5-medium transformer/config.json: the first 13 of 24 blocks
+    # add a second self-attention on the image stream (`dual_attention_layers`); the last
+    # block is `context_pre_only` as in every SD3. A kind's count sets the layers (`layers`).
+    "sd3.5-medium": dict(
+        cls="SD3Transformer2DModel",
+        cfg=dict(sample_size=128, patch_size=2, in_channels=16, num_attention_heads=24,
+                 attention_head_dim=64, joint_attention_dim=4096, caption_projection_dim=1536,
+                 pooled_projection_dim=2048, out_channels=16, pos_embed_max_size=384,
+                 qk_norm="rms_norm"),
+        kinds={"dual": None, "joint": None},
+        layers=lambda c: dict(num_layers=c.get("dual", 0) + c.get("joint", 0) + 1,
+                              dual_attention_layers=tuple(range(c.get("dual", 0)))),
+    ),
     # Wan-AI/Wan2.1-T2V-1.3B-Diffusers transformer/config.json
     "wan2.1-1.3b": dict(
         cls="WanTransformer3DModel",
@@ -128,7 +141,7 @@ def inputs(name: str, side: int, frames: int = 1):
         n = h * h
         return dict(hidden_states=torch.randn(b, n, 64, dtype=DT), encoder_hidden_states=torch.randn(b, TEXT, 3584, dtype=DT),
                     timestep=torch.tensor([0.5]), img_shapes=[(1, h, h)], return_dict=False), n
-    if name == "sd3.5-large":
+    if name.startswith("sd3.5"):
         n = (side // 2) ** 2
         return dict(hidden_states=torch.randn(b, 16, side, side, dtype=DT), encoder_hidden_states=torch.randn(b, TEXT, 4096, dtype=DT),
                     pooled_projections=torch.randn(b, 2048, dtype=DT), timestep=torch.tensor([500.0]), return_dict=False), n
@@ -195,7 +208,10 @@ def build(name: str, counts: dict[str, int], training: str):
     spec = MODELS[name]
     cfg = dict(spec["cfg"])
     for kind, key in spec["kinds"].items():
-        cfg[key] = counts.get(kind, 0)
+        if key:
+            cfg[key] = counts.get(kind, 0)
+    if "layers" in spec:
+        cfg.update(spec["layers"](counts))
     model = getattr(diffusers, spec["cls"])(**cfg).to(DT)
     model.train()
     if training == "full":
@@ -272,13 +288,17 @@ def main() -> None:
     # `--only` one name at a time, same `--out`).
     try:
         with open(a.out) as f:
-            rec["models"] = json.load(f)["models"]
+            old = json.load(f)
+        # The record keeps the date of its first models; a model added later carries its own.
+        rec["models"], rec["recorded"] = old["models"], old.get("recorded", rec["recorded"])
     except (OSError, ValueError, KeyError):
         pass
     for name in MODELS:
         if a.only and name not in a.only.split(","):
             continue
         rec["models"][name] = probe(name)
+        if rec["recorded"] != datetime.date.today().isoformat():
+            rec["models"][name]["recorded"] = datetime.date.today().isoformat()
         if name in TEXT_OF:
             rec["models"][name]["text_tokens"] = TEXT_OF[name]
         with open(a.out, "w") as f:

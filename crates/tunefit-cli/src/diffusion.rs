@@ -43,6 +43,9 @@ pub fn render(r: &DiffusionReport) -> String {
             gib(f.band_high)
         );
     }
+    for f in &r.fixes {
+        out += &format!("  fix {:<34} {} {}  {}\n", f.set, gib(f.device), if f.fits { "fits" } else { "    " }, f.note);
+    }
     out += &format!(
         "{}: {} on the device (reserved {}, allocated {}), peak in the {}\n",
         r.model_name,

@@ -83,6 +83,8 @@ fn activation_figures_are_the_recorded_ones() {
         ("flux.1-dev", 1, "flux", "single"),
         ("qwen-image", 0, "qwen-image", "dual"),
         ("sd3.5-large", 0, "sd3.5-large", "joint"),
+        ("sd3.5-medium", 0, "sd3.5-medium", "dual"),
+        ("sd3.5-medium", 1, "sd3.5-medium", "joint"),
         ("wan2.1-1.3b", 0, "wan2.1-1.3b", "block"),
         ("wan2.1-14b", 0, "wan2.1-14b", "block"),
         ("cogvideox-2b", 0, "cogvideox-2b", "block"),
@@ -386,4 +388,44 @@ fn lora_targets_and_swapped_blocks_are_the_trainers() {
     let w = |q: &str| diffusion::evaluate(q).unwrap().memory.weights as f64;
     let removed = w("model=flux.1-dev") - w("model=flux.1-dev&swap=20");
     assert!((removed - j.swapped_bytes()).abs() < 64.0, "{removed} against {}", j.swapped_bytes());
+}
+
+#[test]
+fn fixes_lower_the_memory_and_never_repeat_a_setting() {
+    use tunefit_core::solve::Verdict;
+    // FLUX.1 [dev] LoRA on a bf16 base with T5 and the VAE on a 24 GB card does not fit.
+    let q = "model=flux.1-dev&text_enc=gpu&latents=encode&gpu=rtx-4090";
+    let r = diffusion::evaluate(q).unwrap();
+    assert_eq!(r.fit.as_ref().unwrap().verdict, Verdict::DoesNotFit);
+    let sets: Vec<&str> = r.fixes.iter().map(|f| f.set.as_str()).collect();
+    // What costs nothing comes first.
+    assert_eq!(&sets[..2], ["text_enc=cached", "latents=cached"], "{sets:?}");
+    // Each figure is the link's with that change, the flag its verdict.
+    for f in &r.fixes {
+        let again = diffusion::evaluate(&format!("{}&{}", r.query, f.set)).unwrap();
+        assert_eq!(again.memory.device, f.device, "{}", f.set);
+        assert!(f.device < r.memory.device, "{}", f.set);
+        assert_eq!(f.fits, again.fit.unwrap().verdict == Verdict::Fits, "{}", f.set);
+    }
+    // Of the single changes, 49 of 57 blocks in host memory fit; NF4 alone is still tight.
+    assert!(r.fixes.iter().any(|f| f.set.starts_with("swap=") && f.fits), "{sets:?}");
+    // Swapping asks for the fewest blocks that fit: one fewer does not.
+    let fp8 = diffusion::evaluate("model=flux.1-dev&weights=fp8&res=2048&gpu=rtx-4090").unwrap();
+    assert_eq!(fp8.fit.as_ref().unwrap().verdict, Verdict::Tight);
+    assert!(!fp8.fixes.iter().any(|f| f.set == "weights=fp8"), "a value in force is not offered");
+    let swap = fp8.fixes.iter().find(|f| f.set.starts_with("swap=")).expect("a swap fix");
+    assert!(swap.fits);
+    let n: u64 = swap.set["swap=".len()..].parse().unwrap();
+    let fewer = diffusion::evaluate(&format!("{}&swap={}", fp8.query, n - 1)).unwrap();
+    assert_ne!(fewer.fit.unwrap().verdict, Verdict::Fits, "swap={n} is not the fewest");
+    // When no single change fits, the free and small-risk ones are offered together.
+    let wan = diffusion::evaluate("model=wan2.1-14b&ckpt=none&swap=40&gpu=rtx-4090").unwrap();
+    let together = wan.fixes.last().unwrap();
+    assert!(!wan.fixes[..wan.fixes.len() - 1].iter().any(|f| f.fits), "{:?}", wan.fixes);
+    assert!(together.set.contains('&'), "{together:?}");
+    // A run that fits has none; a UNet is never offered a swap.
+    assert!(diffusion::evaluate("model=sd1.5&gpu=h100-sxm").unwrap().fixes.is_empty());
+    let sdxl = diffusion::evaluate("model=sdxl&method=full&gpu=rtx-4090&optim=adamw").unwrap();
+    assert!(!sdxl.fixes.is_empty() && !sdxl.fixes.iter().any(|f| f.set.starts_with("swap")));
+    assert!(sdxl.fixes.iter().any(|f| f.set == "method=lora" && f.fits));
 }

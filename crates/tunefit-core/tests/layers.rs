@@ -19,7 +19,9 @@ const LAYERS: &[&[&str]] = &[
     // The models.
     &["memory", "time", "cost", "prices"],
     &["solve"],
-    &["fix", "advice", "diffusion"],
+    &["fix", "advice"],
+    // Diffusion models: their own presets and jobs, the language models' replay, verdict and fix.
+    &["diffusion"],
     // The report, and what is built on it.
     &["report"],
     &["markdown", "calibrate", "plan", "export", "share"],

@@ -52,6 +52,8 @@ struct Strings {
     cost: fn(usd: &str, per_h: &str) -> String,
     no_price: &'static str,
     lower_bound: &'static str,
+    /// Above the fixes: changes that lower the memory, each re-evaluated.
+    fixes: &'static str,
     remove: &'static str,
     ema: &'static str,
     prior: &'static str,
@@ -96,6 +98,7 @@ static EN: Strings = Strings {
     cost: |usd, p| format!("at least ${usd} at ${p} per GPU-hour (the cheapest listed on-demand offer)"),
     no_price: "no listed price for this GPU",
     lower_bound: "lower bound",
+    fixes: "What lowers it (click to apply):",
     remove: "Remove from the link",
     ema: "EMA copy of the trained weights",
     prior: "Prior preservation (class images)",
@@ -140,6 +143,7 @@ static RU: Strings = Strings {
     cost: |usd, p| format!("не меньше ${usd} по ${p} за GPU-час (самое дешёвое предложение по требованию)"),
     no_price: "для этого GPU нет цены в каталоге",
     lower_bound: "нижняя граница",
+    fixes: "Что снижает память (нажмите, чтобы применить):",
     remove: "Убрать из ссылки",
     ema: "EMA-копия обучаемых весов",
     prior: "Сохранение априорного класса (class images)",
@@ -307,6 +311,26 @@ fn results(h: &mut Html, r: &DiffusionReport, j: &Job, s: &Strings, gib: bool, r
             ")</p>"
         );
     }
+    if !r.fixes.is_empty() {
+        write_html!(h, r#"<div class="fixes" data-testid="dit-fixes"><p><strong>"#, s.fixes, "</strong></p><ul>");
+        for f in &r.fixes {
+            write_html!(
+                h,
+                r#"<li><button type="button" class="fix" data-testid="dit-fix" data-act="set:"#,
+                f.set,
+                r#"">"#,
+                f.set,
+                "</button> ",
+                size(f.device, gib, ru),
+                " ",
+            );
+            if f.fits {
+                write_html!(h, r#"<span class="badge ok">"#, s.fits, "</span> ");
+            }
+            write_html!(h, r#"<span class="muted">"#, f.note, "</span></li>");
+        }
+        write_html!(h, "</ul></div>");
+    }
     write_html!(
         h,
         r#"<p class="total-line"><span class="total" data-testid="dit-device">"#,
@@ -391,7 +415,7 @@ pub fn html(query: &str, lang: &str, gib: bool) -> Html {
     form(&mut h, query, &j, &bad, s, ru);
     write_html!(h, r#"<div class="results">"#);
     match parsed {
-        Ok(j) => results(&mut h, &diffusion::report(&j), &j, s, gib, ru),
+        Ok(j) => results(&mut h, &diffusion::report_in(&j, if ru { Lang::Ru } else { Lang::En }), &j, s, gib, ru),
         Err(e) => {
             write_html!(
                 h,

@@ -8,6 +8,7 @@
 //! VAE are on the GPU or their outputs cached, the frozen transformer is stored in bf16, fp8,
 //! int8 or NF4, and blocks can be swapped to host memory.
 
+pub mod fix;
 pub mod job;
 pub mod memory;
 pub mod models;
@@ -46,10 +47,18 @@ pub struct DiffusionReport {
     pub time: Option<DiffusionTime>,
     /// What the figures assume that no number says, in English (`assumptions`).
     pub assumptions: Vec<String>,
+    /// On a GPU the run does not fit with the band: the changes that lower its memory, each
+    /// re-evaluated (`fix::fixes`), notes in the report's language.
+    pub fixes: Vec<crate::fix::Fix>,
 }
 
-/// The report of a parsed job.
+/// The report of a parsed job, its fixes' notes in English.
 pub fn report(j: &Job) -> DiffusionReport {
+    report_in(j, Lang::En)
+}
+
+/// The report with its fixes' notes in `lang` (the page's language).
+pub fn report_in(j: &Job, lang: Lang) -> DiffusionReport {
     let memory = memory::estimate(j);
     let gpu = j.gpu.as_deref().and_then(crate::dataset::gpu);
     let fit = gpu.map(|g| {
@@ -57,23 +66,29 @@ pub fn report(j: &Job) -> DiffusionReport {
         DiffusionFit { gpu: g.id.to_string(), vram: g.vram_bytes, verdict: v, band_low: lo, band_high: hi }
     });
     let time = gpu.map(|g| time::time(j, g));
-    let query = job::KEYS
-        .iter()
-        .filter(|(k, _)| *k != "v")
-        .map(|(k, _)| (k, j.value(k)))
-        .filter(|(_, v)| !v.is_empty())
-        .map(|(k, v)| format!("{k}={}", crate::query::percent_encode(&v)))
-        .collect::<Vec<_>>()
-        .join("&");
+    let fixes = fit.as_ref().map_or_else(Vec::new, |f| fix::fixes(j, &query(j), memory.device, f.vram, lang));
     DiffusionReport {
-        query,
+        query: query(j),
         model: j.model.id,
         model_name: j.model.name,
         assumptions: assumptions(j, Lang::En),
         memory,
         fit,
         time,
+        fixes,
     }
+}
+
+/// Every key with the value the run took, as a link spells it: the link that reproduces it.
+pub fn query(j: &Job) -> String {
+    job::KEYS
+        .iter()
+        .filter(|(k, _)| *k != "v")
+        .map(|(k, _)| (k, j.value(k)))
+        .filter(|(_, v)| !v.is_empty())
+        .map(|(k, v)| format!("{k}={}", crate::query::percent_encode(&v)))
+        .collect::<Vec<_>>()
+        .join("&")
 }
 
 /// Parses and estimates a diffusion link.

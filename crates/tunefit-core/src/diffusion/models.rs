@@ -255,27 +255,49 @@ const FLUX_SINGLE: &[Linear] = &[
 ];
 
 const H_SD35L: u64 = 2432;
-/// diffusers `JointTransformerBlock` (SD3.5 Large, `context_pre_only` false): two 6·h
-/// modulations, eight attention projections, a GELU MLP of 4·h per stream.
-const SD35L_JOINT: &[Linear] = &[
-    lin(H_SD35L, 6 * H_SD35L, 2, Mod, Ts),
-    lin(H_SD35L, H_SD35L, 4, Attn, I),
-    lin(H_SD35L, H_SD35L, 4, Attn, T),
-    lin(H_SD35L, 4 * H_SD35L, 1, Mlp, I),
-    lin(H_SD35L, 4 * H_SD35L, 1, Mlp, T),
-    lin(4 * H_SD35L, H_SD35L, 1, Mlp, I),
-    lin(4 * H_SD35L, H_SD35L, 1, Mlp, T),
-];
+const H_SD35M: u64 = 1536;
+/// diffusers `JointTransformerBlock` (`context_pre_only` false): two 6·h modulations, eight
+/// attention projections, a GELU MLP of 4·h per stream.
+const fn sd3_joint(h: u64) -> [Linear; 7] {
+    [
+        lin(h, 6 * h, 2, Mod, Ts),
+        lin(h, h, 4, Attn, I),
+        lin(h, h, 4, Attn, T),
+        lin(h, 4 * h, 1, Mlp, I),
+        lin(h, 4 * h, 1, Mlp, T),
+        lin(4 * h, h, 1, Mlp, I),
+        lin(4 * h, h, 1, Mlp, T),
+    ]
+}
 /// The last joint block (`context_pre_only`): the text stream stops after attention
 /// (`norm1_context` 2·h, no `to_add_out`, no `ff_context`).
-const SD35L_LAST: &[Linear] = &[
-    lin(H_SD35L, 6 * H_SD35L, 1, Mod, Ts),
-    lin(H_SD35L, 2 * H_SD35L, 1, Mod, Ts),
-    lin(H_SD35L, H_SD35L, 4, Attn, I),
-    lin(H_SD35L, H_SD35L, 3, Attn, T),
-    lin(H_SD35L, 4 * H_SD35L, 1, Mlp, I),
-    lin(4 * H_SD35L, H_SD35L, 1, Mlp, I),
+const fn sd3_last(h: u64) -> [Linear; 6] {
+    [
+        lin(h, 6 * h, 1, Mod, Ts),
+        lin(h, 2 * h, 1, Mod, Ts),
+        lin(h, h, 4, Attn, I),
+        lin(h, h, 3, Attn, T),
+        lin(h, 4 * h, 1, Mlp, I),
+        lin(4 * h, h, 1, Mlp, I),
+    ]
+}
+const SD35L_JOINT: &[Linear] = &sd3_joint(H_SD35L);
+const SD35L_LAST: &[Linear] = &sd3_last(H_SD35L);
+/// SD3.5 Medium's first 13 blocks (`dual_attention_layers`): `SD35AdaLayerNormZeroX`'s 9·h
+/// modulation (shift, scale and gate for a second attention), the joint attention's eight
+/// projections and `attn2`'s four, a self-attention of the image stream alone.
+const SD35M_DUAL: &[Linear] = &[
+    lin(H_SD35M, 9 * H_SD35M, 1, Mod, Ts),
+    lin(H_SD35M, 6 * H_SD35M, 1, Mod, Ts),
+    lin(H_SD35M, H_SD35M, 8, Attn, I),
+    lin(H_SD35M, H_SD35M, 4, Attn, T),
+    lin(H_SD35M, 4 * H_SD35M, 1, Mlp, I),
+    lin(H_SD35M, 4 * H_SD35M, 1, Mlp, T),
+    lin(4 * H_SD35M, H_SD35M, 1, Mlp, I),
+    lin(4 * H_SD35M, H_SD35M, 1, Mlp, T),
 ];
+const SD35M_JOINT: &[Linear] = &sd3_joint(H_SD35M);
+const SD35M_LAST: &[Linear] = &sd3_last(H_SD35M);
 
 /// diffusers `WanTransformerBlock`: self-attention and cross-attention (q/k/v/out each), a
 /// GELU MLP of `ffn_dim`; modulation is a learned table plus the shared timestep projection.
@@ -345,6 +367,16 @@ const SAVED_SD35L: Saved = Saved {
     full: coef(141_520.0, 9_144_832.0, (152, 333)),
     lora_attn: coef(117_456.0, 7_595_008.0, (248, 346)),
     lora_all: coef(185_680.0, 11_980_928.0, (312, 500)),
+};
+const SAVED_SD35M_DUAL: Saved = Saved {
+    full: coef(132680.0, 5788160.0, (204, 446)),
+    lora_attn: coef(130120.0, 4815360.0, (348, 504)),
+    lora_all: coef(176328.0, 7588480.0, (412, 666)),
+};
+const SAVED_SD35M_JOINT: Saved = Saved {
+    full: coef(89384.0, 5775872.0, (152, 333)),
+    lora_attn: coef(74280.0, 4803072.0, (248, 347)),
+    lora_all: coef(117416.0, 7576192.0, (312, 501)),
 };
 const SAVED_WAN_1_3B: Saved = Saved {
     full: coef(140_420.0, 1_241_344.0, (157, 308)),
@@ -514,6 +546,47 @@ pub static MODELS: &[DitModel] = &[
         between: None,
     },
     DitModel {
+        id: "sd3.5-medium",
+        name: "Stable Diffusion 3.5 Medium",
+        kind: Kind::Image,
+        repo: "stabilityai/stable-diffusion-3.5-medium",
+        non_block: 19_476_544,
+        blocks: &[
+            BlockKind {
+                name: "transformer_blocks[:13]",
+                count: 13,
+                params: 101_506_944,
+                linears: SD35M_DUAL,
+                saved: SAVED_SD35M_DUAL,
+            },
+            BlockKind {
+                name: "transformer_blocks[13:23]",
+                count: 10,
+                params: 84_980_992,
+                linears: SD35M_JOINT,
+                saved: SAVED_SD35M_JOINT,
+            },
+            BlockKind {
+                name: "transformer_blocks[-1]",
+                count: 1,
+                params: 54_294_784,
+                linears: SD35M_LAST,
+                saved: SAVED_SD35M_JOINT,
+            },
+        ],
+        hidden: H_SD35M,
+        text: TextPath::Joint,
+        tokens: TokenRule { spatial: 16, temporal: 0 },
+        text_tokens: 77 + 77,
+        default_res: (1024, 1024),
+        default_frames: 1,
+        text_encoders: &[CLIP_L_TEXT_PROJ, CLIP_G_TEXT_PROJ, T5_XXL],
+        vae: Some(VAE_Z16),
+        latent_channels: 64,
+        outer: &[],
+        between: None,
+    },
+    DitModel {
         id: "qwen-image",
         name: "Qwen-Image",
         kind: Kind::Image,
@@ -612,12 +685,13 @@ pub static MODELS: &[DitModel] = &[
 
 /// The presets' ids, apart from their data: what the page's first load needs to recognize a
 /// diffusion link and list the models (the data loads with the lazy module).
-pub const IDS: [&str; 11] = [
+pub const IDS: [&str; 12] = [
     "sd1.5",
     "sdxl",
     "flux.1-dev",
     "flux.1-schnell",
     "sd3.5-large",
+    "sd3.5-medium",
     "qwen-image",
     "wan2.1-1.3b",
     "wan2.1-14b",
