@@ -76,6 +76,16 @@ MODELS = {
         layers=lambda c: dict(num_layers=c.get("dual", 0) + c.get("joint", 0) + 1,
                               dual_attention_layers=tuple(range(c.get("dual", 0)))),
     ),
+    # PixArt-alpha/PixArt-Sigma-XL-2-1024-MS transformer/config.json (diffusers
+    # scripts/convert_pixart_sigma_to_diffusers.py's Transformer2DModel kwargs)
+    "pixart-sigma": dict(
+        cls="PixArtTransformer2DModel",
+        cfg=dict(sample_size=128, patch_size=2, in_channels=4, out_channels=8, num_attention_heads=16,
+                 attention_head_dim=72, cross_attention_dim=1152, caption_channels=4096,
+                 norm_type="ada_norm_single", norm_elementwise_affine=False, norm_eps=1e-6,
+                 use_additional_conditions=False, interpolation_scale=2, activation_fn="gelu-approximate"),
+        kinds={"block": "num_layers"},
+    ),
     # Wan-AI/Wan2.1-T2V-1.3B-Diffusers transformer/config.json
     "wan2.1-1.3b": dict(
         cls="WanTransformer3DModel",
@@ -145,6 +155,11 @@ def inputs(name: str, side: int, frames: int = 1):
         n = (side // 2) ** 2
         return dict(hidden_states=torch.randn(b, 16, side, side, dtype=DT), encoder_hidden_states=torch.randn(b, TEXT, 4096, dtype=DT),
                     pooled_projections=torch.randn(b, 2048, dtype=DT), timestep=torch.tensor([500.0]), return_dict=False), n
+    if name == "pixart-sigma":
+        n = (side // 2) ** 2
+        return dict(hidden_states=torch.randn(b, 4, side, side, dtype=DT), encoder_hidden_states=torch.randn(b, TEXT, 4096, dtype=DT),
+                    timestep=torch.tensor([500]), added_cond_kwargs={"resolution": None, "aspect_ratio": None},
+                    return_dict=False), n
     if name.startswith("cogvideox"):
         n = frames * (side // 2) ** 2
         return dict(hidden_states=torch.randn(b, frames, 16, side, side, dtype=DT),

@@ -85,6 +85,7 @@ fn activation_figures_are_the_recorded_ones() {
         ("sd3.5-large", 0, "sd3.5-large", "joint"),
         ("sd3.5-medium", 0, "sd3.5-medium", "dual"),
         ("sd3.5-medium", 1, "sd3.5-medium", "joint"),
+        ("pixart-sigma", 0, "pixart-sigma", "block"),
         ("wan2.1-1.3b", 0, "wan2.1-1.3b", "block"),
         ("wan2.1-14b", 0, "wan2.1-14b", "block"),
         ("cogvideox-2b", 0, "cogvideox-2b", "block"),

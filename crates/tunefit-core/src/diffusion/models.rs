@@ -314,6 +314,10 @@ const fn cogvideox_linears(h: u64) -> [Linear; 4] {
 }
 const COGVIDEOX_2B: &[Linear] = &cogvideox_linears(1920);
 const COGVIDEOX_5B: &[Linear] = &cogvideox_linears(3072);
+/// diffusers `BasicTransformerBlock` as PixArt-Σ configures it (`ada_norm_single`): self- and
+/// cross-attention over the 1152-wide projected T5 states, a tanh-GELU MLP of 4·h; the
+/// modulation is a learned table per block plus one shared timestep projection outside.
+const PIXART: &[Linear] = &wan_linears(1152, 4608);
 /// diffusers `LTXVideoTransformerBlock`: self- and cross-attention (cross_attention_dim
 /// 2048), GELU MLP 4·h.
 const LTX: &[Linear] = &wan_linears(2048, 8192);
@@ -323,6 +327,9 @@ const CLIP_L_TEXT_PROJ: Companion = Companion { name: "CLIP ViT-L/14 text + proj
 pub(super) const CLIP_G_TEXT_PROJ: Companion =
     Companion { name: "OpenCLIP bigG/14 text + projection", params: 694_659_840 };
 const T5_XXL: Companion = Companion { name: "T5-v1.1-XXL encoder", params: 4_762_310_656 };
+/// AutoencoderKL with 4 latent channels (SD 1.x, SDXL, PixArt-Σ's SDXL VAE): components.csv,
+/// param_counts.py `vae_kl(4, quant_conv=True)`.
+pub(super) const VAE_Z4: Companion = Companion { name: "AutoencoderKL (4 channels)", params: 83_653_863 };
 const VAE_Z16: Companion = Companion { name: "AutoencoderKL (16 channels)", params: 83_819_683 };
 /// Qwen-Image's prompt encoder, the Qwen2.5-VL-7B language model: components.csv records
 /// only its stated size; the count is the Qwen2.5-7B preset's (catalog.rs), the vision tower
@@ -377,6 +384,11 @@ const SAVED_SD35M_JOINT: Saved = Saved {
     full: coef(89384.0, 5775872.0, (152, 333)),
     lora_attn: coef(74280.0, 4803072.0, (248, 347)),
     lora_all: coef(117416.0, 7576192.0, (312, 501)),
+};
+const SAVED_PIXART: Saved = Saved {
+    full: coef(53128.0, 313344.0, (80, 171)),
+    lora_attn: coef(55816.0, 911360.0, (176, 238)),
+    lora_all: coef(78984.0, 911360.0, (200, 284)),
 };
 const SAVED_WAN_1_3B: Saved = Saved {
     full: coef(140_420.0, 1_241_344.0, (157, 308)),
@@ -587,6 +599,33 @@ pub static MODELS: &[DitModel] = &[
         between: None,
     },
     DitModel {
+        id: "pixart-sigma",
+        name: "PixArt-Σ XL 1024",
+        kind: Kind::Image,
+        repo: "PixArt-alpha/PixArt-Sigma-XL-2-1024-MS",
+        non_block: 15_700_640,
+        blocks: &[BlockKind {
+            name: "transformer_blocks",
+            count: 28,
+            params: 21_255_552,
+            linears: PIXART,
+            saved: SAVED_PIXART,
+        }],
+        hidden: 1152,
+        text: TextPath::Cross,
+        tokens: TokenRule { spatial: 16, temporal: 0 },
+        // T5 prompts padded to 300 tokens (pipeline_pixart_sigma.py `max_sequence_length`).
+        text_tokens: 300,
+        default_res: (1024, 1024),
+        default_frames: 1,
+        text_encoders: &[T5_XXL],
+        vae: Some(VAE_Z4),
+        // 4 latent channels in 2×2 patches.
+        latent_channels: 16,
+        outer: &[],
+        between: None,
+    },
+    DitModel {
         id: "qwen-image",
         name: "Qwen-Image",
         kind: Kind::Image,
@@ -685,13 +724,14 @@ pub static MODELS: &[DitModel] = &[
 
 /// The presets' ids, apart from their data: what the page's first load needs to recognize a
 /// diffusion link and list the models (the data loads with the lazy module).
-pub const IDS: [&str; 12] = [
+pub const IDS: [&str; 13] = [
     "sd1.5",
     "sdxl",
     "flux.1-dev",
     "flux.1-schnell",
     "sd3.5-large",
     "sd3.5-medium",
+    "pixart-sigma",
     "qwen-image",
     "wan2.1-1.3b",
     "wan2.1-14b",

@@ -15,12 +15,8 @@ use super::models::{
     Role::*,
     Saved, TextPath, TokenRule,
     Tokens::{Level as Lv, Text as T, Timestep as Ts},
-    CLIP_G_TEXT_PROJ, CLIP_L_TEXT,
+    CLIP_G_TEXT_PROJ, CLIP_L_TEXT, VAE_Z4,
 };
-
-/// AutoencoderKL with 4 latent channels (SD 1.x, SDXL): components.csv, param_counts.py
-/// `vae_kl(4, quant_conv=True)`.
-const VAE_Z4: Companion = Companion { name: "AutoencoderKL (4 channels)", params: 83_653_863 };
 
 /// A UNet preset: text cross-attended (77 CLIP tokens), one token per latent pixel (the VAE's
 /// 8× downsampling), four latent channels.
