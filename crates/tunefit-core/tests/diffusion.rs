@@ -430,3 +430,31 @@ fn fixes_lower_the_memory_and_never_repeat_a_setting() {
     assert!(!sdxl.fixes.is_empty() && !sdxl.fixes.iter().any(|f| f.set.starts_with("swap")));
     assert!(sdxl.fixes.iter().any(|f| f.set == "method=lora" && f.fits));
 }
+
+#[test]
+fn aspect_buckets_peak_at_the_largest_and_time_their_mean() {
+    let q = "model=sdxl&res=1024x1024,832x1216,640x1536&gpu=h100-sxm";
+    let j = parse(q).unwrap();
+    // 832x1216 is 104 x 152 = 15,808 latent pixels, 640x1536 80 x 192 = 15,360, 1024² 16,384.
+    assert_eq!((j.width, j.height), (1024, 1024));
+    let r = diffusion::evaluate(q).unwrap();
+    assert_eq!(r.memory, diffusion::evaluate("model=sdxl&res=1024&gpu=h100-sxm").unwrap().memory);
+    let step =
+        |res: &str| diffusion::evaluate(&format!("model=sdxl&res={res}&gpu=h100-sxm")).unwrap().time.unwrap().step_s;
+    let mean = (step("1024x1024") + step("832x1216") + step("640x1536")) / 3.0;
+    assert!((r.time.unwrap().step_s - mean).abs() < 1e-12);
+    // The link keeps every bucket in its order; the first of equal ones is the peak.
+    assert!(
+        r.query.contains("res=1024x1024%2C832x1216%2C640x1536") || r.query.contains("res=1024x1024,832x1216,640x1536"),
+        "{}",
+        r.query
+    );
+    assert_eq!(parse("model=flux.1-dev&res=768x1024,1024x768").unwrap().width, 768);
+    assert!(r.assumptions.iter().any(|a| a.starts_with("3 aspect buckets")));
+    // A bad bucket is named by the key.
+    let e = parse("model=sdxl&res=1024,abc").unwrap_err();
+    assert_eq!(e.0[0].key, "res");
+    // The lower-resolution fix scales every bucket.
+    let big = diffusion::evaluate("model=sdxl&method=full&optim=adamw&res=1024x1024,832x1216&gpu=rtx-4090").unwrap();
+    assert!(big.fixes.iter().any(|f| f.set == "res=768x768,576x896"), "{:?}", big.fixes);
+}

@@ -118,11 +118,13 @@ fn candidates(j: &Job) -> Vec<(String, Gives)> {
         out.push((format!("batch={b}"), Gives::SmallerBatch));
         b /= 2;
     }
-    // Three quarters and half of each side, on the 64-pixel grid the trainers' buckets use.
+    // Three quarters and half of each side of every bucket, on the 64-pixel grid the
+    // trainers' buckets use.
     for (num, den) in [(3, 4), (1, 2)] {
         let side = |px: u64| (px * num / den / 64).max(1) * 64;
         if side(j.width) < j.width {
-            out.push((format!("res={}x{}", side(j.width), side(j.height)), Gives::LowerRes));
+            let res: Vec<String> = j.buckets.iter().map(|&(w, h)| format!("{}x{}", side(w), side(h))).collect();
+            out.push((format!("res={}", res.join(",")), Gives::LowerRes));
         }
     }
     if !lora {

@@ -154,9 +154,32 @@ pub struct Job {
     /// images (`--with_prior_preservation` concatenates them), so the forward runs twice the batch.
     pub prior: bool,
     pub gpu: Option<String>,
+    /// The aspect buckets a trainer sorts the images into (`res` lists them; one by default):
+    /// `width` × `height` is the one with the most tokens, where the memory peaks.
+    pub buckets: Vec<(u64, u64)>,
 }
 
 impl Job {
+    /// Sets the buckets and the largest of them as the run's size.
+    pub fn set_buckets(&mut self, b: Vec<(u64, u64)>) {
+        self.buckets = b;
+        let tokens = |&(w, h): &(u64, u64)| {
+            let mut one = self.clone();
+            (one.width, one.height) = (w, h);
+            one.image_tokens()
+        };
+        // The first of the largest, so a link's order decides ties.
+        let largest = self.buckets.iter().rev().max_by_key(|b| tokens(b)).copied();
+        if let Some((w, h)) = largest {
+            (self.width, self.height) = (w, h);
+        }
+    }
+    /// This run at one bucket's size.
+    pub fn at_bucket(&self, (w, h): (u64, u64)) -> Job {
+        let mut one = self.clone();
+        (one.width, one.height, one.buckets) = (w, h, vec![(w, h)]);
+        one
+    }
     /// Tokens of one sample's latent (image or video), before text.
     pub fn image_tokens(&self) -> u64 {
         let t = self.model.tokens;
@@ -210,7 +233,7 @@ impl Job {
             "adapter_dtype" => spell(ADAPTER_DTYPES, &self.adapter_bytes),
             "weights" => spell(STORAGES, &self.weights),
             "text_weights" => spell(STORAGES, &self.text_weights),
-            "res" => format!("{}x{}", self.width, self.height),
+            "res" => self.buckets.iter().map(|(w, h)| format!("{w}x{h}")).collect::<Vec<_>>().join(","),
             "frames" => self.frames.to_string(),
             "batch" => self.batch.to_string(),
             "text_tokens" => self.text_tokens.to_string(),
@@ -242,7 +265,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ("targets", "attn, attn+mlp or all"),
     ("adapter_dtype", "fp32 or bf16"),
     ("weights", "bf16, fp8, int8 or nf4"),
-    ("res", "W or WxH in pixels, 64 to 8192"),
+    ("res", "W or WxH in pixels, 64 to 8192; aspect buckets comma-separated (the memory at the largest)"),
     ("frames", "1 to 1024 (video models)"),
     ("batch", "1 to 256"),
     ("text_tokens", "0 to 4096"),
@@ -326,6 +349,19 @@ fn resolution(v: &str) -> Result<(u64, u64), QueryError> {
     Ok((side(w)?, side(h)?))
 }
 
+/// Aspect buckets, comma-separated (`1024x1024,832x1216,1216x832`): at most 64, each a
+/// `resolution`.
+fn buckets(v: &str) -> Result<Vec<(u64, u64)>, QueryError> {
+    let all = v.split(',').map(resolution).collect::<Result<Vec<_>, _>>()?;
+    if all.len() > 64 {
+        return Err(QueryError::new(
+            "res",
+            Problem::OutOfRange { value: format!("{} buckets", all.len()), lo: "1".into(), hi: "64".into() },
+        ));
+    }
+    Ok(all)
+}
+
 /// Parses a diffusion link; every bad key is reported, none is silently defaulted.
 pub fn parse(query: &str) -> Result<Job, QueryErrors> {
     let mut errors = Vec::new();
@@ -369,6 +405,7 @@ fn defaults(m: &'static DitModel) -> Job {
         weights: Storage::Bf16,
         width: m.default_res.0,
         height: m.default_res.1,
+        buckets: vec![m.default_res],
         frames: m.default_frames,
         batch: 1,
         text_tokens: m.text_tokens,
@@ -399,7 +436,7 @@ fn apply(j: &mut Job, k: &str, v: &str) -> Result<(), QueryError> {
         "targets" => j.targets = one_of(k, v, TARGETS)?,
         "adapter_dtype" => j.adapter_bytes = one_of(k, v, ADAPTER_DTYPES)?,
         "weights" => j.weights = one_of(k, v, STORAGES)?,
-        "res" => (j.width, j.height) = resolution(v)?,
+        "res" => j.set_buckets(buckets(v)?),
         "frames" => j.frames = whole(k, v, 1, 1024)?,
         "batch" => j.batch = whole(k, v, 1, 256)?,
         "text_tokens" => j.text_tokens = whole(k, v, 0, 4096)?,

@@ -104,12 +104,13 @@ pub fn assumptions(j: &Job, lang: Lang) -> Vec<String> {
     let frames = if j.model.kind == models::Kind::Video { format!(" × {}", j.frames) } else { String::new() };
     let (image, seq) = (j.image_tokens(), j.seq_tokens());
     let unet = j.model.between.is_some();
+    let buckets = j.buckets.len();
     let context = crate::framework::CUDA_CONTEXT >> 20;
     let cached = j.text_encoders == job::TextEncoders::Cached;
     let latents = j.latents == job::Latents::Cached;
     let dtype = if j.adapter_bytes == 4.0 { "fp32" } else { "bf16" };
     let lora = j.method == job::Method::Lora;
-    if ru {
+    let mut out = if ru {
         vec![
             if unet {
                 format!(
@@ -179,5 +180,19 @@ pub fn assumptions(j: &Job, lang: Lang) -> Vec<String> {
             },
             format!("CUDA context {context} MiB in the device figure"),
         ]
+    };
+    if buckets > 1 {
+        out.insert(
+            1,
+            if ru {
+                format!(
+                    "{buckets} {} по соотношению сторон: память в самой большой, время в среднем по ним (ключ res)",
+                    crate::diag::plural_ru(buckets as u64, "корзина", "корзины", "корзин")
+                )
+            } else {
+                format!("{buckets} aspect buckets: the memory at the largest, the time their mean (key res)")
+            },
+        );
     }
+    out
 }

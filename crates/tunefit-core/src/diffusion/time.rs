@@ -151,7 +151,34 @@ fn offloaded_bytes(j: &Job) -> f64 {
     }
 }
 
+/// One micro-step on `g`; with several aspect buckets, their mean (a run that draws each
+/// bucket equally often), each kernel class averaged the same way.
 pub fn time(j: &Job, g: &Gpu) -> DiffusionTime {
+    if j.buckets.len() < 2 {
+        return one_bucket(j, g);
+    }
+    let each: Vec<DiffusionTime> = j.buckets.iter().map(|&b| one_bucket(&j.at_bucket(b), g)).collect();
+    let mean = |f: fn(&DiffusionTime) -> f64| each.iter().map(f).sum::<f64>() / each.len() as f64;
+    let step_s = mean(|t| t.step_s);
+    let hours = step_s * j.steps as f64 / 3600.0;
+    let usd_per_gpu_h = each[0].usd_per_gpu_h;
+    DiffusionTime {
+        gemm_s: mean(|t| t.gemm_s),
+        attn_s: mean(|t| t.attn_s),
+        elementwise_s: mean(|t| t.elementwise_s),
+        dequant_s: mean(|t| t.dequant_s),
+        swap_s: mean(|t| t.swap_s),
+        cpu_s: mean(|t| t.cpu_s),
+        step_s,
+        flops: mean(|t| t.flops),
+        steps: j.steps,
+        hours,
+        usd_per_gpu_h,
+        usd: usd_per_gpu_h.map(|p| p * hours),
+    }
+}
+
+fn one_bucket(j: &Job, g: &Gpu) -> DiffusionTime {
     let m = j.model;
     let b = j.samples() as f64;
     let t = j.text_tokens as f64;
