@@ -112,5 +112,13 @@ test('diffusion: a full SDXL fine-tune too large for an RTX 4090 names its fixes
     && !/not/.test(document.querySelector('[data-testid=dit-verdict]').textContent));
   assert.equal(await gib(page), promised);
   assert.equal(await page.getByTestId('dit-fixes').count(), 0, 'a run that fits needs no fix');
+  // Every GPU's verdict for this run, one row per GPU of the picker; choosing the T4 from the
+  // table makes it the run's GPU.
+  const t4 = page.getByTestId('dit-gpu-row-t4');
+  assert.match(await page.getByTestId('dit-gpu-row-rtx-4090').getAttribute('class'), /selected/);
+  await t4.locator('button').click();
+  await page.waitForURL(/gpu=t4/);
+  await page.waitForFunction(() => document.querySelector('[data-testid=dit-gpu-row-t4]')?.classList.contains('selected'));
+  assert.equal(await page.getByTestId('dit-gpus').locator('tbody tr').count(), await page.locator('[data-key=gpu] option').count() - 1);
   assert.deepEqual([...page.problems], []);
 });

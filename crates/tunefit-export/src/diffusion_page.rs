@@ -54,6 +54,8 @@ struct Strings {
     lower_bound: &'static str,
     /// Above the fixes: changes that lower the memory, each re-evaluated.
     fixes: &'static str,
+    every_gpu: &'static str,
+    gpu_columns: [&'static str; 4],
     remove: &'static str,
     ema: &'static str,
     prior: &'static str,
@@ -99,6 +101,8 @@ static EN: Strings = Strings {
     no_price: "no listed price for this GPU",
     lower_bound: "lower bound",
     fixes: "What lowers it (click to apply):",
+    every_gpu: "Every GPU",
+    gpu_columns: ["GPU", "Memory", "This run", "Cheapest on-demand, per GPU-hour"],
     remove: "Remove from the link",
     ema: "EMA copy of the trained weights",
     prior: "Prior preservation (class images)",
@@ -144,6 +148,8 @@ static RU: Strings = Strings {
     no_price: "для этого GPU нет цены в каталоге",
     lower_bound: "нижняя граница",
     fixes: "Что снижает память (нажмите, чтобы применить):",
+    every_gpu: "Все GPU",
+    gpu_columns: ["GPU", "Память", "Этот запуск", "Дешевле всего по запросу, за GPU-час"],
     remove: "Убрать из ссылки",
     ema: "EMA-копия обучаемых весов",
     prior: "Сохранение априорного класса (class images)",
@@ -384,7 +390,67 @@ fn results(h: &mut Html, r: &DiffusionReport, j: &Job, s: &Strings, gib: bool, r
             "</p>"
         );
     }
+    gpu_table(h, r, s, gib, ru);
     write_html!(h, r#"<p class="muted">"#, s.scope, "</p></section>");
+}
+
+/// Every GPU with its verdict for this run and its cheapest on-demand price, smallest memory
+/// first; a GPU's name chooses it (the link's `gpu`).
+fn gpu_table(h: &mut Html, r: &DiffusionReport, s: &Strings, gib: bool, ru: bool) {
+    let [c_gpu, c_memory, c_verdict, c_price] = s.gpu_columns;
+    write_html!(
+        h,
+        r#"<h3>"#,
+        s.every_gpu,
+        r#"</h3><div class="scroll" tabindex="0" role="region" aria-label=""#,
+        s.every_gpu,
+        r#""><table class="data" data-testid="dit-gpus"><thead><tr><th scope="col">"#,
+        c_gpu,
+        r#"</th><th scope="col" class="num">"#,
+        c_memory,
+        r#"</th><th scope="col">"#,
+        c_verdict,
+        r#"</th><th scope="col" class="num">"#,
+        c_price,
+        "</th></tr></thead><tbody>"
+    );
+    let chosen = r.fit.as_ref().map(|f| f.gpu.as_str());
+    for f in &r.every_gpu {
+        let name = tunefit_core::dataset::gpu(&f.gpu).map_or(f.gpu.as_str(), |g| g.name);
+        let (class, word) = match f.verdict {
+            Verdict::Fits => ("ok", s.fits),
+            Verdict::Tight => ("warn", s.tight),
+            Verdict::DoesNotFit => ("bad", s.no_fit),
+        };
+        let price = f.usd_per_gpu_h.map_or_else(|| "—".to_string(), |p| format!("${}", decimal(p, 2, ru)));
+        write_html!(h, r#"<tr data-testid="dit-gpu-row-"#, f.gpu, r#"""#);
+        if chosen == Some(f.gpu.as_str()) {
+            write_html!(h, r#" class="selected""#);
+        }
+        write_html!(
+            h,
+            r#"><th scope="row"><button type="button" class="link" data-act="set:gpu="#,
+            f.gpu,
+            r#"">"#,
+            name,
+            r#"</button></th><td class="num" data-label=""#,
+            c_memory,
+            r#"">"#,
+            size(f.vram, gib, ru),
+            r#"</td><td data-label=""#,
+            c_verdict,
+            r#""><span class="badge "#,
+            class,
+            r#"">"#,
+            word,
+            r#"</span></td><td class="num" data-label=""#,
+            c_price,
+            r#"">"#,
+            price,
+            "</td></tr>"
+        );
+    }
+    write_html!(h, "</tbody></table></div>");
 }
 
 /// The page for a diffusion link: its fields and, when the link parses, the report; when it
@@ -472,6 +538,10 @@ mod tests {
             "Wan's encoder has no cited size"
         );
         assert!(video.contains("Кадры") && video.contains(" GB") && video.contains("помещается"), "{video}");
+        // Every GPU is listed with its verdict; the chosen one is marked, a name chooses it.
+        let table = html("model=flux.1-dev&gpu=rtx-4090", "en", true).into_string();
+        assert!(table.contains(r#"data-testid="dit-gpu-row-rtx-4090" class="selected""#), "{table}");
+        assert!(table.contains(r#"data-act="set:gpu=a100-80gb""#) && table.contains("dit-gpu-row-h100-sxm"));
         // A UNet has no swap field; a transformer has.
         let unet = html("model=sdxl&gpu=rtx-4090", "en", false).into_string();
         assert!(!unet.contains(r#"data-key="swap""#) && image.contains(r#"data-key="swap""#));

@@ -32,6 +32,22 @@ pub struct DiffusionFit {
     pub verdict: Verdict,
     pub band_low: u64,
     pub band_high: u64,
+    /// The cheapest listed on-demand price of one such GPU, US dollars an hour.
+    pub usd_per_gpu_h: Option<f64>,
+}
+
+impl DiffusionFit {
+    fn on(device: u64, g: &crate::dataset::Gpu) -> DiffusionFit {
+        let (verdict, band_low, band_high) = verdict(device, g.vram_bytes);
+        DiffusionFit {
+            gpu: g.id.to_string(),
+            vram: g.vram_bytes,
+            verdict,
+            band_low,
+            band_high,
+            usd_per_gpu_h: time::cheapest(g.id),
+        }
+    }
 }
 
 /// What a diffusion link answers.
@@ -50,6 +66,8 @@ pub struct DiffusionReport {
     /// On a GPU the run does not fit with the band: the changes that lower its memory, each
     /// re-evaluated (`fix::fixes`), notes in the report's language.
     pub fixes: Vec<crate::fix::Fix>,
+    /// Every GPU of the dataset, smallest memory first, with its verdict and cheapest price.
+    pub every_gpu: Vec<DiffusionFit>,
 }
 
 /// The report of a parsed job, its fixes' notes in English.
@@ -61,10 +79,11 @@ pub fn report(j: &Job) -> DiffusionReport {
 pub fn report_in(j: &Job, lang: Lang) -> DiffusionReport {
     let memory = memory::estimate(j);
     let gpu = j.gpu.as_deref().and_then(crate::dataset::gpu);
-    let fit = gpu.map(|g| {
-        let (v, lo, hi) = verdict(memory.device, g.vram_bytes);
-        DiffusionFit { gpu: g.id.to_string(), vram: g.vram_bytes, verdict: v, band_low: lo, band_high: hi }
-    });
+    let fit = gpu.map(|g| DiffusionFit::on(memory.device, g));
+    // The memory does not depend on the GPU: one estimate, every GPU's verdict.
+    let mut every_gpu: Vec<DiffusionFit> =
+        crate::dataset::gpus().iter().map(|g| DiffusionFit::on(memory.device, g)).collect();
+    every_gpu.sort_by_key(|f| f.vram);
     let time = gpu.map(|g| time::time(j, g));
     let fixes = fit.as_ref().map_or_else(Vec::new, |f| fix::fixes(j, &query(j), memory.device, f.vram, lang));
     DiffusionReport {
@@ -76,6 +95,7 @@ pub fn report_in(j: &Job, lang: Lang) -> DiffusionReport {
         fit,
         time,
         fixes,
+        every_gpu,
     }
 }
 

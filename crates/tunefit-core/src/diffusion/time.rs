@@ -233,7 +233,7 @@ fn one_bucket(j: &Job, g: &Gpu) -> DiffusionTime {
 
 /// The lowest on-demand price per GPU-hour listed for `gpu`, in US dollars (each offer's
 /// own currency converted at the dataset's dated rate).
-fn cheapest(gpu: &str) -> Option<f64> {
+pub(super) fn cheapest(gpu: &str) -> Option<f64> {
     crate::dataset::offers()
         .iter()
         .filter(|o| o.gpu == gpu)
