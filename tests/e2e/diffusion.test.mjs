@@ -3,6 +3,7 @@
 // language models' picker, chooses their GPU, quantizes the base until it fits, and the link
 // follows; a bad value is named while the fields keep what the link said; Russian too.
 import { test, before, after } from 'node:test';
+import { readFileSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { serve, launch, openPage } from './harness.mjs';
 
@@ -122,3 +123,35 @@ test('diffusion: a full SDXL fine-tune too large for an RTX 4090 names its fixes
   assert.equal(await page.getByTestId('dit-gpus').locator('tbody tr').count(), await page.locator('[data-key=gpu] option').count() - 1);
   assert.deepEqual([...page.problems], []);
 });
+
+test('diffusion: the embed names its run and links back, compact and unclipped from 320 to 800 px', async () => {
+  for (const width of [320, 420, 800]) {
+    const page = await openPage(browser, server.url + '?model=sdxl&gpu=rtx-4090&method=full&optim=adamw&embed=1', { viewport: { width, height: 900 } });
+    await page.getByTestId('dit-verdict').waitFor();
+    const head = page.getByTestId('embed-head');
+    assert.ok(await head.isVisible());
+    assert.match(await head.textContent(), /Stable Diffusion XL 1\.0 · full · RTX 4090/);
+    const href = await page.getByTestId('embed-open').getAttribute('href');
+    assert.match(href, /model=sdxl/);
+    assert.doesNotMatch(href, /embed=/);
+    // Compact: the verdict and the memory; the fields, fixes and GPU table are the full page's.
+    assert.equal(await page.locator('[data-key=model]').isVisible(), false);
+    assert.equal(await page.getByTestId('dit-fixes').isVisible(), false);
+    assert.equal(await page.getByTestId('dit-every-gpu').isVisible(), false);
+    const [scroll, height] = await page.evaluate(() => [document.documentElement.scrollWidth, document.querySelector('main').getBoundingClientRect().height]);
+    assert.ok(scroll <= width, `${scroll}px wide at ${width}px`);
+    assert.ok(height <= 700, `${height}px tall at ${width}px`);
+    assert.deepEqual([...page.problems], []);
+  }
+});
+
+const AXE = readFileSync('node_modules/axe-core/axe.min.js', 'utf8');
+for (const [lang, viewport] of [['en', undefined], ['ru', { width: 390, height: 844 }]]) {
+  test(`diffusion: axe-core finds no accessibility violations (${lang}${viewport ? ', phone' : ''})`, async () => {
+    const page = await openPage(browser, server.url + `?model=flux.1-dev&gpu=rtx-4090&lang=${lang}`, { bypassCSP: true, ...(viewport ? { viewport } : {}) });
+    await page.getByTestId('dit-fixes').waitFor();
+    await page.addScriptTag({ content: AXE });
+    const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+    assert.deepEqual(result.violations.map((v) => `${v.id}: ${v.nodes.length} × ${v.nodes[0]?.target}`), []);
+  });
+}

@@ -55,6 +55,7 @@ struct Strings {
     /// Above the fixes: changes that lower the memory, each re-evaluated.
     fixes: &'static str,
     every_gpu: &'static str,
+    open_full: &'static str,
     gpu_columns: [&'static str; 4],
     remove: &'static str,
     ema: &'static str,
@@ -102,6 +103,7 @@ static EN: Strings = Strings {
     lower_bound: "lower bound",
     fixes: "What lowers it (click to apply):",
     every_gpu: "Every GPU",
+    open_full: "Open in tunefit ↗",
     gpu_columns: ["GPU", "Memory", "This run", "Cheapest on-demand, per GPU-hour"],
     remove: "Remove from the link",
     ema: "EMA copy of the trained weights",
@@ -149,6 +151,7 @@ static RU: Strings = Strings {
     lower_bound: "нижняя граница",
     fixes: "Что снижает память (нажмите, чтобы применить):",
     every_gpu: "Все GPU",
+    open_full: "Открыть в tunefit ↗",
     gpu_columns: ["GPU", "Память", "Этот запуск", "Дешевле всего по запросу, за GPU-час"],
     remove: "Убрать из ссылки",
     ema: "EMA-копия обучаемых весов",
@@ -355,7 +358,7 @@ fn results(h: &mut Html, r: &DiffusionReport, j: &Job, s: &Strings, gib: bool, r
         s.peak_in,
         " ",
         m.peak_phase.label(if ru { Lang::Ru } else { Lang::En }),
-        r#"</p><table class="data"><tbody>"#
+        r#"</p><table class="terms"><tbody>"#
     );
     let terms = [m.weights, m.text_encoders, m.vae, m.adapters, m.gradients, m.optimizer, m.activations, m.workspace];
     for (name, b) in s.terms.iter().zip(terms) {
@@ -363,7 +366,7 @@ fn results(h: &mut Html, r: &DiffusionReport, j: &Job, s: &Strings, gib: bool, r
     }
     write_html!(
         h,
-        r#"</tbody></table><p class="muted">"#,
+        r#"</tbody></table><p class="muted trained">"#,
         decimal(m.trainable as f64 / 1e6, 2, ru),
         " ",
         s.trained,
@@ -391,7 +394,7 @@ fn results(h: &mut Html, r: &DiffusionReport, j: &Job, s: &Strings, gib: bool, r
         );
     }
     gpu_table(h, r, s, gib, ru);
-    write_html!(h, r#"<p class="muted">"#, s.scope, "</p></section>");
+    write_html!(h, r#"<p class="muted scope">"#, s.scope, "</p></section>");
 }
 
 /// Every GPU with its verdict for this run and its cheapest on-demand price, smallest memory
@@ -400,7 +403,7 @@ fn gpu_table(h: &mut Html, r: &DiffusionReport, s: &Strings, gib: bool, ru: bool
     let [c_gpu, c_memory, c_verdict, c_price] = s.gpu_columns;
     write_html!(
         h,
-        r#"<h3>"#,
+        r#"<div data-testid="dit-every-gpu"><h3>"#,
         s.every_gpu,
         r#"</h3><div class="scroll" tabindex="0" role="region" aria-label=""#,
         s.every_gpu,
@@ -450,7 +453,7 @@ fn gpu_table(h: &mut Html, r: &DiffusionReport, s: &Strings, gib: bool, ru: bool
             "</td></tr>"
         );
     }
-    write_html!(h, "</tbody></table></div>");
+    write_html!(h, "</tbody></table></div></div>");
 }
 
 /// The page for a diffusion link: its fields and, when the link parses, the report; when it
@@ -477,6 +480,34 @@ pub fn html(query: &str, lang: &str, gib: bool) -> Html {
     let shown_job =
         parsed.as_ref().ok().cloned().or_else(|| job::lenient(query)).or_else(|| job::default_job("flux.1-dev"));
     let Some(j) = shown_job else { return h };
+    // The widget's one-line header (shown only with `embed=1`): what it shows, and the full
+    // calculator with the same run in a new tab.
+    if let Ok(j) = &parsed {
+        let gpu = j.gpu.as_deref().and_then(tunefit_core::dataset::gpu).map(|g| g.name);
+        let method = j.value("method");
+        write_html!(
+            h,
+            r#"<p class="embed-head" data-testid="embed-head"><strong>"#,
+            j.model.name,
+            "</strong> · ",
+            method
+        );
+        if let Some(g) = gpu {
+            write_html!(h, " · ", g);
+        }
+        let units = if gib { "" } else { "&units=gb" };
+        let lang_key = if ru { "&lang=ru" } else { "" };
+        write_html!(
+            h,
+            r#" <a href="?"#,
+            query,
+            lang_key,
+            units,
+            r#"" target="_blank" rel="noopener" data-testid="embed-open">"#,
+            s.open_full,
+            "</a></p>"
+        );
+    }
     write_html!(h, r#"<div class="layout">"#);
     form(&mut h, query, &j, &bad, s, ru);
     write_html!(h, r#"<div class="results">"#);
@@ -542,6 +573,8 @@ mod tests {
         let table = html("model=flux.1-dev&gpu=rtx-4090", "en", true).into_string();
         assert!(table.contains(r#"data-testid="dit-gpu-row-rtx-4090" class="selected""#), "{table}");
         assert!(table.contains(r#"data-act="set:gpu=a100-80gb""#) && table.contains("dit-gpu-row-h100-sxm"));
+        // The widget's header names the run and links to the full page with the same link.
+        assert!(table.contains(r#"<p class="embed-head" data-testid="embed-head"><strong>FLUX.1 [dev]</strong> · lora · RTX 4090 <a href="?model=flux.1-dev&amp;gpu=rtx-4090""#), "{table}");
         // A UNet has no swap field; a transformer has.
         let unet = html("model=sdxl&gpu=rtx-4090", "en", false).into_string();
         assert!(!unet.contains(r#"data-key="swap""#) && image.contains(r#"data-key="swap""#));
