@@ -458,3 +458,27 @@ fn aspect_buckets_peak_at_the_largest_and_time_their_mean() {
     let big = diffusion::evaluate("model=sdxl&method=full&optim=adamw&res=1024x1024,832x1216&gpu=rtx-4090").unwrap();
     assert!(big.fixes.iter().any(|f| f.set == "res=768x768,576x896"), "{:?}", big.fixes);
 }
+
+#[test]
+fn training_the_text_encoders_adds_their_clip_layers() {
+    let m = |q: &str| diffusion::evaluate(q).unwrap().memory;
+    // LoRA at rank 16 on CLIP-L's q, k, v and out projections: 12 layers x 4 x 16 x (768 + 768).
+    let (gpu, train) = (m("model=sd1.5&text_enc=gpu"), m("model=sd1.5&text_enc=train"));
+    assert_eq!(train.trainable - gpu.trainable, 12 * 4 * 16 * 2 * 768);
+    assert!(train.device > gpu.device && gpu.device > m("model=sd1.5").device);
+    // Full: every weight of both CLIP encoders trains with the UNet, T5 has none to train.
+    let full = m("model=sdxl&method=full&text_enc=train");
+    assert_eq!(full.trainable - m("model=sdxl&method=full").trainable, 123_060_480 + 694_659_840);
+    let flux = m("model=flux.1-dev&text_enc=train").trainable - m("model=flux.1-dev&text_enc=gpu").trainable;
+    assert_eq!(flux, 12 * 4 * 16 * 2 * 768, "FLUX.1 trains CLIP-L only");
+    // A model whose encoders are not CLIP, or not cited, is refused by key.
+    let keys = |q: &str| parse(q).unwrap_err().0.into_iter().map(|e| e.key).collect::<Vec<_>>();
+    assert_eq!(keys("model=qwen-image&text_enc=train"), ["text_enc"]);
+    assert_eq!(keys("model=wan2.1-14b&text_enc=train"), ["text_enc"]);
+    // Freezing them again is offered, after the changes that keep the run as it is.
+    let r = diffusion::evaluate("model=sdxl&method=full&optim=adamw&text_enc=train&gpu=rtx-4090").unwrap();
+    let sets: Vec<&str> = r.fixes.iter().map(|f| f.set.as_str()).collect();
+    let (freeze, lora) =
+        (sets.iter().position(|s| *s == "text_enc=cached"), sets.iter().position(|s| *s == "method=lora"));
+    assert!(freeze.is_some() && freeze < lora, "{sets:?}");
+}

@@ -182,8 +182,11 @@ const OPTIM: Options = &[
     ("prodigy", "Prodigy", "Prodigy"),
     ("lion", "Lion", "Lion"),
 ];
-const TEXT_ENC: Options =
-    &[("cached", "outputs cached, unloaded", "выходы кешированы, выгружены"), ("gpu", "on the GPU", "на GPU")];
+const TEXT_ENC: Options = &[
+    ("cached", "outputs cached, unloaded", "выходы кешированы, выгружены"),
+    ("gpu", "on the GPU", "на GPU"),
+    ("train", "on the GPU, CLIP trained", "на GPU, CLIP обучается"),
+];
 const LATENTS: Options = &[
     ("cached", "cached, VAE unloaded", "кешированы, VAE выгружен"),
     ("encode", "VAE encodes each batch", "VAE кодирует каждый батч"),
@@ -272,7 +275,7 @@ fn form(h: &mut Html, query: &str, j: &Job, bad: &[String], s: &Strings, ru: boo
     select(h, s.optim, "optim", &v("optim"), OPTIM, ru);
     if !j.model.text_encoders.is_empty() {
         select(h, s.text_enc, "text_enc", &v("text_enc"), TEXT_ENC, ru);
-        if j.text_encoders == job::TextEncoders::Gpu {
+        if j.text_encoders != job::TextEncoders::Cached {
             select(h, s.text_weights, "text_weights", &v("text_weights"), STORAGE, ru);
         }
     }

@@ -26,6 +26,7 @@ pub enum Gives {
     Nf4Base,
     SmallerBatch,
     LowerRes,
+    FreezeText,
     Lora,
     Together,
 }
@@ -49,6 +50,9 @@ impl Gives {
             (Lang::En, G::Nf4Base) => "the frozen weights in NF4 (QLoRA): a quality risk, slower steps",
             (Lang::En, G::SmallerBatch) => "a smaller batch: more steps for the same images",
             (Lang::En, G::LowerRes) => "a lower resolution: less detail learned",
+            (Lang::En, G::FreezeText) => {
+                "stop training the text encoders, their outputs cached: the prompts' encoding stays the base model's"
+            }
             (Lang::En, G::Lora) => "LoRA adapters instead of training every weight",
             (Lang::En, G::Together) => "these together",
             (Lang::Ru, G::CacheText) => {
@@ -74,6 +78,9 @@ impl Gives {
             (Lang::Ru, G::Nf4Base) => "замороженные веса в NF4 (QLoRA): риск для качества, шаги медленнее",
             (Lang::Ru, G::SmallerBatch) => "батч меньше: больше шагов на те же изображения",
             (Lang::Ru, G::LowerRes) => "разрешение ниже: меньше деталей усваивается",
+            (Lang::Ru, G::FreezeText) => {
+                "не обучать текстовые энкодеры, их выходы посчитать заранее: кодирование промптов остаётся базовым"
+            }
             (Lang::Ru, G::Lora) => "адаптеры LoRA вместо обучения всех весов",
             (Lang::Ru, G::Together) => "всё это вместе",
         }
@@ -126,6 +133,9 @@ fn candidates(j: &Job) -> Vec<(String, Gives)> {
             let res: Vec<String> = j.buckets.iter().map(|&(w, h)| format!("{}x{}", side(w), side(h))).collect();
             out.push((format!("res={}", res.join(",")), Gives::LowerRes));
         }
+    }
+    if j.text_encoders == TextEncoders::Train {
+        out.push(("text_enc=cached".into(), Gives::FreezeText));
     }
     if !lora {
         out.push(("method=lora".into(), Gives::Lora));

@@ -110,6 +110,10 @@ pub enum TextEncoders {
     Cached,
     /// Loaded on the GPU in bf16 and run every step (diffusers' scripts with per-image captions).
     Gpu,
+    /// On the GPU and the CLIP encoders trained with the transformer, as the method says
+    /// (LoRA on each layer's q, k, v and out projections at `rank`, or every weight):
+    /// diffusers' `--train_text_encoder`. T5 and other encoders stay frozen beside them.
+    Train,
 }
 
 /// Where the latents come from.
@@ -271,7 +275,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ("text_tokens", "0 to 4096"),
     ("ckpt", "full, offload or none"),
     ("optim", "adamw, adamw-8bit, adafactor, prodigy or lion"),
-    ("text_enc", "cached or gpu"),
+    ("text_enc", "cached, gpu or train (the CLIP encoders trained as the method says)"),
     ("text_weights", "bf16, fp8, int8 or nf4 (text encoders on the GPU)"),
     ("latents", "cached or encode"),
     ("swap", "blocks swapped to host memory, 0 to the model's blocks"),
@@ -311,7 +315,8 @@ const OPTIMS: &[(&str, Optim)] = &[
     ("prodigy", Optim::Prodigy),
     ("lion", Optim::Lion),
 ];
-const ENCODERS: &[(&str, TextEncoders)] = &[("cached", TextEncoders::Cached), ("gpu", TextEncoders::Gpu)];
+const ENCODERS: &[(&str, TextEncoders)] =
+    &[("cached", TextEncoders::Cached), ("gpu", TextEncoders::Gpu), ("train", TextEncoders::Train)];
 const LATENTS: &[(&str, Latents)] = &[("cached", Latents::Cached), ("encode", Latents::Encode)];
 const FLAGS: &[(&str, bool)] = &[("0", false), ("1", true)];
 
@@ -489,6 +494,15 @@ fn consistency(j: &Job) -> Vec<QueryError> {
         e.push(QueryError::new(
             "weights",
             Problem::NotOneOf { value: "a quantized base with method=full".into(), accepted: "bf16".into() },
+        ));
+    }
+    if j.text_encoders == TextEncoders::Train && !m.text_encoders.iter().any(|c| c.tower.is_some()) {
+        e.push(QueryError::new(
+            "text_enc",
+            Problem::NotOneOf {
+                value: format!("train ({} has no CLIP text encoder to train)", m.id),
+                accepted: if m.text_encoders.is_empty() { "cached" } else { "cached or gpu" }.into(),
+            },
         ));
     }
     if j.text_encoders == TextEncoders::Gpu && m.text_encoders.is_empty() {

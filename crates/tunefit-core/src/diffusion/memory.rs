@@ -123,6 +123,8 @@ struct Sizes {
     trainable: u64,
     /// LoRA parameters outside the blocks (a UNet's `proj_in`/`proj_out`).
     outer_trained: f64,
+    /// Trained text-encoder parameters (`text_enc=train`).
+    text_trained: f64,
 }
 
 fn sizes(j: &Job) -> Sizes {
@@ -176,11 +178,15 @@ fn sizes(j: &Job) -> Sizes {
         0.0
     };
     trainable += if lora { outer_trained as u64 } else { m.non_block };
+    let text = text_training(j);
+    trainable += text.params as u64;
     let stream = seq * h * 2.0 * b;
     // Offloaded checkpoints leave one block's inputs on the GPU, the one being rebuilt (its
     // copy back counts with the rebuilt block). A UNet's tensors between the blocks are
     // spread over them, so that the replay holds them as the forward makes them.
-    let between = between_per_sample(j) * b / blocks as f64;
+    // The trained text encoders' saved tensors live from the step's start to its end: spread
+    // over the blocks as a UNet's held tensors are.
+    let between = (between_per_sample(j) + text.saved_per_sample) * b / blocks as f64;
     let held = between
         + match (j.ckpt, m.between.is_some()) {
             (Ckpt::Full, false) => stream,
@@ -196,7 +202,9 @@ fn sizes(j: &Job) -> Sizes {
         Vec::new()
     };
     let companions = match j.text_encoders {
-        TextEncoders::Gpu => m.text_encoders.iter().map(|c| c.params as f64 * j.text_weights.bytes()).sum(),
+        TextEncoders::Gpu | TextEncoders::Train => {
+            m.text_encoders.iter().map(|c| c.params as f64 * j.text_weights.bytes()).sum()
+        }
         TextEncoders::Cached => 0.0,
     };
     let vae = match (j.latents, m.vae) {
@@ -229,6 +237,7 @@ fn sizes(j: &Job) -> Sizes {
         vae_encode,
         trainable,
         outer_trained,
+        text_trained: text.params,
     }
 }
 
@@ -266,20 +275,46 @@ fn shape(s: &Sizes, j: &Job) -> Shape {
         // EMAModel's shadow copies are made with the model, before the first step.
         sh.other_weights.push(trained_bytes(s));
     }
-    if !lora {
-        let other = j.model.non_block as f64;
-        sh.other_grads = vec![other * s.param_bytes];
-        sh.other_states = vec![other * s.state_bytes].into_iter().filter(|b| *b > 0.0).collect();
+    // Trained parameters outside the blocks: a full run's non-block weights, LoRA on a UNet's
+    // projections, and the trained text encoders either way.
+    let outside = if lora { s.outer_trained } else { j.model.non_block as f64 } + s.text_trained;
+    if outside > 0.0 {
+        sh.other_grads = vec![outside * s.param_bytes];
+        sh.other_states = vec![outside * s.state_bytes].into_iter().filter(|b| *b > 0.0).collect();
     }
     if lora {
         // The LoRA weights themselves, made when the adapter is added.
         sh.other_weights.push(trained_bytes(s));
-        if s.outer_trained > 0.0 {
-            sh.other_grads = vec![s.outer_trained * s.param_bytes];
-            sh.other_states = vec![s.outer_trained * s.state_bytes].into_iter().filter(|b| *b > 0.0).collect();
-        }
     }
     sh
+}
+
+/// The text encoders a run trains (`text_enc=train`): their trained parameters, and what
+/// their layers keep for backward per sample.
+pub(super) struct TextTraining {
+    pub params: f64,
+    pub saved_per_sample: f64,
+}
+
+/// diffusers' `--train_text_encoder` trains the CLIP encoders (LoRA on each layer's q, k, v
+/// and out projections at the run's rank, or every weight), T5 stays frozen. A CLIP layer
+/// keeps about 17·hidden bf16 values per token for backward: its two LayerNorms' inputs, q, k,
+/// v and the attention output, the out projection's and the MLP's inputs, and the MLP's 4·h
+/// hidden state before and after quick-GELU (CLIPEncoderLayer); 77 tokens make it megabytes.
+pub(super) fn text_training(j: &Job) -> TextTraining {
+    if j.text_encoders != TextEncoders::Train {
+        return TextTraining { params: 0.0, saved_per_sample: 0.0 };
+    }
+    let trained = j.model.text_encoders.iter().filter_map(|c| c.tower.map(|t| (c, t)));
+    let (mut params, mut saved) = (0.0, 0.0);
+    for (c, t) in trained {
+        params += match j.method {
+            Method::Lora => (t.layers * 4 * j.rank * 2 * t.hidden) as f64,
+            Method::Full => c.params as f64,
+        };
+        saved += (t.layers * 17 * t.hidden * j.text_tokens) as f64 * 2.0;
+    }
+    TextTraining { params, saved_per_sample: saved }
 }
 
 /// The run's memory on one GPU.

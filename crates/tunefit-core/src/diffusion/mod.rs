@@ -126,7 +126,6 @@ pub fn assumptions(j: &Job, lang: Lang) -> Vec<String> {
     let unet = j.model.between.is_some();
     let buckets = j.buckets.len();
     let context = crate::framework::CUDA_CONTEXT >> 20;
-    let cached = j.text_encoders == job::TextEncoders::Cached;
     let latents = j.latents == job::Latents::Cached;
     let dtype = if j.adapter_bytes == 4.0 { "fp32" } else { "bf16" };
     let lora = j.method == job::Method::Lora;
@@ -144,14 +143,7 @@ pub fn assumptions(j: &Job, lang: Lang) -> Vec<String> {
                 )
             },
             format!("{} токенов текста (ключ text_tokens)", j.text_tokens),
-            if cached {
-                "выходы текстовых энкодеров посчитаны заранее, энкодеры выгружены (ключ text_enc)".into()
-            } else {
-                format!(
-                    "текстовые энкодеры на GPU, {:.2} байта на вес (ключи text_enc, text_weights)",
-                    j.text_weights.bytes()
-                )
-            },
+            text_encoders(j, true),
             if latents {
                 "латенты посчитаны заранее, VAE выгружен (ключ latents)"
             } else {
@@ -179,14 +171,7 @@ pub fn assumptions(j: &Job, lang: Lang) -> Vec<String> {
                 )
             },
             format!("{} text tokens (key text_tokens)", j.text_tokens),
-            if cached {
-                "text encoder outputs cached before training, encoders unloaded (key text_enc)".into()
-            } else {
-                format!(
-                    "text encoders on the GPU, {:.2} bytes a weight (keys text_enc, text_weights)",
-                    j.text_weights.bytes()
-                )
-            },
+            text_encoders(j, false),
             if latents {
                 "latents cached before training, VAE unloaded (key latents)"
             } else {
@@ -215,4 +200,34 @@ pub fn assumptions(j: &Job, lang: Lang) -> Vec<String> {
         );
     }
     out
+}
+
+/// Where the text encoders are, in words (`assumptions`).
+fn text_encoders(j: &Job, ru: bool) -> String {
+    let bytes = j.text_weights.bytes();
+    let how = match (j.method == job::Method::Lora, ru) {
+        (true, _) => "LoRA: q, k, v, out",
+        (false, false) => "every weight",
+        (false, true) => "все веса",
+    };
+    match (j.text_encoders, ru) {
+        (job::TextEncoders::Cached, false) => {
+            "text encoder outputs cached before training, encoders unloaded (key text_enc)".into()
+        }
+        (job::TextEncoders::Cached, true) => {
+            "выходы текстовых энкодеров посчитаны заранее, энкодеры выгружены (ключ text_enc)".into()
+        }
+        (job::TextEncoders::Gpu, false) => {
+            format!("text encoders on the GPU, {bytes:.2} bytes a weight (keys text_enc, text_weights)")
+        }
+        (job::TextEncoders::Gpu, true) => {
+            format!("текстовые энкодеры на GPU, {bytes:.2} байта на вес (ключи text_enc, text_weights)")
+        }
+        (job::TextEncoders::Train, false) => format!(
+            "text encoders on the GPU, {bytes:.2} bytes a weight; the CLIP ones trained with the model ({how}), T5 frozen (key text_enc)"
+        ),
+        (job::TextEncoders::Train, true) => format!(
+            "текстовые энкодеры на GPU, {bytes:.2} байта на вес; CLIP обучается вместе с моделью ({how}), T5 заморожен (ключ text_enc)"
+        ),
+    }
 }

@@ -169,11 +169,29 @@ pub struct TokenRule {
     pub temporal: u64,
 }
 
-/// A frozen companion model with its cited parameter count.
+/// A companion model (text encoder, VAE) with its cited parameter count.
 #[derive(Debug, Clone, Copy)]
 pub struct Companion {
     pub name: &'static str,
     pub params: u64,
+    /// A CLIP text encoder's layers and width: what diffusers' `--train_text_encoder` trains
+    /// (the CLIP encoders; T5 and the VAE stay frozen); `None` for the frozen ones.
+    pub tower: Option<Tower>,
+}
+
+/// The transformer layers of a trainable text encoder: LoRA goes on each layer's q, k, v and
+/// out projections (diffusers' `text_lora_config` target_modules).
+#[derive(Debug, Clone, Copy)]
+pub struct Tower {
+    pub layers: u64,
+    pub hidden: u64,
+}
+
+const fn frozen(name: &'static str, params: u64) -> Companion {
+    Companion { name, params, tower: None }
+}
+const fn clip(name: &'static str, params: u64, layers: u64, hidden: u64) -> Companion {
+    Companion { name, params, tower: Some(Tower { layers, hidden }) }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -322,19 +340,19 @@ const PIXART: &[Linear] = &wan_linears(1152, 4608);
 /// 2048), GELU MLP 4·h.
 const LTX: &[Linear] = &wan_linears(2048, 8192);
 
-pub(super) const CLIP_L_TEXT: Companion = Companion { name: "CLIP ViT-L/14 text", params: 123_060_480 };
-const CLIP_L_TEXT_PROJ: Companion = Companion { name: "CLIP ViT-L/14 text + projection", params: 123_650_304 };
-pub(super) const CLIP_G_TEXT_PROJ: Companion =
-    Companion { name: "OpenCLIP bigG/14 text + projection", params: 694_659_840 };
-const T5_XXL: Companion = Companion { name: "T5-v1.1-XXL encoder", params: 4_762_310_656 };
+// components.csv: CLIP-L 12 layers × 768, OpenCLIP bigG 32 × 1280.
+pub(super) const CLIP_L_TEXT: Companion = clip("CLIP ViT-L/14 text", 123_060_480, 12, 768);
+const CLIP_L_TEXT_PROJ: Companion = clip("CLIP ViT-L/14 text + projection", 123_650_304, 12, 768);
+pub(super) const CLIP_G_TEXT_PROJ: Companion = clip("OpenCLIP bigG/14 text + projection", 694_659_840, 32, 1280);
+const T5_XXL: Companion = frozen("T5-v1.1-XXL encoder", 4_762_310_656);
 /// AutoencoderKL with 4 latent channels (SD 1.x, SDXL, PixArt-Σ's SDXL VAE): components.csv,
 /// param_counts.py `vae_kl(4, quant_conv=True)`.
-pub(super) const VAE_Z4: Companion = Companion { name: "AutoencoderKL (4 channels)", params: 83_653_863 };
-const VAE_Z16: Companion = Companion { name: "AutoencoderKL (16 channels)", params: 83_819_683 };
+pub(super) const VAE_Z4: Companion = frozen("AutoencoderKL (4 channels)", 83_653_863);
+const VAE_Z16: Companion = frozen("AutoencoderKL (16 channels)", 83_819_683);
 /// Qwen-Image's prompt encoder, the Qwen2.5-VL-7B language model: components.csv records
 /// only its stated size; the count is the Qwen2.5-7B preset's (catalog.rs), the vision tower
 /// left out (text prompts never run it, but diffusers loads it: 0.68B more).
-const QWEN25_VL_7B_TEXT: Companion = Companion { name: "Qwen2.5-VL-7B language model", params: 7_615_616_512 };
+const QWEN25_VL_7B_TEXT: Companion = frozen("Qwen2.5-VL-7B language model", 7_615_616_512);
 
 const FLUX_BLOCKS_DEV: &[BlockKind] = &[
     BlockKind {

@@ -188,8 +188,15 @@ fn one_bucket(j: &Job, g: &Gpu) -> DiffusionTime {
     let bw = if j.method == Method::Full { 2.0 } else { 1.0 };
     let Work { linear_fwd, lora_fwd, outer_fwd, outer_lora_fwd, attn_fwd, ops, saved, outside } = work(j);
     // Text encoders on the GPU encode each batch's prompts (a forward, no gradient).
+    // Trained ones run a backward too: input gradients, and weight gradients when every
+    // weight trains (LoRA's own matmuls are a few percent of it, left out).
     let encoders = match j.text_encoders {
         super::job::TextEncoders::Gpu => m.text_encoders.iter().map(|c| 2.0 * c.params as f64 * t).sum(),
+        super::job::TextEncoders::Train => m
+            .text_encoders
+            .iter()
+            .map(|c| 2.0 * c.params as f64 * t * if c.tower.is_some() { 1.0 + bw } else { 1.0 })
+            .sum(),
         super::job::TextEncoders::Cached => 0.0,
     };
     let gemm_flops =
