@@ -464,7 +464,7 @@ async fn the_model_picker_offers_the_diffusion_models() {
     let n = tunefit_core::diffusion::models::IDS.len();
     let nth = |i: usize| root.query_selector(&format!("#preset optgroup:last-child option:nth-child({i})")).unwrap();
     let first: web_sys::HtmlOptionElement = nth(1).expect("the diffusion group").dyn_into().unwrap();
-    assert_eq!(first.value(), "dit:flux.1-dev");
+    assert_eq!(first.value(), format!("dit:{}", tunefit_core::diffusion::models::IDS[0]));
     assert!(nth(n).is_some() && nth(n + 1).is_none(), "one entry per diffusion preset");
     // Searching finds them by id, as it finds the presets.
     type_into(&root, "preset-search", "wan2.1", "input").await;
