@@ -69,20 +69,22 @@ pub fn render(r: &DiffusionReport) -> String {
     out += &format!("  trained parameters: {}\n", m.trainable);
     if let Some(t) = &r.time {
         out += &format!(
-            "Time on {}: at least {:.3} s a step, the longest of the GPU's work (GEMMs {:.3}, attention {:.3}, other {:.3}), the host copies ({:.3}) and the CPU ({:.3}); {} steps: at least {:.2} h",
+            "Time on {}: at least {:.3} s a step, the longest of the GPU's work (GEMMs {:.3}, attention {:.3}, other {:.3}), the host copies ({:.3}), the collectives between GPUs ({:.3}) and the CPU ({:.3}); {} steps: at least {:.2} h",
             r.fit.as_ref().map_or("the GPU", |f| f.gpu.as_str()),
             t.step_s,
             t.gemm_s,
             t.attn_s,
             t.elementwise_s + t.dequant_s,
             t.swap_s,
+            t.comm_s,
             t.cpu_s,
             t.steps,
             t.hours
         );
         match (t.usd, t.usd_per_gpu_h) {
             (Some(usd), Some(p)) => {
-                out += &format!(", at least ${usd:.2} at ${p:.2}/GPU-h (cheapest listed on-demand)\n")
+                let on = if t.gpus > 1 { format!(" on {} GPUs", t.gpus) } else { String::new() };
+                out += &format!(", at least ${usd:.2}{on} at ${p:.2}/GPU-h (cheapest listed on-demand)\n")
             }
             _ => out += " (no listed price for this GPU)\n",
         }

@@ -187,6 +187,10 @@ fn bad_links_are_named_and_nothing_is_defaulted_silently() {
     assert_eq!(keys("model=flux.1-dev&swap=58"), ["swap"]);
     assert_eq!(keys("model=sdxl&swap=2"), ["swap"], "no trainer swaps a UNet's blocks");
     assert_eq!(keys("model=flux.1-dev&v=3"), ["v"]);
+    assert_eq!(keys("model=flux.1-dev&gpus=0"), ["gpus"]);
+    assert_eq!(keys("model=flux.1-dev&gpus=9"), ["gpus"], "one instance's GPUs");
+    assert_eq!(keys("model=flux.1-dev&gpus=2&shard=zero3"), ["shard"]);
+    assert_eq!(keys("model=flux.1-dev&gpus=2&shard=fsdp&swap=10"), ["swap"], "FSDP holds a shard of a swapped block");
     assert!(parse("v=2&model=flux.1-dev").is_ok(), "a link made from the language models' page keeps its v");
     assert!(diffusion::is_diffusion("model=flux.1-dev&res=2k"));
     assert!(!diffusion::is_diffusion("model=llama-3.1-8b"));
@@ -481,4 +485,81 @@ fn training_the_text_encoders_adds_their_clip_layers() {
     let (freeze, lora) =
         (sets.iter().position(|s| *s == "text_enc=cached"), sets.iter().position(|s| *s == "method=lora"));
     assert!(freeze.is_some() && freeze < lora, "{sets:?}");
+}
+
+#[test]
+fn gpus_copy_the_run_under_ddp_and_share_the_transformer_under_fsdp() {
+    let gib = f64::from(1u32 << 30);
+    let full = "model=flux.1-dev&method=full&gpu=h100-sxm";
+    let one = diffusion::evaluate(full).unwrap();
+    let at = |set: &str| diffusion::evaluate(&format!("{full}&{set}")).unwrap();
+    let grads = one.memory.gradients as f64;
+    // DDP: every GPU holds the whole run, and the reducer's buckets a second copy of the
+    // gradients (gradient_as_bucket_view=False by default).
+    let ddp = at("gpus=2&shard=ddp");
+    let extra = ddp.memory.device as f64 - one.memory.device as f64;
+    assert!(
+        (0.95 * grads..1.1 * grads).contains(&extra),
+        "DDP adds {:.2} GiB for {:.2} GiB of gradients",
+        extra / gib,
+        grads / gib
+    );
+    // With LoRA the buckets hold only the adapters' gradients.
+    let lora = "model=flux.1-dev&gpu=h100-sxm";
+    let lora_extra = device(&format!("{lora}&gpus=2")) - device(lora);
+    assert!((0.0..0.5 * gib).contains(&lora_extra), "{:.3} GiB", lora_extra / gib);
+    // FSDP: weights, gradients and states split n ways; each GPU gathers one block in full
+    // (and prefetches the next), so the memory falls with n but stays above the split share.
+    let mut last = f64::INFINITY;
+    for n in [2u64, 4, 8] {
+        let r = at(&format!("gpus={n}&shard=fsdp"));
+        let m = &r.memory;
+        let share = |x: u64, y: u64| x as f64 / y as f64 * n as f64;
+        for (what, a, b) in [
+            ("weights", m.weights, one.memory.weights),
+            ("gradients", m.gradients, one.memory.gradients),
+            ("optimizer", m.optimizer, one.memory.optimizer),
+        ] {
+            assert!((share(a, b) - 1.0).abs() < 0.01, "{what} on {n} GPUs: {a} of {b}");
+        }
+        let d = m.device as f64;
+        assert!(d < last, "{n} GPUs: {:.2} GiB", d / gib);
+        let states = (one.memory.weights + one.memory.gradients + one.memory.optimizer) as f64 / n as f64;
+        assert!(d > states + one.memory.activations as f64, "{n} GPUs: {:.2} GiB", d / gib);
+        last = d;
+    }
+    // Time: the collectives are none on one GPU, and slower over PCIe than over NVLink; the
+    // cost is every GPU's hours.
+    let t1 = one.time.as_ref().unwrap();
+    assert_eq!(t1.comm_s, 0.0);
+    let t4 = at("gpus=4&shard=fsdp").time.unwrap();
+    assert!(t4.comm_s > 0.0 && t4.step_s >= t4.comm_s);
+    let pcie = diffusion::evaluate("model=flux.1-dev&method=full&gpu=l40s&gpus=4&shard=fsdp").unwrap().time.unwrap();
+    assert!(pcie.comm_s > 3.0 * t4.comm_s, "PCIe {} s, NVLink {} s", pcie.comm_s, t4.comm_s);
+    let per_gpu_h = t4.usd.unwrap() / t4.hours / 4.0;
+    assert!((per_gpu_h - t4.usd_per_gpu_h.unwrap()).abs() < 1e-9);
+    // DDP moves only the gradients: less than FSDP's gathers of the same model.
+    assert!(at("gpus=4&shard=ddp").time.unwrap().comm_s < t4.comm_s);
+}
+
+#[test]
+fn fixes_offer_fsdp_and_the_fewest_gpus_that_fit() {
+    // Full FLUX.1 [dev] does not fit one H100: two GPUs sharing it do, and four are not asked.
+    let r = diffusion::evaluate("model=flux.1-dev&method=full&gpu=h100-sxm").unwrap();
+    let more = r.fixes.iter().find(|f| f.set.starts_with("gpus=")).expect("a GPU-count fix");
+    assert_eq!(more.set, "gpus=2&shard=fsdp");
+    assert!(more.fits);
+    // Under DDP on four GPUs, sharding over the same four is offered before more GPUs.
+    let ddp = diffusion::evaluate("model=flux.1-dev&method=full&gpu=h100-sxm&gpus=4").unwrap();
+    let sets: Vec<&str> = ddp.fixes.iter().map(|f| f.set.as_str()).collect();
+    let fsdp = ddp.fixes.iter().find(|f| f.set == "shard=fsdp").expect("shard=fsdp");
+    assert!(fsdp.fits, "{sets:?}");
+    // A run already on eight GPUs is never offered more; FSDP is never offered with swapped blocks.
+    let eight =
+        diffusion::evaluate("model=wan2.1-14b&method=full&res=1280x720&frames=81&gpu=rtx-4090&gpus=8&shard=fsdp")
+            .unwrap();
+    assert!(!eight.fixes.is_empty());
+    assert!(!eight.fixes.iter().any(|f| f.set.contains("gpus=") || f.set == "shard=fsdp"), "{:?}", eight.fixes);
+    let swapped = diffusion::evaluate("model=flux.1-dev&method=full&swap=20&gpu=h100-sxm").unwrap();
+    assert!(!swapped.fixes.iter().any(|f| f.set.contains("shard=fsdp")), "{:?}", swapped.fixes);
 }

@@ -49,7 +49,8 @@ struct Strings {
     errors: &'static str,
     steps: &'static str,
     time: fn(step: &str, steps: u64, hours: &str) -> String,
-    cost: fn(usd: &str, per_h: &str) -> String,
+    /// The run's cost on `gpus` GPUs at `per_h` a GPU-hour.
+    cost: fn(usd: &str, per_h: &str, gpus: u64) -> String,
     no_price: &'static str,
     lower_bound: &'static str,
     /// Above the fixes: changes that lower the memory, each re-evaluated.
@@ -60,6 +61,8 @@ struct Strings {
     remove: &'static str,
     ema: &'static str,
     prior: &'static str,
+    gpus: &'static str,
+    shard: &'static str,
 }
 
 static EN: Strings = Strings {
@@ -98,7 +101,10 @@ static EN: Strings = Strings {
     errors: "Not applied:",
     steps: "Training steps",
     time: |s, n, h| format!("At least {s} s a step; {n} steps: at least {h} h"),
-    cost: |usd, p| format!("at least ${usd} at ${p} per GPU-hour (the cheapest listed on-demand offer)"),
+    cost: |usd, p, n| {
+        let on = if n > 1 { format!(" on {n} GPUs") } else { String::new() };
+        format!("at least ${usd}{on} at ${p} per GPU-hour (the cheapest listed on-demand offer)")
+    },
     no_price: "no listed price for this GPU",
     lower_bound: "lower bound",
     fixes: "What lowers it (click to apply):",
@@ -108,6 +114,8 @@ static EN: Strings = Strings {
     remove: "Remove from the link",
     ema: "EMA copy of the trained weights",
     prior: "Prior preservation (class images)",
+    gpus: "GPUs (one instance)",
+    shard: "Multi-GPU",
 };
 
 static RU: Strings = Strings {
@@ -146,7 +154,10 @@ static RU: Strings = Strings {
     errors: "Не применено:",
     steps: "Шагов обучения",
     time: |s, n, h| format!("Не меньше {s} с на шаг; {n} шагов: не меньше {h} ч"),
-    cost: |usd, p| format!("не меньше ${usd} по ${p} за GPU-час (самое дешёвое предложение по требованию)"),
+    cost: |usd, p, n| {
+        let on = if n > 1 { format!(" на {n} GPU") } else { String::new() };
+        format!("не меньше ${usd}{on} по ${p} за GPU-час (самое дешёвое предложение по требованию)")
+    },
     no_price: "для этого GPU нет цены в каталоге",
     lower_bound: "нижняя граница",
     fixes: "Что снижает память (нажмите, чтобы применить):",
@@ -156,6 +167,8 @@ static RU: Strings = Strings {
     remove: "Убрать из ссылки",
     ema: "EMA-копия обучаемых весов",
     prior: "Сохранение априорного класса (class images)",
+    gpus: "GPU (один инстанс)",
+    shard: "Несколько GPU",
 };
 
 /// Options of each select: (value, English, Russian).
@@ -165,6 +178,10 @@ const TARGETS: Options = &[
     ("attn", "attention", "внимание"),
     ("attn+mlp", "attention + MLP", "внимание + MLP"),
     ("all", "every linear", "все линейные слои"),
+];
+const SHARD: Options = &[
+    ("ddp", "DDP: each GPU holds the whole run", "DDP: каждый GPU держит весь прогон"),
+    ("fsdp", "FSDP: the transformer sharded", "FSDP: трансформер шардирован"),
 ];
 const OFF_ON: Options = &[("0", "no", "нет"), ("1", "yes", "да")];
 const DTYPE: Options = &[("fp32", "fp32", "fp32"), ("bf16", "bf16", "bf16")];
@@ -289,6 +306,10 @@ fn form(h: &mut Html, query: &str, j: &Job, bad: &[String], s: &Strings, ru: boo
     input(h, s.steps, "steps", &v("steps"), "numeric");
     select(h, s.ema, "ema", &v("ema"), OFF_ON, ru);
     select(h, s.prior, "prior", &v("prior"), OFF_ON, ru);
+    input(h, s.gpus, "gpus", &v("gpus"), "numeric");
+    if j.gpus > 1 {
+        select(h, s.shard, "shard", &v("shard"), SHARD, ru);
+    }
     let gpu = v("gpu");
     write_html!(h, r#"<div class="field"><label>"#, s.gpu, r#"<select data-key="gpu" data-testid="dit-gpu">"#);
     write_html!(h, r#"<option value="">"#, s.no_gpu, "</option>");
@@ -382,7 +403,7 @@ fn results(h: &mut Html, r: &DiffusionReport, j: &Job, s: &Strings, gib: bool, r
     if let Some(t) = &r.time {
         let num = |x: f64, d: usize| decimal(x, d, ru);
         let cost = match (t.usd, t.usd_per_gpu_h) {
-            (Some(u), Some(p)) => (s.cost)(&num(u, 2), &num(p, 2)),
+            (Some(u), Some(p)) => (s.cost)(&num(u, 2), &num(p, 2), t.gpus),
             _ => s.no_price.to_string(),
         };
         write_html!(

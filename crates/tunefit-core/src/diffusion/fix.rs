@@ -3,11 +3,12 @@
 //! nothing (caching the text encoders' outputs and the latents), then time (recomputation,
 //! offloaded checkpoints, blocks swapped to host memory), small quality risks (8-bit optimizer
 //! states, 16-bit adapters, an fp8 or NF4 base), then the run itself (a smaller batch, a lower
-//! resolution, LoRA instead of full fine-tuning). A change to a value already in force is
-//! never offered; one that does not lower the memory is left out. When no single change fits,
-//! the free and time-only ones with the small risks together are offered as one.
+//! resolution, LoRA instead of full fine-tuning), then money (more GPUs sharing the model
+//! under FSDP). A change to a value already in force is never offered; one that does not
+//! lower the memory is left out. When no single change fits, the free and time-only ones with
+//! the small risks together are offered as one.
 
-use super::job::{parse, Ckpt, Job, Latents, Method, Storage, TextEncoders};
+use super::job::{parse, Ckpt, Job, Latents, Method, Shard, Storage, TextEncoders};
 use crate::diag::Lang;
 use crate::fix::Fix;
 use crate::solve::{verdict, Verdict};
@@ -28,6 +29,8 @@ pub enum Gives {
     LowerRes,
     FreezeText,
     Lora,
+    Fsdp,
+    MoreGpus,
     Together,
 }
 
@@ -54,6 +57,12 @@ impl Gives {
                 "stop training the text encoders, their outputs cached: the prompts' encoding stays the base model's"
             }
             (Lang::En, G::Lora) => "LoRA adapters instead of training every weight",
+            (Lang::En, G::Fsdp) => {
+                "shard the transformer over these GPUs (FSDP) instead of a whole copy on each: more traffic between them"
+            }
+            (Lang::En, G::MoreGpus) => {
+                "shard the transformer's weights, gradients and optimizer states over more GPUs (FSDP): more GPUs to rent"
+            }
             (Lang::En, G::Together) => "these together",
             (Lang::Ru, G::CacheText) => {
                 "посчитать выходы текстовых энкодеров заранее и выгрузить их: результат тот же"
@@ -82,6 +91,12 @@ impl Gives {
                 "не обучать текстовые энкодеры, их выходы посчитать заранее: кодирование промптов остаётся базовым"
             }
             (Lang::Ru, G::Lora) => "адаптеры LoRA вместо обучения всех весов",
+            (Lang::Ru, G::Fsdp) => {
+                "шардировать трансформер по этим GPU (FSDP) вместо полной копии на каждом: больше обмена между ними"
+            }
+            (Lang::Ru, G::MoreGpus) => {
+                "шардировать веса, градиенты и состояния оптимизатора трансформера по большему числу GPU (FSDP): арендовать больше GPU"
+            }
             (Lang::Ru, G::Together) => "всё это вместе",
         }
     }
@@ -140,7 +155,32 @@ fn candidates(j: &Job) -> Vec<(String, Gives)> {
     if !lora {
         out.push(("method=lora".into(), Gives::Lora));
     }
+    if j.gpus > 1 && j.shard == Shard::Ddp && j.swap == 0 {
+        out.push(("shard=fsdp".into(), Gives::Fsdp));
+    }
+    // The fewest GPUs of one instance that fit, found by `more_gpus`.
+    if j.gpus < MAX_GPUS && j.swap == 0 {
+        out.push((String::new(), Gives::MoreGpus));
+    }
     out
+}
+
+/// The most GPUs the key takes: one instance's.
+const MAX_GPUS: u64 = 8;
+
+/// The fewest GPUs, 2, 4 or 8, above the run's that fit with FSDP (8 when none does).
+fn more_gpus(query: &str, j: &Job, vram: u64) -> Option<(String, u64)> {
+    let mut last = None;
+    for n in [2, 4, MAX_GPUS].into_iter().filter(|n| *n > j.gpus) {
+        let set = format!("gpus={n}&shard=fsdp");
+        let d = evaluate(query, &set)?;
+        let done = fits(d, vram);
+        last = Some((set, d));
+        if done {
+            break;
+        }
+    }
+    last
 }
 
 /// The device memory of the run with `set` applied, if the parser takes it.
@@ -190,7 +230,11 @@ pub fn fixes(j: &Job, query: &str, device: u64, vram: u64, lang: Lang) -> Vec<Fi
     let mut out = Vec::new();
     let mut free = Vec::new();
     for (set, gives) in candidates(j) {
-        let found = if gives == Gives::Swap { swap(query, j, vram) } else { evaluate(query, &set).map(|d| (set, d)) };
+        let found = match gives {
+            Gives::Swap => swap(query, j, vram),
+            Gives::MoreGpus => more_gpus(query, j, vram),
+            _ => evaluate(query, &set).map(|d| (set, d)),
+        };
         let Some((set, d)) = found.filter(|(_, d)| *d < device) else { continue };
         if matches!(
             gives,

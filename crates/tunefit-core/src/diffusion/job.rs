@@ -116,6 +116,17 @@ pub enum TextEncoders {
     Train,
 }
 
+/// How the GPUs of a multi-GPU run share the model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shard {
+    /// DistributedDataParallel: every GPU holds the whole run; the reducer's buckets hold a
+    /// second copy of the gradients (accelerate's default for the diffusers scripts).
+    Ddp,
+    /// FSDP full sharding: the transformer's weights, gradients and optimizer states split
+    /// over the GPUs, each block gathered in full while it runs.
+    Fsdp,
+}
+
 /// Where the latents come from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Latents {
@@ -158,6 +169,9 @@ pub struct Job {
     /// images (`--with_prior_preservation` concatenates them), so the forward runs twice the batch.
     pub prior: bool,
     pub gpu: Option<String>,
+    /// GPUs of one instance training together (data parallel), and how they share the model.
+    pub gpus: u64,
+    pub shard: Shard,
     /// The aspect buckets a trainer sorts the images into (`res` lists them; one by default):
     /// `width` × `height` is the one with the most tokens, where the memory peaks.
     pub buckets: Vec<(u64, u64)>,
@@ -249,6 +263,8 @@ impl Job {
             "steps" => self.steps.to_string(),
             "ema" => spell(FLAGS, &self.ema),
             "prior" => spell(FLAGS, &self.prior),
+            "gpus" => self.gpus.to_string(),
+            "shard" => spell(SHARDS, &self.shard),
             "gpu" => self.gpu.clone().unwrap_or_default(),
             _ => String::new(),
         }
@@ -282,6 +298,8 @@ pub const KEYS: &[(&str, &str)] = &[
     ("steps", "training steps, 1 to 10^7 (the time and cost)"),
     ("ema", "0 or 1: an EMA copy of the trained parameters on the GPU"),
     ("prior", "0 or 1: DreamBooth prior preservation (class images double each batch)"),
+    ("gpus", "GPUs of one instance, 1 to 8, each with `batch` samples"),
+    ("shard", "ddp or fsdp (with gpus > 1)"),
     ("gpu", "a GPU id"),
 ];
 
@@ -319,6 +337,7 @@ const ENCODERS: &[(&str, TextEncoders)] =
     &[("cached", TextEncoders::Cached), ("gpu", TextEncoders::Gpu), ("train", TextEncoders::Train)];
 const LATENTS: &[(&str, Latents)] = &[("cached", Latents::Cached), ("encode", Latents::Encode)];
 const FLAGS: &[(&str, bool)] = &[("0", false), ("1", true)];
+const SHARDS: &[(&str, Shard)] = &[("ddp", Shard::Ddp), ("fsdp", Shard::Fsdp)];
 
 /// The spelling of `x` in `table`.
 fn spell<T: PartialEq>(table: &[(&'static str, T)], x: &T) -> String {
@@ -423,6 +442,8 @@ fn defaults(m: &'static DitModel) -> Job {
         steps: 1000,
         ema: false,
         prior: false,
+        gpus: 1,
+        shard: Shard::Ddp,
         gpu: None,
     }
 }
@@ -454,6 +475,8 @@ fn apply(j: &mut Job, k: &str, v: &str) -> Result<(), QueryError> {
         "steps" => j.steps = whole(k, v, 1, 10_000_000)?,
         "ema" => j.ema = one_of(k, v, FLAGS)?,
         "prior" => j.prior = one_of(k, v, FLAGS)?,
+        "gpus" => j.gpus = whole(k, v, 1, 8)?,
+        "shard" => j.shard = one_of(k, v, SHARDS)?,
         "gpu" => {
             if crate::dataset::gpu(v).is_none() {
                 return Err(QueryError::new(
@@ -518,6 +541,13 @@ fn consistency(j: &Job) -> Vec<QueryError> {
         e.push(QueryError::new(
             "latents",
             Problem::NotOneOf { value: format!("encode (no cited size of {}'s VAE)", m.id), accepted: "cached".into() },
+        ));
+    }
+    if j.shard == Shard::Fsdp && j.gpus > 1 && j.swap > 0 {
+        // Swapping moves whole blocks to the host; FSDP holds a shard of each.
+        e.push(QueryError::new(
+            "swap",
+            Problem::OutOfRange { value: format!("{} with shard=fsdp", j.swap), lo: "0".into(), hi: "0".into() },
         ));
     }
     if m.between.is_some() && j.swap > 0 {

@@ -12,7 +12,7 @@
 //! (dit_probe.py's bytes per token); without checkpointing every block's saved set. The loss
 //! is an MSE on the latents in fp32 (`F.mse_loss(model_pred.float(), target.float())`).
 
-use super::job::{Ckpt, Job, Latents, Method, TextEncoders};
+use super::job::{Ckpt, Job, Latents, Method, Shard, TextEncoders};
 use super::models::{BlockKind, Coef, DitModel, Role, Saved};
 use crate::memory::allocator::Config;
 use crate::memory::shape::pack_small;
@@ -246,19 +246,59 @@ fn trained_bytes(s: &Sizes) -> f64 {
     s.trainable as f64 * s.param_bytes
 }
 
+/// How a multi-GPU run divides the transformer among its GPUs (`gpus`, `shard`).
+struct Split {
+    /// The share of the transformer's weights, trained parameters, gradients and optimizer
+    /// states each GPU keeps: 1 / gpus under FSDP, 1 otherwise.
+    share: f64,
+    /// FSDP: one block gathered in full while it runs, the root unit (the transformer's
+    /// weights outside the blocks, gathered from the forward to the end of the backward), one
+    /// block's unsharded gradients before their reduce-scatter.
+    gathered: f64,
+    root: f64,
+    reduce: f64,
+    /// DDP: the reducer's buckets, a second copy of every gradient.
+    bucket: f64,
+}
+
+fn split(s: &Sizes, j: &Job) -> Split {
+    let none = Split { share: 1.0, gathered: 0.0, root: 0.0, reduce: 0.0, bucket: 0.0 };
+    if j.gpus < 2 {
+        return none;
+    }
+    match j.shard {
+        Shard::Ddp => Split { bucket: (s.trainable as f64 - s.text_trained) * s.param_bytes, ..none },
+        // torch FSDP with a per-block wrap policy (accelerate's transformer-layer policy).
+        Shard::Fsdp => Split {
+            share: 1.0 / j.gpus as f64,
+            gathered: s.block_weights.iter().sum(),
+            root: j.model.non_block as f64 * 2.0,
+            reduce: s.block_trained.iter().sum::<f64>() * s.param_bytes,
+            bucket: 0.0,
+        },
+    }
+}
+
 /// The run as timeline events: blocks averaged over the kinds, the swapped blocks' weights
 /// in host memory with one block in flight on the copy stream.
 fn shape(s: &Sizes, j: &Job) -> Shape {
     let resident = s.resident;
     let lora = j.method == Method::Lora;
+    let sp = split(s, j);
+    let share = sp.share;
     let mut sh = Shape {
         layers: s.blocks as usize,
         // Sub-MiB tensors one block makes together are packed as the language models' are
         // (memory/shape.rs `pack_small`): the small pool carves them from the same segments.
-        block_weights: pack_small(s.block_weights.iter().map(|w| w * resident).collect()),
-        other_weights: [j.model.non_block as f64 * 2.0, s.companions, s.vae].into_iter().filter(|w| *w > 0.0).collect(),
-        block_grads: pack_small(s.block_trained.iter().map(|p| p * s.param_bytes).collect()),
-        block_states: pack_small(s.block_trained.iter().map(|p| p * s.state_bytes).filter(|b| *b > 0.0).collect()),
+        block_weights: pack_small(s.block_weights.iter().map(|w| w * resident * share).collect()),
+        other_weights: [j.model.non_block as f64 * 2.0 * share, s.companions, s.vae]
+            .into_iter()
+            .filter(|w| *w > 0.0)
+            .collect(),
+        block_grads: pack_small(s.block_trained.iter().map(|p| p * s.param_bytes * share).collect()),
+        block_states: pack_small(
+            s.block_trained.iter().map(|p| p * s.state_bytes * share).filter(|b| *b > 0.0).collect(),
+        ),
         layers_with_grad: s.blocks as usize,
         saved: vec![s.held],
         recompute: s.rebuilt.clone(),
@@ -267,7 +307,11 @@ fn shape(s: &Sizes, j: &Job) -> Shape {
         head_saved: s.loss,
         act_grad: s.act_grad,
         dequant: s.dequant,
-        gathered_unit: s.swap_in_flight,
+        gathered_unit: s.swap_in_flight.max(sp.gathered),
+        root_unit: sp.root,
+        reduce_unit: sp.reduce,
+        grads_on_reduce: sp.reduce > 0.0,
+        persistent: sp.bucket,
         micro_steps: 1,
         ..Shape::default()
     };
@@ -277,16 +321,22 @@ fn shape(s: &Sizes, j: &Job) -> Shape {
     }
     // Trained parameters outside the blocks: a full run's non-block weights, LoRA on a UNet's
     // projections, and the trained text encoders either way.
-    let outside = if lora { s.outer_trained } else { j.model.non_block as f64 } + s.text_trained;
+    // The transformer's share splits under FSDP; the text encoders are not wrapped.
+    let outside = if lora { s.outer_trained } else { j.model.non_block as f64 } * share + s.text_trained;
     if outside > 0.0 {
         sh.other_grads = vec![outside * s.param_bytes];
         sh.other_states = vec![outside * s.state_bytes].into_iter().filter(|b| *b > 0.0).collect();
     }
     if lora {
         // The LoRA weights themselves, made when the adapter is added.
-        sh.other_weights.push(trained_bytes(s));
+        sh.other_weights.push(sharded_trained(s, share) * s.param_bytes);
     }
     sh
+}
+
+/// Trained parameters one GPU keeps: the transformer's share, and the text encoders' whole.
+fn sharded_trained(s: &Sizes, share: f64) -> f64 {
+    (s.trainable as f64 - s.text_trained) * share + s.text_trained
 }
 
 /// The text encoders a run trains (`text_enc=train`): their trained parameters, and what
@@ -317,21 +367,40 @@ pub(super) fn text_training(j: &Job) -> TextTraining {
     TextTraining { params, saved_per_sample: saved }
 }
 
+/// What the collectives of a multi-GPU run move, bytes (time.rs): every trained parameter's
+/// gradient, and the transformer's weights as stored.
+pub(super) struct Moved {
+    pub trained_bytes: f64,
+    pub transformer_bytes: f64,
+}
+
+pub(super) fn estimate_terms(j: &Job) -> Moved {
+    let s = sizes(j);
+    Moved {
+        trained_bytes: (s.trainable as f64 - s.text_trained) * s.param_bytes,
+        transformer_bytes: s.block_weights.iter().sum::<f64>() * s.blocks as f64 + j.model.non_block as f64 * 2.0,
+    }
+}
+
 /// The run's memory on one GPU.
 pub fn estimate(j: &Job) -> DiffusionMemory {
     let s = sizes(j);
     let sh = shape(&s, j);
     let rp = timeline::replay(&sh, Config::default());
     let n = s.blocks as f64;
-    let trained = s.trainable as f64;
-    let weights = s.block_weights.iter().sum::<f64>() * n * s.resident + j.model.non_block as f64 * 2.0;
-    let adapters = if j.method == Method::Lora { trained_bytes(&s) } else { 0.0 };
-    let gradients = trained * s.param_bytes;
-    let optimizer = trained * s.state_bytes + if j.ema { trained_bytes(&s) } else { 0.0 };
+    let sp = split(&s, j);
+    let kept = sharded_trained(&s, sp.share);
+    let weights = (s.block_weights.iter().sum::<f64>() * n * s.resident + j.model.non_block as f64 * 2.0) * sp.share;
+    let adapters = if j.method == Method::Lora { kept * s.param_bytes } else { 0.0 };
+    // DDP's buckets are a second copy of the gradients.
+    let gradients = kept * s.param_bytes + sp.bucket;
+    let optimizer = kept * s.state_bytes + if j.ema { trained_bytes(&s) } else { 0.0 };
     let rebuilt: f64 = s.rebuilt.iter().sum();
     // At the backward's peak the loss's tensors are already freed.
     let activations = s.held * n + rebuilt + 2.0 * s.act_grad;
-    let workspace = s.dequant + s.swap_in_flight + s.mlp_backward;
+    // FSDP's gathered block with its prefetched successor, the root unit, and a block's
+    // gradients before their reduce-scatter.
+    let workspace = s.dequant + s.swap_in_flight + s.mlp_backward + 2.0 * sp.gathered + sp.root + sp.reduce;
     // The VAE encodes before the forward, when only the persistent tensors are alive.
     let persistent = weights + s.companions + s.vae + adapters + optimizer;
     let vae_peak = persistent + s.vae_encode;

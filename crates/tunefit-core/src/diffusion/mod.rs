@@ -186,6 +186,26 @@ pub fn assumptions(j: &Job, lang: Lang) -> Vec<String> {
             format!("CUDA context {context} MiB in the device figure"),
         ]
     };
+    if j.gpus > 1 {
+        out.push(match (j.shard, ru) {
+            (job::Shard::Ddp, false) => format!(
+                "{} GPUs with DDP, batch {} on each: every GPU holds the whole run, and the reducer's buckets a second copy of the trained gradients (keys gpus, shard)",
+                j.gpus, j.batch
+            ),
+            (job::Shard::Ddp, true) => format!(
+                "{} GPU с DDP, батч {} на каждом: каждый GPU держит весь прогон, а корзины редуктора ещё одну копию обучаемых градиентов (ключи gpus, shard)",
+                j.gpus, j.batch
+            ),
+            (job::Shard::Fsdp, false) => format!(
+                "{} GPUs with FSDP, batch {} on each: each keeps 1/{} of the transformer's weights, gradients and optimizer states, and gathers one block in full while it runs (keys gpus, shard)",
+                j.gpus, j.batch, j.gpus
+            ),
+            (job::Shard::Fsdp, true) => format!(
+                "{} GPU с FSDP, батч {} на каждом: каждый хранит 1/{} весов, градиентов и состояний оптимизатора трансформера и собирает целиком один блок, пока тот работает (ключи gpus, shard)",
+                j.gpus, j.batch, j.gpus
+            ),
+        });
+    }
     if buckets > 1 {
         out.insert(
             1,

@@ -39,6 +39,9 @@ pub struct DiffusionTime {
     /// Host traffic over PCIe (swapped blocks' weights, offloaded checkpoints), overlapped
     /// with the compute.
     pub swap_s: f64,
+    /// Collectives between the GPUs (DDP's gradient all-reduce; FSDP's weight all-gathers and
+    /// gradient reduce-scatters), overlapped with the compute.
+    pub comm_s: f64,
     pub cpu_s: f64,
     /// max(GPU work, PCIe copies, CPU): what one micro-step takes.
     pub step_s: f64,
@@ -47,7 +50,10 @@ pub struct DiffusionTime {
     /// Steps of the run (`steps`) and their hours.
     pub steps: u64,
     pub hours: f64,
-    /// The cheapest listed on-demand price of one such GPU, USD per hour, and the run's cost.
+    /// GPUs the run rents; each step trains `gpus` × `batch` samples.
+    pub gpus: u64,
+    /// The cheapest listed on-demand price of one such GPU, USD per hour, and the run's cost
+    /// on all of them.
     pub usd_per_gpu_h: Option<f64>,
     pub usd: Option<f64>,
 }
@@ -135,6 +141,25 @@ fn work(j: &Job) -> Work {
     w
 }
 
+/// Bytes each GPU sends between the GPUs in a step: DDP all-reduces the trained parameters'
+/// gradients; FSDP all-gathers the transformer's weights each pass (the forward, its
+/// recomputation, the backward) and reduce-scatters the gradients (ring collectives,
+/// time/comm.rs).
+fn comm_bytes(j: &Job, passes: f64) -> f64 {
+    use crate::time::comm::all_reduce_bytes;
+    let n = j.gpus as f64;
+    if n < 2.0 {
+        return 0.0;
+    }
+    let m = super::memory::estimate_terms(j);
+    match j.shard {
+        super::job::Shard::Ddp => all_reduce_bytes(m.trained_bytes, n),
+        super::job::Shard::Fsdp => {
+            passes * all_reduce_bytes(m.transformer_bytes, n) / 2.0 + all_reduce_bytes(m.trained_bytes, n) / 2.0
+        }
+    }
+}
+
 /// Bytes one micro-step moves to host memory and back for offloaded checkpoints.
 fn offloaded_bytes(j: &Job) -> f64 {
     let (m, b) = (j.model, j.samples() as f64);
@@ -168,13 +193,15 @@ pub fn time(j: &Job, g: &Gpu) -> DiffusionTime {
         elementwise_s: mean(|t| t.elementwise_s),
         dequant_s: mean(|t| t.dequant_s),
         swap_s: mean(|t| t.swap_s),
+        comm_s: mean(|t| t.comm_s),
         cpu_s: mean(|t| t.cpu_s),
         step_s,
         flops: mean(|t| t.flops),
         steps: j.steps,
         hours,
+        gpus: j.gpus,
         usd_per_gpu_h,
-        usd: usd_per_gpu_h.map(|p| p * hours),
+        usd: usd_per_gpu_h.map(|p| p * hours * j.gpus as f64),
     }
 }
 
@@ -218,8 +245,9 @@ fn one_bucket(j: &Job, g: &Gpu) -> DiffusionTime {
     let pcie = g.pcie_gb_s / 2.0 * 1e9 * BANDWIDTH_EFFICIENCY;
     let swap_s = if pcie > 0.0 { (passes * j.swapped_bytes() + offloaded) / pcie } else { 0.0 };
     let cpu_s = ops * CPU_S_PER_OP;
+    let comm_s = comm_bytes(j, passes) / crate::time::comm::intra_bandwidth(g, j.gpus as u32);
     let gpu_s = gemm_s + attn_s + elementwise_s + dequant_s;
-    let step_s = gpu_s.max(swap_s).max(cpu_s);
+    let step_s = gpu_s.max(swap_s).max(cpu_s).max(comm_s);
     let hours = step_s * j.steps as f64 / 3600.0;
     let usd_per_gpu_h = cheapest(g.id);
     DiffusionTime {
@@ -228,13 +256,15 @@ fn one_bucket(j: &Job, g: &Gpu) -> DiffusionTime {
         elementwise_s,
         dequant_s,
         swap_s,
+        comm_s,
         cpu_s,
         step_s,
         flops: gemm_flops + attn_flops,
         steps: j.steps,
         hours,
+        gpus: j.gpus,
         usd_per_gpu_h,
-        usd: usd_per_gpu_h.map(|p| p * hours),
+        usd: usd_per_gpu_h.map(|p| p * hours * j.gpus as f64),
     }
 }
 
