@@ -124,6 +124,33 @@ test('diffusion: a full SDXL fine-tune too large for an RTX 4090 names its fixes
   assert.deepEqual([...page.problems], []);
 });
 
+test('diffusion: full FLUX.1 on one H100 does not fit; the fix that shards it over two GPUs does, and says so', async () => {
+  const page = await open('?model=flux.1-dev&method=full&gpu=h100-sxm');
+  await page.getByTestId('dit-fixes').waitFor();
+  assert.match(await page.getByTestId('dit-verdict').textContent(), /does not fit/);
+  // One GPU: no sharding field, the cost for one GPU.
+  assert.equal(await page.locator('[data-key=shard]').count(), 0);
+  assert.doesNotMatch(await page.getByTestId('dit-time').textContent(), /on \d+ GPUs/);
+  const more = page.locator('[data-act="set:gpus=2&shard=fsdp"]');
+  const item = await more.locator('xpath=..').textContent();
+  assert.match(item, /fits/);
+  const promised = Number(item.replace('gpus=2&shard=fsdp', '').replace(/[^0-9.]/g, ' ').trim().split(/\s+/)[0]);
+  await more.click();
+  await page.waitForURL(/gpus=2/);
+  await page.waitForFunction(() => /fits/.test(document.querySelector('[data-testid=dit-verdict]')?.textContent ?? '')
+    && !/not/.test(document.querySelector('[data-testid=dit-verdict]').textContent));
+  assert.equal(await gib(page), promised);
+  // The run now shows its two GPUs: the field, the sharding choice, the cost on both.
+  assert.equal(await page.locator('[data-key=gpus]').inputValue(), '2');
+  assert.equal(await page.locator('[data-key=shard]').inputValue(), 'fsdp');
+  assert.match(await page.getByTestId('dit-time').textContent(), /on 2 GPUs/);
+  // DDP on the same two GPUs keeps a whole copy on each: it no longer fits.
+  await page.locator('[data-key=shard]').selectOption('ddp');
+  await page.waitForURL(/shard=ddp/);
+  await page.waitForFunction(() => /does not fit/.test(document.querySelector('[data-testid=dit-verdict]')?.textContent ?? ''));
+  assert.deepEqual([...page.problems], []);
+});
+
 test('diffusion: the embed names its run and links back, compact and unclipped from 320 to 800 px', async () => {
   for (const width of [320, 420, 800]) {
     const page = await openPage(browser, server.url + '?model=sdxl&gpu=rtx-4090&method=full&optim=adamw&embed=1', { viewport: { width, height: 900 } });
