@@ -144,6 +144,16 @@ test('diffusion: full FLUX.1 on one H100 does not fit; the fix that shards it ov
   assert.equal(await page.locator('[data-key=gpus]').inputValue(), '2');
   assert.equal(await page.locator('[data-key=shard]').inputValue(), 'fsdp');
   assert.match(await page.getByTestId('dit-time').textContent(), /on 2 GPUs/);
+  // The memory through one step, under the H100's line, opens as the language models' does.
+  const chart = page.getByTestId('dit-timeline');
+  assert.equal(await chart.locator('svg').isVisible(), false, 'closed until asked');
+  await chart.locator('summary').click();
+  assert.ok(await chart.getByTestId('timeline-allocated').isVisible());
+  const capacity = Number(await chart.getByTestId('timeline-capacity').getAttribute('y1'));
+  const lowest = Math.min(...(await chart.getByTestId('timeline-allocated').getAttribute('points'))
+    .split(' ').map((p) => Number(p.split(',')[1])));
+  assert.ok(lowest > capacity, 'the curve stays below the GPU line on a run that fits');
+  assert.match(await chart.getByTestId('timeline-peak').textContent(), /^Peak: /);
   // DDP on the same two GPUs keeps a whole copy on each: it no longer fits.
   await page.locator('[data-key=shard]').selectOption('ddp');
   await page.waitForURL(/shard=ddp/);

@@ -63,6 +63,9 @@ struct Strings {
     prior: &'static str,
     gpus: &'static str,
     shard: &'static str,
+    /// The chart's heading, and the note when the VAE's encoding sets the peak outside it.
+    timeline: &'static str,
+    vae_outside: fn(figure: &str) -> String,
 }
 
 static EN: Strings = Strings {
@@ -116,6 +119,10 @@ static EN: Strings = Strings {
     prior: "Prior preservation (class images)",
     gpus: "GPUs (one instance)",
     shard: "Multi-GPU",
+    timeline: "Memory through one step",
+    vae_outside: |f| {
+        format!("The VAE's encoding at the step's start ({f} allocated) comes before these events and sets the peak.")
+    },
 };
 
 static RU: Strings = Strings {
@@ -169,6 +176,8 @@ static RU: Strings = Strings {
     prior: "Сохранение априорного класса (class images)",
     gpus: "GPU (один инстанс)",
     shard: "Несколько GPU",
+    timeline: "Память за один шаг",
+    vae_outside: |f| format!("Кодирование VAE в начале шага (выделено {f}) идёт до этих событий и задаёт пик."),
 };
 
 /// Options of each select: (value, English, Russian).
@@ -400,6 +409,7 @@ fn results(h: &mut Html, r: &DiffusionReport, j: &Job, s: &Strings, gib: bool, r
         write_html!(h, "<li>", a, "</li>");
     }
     write_html!(h, "</ul>");
+    timeline(h, r, j, s, gib, ru);
     if let Some(t) = &r.time {
         let num = |x: f64, d: usize| decimal(x, d, ru);
         let cost = match (t.usd, t.usd_per_gpu_h) {
@@ -419,6 +429,23 @@ fn results(h: &mut Html, r: &DiffusionReport, j: &Job, s: &Strings, gib: bool, r
     }
     gpu_table(h, r, s, gib, ru);
     write_html!(h, r#"<p class="muted scope">"#, s.scope, "</p></section>");
+}
+
+/// The allocator replay's allocated and reserved over the load and one step, with the chosen
+/// GPU's memory as a line (the language models' chart, timeline_chart.rs).
+fn timeline(h: &mut Html, r: &DiffusionReport, j: &Job, s: &Strings, gib: bool, ru: bool) {
+    let lang = if ru { "ru" } else { "en" };
+    let (points, moment) = diffusion::memory::timeline(j);
+    let capacity = r.fit.as_ref().map(|f| f.vram as f64);
+    let moment = moment.text(if ru { Lang::Ru } else { Lang::En });
+    write_html!(h, r#"<details class="dit-timeline" data-testid="dit-timeline"><summary>"#, s.timeline, "</summary>");
+    h.html(&crate::timeline_chart::chart(&points, capacity, &moment, lang, gib));
+    let m = &r.memory;
+    let replayed = points.iter().map(|p| p.allocated).max().unwrap_or(0);
+    if m.allocated > replayed && m.vae_encode > 0 {
+        write_html!(h, r#"<p class="muted">"#, (s.vae_outside)(&size(m.allocated, gib, ru)), "</p>");
+    }
+    write_html!(h, "</details>");
 }
 
 /// Every GPU with its verdict for this run and its cheapest on-demand price, smallest memory
@@ -614,5 +641,27 @@ mod tests {
         // A value that parses shows as the run spells it ('+' read as a space in a link).
         let plus = html("model=flux.1-dev&targets=attn+mlp", "en", true).into_string();
         assert!(plus.contains(r#"<option value="attn+mlp" selected>"#), "{plus}");
+    }
+
+    #[test]
+    fn the_chart_draws_the_replay_and_says_when_the_vae_sets_the_peak() {
+        let h = html("model=flux.1-dev&gpu=rtx-4090", "en", true).into_string();
+        for id in ["dit-timeline", "timeline-chart", "timeline-allocated", "timeline-reserved", "timeline-capacity"] {
+            assert!(h.contains(id), "{id} missing");
+        }
+        assert!(h.contains("Memory through one step") && h.contains("Peak: "), "{h}");
+        // Without a GPU there is no capacity line; Russian speaks Russian.
+        let ru = html("model=flux.1-dev", "ru", false).into_string();
+        assert!(ru.contains("Память за один шаг") && ru.contains("Пик: ") && !ru.contains("timeline-capacity"));
+        // SDXL's VAE encoding four 2048 px images each step, its blocks' inputs offloaded, sets
+        // the peak before the replay's events: the page says so rather than leave a curve
+        // below the headline figure unexplained.
+        let vae = html("model=sdxl&res=2048&latents=encode&batch=4&ckpt=offload", "en", true).into_string();
+        let r = tunefit_core::diffusion::evaluate("model=sdxl&res=2048&latents=encode&batch=4&ckpt=offload").unwrap();
+        let (points, _) =
+            tunefit_core::diffusion::memory::timeline(&tunefit_core::diffusion::job::parse(&r.query).unwrap());
+        assert!(r.memory.allocated > points.iter().map(|p| p.allocated).max().unwrap());
+        assert!(vae.contains("encoding at the step&#39;s start"), "{vae}");
+        assert!(!h.contains("encoding at the step"), "cached latents: no VAE at all");
     }
 }

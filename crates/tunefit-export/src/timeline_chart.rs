@@ -118,8 +118,20 @@ pub fn html(query: &str, lang: &str, gib: bool) -> Html {
         Err(e) => return warning(&e.text(core)),
     };
     let Some(points) = r.memory.timeline.as_ref().filter(|p| p.len() > 1) else { return warning(s.none) };
-    let fig = |b: f64| crate::plan_panel::bytes(b, gib, lang);
     let capacity = q.gpu.as_deref().and_then(tunefit_core::dataset::gpu).map(|g| g.vram_bytes as f64);
+    let moment = r.memory.peak_moment.map(|m| m.text(core)).unwrap_or_default();
+    chart(points, capacity, &moment, lang, gib)
+}
+
+/// Allocated and reserved over `points`, the GPU's `capacity` as a line, the phases marked,
+/// and the peak at `moment` in words: the language models' panel and the diffusion page.
+pub fn chart(points: &[Point], capacity: Option<f64>, moment: &str, lang: &str, gib: bool) -> Html {
+    let core = Lang::from_code(lang);
+    let s = if core == Lang::Ru { &RU } else { &EN };
+    if points.len() < 2 {
+        return warning(s.none);
+    }
+    let fig = |b: f64| crate::plan_panel::bytes(b, gib, lang);
     let top =
         points.iter().map(|p| p.reserved.max(p.allocated) as f64).fold(capacity.unwrap_or(0.0), f64::max).max(1.0)
             * 1.08;
@@ -184,7 +196,6 @@ pub fn html(query: &str, lang: &str, gib: bool) -> Html {
         r#""/>"#
     );
     let (pa, pr) = points.iter().fold((0u64, 0u64), |(a, r), p| (a.max(p.allocated), r.max(p.reserved)));
-    let moment = r.memory.peak_moment.map(|m| m.text(core)).unwrap_or_default();
     write_html!(
         svg,
         r#"</svg><p class="legend"><span class="swatch t-activations"></span>"#,
@@ -192,7 +203,7 @@ pub fn html(query: &str, lang: &str, gib: bool) -> Html {
         r#" <span class="swatch t-overhead"></span>"#,
         s.reserved,
         r#"</p><p data-testid="timeline-peak">"#,
-        (s.peak)(&moment, &fig(pa as f64), &fig(pr as f64)),
+        (s.peak)(moment, &fig(pa as f64), &fig(pr as f64)),
         r#"</p><p class="muted">"#,
         (s.events)(points.len()),
         "</p>"

@@ -382,6 +382,14 @@ pub(super) fn estimate_terms(j: &Job) -> Moved {
     }
 }
 
+/// The run's memory over the load and one step, as the allocator replay saw it (the page's
+/// chart): its points, and the moment allocated peaked. The VAE's encoding at the step's
+/// start (`latents=encode`) is not an event of the replay: `estimate` adds it beside.
+pub fn timeline(j: &Job) -> (Vec<timeline::Point>, timeline::Moment) {
+    let rp = timeline::replay(&shape(&sizes(j), j), Config::default());
+    (rp.points(), rp.peak_moment)
+}
+
 /// The run's memory on one GPU.
 pub fn estimate(j: &Job) -> DiffusionMemory {
     let s = sizes(j);
