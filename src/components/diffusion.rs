@@ -125,7 +125,8 @@ pub fn DiffusionPage() -> impl IntoView {
             if key == "model" {
                 // Sizes, frames, text and companions are the old model's: the new one starts
                 // from its own defaults for them.
-                const OWN: &[&str] = &["res", "frames", "text_tokens", "text_enc", "text_weights", "latents", "swap"];
+                const OWN: &[&str] =
+                    &["res", "frames", "text_tokens", "text_enc", "text_weights", "latents", "swap", "ckpt_every"];
                 *l = l
                     .split('&')
                     .filter(|p| !OWN.contains(&p.split('=').next().unwrap_or_default()))

@@ -187,6 +187,9 @@ fn bad_links_are_named_and_nothing_is_defaulted_silently() {
     assert_eq!(keys("model=flux.1-dev&swap=58"), ["swap"]);
     assert_eq!(keys("model=sdxl&swap=2"), ["swap"], "no trainer swaps a UNet's blocks");
     assert_eq!(keys("model=flux.1-dev&v=3"), ["v"]);
+    assert_eq!(keys("model=flux.1-dev&ckpt=none&ckpt_every=2"), ["ckpt_every"], "nothing to space out");
+    assert_eq!(keys("model=sdxl&ckpt_every=2"), ["ckpt_every"], "SimpleTuner's interval is in its transformers");
+    assert_eq!(keys("model=flux.1-dev&ckpt_every=0"), ["ckpt_every"]);
     assert_eq!(keys("model=flux.1-dev&gpus=0"), ["gpus"]);
     assert_eq!(keys("model=flux.1-dev&gpus=9"), ["gpus"], "one instance's GPUs");
     assert_eq!(keys("model=flux.1-dev&gpus=2&shard=zero3"), ["shard"]);
@@ -562,4 +565,35 @@ fn fixes_offer_fsdp_and_the_fewest_gpus_that_fit() {
     assert!(!eight.fixes.iter().any(|f| f.set.contains("gpus=") || f.set == "shard=fsdp"), "{:?}", eight.fixes);
     let swapped = diffusion::evaluate("model=flux.1-dev&method=full&swap=20&gpu=h100-sxm").unwrap();
     assert!(!swapped.fixes.iter().any(|f| f.set.contains("shard=fsdp")), "{:?}", swapped.fixes);
+}
+
+#[test]
+fn checkpointing_every_nth_block_lies_between_every_block_and_none() {
+    let base = "model=flux.1-dev&res=1024&gpu=h100-sxm";
+    let at = |set: &str| diffusion::evaluate(&format!("{base}&{set}")).unwrap();
+    let (full, none) = (at("ckpt=full"), at("ckpt=none"));
+    assert_eq!(at("ckpt_every=1").memory, full.memory, "1 is every block");
+    // FLUX.1: 19 double-stream and 38 single-stream blocks; every 2nd of each loop is 10 + 19
+    // checkpointed, every 64th one of each.
+    let j = |q: &str| tunefit_core::diffusion::job::parse(&format!("{base}&{q}")).unwrap();
+    assert_eq!(j("ckpt_every=2").checkpointed(19) + j("ckpt_every=2").checkpointed(38), 29);
+    assert!((j("ckpt_every=64").checkpointed_share() - 2.0 / 57.0).abs() < 1e-12);
+    assert_eq!(j("ckpt=none&ckpt_every=1").checkpointed_share(), 0.0);
+    // Memory rises and time falls as fewer blocks are checkpointed, between the two ends.
+    let mut last = full.clone();
+    for n in [2, 4, 8, 64] {
+        let r = at(&format!("ckpt_every={n}"));
+        assert!(r.memory.activations > last.memory.activations, "every {n}");
+        assert!(r.memory.activations < none.memory.activations, "every {n}");
+        let (t, lt) = (r.time.as_ref().unwrap(), last.time.as_ref().unwrap());
+        assert!(t.gemm_s < lt.gemm_s, "every {n}: less recomputation");
+        last = r;
+    }
+    let (tf, tn, t2) = (full.time.unwrap().gemm_s, none.time.unwrap().gemm_s, at("ckpt_every=2").time.unwrap().gemm_s);
+    assert!(tn < t2 && t2 < tf);
+    // On a GPU too small for it, going back to every block is offered.
+    let tight = diffusion::evaluate("model=flux.1-dev&weights=fp8&res=1024&ckpt_every=4&gpu=rtx-4090").unwrap();
+    assert_eq!(tight.fit.as_ref().unwrap().verdict, tunefit_core::solve::Verdict::DoesNotFit);
+    let back = tight.fixes.first().expect("fixes");
+    assert!(back.set == "ckpt_every=1" && back.fits, "{:?}", tight.fixes);
 }

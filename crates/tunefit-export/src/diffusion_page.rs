@@ -28,6 +28,7 @@ struct Strings {
     batch: &'static str,
     text_tokens: &'static str,
     ckpt: &'static str,
+    ckpt_every: &'static str,
     optim: &'static str,
     text_enc: &'static str,
     text_weights: &'static str,
@@ -83,6 +84,7 @@ static EN: Strings = Strings {
     batch: "Batch",
     text_tokens: "Text tokens",
     ckpt: "Gradient checkpointing",
+    ckpt_every: "Checkpoint every Nth block",
     optim: "Optimizer",
     text_enc: "Text encoders",
     text_weights: "Text encoders stored in",
@@ -140,6 +142,7 @@ static RU: Strings = Strings {
     batch: "Батч",
     text_tokens: "Токены текста",
     ckpt: "Чекпойнтинг градиентов",
+    ckpt_every: "Чекпойнт каждого N-го блока",
     optim: "Оптимизатор",
     text_enc: "Текстовые энкодеры",
     text_weights: "Текстовые энкодеры хранятся в",
@@ -298,6 +301,10 @@ fn form(h: &mut Html, query: &str, j: &Job, bad: &[String], s: &Strings, ru: boo
     input(h, s.batch, "batch", &v("batch"), "numeric");
     input(h, s.text_tokens, "text_tokens", &v("text_tokens"), "numeric");
     select(h, s.ckpt, "ckpt", &v("ckpt"), CKPT, ru);
+    // SimpleTuner's interval runs in its transformers' loops, not in a UNet.
+    if j.ckpt != job::Ckpt::None && j.model.between.is_none() {
+        input(h, s.ckpt_every, "ckpt_every", &v("ckpt_every"), "numeric");
+    }
     select(h, s.optim, "optim", &v("optim"), OPTIM, ru);
     if !j.model.text_encoders.is_empty() {
         select(h, s.text_enc, "text_enc", &v("text_enc"), TEXT_ENC, ru);
@@ -629,6 +636,9 @@ mod tests {
         // A UNet has no swap field; a transformer has.
         let unet = html("model=sdxl&gpu=rtx-4090", "en", false).into_string();
         assert!(!unet.contains(r#"data-key="swap""#) && image.contains(r#"data-key="swap""#));
+        assert!(!unet.contains(r#"data-key="ckpt_every""#) && image.contains(r#"data-key="ckpt_every""#));
+        let none = html("model=flux.1-dev&ckpt=none", "en", true).into_string();
+        assert!(!none.contains(r#"data-key="ckpt_every""#), "no interval without checkpointing");
         assert!(unet.contains("Stable Diffusion XL") && unet.contains("fits"), "{unet}");
         // Full fine-tuning has no LoRA fields.
         let full = html("model=flux.1-dev&method=full", "en", true).into_string();

@@ -116,6 +116,9 @@ fn candidates(j: &Job) -> Vec<(String, Gives)> {
     if j.ckpt == Ckpt::None {
         out.push(("ckpt=full".into(), Gives::Recompute));
     }
+    if j.ckpt != Ckpt::None && j.ckpt_every > 1 {
+        out.push(("ckpt_every=1".into(), Gives::Recompute));
+    }
     if j.ckpt != Ckpt::Offload {
         out.push(("ckpt=offload".into(), Gives::OffloadCheckpoints));
     }

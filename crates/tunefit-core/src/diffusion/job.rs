@@ -152,6 +152,9 @@ pub struct Job {
     pub batch: u64,
     pub text_tokens: u64,
     pub ckpt: Ckpt,
+    /// Checkpoint every Nth block of each kind, the first included (SimpleTuner's
+    /// `--gradient_checkpointing_interval`); the others keep their saved sets. 1: every block.
+    pub ckpt_every: u64,
     pub optim: Optim,
     pub text_encoders: TextEncoders,
     /// How the text encoders on the GPU are stored (ai-toolkit quantizes T5 to qfloat8).
@@ -221,6 +224,27 @@ impl Job {
     /// Bytes of the swapped blocks' weights: the last `swap` blocks of the stack, as
     /// musubi-tuner's and sd-scripts' offloaders swap from the end (the memory and the time
     /// both read this one choice).
+    /// Blocks of `k`'s kind that are checkpointed: indices 0, N, 2N … of its loop (every one
+    /// with `ckpt_every=1`; none without checkpointing).
+    pub fn checkpointed(&self, count: u64) -> u64 {
+        if self.ckpt == Ckpt::None {
+            0
+        } else {
+            count.div_ceil(self.ckpt_every)
+        }
+    }
+
+    /// The share of all blocks that are checkpointed (and run their forward again).
+    pub fn checkpointed_share(&self) -> f64 {
+        let all = self.model.block_count();
+        let ck: u64 = self.model.blocks.iter().map(|k| self.checkpointed(k.count)).sum();
+        if all == 0 {
+            0.0
+        } else {
+            ck as f64 / all as f64
+        }
+    }
+
     pub fn swapped_bytes(&self) -> f64 {
         let mut left = self.swap;
         let mut bytes = 0.0;
@@ -256,6 +280,7 @@ impl Job {
             "batch" => self.batch.to_string(),
             "text_tokens" => self.text_tokens.to_string(),
             "ckpt" => spell(CKPTS, &self.ckpt),
+            "ckpt_every" => self.ckpt_every.to_string(),
             "optim" => spell(OPTIMS, &self.optim),
             "text_enc" => spell(ENCODERS, &self.text_encoders),
             "latents" => spell(LATENTS, &self.latents),
@@ -290,6 +315,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ("batch", "1 to 256"),
     ("text_tokens", "0 to 4096"),
     ("ckpt", "full, offload or none"),
+    ("ckpt_every", "checkpoint every Nth block of each kind, 1 to 64 (the others keep their saved tensors)"),
     ("optim", "adamw, adamw-8bit, adafactor, prodigy or lion"),
     ("text_enc", "cached, gpu or train (the CLIP encoders trained as the method says)"),
     ("text_weights", "bf16, fp8, int8 or nf4 (text encoders on the GPU)"),
@@ -434,6 +460,7 @@ fn defaults(m: &'static DitModel) -> Job {
         batch: 1,
         text_tokens: m.text_tokens,
         ckpt: Ckpt::Full,
+        ckpt_every: 1,
         optim: Optim::Adamw,
         text_encoders: TextEncoders::Cached,
         text_weights: Storage::Bf16,
@@ -467,6 +494,7 @@ fn apply(j: &mut Job, k: &str, v: &str) -> Result<(), QueryError> {
         "batch" => j.batch = whole(k, v, 1, 256)?,
         "text_tokens" => j.text_tokens = whole(k, v, 0, 4096)?,
         "ckpt" => j.ckpt = one_of(k, v, CKPTS)?,
+        "ckpt_every" => j.ckpt_every = whole(k, v, 1, 64)?,
         "optim" => j.optim = one_of(k, v, OPTIMS)?,
         "text_enc" => j.text_encoders = one_of(k, v, ENCODERS)?,
         "text_weights" => j.text_weights = one_of(k, v, STORAGES)?,
@@ -548,6 +576,15 @@ fn consistency(j: &Job) -> Vec<QueryError> {
         e.push(QueryError::new(
             "swap",
             Problem::OutOfRange { value: format!("{} with shard=fsdp", j.swap), lo: "0".into(), hi: "0".into() },
+        ));
+    }
+    if j.ckpt_every > 1 && (j.ckpt == Ckpt::None || m.between.is_some()) {
+        // Without checkpointing there is nothing to space out; SimpleTuner's interval is in
+        // its transformers' loops, not in diffusers' UNet.
+        let why = if j.ckpt == Ckpt::None { "with ckpt=none" } else { "on a UNet" };
+        e.push(QueryError::new(
+            "ckpt_every",
+            Problem::OutOfRange { value: format!("{} {why}", j.ckpt_every), lo: "1".into(), hi: "1".into() },
         ));
     }
     if m.between.is_some() && j.swap > 0 {

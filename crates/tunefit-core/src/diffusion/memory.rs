@@ -142,6 +142,9 @@ fn sizes(j: &Job) -> Sizes {
     let mut block_trained = Vec::new();
     let mut trainable = 0u64;
     let mut saved = 0.0;
+    // What the blocks keep under checkpointing beyond the held inputs: the saved sets of
+    // those `ckpt_every` leaves unchecked.
+    let mut unchecked = 0.0;
     let mut largest = 0u64;
     let mut rebuilt_per_sample: f64 = 0.0;
     let mut mlp_width: f64 = 0.0;
@@ -168,6 +171,7 @@ fn sizes(j: &Job) -> Sizes {
         }
         trainable += if lora { k.count * k.lora_params(j.rank, |r| j.targets.on(r)) } else { k.count * k.params };
         saved += k.count as f64 * saved_per_sample(j, k);
+        unchecked += (k.count - j.checkpointed(k.count)) as f64 * saved_per_sample(j, k);
         rebuilt_per_sample = rebuilt_per_sample.max(saved_per_sample(j, k));
         largest = largest.max(k.largest_linear());
     }
@@ -187,10 +191,12 @@ fn sizes(j: &Job) -> Sizes {
     // The trained text encoders' saved tensors live from the step's start to its end: spread
     // over the blocks as a UNet's held tensors are.
     let between = (between_per_sample(j) + text.saved_per_sample) * b / blocks as f64;
+    let ck = j.checkpointed_share();
     let held = between
         + match (j.ckpt, m.between.is_some()) {
-            (Ckpt::Full, false) => stream,
-            (Ckpt::Full | Ckpt::Offload, true) | (Ckpt::Offload, false) => 0.0,
+            (Ckpt::Full, false) => ck * stream + unchecked / blocks as f64 * b,
+            (Ckpt::Offload, false) => unchecked / blocks as f64 * b,
+            (Ckpt::Full | Ckpt::Offload, true) => 0.0,
             (Ckpt::None, _) => saved / blocks as f64 * b,
         };
     // The rebuilt block as the tensors it keeps: about one (sequence × hidden) bf16 tensor each.
@@ -201,12 +207,7 @@ fn sizes(j: &Job) -> Sizes {
     } else {
         Vec::new()
     };
-    let companions = match j.text_encoders {
-        TextEncoders::Gpu | TextEncoders::Train => {
-            m.text_encoders.iter().map(|c| c.params as f64 * j.text_weights.bytes()).sum()
-        }
-        TextEncoders::Cached => 0.0,
-    };
+    let companions = companions(j);
     let vae = match (j.latents, m.vae) {
         (Latents::Encode, Some(v)) => v.params as f64 * 2.0,
         _ => 0.0,
@@ -238,6 +239,16 @@ fn sizes(j: &Job) -> Sizes {
         trainable,
         outer_trained,
         text_trained: text.params,
+    }
+}
+
+/// The text encoders' weights on the GPU.
+fn companions(j: &Job) -> f64 {
+    match j.text_encoders {
+        TextEncoders::Gpu | TextEncoders::Train => {
+            j.model.text_encoders.iter().map(|c| c.params as f64 * j.text_weights.bytes()).sum()
+        }
+        TextEncoders::Cached => 0.0,
     }
 }
 

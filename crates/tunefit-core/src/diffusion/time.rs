@@ -58,14 +58,10 @@ pub struct DiffusionTime {
     pub usd: Option<f64>,
 }
 
-/// The forward passes a micro-step runs: the forward, and its recomputation under
-/// checkpointing.
+/// The forward passes a micro-step runs: the forward, and its recomputation in the
+/// checkpointed blocks (all of them, or every `ckpt_every`th).
 fn forwards(j: &Job) -> f64 {
-    if j.ckpt == Ckpt::None {
-        1.0
-    } else {
-        2.0
-    }
+    1.0 + j.checkpointed_share()
 }
 
 /// One sample's work in a micro-step, by where it runs: forward FLOPs of the blocks'
@@ -165,7 +161,10 @@ fn offloaded_bytes(j: &Job) -> f64 {
     let (m, b) = (j.model, j.samples() as f64);
     let (n, t) = (j.image_tokens() as f64, j.text_tokens as f64);
     match (j.ckpt, m.between) {
-        (Ckpt::Offload, None) => 2.0 * b * (n + t) * m.hidden as f64 * 2.0 * m.block_count() as f64,
+        (Ckpt::Offload, None) => {
+            let ck: u64 = m.blocks.iter().map(|k| j.checkpointed(k.count)).sum();
+            2.0 * b * (n + t) * m.hidden as f64 * 2.0 * ck as f64
+        }
         // A UNet's offloaded inputs: what checkpointing holds beyond the ops' own saved tensors.
         (Ckpt::Offload, Some(bt)) => {
             let (held, out) =
