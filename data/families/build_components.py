@@ -169,14 +169,14 @@ for pid, heads, L, tot, pe in [("cogvideox-2b", 30, 30, 1693783872, "3D sincos p
         config_source=f"{D}:scripts/convert_cogvideox_to_diffusers.py L249-252 (2B: 30 layers/30 heads; 5B: 42/48), L205-220; model {D}:src/diffusers/models/transformers/cogvideox_transformer_3d.py L93-117, L223-330; {D}:src/diffusers/pipelines/cogvideo/pipeline_cogvideox.py L192-197, L206, L680",
         note=pe + "; CogVideoX1.5 uses patch_size_t=2 (convert script L216)")
 # ---------------- HunyuanVideo
-row(preset_id="hunyuanvideo", component="transformer (20 double + 40 single stream)", trainable_in_typical_recipe="yes (LoRA)", params="",
-    params_kind="blocks computed = 12,460,298,240; total stated 13B",
-    params_source=f"{PC} hunyuanvideo_blocks(); stated '13B parameter' {D}:docs/source/en/api/pipelines/hunyuan_video.md L25; '>13 billion' {HV}:README.md L130",
+row(preset_id="hunyuanvideo", component="transformer (20 double + 40 single stream)", trainable_in_typical_recipe="yes (LoRA)", params="12821012544",
+    params_kind="computed (built)",
+    params_source=f"tools/calibrate/dit_probe.py builds diffusers 0.42.1 HunyuanVideoTransformer3DModel at its default config (2026-12-06): 360,714,304 outside the blocks (x_embedder, 2-layer token refiner, time/guidance/pooled-text embedders, norm_out, proj_out) + 20 x 339,831,296 + 40 x 141,591,808 (blocks = {PC} hunyuanvideo_blocks() 12,460,298,240); stated '13B parameter' {D}:docs/source/en/api/pipelines/hunyuan_video.md L25; '>13 billion' {HV}:README.md L130",
     layers="20 double + 40 single", hidden="3072", heads="24", head_dim="128", mlp="4x", patch_size="[1,2,2]", latent_channels_in="16",
     vae_spatial="8", vae_temporal="4", text_max_tokens="256 (LLM, llava-llama-3-8b) + 77 (CLIP-L pooled)",
     tokens_formula="((F-1)/4+1)*(H/16)*(W/16) video tokens + text tokens in joint attention",
     config_source=f"{HV}:hyvideo/modules/models.py L742-760, L452 (patch [1,2,2]), L462 (qkv_bias True), L552 (passed to blocks), {HV}:hyvideo/config.py L102 (--text-len 256); {D}:src/diffusers/pipelines/hunyuan_video/pipeline_hunyuan_video.py L195-206, L405",
-    note="non-block params (token refiner, embedders, final layer) not computed")
+    note="the blocks' linears are FLUX.1's (same hidden, heads, MLP ratio); the text stream is the token refiner's output")
 # ---------------- Vision
 for pid, L, Dm, M, p, img, tot, ref in [("vit-b", 12, 768, 3072, 16, 224, 85798656, "vit_base_patch16_224_imagenet"),
                                           ("vit-l", 24, 1024, 4096, 16, 224, 303301632, "vit_large_patch16_224_imagenet"),

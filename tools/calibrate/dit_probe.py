@@ -17,7 +17,7 @@ for the time model's CPU side. Three trainings: every parameter trained (`full`)
 rank 16 on the attention projections (`lora_attn`), and on every linear of the blocks
 (`lora_all`, diffusers' default target list for Flux and Qwen-Image is attention + MLP).
 
-Usage:  .venv/bin/python dit_probe.py [--out PATH] [--only NAME,...]
+Usage:  .venv/bin/python dit_probe.py [--out PATH] [--only NAME,...] [--trainings full,...]
 (about 15 minutes on 2 cores; run one model per process where memory is short: the record
 keeps the models already in it)
 """
@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import gc
 import json
 import sys
 
@@ -130,6 +131,17 @@ MODELS = {
                  qk_norm="rms_norm_across_heads"),
         kinds={"block": "num_layers"},
     ),
+    # hunyuanvideo-community/HunyuanVideo transformer/config.json (diffusers' defaults for
+    # HunyuanVideoTransformer3DModel: 24 heads × 128, mlp_ratio 4, 2 token-refiner layers,
+    # rms_norm qk-norm, guidance embedder, patch (1, 2, 2)).
+    "hunyuanvideo": dict(
+        cls="HunyuanVideoTransformer3DModel",
+        cfg=dict(in_channels=16, out_channels=16, num_attention_heads=24, attention_head_dim=128,
+                 num_refiner_layers=2, mlp_ratio=4.0, patch_size=2, patch_size_t=1, qk_norm="rms_norm",
+                 guidance_embeds=True, text_embed_dim=4096, pooled_projection_dim=768, rope_theta=256.0,
+                 rope_axes_dim=(16, 56, 56)),
+        kinds={"double": "num_layers", "single": "num_single_layers"},
+    ),
 }
 
 TEXT = 64  # text tokens, held fixed
@@ -169,6 +181,15 @@ def inputs(name: str, side: int, frames: int = 1):
         n = frames * (side // 2) ** 2
         return dict(hidden_states=torch.randn(b, 16, frames, side, side, dtype=DT), encoder_hidden_states=torch.randn(b, TEXT, 4096, dtype=DT),
                     timestep=torch.tensor([500]), return_dict=False), n
+    if name == "hunyuanvideo":
+        # Every text token real (the mask all ones): the blocks still get a boolean mask, as
+        # in training, so SDPA runs its masked kernel.
+        n = frames * (side // 2) ** 2
+        return dict(hidden_states=torch.randn(b, 16, frames, side, side, dtype=DT),
+                    timestep=torch.tensor([500]), encoder_hidden_states=torch.randn(b, TEXT, 4096, dtype=DT),
+                    encoder_attention_mask=torch.ones(b, TEXT, dtype=torch.long),
+                    pooled_projections=torch.randn(b, 768, dtype=DT), guidance=torch.tensor([6000.0]),
+                    return_dict=False), n
     if name == "ltx-video":
         n = frames * side * side
         return dict(hidden_states=torch.randn(b, n, 128, dtype=DT), encoder_hidden_states=torch.randn(b, TEXT, 4096, dtype=DT),
@@ -220,6 +241,9 @@ def op_counts(model, kwargs) -> tuple[int, int]:
 
 
 def build(name: str, counts: dict[str, int], training: str):
+    # The previous model is unreferenced by now; PEFT's reference cycles keep it until a
+    # collection, and a 3072-wide model's probe outgrows 24 GB by its third training without.
+    gc.collect()
     spec = MODELS[name]
     cfg = dict(spec["cfg"])
     for kind, key in spec["kinds"].items():
@@ -244,14 +268,14 @@ def build(name: str, counts: dict[str, int], training: str):
     return peft.get_peft_model(model, cfg)
 
 
-def probe(name: str) -> dict:
+def probe(name: str, trainings=("full", "lora_attn", "lora_all")) -> dict:
     spec = MODELS[name]
     kinds = list(spec["kinds"])
-    video = name.startswith(("wan2.1", "cogvideox")) or name == "ltx-video"
+    video = name.startswith(("wan2.1", "cogvideox", "hunyuan")) or name == "ltx-video"
     sides = (8, 12) if not video else (4, 6)
     frames = 2 if video else 1
     out = {}
-    for training in ("full", "lora_attn", "lora_all"):
+    for training in trainings:
         base = {k: 1 for k in kinds}
         row = {}
         for side in sides:
@@ -291,6 +315,8 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default="../../data/calibration/dit-saved.json")
     ap.add_argument("--only", help="comma-separated model names")
+    ap.add_argument("--trainings", default="full,lora_attn,lora_all",
+                    help="comma-separated trainings to probe; the record keeps the others it has")
     a = ap.parse_args()
     rec = {
         "recorded": datetime.date.today().isoformat(),
@@ -311,7 +337,8 @@ def main() -> None:
     for name in MODELS:
         if a.only and name not in a.only.split(","):
             continue
-        rec["models"][name] = probe(name)
+        got = probe(name, tuple(a.trainings.split(",")))
+        rec["models"][name] = {**rec["models"].get(name, {}), **got}
         if rec["recorded"] != datetime.date.today().isoformat():
             rec["models"][name]["recorded"] = datetime.date.today().isoformat()
         if name in TEXT_OF:

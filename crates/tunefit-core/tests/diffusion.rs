@@ -90,6 +90,8 @@ fn activation_figures_are_the_recorded_ones() {
         ("wan2.1-14b", 0, "wan2.1-14b", "block"),
         ("cogvideox-2b", 0, "cogvideox-2b", "block"),
         ("cogvideox-5b", 0, "cogvideox-5b", "block"),
+        ("hunyuanvideo", 0, "hunyuanvideo", "double"),
+        ("hunyuanvideo", 1, "hunyuanvideo", "single"),
         ("ltx-video", 0, "ltx-video", "block"),
     ];
     for (id, i, probe, kind) in pairs {

@@ -354,6 +354,32 @@ const VAE_Z16: Companion = frozen("AutoencoderKL (16 channels)", 83_819_683);
 /// left out (text prompts never run it, but diffusers loads it: 0.68B more).
 const QWEN25_VL_7B_TEXT: Companion = frozen("Qwen2.5-VL-7B language model", 7_615_616_512);
 
+/// HunyuanVideo's prompt encoder, the language model of llava-llama-3-8b: diffusers loads it
+/// as `LlamaModel` (pipeline_hunyuan_video.py, components.csv), Llama 3 8B's 8,030,261,248
+/// (the llama-3.1-8b preset) less its 128,256 × 4,096 `lm_head`.
+const LLAVA_LLAMA3_8B_TEXT: Companion = frozen("llava-llama-3-8b language model", 7_504_924_672);
+
+/// HunyuanVideo's blocks: diffusers' `HunyuanVideoTransformerBlock` and
+/// `HunyuanVideoSingleTransformerBlock` have FLUX.1's linears exactly (hidden 3072, 24 heads,
+/// MLP 4·h; built by dit_probe.py: 339,831,296 and 141,591,808 parameters); what they save
+/// differs (an attention mask over the text, the probe's own record).
+const HUNYUAN_BLOCKS: &[BlockKind] = &[
+    BlockKind {
+        name: "transformer_blocks",
+        count: 20,
+        params: 339_831_296,
+        linears: FLUX_DOUBLE,
+        saved: SAVED_HUNYUAN_DOUBLE,
+    },
+    BlockKind {
+        name: "single_transformer_blocks",
+        count: 40,
+        params: 141_591_808,
+        linears: FLUX_SINGLE,
+        saved: SAVED_HUNYUAN_SINGLE,
+    },
+];
+
 const FLUX_BLOCKS_DEV: &[BlockKind] = &[
     BlockKind {
         name: "transformer_blocks",
@@ -427,6 +453,16 @@ const SAVED_COGVIDEOX_5B: Saved = Saved {
     full: coef_at(141_896.0, 32_168_848.0, 226.0, (87, 183)),
     lora_attn: coef_at(123_720.0, 28_059_024.0, 226.0, (135, 157)),
     lora_all: coef_at(209_864.0, 47_531_792.0, 226.0, (175, 265)),
+};
+const SAVED_HUNYUAN_DOUBLE: Saved = Saved {
+    full: coef(172_330.0, 11_139_712.0, (181, 354)),
+    lora_attn: coef(148_010.0, 9_570_944.0, (277, 368)),
+    lora_all: coef(234_154.0, 15_108_864.0, (341, 522)),
+};
+const SAVED_HUNYUAN_SINGLE: Saved = Saved {
+    full: coef(160_038.0, 10_273_152.0, (111, 192)),
+    lora_attn: coef(129_510.0, 8_313_216.0, (147, 192)),
+    lora_all: coef(215_654.0, 13_838_784.0, (179, 261)),
 };
 const SAVED_LTX: Saved = Saved {
     full: coef(160_020.0, 1_605_888.0, (151, 308)),
@@ -714,6 +750,31 @@ pub static MODELS: &[DitModel] = &[
         3072,
     ),
     DitModel {
+        id: "hunyuanvideo",
+        name: "HunyuanVideo 13B",
+        kind: Kind::Video,
+        repo: "hunyuanvideo-community/HunyuanVideo",
+        // x_embedder, the 2-layer token refiner, the time, guidance and pooled-text
+        // embedders, norm_out and proj_out (dit_probe.py, components.csv).
+        non_block: 360_714_304,
+        blocks: HUNYUAN_BLOCKS,
+        hidden: H_FLUX,
+        text: TextPath::Joint,
+        tokens: TokenRule { spatial: 16, temporal: 4 },
+        // hyvideo/config.py `--text-len 256` (components.csv).
+        text_tokens: 256,
+        // musubi-tuner's dataset example: 960×544, target_frames [1, 25, 45]; the memory is
+        // the longest clip's (kohya-ss/musubi-tuner dataset/dataset_config.md @484cf9ae).
+        default_res: (960, 544),
+        default_frames: 45,
+        text_encoders: &[CLIP_L_TEXT, LLAVA_LLAMA3_8B_TEXT],
+        vae: None,
+        // 16 latent channels in 1 × 2 × 2 patches.
+        latent_channels: 64,
+        outer: &[],
+        between: None,
+    },
+    DitModel {
         id: "ltx-video",
         name: "LTX-Video 2B",
         kind: Kind::Video,
@@ -742,7 +803,7 @@ pub static MODELS: &[DitModel] = &[
 
 /// The presets' ids, apart from their data: what the page's first load needs to recognize a
 /// diffusion link and list the models (the data loads with the lazy module).
-pub const IDS: [&str; 13] = [
+pub const IDS: [&str; 14] = [
     "sd1.5",
     "sdxl",
     "flux.1-dev",
@@ -755,6 +816,7 @@ pub const IDS: [&str; 13] = [
     "wan2.1-14b",
     "cogvideox-2b",
     "cogvideox-5b",
+    "hunyuanvideo",
     "ltx-video",
 ];
 
