@@ -142,6 +142,17 @@ MODELS = {
                  rope_axes_dim=(16, 56, 56)),
         kinds={"double": "num_layers", "single": "num_single_layers"},
     ),
+    # Efficient-Large-Model/Sana_1600M_1024px_diffusers transformer/config.json (diffusers'
+    # defaults for SanaTransformer2DModel: 70 × 32 linear-attention heads, 20 × 112 cross
+    # heads, GLUMBConv 2.5×, DC-AE's 32 channels at patch 1, Gemma-2-2B's 2304-wide captions).
+    "sana-1.6b": dict(
+        cls="SanaTransformer2DModel",
+        cfg=dict(in_channels=32, out_channels=32, num_attention_heads=70, attention_head_dim=32,
+                 num_cross_attention_heads=20, cross_attention_head_dim=112, cross_attention_dim=2240,
+                 caption_channels=2304, mlp_ratio=2.5, sample_size=32, patch_size=1,
+                 norm_elementwise_affine=False, norm_eps=1e-6),
+        kinds={"block": "num_layers"},
+    ),
 }
 
 TEXT = 64  # text tokens, held fixed
@@ -190,6 +201,11 @@ def inputs(name: str, side: int, frames: int = 1):
                     encoder_attention_mask=torch.ones(b, TEXT, dtype=torch.long),
                     pooled_projections=torch.randn(b, 768, dtype=DT), guidance=torch.tensor([6000.0]),
                     return_dict=False), n
+    if name == "sana-1.6b":
+        n = side * side
+        return dict(hidden_states=torch.randn(b, 32, side, side, dtype=DT),
+                    encoder_hidden_states=torch.randn(b, TEXT, 2304, dtype=DT),
+                    timestep=torch.tensor([500]), return_dict=False), n
     if name == "ltx-video":
         n = frames * side * side
         return dict(hidden_states=torch.randn(b, n, 128, dtype=DT), encoder_hidden_states=torch.randn(b, TEXT, 4096, dtype=DT),

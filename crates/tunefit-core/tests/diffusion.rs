@@ -86,6 +86,7 @@ fn activation_figures_are_the_recorded_ones() {
         ("sd3.5-medium", 0, "sd3.5-medium", "dual"),
         ("sd3.5-medium", 1, "sd3.5-medium", "joint"),
         ("pixart-sigma", 0, "pixart-sigma", "block"),
+        ("sana-1.6b", 0, "sana-1.6b", "block"),
         ("wan2.1-1.3b", 0, "wan2.1-1.3b", "block"),
         ("wan2.1-14b", 0, "wan2.1-14b", "block"),
         ("cogvideox-2b", 0, "cogvideox-2b", "block"),
@@ -598,4 +599,20 @@ fn checkpointing_every_nth_block_lies_between_every_block_and_none() {
     assert_eq!(tight.fit.as_ref().unwrap().verdict, tunefit_core::solve::Verdict::DoesNotFit);
     let back = tight.fixes.first().expect("fixes");
     assert!(back.set == "ckpt_every=1" && back.fits, "{:?}", tight.fixes);
+}
+
+#[test]
+fn sana_attends_linearly_in_the_image_tokens() {
+    // Four times the tokens: Sana's linear self-attention (and its cross-attention) four times
+    // the work, a quadratic one (FLUX.1's joint attention) about sixteen.
+    let attn = |q: &str| diffusion::evaluate(&format!("{q}&gpu=h100-sxm")).unwrap().time.unwrap().attn_s;
+    let sana = attn("model=sana-1.6b&res=2048") / attn("model=sana-1.6b&res=1024");
+    let flux = attn("model=flux.1-dev&res=2048") / attn("model=flux.1-dev&res=1024");
+    assert!((3.9..4.1).contains(&sana), "Sana: {sana}");
+    assert!(flux > 12.0, "FLUX.1: {flux}");
+    // DC-AE's 32× compression at patch 1: a 1024² image is 1024 tokens.
+    assert_eq!(diffusion::evaluate("model=sana-1.6b").unwrap().memory.image_tokens, 1024);
+    // LoRA reaches the linears only, all of them attention: `attn` and `all` train the same.
+    let trained = |t: &str| diffusion::evaluate(&format!("model=sana-1.6b&targets={t}")).unwrap().memory.trainable;
+    assert_eq!(trained("attn"), trained("all"));
 }

@@ -259,7 +259,7 @@ impl Job {
     pub fn seq_tokens(&self) -> u64 {
         match self.model.text {
             models::TextPath::Joint => self.image_tokens() + self.text_tokens,
-            models::TextPath::Cross => self.image_tokens(),
+            models::TextPath::Cross | models::TextPath::LinearCross { .. } => self.image_tokens(),
         }
     }
 }

@@ -159,6 +159,10 @@ pub enum TextPath {
     Joint,
     /// Text is only the keys and values of a cross-attention (Wan, LTX-Video).
     Cross,
+    /// A cross-attention to the text, and a self-attention linear in the image tokens
+    /// (Sana's ReLU linear attention: K^T·V per head, then Q against it) with heads of
+    /// `head_dim`.
+    LinearCross { head_dim: u64 },
 }
 
 /// How latents become tokens: `spatial` pixels per token side, `temporal` frames per latent
@@ -380,6 +384,25 @@ const HUNYUAN_BLOCKS: &[BlockKind] = &[
     },
 ];
 
+/// Sana's prompt encoder, Gemma 2 2B (its embedding tied to the head): the gemma-2-2b
+/// preset's count (catalog.rs); components.csv names it (SimpleTuner QUICKSTART).
+const GEMMA2_2B: Companion = frozen("Gemma 2 2B", 2_614_341_888);
+
+const H_SANA: u64 = 2240;
+/// diffusers `SanaTransformerBlock`: linear self-attention (q/k/v/out on the image tokens),
+/// cross-attention (q and out on the image, k and v on the projected caption), and
+/// `GLUMBConv`: a 1×1 convolution to 2 × 2.5·h (a GEMM per pixel), a depthwise 3×3 (no
+/// GEMM, among the block's other parameters) and a 1×1 back from 2.5·h. Modulation is a
+/// table per block (adaLN-single). The convolutions are `Role::Other`: LoRA targets the
+/// `nn.Linear`s (PEFT's list and dit_probe.py's `lora_all` alike), which are all attention.
+const SANA: &[Linear] = &[
+    lin(H_SANA, H_SANA, 4, Attn, I),
+    lin(H_SANA, H_SANA, 2, Attn, I),
+    lin(H_SANA, H_SANA, 2, Attn, T),
+    lin(H_SANA, 5 * H_SANA, 1, Role::Other, I),
+    lin(5 * H_SANA / 2, H_SANA, 1, Role::Other, I),
+];
+
 const FLUX_BLOCKS_DEV: &[BlockKind] = &[
     BlockKind {
         name: "transformer_blocks",
@@ -463,6 +486,11 @@ const SAVED_HUNYUAN_SINGLE: Saved = Saved {
     full: coef(160_038.0, 10_273_152.0, (111, 192)),
     lora_attn: coef(129_510.0, 8_313_216.0, (147, 192)),
     lora_all: coef(215_654.0, 13_838_784.0, (179, 261)),
+};
+const SAVED_SANA: Saved = Saved {
+    full: coef(189_088.0, 904_960.0, (106, 185)),
+    lora_attn: coef(211_872.0, 2_060_032.0, (202, 273)),
+    lora_all: coef(211_872.0, 2_060_032.0, (202, 273)),
 };
 const SAVED_LTX: Saved = Saved {
     full: coef(160_020.0, 1_605_888.0, (151, 308)),
@@ -680,6 +708,35 @@ pub static MODELS: &[DitModel] = &[
         between: None,
     },
     DitModel {
+        id: "sana-1.6b",
+        name: "Sana 1.6B",
+        kind: Kind::Image,
+        repo: "Efficient-Large-Model/Sana_1600M_1024px_diffusers",
+        // Patch embedding, timestep and caption embedders, the final table and projection
+        // (dit_probe.py builds it; components.csv's 1,604,462,752 in all).
+        non_block: 46_049_952,
+        blocks: &[BlockKind {
+            name: "transformer_blocks",
+            count: 20,
+            params: 77_920_640,
+            linears: SANA,
+            saved: SAVED_SANA,
+        }],
+        hidden: H_SANA,
+        text: TextPath::LinearCross { head_dim: 32 },
+        // DC-AE compresses 32× and the patch is 1 (pipeline_sana.py vae_scale_factor 32).
+        tokens: TokenRule { spatial: 32, temporal: 0 },
+        // pipeline_sana.py `max_sequence_length` 300 (components.csv).
+        text_tokens: 300,
+        default_res: (1024, 1024),
+        default_frames: 1,
+        text_encoders: &[GEMMA2_2B],
+        vae: None,
+        latent_channels: 32,
+        outer: &[],
+        between: None,
+    },
+    DitModel {
         id: "qwen-image",
         name: "Qwen-Image",
         kind: Kind::Image,
@@ -803,7 +860,7 @@ pub static MODELS: &[DitModel] = &[
 
 /// The presets' ids, apart from their data: what the page's first load needs to recognize a
 /// diffusion link and list the models (the data loads with the lazy module).
-pub const IDS: [&str; 14] = [
+pub const IDS: [&str; 15] = [
     "sd1.5",
     "sdxl",
     "flux.1-dev",
@@ -811,6 +868,7 @@ pub const IDS: [&str; 14] = [
     "sd3.5-large",
     "sd3.5-medium",
     "pixart-sigma",
+    "sana-1.6b",
     "qwen-image",
     "wan2.1-1.3b",
     "wan2.1-14b",

@@ -97,6 +97,8 @@ fn work(j: &Job) -> Work {
     let dit_attention = match m.text {
         super::models::TextPath::Joint => 4.0 * (n + t) * (n + t) * h,
         super::models::TextPath::Cross => 4.0 * n * n * h + 4.0 * n * t * h,
+        // K^T·V and Q against it, each 2·n·head_dim·h FLOPs, beside the cross-attention.
+        super::models::TextPath::LinearCross { head_dim } => 4.0 * n * head_dim as f64 * h + 4.0 * n * t * h,
     };
     let mut w = Work::default();
     for k in m.blocks {
