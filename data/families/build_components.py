@@ -104,8 +104,14 @@ for pid, tot, g, tmax in [("flux.1-dev", 11901408320, "guidance_embed=True", "51
     row(preset_id=pid, component="vae (ae, z=16)", trainable_in_typical_recipe="frozen", params="83819683", params_kind="computed (same arch as SD3 VAE, which is cross-checked)",
         params_source=f"{PC} vae_kl(16)", latent_channels_in="16", vae_spatial="8", config_source=f"{SS}:library/flux_models.py L398-406 (ch 128, mult [1,2,4,4], 2 res blocks, z 16)")
 # ---------------- FLUX.2
-row(preset_id="flux.2-dev", component="transformer", params="", params_kind="not found",
-    note=f"diffusers README_flux2.md says FLUX.2 [dev] uses Mistral Small 3.1 text encoder and klein variants are 4B/9B ({D}:examples/dreambooth/README_flux2.md L12-13); SimpleTuner QUICKSTART L19 'Flux.2 4B-32B', L273 text encoder Mistral-Small-3.1-24B. Exact config not transcribed")
+row(preset_id="flux.2-dev", component="transformer", trainable_in_typical_recipe="yes (LoRA)", params="32223281152",
+    params_kind="computed (built)",
+    params_source="tools/calibrate/dit_probe.py builds diffusers 0.42.1 Flux2Transformer2DModel at its default config (2026-12-06): 816,316,416 outside the blocks (shared modulations, embedders, final layer) + 8 x 981,467,648 + 48 x 490,733,824; SimpleTuner QUICKSTART L19 'Flux.2 4B-32B' (the 32B is [dev])",
+    layers="8 double-stream + 48 single-stream", hidden="6144", heads="48", head_dim="128", mlp="SwiGLU 3x (18432)", patch_size="2x2 latent packing (in_channels 128 = 32ch*2*2)",
+    latent_channels_in="32", vae_spatial="8", text_max_tokens="512 (Mistral Small 3.1 hidden states of layers 10, 20, 30 stacked: 15360)",
+    tokens_formula="(H/16)*(W/16) image tokens + text tokens in joint attention",
+    config_source=f"diffusers 0.42.1 src/diffusers/models/transformers/transformer_flux2.py Flux2Transformer2DModel __init__ defaults (num_layers 8, num_single_layers 48, 48 heads x 128, joint_attention_dim 15360, mlp_ratio 3); pipelines/flux2/pipeline_flux2.py (max_sequence_length 512, hidden_states_layers (10, 20, 30), Mistral3ForConditionalGeneration)",
+    note=f"diffusers README_flux2.md: FLUX.2 [dev] uses the Mistral Small 3.1 text encoder, klein variants are 4B/9B ({D}:examples/dreambooth/README_flux2.md L12-13); SimpleTuner QUICKSTART L273 text encoder Mistral-Small-3.1-24B")
 # ---------------- Qwen-Image
 row(preset_id="qwen-image", component="transformer (MMDiT, 60 dual-stream blocks)", trainable_in_typical_recipe="yes (LoRA)", params="20430401088",
     params_kind="computed; stated 20B", params_source=f"{PC} qwen_image(); {ST}:documentation/QUICKSTART.md L39 '20B'",

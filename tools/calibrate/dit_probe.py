@@ -153,6 +153,21 @@ MODELS = {
                  norm_elementwise_affine=False, norm_eps=1e-6),
         kinds={"block": "num_layers"},
     ),
+    # black-forest-labs/FLUX.2-dev transformer/config.json (diffusers' defaults for
+    # Flux2Transformer2DModel: 8 double and 48 single blocks of 48 × 128, SwiGLU 3×, the
+    # modulations shared by all blocks, 128 packed latent channels, Mistral's 3 × 5120-wide
+    # hidden states as the text).
+    "flux.2-dev": dict(
+        cls="Flux2Transformer2DModel",
+        cfg=dict(patch_size=1, in_channels=128, attention_head_dim=128, num_attention_heads=48,
+                 joint_attention_dim=15360, timestep_guidance_channels=256, mlp_ratio=3.0,
+                 axes_dims_rope=(32, 32, 32, 32), rope_theta=2000, guidance_embeds=True),
+        kinds={"double": "num_layers", "single": "num_single_layers"},
+        init_bf16=True,
+        # Two blocks of 6144 with their gradients outgrow a 24 GB host: probed at 12 and 24
+        # heads of 128 and carried to its 48 (`widths`).
+        widths=(12, 24, 48),
+    ),
 }
 
 TEXT = 64  # text tokens, held fixed
@@ -206,6 +221,11 @@ def inputs(name: str, side: int, frames: int = 1):
         return dict(hidden_states=torch.randn(b, 32, side, side, dtype=DT),
                     encoder_hidden_states=torch.randn(b, TEXT, 2304, dtype=DT),
                     timestep=torch.tensor([500]), return_dict=False), n
+    if name == "flux.2-dev":
+        n = (side // 2) ** 2
+        return dict(hidden_states=torch.randn(b, n, 128, dtype=DT), encoder_hidden_states=torch.randn(b, TEXT, 15360, dtype=DT),
+                    timestep=torch.tensor([0.5]), img_ids=torch.zeros(n, 4), txt_ids=torch.zeros(TEXT, 4),
+                    guidance=torch.tensor([4.0]), return_dict=False), n
     if name == "ltx-video":
         n = frames * side * side
         return dict(hidden_states=torch.randn(b, n, 128, dtype=DT), encoder_hidden_states=torch.randn(b, TEXT, 4096, dtype=DT),
@@ -245,8 +265,14 @@ class OpCount(TorchDispatchMode):
         return func(*args, **(kwargs or {}))
 
 
-def op_counts(model, kwargs) -> tuple[int, int]:
-    """Ops of one training forward and of its backward."""
+def op_counts(model, kwargs, lean: bool = False) -> tuple[int, int]:
+    """Ops of one training forward and of its backward. `lean`: each gradient is dropped as
+    soon as it is accumulated (a hook, no aten op), so that a model whose weights and
+    gradients together outgrow the host can still be counted (FLUX.2's full training)."""
+    if lean:
+        for p in model.parameters():
+            if p.requires_grad:
+                p.register_post_accumulate_grad_hook(lambda p: setattr(p, "grad", None))
     f = OpCount()
     with f:
         out = model(**kwargs)[0]
@@ -256,18 +282,28 @@ def op_counts(model, kwargs) -> tuple[int, int]:
     return f.n, b.n
 
 
-def build(name: str, counts: dict[str, int], training: str):
+def build(name: str, counts: dict[str, int], training: str, heads: int | None = None):
     # The previous model is unreferenced by now; PEFT's reference cycles keep it until a
     # collection, and a 3072-wide model's probe outgrows 24 GB by its third training without.
     gc.collect()
     spec = MODELS[name]
     cfg = dict(spec["cfg"])
+    if heads:
+        cfg["num_attention_heads"] = heads
     for kind, key in spec["kinds"].items():
         if key:
             cfg[key] = counts.get(kind, 0)
     if "layers" in spec:
         cfg.update(spec["layers"](counts))
-    model = getattr(diffusers, spec["cls"])(**cfg).to(DT)
+    # A 6144-wide model built in fp32 and then cast holds both copies at once: FLUX.2's is
+    # built in bf16 directly (its record says so), the others as they were recorded.
+    prev = torch.get_default_dtype()
+    if spec.get("init_bf16"):
+        torch.set_default_dtype(DT)
+    try:
+        model = getattr(diffusers, spec["cls"])(**cfg).to(DT)
+    finally:
+        torch.set_default_dtype(prev)
     model.train()
     if training == "full":
         model.requires_grad_(True)
@@ -284,7 +320,35 @@ def build(name: str, counts: dict[str, int], training: str):
     return peft.get_peft_model(model, cfg)
 
 
-def probe(name: str, trainings=("full", "lora_attn", "lora_all")) -> dict:
+def widened(name: str, trainings) -> dict:
+    """A model too wide to probe here, probed at two head counts and carried to its own.
+
+    Every tensor a block saves is either as wide as the hidden size (or a fixed multiple:
+    q, k, v, the attention output, the MLP's hidden states, the norms' outputs; the
+    log-sum-exp, one fp32 a head) or independent of it (the rotary tables, one row of
+    head_dim per token), so each figure is exactly a + b·heads at a fixed head_dim: two
+    widths determine it. The ops are the same graph at any width (checked)."""
+    lo, mid, full = MODELS[name]["widths"]
+    a, b = probe(name, trainings, lo), probe(name, trainings, mid)
+    out = {}
+    for training in trainings:
+        out[training] = {}
+        for kind, x in a[training].items():
+            y = b[training][kind]
+            assert (x["ops_forward"], x["ops_backward"]) == (y["ops_forward"], y["ops_backward"]), (training, kind)
+            at = lambda k: y[k] + (y[k] - x[k]) * (full - mid) / (mid - lo)
+            out[training][kind] = {
+                "bytes_per_image_token": at("bytes_per_image_token"),
+                "bytes_per_block_at_text_tokens": at("bytes_per_block_at_text_tokens"),
+                "ops_forward": y["ops_forward"],
+                "ops_backward": y["ops_backward"],
+                "probed_at_heads": {str(lo): x, str(mid): y},
+            }
+        print(name, training, "at", full, "heads", json.dumps(out[training]), file=sys.stderr)
+    return out
+
+
+def probe(name: str, trainings=("full", "lora_attn", "lora_all"), heads: int | None = None) -> dict:
     spec = MODELS[name]
     kinds = list(spec["kinds"])
     video = name.startswith(("wan2.1", "cogvideox", "hunyuan")) or name == "ltx-video"
@@ -296,23 +360,24 @@ def probe(name: str, trainings=("full", "lora_attn", "lora_all")) -> dict:
         row = {}
         for side in sides:
             kw, n = inputs(name, side, frames)
-            b0 = saved_bytes(build(name, base, training), kw)
+            b0 = saved_bytes(build(name, base, training, heads), kw)
             per_kind = {}
             for k in kinds:
                 more = dict(base)
                 more[k] = 2
                 kw, n = inputs(name, side, frames)
-                per_kind[k] = saved_bytes(build(name, more, training), kw) - b0
+                per_kind[k] = saved_bytes(build(name, more, training, heads), kw) - b0
             row[side] = (n, per_kind)
         (n1, a), (n2, b) = row[sides[0]], row[sides[1]]
         # Ops per block: one block more of a kind, forward and backward.
         kw, _ = inputs(name, sides[0], frames)
-        f0, b0 = op_counts(build(name, base, training), kw)
+        lean = bool(spec.get("init_bf16"))
+        f0, b0 = op_counts(build(name, base, training, heads), kw, lean)
         ops = {}
         for k in kinds:
             more = dict(base)
             more[k] = 2
-            f1, b1 = op_counts(build(name, more, training), kw)
+            f1, b1 = op_counts(build(name, more, training, heads), kw, lean)
             ops[k] = (f1 - f0, b1 - b0)
         out[training] = {
             k: {
@@ -323,7 +388,7 @@ def probe(name: str, trainings=("full", "lora_attn", "lora_all")) -> dict:
             }
             for k in kinds
         }
-        print(name, training, json.dumps(out[training]), file=sys.stderr)
+        print(name, training, heads or "", json.dumps(out[training]), file=sys.stderr)
     return out
 
 
@@ -353,7 +418,8 @@ def main() -> None:
     for name in MODELS:
         if a.only and name not in a.only.split(","):
             continue
-        got = probe(name, tuple(a.trainings.split(",")))
+        trainings = tuple(a.trainings.split(","))
+        got = widened(name, trainings) if "widths" in MODELS[name] else probe(name, trainings)
         rec["models"][name] = {**rec["models"].get(name, {}), **got}
         if rec["recorded"] != datetime.date.today().isoformat():
             rec["models"][name]["recorded"] = datetime.date.today().isoformat()

@@ -81,6 +81,8 @@ fn activation_figures_are_the_recorded_ones() {
     let pairs = [
         ("flux.1-dev", 0, "flux", "double"),
         ("flux.1-dev", 1, "flux", "single"),
+        ("flux.2-dev", 0, "flux.2-dev", "double"),
+        ("flux.2-dev", 1, "flux.2-dev", "single"),
         ("qwen-image", 0, "qwen-image", "dual"),
         ("sd3.5-large", 0, "sd3.5-large", "joint"),
         ("sd3.5-medium", 0, "sd3.5-medium", "dual"),

@@ -403,6 +403,27 @@ const SANA: &[Linear] = &[
     lin(5 * H_SANA / 2, H_SANA, 1, Role::Other, I),
 ];
 
+const H_FLUX2: u64 = 6144;
+/// diffusers `Flux2TransformerBlock`: q/k/v/out for the image stream and add_q/k/v +
+/// to_add_out for the text, a SwiGLU MLP per stream (`linear_in` h → 2·3h, `linear_out`
+/// 3h → h). The adaLN modulations are computed once for every block, outside them
+/// (`double_stream_modulation_img/txt`, `single_stream_modulation`).
+const FLUX2_DOUBLE: &[Linear] = &[
+    lin(H_FLUX2, H_FLUX2, 4, Attn, I),
+    lin(H_FLUX2, H_FLUX2, 4, Attn, T),
+    lin(H_FLUX2, 6 * H_FLUX2, 1, Mlp, I),
+    lin(H_FLUX2, 6 * H_FLUX2, 1, Mlp, T),
+    lin(3 * H_FLUX2, H_FLUX2, 1, Mlp, I),
+    lin(3 * H_FLUX2, H_FLUX2, 1, Mlp, T),
+];
+/// diffusers `Flux2SingleTransformerBlock`: one fused projection to q, k, v and the SwiGLU's
+/// input (h → 3h + 6h), one from the attention and MLP outputs back (h + 3h → h); LoRA on
+/// "attention" alone never reaches it (no separate q/k/v to target).
+const FLUX2_SINGLE: &[Linear] = &[lin(H_FLUX2, 9 * H_FLUX2, 1, Fused, J), lin(4 * H_FLUX2, H_FLUX2, 1, Fused, J)];
+/// FLUX.2 [dev]'s prompt encoder: Mistral Small 3.1 24B as `Mistral3ForConditionalGeneration`
+/// (pipeline_flux2.py), the mistral-small-3.1-24b preset's count with its Pixtral tower.
+const MISTRAL_SMALL_31: Companion = frozen("Mistral Small 3.1 24B", 24_011_361_280);
+
 const FLUX_BLOCKS_DEV: &[BlockKind] = &[
     BlockKind {
         name: "transformer_blocks",
@@ -486,6 +507,17 @@ const SAVED_HUNYUAN_SINGLE: Saved = Saved {
     full: coef(160_038.0, 10_273_152.0, (111, 192)),
     lora_attn: coef(129_510.0, 8_313_216.0, (147, 192)),
     lora_all: coef(215_654.0, 13_838_784.0, (179, 261)),
+};
+// FLUX.2 [dev]: probed at 12 and 24 heads and carried to its 48 (dit_probe.py `widened`).
+const SAVED_FLUX2_DOUBLE: Saved = Saved {
+    full: coef(393_800.0, 25_252_352.0, (167, 294)),
+    lora_attn: coef(332_616.0, 21_336_576.0, (263, 372)),
+    lora_all: coef(431_048.0, 27_636_224.0, (311, 464)),
+};
+const SAVED_FLUX2_SINGLE: Saved = Saved {
+    full: coef(381_508.0, 24_428_800.0, (81, 116)),
+    lora_attn: coef(246_340.0, 15_778_048.0, (81, 88)),
+    lora_all: coef(369_348.0, 23_650_560.0, (105, 134)),
 };
 const SAVED_SANA: Saved = Saved {
     full: coef(189_088.0, 904_960.0, (106, 185)),
@@ -601,6 +633,45 @@ pub static MODELS: &[DitModel] = &[
         text_encoders: &[CLIP_L_TEXT, T5_XXL],
         vae: Some(VAE_Z16),
         latent_channels: 64,
+        outer: &[],
+        between: None,
+    },
+    DitModel {
+        id: "flux.2-dev",
+        name: "FLUX.2 [dev]",
+        kind: Kind::Image,
+        repo: "black-forest-labs/FLUX.2-dev",
+        // The shared modulations (two of 6·h, one of 3·h, from h), the embedders of the
+        // latents, the text (3 × 5120 → h), the timestep and guidance, and the final layer
+        // (dit_probe.py builds it: 32,223,281,152 in all).
+        non_block: 816_316_416,
+        blocks: &[
+            BlockKind {
+                name: "transformer_blocks",
+                count: 8,
+                params: 981_467_648,
+                linears: FLUX2_DOUBLE,
+                saved: SAVED_FLUX2_DOUBLE,
+            },
+            BlockKind {
+                name: "single_transformer_blocks",
+                count: 48,
+                params: 490_733_824,
+                linears: FLUX2_SINGLE,
+                saved: SAVED_FLUX2_SINGLE,
+            },
+        ],
+        hidden: H_FLUX2,
+        text: TextPath::Joint,
+        // 32 latent channels at 8×, packed 2 × 2: 128 per token, a token per 16 × 16 px.
+        tokens: TokenRule { spatial: 16, temporal: 0 },
+        // pipeline_flux2.py `max_sequence_length` 512.
+        text_tokens: 512,
+        default_res: (1024, 1024),
+        default_frames: 1,
+        text_encoders: &[MISTRAL_SMALL_31],
+        vae: None,
+        latent_channels: 128,
         outer: &[],
         between: None,
     },
@@ -860,11 +931,12 @@ pub static MODELS: &[DitModel] = &[
 
 /// The presets' ids, apart from their data: what the page's first load needs to recognize a
 /// diffusion link and list the models (the data loads with the lazy module).
-pub const IDS: [&str; 15] = [
+pub const IDS: [&str; 16] = [
     "sd1.5",
     "sdxl",
     "flux.1-dev",
     "flux.1-schnell",
+    "flux.2-dev",
     "sd3.5-large",
     "sd3.5-medium",
     "pixart-sigma",
