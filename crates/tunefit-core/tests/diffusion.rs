@@ -177,6 +177,13 @@ fn tokens_follow_each_architecture() {
     // A UNet: one token per latent pixel (the VAE's 8x), the text only cross-attended.
     assert_eq!(t("model=sd1.5"), (64 * 64, 64 * 64));
     assert_eq!(t("model=sdxl&res=832x1216"), (104 * 152, 104 * 152));
+    // HunyuanVideo: Wan's rule, its 256 llava-llama-3 tokens joining the sequence; by default
+    // musubi-tuner's 960×544 at the longest of its example clips, 45 frames.
+    assert_eq!(t("model=hunyuanvideo"), (12 * 60 * 34, 12 * 60 * 34 + 256));
+    // FLUX.2: 8x VAE, 2x2 packing as FLUX.1, 512 Mistral tokens.
+    assert_eq!(t("model=flux.2-dev"), (4096, 4096 + 512));
+    // Sana: DC-AE's 32x at patch 1; the text only cross-attended.
+    assert_eq!(t("model=sana-1.6b&res=2048"), (64 * 64, 64 * 64));
 }
 
 #[test]
