@@ -553,6 +553,23 @@ fn gpus_copy_the_run_under_ddp_and_share_the_transformer_under_fsdp() {
     assert!(pcie.comm_s > 3.0 * t4.comm_s, "PCIe {} s, NVLink {} s", pcie.comm_s, t4.comm_s);
     let per_gpu_h = t4.usd.unwrap() / t4.hours / 4.0;
     assert!((per_gpu_h - t4.usd_per_gpu_h.unwrap()).abs() < 1e-9);
+    // A run on n GPUs is priced from instances with at least n of them: the price a GPU-hour
+    // never falls as n grows, and some such instance lists it.
+    let price = |n: u64| at(&format!("gpus={n}&shard=fsdp")).time.unwrap().usd_per_gpu_h.unwrap();
+    let prices = [t1.usd_per_gpu_h.unwrap(), price(2), price(4), price(8)];
+    assert!(prices.windows(2).all(|w| w[0] <= w[1]), "{prices:?}");
+    let listed = |n: u32, p: f64| {
+        tunefit_core::dataset::offers().iter().any(|o| {
+            o.gpu == "h100-sxm"
+                && o.count >= n
+                && o.usd_per_gpu_hour()
+                    .zip(tunefit_core::dataset::per_usd(o.currency))
+                    .is_some_and(|(u, r)| (u / r - p).abs() < 1e-9)
+        })
+    };
+    assert!(listed(8, prices[3]) && listed(4, prices[2]), "{prices:?}");
+    let table = at("gpus=8&shard=fsdp").every_gpu;
+    assert_eq!(table.iter().find(|f| f.gpu == "h100-sxm").unwrap().usd_per_gpu_h, Some(prices[3]));
     // DDP moves only the gradients: less than FSDP's gathers of the same model.
     assert!(at("gpus=4&shard=ddp").time.unwrap().comm_s < t4.comm_s);
 }

@@ -32,12 +32,13 @@ pub struct DiffusionFit {
     pub verdict: Verdict,
     pub band_low: u64,
     pub band_high: u64,
-    /// The cheapest listed on-demand price of one such GPU, US dollars an hour.
+    /// The cheapest listed on-demand price of one such GPU, US dollars an hour, among the
+    /// instances with at least the run's GPUs.
     pub usd_per_gpu_h: Option<f64>,
 }
 
 impl DiffusionFit {
-    fn on(device: u64, g: &crate::dataset::Gpu) -> DiffusionFit {
+    fn on(device: u64, g: &crate::dataset::Gpu, gpus: u64) -> DiffusionFit {
         let (verdict, band_low, band_high) = verdict(device, g.vram_bytes);
         DiffusionFit {
             gpu: g.id.to_string(),
@@ -45,7 +46,7 @@ impl DiffusionFit {
             verdict,
             band_low,
             band_high,
-            usd_per_gpu_h: time::cheapest(g.id),
+            usd_per_gpu_h: time::cheapest(g.id, gpus),
         }
     }
 }
@@ -79,10 +80,10 @@ pub fn report(j: &Job) -> DiffusionReport {
 pub fn report_in(j: &Job, lang: Lang) -> DiffusionReport {
     let memory = memory::estimate(j);
     let gpu = j.gpu.as_deref().and_then(crate::dataset::gpu);
-    let fit = gpu.map(|g| DiffusionFit::on(memory.device, g));
+    let fit = gpu.map(|g| DiffusionFit::on(memory.device, g, j.gpus));
     // The memory does not depend on the GPU: one estimate, every GPU's verdict.
     let mut every_gpu: Vec<DiffusionFit> =
-        crate::dataset::gpus().iter().map(|g| DiffusionFit::on(memory.device, g)).collect();
+        crate::dataset::gpus().iter().map(|g| DiffusionFit::on(memory.device, g, j.gpus)).collect();
     every_gpu.sort_by_key(|f| f.vram);
     let time = gpu.map(|g| time::time(j, g));
     let fixes = fit.as_ref().map_or_else(Vec::new, |f| fix::fixes(j, &query(j), memory.device, f.vram, lang));

@@ -250,7 +250,7 @@ fn one_bucket(j: &Job, g: &Gpu) -> DiffusionTime {
     let gpu_s = gemm_s + attn_s + elementwise_s + dequant_s;
     let step_s = gpu_s.max(swap_s).max(cpu_s).max(comm_s);
     let hours = step_s * j.steps as f64 / 3600.0;
-    let usd_per_gpu_h = cheapest(g.id);
+    let usd_per_gpu_h = cheapest(g.id, j.gpus);
     DiffusionTime {
         gemm_s,
         attn_s,
@@ -269,12 +269,13 @@ fn one_bucket(j: &Job, g: &Gpu) -> DiffusionTime {
     }
 }
 
-/// The lowest on-demand price per GPU-hour listed for `gpu`, in US dollars (each offer's
-/// own currency converted at the dataset's dated rate).
-pub(super) fn cheapest(gpu: &str) -> Option<f64> {
+/// The lowest on-demand price per GPU-hour listed for `gpu` among instances with at least
+/// `gpus` of them (a run on four GPUs is not priced from offers of one), in US dollars (each
+/// offer's own currency converted at the dataset's dated rate).
+pub(super) fn cheapest(gpu: &str, gpus: u64) -> Option<f64> {
     crate::dataset::offers()
         .iter()
-        .filter(|o| o.gpu == gpu)
+        .filter(|o| o.gpu == gpu && u64::from(o.count) >= gpus)
         .filter_map(|o| Some(o.usd_per_gpu_hour()? / crate::dataset::per_usd(o.currency)?))
         .min_by(f64::total_cmp)
 }
