@@ -448,8 +448,7 @@ fn timeline(h: &mut Html, r: &DiffusionReport, j: &Job, s: &Strings, gib: bool, 
     write_html!(h, r#"<details class="dit-timeline" data-testid="dit-timeline"><summary>"#, s.timeline, "</summary>");
     h.html(&crate::timeline_chart::chart(&points, capacity, &moment, lang, gib));
     let m = &r.memory;
-    let replayed = points.iter().map(|p| p.allocated).max().unwrap_or(0);
-    if m.allocated > replayed && m.vae_encode > 0 {
+    if m.vae_sets_peak {
         write_html!(h, r#"<p class="muted">"#, (s.vae_outside)(&size(m.allocated, gib, ru)), "</p>");
     }
     write_html!(h, "</details>");

@@ -221,9 +221,6 @@ impl Job {
     pub fn block_bytes(&self, k: &models::BlockKind) -> f64 {
         k.linear_params() as f64 * self.weights.bytes() + (k.params - k.linear_params()) as f64 * 2.0
     }
-    /// Bytes of the swapped blocks' weights: the last `swap` blocks of the stack, as
-    /// musubi-tuner's and sd-scripts' offloaders swap from the end (the memory and the time
-    /// both read this one choice).
     /// Blocks of `k`'s kind that are checkpointed: indices 0, N, 2N … of its loop (every one
     /// with `ckpt_every=1`; none without checkpointing).
     pub fn checkpointed(&self, count: u64) -> u64 {
@@ -245,6 +242,9 @@ impl Job {
         }
     }
 
+    /// Bytes of the swapped blocks' weights: the last `swap` blocks of the stack, as
+    /// musubi-tuner's and sd-scripts' offloaders swap from the end (the memory and the time
+    /// both read this one choice).
     pub fn swapped_bytes(&self) -> f64 {
         let mut left = self.swap;
         let mut bytes = 0.0;

@@ -47,6 +47,9 @@ pub struct DiffusionMemory {
     /// `reserved` plus the CUDA context: what nvidia-smi shows.
     pub device: u64,
     pub peak_phase: Phase,
+    /// The VAE's encoding at the step's start sets the peak, before the replay's events
+    /// (`latents=encode`; the page's chart says so beside the curve).
+    pub vae_sets_peak: bool,
     /// The step's tokens: image (or video) tokens per sample and the attention sequence.
     pub image_tokens: u64,
     pub seq_tokens: u64,
@@ -257,6 +260,17 @@ fn trained_bytes(s: &Sizes) -> f64 {
     s.trainable as f64 * s.param_bytes
 }
 
+/// The transformer's trained parameters (the text encoders' apart): what the collectives
+/// reduce and what FSDP shards.
+fn transformer_trained(s: &Sizes) -> f64 {
+    s.trainable as f64 - s.text_trained
+}
+
+/// The transformer's weights as stored, every block on the GPU (swapping aside).
+fn transformer_weights(s: &Sizes, j: &Job) -> f64 {
+    s.block_weights.iter().sum::<f64>() * s.blocks as f64 + j.model.non_block as f64 * 2.0
+}
+
 /// How a multi-GPU run divides the transformer among its GPUs (`gpus`, `shard`).
 struct Split {
     /// The share of the transformer's weights, trained parameters, gradients and optimizer
@@ -278,7 +292,7 @@ fn split(s: &Sizes, j: &Job) -> Split {
         return none;
     }
     match j.shard {
-        Shard::Ddp => Split { bucket: (s.trainable as f64 - s.text_trained) * s.param_bytes, ..none },
+        Shard::Ddp => Split { bucket: transformer_trained(s) * s.param_bytes, ..none },
         // torch FSDP with a per-block wrap policy (accelerate's transformer-layer policy).
         Shard::Fsdp => Split {
             share: 1.0 / j.gpus as f64,
@@ -347,7 +361,7 @@ fn shape(s: &Sizes, j: &Job) -> Shape {
 
 /// Trained parameters one GPU keeps: the transformer's share, and the text encoders' whole.
 fn sharded_trained(s: &Sizes, share: f64) -> f64 {
-    (s.trainable as f64 - s.text_trained) * share + s.text_trained
+    transformer_trained(s) * share + s.text_trained
 }
 
 /// The text encoders a run trains (`text_enc=train`): their trained parameters, and what
@@ -385,12 +399,9 @@ pub(super) struct Moved {
     pub transformer_bytes: f64,
 }
 
-pub(super) fn estimate_terms(j: &Job) -> Moved {
+pub(super) fn moved(j: &Job) -> Moved {
     let s = sizes(j);
-    Moved {
-        trained_bytes: (s.trainable as f64 - s.text_trained) * s.param_bytes,
-        transformer_bytes: s.block_weights.iter().sum::<f64>() * s.blocks as f64 + j.model.non_block as f64 * 2.0,
-    }
+    Moved { trained_bytes: transformer_trained(&s) * s.param_bytes, transformer_bytes: transformer_weights(&s, j) }
 }
 
 /// The run's memory over the load and one step, as the allocator replay saw it (the page's
@@ -443,6 +454,7 @@ pub fn estimate(j: &Job) -> DiffusionMemory {
         reserved,
         device: reserved + crate::framework::CUDA_CONTEXT,
         peak_phase: if vae_sets_peak { Phase::Forward } else { rp.peak_phase },
+        vae_sets_peak,
         image_tokens: j.image_tokens(),
         seq_tokens: j.seq_tokens(),
         trainable: s.trainable,

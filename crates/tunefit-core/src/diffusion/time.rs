@@ -149,7 +149,7 @@ fn comm_bytes(j: &Job, passes: f64) -> f64 {
     if n < 2.0 {
         return 0.0;
     }
-    let m = super::memory::estimate_terms(j);
+    let m = super::memory::moved(j);
     match j.shard {
         super::job::Shard::Ddp => all_reduce_bytes(m.trained_bytes, n),
         super::job::Shard::Fsdp => {
