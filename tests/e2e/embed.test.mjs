@@ -38,6 +38,9 @@ test('the embedded widget shows the right figures and the iframe follows its hei
   assert.ok(snip.includes(`e.origin !== '${new URL(app.url).origin}'`), 'the script trusts only the widget origin');
   const { page, frame, height } = await hostWith(snip);
   const total = frame.getByTestId('total-device');
+  // The prerendered default page carries a figure of its own (the default query's) until the
+  // app replaces it: read the widget's figure once that shell is gone.
+  await frame.locator('#prerender').waitFor({ state: 'detached' });
   await total.waitFor();
   assert.equal(num(await total.textContent()).toFixed(2), cliDeviceGiB(Q).toFixed(2));
   // Compact: no page header, controls or share bar.
