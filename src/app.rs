@@ -38,7 +38,7 @@ pub fn App() -> impl IntoView {
                     <crate::components::settings::TargetGpu/>
                     <MethodSection/>
                     <crate::components::settings::RunSection/>
-                    <crate::components::settings::Advanced/>
+                    <crate::components::advanced::Advanced/>
                 </form>
                 <div class="results" id="results" tabindex="-1">
                     <h2 class="sr-only">{move || st.s().sec_results}</h2>

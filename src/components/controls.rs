@@ -1,6 +1,7 @@
-//! Generic form controls: a slider paired with a numeric input, a select over one of the
-//! query format's choices, and a checkbox. Each is labelled with its unit, keyboard-operable,
-//! and reads and writes one setting through a getter and a callback.
+//! Generic form controls: a slider paired with a numeric input and a select over one of the
+//! query format's choices. Each is labelled with its unit, keyboard-operable, and reads and
+//! writes one setting through a getter and a callback. The slider's scales and the typed
+//! value's reader serve the Advanced disclosure's markup too (advanced.rs).
 
 use crate::i18n::{value_label, Strings};
 use crate::state::use_state;
@@ -272,31 +273,6 @@ pub fn ChoiceSelect<T: Choice>(
     )
 }
 
-/// A select over a switch the framework profile decides unless the person does: "profile
-/// default" (`None`), on or off.
-pub fn switch_select(
-    id: &'static str,
-    label: Text,
-    value: Signal<Option<bool>>,
-    on_change: Callback<Option<bool>>,
-) -> AnyView {
-    let current = crate::reactive::memo(move || value.get().map(|on| if on { "on" } else { "off" }));
-    spelling_select(
-        id,
-        label,
-        vec!["on", "off"],
-        current,
-        Callback::new(move |v: String| {
-            on_change.run(match v.as_str() {
-                "on" => Some(true),
-                "off" => Some(false),
-                _ => None,
-            })
-        }),
-        true,
-    )
-}
-
 /// The select behind `ChoiceSelect`, over spellings; the options rebuild only when the
 /// choice changes, not on every edit of the query.
 pub(crate) fn spelling_select(
@@ -327,22 +303,4 @@ pub(crate) fn spelling_select(
             </select>
         </div>
     }.into_any()
-}
-
-/// A labelled checkbox.
-#[component]
-pub fn CheckField(
-    id: &'static str,
-    label: Text,
-    #[prop(into)] value: Signal<bool>,
-    #[prop(into)] on_change: Callback<bool>,
-) -> impl IntoView {
-    let st = use_state();
-    view! {
-        <div class="field check">
-            <input type="checkbox" id=id data-testid=id prop:checked=move || value.get()
-                on:change=move |ev| on_change.run(event_target_checked(&ev)) />
-            <label for=id>{move || label(st.s())}</label>
-        </div>
-    }
 }

@@ -1,5 +1,6 @@
 //! The page's components, one job each.
 
+pub mod advanced;
 pub mod controls;
 pub mod cost;
 pub mod deferred;
