@@ -27,6 +27,8 @@ const lazy = (call) => {
   return exporter.then(call, (e) => { exporter = undefined; throw e; });
 };
 window.tunefitExport = (query, framework, lang = 'en') => lazy((x) => x.export_json(query, framework, lang));
+// The Copy-config panel itself, written by the module (export_panel.rs): file `tab` shown.
+window.tunefitExportHtml = (query, framework, lang, tab) => lazy((x) => x.export_html(query, framework, lang, tab));
 // Both date each offer's price by the browser's clock (days since 1970): `stale` in the JSON,
 // "older than 60 days" in the Markdown.
 const today = () => Date.now() / 864e5;

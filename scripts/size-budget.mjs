@@ -85,8 +85,12 @@ import { bundleSizes } from './bundle.mjs';
 // diffusion page (the language models' drawing, shared): +0.7 KB (271.2 KB); the
 // every-Nth-block checkpointing and HunyuanVideo: +0.9 KB (272.1 KB), the first load unchanged;
 // Sana 1.6B: +0.2 KB (272.3 KB); FLUX.2 [dev]: +0.3 KB (272.6 KB).
-const BUDGET_KB = Number(process.env.TUNEFIT_SIZE_BUDGET_KB ?? 347);
-const BUDGET_RU_KB = Number(process.env.TUNEFIT_SIZE_BUDGET_RU_KB ?? 362);
+// The Advanced disclosure as one table of fields written as markup with one listener, in
+// place of a component per field: -7.0 KB (339.5 KB; 354.7 KB). The Copy-config panel written
+// by the lazy module (its strings and the export's reader leave the page): -3.9 KB (335.6 KB;
+// 350.4 KB), the lazy module +1.2 KB.
+const BUDGET_KB = Number(process.env.TUNEFIT_SIZE_BUDGET_KB ?? 337);
+const BUDGET_RU_KB = Number(process.env.TUNEFIT_SIZE_BUDGET_RU_KB ?? 352);
 const dir = process.argv[2] ?? 'dist';
 const b = bundleSizes(dir);
 for (const f of b.files) {

@@ -357,9 +357,9 @@ async fn wait_for(root: &HtmlElement, testid: &str) -> web_sys::Element {
     );
 }
 
-/// Copy config (components/export.rs) asks `window.tunefitExport` (public/boot.js: it loads
-/// the exporter's own wasm) only once the panel opens, in the page's language, and shows what
-/// it answers, read back from export_json's JSON; without an exporter the panel says so
+/// Copy config (components/export.rs) asks `window.tunefitExportHtml` (public/boot.js: it loads
+/// the exporter's own wasm) only once the panel opens, in the page's language, and shows the
+/// markup it answers; without an exporter the panel says so
 /// instead of staying blank.
 #[wasm_bindgen_test]
 async fn copy_config_asks_the_lazy_exporter_only_when_opened() {
@@ -369,7 +369,7 @@ async fn copy_config_asks_the_lazy_exporter_only_when_opened() {
     let qs = "?v=1&method=lora&gpus=2&tp=2&framework=litgpt";
 
     // This test page has no boot.js, hence no exporter: the panel shows an error.
-    js_sys::Reflect::delete_property(&w, &"tunefitExport".into()).unwrap();
+    js_sys::Reflect::delete_property(&w, &"tunefitExportHtml".into()).unwrap();
     let root = mount_at(qs).await;
     q(&root, "export").set_attribute("open", "").unwrap();
     let err = wait_for(&root, "export-error").await;
@@ -378,14 +378,13 @@ async fn copy_config_asks_the_lazy_exporter_only_when_opened() {
     // A stand-in exporter that counts its calls and answers as crates/tunefit-export does.
     let calls = Rc::new(Cell::new(0u32));
     let counted = calls.clone();
-    let f = Closure::<dyn Fn(String, String, String) -> js_sys::Promise>::new(
-        move |query: String, fw: String, lang: String| {
+    let f = Closure::<dyn Fn(String, String, String, f64) -> js_sys::Promise>::new(
+        move |query: String, fw: String, lang: String, tab: f64| {
             counted.set(counted.get() + 1);
-            let lang = if lang == "ru" { tunefit_core::diag::Lang::Ru } else { tunefit_core::diag::Lang::En };
-            js_sys::Promise::resolve(&JsValue::from_str(&tunefit_core::export::export_json_in(&query, &fw, lang)))
+            js_sys::Promise::resolve(&JsValue::from_str(&tunefit_export::export_html(&query, &fw, &lang, tab as usize)))
         },
     );
-    js_sys::Reflect::set(&w, &"tunefitExport".into(), f.as_ref()).unwrap();
+    js_sys::Reflect::set(&w, &"tunefitExportHtml".into(), f.as_ref()).unwrap();
     f.forget();
     let root = mount_at(qs).await;
     gloo_timers::future::TimeoutFuture::new(50).await;
@@ -422,7 +421,7 @@ async fn copy_config_asks_the_lazy_exporter_only_when_opened() {
         .collect();
     let want: Vec<(String, String)> = expected.warnings.iter().map(|n| (n.code.clone(), n.message.clone())).collect();
     assert_eq!(shown, want);
-    js_sys::Reflect::delete_property(&w, &"tunefitExport".into()).unwrap();
+    js_sys::Reflect::delete_property(&w, &"tunefitExportHtml".into()).unwrap();
     // Mounted pages stay alive; this one's remaining work (sections that follow on animation
     // frames) finishes here rather than inside the next test's short waits.
     gloo_timers::future::TimeoutFuture::new(300).await;

@@ -11,6 +11,7 @@
 #![warn(clippy::too_many_lines)]
 
 pub mod diffusion_page;
+pub mod export_panel;
 pub mod plan_panel;
 pub mod timeline_chart;
 
@@ -24,6 +25,12 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen]
 pub fn export_json(query: &str, framework: &str, lang: &str) -> String {
     export_json_in(query, framework, Lang::from_code(lang))
+}
+
+/// The Copy-config panel as markup, file `tab` shown (export_panel.rs).
+#[wasm_bindgen]
+pub fn export_html(query: &str, framework: &str, lang: &str, tab: usize) -> String {
+    export_panel::html(query, framework, lang, tab).into_string()
 }
 
 /// The whole report as `tunefit estimate --json` prints it (the page's Download JSON),
