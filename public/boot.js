@@ -56,6 +56,9 @@ window.tunefitConfig = (text, lang = 'en') => lazy((x) => x.read_config(text, la
 // Why a price list cannot be read, in `lang`: the page says it in English itself; the
 // Russian sentences are the module's (`kind`: 'list', 'json' or 'link').
 window.tunefitPriceError = (kind, text, lang) => lazy((x) => x.price_error(kind, text, lang));
+// The own-prices panel: a typed or imported list read (`kind` 'read', its error in `lang`),
+// or the stored book's JSON written as CSV ('csv'); the CSV reader and writer live there.
+window.tunefitPrices = (kind, text, lang) => lazy((x) => (kind === 'read' ? x.read_prices(text, lang) : x.prices_csv(text)));
 // A Hugging Face repository's config.json, fetched only when the person presses the button:
 // the one request this page makes to another origin (the CSP's connect-src names it, and
 // nothing else). No credentials are sent; a gated or private repository answers 401/403.

@@ -125,6 +125,16 @@ test('a price list is imported from CSV and exported as JSON and CSV', async () 
   await page.getByTestId('prices-import').setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from('kind,provider,gpu,gpus_per_instance,on_demand_usd_h,spot_usd_h\ncustom,lab,l40s,1,-5,\n') });
   await page.getByTestId('prices-status').filter({ hasText: 'line 2' }).waitFor();
   assert.equal(await page.getByTestId('offer-row').first().locator('th').textContent(), 'lab');
+
+  // After a reload the editor shows the stored prices as CSV (written by the lazy module when
+  // the panel opens); Clear leaves the header alone and the dataset's offers rank again.
+  await page.reload();
+  await page.getByTestId('cost-table').waitFor();
+  await page.getByTestId('prices').locator('summary').click();
+  await page.waitForFunction(() => /custom,lab,l40s,1,0\.01/.test(document.querySelector('[data-testid=prices-text]').value));
+  await page.getByTestId('prices-clear').click();
+  assert.equal(await page.getByTestId('prices-text').inputValue(), 'kind,provider,gpu,gpus_per_instance,on_demand_usd_h,spot_usd_h,billing,name\n');
+  await page.waitForFunction(() => document.querySelector('[data-testid=offer-row] th')?.textContent !== 'lab');
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });

@@ -75,6 +75,26 @@ pub fn price_error(kind: &str, text: &str, lang: &str) -> String {
     e.map(|e| e.text(Lang::from_code(lang))).unwrap_or_default()
 }
 
+/// A price list as a person typed or imported it (JSON when it starts with '{', else CSV),
+/// read for the page's own-prices panel: `ok`, a newline, the book's JSON (what the page
+/// stores and reads back with `PriceBook::from_json`), U+001E, and the book as CSV (the
+/// editor's text); or `error`, a newline and why it cannot be read, in `lang`. The CSV reader
+/// and writer load with this module, not with the page.
+#[wasm_bindgen]
+pub fn read_prices(text: &str, lang: &str) -> String {
+    use tunefit_core::prices::PriceBook;
+    match PriceBook::from_text(text) {
+        Ok(b) => format!("ok\n{}\u{1e}{}", b.to_json(), b.to_csv()),
+        Err(e) => format!("error\n{}", e.text(Lang::from_code(lang))),
+    }
+}
+
+/// The stored price book (its JSON) as the editor's CSV; empty when it cannot be read.
+#[wasm_bindgen]
+pub fn prices_csv(json: &str) -> String {
+    tunefit_core::prices::PriceBook::from_json(json).map(|b| b.to_csv()).unwrap_or_default()
+}
+
 /// The "Memory through one step" chart as markup (timeline_chart.rs).
 #[wasm_bindgen]
 pub fn timeline_html(query: &str, lang: &str, gib: bool) -> String {
@@ -110,4 +130,36 @@ pub fn calibration_html(query: &str, log: &str, lang: &str, gib: bool) -> String
 #[wasm_bindgen]
 pub fn measured_cases_json(query: &str, log: &str, lang: &str) -> String {
     tunefit_core::calibrate::measured_cases_json_in(query, log, Lang::from_code(lang))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{prices_csv, read_prices};
+    use tunefit_core::prices::PriceBook;
+
+    const CSV: &str =
+        "kind,provider,gpu,gpus_per_instance,on_demand_usd_h,spot_usd_h,billing,name\ncustom,lab,l40s,1,0.01,,,cheap\n";
+
+    #[test]
+    fn a_price_list_reads_to_the_json_the_page_stores_and_the_csv_it_shows() {
+        let got = read_prices(CSV, "en");
+        let (json, csv) = got.strip_prefix("ok\n").unwrap().split_once('\u{1e}').unwrap();
+        let book = PriceBook::from_json(json).unwrap();
+        assert_eq!(book, PriceBook::from_text(CSV).unwrap());
+        assert_eq!(csv, book.to_csv());
+        assert_eq!(prices_csv(json), csv);
+        // The JSON form reads too; the separator never occurs inside the JSON.
+        assert!(read_prices(json, "en").starts_with("ok\n"));
+        assert!(!json.contains('\u{1e}'));
+    }
+
+    #[test]
+    fn an_unreadable_list_says_why_in_the_pages_language() {
+        let bad = "kind,provider,gpu,gpus_per_instance,on_demand_usd_h,spot_usd_h\ncustom,lab,l40s,1,-5,\n";
+        let en = read_prices(bad, "en");
+        assert!(en.starts_with("error\n") && en.contains("line 2") && en.contains("-5"), "{en}");
+        let ru = read_prices(bad, "ru");
+        assert!(ru.starts_with("error\n") && ru.contains("строка 2"), "{ru}");
+        assert_eq!(prices_csv("{not json"), "");
+    }
 }
