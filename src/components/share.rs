@@ -6,7 +6,8 @@
 //! clipboard or a file. Where the async clipboard is missing or refused (plain http, old
 //! browsers, no permission), the text is shown in a box to copy by hand, with a message.
 
-use crate::i18n::value_label;
+use crate::i18n::{value_label, Lang, ShareStrings};
+use crate::markup::{write_html, Html};
 use crate::state::{use_state, AppState};
 use crate::url::View;
 use leptos::prelude::*;
@@ -267,39 +268,72 @@ pub fn SharePanel() -> impl IntoView {
         }
     };
 
-    // One closure re-renders the bar when the language changes (signals keep its state).
-    move || {
-        let lang = st.lang.get();
-        let sh = lang.sh();
-        view! {
-            <div class="share-bar" role="group" aria-label=sh.share data-testid="share-bar" on:click=move |e: web_sys::MouseEvent| act(e.into())>
-                <button type="button" data-testid="share" data-act="share">{sh.share}</button>
-                <button type="button" data-testid="copy-markdown" data-act="markdown">{sh.copy_markdown}</button>
-                <button type="button" data-testid="download-json" data-act="json">{sh.download_json}</button>
-                <button type="button" data-testid="embed" data-act="embed">{sh.embed}</button>
-                <label class="chip" class:hidden=move || st.prices.with(|p| p.is_empty())>
-                    <input type="checkbox" data-testid="share-prices" data-act="prices" prop:checked=with_prices />{sh.include_prices}
-                </label>
-                <p class="share-status muted" role="status" aria-live="polite" data-testid="share-status">{status}</p>
-                {move || manual.get().map(|t| view! { <textarea class="manual-copy" readonly rows="4" data-testid="manual-copy" prop:value=t></textarea> })}
-            </div>
-            <div class="card embed-box" data-testid="embed-box" class:hidden=move || !embed_open.get()
-                on:click=move |e: web_sys::MouseEvent| act(e.into()) on:change=act>
-                <p class="hint">{sh.embed_hint}</p>
-                <div class="field inline">
-                    <label for="embed-view">{sh.embed_view}</label>
-                    <select id="embed-view" data-testid="embed-view" data-act="view">
-                        <option value="">{sh.embed_view_all}</option>
-                        <option value="memory">{value_label(lang, "memory")}</option>
-                        <option value="fit">{value_label(lang, "fit")}</option>
-                        <option value="cost">{value_label(lang, "cost")}</option>
-                        <option value="full">{sh.embed_view_full}</option>
-                    </select>
-                </div>
-                // Written only while the box is open: every input would rebuild it otherwise.
-                <textarea readonly rows="8" class="code" data-testid="embed-snippet" prop:value=move || if embed_open.get() { snippet() } else { String::new() }></textarea>
-                <button type="button" data-testid="copy-snippet" data-act="snippet">{sh.copy_snippet}</button>
-            </div>
-        }
+    // The bar and the box are markup that follows the language (and whether there are
+    // prices to include); the status, a refused copy's text and the snippet follow their own
+    // signals. The snippet is written only while the box is open: every input would
+    // rebuild it otherwise.
+    let bar = move || {
+        let has_prices = st.prices.with(|p| !p.is_empty());
+        bar_html(st.lang.get().sh(), has_prices, with_prices.get_untracked())
+    };
+    let manual_html =
+        move || manual.with(|t| t.as_deref().map(|t| textarea("manual-copy", "4", t)).unwrap_or_default());
+    let snippet_html = move || textarea("code", "8", &if embed_open.get() { snippet() } else { String::new() });
+    view! {
+        <div class="share-bar" role="group" aria-label=move || st.lang.get().sh().share data-testid="share-bar"
+            on:click=move |e: web_sys::MouseEvent| act(e.into())>
+            <span class="contents" inner_html=bar></span>
+            <p class="share-status muted" role="status" aria-live="polite" data-testid="share-status">{status}</p>
+            <span class="contents" inner_html=manual_html></span>
+        </div>
+        <div class="card embed-box" data-testid="embed-box" class:hidden=move || !embed_open.get()
+            on:click=move |e: web_sys::MouseEvent| act(e.into()) on:change=act>
+            <div inner_html=move || embed_box_html(st.lang.get(), embed_view.get_untracked())></div>
+            <div inner_html=snippet_html></div>
+            <button type="button" data-testid="copy-snippet" data-act="snippet">{move || st.lang.get().sh().copy_snippet}</button>
+        </div>
     }
+}
+
+/// A read-only box holding `text`: a refused copy's (`manual-copy`) or the embed snippet.
+fn textarea(class: &str, rows: &str, text: &str) -> String {
+    let testid = if class == "code" { "embed-snippet" } else { class };
+    let mut h = Html::new();
+    write_html!(h, r#"<textarea class=""#, class, r#"" readonly rows=""#, rows, r#"" data-testid=""#, testid, r#"">"#);
+    write_html!(h, text, "</textarea>");
+    h.into_string()
+}
+
+/// The share bar's buttons and, when there are prices, the box that adds them to the link.
+fn bar_html(sh: &ShareStrings, has_prices: bool, with_prices: bool) -> String {
+    let mut h = Html::new();
+    write_html!(h, r#"<button type="button" data-testid="share" data-act="share">"#, sh.share, "</button>");
+    write_html!(h, r#"<button type="button" data-testid="copy-markdown" data-act="markdown">"#, sh.copy_markdown);
+    write_html!(h, r#"</button><button type="button" data-testid="download-json" data-act="json">"#, sh.download_json);
+    write_html!(h, r#"</button><button type="button" data-testid="embed" data-act="embed">"#, sh.embed, "</button>");
+    write_html!(h, r#"<label class="chip"#, if has_prices { "" } else { " hidden" });
+    write_html!(h, r#""><input type="checkbox" data-testid="share-prices" data-act="prices""#);
+    write_html!(h, if with_prices { " checked" } else { "" }, ">", sh.include_prices, "</label>");
+    h.into_string()
+}
+
+/// The embed box's hint and its choice of view (`view`, the one chosen).
+fn embed_box_html(lang: Lang, view: Option<View>) -> String {
+    let sh = lang.sh();
+    let mut h = Html::new();
+    write_html!(h, r#"<p class="hint">"#, sh.embed_hint, r#"</p><div class="field inline"><label for="embed-view">"#);
+    write_html!(h, sh.embed_view, r#"</label><select id="embed-view" data-testid="embed-view" data-act="view">"#);
+    let chosen = view.map(View::code).unwrap_or("");
+    for (v, label) in [
+        ("", sh.embed_view_all),
+        ("memory", value_label(lang, "memory")),
+        ("fit", value_label(lang, "fit")),
+        ("cost", value_label(lang, "cost")),
+        ("full", sh.embed_view_full),
+    ] {
+        write_html!(h, r#"<option value=""#, v, r#"""#, if v == chosen { " selected" } else { "" }, ">", label);
+        write_html!(h, "</option>");
+    }
+    write_html!(h, "</select></div>");
+    h.into_string()
 }

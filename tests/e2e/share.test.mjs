@@ -179,3 +179,37 @@ test('a shared link keeps the memory unit', async () => {
   await page.context().close();
   await again.context().close();
 });
+
+test('without a clipboard the link is shown to copy by hand; the embed snippet follows its view and the query', async () => {
+  const ctx = await browser.newContext();
+  // As on plain http: no async clipboard at all.
+  await ctx.addInitScript(() => { Object.defineProperty(Navigator.prototype, 'clipboard', { get: () => undefined }); });
+  const page = await ctx.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(e.message));
+  try {
+    await page.goto(`${server.url}?${Q}`);
+    await page.getByTestId('total-device').waitFor();
+    await page.getByTestId('share').click();
+    const manual = page.getByTestId('manual-copy');
+    await manual.waitFor();
+    const link = await manual.inputValue();
+    assert.equal(link, await page.evaluate(() => location.origin + location.pathname + location.search));
+    assert.match(await page.getByTestId('share-status').textContent(), /not available/);
+
+    // The snippet follows the chosen view, and the query; the chosen view stays chosen.
+    await page.getByTestId('embed').click();
+    await page.getByTestId('embed-view').selectOption('cost');
+    // (The snippet is HTML: the address's `&` is written `&amp;`.)
+    assert.match(await page.getByTestId('embed-snippet').inputValue(), /\?v=1&amp;method=lora&amp;embed=1&amp;view=cost"/);
+    await page.getByTestId('batch-input').fill('2');
+    await page.getByTestId('batch-input').press('Enter');
+    await page.waitForFunction(() => /batch=2/.test(document.querySelector('[data-testid=embed-snippet]').value));
+    assert.equal(await page.getByTestId('embed-view').inputValue(), 'cost');
+    assert.match(await page.getByTestId('embed-snippet').inputValue(), /embed=1&amp;view=cost/);
+    // Copy snippet without a clipboard: the snippet is offered by hand too.
+    await page.getByTestId('copy-snippet').click();
+    await page.waitForFunction(() => document.querySelector('[data-testid=manual-copy]')?.value.startsWith('<iframe'));
+    assert.deepEqual(problems, []);
+  } finally { await ctx.close(); }
+});
