@@ -3,12 +3,13 @@
 
 use crate::components::{
     cost::CostSection,
+    fields::FieldGroup,
     gpu_table::GpuTable,
     memory::MemoryPanel,
     model::ModelSection,
     notices::{LinkNotice, Warnings},
     plots::MemorySeqPlot,
-    settings::MethodSection,
+    settings,
     toolbar::Toolbar,
 };
 use crate::components::{export::ExportPanel, plan::PlanPanel, prices::PricesPanel, share::SharePanel};
@@ -35,9 +36,9 @@ pub fn App() -> impl IntoView {
             <div class="layout">
                 <form class="controls" on:submit=|ev| ev.prevent_default() aria-label=move || st.s().sec_model>
                     <ModelSection/>
-                    <crate::components::settings::TargetGpu/>
-                    <MethodSection/>
-                    <crate::components::settings::RunSection/>
+                    <FieldGroup fields=settings::YOUR_GPU/>
+                    <FieldGroup fields=settings::METHOD/>
+                    <FieldGroup fields=settings::RUN/>
                     <crate::components::advanced::Advanced/>
                 </form>
                 <div class="results" id="results" tabindex="-1">

@@ -48,7 +48,11 @@ fn text(root: &HtmlElement, testid: &str) -> String {
 async fn type_into(root: &HtmlElement, testid: &str, value: &str, event: &str) {
     let input: HtmlInputElement = q(root, testid).dyn_into().unwrap();
     input.set_value(value);
-    input.dispatch_event(&Event::new(event).unwrap()).unwrap();
+    // As a browser's own `input` and `change` do, the event bubbles (the settings' tables
+    // listen once, on their group: components/fields.rs).
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    input.dispatch_event(&Event::new_with_event_init_dict(event, &init).unwrap()).unwrap();
     leptos::task::tick().await;
     // The URL follows in the next task (state.rs, sync_url).
     gloo_timers::future::TimeoutFuture::new(0).await;

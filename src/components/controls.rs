@@ -1,15 +1,12 @@
-//! Generic form controls: a slider paired with a numeric input and a select over one of the
-//! query format's choices. Each is labelled with its unit, keyboard-operable, and reads and
-//! writes one setting through a getter and a callback. The slider's scales and the typed
-//! value's reader serve the Advanced disclosure's markup too (advanced.rs).
+//! Form controls as Leptos components, for the fields outside the settings' tables: a slider
+//! paired with a numeric input (the model's parameter count) and a select over spellings (the
+//! plot's axis). Each is labelled with its unit, keyboard-operable, and reads and writes one
+//! setting through a getter and a callback. The slider's scales and the typed value's reader
+//! serve the tables' markup too (fields.rs).
 
 use crate::i18n::{value_label, Strings};
 use crate::state::use_state;
 use leptos::prelude::*;
-use tunefit_core::query::{
-    Attention, Checkpointing, Compute, Currency, ExpertFormat, Framework, Loss, Method, Offload, Optimizer, Precision,
-    Pricing, Quant, ShardingStrategy,
-};
 
 /// Picks one string out of the current language's table.
 pub type Text = fn(&Strings) -> &'static str;
@@ -216,64 +213,8 @@ pub fn SliderField(
     }
 }
 
-/// One of the core's `choice!` enums, as a select can list it.
-pub trait Choice: Copy + PartialEq + Send + Sync + 'static {
-    fn all() -> &'static [Self];
-    fn spelling(self) -> &'static str;
-    fn from_spelling(s: &str) -> Option<Self>;
-}
-
-macro_rules! impl_choice {
-    ($($t:ty),*) => {$(
-        impl Choice for $t {
-            fn all() -> &'static [Self] { <$t>::ALL }
-            fn spelling(self) -> &'static str { self.as_str() }
-            fn from_spelling(s: &str) -> Option<Self> { <$t>::parse(s) }
-        }
-    )*};
-}
-impl_choice!(
-    Method,
-    Quant,
-    Precision,
-    Optimizer,
-    Checkpointing,
-    Attention,
-    Loss,
-    Framework,
-    ShardingStrategy,
-    Offload,
-    Pricing,
-    Currency,
-    Compute,
-    ExpertFormat
-);
-
-/// A labelled select over a choice. With `optional`, a first entry means "framework default"
-/// (`None`).
-#[component]
-pub fn ChoiceSelect<T: Choice>(
-    id: &'static str,
-    label: Text,
-    #[prop(into)] value: Signal<Option<T>>,
-    #[prop(into)] on_change: Callback<Option<T>>,
-    #[prop(optional)] optional: bool,
-) -> impl IntoView {
-    // Only the spellings reach the view: the select is built by one non-generic function
-    // instead of one copy per choice type (eleven copies were ~20 KB of wasm).
-    let spellings: Vec<&'static str> = T::all().iter().map(|c| c.spelling()).collect();
-    let current = crate::reactive::memo(move || value.get().map(|c| c.spelling()));
-    spelling_select(
-        id,
-        label,
-        spellings,
-        current,
-        Callback::new(move |v: String| on_change.run(T::from_spelling(&v))),
-        optional,
-    )
-}
-
-/// The select behind `ChoiceSelect`, over spellings; the options rebuild only when the
+/// A labelled select over spellings (`optional`: a first entry for the framework profile's
+/// default, the key unset); the options rebuild only when the
 /// choice changes, not on every edit of the query.
 pub(crate) fn spelling_select(
     id: &'static str,

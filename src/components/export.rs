@@ -43,7 +43,8 @@ pub fn ExportPanel() -> impl IntoView {
     // Another framework has other files: it starts at its first.
     let framework = Memo::new(move |_| st.frame.with(|q| q.framework));
     Effect::new(move |_| {
-        framework.track();
+        // Read, not only tracked: a memo nothing reads never follows its sources.
+        framework.get();
         tab.set(0);
     });
     // The export follows on the next frame (deferred.rs): it re-runs the estimate and writes

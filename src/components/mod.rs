@@ -16,6 +16,7 @@ pub mod timeline;
 pub mod toolbar;
 // Sharing, embed, own prices, config export, planning and calibration.
 pub mod export;
+pub mod fields;
 pub mod plan;
 pub mod prices;
 pub mod share;

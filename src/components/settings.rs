@@ -1,11 +1,11 @@
-//! The settings in view below the model: your GPU, the method and the run's size. Each control
-//! reads and writes one query key; the rest are in the Advanced disclosure (advanced.rs).
+//! The settings in view below the model: your GPU, the method and the run's size, as tables
+//! of fields (fields.rs), each reading and writing one query key; the rest are in the
+//! Advanced disclosure (advanced.rs).
 
-use super::controls::{ChoiceSelect, Scale, SliderField};
-use crate::state::use_state;
-use leptos::prelude::*;
-use tunefit_core::dataset;
+use super::controls::Scale;
+use super::fields::{field, lora, only, section, slider, Field, Kind};
 use tunefit_core::query::Method;
+use tunefit_core::Query;
 
 /// Ranges of the sliders. The query format accepts wider ranges; these are what a person
 /// fine-tuning a model plausibly uses, and the numeric input takes exact values within them.
@@ -41,96 +41,50 @@ pub mod ranges {
     pub const LORA_DROPOUT: Scale = Scale::linear(0.0, 0.5, 50, false);
 }
 
-#[component]
-pub fn MethodSection() -> impl IntoView {
-    let st = use_state();
-    let method = Signal::derive(move || st.query.with(|q| q.method));
-    let is = move |ms: &[Method]| ms.contains(&method.get());
-    view! {
-        <fieldset class="group" data-testid="method-section">
-            <legend>{move || st.s().sec_method}</legend>
-            <ChoiceSelect id="method" label=|s| s.method
-                value=Signal::derive(move || Some(method.get()))
-                on_change={move |m: Option<Method>| { if let Some(m) = m { st.edit(|q| q.method = m) } }} />
-            <Show when=move || is(&[Method::Lora, Method::Qlora, Method::Dora])>
-                <SliderField id="rank" label=|s| s.rank unit=|s| s.u_count scale=ranges::RANK
-                    value=Signal::derive(move || st.query.with(|q| q.rank as f64))
-                    on_change=move |v: f64| st.edit(|q| q.rank = v as u32) />
-            </Show>
-            <Show when=move || is(&[Method::Adapter])>
-                <SliderField id="bottleneck" label=|s| s.bottleneck unit=|s| s.u_count scale=ranges::BOTTLENECK
-                    value=Signal::derive(move || st.query.with(|q| q.bottleneck as f64))
-                    on_change=move |v: f64| st.edit(|q| q.bottleneck = v as u32) />
-            </Show>
-            <Show when=move || is(&[Method::Prefix, Method::Prompt])>
-                <SliderField id="virtual-tokens" label=|s| s.virtual_tokens unit=|s| s.u_tokens scale=ranges::VIRTUAL_TOKENS
-                    value=Signal::derive(move || st.query.with(|q| q.virtual_tokens as f64))
-                    on_change=move |v: f64| st.edit(|q| q.virtual_tokens = v as u32) />
-            </Show>
-            <Show when=move || is(&[Method::Freeze])>
-                <SliderField id="train-layers" label=|s| s.train_layers unit=|s| s.u_layers scale=ranges::TRAIN_LAYERS
-                    value=Signal::derive(move || st.query.with(|q| q.train_layers as f64))
-                    on_change=move |v: f64| st.edit(|q| q.train_layers = v as u32) />
-            </Show>
-        </fieldset>
-    }
+fn adapter(q: &Query) -> bool {
+    q.method == Method::Adapter
+}
+fn prompt(q: &Query) -> bool {
+    matches!(q.method, Method::Prefix | Method::Prompt)
+}
+fn freeze(q: &Query) -> bool {
+    q.method == Method::Freeze
 }
 
-/// "Your GPU": the GPU the verdict is for, right after the model (the question people bring).
-#[component]
-pub fn TargetGpu() -> impl IntoView {
-    let st = use_state();
-    // The GPU list rebuilds only when the target GPU changes.
-    let target =
-        crate::reactive::memo(move || st.query.with(|q| q.gpu.as_deref().and_then(dataset::gpu).map(|g| g.id)));
-    view! {
-        <fieldset class="group" data-testid="target-gpu-section">
-            <legend>{move || st.s().sec_your_gpu}</legend>
-            <div class="field">
-                <label for="gpu">{move || st.s().target_gpu}</label>
-                <select id="gpu" data-testid="gpu" on:change=move |ev| {
-                    let v = event_target_value(&ev);
-                    st.edit(|q| q.gpu = dataset::gpu(&v).map(|g| g.id.to_string()));
-                }>
-                    {move || {
-                        let cur = target.get();
-                        let none = view! { <option value="" selected=cur.is_none()>{st.s().gpu_none}</option> };
-                        let list = dataset::gpus().iter().map(|g| view! {
-                            <option value=g.id selected=cur == Some(g.id)>{g.name}</option>
-                        }).collect_view();
-                        (none, list)
-                    }}
-                </select>
-            </div>
-            <SliderField id="gpus" label=|s| s.gpus unit=|s| s.u_gpus scale=ranges::GPUS
-                value=Signal::derive(move || st.query.with(|q| q.gpus as f64))
-                on_change=move |v: f64| st.edit(|q| q.gpus = v as u32) />
-            <SliderField id="nodes" label=|s| s.nodes unit=|s| s.u_count scale=ranges::NODES
-                value=Signal::derive(move || st.query.with(|q| q.nodes as f64))
-                on_change=move |v: f64| st.edit(|q| q.nodes = v as u32) />
-        </fieldset>
-    }
-}
+/// "Your GPU": the GPU the verdict is for, right after the model (the question people
+/// bring), with how many and on how many nodes.
+pub const YOUR_GPU: &[Field] = &[
+    section("target-gpu-section", |s| s.sec_your_gpu),
+    field("gpu", "gpu", |s| s.target_gpu, Kind::Gpu),
+    slider("gpus", "gpus", |s| s.gpus, |s| s.u_gpus, ranges::GPUS),
+    slider("nodes", "nodes", |s| s.nodes, |s| s.u_count, ranges::NODES),
+];
+
+/// The method and its size: the rank of a LoRA, the adapters' bottleneck, the virtual
+/// tokens of prefix or prompt tuning, the layers a freeze run trains.
+pub const METHOD: &[Field] = &[
+    section("method-section", |s| s.sec_method),
+    field("method", "method", |s| s.method, Kind::Choice(false)),
+    only(slider("rank", "rank", |s| s.rank, |s| s.u_count, ranges::RANK), lora),
+    only(slider("bottleneck", "bottleneck", |s| s.bottleneck, |s| s.u_count, ranges::BOTTLENECK), adapter),
+    only(
+        slider("virtual-tokens", "virtual_tokens", |s| s.virtual_tokens, |s| s.u_tokens, ranges::VIRTUAL_TOKENS),
+        prompt,
+    ),
+    only(slider("train-layers", "train_layers", |s| s.train_layers, |s| s.u_layers, ranges::TRAIN_LAYERS), freeze),
+];
 
 /// What every estimate needs in view: the micro-batch, the sequence length and the job's size.
-#[component]
-pub fn RunSection() -> impl IntoView {
-    let st = use_state();
-    view! {
-        <fieldset class="group" data-testid="run-section">
-            <legend>{move || st.s().sec_run}</legend>
-            <SliderField id="batch" label=|s| s.batch unit=|s| s.u_seqs scale=ranges::BATCH
-                value=Signal::derive(move || st.query.with(|q| q.batch as f64))
-                on_change=move |v: f64| st.edit(|q| q.batch = v as u32) />
-            <SliderField id="seq" label=|s| s.seq unit=|s| s.u_tokens scale=ranges::SEQ
-                value=Signal::derive(move || st.query.with(|q| q.seq as f64))
-                on_change=move |v: f64| st.edit(|q| q.seq = v as u32) />
-            <SliderField id="tokens" label=|s| s.tokens unit=|s| s.u_tokens scale=ranges::TOKENS
-                value=Signal::derive(move || st.query.with(|q| q.tokens as f64))
-                on_change=move |v: f64| st.edit(|q| q.tokens = v as u64) />
-            <SliderField id="epochs" label=|s| s.epochs unit=|s| s.u_count scale=ranges::EPOCHS
-                value=Signal::derive(move || st.query.with(|q| q.epochs))
-                on_change=move |v: f64| st.edit(|q| q.epochs = v) />
-        </fieldset>
-    }
-}
+pub const RUN: &[Field] = &[
+    section("run-section", |s| s.sec_run),
+    slider("batch", "batch", |s| s.batch, |s| s.u_seqs, ranges::BATCH),
+    slider("seq", "seq", |s| s.seq, |s| s.u_tokens, ranges::SEQ),
+    slider("tokens", "tokens", |s| s.tokens, |s| s.u_tokens, ranges::TOKENS),
+    slider("epochs", "epochs", |s| s.epochs, |s| s.u_count, ranges::EPOCHS),
+];
+
+const _: () = assert!(
+    YOUR_GPU.len() <= super::fields::MAX_FIELDS
+        && METHOD.len() <= super::fields::MAX_FIELDS
+        && RUN.len() <= super::fields::MAX_FIELDS
+);

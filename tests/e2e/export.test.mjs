@@ -48,10 +48,14 @@ test('the exporter is fetched only when Copy config opens, and shows the CLI\'s 
     assert.deepEqual(await page.getByTestId('export-warnings').locator('li').evaluateAll((li) => li.map((x) => x.dataset.code)),
       cli.warnings.map((w) => w.code));
 
-    // Another framework: the loaded module answers again, no second fetch.
+    // Another framework: the loaded module answers again, no second fetch; a file chosen
+    // in the old framework's tabs gives way to the new one's first file.
+    await page.getByTestId('export-tab').nth(1).click();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=export-tab]')[1]?.getAttribute('aria-selected') === 'true');
     await page.getByTestId('framework').selectOption('axolotl');
     const axo = cliExport('axolotl', q.replace('torchtune', 'axolotl'));
     await page.waitForFunction((t) => document.querySelector('[data-testid=export-file]')?.textContent === t, axo.files[0].content);
+    assert.equal(await page.getByTestId('export-tab').first().getAttribute('aria-selected'), 'true');
     assert.equal(requests.filter((p) => EXPORTER.test(p)).length, 2);
     assert.deepEqual(problems, []);
   } finally { await ctx.close(); }

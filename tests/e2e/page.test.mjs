@@ -72,6 +72,21 @@ test('switching methods shows each method\'s settings and changes memory', async
   await page.getByTestId('method').selectOption('lora');
   await page.getByTestId('rank-input').waitFor();
   assert.match(page.url(), /method=lora/);
+
+  // The Advanced disclosure follows too: QLoRA's quantization only for QLoRA, GaLore's rank
+  // only with GaLore; the field just used keeps the focus across the new markup.
+  await openAdvanced(page);
+  assert.equal(await page.getByTestId('quant').count(), 0);
+  assert.equal(await page.getByTestId('lora-dropout-range').count(), 1);
+  await page.getByTestId('method').selectOption('qlora');
+  await page.getByTestId('quant').waitFor();
+  await page.getByTestId('optim').selectOption('galore-adamw');
+  await page.getByTestId('galore-rank-input').waitFor();
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'optim');
+  await page.getByTestId('method').selectOption('full');
+  await page.getByTestId('quant').waitFor({ state: 'detached' });
+  assert.equal(await page.getByTestId('lora-dropout-range').count(), 0);
+  assert.equal(await page.getByTestId('galore-rank-input').count(), 1);
   assert.deepEqual(page.problems, []);
 });
 
