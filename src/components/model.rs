@@ -117,37 +117,12 @@ fn PresetPicker() -> impl IntoView {
         </div>
         <div class="field">
             <label for="preset">{move || st.s().preset}</label>
-            <select id="preset" data-testid="preset" on:change=move |ev| {
+            <select id="preset" data-testid="preset" inner_html=move || options(&filter.get(), current.get(), st.s().dit_group) on:change=move |ev| {
                 let id = event_target_value(&ev);
                 if let Some(dit) = id.strip_prefix("dit:") {
                     open_diffusion(dit, st.lang.get_untracked());
                 } else if catalog::preset(&id).is_some() { st.edit(|q| { q.model = Some(id); q.params = None; q.arch = ArchOverrides::default(); }); }
             }>
-                {move || {
-                    let f = filter.get();
-                    let cur = current.get();
-                    catalog::families().into_iter().filter_map(|(fam, list)| {
-                        // The selected preset stays listed so the select never shows a wrong name.
-                        let shown: Vec<_> = list.into_iter().filter(|p| matches(p, &f) || cur == Some(p.id)).collect();
-                        (!shown.is_empty()).then(|| view! {
-                            <optgroup label=fam>
-                                {shown.into_iter().map(|p| view! {
-                                    <option value=p.id selected=cur == Some(p.id)>{p.name}</option>
-                                }).collect_view()}
-                            </optgroup>
-                        })
-                    }).collect_view()
-                }}
-                {move || {
-                    // The diffusion models, found by their id like the presets.
-                    let f = filter.get().to_ascii_lowercase();
-                    let shown: Vec<_> = tunefit_core::diffusion::models::IDS.into_iter().filter(|id| f.split_whitespace().all(|w| id.contains(w))).collect();
-                    (!shown.is_empty()).then(|| view! {
-                        <optgroup label=move || st.s().dit_group>
-                            {shown.into_iter().map(|id| view! { <option value=format!("dit:{id}")>{id}</option> }).collect_view()}
-                        </optgroup>
-                    })
-                }}
             </select>
             <p class="msg" role="status">{move || {
                 let f = filter.get();
@@ -156,6 +131,38 @@ fn PresetPicker() -> impl IntoView {
             }}</p>
         </div>
     }
+}
+
+/// The preset list as markup: the presets matching `filter` by family (the selected one,
+/// `current`, always listed so the select never shows a wrong name), then the diffusion
+/// models found by their id, under `dit_group`.
+fn options(filter: &str, current: Option<&str>, dit_group: &str) -> String {
+    let mut h = Html::new();
+    for (fam, list) in catalog::families() {
+        let shown: Vec<_> = list.into_iter().filter(|p| matches(p, filter) || current == Some(p.id)).collect();
+        if shown.is_empty() {
+            continue;
+        }
+        write_html!(h, r#"<optgroup label=""#, fam, r#"">"#);
+        for p in shown {
+            write_html!(h, r#"<option value=""#, p.id, r#"""#, if current == Some(p.id) { " selected" } else { "" });
+            write_html!(h, ">", p.name, "</option>");
+        }
+        write_html!(h, "</optgroup>");
+    }
+    let f = filter.to_ascii_lowercase();
+    let dit: Vec<_> = tunefit_core::diffusion::models::IDS
+        .into_iter()
+        .filter(|id| f.split_whitespace().all(|w| id.contains(w)))
+        .collect();
+    if !dit.is_empty() {
+        write_html!(h, r#"<optgroup label=""#, dit_group, r#"">"#);
+        for id in dit {
+            write_html!(h, r#"<option value="dit:"#, id, r#"">"#, id, "</option>");
+        }
+        write_html!(h, "</optgroup>");
+    }
+    h.into_string()
 }
 
 /// Opens the page of a diffusion model's link (components/diffusion.rs) in the page's language.
