@@ -682,3 +682,39 @@ test('a v=1 link keeps its figures and stays v=1; a large figure says why beside
   assert.deepEqual(ru.problems, []);
   await ru.close();
 });
+
+/** Waits until the address (kept by history.replaceState, no navigation) matches `re`. */
+const urlMatches = (page, re) => page.waitForFunction((src) => new RegExp(src).test(location.href), re.source);
+
+test('a custom size: the parameter count and architecture fields reach the link; back to a preset drops them', async () => {
+  const page = await open();
+  const before = await total(page);
+  await page.getByTestId('source-custom').check();
+  // It starts from the size shown (Llama 3.1 8B), so switching does not jump.
+  await urlMatches(page, /params=\d+/);
+  assert.doesNotMatch(page.url(), /model=/);
+  assert.match(await page.getByTestId('params-input').inputValue(), /^8[.,]0\d*$/);
+  await page.getByTestId('params-input').fill('70');
+  await page.getByTestId('params-input').press('Enter');
+  await urlMatches(page, /params=70b(&|$)/);
+  assert.ok(await total(page) > before, 'a 70B model needs more than the 8B one');
+
+  await page.locator('details.arch summary').click();
+  await page.getByTestId('arch-layers').fill('80');
+  await page.getByTestId('arch-layers').press('Enter');
+  await urlMatches(page, /layers=80/);
+  await page.getByTestId('arch-layers').fill('abc');
+  await page.getByTestId('arch-layers').press('Enter');
+  await page.getByTestId('arch-layers-msg').filter({ hasText: 'abc' }).waitFor();
+  assert.match(page.url(), /layers=80/, 'a non-number changes nothing');
+  await page.getByTestId('arch-layers').fill('');
+  await page.getByTestId('arch-layers').press('Enter');
+  await urlMatches(page, /^(?!.*layers=)/);
+
+  // Back to the presets: the default model, which a canonical link leaves out.
+  await page.getByTestId('source-preset').check();
+  await urlMatches(page, /^(?!.*(params|layers)=)/);
+  assert.equal(await page.getByTestId('preset').inputValue(), 'llama-3.1-8b');
+  assert.equal(await total(page), before);
+  assert.deepEqual(page.problems, []);
+});
