@@ -1,8 +1,6 @@
-//! Form controls as Leptos components, for the fields outside the settings' tables: a slider
-//! paired with a numeric input (the model's parameter count) and a select over spellings (the
-//! plot's axis). Each is labelled with its unit, keyboard-operable, and reads and writes one
-//! setting through a getter and a callback. The slider's scales and the typed value's reader
-//! serve the tables' markup too (fields.rs).
+//! What the settings' sliders are made of (fields.rs writes them): a slider's scale, the
+//! reader of a typed value, the strings' picker; and a select over spellings as a Leptos
+//! component, for the plot's axis.
 
 use crate::i18n::{value_label, Strings};
 use crate::state::use_state;
@@ -139,78 +137,6 @@ pub fn parse_typed(s: &str) -> Option<f64> {
     };
     // The core's parser: std's would link a 10 KB table into the bundle (core/src/num.rs).
     tunefit_core::num::parse_f64(num).map(|v| v * mult).filter(|v| v.is_finite())
-}
-
-/// A slider with a paired numeric input for exact values. Typed values outside the range
-/// are clamped on commit (Enter or leaving the field), with a visible message.
-#[component]
-pub fn SliderField(
-    /// Element id stem; also the `data-testid` stem (`{id}-range`, `{id}-input`, `{id}-msg`).
-    id: &'static str,
-    label: Text,
-    unit: Text,
-    scale: Scale,
-    #[prop(into)] value: Signal<f64>,
-    #[prop(into)] on_change: Callback<f64>,
-) -> impl IntoView {
-    let st = use_state();
-    let message = RwSignal::new(None::<String>);
-    let input_ref = NodeRef::<leptos::html::Input>::new();
-    let shown = move || crate::format::plain(value.get());
-    let commit = move |raw: String, on_commit: bool| match parse_typed(&raw) {
-        None if on_commit => {
-            message.set(Some((st.s().not_a_number)(&raw)));
-            if let Some(el) = input_ref.get() {
-                el.set_value(&shown());
-            }
-        }
-        None => {}
-        Some(v) => match scale.clamp(v) {
-            Ok(v) => {
-                message.set(None);
-                if v != value.get_untracked() {
-                    on_change.run(v);
-                }
-            }
-            Err(to) if on_commit => {
-                let p = crate::format::plain;
-                message.set(Some((st.s().clamped)(&raw, &p(to), &p(scale.min), &p(scale.max))));
-                on_change.run(to);
-                if let Some(el) = input_ref.get() {
-                    el.set_value(&p(to));
-                }
-            }
-            Err(_) => {}
-        },
-    };
-    let msg_id = format!("{id}-msg");
-    view! {
-        <div class="field slider-field">
-            <label for=id>{move || label(st.s())}" "<span class="unit">{move || format!("({})", unit(st.s()))}</span></label>
-            <div class="slider-row">
-                <input type="range" id=format!("{id}-range") data-testid=format!("{id}-range")
-                    min="0" max=scale.steps.to_string() step="1"
-                    aria-label=move || format!("{} ({})", label(st.s()), unit(st.s()))
-                    aria-valuetext=move || format!("{} {}", shown(), unit(st.s()))
-                    prop:value=move || scale.to_pos(value.get()).to_string()
-                    on:input=move |ev| {
-                        let pos: u32 = event_target_value(&ev).parse().unwrap_or(0);
-                        message.set(None);
-                        let v = scale.from_pos(pos);
-                        if v != value.get_untracked() { on_change.run(v); }
-                    }
-                />
-                <input type="text" inputmode="decimal" id=id data-testid=format!("{id}-input") node_ref=input_ref
-                    class="num" autocomplete="off" spellcheck="false"
-                    aria-describedby=msg_id.clone()
-                    prop:value=shown
-                    on:input=move |ev| commit(event_target_value(&ev), false)
-                    on:change=move |ev| commit(event_target_value(&ev), true)
-                />
-            </div>
-            <p class="msg" id=msg_id data-testid=format!("{id}-msg") role="status" aria-live="polite">{move || message.get()}</p>
-        </div>
-    }
 }
 
 /// A labelled select over spellings (`optional`: a first entry for the framework profile's

@@ -41,7 +41,13 @@ pub enum Kind {
     FrameworkHint,
     /// The GPU the verdict is for: none, or one of the dataset's.
     Gpu,
+    /// A whole number typed in a box (an architecture field): 1 to `COUNT_MAX`; empty unsets
+    /// the key (the core infers it).
+    Count,
 }
+
+/// The largest count a `Count` field takes.
+const COUNT_MAX: f64 = 10_000_000.0;
 
 /// One control: its element id (and `data-testid`), query key, label and when it shows.
 pub struct Field {
@@ -81,6 +87,10 @@ pub(super) fn galore(q: &Query) -> bool {
 
 /// A slider's value: the query's, or for an unset LoRA dropout the framework profile's.
 fn shown_value(q: &Query, key: &str) -> f64 {
+    // The model's size is shown in billions (8 when the model is a preset's).
+    if key == "params" {
+        return q.params.map_or(8.0, |p| p as f64 / 1e9);
+    }
     match q.value_of(key) {
         Some(v) => tunefit_core::num::parse_f64(&v).unwrap_or(0.0),
         None => tunefit_core::framework::profile(q.framework).lora_dropout_default,
@@ -151,6 +161,34 @@ fn write(h: &mut Html, fields: &[Field], q: &Query, lang: Lang) {
             }
             Kind::Targets | Kind::Needs => write_chips(h, q, lang, f),
             Kind::Gpu => write_gpus(h, q, s, i, f),
+            Kind::Count => {
+                write_html!(
+                    h,
+                    r#"<div class="field"><label for=""#,
+                    id,
+                    r#"">"#,
+                    label,
+                    r#"</label><input type="text""#
+                );
+                write_html!(
+                    h,
+                    r#" inputmode="numeric" id=""#,
+                    id,
+                    r#"" data-testid=""#,
+                    id,
+                    r#"" data-f=""#,
+                    i.to_string()
+                );
+                write_html!(h, r#"" class="num" autocomplete="off" value=""#, q.value_of(f.key).unwrap_or_default());
+                write_html!(
+                    h,
+                    r#""><p class="msg" role="status" id=""#,
+                    id,
+                    r#"-msg" data-testid=""#,
+                    id,
+                    r#"-msg"></p></div>"#
+                );
+            }
             Kind::FrameworkHint => {
                 write_html!(
                     h,
@@ -282,6 +320,13 @@ fn sync(fields: &[Field], q: &Query, s: &Strings, lang: Lang) {
                     p.set_text_content(Some(framework_hint(lang, q)));
                 }
             }
+            Kind::Count => {
+                if active != f.id {
+                    if let Some(b) = element::<Input>(f.id) {
+                        b.set_value(&q.value_of(f.key).unwrap_or_default());
+                    }
+                }
+            }
             Kind::Section(_) => {}
         }
     }
@@ -303,6 +348,18 @@ fn apply(st: AppState, key: &str, v: &str) {
     });
     if let Some(next) = next {
         st.query.set(next);
+    }
+}
+
+/// A slider's value applied: the model's size is in billions, and a size replaces the preset.
+fn apply_number(st: AppState, key: &str, v: f64) {
+    if key == "params" {
+        st.edit(|q| {
+            q.params = Some((v * 1e9).round().max(1e6) as u64);
+            q.model = None;
+        });
+    } else {
+        apply(st, key, &plain(v));
     }
 }
 
@@ -341,7 +398,7 @@ fn on_field(st: AppState, fields: &[Field], ev: web_sys::Event) {
             if let Some(b) = element::<web_sys::HtmlInputElement>(f.id) {
                 b.set_value(&plain(v));
             }
-            apply(st, f.key, &plain(v));
+            apply_number(st, f.key, v);
         }
         Kind::Slider(scale, _) => {
             let s = st.lang.get_untracked().strings();
@@ -359,12 +416,12 @@ fn on_field(st: AppState, fields: &[Field], ev: web_sys::Event) {
                 Some(Ok(v)) => {
                     set_message(f.id, "");
                     if v != current {
-                        apply(st, f.key, &plain(v));
+                        apply_number(st, f.key, v);
                     }
                 }
                 Some(Err(to)) if committed => {
                     set_message(f.id, &(s.clamped)(&value, &plain(to), &plain(scale.min), &plain(scale.max)));
-                    apply(st, f.key, &plain(to));
+                    apply_number(st, f.key, to);
                     reset(to);
                 }
                 _ => {}
@@ -380,6 +437,32 @@ fn on_field(st: AppState, fields: &[Field], ev: web_sys::Event) {
         }
         Kind::Check if committed => apply(st, f.key, if checked() { "1" } else { "0" }),
         Kind::Choice(_) | Kind::Gpu if committed => apply(st, f.key, &value),
+        Kind::Count if committed => {
+            let s = st.lang.get_untracked().strings();
+            if value.trim().is_empty() {
+                set_message(f.id, "");
+                apply(st, f.key, "");
+            } else if let Some(v) = parse_typed(&value) {
+                let c = v.round().clamp(1.0, COUNT_MAX);
+                // The key's own range is the core's: a value it refuses is said, not dropped.
+                match st.query.with_untracked(|q| q.clone().set(f.key, &plain(c)).err()) {
+                    Some(e) => {
+                        let lang = st.lang.get_untracked().core();
+                        set_message(
+                            f.id,
+                            &tunefit_core::diag::Error::from(tunefit_core::QueryErrors(vec![e])).text(lang),
+                        );
+                    }
+                    None => {
+                        let clamped = (c != v).then(|| (s.clamped)(&value, &plain(c), "1", &plain(COUNT_MAX)));
+                        set_message(f.id, &clamped.unwrap_or_default());
+                        apply(st, f.key, &plain(c));
+                    }
+                }
+            } else {
+                set_message(f.id, &(s.not_a_number)(&value));
+            }
+        }
         _ => {}
     }
 }

@@ -4,7 +4,8 @@
 //! The source is a page-local choice; the query only ever holds `model`, or `params`, or the
 //! architecture fields, and the core decides what they mean.
 
-use super::controls::{Scale, SliderField, Text};
+use super::controls::{Scale, Text};
+use super::fields::{field, slider, Field, FieldGroup, Kind};
 use crate::markup::{write_html, Html};
 use crate::state::use_state;
 use leptos::prelude::*;
@@ -172,56 +173,28 @@ fn open_diffusion(id: &str, lang: crate::i18n::Lang) {
     }
 }
 
+/// The model's size in billions (a size replaces the preset).
+const SIZE: &[Field] = &[slider("params", "params", |s| s.params, |s| s.u_billion, PARAMS_B)];
+
+/// The architecture fields a custom size may give; the core infers the rest.
+const ARCH: &[Field] = &[
+    field("arch-layers", "layers", |s| s.layers, Kind::Count),
+    field("arch-hidden", "hidden", |s| s.hidden, Kind::Count),
+    field("arch-heads", "heads", |s| s.heads, Kind::Count),
+    field("arch-kv-heads", "kv_heads", |s| s.kv_heads, Kind::Count),
+    field("arch-ffn", "ffn", |s| s.ffn, Kind::Count),
+    field("arch-vocab", "vocab", |s| s.vocab, Kind::Count),
+];
+
 #[component]
 fn CustomModel() -> impl IntoView {
     let st = use_state();
-    let params_b = Signal::derive(move || st.query.with(|q| q.params.map_or(8.0, |p| p as f64 / 1e9)));
-    let set_params = move |b: f64| {
-        st.edit(|q| {
-            q.params = Some((b * 1e9).round().max(1e6) as u64);
-            q.model = None;
-        })
-    };
-    type Get = fn(&ArchOverrides) -> Option<u32>;
-    type Set = fn(&mut ArchOverrides, Option<u32>);
-    let fields: [(&'static str, Text, Get, Set); 6] = [
-        ("arch-layers", |s| s.layers, |a| a.layers, |a, v| a.layers = v),
-        ("arch-hidden", |s| s.hidden, |a| a.hidden, |a, v| a.hidden = v),
-        ("arch-heads", |s| s.heads, |a| a.heads, |a, v| a.heads = v),
-        ("arch-kv-heads", |s| s.kv_heads, |a| a.kv_heads, |a, v| a.kv_heads = v),
-        ("arch-ffn", |s| s.ffn, |a| a.ffn, |a, v| a.ffn = v),
-        ("arch-vocab", |s| s.vocab, |a| a.vocab, |a, v| a.vocab = v),
-    ];
     view! {
-        <SliderField id="params" label=|s| s.params unit=|s| s.u_billion scale=PARAMS_B value=params_b on_change=set_params />
+        <FieldGroup fields=SIZE />
         <details class="arch">
             <summary>{move || st.s().arch_fields}</summary>
             <p class="hint">{move || st.s().arch_inferred_hint}</p>
-            <div class="grid2">
-                {fields.into_iter().map(|(id, label, get, set)| {
-                    let msg = RwSignal::new(None::<String>);
-                    view! {
-                        <div class="field">
-                            <label for=id>{move || label(st.s())}</label>
-                            <input type="text" inputmode="numeric" id=id data-testid=id class="num" autocomplete="off"
-                                prop:value=move || st.query.with(|q| get(&q.arch).map(|v| v.to_string()).unwrap_or_default())
-                                on:change=move |ev| {
-                                    let raw = event_target_value(&ev);
-                                    if raw.trim().is_empty() { msg.set(None); st.edit(|q| set(&mut q.arch, None)); return; }
-                                    match super::controls::parse_typed(&raw) {
-                                        Some(v) => {
-                                            let c = v.round().clamp(1.0, 10_000_000.0);
-                                            msg.set((c != v).then(|| (st.s().clamped)(&raw, &c.to_string(), "1", "10000000")));
-                                            st.edit(|q| set(&mut q.arch, Some(c as u32)));
-                                        }
-                                        None => msg.set(Some((st.s().not_a_number)(&raw))),
-                                    }
-                                } />
-                            <p class="msg" role="status" data-testid=format!("{id}-msg")>{move || msg.get()}</p>
-                        </div>
-                    }
-                }).collect_view()}
-            </div>
+            <div class="grid2"><FieldGroup fields=ARCH /></div>
         </details>
     }
 }

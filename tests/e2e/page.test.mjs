@@ -707,6 +707,11 @@ test('a custom size: the parameter count and architecture fields reach the link;
   await page.getByTestId('arch-layers').press('Enter');
   await page.getByTestId('arch-layers-msg').filter({ hasText: 'abc' }).waitFor();
   assert.match(page.url(), /layers=80/, 'a non-number changes nothing');
+  // Past the key's own range (the core's: at most 1000 layers) it says so, and changes nothing.
+  await page.getByTestId('arch-layers').fill('5000');
+  await page.getByTestId('arch-layers').press('Enter');
+  await page.getByTestId('arch-layers-msg').filter({ hasText: /layers.*1000/ }).waitFor();
+  assert.match(page.url(), /layers=80/);
   await page.getByTestId('arch-layers').fill('');
   await page.getByTestId('arch-layers').press('Enter');
   await urlMatches(page, /^(?!.*layers=)/);
