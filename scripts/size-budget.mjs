@@ -95,7 +95,8 @@ import { bundleSizes } from './bundle.mjs';
 // 339.3 KB). The preset list's options as markup: -1.8 KB (322.3 KB; 337.3 KB). wasm-opt
 // merging functions that differ only in constants, then -Oz again: -0.9 KB (321.4 KB; 336.5 KB).
 // The custom size's slider and architecture boxes as tables of fields (the last Leptos slider
-// component gone): -4.9 KB (316.5 KB; 331.9 KB).
+// component gone): -4.9 KB (316.5 KB; 331.9 KB). Fields synced only when what they show
+// changed (the recalculation had gone from 5.5 to 7.0 ms with every field rewritten): +0.6 KB.
 const BUDGET_KB = Number(process.env.TUNEFIT_SIZE_BUDGET_KB ?? 320);
 const BUDGET_RU_KB = Number(process.env.TUNEFIT_SIZE_BUDGET_RU_KB ?? 335);
 const dir = process.argv[2] ?? 'dist';

@@ -274,10 +274,31 @@ fn set_message(id: &str, text: &str) {
 }
 
 /// Moves every shown element's value to the query's, leaving the box being typed in alone.
-fn sync(fields: &[Field], q: &Query, s: &Strings, lang: Lang) {
+/// What a field shows of `q`, as text: `sync` touches a field's elements only when this
+/// changed since it last did (a slider's move changes one field, and the elements of the
+/// forty others are left alone: DOM writes are most of an input's cost).
+fn shown(q: &Query, f: &Field) -> String {
+    match f.kind {
+        Kind::Slider(..) => plain(shown_value(q, f.key)),
+        Kind::Choice(_) | Kind::Switch | Kind::Gpu => select_value(q, f),
+        Kind::Section(_) => String::new(),
+        _ => q.value_of(f.key).unwrap_or_default(),
+    }
+}
+
+/// Moves the value of every shown field that changed since `last` (what each showed when
+/// last synced; emptied when the markup is rewritten) to the query's, leaving the box being
+/// typed in alone.
+fn sync(fields: &[Field], q: &Query, s: &Strings, lang: Lang, last: &mut Vec<Option<String>>) {
     use web_sys::HtmlInputElement as Input;
+    last.resize(fields.len(), None);
     let active = document().active_element().map(|e| e.id()).unwrap_or_default();
-    for f in fields.iter().filter(|f| (f.when)(q)) {
+    for (i, f) in fields.iter().enumerate().filter(|(_, f)| (f.when)(q)) {
+        let now = shown(q, f);
+        if last[i].as_deref() == Some(now.as_str()) {
+            continue;
+        }
+        last[i] = Some(now);
         match f.kind {
             Kind::Slider(scale, unit) => {
                 let v = shown_value(q, f.key);
@@ -476,8 +497,11 @@ pub fn FieldGroup(fields: &'static [Field]) -> impl IntoView {
     let focused = StoredValue::new(String::new());
     // The memo is read, not only tracked: a memo nothing reads is never computed, so it
     // would never follow the query.
+    // What each field showed when last synced (`sync`): new markup shows the query as it is.
+    let last = StoredValue::new(Vec::<Option<String>>::new());
     let markup = move || {
         shape.get();
+        last.set_value(Vec::new());
         let mut h = Html::new();
         st.query.with_untracked(|q| write(&mut h, fields, q, st.lang.get_untracked()));
         h.into_string()
@@ -491,7 +515,7 @@ pub fn FieldGroup(fields: &'static [Field]) -> impl IntoView {
     });
     Effect::new(move |_| {
         let lang = st.lang.get_untracked();
-        st.query.with(|q| sync(fields, q, lang.strings(), lang));
+        st.query.with(|q| last.update_value(|last| sync(fields, q, lang.strings(), lang, last)));
     });
     let on_field = move |ev: web_sys::Event| {
         if let Some(el) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) {
