@@ -97,8 +97,10 @@ import { bundleSizes } from './bundle.mjs';
 // The custom size's slider and architecture boxes as tables of fields (the last Leptos slider
 // component gone): -4.9 KB (316.5 KB; 331.9 KB). Fields synced only when what they show
 // changed (the recalculation had gone from 5.5 to 7.0 ms with every field rewritten): +0.6 KB.
-const BUDGET_KB = Number(process.env.TUNEFIT_SIZE_BUDGET_KB ?? 320);
-const BUDGET_RU_KB = Number(process.env.TUNEFIT_SIZE_BUDGET_RU_KB ?? 335);
+// The toolbar, the link notice and the warnings as markup (the warnings a memo, so an input
+// that leaves them alone does not rewrite them): -2.1 KB (315.0 KB; 329.9 KB).
+const BUDGET_KB = Number(process.env.TUNEFIT_SIZE_BUDGET_KB ?? 318);
+const BUDGET_RU_KB = Number(process.env.TUNEFIT_SIZE_BUDGET_RU_KB ?? 333);
 const dir = process.argv[2] ?? 'dist';
 const b = bundleSizes(dir);
 for (const f of b.files) {
