@@ -54,7 +54,7 @@ window.tunefitDiffusion = (query, lang, gib) => lazy((x) => x.diffusion_html(que
 // error in `lang` ('en'|'ru').
 window.tunefitConfig = (text, lang = 'en') => lazy((x) => x.read_config(text, lang));
 // Why a price list cannot be read, in `lang`: the page says it in English itself; the
-// Russian sentences are the module's (`kind`: 'list', 'json' or 'link').
+// Russian sentences are the module's (`kind`: 'json', stored prices, or 'link').
 window.tunefitPriceError = (kind, text, lang) => lazy((x) => x.price_error(kind, text, lang));
 // The own-prices panel: a typed or imported list read (`kind` 'read', its error in `lang`),
 // or the stored book's JSON written as CSV ('csv'); the CSV reader and writer live there.

@@ -51,6 +51,8 @@ pub fn ExportPanel() -> impl IntoView {
     // every file, and an input's own update should not wait for a panel that is mostly closed.
     // It is asked for only while the panel is open; the latest question's answer wins.
     let asked = StoredValue::new(0u32);
+    // The module could not be loaded: reopening says it is loading again while it retries.
+    let failed = StoredValue::new(false);
     Effect::new(move |_| {
         if !open.get() {
             return;
@@ -60,29 +62,17 @@ pub fn ExportPanel() -> impl IntoView {
         let n = asked.get_value().wrapping_add(1);
         asked.set_value(n);
         let sh = st.lang.get_untracked().sh();
-        if shown.with_untracked(|s| s.is_empty() || s.contains("export-failed")) {
+        if failed.get_value() || shown.with_untracked(String::is_empty) {
             shown.set(line("muted", "export-loading", sh.export_loading));
         }
         copied.set(None);
         spawn_local(async move {
-            let answer = match tunefit_export_html(&query, fw, lang, i) {
-                Ok(p) => wasm_bindgen_futures::JsFuture::from(p).await,
-                Err(e) => Err(e),
-            };
+            let answer = super::model::settle(tunefit_export_html(&query, fw, lang, i)).await;
             if asked.get_value() != n {
                 return;
             }
-            shown.set(match answer {
-                Ok(v) => v.as_string().unwrap_or_default(),
-                Err(e) => {
-                    let why = e
-                        .dyn_ref::<js_sys::Error>()
-                        .map(|e| String::from(e.message()))
-                        .or_else(|| e.as_string())
-                        .unwrap_or_else(|| "unknown error".into());
-                    line("notice warn export-failed", "export-error", &(sh.export_load_failed)(&why))
-                }
-            });
+            failed.set_value(answer.is_err());
+            shown.set(answer.unwrap_or_else(|why| line("notice warn", "export-error", &(sh.export_load_failed)(&why))));
         });
     });
     let toggle = move |ev: web_sys::Event| {

@@ -56,10 +56,18 @@ pub struct Field {
     label: Text,
     kind: Kind,
     when: fn(&Query) -> bool,
+    /// How many of the key's units one shown unit is (a slider's value): 1, or 1e9 for a
+    /// model's size shown in billions.
+    per: f64,
 }
 
 pub(super) const fn field(id: &'static str, key: &'static str, label: Text, kind: Kind) -> Field {
-    Field { id, key, label, kind, when: always }
+    Field { id, key, label, kind, when: always, per: 1.0 }
+}
+/// `f` shown in units of `per` of its key's (billions of parameters: 1e9).
+pub(super) const fn per(mut f: Field, per: f64) -> Field {
+    f.per = per;
+    f
 }
 pub(super) const fn only(mut f: Field, when: fn(&Query) -> bool) -> Field {
     f.when = when;
@@ -85,14 +93,11 @@ pub(super) fn galore(q: &Query) -> bool {
     q.optim == Optimizer::GaloreAdamW
 }
 
-/// A slider's value: the query's, or for an unset LoRA dropout the framework profile's.
-fn shown_value(q: &Query, key: &str) -> f64 {
-    // The model's size is shown in billions (8 when the model is a preset's).
-    if key == "params" {
-        return q.params.map_or(8.0, |p| p as f64 / 1e9);
-    }
-    match q.value_of(key) {
-        Some(v) => tunefit_core::num::parse_f64(&v).unwrap_or(0.0),
+/// A slider's value in its shown units: the query's (read as links are, so `70b` is 7e10),
+/// or for an unset LoRA dropout the framework profile's.
+fn shown_value(q: &Query, f: &Field) -> f64 {
+    match q.value_of(f.key) {
+        Some(v) => parse_typed(&v).unwrap_or(0.0) / f.per,
         None => tunefit_core::framework::profile(q.framework).lora_dropout_default,
     }
 }
@@ -207,7 +212,7 @@ fn write(h: &mut Html, fields: &[Field], q: &Query, lang: Lang) {
 /// A slider with its text box and message line.
 fn write_slider(h: &mut Html, q: &Query, s: &Strings, i: usize, f: &Field, scale: Scale, unit: &str) {
     let (id, label) = (f.id, (f.label)(s));
-    let v = shown_value(q, f.key);
+    let v = shown_value(q, f);
     let shown = plain(v);
     write_html!(h, r#"<div class="field slider-field"><label for=""#, id, r#"">"#, label);
     write_html!(h, r#" <span class="unit">("#, unit, r#")</span></label><div class="slider-row">"#);
@@ -279,7 +284,7 @@ fn set_message(id: &str, text: &str) {
 /// forty others are left alone: DOM writes are most of an input's cost).
 fn shown(q: &Query, f: &Field) -> String {
     match f.kind {
-        Kind::Slider(..) => plain(shown_value(q, f.key)),
+        Kind::Slider(..) => plain(shown_value(q, f)),
         Kind::Choice(_) | Kind::Switch | Kind::Gpu => select_value(q, f),
         Kind::Section(_) => String::new(),
         _ => q.value_of(f.key).unwrap_or_default(),
@@ -301,7 +306,7 @@ fn sync(fields: &[Field], q: &Query, s: &Strings, lang: Lang, last: &mut Vec<Opt
         last[i] = Some(now);
         match f.kind {
             Kind::Slider(scale, unit) => {
-                let v = shown_value(q, f.key);
+                let v = shown_value(q, f);
                 if let Some(range) = element::<Input>(&format!("{}-range", f.id)) {
                     range.set_value(&scale.to_pos(v).to_string());
                     let _ = range.set_attribute("aria-valuetext", &format!("{} {}", plain(v), unit(s)));
@@ -372,16 +377,9 @@ fn apply(st: AppState, key: &str, v: &str) {
     }
 }
 
-/// A slider's value applied: the model's size is in billions, and a size replaces the preset.
-fn apply_number(st: AppState, key: &str, v: f64) {
-    if key == "params" {
-        st.edit(|q| {
-            q.params = Some((v * 1e9).round().max(1e6) as u64);
-            q.model = None;
-        });
-    } else {
-        apply(st, key, &plain(v));
-    }
+/// A slider's value (in its shown units) applied; a scaled one is a count, so whole.
+fn apply_number(st: AppState, f: &Field, v: f64) {
+    apply(st, f.key, &plain(if f.per == 1.0 { v } else { (v * f.per).round() }));
 }
 
 /// One listener for every field: `input` moves sliders and takes valid typed values as they
@@ -419,11 +417,11 @@ fn on_field(st: AppState, fields: &[Field], ev: web_sys::Event) {
             if let Some(b) = element::<web_sys::HtmlInputElement>(f.id) {
                 b.set_value(&plain(v));
             }
-            apply_number(st, f.key, v);
+            apply_number(st, f, v);
         }
         Kind::Slider(scale, _) => {
             let s = st.lang.get_untracked().strings();
-            let current = st.query.with_untracked(|q| shown_value(q, f.key));
+            let current = st.query.with_untracked(|q| shown_value(q, f));
             let reset = |to: f64| {
                 if let Some(b) = element::<web_sys::HtmlInputElement>(f.id) {
                     b.set_value(&plain(to));
@@ -437,12 +435,12 @@ fn on_field(st: AppState, fields: &[Field], ev: web_sys::Event) {
                 Some(Ok(v)) => {
                     set_message(f.id, "");
                     if v != current {
-                        apply_number(st, f.key, v);
+                        apply_number(st, f, v);
                     }
                 }
                 Some(Err(to)) if committed => {
                     set_message(f.id, &(s.clamped)(&value, &plain(to), &plain(scale.min), &plain(scale.max)));
-                    apply_number(st, f.key, to);
+                    apply_number(st, f, to);
                     reset(to);
                 }
                 _ => {}

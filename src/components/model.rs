@@ -5,7 +5,7 @@
 //! architecture fields, and the core decides what they mean.
 
 use super::controls::{Scale, Text};
-use super::fields::{field, slider, Field, FieldGroup, Kind};
+use super::fields::{field, per, slider, Field, FieldGroup, Kind};
 use crate::markup::{write_html, Html};
 use crate::state::use_state;
 use leptos::prelude::*;
@@ -173,8 +173,8 @@ fn open_diffusion(id: &str, lang: crate::i18n::Lang) {
     }
 }
 
-/// The model's size in billions (a size replaces the preset).
-const SIZE: &[Field] = &[slider("params", "params", |s| s.params, |s| s.u_billion, PARAMS_B)];
+/// The model's size, in billions (the custom source has set `params` and cleared the preset).
+const SIZE: &[Field] = &[per(slider("params", "params", |s| s.params, |s| s.u_billion, PARAMS_B), 1e9)];
 
 /// The architecture fields a custom size may give; the core infers the rest.
 const ARCH: &[Field] = &[

@@ -33,7 +33,7 @@ extern "C" {
 
 /// Says why a price list cannot be read (`e`) in `lang`, through `set`. The sentences, in
 /// either language, are the lazily loaded module's, which reads `text` again as `kind` says:
-/// "list" (the panel's JSON or CSV), "json" (the stored prices) or "link" (a link's fragment).
+/// "json" (the stored prices) or "link" (a link's fragment); a typed list is `read_list`'s.
 /// The page's own wasm words none of them (about 1 KB of the gzipped first load); if the
 /// module cannot load, the field at fault is said.
 pub fn say_price_error(kind: &'static str, text: String, e: PriceError, lang: Lang, set: Box<dyn Fn(String)>) {

@@ -276,9 +276,11 @@ pub fn SharePanel() -> impl IntoView {
         let has_prices = st.prices.with(|p| !p.is_empty());
         bar_html(st.lang.get().sh(), has_prices, with_prices.get_untracked())
     };
-    let manual_html =
-        move || manual.with(|t| t.as_deref().map(|t| textarea("manual-copy", "4", t)).unwrap_or_default());
-    let snippet_html = move || textarea("code", "8", &if embed_open.get() { snippet() } else { String::new() });
+    let manual_html = move || {
+        manual.with(|t| t.as_deref().map(|t| textarea("manual-copy", "manual-copy", "4", t)).unwrap_or_default())
+    };
+    let snippet_html =
+        move || textarea("code", "embed-snippet", "8", &if embed_open.get() { snippet() } else { String::new() });
     view! {
         <div class="share-bar" role="group" aria-label=move || st.lang.get().sh().share data-testid="share-bar"
             on:click=move |e: web_sys::MouseEvent| act(e.into())>
@@ -295,9 +297,8 @@ pub fn SharePanel() -> impl IntoView {
     }
 }
 
-/// A read-only box holding `text`: a refused copy's (`manual-copy`) or the embed snippet.
-fn textarea(class: &str, rows: &str, text: &str) -> String {
-    let testid = if class == "code" { "embed-snippet" } else { class };
+/// A read-only box holding `text`: a refused copy's or the embed snippet.
+fn textarea(class: &str, testid: &str, rows: &str, text: &str) -> String {
     let mut h = Html::new();
     write_html!(h, r#"<textarea class=""#, class, r#"" readonly rows=""#, rows, r#"" data-testid=""#, testid, r#"">"#);
     write_html!(h, text, "</textarea>");

@@ -60,17 +60,16 @@ pub fn read_config(text: &str, lang: &str) -> String {
     tunefit_core::hfconfig::read_for_page_in(text, Lang::from_code(lang))
 }
 
-/// Why a price list cannot be read, in `lang` ("" when it can): `kind` says which reader the
-/// page used ("list": the panel's JSON or CSV; "json": the stored prices; "link": a link's
-/// fragment). The page reads price lists itself and says their errors in English; their
-/// Russian sentences load here, not with the page.
+/// Why stored or linked prices cannot be read, in `lang` ("" when they can): `kind` says which
+/// reader the page used ("link": a link's fragment; anything else, "json": the stored
+/// prices). The page reads these itself and says their errors in English; their Russian
+/// sentences load here, not with the page. A typed or imported list is `read_prices`'s.
 #[wasm_bindgen]
 pub fn price_error(kind: &str, text: &str, lang: &str) -> String {
     use tunefit_core::prices::PriceBook;
     let e = match kind {
-        "json" => PriceBook::from_json(text).err(),
         "link" => tunefit_core::share::open_link(text).price_error,
-        _ => PriceBook::from_text(text).err(),
+        _ => PriceBook::from_json(text).err(),
     };
     e.map(|e| e.text(Lang::from_code(lang))).unwrap_or_default()
 }
