@@ -20,7 +20,8 @@ const strict = process.env.TUNEFIT_BENCH_STRICT === '1';
 // firstPaintMs: the most used peer calculator's first paint on this harness (gpu_poor
 // 160–190 ms); linkMs: a shared link's own figures.
 // The phone's network (the first-paint issue): first paint ≤ 800 ms, the default figures ≤ 1.5 s.
-const TARGET = { recalcMs: 8, firstRenderMs: 500, firstPaintMs: 180, linkMs: 350, bundleKB: 300, mobilePaintMs: 800, mobileLiveMs: 1500 };
+// recalcMs: the page-first issue's figure (median <= 4 ms).
+const TARGET = { recalcMs: 4, firstRenderMs: 500, firstPaintMs: 180, linkMs: 350, bundleKB: 300, mobilePaintMs: 800, mobileLiveMs: 1500 };
 const BUDGET = strict ? TARGET : { recalcMs: 40, firstRenderMs: 2000, bundleKB: 350 };
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
@@ -134,9 +135,9 @@ try {
 
   const bundle = bundleSizes();
   const rows = [
-    ['recalculation, input -> total, breakdown and cost table updated (median of ' + N + ')', median(times.map((t) => t[0])), TARGET.recalcMs, BUDGET.recalcMs, 'ms'],
+    ['recalculation, input -> summary (verdict, time, cheapest offer), total and breakdown updated (median of ' + N + ')', median(times.map((t) => t[0])), TARGET.recalcMs, BUDGET.recalcMs, 'ms'],
     ['  same, p90', p90(times.map((t) => t[0])), null, null, 'ms'],
-    ['  input -> GPU table and both plots too (next animation frame; median)', median(times.map((t) => t[1])), null, null, 'ms'],
+    ['  input -> cost table, GPU table and plots too (they follow in that frame\'s animation callbacks; median)', median(times.map((t) => t[1])), null, null, 'ms'],
     ['first contentful paint, default page (prerendered HTML; median of ' + LOADS + ')', home.paint, TARGET.firstPaintMs, null, 'ms'],
     ['first live figures, default page (wasm running; median)', median(firsts), TARGET.firstRenderMs, BUDGET.firstRenderMs, 'ms'],
     ['a shared link: first paint / its own figures (median)', link.paint, null, null, 'ms'],

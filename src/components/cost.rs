@@ -98,8 +98,15 @@ pub fn CostSection() -> impl IntoView {
                         &number(t.save_s / 60.0, 1, lang), &number(t.mfu * 100.0, 0, lang), &t.compute_dtype)
                 }).unwrap_or_default())}
             </p>
-            // The recommendation, warnings and table: text markup (markup.rs says why).
-            <div inner_html=move || cost.with(|c| table_markup(st.s(), st.lang.get(), c.as_ref(), show_all.get()).into_string())></div>
+            // The recommendation, warnings and table: text markup (markup.rs says why). Like the
+            // GPU table it follows on the animation frame (deferred.rs), before that frame is
+            // painted: a drag's inputs within one frame rebuild it once.
+            <div inner_html=move || {
+                st.frame.track();
+                st.prices.track();
+                let (lang, all) = (st.lang.get(), show_all.get());
+                cost.with_untracked(|c| table_markup(st.s(), lang, c.as_ref(), all).into_string())
+            }></div>
             <button type="button" data-testid="show-all-offers" hidden=move || total.get() <= FIRST_ROWS aria-expanded=move || show_all.get().to_string()
                 on:click=move |_| show_all.update(|v| *v = !*v)>
                 {move || if show_all.get() { st.s().show_fewer.to_string() } else { (st.s().show_more)(total.get().saturating_sub(FIRST_ROWS)) }}

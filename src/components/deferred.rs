@@ -2,9 +2,10 @@
 //! (`AppState::frame`, one for the page).
 //!
 //! The GPU table (solvers on every GPU size) and the memory curve evaluate the core dozens
-//! to hundreds of times, and the plots redraw hundreds of points. Reading this copy instead
-//! of the query lets the main figures (total, breakdown, cost table) update within the input
-//! event's task, while those sections follow in the animation frame callbacks, which run
+//! to hundreds of times, the plots redraw hundreds of points, and the cost table's 20 rows
+//! are most of the markup the browser parses on an input. Reading this copy instead of the
+//! query lets the answer (the summary's verdict, time and cheapest offer, the total and the
+//! breakdown) update within the input event's task, while those sections follow in the animation frame callbacks, which run
 //! before that frame is painted: the person sees every section change in the same paint.
 //! A drag that fires several input events per frame costs them one recomputation.
 

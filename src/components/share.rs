@@ -41,6 +41,10 @@ pub fn EmbedHead() -> impl IntoView {
     let st = crate::state::use_state();
     let html = move || {
         use crate::markup::{write_html, Html};
+        // Hidden outside embed mode: nothing to write, and nothing tracked to rewrite it for.
+        if !st.embed {
+            return String::new();
+        }
         let what = st.report.with(|r| r.as_ref().ok().map(|r| r.model.name.clone())).unwrap_or_default();
         let (mut search, method, gpu) = st.query.with(|q| {
             (
