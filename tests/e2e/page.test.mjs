@@ -60,6 +60,48 @@ test('dragging the sequence and batch sliders moves memory the right way', async
   assert.deepEqual(page.problems, []);
 });
 
+test('the memory panel: each term\'s figure and share, the bar in proportion, and an open explanation stays open and follows the figures', async () => {
+  const page = await open('?v=2&model=llama-3.1-8b&method=lora&seq=2048&units=gib');
+  const report = cli(coreQuery(page));
+  // Every term's figure is the CLI's, and its segment's width is its share of the bar.
+  const terms = ['weights', 'gradients', 'optimizer', 'activations', 'logits', 'overhead'];
+  const stacked = terms.reduce((a, t) => a + report.memory[t], 0);
+  for (const t of terms) {
+    assert.ok(Math.abs(num(await page.getByTestId(`mem-${t}`).textContent()) - report.memory[t] / GIB) < 0.01, t);
+    const width = await page.locator(`#seg-${t}`).evaluate((e) => parseFloat(e.style.width));
+    assert.ok(Math.abs(width - (report.memory[t] * 100) / stacked) < 0.01, `${t} segment ${width}%`);
+  }
+  assert.match(await page.getByTestId('stack').getAttribute('aria-label'), /Activations \d/);
+  // Open the weights' explanation: the core's assumptions name this run's trainable count.
+  const explain = page.getByTestId('explain-weights');
+  await explain.locator('summary').click();
+  const said = () => explain.locator('li').first().textContent();
+  assert.equal(await said(), `${report.model.params} params, ${report.model.trainable_params} trainable`);
+  const t0 = num(await page.getByTestId('mem-activations').textContent());
+  await page.getByTestId('rank-input').fill('64');
+  await page.getByTestId('rank-input').press('Enter');
+  await page.waitForFunction(() => /rank=64/.test(location.search));
+  const now = cli(coreQuery(page));
+  await page.waitForFunction((n) => document.querySelector('[data-testid=explain-weights] li').textContent.includes(`${n} trainable`), now.model.trainable_params);
+  assert.notEqual(now.model.trainable_params, report.model.trainable_params);
+  assert.equal(await explain.getAttribute('open'), '', 'the explanation is still open');
+  // The sentence on why the logits are large follows the sequence, beside its figure.
+  assert.match(await page.getByTestId('why-logits').textContent(), / 8192 tokens/);
+  await page.getByTestId('seq-input').fill('4096');
+  await page.getByTestId('seq-input').press('Enter');
+  await page.waitForFunction(() => / 16384 tokens/.test(document.querySelector('[data-testid=why-logits]').textContent));
+  assert.ok(num(await page.getByTestId('mem-activations').textContent()) > t0, 'activations grew with the sequence');
+  assert.equal(await explain.getAttribute('open'), '', 'the explanation is still open');
+  const last = cli(coreQuery(page));
+  assert.ok(Math.abs((await total(page)) - last.memory.device / GIB) < 0.01);
+  // Units: every figure follows, the bar's label too.
+  await page.getByTestId('units-gb').check();
+  await page.waitForFunction(() => document.querySelector('[data-testid=units-symbol]').textContent === 'GB');
+  assert.ok(Math.abs((await total(page)) - last.memory.device / 1e9) < 0.01);
+  assert.match(await page.getByTestId('stack').getAttribute('aria-label'), /GB/);
+  assert.deepEqual(page.problems, []);
+});
+
 test('switching methods shows each method\'s settings and changes memory', async () => {
   const page = await open();
   const qlora = await total(page);
