@@ -11,6 +11,7 @@ use crate::state::use_state;
 use leptos::prelude::*;
 use tunefit_core::catalog;
 use tunefit_core::query::ArchOverrides;
+use wasm_bindgen::JsCast;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Source {
@@ -223,6 +224,10 @@ pub(crate) async fn settle(p: Result<js_sys::Promise, wasm_bindgen::JsValue>) ->
     v.as_string().ok_or_else(|| "no text".to_string())
 }
 
+/// The config.json source: a box to paste into (or drop a file on), a file chooser, and a
+/// Hugging Face repository to fetch from. Written as markup (markup.rs) that follows the
+/// language, with one listener per kind of event: one effect moves the text, the status and
+/// the fetch button's state into their elements.
 #[component]
 fn ConfigImport() -> impl IntoView {
     let st = use_state();
@@ -285,6 +290,53 @@ fn ConfigImport() -> impl IntoView {
             }
         });
     };
+    let node = NodeRef::<leptos::html::Div>::new();
+    let written = StoredValue::new(None::<crate::i18n::Lang>);
+    Effect::new(move |_| {
+        let (lang, busy) = (st.lang.get(), fetching.get());
+        let Some(root) = node.get_untracked() else { return };
+        if written.get_value() != Some(lang) {
+            root.set_inner_html(&config_markup(lang.strings()));
+            written.set_value(Some(lang));
+            if let Some(r) = element::<web_sys::HtmlInputElement>("hub-repo") {
+                r.set_value(&repo.get_untracked());
+            }
+        }
+        if let Some(area) = element::<web_sys::HtmlTextAreaElement>("config-json") {
+            text.with(|t| {
+                if area.value() != *t {
+                    area.set_value(t)
+                }
+            });
+        }
+        if let Some(b) = element::<web_sys::HtmlButtonElement>("hub-fetch") {
+            b.set_disabled(busy);
+        }
+        if let Some(p) = element::<web_sys::Element>("config-status") {
+            let s = st.s();
+            let (class, said) = status.with(|v| match v {
+                Some(Err(e)) => ("msg bad", format!("{} {e}", s.config_problem)),
+                Some(Ok(m)) => ("msg ok", m.clone()),
+                None => ("msg ok", String::new()),
+            });
+            p.set_class_name(class);
+            p.set_text_content(Some(&said));
+        }
+    });
+    let target = |ev: &web_sys::Event| ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok());
+    let typed = move |ev: web_sys::Event| {
+        let id = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).map(|e| e.id()).unwrap_or_default();
+        match id.as_str() {
+            "config-json" => apply(event_target_value(&ev)),
+            "hub-repo" => repo.set(event_target_value(&ev)),
+            "config-file" if ev.type_() == "change" => {
+                if let Some(f) = target(&ev).and_then(|i| i.files()).and_then(|f| f.get(0)) {
+                    read_file(f, apply);
+                }
+            }
+            _ => {}
+        }
+    };
     let on_drop = move |ev: leptos::ev::DragEvent| {
         ev.prevent_default();
         let file = ev.data_transfer().and_then(|d| d.files()).and_then(|f| f.get(0));
@@ -292,40 +344,42 @@ fn ConfigImport() -> impl IntoView {
             read_file(f, apply);
         }
     };
+    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        let on_repo =
+            ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).is_some_and(|e| e.id() == "hub-repo");
+        if on_repo && ev.key() == "Enter" {
+            fetch()
+        }
+    };
+    let on_click = move |ev: web_sys::MouseEvent| {
+        if super::share::action_of(&ev).as_deref() == Some("hub-fetch") {
+            fetch()
+        }
+    };
     view! {
-        <div class="field dropzone" on:dragover=|ev: leptos::ev::DragEvent| ev.prevent_default() on:drop=on_drop>
-            <label for="config-json">{move || st.s().config_paste}</label>
-            <textarea id="config-json" data-testid="config-json" rows="6" spellcheck="false"
-                aria-describedby="config-status"
-                placeholder=move || st.s().config_drop_hint
-                prop:value=move || text.get()
-                on:input=move |ev| apply(event_target_value(&ev))></textarea>
-            <label class="file" for="config-file">{move || st.s().config_file}</label>
-            <input type="file" id="config-file" accept=".json,application/json" on:change=move |ev| {
-                let input: web_sys::HtmlInputElement = event_target(&ev);
-                if let Some(f) = input.files().and_then(|f| f.get(0)) { read_file(f, apply); }
-            } />
-            <div class="hub">
-                <label for="hub-repo">{move || st.s().hub_label}</label>
-                <input type="text" id="hub-repo" data-testid="hub-repo" autocomplete="off" spellcheck="false"
-                    placeholder="Qwen/Qwen3-8B" prop:value=move || repo.get()
-                    on:input=move |ev| repo.set(event_target_value(&ev))
-                    on:keydown=move |ev: leptos::ev::KeyboardEvent| if ev.key() == "Enter" { fetch() } />
-                <button type="button" data-testid="hub-fetch" disabled=move || fetching.get() on:click=move |_| fetch()>
-                    {move || st.s().hub_fetch}
-                </button>
-                <p class="hint">{move || st.s().hub_hint}</p>
-            </div>
-            <p id="config-status" data-testid="config-status" role="status" aria-live="polite"
-                class=move || match status.get() { Some(Err(_)) => "msg bad", _ => "msg ok" }>
-                {move || match status.get() {
-                    Some(Ok(s)) => s,
-                    Some(Err(e)) => format!("{} {e}", st.s().config_problem),
-                    None => String::new(),
-                }}
-            </p>
-        </div>
+        <div class="field dropzone" node_ref=node on:input=typed on:change=typed on:click=on_click on:keydown=on_key
+            on:dragover=|ev: leptos::ev::DragEvent| ev.prevent_default() on:drop=on_drop></div>
     }
+}
+
+/// The config.json source's fields (`ConfigImport`); their values and status come after.
+fn config_markup(s: &crate::i18n::Strings) -> String {
+    let mut h = Html::with_capacity(1 << 10);
+    write_html!(h, r#"<label for="config-json">"#, s.config_paste, r#"</label><textarea id="config-json""#);
+    write_html!(h, r#" data-testid="config-json" rows="6" spellcheck="false" aria-describedby="config-status""#);
+    write_html!(h, r#" placeholder=""#, s.config_drop_hint, r#""></textarea><label class="file" for="config-file">"#);
+    write_html!(h, s.config_file, r#"</label><input type="file" id="config-file" accept=".json,application/json">"#);
+    write_html!(h, r#"<div class="hub"><label for="hub-repo">"#, s.hub_label, r#"</label><input type="text""#);
+    write_html!(h, r#" id="hub-repo" data-testid="hub-repo" autocomplete="off" spellcheck="false""#);
+    write_html!(h, r#" placeholder="Qwen/Qwen3-8B"><button type="button" id="hub-fetch" data-testid="hub-fetch""#);
+    write_html!(h, r#" data-act="hub-fetch">"#, s.hub_fetch, r#"</button><p class="hint">"#, s.hub_hint);
+    write_html!(h, r#"</p></div><p id="config-status" data-testid="config-status" role="status""#);
+    write_html!(h, r#" aria-live="polite" class="msg ok"></p>"#);
+    h.into_string()
+}
+
+fn element<T: JsCast>(id: &str) -> Option<T> {
+    document().get_element_by_id(id).and_then(|e| e.dyn_into::<T>().ok())
 }
 
 /// Reads a dropped or chosen file as text and hands it to `then`.

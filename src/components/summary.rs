@@ -48,50 +48,87 @@ pub fn Summary() -> impl IntoView {
             fixes.set(format!("{key}\n{text}"));
         });
     });
-    move || {
-        let s = st.s();
+    // One string (a memo: an unchanged summary costs no DOM work), set as the markup of one
+    // element with one click listener for the fixes' buttons.
+    let html = crate::reactive::memo(move || {
         let (u, lang) = (st.units.get(), st.lang.get());
-        st.report.with(|r| r.as_ref().ok().map(|r| {
-            let device = bytes(r.memory.device as f64, u, lang);
-            let verdict = r.fit.as_ref().map(|f| {
-                let (label, class) = super::gpu_table::verdict_badge(s, f.verdict);
-                let name = tunefit_core::dataset::gpu(&f.gpu).map_or(f.gpu.as_str(), |g| g.name);
-                view! {
-                    <p class="verdict" data-testid="verdict" data-verdict=f.verdict.as_str()>
-                        <span class=format!("badge {class}")>{label}</span>" "
-                        {(s.verdict_on)(name, &bytes(f.vram as f64, u, lang), &bytes(f.headroom as f64, u, lang), &bytes(f.band_low as f64, u, lang), &bytes(f.band_high as f64, u, lang))}
-                    </p>
-                }.into_any()
-            }).unwrap_or_else(|| view! { <p class="verdict muted" data-testid="verdict-hint">{s.choose_gpu_hint}</p> }.into_any());
-            // The core's fixes (fix.rs): each a change in the query's own words, its figure,
-            // and whether it alone fits; a click applies it.
-            // Written as escaped markup (markup.rs) with one click listener on the list.
-            let current = format!("{} {}", lang.code(), st.query.with(|q| q.to_query_string()));
-            let fixes_html = if r.fit.as_ref().is_some_and(|f| f.verdict != Verdict::Fits) {
-                fixes.with(|f| match f.split_once('\n') {
-                    Some((k, tsv)) if k == current => fixes_markup(s.fixes_title, &tunefit_core::report::read_fixes(tsv), u, lang).into_string(),
-                    _ => String::new(),
+        let current = format!("{} {}", lang.code(), st.query.with(|q| q.to_query_string()));
+        st.report.with(|r| {
+            r.as_ref().ok().map_or_else(String::new, |r| {
+                fixes.with(|f| {
+                    let tsv = f.split_once('\n').filter(|(k, _)| *k == current).map(|(_, tsv)| tsv);
+                    summary_markup(lang, u, r, tsv).into_string()
                 })
-            } else { String::new() };
-            let time = r.time.as_ref().map(|t| (s.summary_time)(&hours(t.hours, lang), t.gpus, &t.gpu));
-            let cheapest = r.cost.as_ref().and_then(|c| c.cheapest.as_ref()).map(|c| (s.summary_cost)(&money(c.usd_total, c.currency, lang), c.gpus * c.instances, c.gpu, c.provider));
-            view! {
-                <section class="card summary" data-testid="summary" aria-label=s.summary_title>
-                    <p class="summary-device"><strong data-testid="summary-device">{device}</strong>" "{s.per_gpu}</p>
-                    {verdict}
-                    <div class="fixes" inner_html=fixes_html on:click=move |ev| {
-                        let set = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                            .and_then(|e| e.closest("button[data-set]").ok().flatten()).and_then(|b| b.get_attribute("data-set"));
-                        if let Some(set) = set { st.edit(|q| { let _ = q.apply(&set); }) }
-                    }></div>
-                    <p class="muted summary-run">
-                        {time.map(|t| view! { <span data-testid="summary-time">{t}</span> })}
-                        {cheapest.map(|c| view! { " · "<span data-testid="summary-cost">{c}</span> })}
-                    </p>
-                </section>
-            }
-        }))
+            })
+        })
+    });
+    let apply = move |ev: web_sys::MouseEvent| {
+        let set = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|e| e.closest("button[data-set]").ok().flatten())
+            .and_then(|b| b.get_attribute("data-set"));
+        if let Some(set) = set {
+            st.edit(|q| {
+                let _ = q.apply(&set);
+            })
+        }
+    };
+    view! { <div class="contents" inner_html=move || html.get() on:click=apply></div> }
+}
+
+/// The summary of `r`: per-GPU memory, the chosen GPU's verdict (or a hint to choose one),
+/// the fixes when it does not fit or is tight (`fixes`: `fixes_tsv`'s lines for this query),
+/// the time and the cheapest offer.
+fn summary_markup(
+    lang: crate::i18n::Lang,
+    u: crate::format::Units,
+    r: &tunefit_core::report::Report,
+    fixes: Option<&str>,
+) -> Html {
+    let s = lang.strings();
+    let b = |v: f64| bytes(v, u, lang);
+    let mut h = Html::with_capacity(1 << 10);
+    write_html!(h, r#"<section class="card summary" data-testid="summary" aria-label=""#, s.summary_title);
+    write_html!(h, r#""><p class="summary-device"><strong data-testid="summary-device">"#, b(r.memory.device as f64));
+    write_html!(h, "</strong> ", s.per_gpu, "</p>");
+    match &r.fit {
+        Some(f) => {
+            let (label, class) = super::gpu_table::verdict_badge(s, f.verdict);
+            let name = tunefit_core::dataset::gpu(&f.gpu).map_or(f.gpu.as_str(), |g| g.name);
+            write_html!(h, r#"<p class="verdict" data-testid="verdict" data-verdict=""#, f.verdict.as_str());
+            write_html!(h, r#""><span class="badge "#, class, r#"">"#, label, "</span> ");
+            write_html!(
+                h,
+                (s.verdict_on)(
+                    name,
+                    &b(f.vram as f64),
+                    &b(f.headroom as f64),
+                    &b(f.band_low as f64),
+                    &b(f.band_high as f64)
+                ),
+                "</p>"
+            );
+        }
+        None => write_html!(h, r#"<p class="verdict muted" data-testid="verdict-hint">"#, s.choose_gpu_hint, "</p>"),
     }
+    // The core's fixes (fix.rs): each a change in the query's own words, its figure, and
+    // whether it alone fits; a click applies it.
+    write_html!(h, r#"<div class="fixes">"#);
+    if let Some(tsv) = fixes.filter(|_| r.fit.as_ref().is_some_and(|f| f.verdict != Verdict::Fits)) {
+        h.html(&fixes_markup(s.fixes_title, &tunefit_core::report::read_fixes(tsv), u, lang));
+    }
+    write_html!(h, r#"</div><p class="muted summary-run">"#);
+    if let Some(t) = &r.time {
+        write_html!(h, r#"<span data-testid="summary-time">"#, (s.summary_time)(&hours(t.hours, lang), t.gpus, &t.gpu));
+        write_html!(h, "</span>");
+    }
+    if let Some(c) = r.cost.as_ref().and_then(|c| c.cheapest.as_ref()) {
+        let text = (s.summary_cost)(&money(c.usd_total, c.currency, lang), c.gpus * c.instances, c.gpu, c.provider);
+        write_html!(h, r#" · <span data-testid="summary-cost">"#, text, "</span>");
+    }
+    write_html!(h, "</p></section>");
+    h
 }
 
 /// The fixes as markup: each a button carrying its `set`, its figure and ✓ when it fits alone.

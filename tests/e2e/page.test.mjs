@@ -152,6 +152,18 @@ test('a pasted config.json sets the architecture; a broken one says what is wron
   // Exactly Llama 2 7B's shape: the link names the preset.
   assert.match(page.url(), /model=llama-2-7b/);
   assert.match(await page.getByTestId('model-summary').textContent(), /6[.,]7\d/);
+  // A chosen file and a dropped one are read the same way, and the box shows their text.
+  await page.locator('#config-file').setInputFiles({ name: 'config.json', mimeType: 'application/json', buffer: Buffer.from(QWEN3_8B) });
+  await waitText(page, 'config-status', /36/);
+  assert.equal(await page.getByTestId('config-json').inputValue(), QWEN3_8B);
+  await page.getByTestId('config-json').evaluate((zone, text) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([text], 'config.json', { type: 'application/json' }));
+    zone.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, LLAMA2_7B);
+  await waitText(page, 'config-status', /32/);
+  await page.waitForFunction(() => /model=llama-2-7b/.test(location.search));
+  assert.equal(await page.getByTestId('config-json').inputValue(), LLAMA2_7B);
   assert.deepEqual(page.problems, []);
 });
 
