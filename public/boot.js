@@ -54,11 +54,17 @@ window.tunefitDiffusion = (query, lang, gib) => lazy((x) => x.diffusion_html(que
 // error in `lang` ('en'|'ru').
 window.tunefitConfig = (text, lang = 'en') => lazy((x) => x.read_config(text, lang));
 // Why a price list cannot be read, in `lang`: the page says it in English itself; the
-// Russian sentences are the module's (`kind`: 'json', stored prices, or 'link').
+// Russian sentences are the module's (`kind`: 'compact', stored prices, or 'link').
 window.tunefitPriceError = (kind, text, lang) => lazy((x) => x.price_error(kind, text, lang));
-// The own-prices panel: a typed or imported list read (`kind` 'read', its error in `lang`),
-// or the stored book's JSON written as CSV ('csv'); the CSV reader and writer live there.
-window.tunefitPrices = (kind, text, lang) => lazy((x) => (kind === 'read' ? x.read_prices(text, lang) : x.prices_csv(text)));
+// The own-prices panel: a typed or imported list read (`kind` 'read', its error in `lang`);
+// the book (its compact form, as the page stores it) written as JSON ('json') or CSV ('csv');
+// prices an earlier version stored as JSON, read ('from-json'). The JSON and CSV readers and
+// writers live there.
+window.tunefitPrices = (kind, text, lang) => lazy((x) => ({
+  read: () => x.read_prices(text, lang),
+  json: () => x.prices_json(text),
+  'from-json': () => x.prices_from_json(text, lang),
+}[kind] ?? (() => x.prices_csv(text)))());
 // A Hugging Face repository's config.json, fetched only when the person presses the button:
 // the one request this page makes to another origin (the CSP's connect-src names it, and
 // nothing else). No credentials are sent; a gated or private repository answers 401/403.

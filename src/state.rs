@@ -65,11 +65,14 @@ impl AppState {
         // Why the stored or the link's prices were ignored, in the page's language.
         let sh = prefs.lang.sh();
         let ignored = stored_err
-            .map(|(text, e)| ("json", text, e, sh.prices_corrupt))
+            .map(|(text, e)| ("compact", text, e, sh.prices_corrupt))
             .or(linked.price_error.take().map(|e| ("link", hash.clone(), e, sh.link_prices_bad)));
         if let Some((kind, text, e, notice)) = ignored {
             let set = Box::new(move |m: String| prices_notice.set(Some(notice(&m))));
             crate::components::prices::say_price_error(kind, text, e, prefs.lang, set);
+        }
+        if let Some(json) = (!prefs.embed()).then(crate::storage::json_prices).flatten() {
+            crate::components::prices::migrate(json, prices, prices_notice, prefs.lang);
         }
         let st = AppState {
             query,

@@ -45,14 +45,18 @@ fn text(root: &HtmlElement, testid: &str) -> String {
     q(root, testid).text_content().unwrap()
 }
 
+/// An event of `kind` that bubbles, as a browser's own `input` and `change` do (the settings'
+/// tables and the config.json source listen once, on their group: components/fields.rs).
+fn bubbling(kind: &str) -> Event {
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    Event::new_with_event_init_dict(kind, &init).unwrap()
+}
+
 async fn type_into(root: &HtmlElement, testid: &str, value: &str, event: &str) {
     let input: HtmlInputElement = q(root, testid).dyn_into().unwrap();
     input.set_value(value);
-    // As a browser's own `input` and `change` do, the event bubbles (the settings' tables
-    // listen once, on their group: components/fields.rs).
-    let init = web_sys::EventInit::new();
-    init.set_bubbles(true);
-    input.dispatch_event(&Event::new_with_event_init_dict(event, &init).unwrap()).unwrap();
+    input.dispatch_event(&bubbling(event)).unwrap();
     leptos::task::tick().await;
     // The URL follows in the next task (state.rs, sync_url).
     gloo_timers::future::TimeoutFuture::new(0).await;
@@ -149,15 +153,15 @@ async fn bad_config_json_says_what_is_wrong() {
     leptos::task::tick().await;
     let area: web_sys::HtmlTextAreaElement = q(&root, "config-json").dyn_into().unwrap();
     area.set_value("{not json");
-    area.dispatch_event(&Event::new("input").unwrap()).unwrap();
+    area.dispatch_event(&bubbling("input")).unwrap();
     assert!(until(|| text(&root, "config-status").contains("JSON")).await, "{}", text(&root, "config-status"));
     area.set_value(r#"{"model_type": "llama", "hidden_size": 4096}"#);
-    area.dispatch_event(&Event::new("input").unwrap()).unwrap();
+    area.dispatch_event(&bubbling("input")).unwrap();
     let heads = || text(&root, "config-status").contains("num_attention_heads");
     assert!(until(heads).await, "{}", text(&root, "config-status"));
     // A good multimodal config applies: the link carries its layout and the summary its tower.
     area.set_value(r#"{"model_type":"gemma3","text_config":{"hidden_size":2560,"intermediate_size":10240,"model_type":"gemma3_text","num_hidden_layers":34},"vision_config":{"hidden_size":1152,"image_size":896,"intermediate_size":4304,"num_hidden_layers":27,"patch_size":14}}"#);
-    area.dispatch_event(&Event::new("input").unwrap()).unwrap();
+    area.dispatch_event(&bubbling("input")).unwrap();
     assert!(until(|| text(&root, "config-status").contains("34 layers")).await, "{}", text(&root, "config-status"));
     // Exactly the gemma-3-4b preset's shape: the link names the preset.
     assert!(until(|| search().contains("model=gemma-3-4b")).await, "url: {}", search());

@@ -5,9 +5,10 @@
 //! Parsing, validation and the cost ranking are the core's (`PriceBook`,
 //! `evaluate_with_read_prices`); saving is storage.rs. The CSV reader and writer and the
 //! sentences that say why a list cannot be read are the lazily loaded module's
-//! (`read_prices`, `prices_csv`, `price_error`): a list is read there into the JSON the page
-//! stores and reads back itself, and the editor's CSV is written there, fetched when the
-//! panel first opens with prices in force.
+//! (`read_prices`, `prices_csv`, `prices_json`, `price_error`), and so are the JSON reader and
+//! writer: a list is read there into the compact form the page stores and reads back itself
+//! (the form links carry), and the editor's CSV is written there, fetched when the panel first
+//! opens with prices in force.
 
 use super::share::{action_of, download};
 use crate::i18n::{Lang, ShareStrings};
@@ -26,14 +27,15 @@ extern "C" {
     #[wasm_bindgen(catch, js_name = tunefitPriceError)]
     fn tunefit_price_error(kind: &str, text: &str, lang: &str) -> Result<js_sys::Promise, wasm_bindgen::JsValue>;
     /// public/boot.js: the module's `read_prices` (`kind` "read": a typed or imported list,
-    /// in `lang`) or `prices_csv` ("csv": the stored book's JSON as CSV).
+    /// in `lang`), `prices_csv` ("csv": a book's compact form as CSV), `prices_json` ("json":
+    /// as JSON) or `prices_from_json` ("from-json": JSON an earlier version stored, in `lang`).
     #[wasm_bindgen(catch, js_name = tunefitPrices)]
     fn tunefit_prices(kind: &str, text: &str, lang: &str) -> Result<js_sys::Promise, JsValue>;
 }
 
 /// Says why a price list cannot be read (`e`) in `lang`, through `set`. The sentences, in
 /// either language, are the lazily loaded module's, which reads `text` again as `kind` says:
-/// "json" (the stored prices) or "link" (a link's fragment); a typed list is `read_list`'s.
+/// "compact" (the stored prices) or "link" (a link's fragment); a typed list is `read_list`'s.
 /// The page's own wasm words none of them (about 1 KB of the gzipped first load); if the
 /// module cannot load, the field at fault is said.
 pub fn say_price_error(kind: &'static str, text: String, e: PriceError, lang: Lang, set: Box<dyn Fn(String)>) {
@@ -53,22 +55,42 @@ async fn csv_of(book: &PriceBook) -> Option<String> {
     if book.is_empty() {
         return Some(empty_csv());
     }
-    super::model::settle(tunefit_prices("csv", &book.to_json(), "")).await.ok().filter(|c| !c.is_empty())
+    super::model::settle(tunefit_prices("csv", &book.to_compact(), "")).await.ok().filter(|c| !c.is_empty())
 }
 
-/// A typed or imported list, read by the lazily loaded module into the JSON the page reads
-/// itself, with the list as read, as CSV (the editor then shows that, whichever form was
+/// A typed or imported list, read by the lazily loaded module into the compact form the page
+/// reads itself, with the list as read, as CSV (the editor then shows that, whichever form was
 /// typed); or why it cannot be read, in `lang`.
 async fn read_list(text: &str, lang: Lang) -> Result<(PriceBook, String), String> {
     let got = super::model::settle(tunefit_prices("read", text, lang.code())).await?;
     match got.split_once('\n') {
         Some(("ok", rest)) => {
-            let (json, csv) = rest.split_once('\u{1e}').unwrap_or((rest, ""));
-            PriceBook::from_json(json).map(|b| (b, csv.to_string())).map_err(|e| e.field)
+            let (compact, csv) = rest.split_once('\u{1e}').unwrap_or((rest, ""));
+            PriceBook::from_compact(compact).map(|b| (b, csv.to_string())).map_err(|e| e.field)
         }
         Some((_, why)) => Err(why.to_string()),
         None => Err(got),
     }
+}
+
+/// Prices an earlier version stored as JSON (storage.rs): read by the lazily loaded module,
+/// applied unless the person has set prices since, and stored in the current form; if they
+/// cannot be read, the notice says why, as for any stored prices that cannot be read. If the
+/// module cannot load, they wait for the next visit.
+pub fn migrate(json: String, prices: RwSignal<PriceBook>, notice: RwSignal<Option<String>>, lang: Lang) {
+    spawn_local(async move {
+        let Ok(got) = super::model::settle(tunefit_prices("from-json", &json, lang.code())).await else { return };
+        match got.split_once('\n') {
+            Some(("ok", compact)) => {
+                if let (Ok(b), true) = (PriceBook::from_compact(compact), prices.with_untracked(PriceBook::is_empty)) {
+                    save_prices(&b);
+                    prices.set(b);
+                }
+            }
+            Some((_, why)) => notice.set(Some((lang.sh().prices_corrupt)(why))),
+            None => {}
+        }
+    });
 }
 
 #[component]
@@ -125,18 +147,11 @@ pub fn PricesPanel() -> impl IntoView {
             apply(PriceBook::default());
             text.set(empty_csv());
         }
-        Some("csv") => {
-            let book = st.prices.get_untracked();
-            spawn_local(async move {
-                let done = csv_of(&book).await.and_then(|csv| download("tunefit-prices.csv", "text/csv", &csv));
-                if done.is_none() {
-                    failed(sh().prices_unreadable)
-                }
-            });
-        }
-        Some("json") => {
-            download("tunefit-prices.json", "application/json", &st.prices.with_untracked(|b| b.to_json()));
-        }
+        Some(kind @ ("csv" | "json")) => export_file(
+            st.prices.with_untracked(PriceBook::to_compact),
+            kind == "csv",
+            Box::new(move || failed(sh().prices_unreadable)),
+        ),
         Some("import") if ev.type_() == "change" => {
             if let Some(i) = ev.target().and_then(|t| t.dyn_into().ok()) {
                 import(i)
@@ -180,6 +195,22 @@ pub fn PricesPanel() -> impl IntoView {
             </details>
         </div>
     }
+}
+
+/// The book in force (its compact form) as a CSV or JSON file, written by the lazily loaded
+/// module; `failed` when there is none to offer.
+fn export_file(compact: String, csv: bool, failed: Box<dyn Fn()>) {
+    let (kind, name, mime) = if csv {
+        ("csv", "tunefit-prices.csv", "text/csv")
+    } else {
+        ("json", "tunefit-prices.json", "application/json")
+    };
+    spawn_local(async move {
+        let file = super::model::settle(tunefit_prices(kind, &compact, "")).await.ok();
+        if file.filter(|t| !t.is_empty()).and_then(|t| download(name, mime, &t)).is_none() {
+            failed()
+        }
+    });
 }
 
 /// The notices: stored prices that could not be read, and a link's prices to take or leave.

@@ -12,6 +12,7 @@ use crate::state::{use_state, AppState};
 use crate::url::View;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use tunefit_core::prices::PriceBook;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -221,7 +222,7 @@ pub fn SharePanel() -> impl IntoView {
     // Written by the lazily loaded exporter module (public/boot.js `tunefitMarkdown`).
     let markdown = move || {
         let query = st.query.with_untracked(|q| q.to_query_string());
-        let prices = st.prices.with_untracked(|b| if b.is_empty() { String::new() } else { b.to_json() });
+        let prices = st.prices.with_untracked(PriceBook::to_compact);
         spawn_local(async move {
             let text = lazy_text(tunefit_markdown(&query, &prices, &page_base())).await;
             match text {
@@ -234,7 +235,7 @@ pub fn SharePanel() -> impl IntoView {
     // same prices the page applies.
     let json = move || {
         let query = st.query.with_untracked(|q| q.to_query_string());
-        let prices = st.prices.with_untracked(|b| if b.is_empty() { String::new() } else { b.to_json() });
+        let prices = st.prices.with_untracked(PriceBook::to_compact);
         spawn_local(async move {
             let text = lazy_text(tunefit_report(&query, &prices)).await;
             match text {

@@ -85,27 +85,50 @@ test('own prices apply, persist, and reach a link only when asked', async () => 
   assert.notEqual(await other.getByTestId('offer-row').first().locator('th').textContent(), 'lab');
   await other.getByTestId('use-link-prices').click();
   await other.getByTestId('offer-row').first().locator('th', { hasText: 'lab' }).waitFor();
-  assert.equal(await other.evaluate(() => JSON.parse(localStorage.getItem('tunefit.prices.v1')).custom_offers[0].name), 'cheap');
+  // Stored in the compact form links carry.
+  assert.match(await other.evaluate(() => localStorage.getItem('tunefit.prices.v2')), /^c:cheap:lab:l40s:1:0\.01:/);
   assert.deepEqual(other.problems, []);
   await other.context().close();
 });
 
 test('corrupted stored prices are ignored with a notice', async () => {
+  for (const [key, text, said] of [
+    ['tunefit.prices.v2', 'c:cheap:lab:l40s:1:-5::h', /prices\[0\]\.on_demand_usd_h.*-5/],
+    // Stored as JSON by an earlier version: read by the lazily loaded module, said the same way.
+    ['tunefit.prices.v1', '{"overrides": [{"provider": 7', /line 1/],
+  ]) {
+    const ctx = await browser.newContext();
+    await ctx.addInitScript(([k, t]) => localStorage.setItem(k, t), [key, text]);
+    const page = await ctx.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${server.url}?v=1`);
+    await page.getByTestId('total-device').waitFor();
+    const notice = page.getByTestId('prices-notice');
+    await notice.waitFor();
+    assert.match(await notice.textContent(), said, key);
+    await page.getByTestId('cost-table').waitFor();
+    assert.notEqual(await page.getByTestId('offer-row').first().locator('th').textContent(), 'lab');
+    await notice.getByRole('button').click();
+    assert.equal(await notice.count(), 0);
+    assert.deepEqual(errors, []);
+    await ctx.close();
+  }
+});
+
+test('prices an earlier version stored as JSON apply and move to the compact form', async () => {
   const ctx = await browser.newContext();
-  await ctx.addInitScript(() => localStorage.setItem('tunefit.prices.v1', '{"overrides": [{"provider": 7'));
+  const json = JSON.stringify({ custom_offers: [{ name: 'cheap', provider: 'lab', gpu: 'l40s', gpus_per_instance: 1, on_demand_usd_h: 0.01, billing: 'hour' }] });
+  await ctx.addInitScript((t) => { if (!sessionStorage.getItem('seeded')) { localStorage.setItem('tunefit.prices.v1', t); sessionStorage.setItem('seeded', '1'); } }, json);
   const page = await ctx.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(`${server.url}?v=1`);
-  await page.getByTestId('total-device').waitFor();
-  const notice = page.getByTestId('prices-notice');
-  await notice.waitFor();
-  assert.match(await notice.textContent(), /line 1/);
-  await page.getByTestId('cost-table').waitFor();
-  assert.notEqual(await page.getByTestId('offer-row').first().locator('th').textContent(), 'lab');
-  await notice.getByRole('button').click();
-  assert.equal(await notice.count(), 0);
-  assert.deepEqual(errors, []);
+  await page.getByTestId('offer-row').first().locator('th', { hasText: 'lab' }).waitFor();
+  assert.equal(await page.evaluate(() => localStorage.getItem('tunefit.prices.v2')), 'c:cheap:lab:l40s:1:0.01::h');
+  assert.equal(await page.evaluate(() => localStorage.getItem('tunefit.prices.v1')), null);
+  // And they stay after a reload, read from the new form.
+  await page.reload();
+  await page.getByTestId('offer-row').first().locator('th', { hasText: 'lab' }).waitFor();
+  assert.equal(await page.getByTestId('prices-notice').count(), 0);
   await ctx.close();
 });
 

@@ -33,17 +33,28 @@ pub fn export_html(query: &str, framework: &str, lang: &str, tab: usize) -> Stri
     export_panel::html(query, framework, lang, tab).into_string()
 }
 
+/// The page's price book (its compact form, what it stores and links carry; empty for none)
+/// as the JSON the core's report readers take. A compact form that does not read (the page
+/// writes only books it has read) stays unreadable, so the report says so.
+fn book_json(compact: &str) -> String {
+    use tunefit_core::prices::PriceBook;
+    if compact.is_empty() {
+        return String::new();
+    }
+    PriceBook::from_compact(compact).map_or_else(|_| "{".to_string(), |b| b.to_json())
+}
+
 /// The whole report as `tunefit estimate --json` prints it (the page's Download JSON),
-/// with the person's price book (its JSON, or empty).
+/// with the person's price book (its compact form, or empty).
 #[wasm_bindgen]
 pub fn report_json(query: &str, prices: &str, today: f64) -> String {
-    tunefit_core::report::report_json(query, prices, today)
+    tunefit_core::report::report_json(query, &book_json(prices), today)
 }
 
 /// The report as Markdown with the page's link (the page's Copy as Markdown).
 #[wasm_bindgen]
 pub fn report_markdown(query: &str, prices: &str, base: &str, today: f64) -> String {
-    tunefit_core::markdown::markdown_of_query(query, prices, base, today)
+    tunefit_core::markdown::markdown_of_query(query, &book_json(prices), base, today)
 }
 
 /// The fixes for the chosen GPU (`tunefit_core::report::fixes_tsv`), their notes in `lang`
@@ -61,7 +72,7 @@ pub fn read_config(text: &str, lang: &str) -> String {
 }
 
 /// Why stored or linked prices cannot be read, in `lang` ("" when they can): `kind` says which
-/// reader the page used ("link": a link's fragment; anything else, "json": the stored
+/// reader the page used ("link": a link's fragment; anything else, "compact": the stored
 /// prices). The page reads these itself and says their errors in English; their Russian
 /// sentences load here, not with the page. A typed or imported list is `read_prices`'s.
 #[wasm_bindgen]
@@ -69,29 +80,47 @@ pub fn price_error(kind: &str, text: &str, lang: &str) -> String {
     use tunefit_core::prices::PriceBook;
     let e = match kind {
         "link" => tunefit_core::share::open_link(text).price_error,
-        _ => PriceBook::from_json(text).err(),
+        _ => PriceBook::from_compact(text).err(),
     };
     e.map(|e| e.text(Lang::from_code(lang))).unwrap_or_default()
 }
 
 /// A price list as a person typed or imported it (JSON when it starts with '{', else CSV),
-/// read for the page's own-prices panel: `ok`, a newline, the book's JSON (what the page
-/// stores and reads back with `PriceBook::from_json`), U+001E, and the book as CSV (the
-/// editor's text); or `error`, a newline and why it cannot be read, in `lang`. The CSV reader
-/// and writer load with this module, not with the page.
+/// read for the page's own-prices panel: `ok`, a newline, the book's compact form (what the
+/// page stores and reads back with `PriceBook::from_compact`), U+001E, and the book as CSV
+/// (the editor's text); or `error`, a newline and why it cannot be read, in `lang`. The JSON
+/// and CSV readers and writers load with this module, not with the page.
 #[wasm_bindgen]
 pub fn read_prices(text: &str, lang: &str) -> String {
     use tunefit_core::prices::PriceBook;
     match PriceBook::from_text(text) {
-        Ok(b) => format!("ok\n{}\u{1e}{}", b.to_json(), b.to_csv()),
+        Ok(b) => format!("ok\n{}\u{1e}{}", b.to_compact(), b.to_csv()),
         Err(e) => format!("error\n{}", e.text(Lang::from_code(lang))),
     }
 }
 
-/// The stored price book (its JSON) as the editor's CSV; empty when it cannot be read.
+/// The page's price book (its compact form) as the editor's CSV; empty when it cannot be read.
 #[wasm_bindgen]
-pub fn prices_csv(json: &str) -> String {
-    tunefit_core::prices::PriceBook::from_json(json).map(|b| b.to_csv()).unwrap_or_default()
+pub fn prices_csv(compact: &str) -> String {
+    tunefit_core::prices::PriceBook::from_compact(compact).map(|b| b.to_csv()).unwrap_or_default()
+}
+
+/// The page's price book (its compact form) as JSON, the panel's JSON export; empty when it
+/// cannot be read.
+#[wasm_bindgen]
+pub fn prices_json(compact: &str) -> String {
+    tunefit_core::prices::PriceBook::from_compact(compact).map(|b| b.to_json()).unwrap_or_default()
+}
+
+/// Prices an earlier version of the page stored as JSON: `ok`, a newline and their compact
+/// form (what the page stores now); or `error`, a newline and why they cannot be read, in
+/// `lang`.
+#[wasm_bindgen]
+pub fn prices_from_json(json: &str, lang: &str) -> String {
+    match tunefit_core::prices::PriceBook::from_json(json) {
+        Ok(b) => format!("ok\n{}", b.to_compact()),
+        Err(e) => format!("error\n{}", e.text(Lang::from_code(lang))),
+    }
 }
 
 /// The "Memory through one step" chart as markup (timeline_chart.rs).
@@ -133,23 +162,43 @@ pub fn measured_cases_json(query: &str, log: &str, lang: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{prices_csv, read_prices};
+    use super::{price_error, prices_csv, prices_from_json, prices_json, read_prices, report_json};
     use tunefit_core::prices::PriceBook;
 
     const CSV: &str =
         "kind,provider,gpu,gpus_per_instance,on_demand_usd_h,spot_usd_h,billing,name\ncustom,lab,l40s,1,0.01,,,cheap\n";
 
     #[test]
-    fn a_price_list_reads_to_the_json_the_page_stores_and_the_csv_it_shows() {
+    fn a_price_list_reads_to_the_compact_form_the_page_stores_and_the_csv_it_shows() {
         let got = read_prices(CSV, "en");
-        let (json, csv) = got.strip_prefix("ok\n").unwrap().split_once('\u{1e}').unwrap();
-        let book = PriceBook::from_json(json).unwrap();
+        let (compact, csv) = got.strip_prefix("ok\n").unwrap().split_once('\u{1e}').unwrap();
+        let book = PriceBook::from_compact(compact).unwrap();
         assert_eq!(book, PriceBook::from_text(CSV).unwrap());
         assert_eq!(csv, book.to_csv());
-        assert_eq!(prices_csv(json), csv);
-        // The JSON form reads too; the separator never occurs inside the JSON.
-        assert!(read_prices(json, "en").starts_with("ok\n"));
-        assert!(!json.contains('\u{1e}'));
+        assert_eq!(prices_csv(compact), csv);
+        // The JSON export reads back as the same book, as a typed list too.
+        let json = prices_json(compact);
+        assert_eq!(PriceBook::from_json(&json).unwrap(), book);
+        assert_eq!(read_prices(&json, "en"), got);
+        assert!(!compact.contains('\u{1e}'));
+        // The report the page downloads applies the book.
+        let report = report_json("v=2&model=llama-3.1-8b", compact, 20_000.0);
+        assert!(report.contains("own/cheap"), "{report}");
+    }
+
+    #[test]
+    fn prices_stored_as_json_by_an_earlier_version_move_to_the_compact_form() {
+        let json = PriceBook::from_text(CSV).unwrap().to_json();
+        let got = prices_from_json(&json, "en");
+        assert_eq!(
+            PriceBook::from_compact(got.strip_prefix("ok\n").unwrap()).unwrap(),
+            PriceBook::from_text(CSV).unwrap()
+        );
+        let bad = prices_from_json(r#"{"overrides": [{"provider": 7"#, "ru");
+        assert!(bad.starts_with("error\n") && bad.contains("строка 1"), "{bad}");
+        // Stored prices that do not read say why, in the page's language.
+        assert!(price_error("compact", "c:lab:lab:l40s:1:-5::", "en").contains("-5"));
+        assert_eq!(price_error("compact", "c:lab:lab:l40s:1:0.5::", "en"), "");
     }
 
     #[test]
@@ -160,5 +209,6 @@ mod tests {
         let ru = read_prices(bad, "ru");
         assert!(ru.starts_with("error\n") && ru.contains("строка 2"), "{ru}");
         assert_eq!(prices_csv("{not json"), "");
+        assert_eq!(prices_json("o:x"), "");
     }
 }
