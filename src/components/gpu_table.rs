@@ -53,12 +53,7 @@ pub fn GpuTable() -> impl IntoView {
     });
     // One listener for every row's button (their markup carries the GPU id).
     let choose = move |ev: web_sys::MouseEvent| {
-        let id = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .and_then(|e| e.closest("button[data-gpu]").ok().flatten())
-            .and_then(|b| b.get_attribute("data-gpu"));
-        if let Some(id) = id {
+        if let Some(id) = super::share::attribute_of(&ev, "data-gpu") {
             st.edit(|q| q.gpu = Some(id))
         }
     };

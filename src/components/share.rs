@@ -94,8 +94,14 @@ pub fn copy_then(text: String, done: Box<dyn Fn(bool, String)>) {
 /// Panels handle all their buttons with one listener: each `on:` closure is its own
 /// monomorphised listener in the wasm, and a panel with a dozen of them costs kilobytes.
 pub fn action_of(ev: &web_sys::Event) -> Option<String> {
+    attribute_of(ev, "data-act")
+}
+
+/// The attribute `name` of the element an event came from, or of its nearest ancestor that has
+/// it: what a section's one listener reads off the button that was pressed.
+pub fn attribute_of(ev: &web_sys::Event, name: &str) -> Option<String> {
     let el: web_sys::Element = ev.target()?.dyn_into().ok()?;
-    el.closest("[data-act]").ok()??.get_attribute("data-act")
+    el.closest(&format!("[{name}]")).ok()??.get_attribute(name)
 }
 
 /// Copies `text` with the async clipboard; false where it is missing or refused.

@@ -10,7 +10,6 @@ use leptos::task::spawn_local;
 use tunefit_core::fix::Fix;
 use tunefit_core::report::Verdict;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
 #[wasm_bindgen]
 extern "C" {
@@ -63,12 +62,7 @@ pub fn Summary() -> impl IntoView {
         })
     });
     let apply = move |ev: web_sys::MouseEvent| {
-        let set = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .and_then(|e| e.closest("button[data-set]").ok().flatten())
-            .and_then(|b| b.get_attribute("data-set"));
-        if let Some(set) = set {
+        if let Some(set) = super::share::attribute_of(&ev, "data-set") {
             st.edit(|q| {
                 let _ = q.apply(&set);
             })
