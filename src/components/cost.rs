@@ -85,19 +85,7 @@ pub fn CostSection() -> impl IntoView {
     view! {
         <section class="card" aria-labelledby="cost-title" data-testid="cost-section">
             <h2 id="cost-title">{move || st.s().cost_title}</h2>
-            <p class="muted" data-testid="time-summary" hidden=move || time.with(Option::is_none)>
-                {move || time.with(|t| t.as_ref().map(|t| {
-                    let lang = st.lang.get();
-                    (st.s().time_summary)(&hours(t.hours, lang), &number(t.tokens_per_s, 0, lang), t.gpus, &t.gpu)
-                }).unwrap_or_default())}
-            </p>
-            <p class="muted" data-testid="time-parts" hidden=move || time.with(Option::is_none)>
-                {move || time.with(|t| t.as_ref().map(|t| {
-                    let lang = st.lang.get();
-                    (st.s().time_parts)(&hours(t.train_hours, lang), &number(t.startup_s / 60.0, 0, lang), t.saves,
-                        &number(t.save_s / 60.0, 1, lang), &number(t.mfu * 100.0, 0, lang), &t.compute_dtype)
-                }).unwrap_or_default())}
-            </p>
+            <div class="contents" inner_html=move || time.with(|t| time_markup(st.lang.get(), t.as_ref()))></div>
             // The recommendation, warnings and table: text markup (markup.rs says why). Like the
             // GPU table it follows on the animation frame (deferred.rs), before that frame is
             // painted: a drag's inputs within one frame rebuild it once.
@@ -120,6 +108,25 @@ pub fn CostSection() -> impl IntoView {
             }></div>
         </section>
     }
+}
+
+/// The run's time in one sentence and its parts in another (none before there is a time).
+fn time_markup(lang: Lang, t: Option<&tunefit_core::time::TimeEstimate>) -> String {
+    let (s, mut h) = (lang.strings(), Html::new());
+    if let Some(t) = t {
+        let summary = (s.time_summary)(&hours(t.hours, lang), &number(t.tokens_per_s, 0, lang), t.gpus, &t.gpu);
+        let parts = (s.time_parts)(
+            &hours(t.train_hours, lang),
+            &number(t.startup_s / 60.0, 0, lang),
+            t.saves,
+            &number(t.save_s / 60.0, 1, lang),
+            &number(t.mfu * 100.0, 0, lang),
+            &t.compute_dtype,
+        );
+        write_html!(h, r#"<p class="muted" data-testid="time-summary">"#, summary, "</p>");
+        write_html!(h, r#"<p class="muted" data-testid="time-parts">"#, parts, "</p>");
+    }
+    h.into_string()
 }
 
 /// One provider's row: the offer's facts, then on-demand and spot cost with their badges.

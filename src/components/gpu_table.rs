@@ -64,19 +64,22 @@ pub fn GpuTable() -> impl IntoView {
             // scrollable-region-focusable); the section around it names it.
             <div class="scroll" tabindex="0">
             <table class="data">
-                <thead><tr>
-                    <th scope="col">{move || st.s().col_gpu}</th>
-                    <th scope="col" class="num">{move || st.s().col_vram}</th>
-                    <th scope="col">{move || st.s().col_status}</th>
-                    <th scope="col" class="num">{move || st.s().col_headroom}</th>
-                    <th scope="col" class="num">{move || st.s().col_max_batch}</th>
-                    <th scope="col" class="num">{move || st.s().col_max_seq}</th>
-                </tr></thead>
+                <thead inner_html=move || head_markup(st.s())></thead>
                 <tbody node_ref=body on:click=choose></tbody>
             </table>
             </div>
         </section>
     }
+}
+
+/// The table's header row.
+fn head_markup(s: &Strings) -> String {
+    let mut h = Html::new();
+    write_html!(h, r#"<tr><th scope="col">"#, s.col_gpu, r#"</th><th scope="col" class="num">"#, s.col_vram);
+    write_html!(h, r#"</th><th scope="col">"#, s.col_status, r#"</th><th scope="col" class="num">"#, s.col_headroom);
+    write_html!(h, r#"</th><th scope="col" class="num">"#, s.col_max_batch, r#"</th><th scope="col" class="num">"#);
+    write_html!(h, s.col_max_seq, "</th></tr>");
+    h.into_string()
 }
 
 /// A verdict's label and badge class; inside the error band is never green.
