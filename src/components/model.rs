@@ -4,7 +4,7 @@
 //! The source is a page-local choice; the query only ever holds `model`, or `params`, or the
 //! architecture fields, and the core decides what they mean.
 
-use super::controls::{Scale, Text};
+use super::controls::Scale;
 use super::fields::{field, per, slider, Field, FieldGroup, Kind};
 use crate::markup::{write_html, Html};
 use crate::state::use_state;
@@ -58,23 +58,27 @@ pub fn ModelSection() -> impl IntoView {
             Source::Config => {}
         }
     };
-    let radio = move |s: Source, text: Text, id: &'static str| {
-        view! {
-            <label class="radio" for=id>
-                <input type="radio" name="model-source" id=id data-testid=id
-                    prop:checked=move || source.get() == s on:change=move |_| choose(s) />
-                {move || text(st.s())}
-            </label>
+    // The radios are markup that follows the language; one effect keeps which is checked, one
+    // listener takes a choice.
+    Effect::new(move |_| {
+        let now = source.get();
+        for (s, id) in SOURCES {
+            if let Some(r) = element::<web_sys::HtmlInputElement>(id) {
+                r.set_checked(s == now);
+            }
+        }
+    });
+    let chosen = move |ev: web_sys::Event| {
+        let id = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).map(|e| e.id()).unwrap_or_default();
+        if let Some((s, _)) = SOURCES.into_iter().find(|(_, i)| *i == id) {
+            choose(s);
         }
     };
     view! {
         <fieldset class="group" data-testid="model-section">
             <legend>{move || st.s().sec_model}</legend>
-            <div role="radiogroup" class="radios" aria-label=move || st.s().model_source>
-                {radio(Source::Preset, |s| s.mode_preset, "source-preset")}
-                {radio(Source::Custom, |s| s.mode_custom, "source-custom")}
-                {radio(Source::Config, |s| s.mode_config, "source-config")}
-            </div>
+            <div role="radiogroup" class="radios" aria-label=move || st.s().model_source
+                inner_html=move || radios_markup(st.s(), source.get_untracked()) on:change=chosen></div>
             {move || match source.get() {
                 Source::Preset => view! { <PresetPicker/> }.into_any(),
                 Source::Custom => view! { <CustomModel/> }.into_any(),
@@ -83,6 +87,29 @@ pub fn ModelSection() -> impl IntoView {
             <ModelSummary/>
         </fieldset>
     }
+}
+
+/// The model's sources, each with its radio's id.
+const SOURCES: [(Source, &str); 3] =
+    [(Source::Preset, "source-preset"), (Source::Custom, "source-custom"), (Source::Config, "source-config")];
+
+/// The sources' radios, `now` checked.
+fn radios_markup(s: &crate::i18n::Strings, now: Source) -> String {
+    let mut h = Html::new();
+    for ((src, id), text) in SOURCES.into_iter().zip([s.mode_preset, s.mode_custom, s.mode_config]) {
+        write_html!(h, r#"<label class="radio" for=""#, id, r#""><input type="radio" name="model-source" id=""#, id);
+        write_html!(
+            h,
+            r#"" data-testid=""#,
+            id,
+            r#"""#,
+            if src == now { " checked" } else { "" },
+            ">",
+            text,
+            "</label>"
+        );
+    }
+    h.into_string()
 }
 
 /// Case-insensitive match of every word of `filter` against a preset's id, name, family and
@@ -94,6 +121,9 @@ fn matches(p: &catalog::Preset, filter: &str) -> bool {
     filter.split_whitespace().all(|w| hay.contains(&w.to_ascii_lowercase()))
 }
 
+/// The preset list: a search box and the list it narrows. The fields are markup that follows
+/// the language; the list's options and the "no match" line follow the search and the chosen
+/// preset, and one listener per kind of event takes input.
 #[component]
 fn PresetPicker() -> impl IntoView {
     let st = use_state();
@@ -101,38 +131,73 @@ fn PresetPicker() -> impl IntoView {
     // Only the model id: any other edit (a slider) must not rebuild the option list.
     let current =
         crate::reactive::memo(move || st.query.with(|q| q.model.as_deref().and_then(catalog::preset).map(|p| p.id)));
-    view! {
-        <div class="field">
-            <label for="preset-search">{move || st.s().search_presets}</label>
-            <input type="search" id="preset-search" data-testid="preset-search" autocomplete="off"
-                placeholder=move || st.s().search_placeholder
-                prop:value=move || filter.get() on:input=move |ev| {
-                    let v = event_target_value(&ev);
-                    // A pasted repository id (`Qwen/Qwen3-8B`) that names a preset chooses it.
-                    if let Some(p) = catalog::by_repo(&v) {
-                        if st.query.with_untracked(|q| q.model.as_deref() != Some(p.id)) {
-                            st.edit(|q| { q.model = Some(p.id.to_string()); q.params = None; q.arch = ArchOverrides::default(); });
-                        }
+    Effect::new(move |_| {
+        let (f, s) = (filter.get(), st.s());
+        if let Some(list) = element::<web_sys::Element>("preset") {
+            list.set_inner_html(&options(&f, current.get(), s.dit_group));
+        }
+        let dit = |id: &&str| f.to_ascii_lowercase().split_whitespace().all(|w| id.contains(w));
+        let none = !f.trim().is_empty()
+            && !catalog::presets().iter().any(|p| matches(p, &f))
+            && !tunefit_core::diffusion::models::IDS.iter().any(dit);
+        if let Some(msg) = element::<web_sys::Element>("preset-msg") {
+            msg.set_text_content(Some(if none { s.no_match } else { "" }));
+        }
+    });
+    let typed = move |ev: web_sys::Event| {
+        let id = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).map(|e| e.id()).unwrap_or_default();
+        let v = event_target_value(&ev);
+        match (id.as_str(), ev.type_().as_str()) {
+            ("preset-search", "input") => {
+                // A pasted repository id (`Qwen/Qwen3-8B`) that names a preset chooses it.
+                if let Some(p) = catalog::by_repo(&v) {
+                    if st.query.with_untracked(|q| q.model.as_deref() != Some(p.id)) {
+                        st.edit(|q| {
+                            q.model = Some(p.id.to_string());
+                            q.params = None;
+                            q.arch = ArchOverrides::default();
+                        });
                     }
-                    filter.set(v);
-                } />
-        </div>
-        <div class="field">
-            <label for="preset">{move || st.s().preset}</label>
-            <select id="preset" data-testid="preset" inner_html=move || options(&filter.get(), current.get(), st.s().dit_group) on:change=move |ev| {
-                let id = event_target_value(&ev);
-                if let Some(dit) = id.strip_prefix("dit:") {
+                }
+                filter.set(v);
+            }
+            ("preset", "change") => {
+                if let Some(dit) = v.strip_prefix("dit:") {
                     open_diffusion(dit, st.lang.get_untracked());
-                } else if catalog::preset(&id).is_some() { st.edit(|q| { q.model = Some(id); q.params = None; q.arch = ArchOverrides::default(); }); }
-            }>
-            </select>
-            <p class="msg" role="status">{move || {
-                let f = filter.get();
-                let dit = |id: &&str| f.to_ascii_lowercase().split_whitespace().all(|w| id.contains(w));
-                (!f.trim().is_empty() && !catalog::presets().iter().any(|p| matches(p, &f)) && !tunefit_core::diffusion::models::IDS.iter().any(dit)).then(|| st.s().no_match)
-            }}</p>
-        </div>
-    }
+                } else if catalog::preset(&v).is_some() {
+                    st.edit(|q| {
+                        q.model = Some(v);
+                        q.params = None;
+                        q.arch = ArchOverrides::default();
+                    });
+                }
+            }
+            _ => {}
+        }
+    };
+    view! { <div class="contents" inner_html=move || picker_markup(st.s(), &filter.get_untracked()) on:input=typed on:change=typed></div> }
+}
+
+/// The search box (holding `filter`), the list (its options come after) and the line that says
+/// nothing matches.
+fn picker_markup(s: &crate::i18n::Strings, filter: &str) -> String {
+    let mut h = Html::new();
+    write_html!(h, r#"<div class="field"><label for="preset-search">"#, s.search_presets, r#"</label><input"#);
+    write_html!(
+        h,
+        r#" type="search" id="preset-search" data-testid="preset-search" autocomplete="off" value=""#,
+        filter
+    );
+    write_html!(
+        h,
+        r#"" placeholder=""#,
+        s.search_placeholder,
+        r#""></div><div class="field"><label for="preset">"#,
+        s.preset
+    );
+    write_html!(h, r#"</label><select id="preset" data-testid="preset"></select><p class="msg" role="status""#);
+    write_html!(h, r#" id="preset-msg"></p></div>"#);
+    h.into_string()
 }
 
 /// The preset list as markup: the presets matching `filter` by family (the selected one,
