@@ -1,10 +1,7 @@
 //! What the settings' sliders are made of (fields.rs writes them): a slider's scale, the
-//! reader of a typed value, the strings' picker; and a select over spellings as a Leptos
-//! component, for the plot's axis.
+//! reader of a typed value, the strings' picker.
 
-use crate::i18n::{value_label, Strings};
-use crate::state::use_state;
-use leptos::prelude::*;
+use crate::i18n::Strings;
 
 /// Picks one string out of the current language's table.
 pub type Text = fn(&Strings) -> &'static str;
@@ -137,37 +134,4 @@ pub fn parse_typed(s: &str) -> Option<f64> {
     };
     // The core's parser: std's would link a 10 KB table into the bundle (core/src/num.rs).
     tunefit_core::num::parse_f64(num).map(|v| v * mult).filter(|v| v.is_finite())
-}
-
-/// A labelled select over spellings (`optional`: a first entry for the framework profile's
-/// default, the key unset); the options rebuild only when the
-/// choice changes, not on every edit of the query.
-pub(crate) fn spelling_select(
-    id: &'static str,
-    label: Text,
-    all: Vec<&'static str>,
-    current: Memo<Option<&'static str>>,
-    on_change: Callback<String>,
-    optional: bool,
-) -> AnyView {
-    let st = use_state();
-    view! {
-        <div class="field">
-            <label for=id>{move || label(st.s())}</label>
-            <select id=id data-testid=id
-                on:change=move |ev| on_change.run(event_target_value(&ev))>
-                {move || {
-                    let lang = st.lang.get();
-                    let current = current.get();
-                    let default = optional.then(|| view! {
-                        <option value="" selected=current.is_none()>{st.s().profile_default}</option>
-                    });
-                    let opts = all.iter().map(|&c| {
-                        view! { <option value=c selected=current == Some(c)>{value_label(lang, c).to_string()}</option> }
-                    }).collect_view();
-                    (default, opts)
-                }}
-            </select>
-        </div>
-    }.into_any()
 }

@@ -12,6 +12,7 @@ use crate::svg_axis::{self, Axis, H, MB, ML, MR, MT, W};
 use crate::url::PlotX;
 use leptos::prelude::*;
 use tunefit_core::{dataset, solve, Query};
+use wasm_bindgen::JsCast;
 
 /// Sequence lengths of the curve: powers of two from 128 to 128k, plus the current one.
 pub fn seq_ladder(current: u32) -> Vec<u32> {
@@ -76,15 +77,34 @@ pub fn MemorySeqPlot() -> impl IntoView {
         let x = st.plot_x();
         q.with(|q| memory_curve(q, x, st.replayed(q)))
     });
-    let title = move || if st.plot_x() == PlotX::Batch { st.s().plot_mem_batch } else { st.s().plot_mem_seq };
-    let desc = move || if st.plot_x() == PlotX::Batch { st.s().plot_mem_batch_desc } else { st.s().plot_mem_seq_desc };
+    // The title, its description and the axis's choice are markup that follows the language;
+    // one effect follows the axis (the select keeps its focus), one listener takes a choice.
+    Effect::new(move |_| {
+        let (s, x) = (st.s(), st.plot_x());
+        let (title, desc) = if x == PlotX::Batch {
+            (s.plot_mem_batch, s.plot_mem_batch_desc)
+        } else {
+            (s.plot_mem_seq, s.plot_mem_seq_desc)
+        };
+        let doc = document();
+        for (id, text) in [("plot-seq-title", title), ("plot-seq-desc", desc)] {
+            if let Some(el) = doc.get_element_by_id(id) {
+                el.set_text_content(Some(text));
+            }
+        }
+        if let Some(sel) = doc.get_element_by_id("plot-x").and_then(|e| e.dyn_into::<web_sys::HtmlSelectElement>().ok())
+        {
+            sel.set_value(x.code());
+        }
+    });
+    let chosen = move |ev: web_sys::Event| {
+        if let Some(x) = PlotX::parse(&event_target_value(&ev)) {
+            st.plot_batch.set(x == PlotX::Batch)
+        }
+    };
     view! {
         <section class="card" aria-labelledby="plot-seq-title" data-testid="plot-mem-seq">
-            <h2 id="plot-seq-title">{title}</h2>
-            <p class="muted small" id="plot-seq-desc">{desc}</p>
-            {super::controls::spelling_select("plot-x", |s| s.plot_against, PlotX::ALL.iter().map(|x| x.code()).collect(),
-                crate::reactive::memo(move || Some(st.plot_x().code())),
-                Callback::new(move |v: String| if let Some(x) = PlotX::parse(&v) { st.plot_batch.set(x == PlotX::Batch) }), false)}
+            <div class="contents" inner_html=move || head_markup(st.lang.get(), untrack(|| st.plot_x())) on:change=chosen></div>
             // Text markup (markup.rs says why), redrawn on the animation frame (deferred.rs).
             <div inner_html=move || {
                 let x = st.plot_x();
@@ -93,6 +113,26 @@ pub fn MemorySeqPlot() -> impl IntoView {
             }></div>
         </section>
     }
+}
+
+/// The plot's title and description for axis `x`, and the choice of axis.
+fn head_markup(lang: Lang, x: PlotX) -> String {
+    let s = lang.strings();
+    let (title, desc) = if x == PlotX::Batch {
+        (s.plot_mem_batch, s.plot_mem_batch_desc)
+    } else {
+        (s.plot_mem_seq, s.plot_mem_seq_desc)
+    };
+    let mut h = Html::new();
+    write_html!(h, r#"<h2 id="plot-seq-title">"#, title, r#"</h2><p class="muted small" id="plot-seq-desc">"#, desc);
+    write_html!(h, r#"</p><div class="field"><label for="plot-x">"#, s.plot_against, r#"</label><select id="plot-x""#);
+    write_html!(h, r#" data-testid="plot-x">"#);
+    for o in PlotX::ALL {
+        write_html!(h, r#"<option value=""#, o.code(), r#"""#, if o == x { " selected" } else { "" }, ">");
+        write_html!(h, crate::i18n::value_label(lang, o.code()), "</option>");
+    }
+    write_html!(h, "</select></div>");
+    h.into_string()
 }
 
 /// The memory curve's SVG: device memory per GPU against sequence length or micro-batch

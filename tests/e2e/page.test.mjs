@@ -369,6 +369,12 @@ test('the plots follow the query: memory against sequence with every GPU size, c
   await page.getByTestId('mem-curve').waitFor();
   assert.equal(await page.getByTestId('plot-x').inputValue(), 'batch');
   assert.equal((await points(curve)).length, 10);
+  // Chosen from the keyboard: the title follows and the list keeps the focus.
+  await page.getByTestId('plot-x').focus();
+  await page.keyboard.press('ArrowUp');
+  await page.waitForFunction(() => !/plot=batch/.test(location.search));
+  assert.equal(await page.locator('#plot-seq-title').textContent(), 'Memory against sequence length');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'plot-x');
   assert.deepEqual(page.problems, []);
   // A bad value is reported like any bad key, and the plot keeps its default.
   const bad = await open('?v=1&plot=sideways');
