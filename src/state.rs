@@ -102,7 +102,6 @@ impl AppState {
         self.lang.get().strings()
     }
 
-    /// The memory plot's horizontal axis (tracks it).
     /// The report's allocator-replay share when the report is of `q` (the frame's query, one
     /// frame behind the live one): the GPU table and the plots then take it instead of
     /// replaying the same run again. Read untracked: they follow the frame, not the report.
@@ -111,6 +110,7 @@ impl AppState {
         self.report.with_untracked(|r| r.as_ref().ok().filter(|r| r.query == canonical).map(|r| r.cache_excess))
     }
 
+    /// The memory plot's horizontal axis (tracks it).
     pub fn plot_x(&self) -> PlotX {
         if self.plot_batch.get() {
             PlotX::Batch
