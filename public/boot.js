@@ -56,15 +56,15 @@ window.tunefitConfig = (text, lang = 'en') => lazy((x) => x.read_config(text, la
 // Why a price list cannot be read, in `lang`: the page says it in English itself; the
 // Russian sentences are the module's (`kind`: 'compact', stored prices, or 'link').
 window.tunefitPriceError = (kind, text, lang) => lazy((x) => x.price_error(kind, text, lang));
-// The own-prices panel: a typed or imported list read (`kind` 'read', its error in `lang`);
-// the book (its compact form, as the page stores it) written as JSON ('json') or CSV ('csv');
-// prices an earlier version stored as JSON, read ('from-json'). The JSON and CSV readers and
-// writers live there.
-window.tunefitPrices = (kind, text, lang) => lazy((x) => ({
-  read: () => x.read_prices(text, lang),
-  json: () => x.prices_json(text),
-  'from-json': () => x.prices_from_json(text, lang),
-}[kind] ?? (() => x.prices_csv(text)))());
+// The own-prices panel: a typed or imported list read (`kind` 'read', its error in `lang`;
+// also prices an earlier version stored as JSON); the book (its compact form, as the page
+// stores it) written as JSON ('json') or CSV ('csv'). The JSON and CSV readers and writers
+// live there.
+window.tunefitPrices = (kind, text, lang) => lazy((x) => {
+  const call = { read: () => x.read_prices(text, lang), json: () => x.prices_json(text), csv: () => x.prices_csv(text) }[kind];
+  if (!call) throw new Error(`tunefitPrices: no kind ${kind}`);
+  return call();
+});
 // A Hugging Face repository's config.json, fetched only when the person presses the button:
 // the one request this page makes to another origin (the CSP's connect-src names it, and
 // nothing else). No credentials are sent; a gated or private repository answers 401/403.

@@ -12,9 +12,10 @@ use tunefit_core::prices::{PriceBook, PriceError};
 
 /// The localStorage key; versioned so a later format can live beside this one.
 pub const PRICES_KEY: &str = "tunefit.prices.v2";
-/// Where an earlier version stored the prices, as `PriceBook::to_json`: read once (through
-/// the lazily loaded module, `prices::migrate`) when nothing is stored under `PRICES_KEY`,
-/// and removed when the book is next saved.
+/// Where an earlier version stored the prices, as `PriceBook::to_json`: read (through the
+/// lazily loaded module, `prices::migrate`) when nothing is stored under `PRICES_KEY`, and
+/// removed when a book is saved, which the migration does at once with what it read. JSON that
+/// does not read stays, and is reported on each visit until the person saves prices.
 pub const JSON_PRICES_KEY: &str = "tunefit.prices.v1";
 
 fn storage() -> Option<web_sys::Storage> {

@@ -26,9 +26,9 @@ extern "C" {
     /// public/boot.js: the lazily loaded module's `price_error`.
     #[wasm_bindgen(catch, js_name = tunefitPriceError)]
     fn tunefit_price_error(kind: &str, text: &str, lang: &str) -> Result<js_sys::Promise, wasm_bindgen::JsValue>;
-    /// public/boot.js: the module's `read_prices` (`kind` "read": a typed or imported list,
-    /// in `lang`), `prices_csv` ("csv": a book's compact form as CSV), `prices_json` ("json":
-    /// as JSON) or `prices_from_json` ("from-json": JSON an earlier version stored, in `lang`).
+    /// public/boot.js: the module's `read_prices` (`kind` "read": a typed or imported list, or
+    /// the JSON an earlier version stored, in `lang`), `prices_csv` ("csv": a book's compact
+    /// form as CSV) or `prices_json` ("json": as JSON).
     #[wasm_bindgen(catch, js_name = tunefitPrices)]
     fn tunefit_prices(kind: &str, text: &str, lang: &str) -> Result<js_sys::Promise, JsValue>;
 }
@@ -62,33 +62,36 @@ async fn csv_of(book: &PriceBook) -> Option<String> {
 /// reads itself, with the list as read, as CSV (the editor then shows that, whichever form was
 /// typed); or why it cannot be read, in `lang`.
 async fn read_list(text: &str, lang: Lang) -> Result<(PriceBook, String), String> {
-    let got = super::model::settle(tunefit_prices("read", text, lang.code())).await?;
+    read_answer(&super::model::settle(tunefit_prices("read", text, lang.code())).await?)
+}
+
+/// The module's answer to "read": the book and its CSV, or why the list cannot be read.
+fn read_answer(got: &str) -> Result<(PriceBook, String), String> {
     match got.split_once('\n') {
         Some(("ok", rest)) => {
             let (compact, csv) = rest.split_once('\u{1e}').unwrap_or((rest, ""));
             PriceBook::from_compact(compact).map(|b| (b, csv.to_string())).map_err(|e| e.field)
         }
         Some((_, why)) => Err(why.to_string()),
-        None => Err(got),
+        None => Err(got.to_string()),
     }
 }
 
-/// Prices an earlier version stored as JSON (storage.rs): read by the lazily loaded module,
-/// applied unless the person has set prices since, and stored in the current form; if they
-/// cannot be read, the notice says why, as for any stored prices that cannot be read. If the
-/// module cannot load, they wait for the next visit.
+/// Prices an earlier version stored as JSON (storage.rs), read by the lazily loaded module as
+/// a typed list is. They apply and are stored in the current form only while storage still
+/// holds them as read (no prices set, cleared or stored by another tab since); if they cannot
+/// be read, the notice says why, as for any stored prices that cannot be read. If the module
+/// cannot load, they wait for the next visit.
 pub fn migrate(json: String, prices: RwSignal<PriceBook>, notice: RwSignal<Option<String>>, lang: Lang) {
     spawn_local(async move {
-        let Ok(got) = super::model::settle(tunefit_prices("from-json", &json, lang.code())).await else { return };
-        match got.split_once('\n') {
-            Some(("ok", compact)) => {
-                if let (Ok(b), true) = (PriceBook::from_compact(compact), prices.with_untracked(PriceBook::is_empty)) {
-                    save_prices(&b);
-                    prices.set(b);
-                }
+        let Ok(got) = super::model::settle(tunefit_prices("read", &json, lang.code())).await else { return };
+        match read_answer(&got) {
+            Ok((b, _)) if crate::storage::json_prices().as_deref() == Some(json.as_str()) => {
+                save_prices(&b);
+                prices.set(b);
             }
-            Some((_, why)) => notice.set(Some((lang.sh().prices_corrupt)(why))),
-            None => {}
+            Ok(_) => {}
+            Err(why) => notice.set(Some((lang.sh().prices_corrupt)(&why))),
         }
     });
 }
@@ -180,8 +183,13 @@ pub fn PricesPanel() -> impl IntoView {
             text.set(area.value());
         }
     };
+    // The editor is written out on opening when it has nothing, or only the header while a
+    // book is in force (prices that arrived after the panel was built: an earlier version's,
+    // moved).
     let opened = move |_| {
-        if text.with_untracked(String::is_empty) {
+        let stale = text
+            .with_untracked(|t| t.is_empty() || (*t == empty_csv() && !st.prices.with_untracked(PriceBook::is_empty)));
+        if stale {
             show_csv(st.prices.get_untracked());
         }
     };

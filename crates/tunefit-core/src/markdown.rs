@@ -271,8 +271,8 @@ fn count(n: u64) -> String {
 /// The report of `query` (with the price book, as `report_json`) as Markdown with the page's
 /// link (`base`: the page's address without its query), or the error's text. The page's
 /// "Copy as Markdown" asks the lazily loaded exporter module for it.
-pub fn markdown_of_query(query: &str, prices_json: &str, base: &str, today: f64) -> String {
-    match crate::report::evaluate_text(query, prices_json) {
+pub fn markdown_of_query(query: &str, prices: &str, base: &str, today: f64) -> String {
+    match crate::report::evaluate_text(query, prices) {
         Ok((_, mut r)) => {
             r.date_offers(today);
             report_markdown_with_link(&r, Some(base))

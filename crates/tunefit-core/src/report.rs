@@ -127,27 +127,24 @@ pub fn with_timeline(r: Report, q: &Query) -> Result<Report, Error> {
     Ok(r)
 }
 
-/// The query and its report from the page's texts: the link's query and the price book's JSON
-/// (empty for none); the error in words otherwise.
-pub fn evaluate_text(query: &str, prices_json: &str) -> Result<(Query, Report), String> {
+/// The query and its report from the page's texts: the link's query and the price book in the
+/// compact form the page stores and links carry (`PriceBook::from_compact`; empty for none);
+/// the error in words otherwise.
+pub fn evaluate_text(query: &str, prices: &str) -> Result<(Query, Report), String> {
     let q = Query::parse(query).map_err(|e| e.to_string())?;
-    let book = if prices_json.trim().is_empty() {
-        Ok(crate::prices::PriceBook::default())
-    } else {
-        crate::prices::PriceBook::from_json(prices_json)
-    };
-    let book = book.map_err(|e| format!("prices: {}: {}", e.field, e.message()))?;
+    let book = crate::prices::PriceBook::from_compact(prices.trim())
+        .map_err(|e| format!("prices: {}: {}", e.field, e.message()))?;
     let r = evaluate_with_prices(&q, &book).map_err(|e| e.to_string())?;
     Ok((q, r))
 }
 
-/// The report of `query` with a person's price book (its JSON; empty for none), as
+/// The report of `query` with a person's price book (its compact form; empty for none), as
 /// `tunefit estimate --json` prints it, or `{"error": "…"}`. The page's JSON download asks the
 /// lazily loaded exporter module for this, so the report's serializer stays out of its first
 /// load.
-pub fn report_json(query: &str, prices_json: &str, today: f64) -> String {
+pub fn report_json(query: &str, prices: &str, today: f64) -> String {
     let err = |m: String| serde_json::json!({ "error": m }).to_string();
-    match evaluate_text(query, prices_json) {
+    match evaluate_text(query, prices) {
         Ok((q, mut r)) => {
             r.date_offers(today);
             serde_json::to_string_pretty(&with_peak_phase(with_fixes(r, &q))).unwrap_or_else(|e| err(e.to_string()))

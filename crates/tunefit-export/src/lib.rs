@@ -33,28 +33,17 @@ pub fn export_html(query: &str, framework: &str, lang: &str, tab: usize) -> Stri
     export_panel::html(query, framework, lang, tab).into_string()
 }
 
-/// The page's price book (its compact form, what it stores and links carry; empty for none)
-/// as the JSON the core's report readers take. A compact form that does not read (the page
-/// writes only books it has read) stays unreadable, so the report says so.
-fn book_json(compact: &str) -> String {
-    use tunefit_core::prices::PriceBook;
-    if compact.is_empty() {
-        return String::new();
-    }
-    PriceBook::from_compact(compact).map_or_else(|_| "{".to_string(), |b| b.to_json())
-}
-
 /// The whole report as `tunefit estimate --json` prints it (the page's Download JSON),
 /// with the person's price book (its compact form, or empty).
 #[wasm_bindgen]
 pub fn report_json(query: &str, prices: &str, today: f64) -> String {
-    tunefit_core::report::report_json(query, &book_json(prices), today)
+    tunefit_core::report::report_json(query, prices, today)
 }
 
 /// The report as Markdown with the page's link (the page's Copy as Markdown).
 #[wasm_bindgen]
 pub fn report_markdown(query: &str, prices: &str, base: &str, today: f64) -> String {
-    tunefit_core::markdown::markdown_of_query(query, &book_json(prices), base, today)
+    tunefit_core::markdown::markdown_of_query(query, prices, base, today)
 }
 
 /// The fixes for the chosen GPU (`tunefit_core::report::fixes_tsv`), their notes in `lang`
@@ -112,17 +101,6 @@ pub fn prices_json(compact: &str) -> String {
     tunefit_core::prices::PriceBook::from_compact(compact).map(|b| b.to_json()).unwrap_or_default()
 }
 
-/// Prices an earlier version of the page stored as JSON: `ok`, a newline and their compact
-/// form (what the page stores now); or `error`, a newline and why they cannot be read, in
-/// `lang`.
-#[wasm_bindgen]
-pub fn prices_from_json(json: &str, lang: &str) -> String {
-    match tunefit_core::prices::PriceBook::from_json(json) {
-        Ok(b) => format!("ok\n{}", b.to_compact()),
-        Err(e) => format!("error\n{}", e.text(Lang::from_code(lang))),
-    }
-}
-
 /// The "Memory through one step" chart as markup (timeline_chart.rs).
 #[wasm_bindgen]
 pub fn timeline_html(query: &str, lang: &str, gib: bool) -> String {
@@ -162,7 +140,7 @@ pub fn measured_cases_json(query: &str, log: &str, lang: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{price_error, prices_csv, prices_from_json, prices_json, read_prices, report_json};
+    use super::{price_error, prices_csv, prices_json, read_prices, report_json};
     use tunefit_core::prices::PriceBook;
 
     const CSV: &str =
@@ -188,13 +166,12 @@ mod tests {
 
     #[test]
     fn prices_stored_as_json_by_an_earlier_version_move_to_the_compact_form() {
+        // The page reads them as a typed list (`read_prices`: JSON when the text starts with '{').
         let json = PriceBook::from_text(CSV).unwrap().to_json();
-        let got = prices_from_json(&json, "en");
-        assert_eq!(
-            PriceBook::from_compact(got.strip_prefix("ok\n").unwrap()).unwrap(),
-            PriceBook::from_text(CSV).unwrap()
-        );
-        let bad = prices_from_json(r#"{"overrides": [{"provider": 7"#, "ru");
+        let got = read_prices(&json, "en");
+        let compact = got.strip_prefix("ok\n").unwrap().split_once('\u{1e}').unwrap().0;
+        assert_eq!(PriceBook::from_compact(compact).unwrap(), PriceBook::from_text(CSV).unwrap());
+        let bad = read_prices(r#"{"overrides": [{"provider": 7"#, "ru");
         assert!(bad.starts_with("error\n") && bad.contains("строка 1"), "{bad}");
         // Stored prices that do not read say why, in the page's language.
         assert!(price_error("compact", "c:lab:lab:l40s:1:-5::", "en").contains("-5"));
