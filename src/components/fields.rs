@@ -10,12 +10,13 @@
 //! (the disclosure).
 
 use super::controls::{parse_typed, Scale, Text};
+use super::element;
 use crate::format::plain;
 use crate::i18n::{value_label, Lang, Strings};
 use crate::markup::{write_html, Html};
 use crate::state::{use_state, AppState};
 use leptos::prelude::*;
-use tunefit_core::query::{key_choices, Method, Need, Optimizer, TargetModule};
+use tunefit_core::query::{key_choices, Need, Optimizer, TargetModule};
 use tunefit_core::Query;
 use wasm_bindgen::JsCast;
 
@@ -84,10 +85,10 @@ pub(super) fn always(_: &Query) -> bool {
     true
 }
 pub(super) fn lora(q: &Query) -> bool {
-    matches!(q.method, Method::Lora | Method::Qlora | Method::Dora)
+    q.method.is_lora()
 }
 pub(super) fn qlora(q: &Query) -> bool {
-    q.method == Method::Qlora
+    q.method.quantized_base()
 }
 pub(super) fn galore(q: &Query) -> bool {
     q.optim == Optimizer::GaloreAdamW
@@ -102,8 +103,12 @@ fn shown_value(q: &Query, f: &Field) -> f64 {
     }
 }
 
-/// A select's current spelling: the query's, `on`/`off` for a switch, "" when unset.
+/// A select's current spelling: the query's, `on`/`off` for a switch, "" when unset (and for
+/// a GPU the dataset does not know: the select shows "none", as its markup does).
 fn select_value(q: &Query, f: &Field) -> String {
+    if matches!(f.kind, Kind::Gpu) {
+        return q.gpu.as_deref().and_then(tunefit_core::dataset::gpu).map(|g| g.id.to_string()).unwrap_or_default();
+    }
     let v = q.value_of(f.key).unwrap_or_default();
     match (f.kind, v.as_str()) {
         (Kind::Switch, "1") => "on".into(),
@@ -253,12 +258,12 @@ fn write_chips(h: &mut Html, q: &Query, lang: Lang, f: &Field) {
 
 /// The GPU select: none, then the dataset's GPUs by name.
 fn write_gpus(h: &mut Html, q: &Query, s: &Strings, i: usize, f: &Field) {
-    let current = q.gpu.as_deref().and_then(tunefit_core::dataset::gpu).map(|g| g.id);
+    let current = select_value(q, f);
     write_html!(h, r#"<div class="field"><label for=""#, f.id, r#"">"#, (f.label)(s), r#"</label><select id=""#, f.id);
     write_html!(h, r#"" data-testid=""#, f.id, r#"" data-f=""#, i.to_string(), r#""><option value="""#);
-    write_html!(h, if current.is_none() { " selected" } else { "" }, ">", s.gpu_none, "</option>");
+    write_html!(h, if current.is_empty() { " selected" } else { "" }, ">", s.gpu_none, "</option>");
     for g in tunefit_core::dataset::gpus() {
-        write_html!(h, r#"<option value=""#, g.id, r#"""#, if current == Some(g.id) { " selected" } else { "" });
+        write_html!(h, r#"<option value=""#, g.id, r#"""#, if current == g.id { " selected" } else { "" });
         write_html!(h, ">", g.name, "</option>");
     }
     write_html!(h, "</select></div>");
@@ -266,10 +271,6 @@ fn write_gpus(h: &mut Html, q: &Query, s: &Strings, i: usize, f: &Field) {
 
 fn framework_hint(lang: Lang, q: &Query) -> &'static str {
     (lang.sh().framework_desc)(q.framework)
-}
-
-fn element<T: JsCast>(id: &str) -> Option<T> {
-    document().get_element_by_id(id).and_then(|e| e.dyn_into::<T>().ok())
 }
 
 fn set_message(id: &str, text: &str) {
@@ -389,6 +390,10 @@ fn on_field(st: AppState, fields: &[Field], ev: web_sys::Event) {
     let Some(el) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
     let committed = ev.type_() == "change";
     let checked = || el.clone().dyn_into::<web_sys::HtmlInputElement>().map(|i| i.checked()).unwrap_or(false);
+    // A chip (a checkbox) fires `input` and then `change`: it is taken once, on `change`.
+    if !committed && (el.has_attribute("data-target") || el.has_attribute("data-need")) {
+        return;
+    }
     if let Some(t) = el.get_attribute("data-target").as_deref().and_then(TargetModule::parse) {
         let next = st.query.with_untracked(|q| if checked() { q.targets.with(t) } else { q.targets.without(t) });
         if next.is_empty() {
@@ -492,13 +497,19 @@ pub fn FieldGroup(fields: &'static [Field]) -> impl IntoView {
     let st = use_state();
     let shape = crate::reactive::memo(move || st.query.with(|q| layout(fields, q, st.lang.get())));
     // The field last changed, to focus again when new markup replaces it.
+    // The field of this group that had the focus when its markup was last rewritten (none
+    // when the focus was elsewhere: another table's layout change must not pull it here).
     let focused = StoredValue::new(String::new());
-    // The memo is read, not only tracked: a memo nothing reads is never computed, so it
-    // would never follow the query.
+    let node = NodeRef::<leptos::html::Div>::new();
     // What each field showed when last synced (`sync`): new markup shows the query as it is.
     let last = StoredValue::new(Vec::<Option<String>>::new());
+    // The memo is read, not only tracked: a memo nothing reads is never computed, so it
+    // would never follow the query.
     let markup = move || {
         shape.get();
+        let active = document().active_element();
+        let inside = node.get_untracked().zip(active.as_ref()).is_some_and(|(n, a)| n.contains(Some(a)));
+        focused.set_value(active.filter(|_| inside).map(|a| a.id()).unwrap_or_default());
         last.set_value(Vec::new());
         let mut h = Html::new();
         st.query.with_untracked(|q| write(&mut h, fields, q, st.lang.get_untracked()));
@@ -515,11 +526,6 @@ pub fn FieldGroup(fields: &'static [Field]) -> impl IntoView {
         let lang = st.lang.get_untracked();
         st.query.with(|q| last.update_value(|last| sync(fields, q, lang.strings(), lang, last)));
     });
-    let on_field = move |ev: web_sys::Event| {
-        if let Some(el) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) {
-            focused.set_value(el.id());
-        }
-        on_field(st, fields, ev);
-    };
-    view! { <div class="fields" inner_html=markup on:input=on_field on:change=on_field></div> }
+    let on_field = move |ev: web_sys::Event| on_field(st, fields, ev);
+    view! { <div class="fields" node_ref=node inner_html=markup on:input=on_field on:change=on_field></div> }
 }

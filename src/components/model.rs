@@ -6,6 +6,7 @@
 
 use super::controls::Scale;
 use super::fields::{field, per, slider, Field, FieldGroup, Kind};
+use super::{element, target_id};
 use crate::markup::{write_html, Html};
 use crate::state::use_state;
 use leptos::prelude::*;
@@ -58,18 +59,11 @@ pub fn ModelSection() -> impl IntoView {
             Source::Config => {}
         }
     };
-    // The radios are markup that follows the language; one effect keeps which is checked, one
-    // listener takes a choice.
-    Effect::new(move |_| {
-        let now = source.get();
-        for (s, id) in SOURCES {
-            if let Some(r) = element::<web_sys::HtmlInputElement>(id) {
-                r.set_checked(s == now);
-            }
-        }
-    });
+    // The radios are markup that follows the language, the one checked written from the
+    // source (which only they change, so the browser has checked it already); one listener
+    // takes a choice.
     let chosen = move |ev: web_sys::Event| {
-        let id = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).map(|e| e.id()).unwrap_or_default();
+        let id = target_id(&ev);
         if let Some((s, _)) = SOURCES.into_iter().find(|(_, i)| *i == id) {
             choose(s);
         }
@@ -133,19 +127,17 @@ fn PresetPicker() -> impl IntoView {
         crate::reactive::memo(move || st.query.with(|q| q.model.as_deref().and_then(catalog::preset).map(|p| p.id)));
     Effect::new(move |_| {
         let (f, s) = (filter.get(), st.s());
-        if let Some(list) = element::<web_sys::Element>("preset") {
-            list.set_inner_html(&options(&f, current.get(), s.dit_group));
+        let (list, found) = options(&f, current.get(), s.dit_group);
+        if let Some(el) = element::<web_sys::Element>("preset") {
+            el.set_inner_html(&list);
         }
-        let dit = |id: &&str| f.to_ascii_lowercase().split_whitespace().all(|w| id.contains(w));
-        let none = !f.trim().is_empty()
-            && !catalog::presets().iter().any(|p| matches(p, &f))
-            && !tunefit_core::diffusion::models::IDS.iter().any(dit);
+        let none = !f.trim().is_empty() && !found;
         if let Some(msg) = element::<web_sys::Element>("preset-msg") {
             msg.set_text_content(Some(if none { s.no_match } else { "" }));
         }
     });
     let typed = move |ev: web_sys::Event| {
-        let id = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).map(|e| e.id()).unwrap_or_default();
+        let id = target_id(&ev);
         let v = event_target_value(&ev);
         match (id.as_str(), ev.type_().as_str()) {
             ("preset-search", "input") => {
@@ -202,11 +194,19 @@ fn picker_markup(s: &crate::i18n::Strings, filter: &str) -> String {
 
 /// The preset list as markup: the presets matching `filter` by family (the selected one,
 /// `current`, always listed so the select never shows a wrong name), then the diffusion
-/// models found by their id, under `dit_group`.
-fn options(filter: &str, current: Option<&str>, dit_group: &str) -> String {
+/// models found by their id, under `dit_group`; and whether anything matched `filter`.
+fn options(filter: &str, current: Option<&str>, dit_group: &str) -> (String, bool) {
     let mut h = Html::new();
+    let mut found = false;
     for (fam, list) in catalog::families() {
-        let shown: Vec<_> = list.into_iter().filter(|p| matches(p, filter) || current == Some(p.id)).collect();
+        let shown: Vec<_> = list
+            .into_iter()
+            .filter(|p| {
+                let m = matches(p, filter);
+                found |= m;
+                m || current == Some(p.id)
+            })
+            .collect();
         if shown.is_empty() {
             continue;
         }
@@ -222,6 +222,7 @@ fn options(filter: &str, current: Option<&str>, dit_group: &str) -> String {
         .into_iter()
         .filter(|id| f.split_whitespace().all(|w| id.contains(w)))
         .collect();
+    found |= !dit.is_empty();
     if !dit.is_empty() {
         write_html!(h, r#"<optgroup label=""#, dit_group, r#"">"#);
         for id in dit {
@@ -229,7 +230,7 @@ fn options(filter: &str, current: Option<&str>, dit_group: &str) -> String {
         }
         write_html!(h, "</optgroup>");
     }
-    h.into_string()
+    (h.into_string(), found)
 }
 
 /// Opens the page of a diffusion model's link (components/diffusion.rs) in the page's language.
@@ -390,9 +391,9 @@ fn ConfigImport() -> impl IntoView {
     });
     let target = |ev: &web_sys::Event| ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok());
     let typed = move |ev: web_sys::Event| {
-        let id = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).map(|e| e.id()).unwrap_or_default();
+        let id = target_id(&ev);
         match id.as_str() {
-            "config-json" => apply(event_target_value(&ev)),
+            "config-json" if ev.type_() == "input" => apply(event_target_value(&ev)),
             "hub-repo" => repo.set(event_target_value(&ev)),
             "config-file" if ev.type_() == "change" => {
                 if let Some(f) = target(&ev).and_then(|i| i.files()).and_then(|f| f.get(0)) {
@@ -441,10 +442,6 @@ fn config_markup(s: &crate::i18n::Strings) -> String {
     write_html!(h, r#"</p></div><p id="config-status" data-testid="config-status" role="status""#);
     write_html!(h, r#" aria-live="polite" class="msg ok"></p>"#);
     h.into_string()
-}
-
-fn element<T: JsCast>(id: &str) -> Option<T> {
-    document().get_element_by_id(id).and_then(|e| e.dyn_into::<T>().ok())
 }
 
 /// Reads a dropped or chosen file as text and hands it to `then`.

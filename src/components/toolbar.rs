@@ -1,5 +1,6 @@
 //! Page-wide presentation toggles: language, theme and memory units, written as markup (one
-//! change listener), rewritten when one of them changes.
+//! change listener) that follows the language; the theme's and units' choice follow their
+//! signals in place, so a keyboard moving through them keeps its focus.
 
 use crate::format::Units;
 use crate::i18n::Lang;
@@ -65,8 +66,17 @@ pub fn Toolbar() -> impl IntoView {
             }
         }
     };
+    Effect::new(move |_| {
+        let (theme, units) = (st.theme.get(), st.units.get());
+        if let Some(sel) = super::element::<web_sys::HtmlSelectElement>("theme") {
+            sel.set_value(theme.code());
+        }
+        if let Some(r) = super::element::<web_sys::HtmlInputElement>(&format!("units-{}", units.code())) {
+            r.set_checked(true);
+        }
+    });
     view! {
         <div class="toolbar" role="group" aria-label="tunefit" on:change=changed
-            inner_html=move || toolbar_html(st.lang.get(), st.theme.get(), st.units.get())></div>
+            inner_html=move || toolbar_html(st.lang.get(), st.theme.get_untracked(), st.units.get_untracked())></div>
     }
 }

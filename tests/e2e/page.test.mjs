@@ -97,6 +97,8 @@ test('the memory panel: each term\'s figure and share, the bar in proportion, an
   // Units: every figure follows, the bar's label too.
   await page.getByTestId('units-gb').check();
   await page.waitForFunction(() => document.querySelector('[data-testid=units-symbol]').textContent === 'GB');
+  // The toolbar follows in place: the radio just chosen keeps the focus (a keyboard goes on).
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'units-gb');
   assert.ok(Math.abs((await total(page)) - last.memory.device / 1e9) < 0.01);
   assert.match(await page.getByTestId('stack').getAttribute('aria-label'), /GB/);
   assert.deepEqual(page.problems, []);
@@ -122,11 +124,17 @@ test('switching methods shows each method\'s settings and changes memory', async
   assert.equal(await page.getByTestId('lora-dropout-range').count(), 1);
   await page.getByTestId('method').selectOption('qlora');
   await page.getByTestId('quant').waitFor();
+  // As a person does, the select has the focus when it is used (Playwright's selectOption
+  // alone does not focus it).
+  await page.getByTestId('optim').focus();
   await page.getByTestId('optim').selectOption('galore-adamw');
   await page.getByTestId('galore-rank-input').waitFor();
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'optim');
+  // A field of another table that changes this one's fields keeps its own focus.
+  await page.getByTestId('method').focus();
   await page.getByTestId('method').selectOption('full');
   await page.getByTestId('quant').waitFor({ state: 'detached' });
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'method');
   assert.equal(await page.getByTestId('lora-dropout-range').count(), 0);
   assert.equal(await page.getByTestId('galore-rank-input').count(), 1);
   assert.deepEqual(page.problems, []);
