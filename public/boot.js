@@ -12,12 +12,13 @@ if (embed) {
   // Without a view of its own the widget is compact: the verdict and the memory (about 600 px).
   html.dataset.view = ['memory', 'fit', 'cost', 'full'].includes(p.get('view')) ? p.get('view') : 'compact';
 }
-// The config exporter (crates/tunefit-export) is a second wasm, loaded on the first call: the
-// Copy-config panel calls this when it opens (tests may call it too). A failed load is retried
-// on the next call. Resolves to export_json's JSON text, its warnings in `lang` ('en'|'ru').
-// The same module writes the Download JSON (`report_json`), Copy as Markdown
-// (`report_markdown`) and the summary's fixes (`fixes_tsv`), so the report's serializer, the
-// Markdown writer and the fix search are not in the first load.
+// The lazily loaded module (crates/tunefit-export) is a second wasm, loaded on the first call
+// that needs it; a failed load is retried on the next call. `tunefitExport` resolves to
+// export_json's JSON text, its warnings in `lang` ('en'|'ru'), for scripts and tests (the
+// Copy-config panel asks for its markup, `tunefitExportHtml`). The same module writes the
+// Download JSON (`report_json`), Copy as Markdown (`report_markdown`) and the summary's fixes
+// (`fixes_tsv`), so the report's serializer, the Markdown writer and the fix search are not in
+// the first load.
 let exporter;
 const lazy = (call) => {
   exporter ??= import('./tunefit-export.js').then(async (x) => {

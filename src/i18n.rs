@@ -912,9 +912,6 @@ pub struct ShareStrings {
     pub keep_mine: &'static str,
     // config export
     pub export_title: &'static str,
-    pub export_for: fn(fw: &str) -> String,
-    pub copy_config: &'static str,
-    pub export_warnings: &'static str,
     /// While the exporter's own wasm loads (the first time the panel opens).
     pub export_loading: &'static str,
     pub export_load_failed: fn(e: &str) -> String,
@@ -962,9 +959,6 @@ pub static SHARE_EN: ShareStrings = ShareStrings {
     use_link_prices: "Use the link's prices",
     keep_mine: "Keep mine",
     export_title: "Copy config",
-    export_for: |fw| format!("A starting config for {fw} with the settings of this estimate."),
-    copy_config: "Copy file",
-    export_warnings: "Not expressed in this config",
     export_loading: "Loading the config exporter…",
     export_load_failed: |e| format!("The config exporter could not be loaded ({e}). Close and reopen this panel to try again."),
     framework_desc: |fw| {
@@ -1011,9 +1005,6 @@ pub static SHARE_RU: ShareStrings = ShareStrings {
     use_link_prices: "Взять цены из ссылки",
     keep_mine: "Оставить мои",
     export_title: "Конфиг для фреймворка",
-    export_for: |fw| format!("Заготовка конфига для {fw} с настройками этой оценки."),
-    copy_config: "Копировать файл",
-    export_warnings: "Не выражено в этом конфиге",
     export_loading: "Загружается экспорт конфигов…",
     export_load_failed: |e| format!("Не удалось загрузить экспорт конфигов ({e}). Закройте и снова откройте эту панель, чтобы повторить."),
     framework_desc: |fw| {

@@ -12,7 +12,6 @@ use crate::svg_axis::{self, Axis, H, MB, ML, MR, MT, W};
 use crate::url::PlotX;
 use leptos::prelude::*;
 use tunefit_core::{dataset, solve, Query};
-use wasm_bindgen::JsCast;
 
 /// Sequence lengths of the curve: powers of two from 128 to 128k, plus the current one.
 pub fn seq_ladder(current: u32) -> Vec<u32> {
@@ -81,19 +80,13 @@ pub fn MemorySeqPlot() -> impl IntoView {
     // one effect follows the axis (the select keeps its focus), one listener takes a choice.
     Effect::new(move |_| {
         let (s, x) = (st.s(), st.plot_x());
-        let (title, desc) = if x == PlotX::Batch {
-            (s.plot_mem_batch, s.plot_mem_batch_desc)
-        } else {
-            (s.plot_mem_seq, s.plot_mem_seq_desc)
-        };
-        let doc = document();
+        let (title, desc) = titles(s, x);
         for (id, text) in [("plot-seq-title", title), ("plot-seq-desc", desc)] {
-            if let Some(el) = doc.get_element_by_id(id) {
+            if let Some(el) = super::element::<web_sys::Element>(id) {
                 el.set_text_content(Some(text));
             }
         }
-        if let Some(sel) = doc.get_element_by_id("plot-x").and_then(|e| e.dyn_into::<web_sys::HtmlSelectElement>().ok())
-        {
+        if let Some(sel) = super::element::<web_sys::HtmlSelectElement>("plot-x") {
             sel.set_value(x.code());
         }
     });
@@ -115,14 +108,18 @@ pub fn MemorySeqPlot() -> impl IntoView {
     }
 }
 
+/// The plot's title and description for axis `x`.
+fn titles(s: &Strings, x: PlotX) -> (&'static str, &'static str) {
+    match x {
+        PlotX::Batch => (s.plot_mem_batch, s.plot_mem_batch_desc),
+        PlotX::Seq => (s.plot_mem_seq, s.plot_mem_seq_desc),
+    }
+}
+
 /// The plot's title and description for axis `x`, and the choice of axis.
 fn head_markup(lang: Lang, x: PlotX) -> String {
     let s = lang.strings();
-    let (title, desc) = if x == PlotX::Batch {
-        (s.plot_mem_batch, s.plot_mem_batch_desc)
-    } else {
-        (s.plot_mem_seq, s.plot_mem_seq_desc)
-    };
+    let (title, desc) = titles(s, x);
     let mut h = Html::new();
     write_html!(h, r#"<h2 id="plot-seq-title">"#, title, r#"</h2><p class="muted small" id="plot-seq-desc">"#, desc);
     write_html!(h, r#"</p><div class="field"><label for="plot-x">"#, s.plot_against, r#"</label><select id="plot-x""#);

@@ -45,7 +45,7 @@ fn adapter(q: &Query) -> bool {
     q.method == Method::Adapter
 }
 fn prompt(q: &Query) -> bool {
-    matches!(q.method, Method::Prefix | Method::Prompt)
+    q.method.uses_virtual_tokens()
 }
 fn freeze(q: &Query) -> bool {
     q.method == Method::Freeze

@@ -160,11 +160,6 @@ pub fn embed_snippet(src: &str, origin: &str) -> String {
     h.into_string()
 }
 
-/// The text a lazily loaded module's promise resolves to; None when the module fails.
-async fn lazy_text(promise: Result<js_sys::Promise, JsValue>) -> Option<String> {
-    wasm_bindgen_futures::JsFuture::from(promise.ok()?).await.ok()?.as_string()
-}
-
 /// The page's link for the current query, with the person's prices when asked; the memory
 /// unit travels with it.
 fn share_url(st: AppState, with_prices: bool) -> String {
@@ -230,7 +225,7 @@ pub fn SharePanel() -> impl IntoView {
         let query = st.query.with_untracked(|q| q.to_query_string());
         let prices = st.prices.with_untracked(PriceBook::to_compact);
         spawn_local(async move {
-            let text = lazy_text(tunefit_markdown(&query, &prices, &page_base())).await;
+            let text = super::model::settle(tunefit_markdown(&query, &prices, &page_base())).await.ok();
             match text {
                 Some(m) => copy(m),
                 None => status.set(Some(sh().copy_failed.into())),
@@ -243,7 +238,7 @@ pub fn SharePanel() -> impl IntoView {
         let query = st.query.with_untracked(|q| q.to_query_string());
         let prices = st.prices.with_untracked(PriceBook::to_compact);
         spawn_local(async move {
-            let text = lazy_text(tunefit_report(&query, &prices)).await;
+            let text = super::model::settle(tunefit_report(&query, &prices)).await.ok();
             match text {
                 Some(j) if download("tunefit.json", "application/json", &j).is_some() => {
                     status.set(Some(sh().downloaded.into()))

@@ -51,9 +51,10 @@ pub fn Summary() -> impl IntoView {
     // element with one click listener for the fixes' buttons.
     let html = crate::reactive::memo(move || {
         let (u, lang) = (st.units.get(), st.lang.get());
-        let current = format!("{} {}", lang.code(), st.query.with(|q| q.to_query_string()));
         st.report.with(|r| {
             r.as_ref().ok().map_or_else(String::new, |r| {
+                // The fixes were asked for the report's own query (its canonical string).
+                let current = format!("{} {}", lang.code(), r.query);
                 fixes.with(|f| {
                     let tsv = f.split_once('\n').filter(|(k, _)| *k == current).map(|(_, tsv)| tsv);
                     summary_markup(lang, u, r, tsv).into_string()

@@ -1,11 +1,10 @@
-//! The config exporter as its own wasm module: `tunefit_core::export` and its templates are
-//! about 25 KB of gzipped wasm that only the Copy-config panel uses, so the page fetches this
-//! module when that panel opens instead of on first load (public/boot.js, `tunefitExport`).
-//! One function: a query string, a framework and the page's language in, the export as JSON
-//! out (`tunefit_core::export::export_json`'s format; the page reads it with
-//! `read_export_json`). The notes are rendered in the page's language here, from their own
-//! figures (`tunefit_core::export::Note`), so their sentences in both languages load with the
-//! exporter rather than with the page.
+//! The page's lazily loaded module (public/boot.js loads it on the first call that needs it):
+//! the config exporter (`tunefit_core::export` and its templates, about 25 KB of gzipped wasm)
+//! with the Copy-config panel's markup (`export_html`; `export_json` gives the same export as
+//! JSON, for scripts and tests), the reports, the fixes, the prices' readers and writers, the
+//! config.json reader, the memory chart, the planning panel and the diffusion page. Notes and
+//! messages are rendered in the page's language here, from their own figures, so their
+//! sentences in both languages load with this module rather than with the page.
 
 // No function over 100 lines (clippy.toml): a longer one is split into its steps.
 #![warn(clippy::too_many_lines)]
