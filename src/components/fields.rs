@@ -127,7 +127,7 @@ fn layout(fields: &[Field], q: &Query, lang: Lang) -> u64 {
 /// The most fields one table may hold (`layout`'s bits).
 pub const MAX_FIELDS: usize = 63;
 
-/// The disclosure's fields for `q` in `lang`.
+/// A table's fields for `q` in `lang`.
 fn write(h: &mut Html, fields: &[Field], q: &Query, lang: Lang) {
     let s = lang.strings();
     let mut open = false;
@@ -279,7 +279,6 @@ fn set_message(id: &str, text: &str) {
     }
 }
 
-/// Moves every shown element's value to the query's, leaving the box being typed in alone.
 /// What a field shows of `q`, as text: `sync` touches a field's elements only when this
 /// changed since it last did (a slider's move changes one field, and the elements of the
 /// forty others are left alone: DOM writes are most of an input's cost).
@@ -496,7 +495,6 @@ fn on_field(st: AppState, fields: &[Field], ev: web_sys::Event) {
 pub fn FieldGroup(fields: &'static [Field]) -> impl IntoView {
     let st = use_state();
     let shape = crate::reactive::memo(move || st.query.with(|q| layout(fields, q, st.lang.get())));
-    // The field last changed, to focus again when new markup replaces it.
     // The field of this group that had the focus when its markup was last rewritten (none
     // when the focus was elsewhere: another table's layout change must not pull it here).
     let focused = StoredValue::new(String::new());
