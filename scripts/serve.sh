@@ -4,8 +4,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
 source scripts/env.sh
-trunk build --release
-# The default page rendered into index.html, so it paints before the wasm arrives.
-node scripts/prerender.mjs dist
+./scripts/build-page.sh
 echo "tunefit: serving dist/ at http://127.0.0.1:8080/ (Ctrl-C stops)"
 exec node -e "import('./tests/e2e/harness.mjs').then((h) => h.serve({ root: 'dist', port: 8080 }))"

@@ -24,6 +24,14 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
 fi
 
+# The page's wasm is compiled by a pinned nightly that rebuilds std for size (build-page.sh):
+# it needs std's source and the wasm target; rustup fetches them from the Rust dist server.
+if ! rustup component list --toolchain "$PAGE_TOOLCHAIN" --installed 2>/dev/null | grep -q '^rust-src' \
+  || ! rustup target list --toolchain "$PAGE_TOOLCHAIN" --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+  say "installing $PAGE_TOOLCHAIN (minimal, rust-src, wasm32-unknown-unknown) for the page's wasm"
+  rustup toolchain install "$PAGE_TOOLCHAIN" --profile minimal --component rust-src --target wasm32-unknown-unknown
+fi
+
 if ! trunk --version 2>/dev/null | grep -qF "$TRUNK_VERSION"; then
   say "installing trunk $TRUNK_VERSION (several minutes on 2 cores)"
   # --locked: without it newer lightningcss/cssparser versions are picked and fail to build.
@@ -67,4 +75,7 @@ fi
 
 say "fetching crates"
 cargo fetch --quiet
+# Trunk builds offline; -Zbuild-std compiles std's own dependencies, so fetch those too.
+cargo "+$PAGE_TOOLCHAIN" fetch --quiet \
+  --manifest-path "$(rustc "+$PAGE_TOOLCHAIN" --print sysroot)/lib/rustlib/src/rust/library/Cargo.toml"
 say "ready"

@@ -24,9 +24,8 @@ tier "component tests (wasm-bindgen-test, headless Chromium)"
 cargo test -p tunefit-app --target wasm32-unknown-unknown
 
 tier "release build (trunk)"
-rm -rf dist
-trunk build --release
-node scripts/prerender.mjs dist
+# The page as it ships: Trunk with the page toolchain, then the prerendered first paint.
+./scripts/build-page.sh
 
 tier "size budget"
 node scripts/size-budget.mjs
