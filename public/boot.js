@@ -46,6 +46,13 @@ window.tunefitPlan = (kind, query, lang, gib, a, b) => lazy((x) => ({
   compare: () => x.calibration_html(query, a, lang, gib),
   case: () => x.measured_cases_json(query, a, lang),
 })[kind]());
+// The cost section's ranking (the table of offers, all of them when `all`, and the scatter),
+// with the person's own prices (their compact form), dated by the browser's clock. The page
+// asks as it starts; the module is fetched and compiled once the browser is idle, so it never
+// competes with the page's own first figures for the network or the CPU.
+const idle = () => new Promise((r) => (window.requestIdleCallback ?? setTimeout)(r, { timeout: 1500 }));
+window.tunefitCost = (query, prices, lang, all) =>
+  (exporter ? Promise.resolve() : idle()).then(() => lazy((x) => x.cost_html(query, prices, lang, all, today())));
 // The "Memory through one step" chart (the allocator replay, drawn as SVG markup).
 window.tunefitTimeline = (query, lang, gib) => lazy((x) => x.timeline_html(query, lang, gib));
 // The page of an image or video diffusion model's link (src/components/diffusion.rs): its

@@ -8,7 +8,8 @@
 //   and every other cached file (an older deployment's) is deleted.
 // - The config exporter (tunefit-export.js and its wasm) and the app's Russian build
 //   (tunefit-app-ru.js and its wasm) are not named in index.html: boot.js imports the first
-//   when the Copy-config panel opens, the second when the page is in Russian. They are cached
+//   once the page is idle after its first figures (the cost ranking is its markup), the
+//   second when the page is in Russian. They are cached
 //   with the page all the same, so both work offline, and, their names being fixed (Trunk's
 //   worker-type assets), fetched again whenever a different index.html (a new deployment)
 //   arrives.

@@ -21,7 +21,8 @@ const strict = process.env.TUNEFIT_BENCH_STRICT === '1';
 // 160–190 ms); linkMs: a shared link's own figures.
 // The phone's network (the first-paint issue): first paint ≤ 800 ms, the default figures ≤ 1.5 s.
 // recalcMs: the page-first issue's figure (median <= 4 ms).
-const TARGET = { recalcMs: 4, firstRenderMs: 500, firstPaintMs: 180, linkMs: 350, bundleKB: 300, mobilePaintMs: 800, mobileLiveMs: 1500 };
+// bundleKB: the first-paint issue's first load (at most 240 KB gzipped).
+const TARGET = { recalcMs: 4, firstRenderMs: 500, firstPaintMs: 180, linkMs: 350, bundleKB: 240, mobilePaintMs: 800, mobileLiveMs: 1500 };
 const BUDGET = strict ? TARGET : { recalcMs: 40, firstRenderMs: 2000, bundleKB: 350 };
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
@@ -114,17 +115,26 @@ try {
         ch.port1.onmessage = () => resolve(performance.now());
         ch.port2.postMessage(0);
       }));
+      // The cost ranking: the lazily loaded module's answer, a new table in the cost section.
+      const section = document.querySelector('[data-testid=cost-section]');
+      const ranked = new Promise((resolve) => {
+        const obs = new MutationObserver((ms) => {
+          const table = (n) => n.nodeType === 1 && n.querySelector('[data-testid=cost-table]');
+          if (ms.some((m) => [...m.addedNodes].some(table))) { obs.disconnect(); resolve(performance.now()); }
+        });
+        obs.observe(section, { childList: true, subtree: true });
+      });
       const t0 = performance.now();
       range.value = String(pos);
       range.dispatchEvent(new Event('input', { bubbles: true }));
-      const [t1, t2] = await Promise.all([first, all]);
-      out.push([t1 - t0, t2 - t0]);
+      const [t1, t2, t3] = await Promise.all([first, all, ranked]);
+      out.push([t1 - t0, t2 - t0, t3 - t0]);
       await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
     }
     return out;
   }, N);
 
-  // Opening Copy config the first time: the exporter's wasm is fetched, compiled and run.
+  // Opening Copy config the first time: the module answers (it came for the cost ranking).
   const exportMs = await page.evaluate(async () => {
     const t0 = performance.now();
     document.querySelector('[data-testid=export] summary').click();
@@ -137,17 +147,18 @@ try {
   const rows = [
     ['recalculation, input -> summary (verdict, time, cheapest offer), total and breakdown updated (median of ' + N + ')', median(times.map((t) => t[0])), TARGET.recalcMs, BUDGET.recalcMs, 'ms'],
     ['  same, p90', p90(times.map((t) => t[0])), null, null, 'ms'],
-    ['  input -> cost table, GPU table and plots too (they follow in that frame\'s animation callbacks; median)', median(times.map((t) => t[1])), null, null, 'ms'],
+    ['  input -> GPU table and memory plot too (they follow in that frame\'s animation callbacks; median)', median(times.map((t) => t[1])), null, null, 'ms'],
+    ['  input -> the cost ranking rewritten (the lazily loaded module\'s answer; median)', median(times.map((t) => t[2])), null, null, 'ms'],
     ['first contentful paint, default page (prerendered HTML; median of ' + LOADS + ')', home.paint, TARGET.firstPaintMs, null, 'ms'],
     ['first live figures, default page (wasm running; median)', median(firsts), TARGET.firstRenderMs, BUDGET.firstRenderMs, 'ms'],
     ['a shared link: first paint / its own figures (median)', link.paint, null, null, 'ms'],
     ['  its own figures', link.live, TARGET.linkMs, null, 'ms'],
     ['phone network (150 ms RTT, 1.6 Mbps, gzip): first contentful paint (median of ' + MOBILE_LOADS + ')', median(mobile.paints), TARGET.mobilePaintMs, null, 'ms'],
     ['  the default figures, live', median(mobile.lives), TARGET.mobileLiveMs, null, 'ms'],
-    ['opening Copy config the first time (loads the exporter wasm)', exportMs, null, null, 'ms'],
+    ['opening Copy config the first time (the module is loaded already, for the cost ranking)', exportMs, null, null, 'ms'],
     ['bundle, first load, gzipped wasm + JS + CSS', bundle.firstKB, TARGET.bundleKB, BUDGET.bundleKB, 'KB'],
     ['  first load of a page in Russian (the app\'s Russian build instead)', bundle.firstRuKB, null, null, 'KB'],
-    ['  lazily loaded (config exporter on opening Copy config; the Russian build)', bundle.lazyKB, null, null, 'KB'],
+    ['  lazily loaded (the module behind the cost ranking and the panels, once idle; the Russian build)', bundle.lazyKB, null, null, 'KB'],
   ];
   let failed = false;
   for (const [name, v, target, budget, unit] of rows) {

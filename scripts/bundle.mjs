@@ -1,8 +1,9 @@
 // Gzipped sizes of dist/'s wasm + JS + CSS, split the way a visit loads them:
 //   - first load: what index.html names (the loader, the app's JS and wasm, the CSS), all
 //     fetched before the first render;
-//   - lazy: every other wasm/JS/CSS file, fetched later on demand (the config exporter,
-//     crates/tunefit-export, when the Copy-config panel opens).
+//   - lazy: every other wasm/JS/CSS file, fetched later (the module crates/tunefit-export,
+//     once the page is idle after its first figures, for the cost ranking and the panels; the
+//     Russian build for a page in Russian).
 // sw.js is neither: the service worker runs beside the page, not in it.
 // Used by scripts/size-budget.mjs and scripts/bench.mjs.
 import { readdirSync, readFileSync } from 'node:fs';

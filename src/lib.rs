@@ -6,14 +6,14 @@
 
 pub mod app;
 pub mod components;
-pub mod format;
-pub mod i18n;
 pub mod markup;
 pub mod reactive;
 pub mod state;
 pub mod storage;
-pub mod svg_axis;
 pub mod url;
+
+// The words and formats are a crate of their own, shared with the lazily loaded module.
+pub use tunefit_text::{format, i18n, svg_axis};
 
 /// Mounts the calculator into <body>.
 pub fn mount() {

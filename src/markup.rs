@@ -2,12 +2,12 @@
 //! table, the cost scatter, the GPU table, the memory curve, the model's summary, the fixes,
 //! the embed's header and the "providers must have" chips.
 //!
-//! Why not `view!` there: the release build type-erases views (`erase_components`, worth
-//! 85 KB gzipped), and an erased element's rebuild removes and re-sets every one of its
-//! attributes and re-creates its reactive children. Re-rendering the 20-row cost table and
-//! its scatter that way took about 5 ms of each slider move's 8 ms budget. These sections
-//! have no state of their own, so they are written as one string and set as the element's
-//! `innerHTML` instead: one DOM call, parsed natively.
+//! Why not `view!` there: each element, listener and reactive attribute of a `view!` is its
+//! own code in the wasm, and re-rendering the 20-row cost table and its scatter through views
+//! took about 5 ms of each slider move's 8 ms budget (measured with type-erased views, whose
+//! rebuild removes and re-sets every attribute). These sections have no state of their own,
+//! so they are written as one string and set as the element's `innerHTML` instead: one DOM
+//! call, parsed natively.
 //!
 //! They are built as [`Html`] with [`write_html!`]: every part that is not a string literal
 //! of the source is escaped, so offer and provider names from a shared link (custom offers)

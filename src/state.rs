@@ -37,6 +37,9 @@ pub struct AppState {
     pub link_prices: RwSignal<Option<PriceBook>>,
     /// `embed=1`: the compact widget (laid out by CSS from public/boot.js's attributes).
     pub embed: bool,
+    /// Whether the page shows the cost ranking: a widget shows it only in its `cost` and `full`
+    /// views, so the others never load the module that writes it (components/cost.rs).
+    pub shows_cost: bool,
     passthrough: StoredValue<Vec<(String, String)>>,
     default_lang: Lang,
 }
@@ -82,6 +85,7 @@ impl AppState {
             prices_notice,
             link_prices: RwSignal::new(linked.prices),
             embed: prefs.embed(),
+            shows_cost: !prefs.embed() || matches!(prefs.view(), Some(url::View::Cost | url::View::Full)),
             lang: RwSignal::new(prefs.lang),
             theme: RwSignal::new(prefs.theme),
             units: RwSignal::new(prefs.units),

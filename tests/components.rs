@@ -132,6 +132,21 @@ fn stand_in_config_reader() {
     f.forget();
 }
 
+/// The cost section asks `window.tunefitCost` (public/boot.js loads the lazy module) for its
+/// ranking; a stand-in answers with the module's own function.
+fn stand_in_cost_ranking() {
+    use wasm_bindgen::{closure::Closure, JsValue};
+    let f = Closure::<dyn Fn(String, String, String, bool) -> js_sys::Promise>::new(
+        move |query: String, prices: String, lang: String, all: bool| {
+            js_sys::Promise::resolve(&JsValue::from_str(&tunefit_export::cost_html(
+                &query, &prices, &lang, all, 20_000.0,
+            )))
+        },
+    );
+    js_sys::Reflect::set(&web_sys::window().unwrap(), &"tunefitCost".into(), f.as_ref()).unwrap();
+    f.forget();
+}
+
 /// Waits, up to 2 s, until `ok` holds: the page's tasks finish when the machine lets them, so a
 /// step is awaited by what it shows, not by a fixed time.
 async fn until(mut ok: impl FnMut() -> bool) -> bool {
@@ -208,7 +223,7 @@ fn log_scale_round_trips_and_clamps() {
 /// whose markup a pure function writes.
 #[wasm_bindgen_test]
 fn markup_escapes_names_so_they_stay_text() {
-    use tunefit_app::components::{cost, gpu_table, model, share, summary};
+    use tunefit_app::components::{gpu_table, model, share, summary};
     use tunefit_app::markup::{write_html, Html};
     let hostile: &'static str = r#"<img src=x onerror="window.pwned=1">&'x"#;
     // Detached: nothing in it loads, but an <img> the parser made would still be found.
@@ -232,9 +247,10 @@ fn markup_escapes_names_so_they_stay_text() {
         o.provider = hostile;
         o.gpu = hostile;
     }
+    let c = Lang::En.cost();
+    let mut both = tunefit_export::cost_table::table_markup(c, Lang::En, Some(&cost), false, 20_000.0);
+    both.html(&tunefit_export::cost_table::scatter_markup(c, Lang::En, &cost));
     let s = Lang::En.strings();
-    let mut both = cost::table_markup(s, Lang::En, Some(&cost), false);
-    both.html(&cost::scatter_markup(s, Lang::En, &cost));
     show(both.as_str());
     let first = one("[data-testid=offer-row] th");
     assert_eq!(first.text_content().unwrap(), hostile);
@@ -327,6 +343,7 @@ fn formatting_never_shows_nan() {
 #[wasm_bindgen_test]
 async fn russian_page_shows_the_warnings_in_russian() {
     let search = "?v=1&params=7b&optim=paged-adamw&lang=ru";
+    stand_in_cost_ranking();
     let root = mount_at(search).await;
     let q = tunefit_core::Query::parse("params=7b&optim=paged-adamw").unwrap();
     let r = tunefit_core::evaluate(&q).unwrap();
@@ -347,7 +364,7 @@ async fn russian_page_shows_the_warnings_in_russian() {
     }
     let paged = text(&root, "warnings");
     assert!(paged.contains("страничного оптимизатора") && !paged.contains("managed memory"), "{paged}");
-    let rec = text(&root, "recommendation");
+    let rec = wait_for(&root, "recommendation").await.text_content().unwrap_or_default();
     assert!(rec.contains("Дешевле всего") && !rec.contains("Cheapest"), "{rec}");
 }
 

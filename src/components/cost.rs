@@ -1,111 +1,78 @@
-//! Time and cost: the core's ranked offers (`Report.cost`) as a table with on-demand and
-//! spot side by side, the cheapest and fastest highlighted, the plain-words recommendation,
-//! and a cost-against-time scatter with the Pareto front.
+//! Time and cost: the run's time in two sentences, then the core's ranked offers as a table
+//! with on-demand and spot side by side, the plain-words recommendation and a cost-against-time
+//! scatter. The ranking's markup is written by the lazily loaded module
+//! (crates/tunefit-export/src/cost_table.rs, through public/boot.js's `tunefitCost`): the
+//! section is below the first screen, its rendering was 11 KB of the gzipped first load, and
+//! the service worker fetches that module with the page anyway. This component asks for it
+//! with the query as of the last frame (deferred.rs), the person's prices and the language,
+//! keeps the "show all" choice, and says when the module is loading or cannot be loaded.
 
-use crate::format::{hours, money, number, usd};
-use crate::i18n::{Lang, Strings};
+use super::share::action_of;
+use crate::format::{hours, number};
+use crate::i18n::Lang;
 use crate::markup::{write_html, Html};
 use crate::state::use_state;
-use crate::svg_axis::{self, Axis, H, MB, ML, MT, W};
 use leptos::prelude::*;
-use std::collections::BTreeMap;
-use tunefit_core::advice::{CostReport, RankedOffer};
+use leptos::task::spawn_local;
+use wasm_bindgen::prelude::*;
 
-/// Rows shown before "show all".
-const FIRST_ROWS: usize = 20;
-
-/// One offer with both of its prices, as a table row (borrowing the core's ranking: the
-/// table and the row count each group it on every input).
-#[derive(Debug, Clone, PartialEq)]
-pub struct OfferRow<'a> {
-    pub offer: &'static str,
-    pub provider: &'static str,
-    pub gpu: &'static str,
-    pub gpus: u32,
-    pub instances: u32,
-    pub on_demand: Option<&'a RankedOffer>,
-    pub spot: Option<&'a RankedOffer>,
+#[wasm_bindgen]
+extern "C" {
+    /// public/boot.js: the module's `cost_html`; resolves to the ranking's markup.
+    #[wasm_bindgen(catch, js_name = tunefitCost)]
+    fn tunefit_cost(query: &str, prices: &str, lang: &str, all: bool) -> Result<js_sys::Promise, JsValue>;
 }
 
-impl OfferRow<'_> {
-    /// The row's rank key: its lower total cost.
-    pub fn best_usd(&self) -> f64 {
-        [self.on_demand, self.spot].into_iter().flatten().map(|o| o.usd_total).fold(f64::INFINITY, f64::min)
-    }
-}
-
-/// Groups the core's ranking (one entry per offer and pricing) into one row per offer,
-/// keeping the core's order: a row sits where its cheaper price ranked.
-pub fn rows(c: &CostReport) -> Vec<OfferRow<'_>> {
-    // Row of each (offer, instances): hundreds of offers, so no linear search per entry.
-    let mut at: BTreeMap<(&str, u32), usize> = BTreeMap::new();
-    let mut out: Vec<OfferRow> = Vec::new();
-    for o in &c.offers {
-        let i = *at.entry((o.offer, o.instances)).or_insert_with(|| {
-            out.push(OfferRow {
-                offer: o.offer,
-                provider: o.provider,
-                gpu: o.gpu,
-                gpus: o.gpus,
-                instances: o.instances,
-                on_demand: None,
-                spot: None,
-            });
-            out.len() - 1
-        });
-        if o.pricing == "spot" {
-            out[i].spot = Some(o)
-        } else {
-            out[i].on_demand = Some(o)
-        }
-    }
-    out
-}
-
-/// The recommendation in the page's language, sentence by sentence (the core's `notes`).
-fn recommendation(lang: Lang, c: &CostReport) -> String {
-    if lang == Lang::En || c.notes.is_empty() {
-        return c.recommendation.clone();
-    }
-    c.notes.iter().map(|n| n.text(lang.core())).collect::<Vec<_>>().join(" ")
-}
-
-fn same(a: &RankedOffer, b: &Option<RankedOffer>) -> bool {
-    b.as_ref().is_some_and(|b| b.offer == a.offer && b.pricing == a.pricing && b.instances == a.instances)
+/// The section's own line (loading, or why the module is missing) as markup.
+fn line(class: &str, testid: &str, text: &str) -> String {
+    let mut h = Html::new();
+    write_html!(h, r#"<p class=""#, class, r#"" role="status" data-testid=""#, testid, r#"">"#, text, "</p>");
+    h.into_string()
 }
 
 #[component]
 pub fn CostSection() -> impl IntoView {
     let st = use_state();
-    let cost = Memo::new(move |_| st.report.with(|r| r.as_ref().ok().and_then(|r| r.cost.clone())));
     let time = Memo::new(move |_| st.report.with(|r| r.as_ref().ok().and_then(|r| r.time.clone())));
     let show_all = RwSignal::new(false);
-    // How many rows the ranking has; the button below the table appears past FIRST_ROWS.
-    let total = Memo::new(move |_| cost.with(|c| c.as_ref().map_or(0, |c| rows(c).len())));
+    let ranking = RwSignal::new(String::new());
+    // The latest question's answer wins; a module that could not be loaded is asked again
+    // with the next change, saying it is loading meanwhile.
+    let asked = StoredValue::new(0u32);
+    let failed = StoredValue::new(false);
+    Effect::new(move |_| {
+        if !st.shows_cost {
+            return;
+        }
+        let query = st.frame.with(|q| q.to_query_string());
+        let prices = st.prices.with(|p| p.to_compact());
+        let (lang, all) = (st.lang.get().built(), show_all.get());
+        let n = asked.get_value().wrapping_add(1);
+        asked.set_value(n);
+        let s = lang.strings();
+        if failed.get_value() || ranking.with_untracked(String::is_empty) {
+            ranking.set(line("muted", "cost-loading", s.cost_loading));
+        }
+        spawn_local(async move {
+            let answer = super::model::settle(tunefit_cost(&query, &prices, lang.code(), all)).await;
+            if asked.get_value() != n {
+                return;
+            }
+            failed.set_value(answer.is_err());
+            ranking.set(answer.unwrap_or_else(|why| line("notice warn", "cost-error", &(s.cost_load_failed)(&why))));
+        });
+    });
+    // The "show all" button is the module's markup: one listener on the section.
+    let act = move |ev: web_sys::MouseEvent| {
+        if action_of(&ev).as_deref() == Some("show-all") {
+            show_all.update(|v| *v = !*v);
+        }
+    };
     view! {
-        <section class="card" aria-labelledby="cost-title" data-testid="cost-section">
+        <section class="card" aria-labelledby="cost-title" data-testid="cost-section" on:click=act>
             <h2 id="cost-title">{move || st.s().cost_title}</h2>
             <div class="contents" inner_html=move || time.with(|t| time_markup(st.lang.get(), t.as_ref()))></div>
-            // The recommendation, warnings and table: text markup (markup.rs says why). Like the
-            // GPU table it follows on the animation frame (deferred.rs), before that frame is
-            // painted: a drag's inputs within one frame rebuild it once.
-            <div inner_html=move || {
-                st.frame.track();
-                st.prices.track();
-                let (lang, all) = (st.lang.get(), show_all.get());
-                cost.with_untracked(|c| table_markup(st.s(), lang, c.as_ref(), all).into_string())
-            }></div>
-            <button type="button" data-testid="show-all-offers" hidden=move || total.get() <= FIRST_ROWS aria-expanded=move || show_all.get().to_string()
-                on:click=move |_| show_all.update(|v| *v = !*v)>
-                {move || if show_all.get() { st.s().show_fewer.to_string() } else { (st.s().show_more)(total.get().saturating_sub(FIRST_ROWS)) }}
-            </button>
-            // The scatter is a plot: like the memory curve it follows on the animation frame
-            // (deferred.rs), before that frame is painted.
-            <div inner_html=move || {
-                st.frame.track();
-                st.prices.track();
-                cost.with_untracked(|c| c.as_ref().map(|c| scatter_markup(st.s(), st.lang.get(), c).into_string()).unwrap_or_default())
-            }></div>
+            <div class="contents" inner_html=ranking></div>
         </section>
     }
 }
@@ -127,302 +94,4 @@ fn time_markup(lang: Lang, t: Option<&tunefit_core::time::TimeEstimate>) -> Stri
         write_html!(h, r#"<p class="muted" data-testid="time-parts">"#, parts, "</p>");
     }
     h.into_string()
-}
-
-/// One provider's row: the offer's facts, then on-demand and spot cost with their badges.
-fn offer_row(h: &mut Html, s: &Strings, lang: Lang, c: &CostReport, r: &OfferRow, today_days: f64) {
-    // What a person checks before renting: the price per GPU-hour, the region, the price's
-    // date and confidence, marked when stale.
-    let facts = r
-        .on_demand
-        .or(r.spot)
-        .map(|o| {
-            format!(
-                "{} · {} · {} ({}){}",
-                (s.per_gpu_hour)(&money(o.usd_per_gpu_hour(), o.currency, lang)),
-                crate::i18n::offer_place(lang, o.region),
-                o.snapshot_date,
-                crate::i18n::offer_place(lang, o.confidence),
-                if o.is_stale(today_days) { s.stale_price } else { "" }
-            )
-        })
-        .unwrap_or_default();
-    // What decides a fine-tuning job beyond the price (data/providers.csv): billing unit,
-    // persistent storage and egress prices, access, a network between instances.
-    let pf = tunefit_core::dataset::provider(r.provider).map(|p| provider_facts(p, s, lang)).unwrap_or_default();
-    write_html!(
-        h,
-        r#"<tr data-testid="offer-row" data-best-usd=""#,
-        r.best_usd(),
-        r#""><th scope="row">"#,
-        r.provider,
-        r#"<small class="muted facts" data-testid="provider-facts">"#,
-        pf,
-        r#"</small></th><td data-label=""#,
-        s.col_gpu,
-        r#"">"#
-    );
-    if r.instances > 1 {
-        write_html!(h, r.instances, " × ");
-    }
-    write_html!(
-        h,
-        r.gpus,
-        " × ",
-        r.gpu,
-        r#"<small class="muted facts" data-testid="offer-facts">"#,
-        facts,
-        "</small></td>"
-    );
-    for (o, kind, label) in [(r.on_demand, "od", s.on_demand), (r.spot, "spot", s.spot)] {
-        let Some(o) = o else {
-            write_html!(h, r#"<td class="num muted" data-label=""#, label, r#"">—</td>"#);
-            continue;
-        };
-        let (cheapest, fastest) = (same(o, &c.cheapest), same(o, &c.fastest));
-        write_html!(h, r#"<td class="num"#);
-        if cheapest || fastest {
-            write_html!(h, " best");
-        }
-        write_html!(
-            h,
-            r#"" data-testid=""#,
-            kind,
-            r#"-cost" data-usd=""#,
-            o.usd_total,
-            r#"" data-label=""#,
-            label,
-            r#""><span class="usd">"#,
-            money(o.usd_total, o.currency, lang),
-            r#"</span><small class="muted"> · "#,
-            hours(o.hours, lang),
-            "</small>"
-        );
-        if cheapest {
-            write_html!(h, r#"<span class="badge ok" data-testid="cheapest">"#, s.cheapest, "</span>");
-        }
-        if fastest {
-            write_html!(h, r#"<span class="badge warn" data-testid="fastest">"#, s.fastest, "</span>");
-        }
-        if r.on_demand.is_some_and(|od| o.spot_needs_check(od)) {
-            write_html!(h, r#"<span class="badge warn" data-testid="spot-check">"#, s.spot_check, "</span>");
-        }
-        write_html!(h, "</td>");
-    }
-    write_html!(h, "</tr>");
-}
-
-/// The recommendation, the cost warnings and the ranked table (the first FIRST_ROWS rows
-/// unless `all`), or the pending message when there is no cost yet.
-pub fn table_markup(s: &Strings, lang: Lang, c: Option<&CostReport>, all: bool) -> Html {
-    let mut h = Html::with_capacity(8 << 10);
-    let Some(c) = c else {
-        write_html!(h, r#"<p class="muted">"#, s.cost_pending, "</p>");
-        return h;
-    };
-    if !c.recommendation.is_empty() {
-        write_html!(
-            h,
-            r#"<p class="recommendation" data-testid="recommendation"><strong>"#,
-            s.recommendation,
-            ": </strong>",
-            recommendation(lang, c),
-            "</p>"
-        );
-    }
-    // Which rates the figures went through, and of which day; a rate older than a price may be
-    // is marked as a price is.
-    let today_days = js_sys::Date::now() / 86_400_000.0;
-    if !c.rates.is_empty() {
-        write_html!(h, r#"<p class="muted small" data-testid="rate">"#, s.converted);
-        for (i, r) in c.rates.iter().enumerate() {
-            write_html!(
-                h,
-                if i > 0 { ";" } else { "" },
-                " 1 USD = ",
-                number(r.per_usd, if r.per_usd >= 10.0 { 2 } else { 4 }, lang),
-                " ",
-                r.code,
-                " (",
-                crate::i18n::offer_place(lang, r.source),
-                ", ",
-                r.date,
-                if tunefit_core::advice::age_days(r.date, today_days)
-                    .is_some_and(|d| d > tunefit_core::advice::STALE_AFTER_DAYS)
-                {
-                    s.stale_price
-                } else {
-                    ""
-                },
-                ")"
-            );
-        }
-        write_html!(h, ".</p>");
-    }
-    if !c.warnings.is_empty() {
-        write_html!(h, r#"<ul class="notice warn">"#);
-        for w in &c.warnings {
-            write_html!(h, r#"<li data-code=""#, w.code(), r#"">"#, w.text(lang.core()), "</li>");
-        }
-        write_html!(h, "</ul>");
-    }
-    // Focusable, so a keyboard reaches what is scrolled out of view.
-    write_html!(
-        h,
-        r#"<div class="scroll" tabindex="0"><table class="data" data-testid="cost-table"><thead><tr><th scope="col">"#,
-        s.col_provider,
-        r#"</th><th scope="col">"#,
-        s.col_gpu,
-        r#"</th><th scope="col" class="num">"#,
-        s.col_cost,
-        " (",
-        s.on_demand,
-        r#")</th><th scope="col" class="num">"#,
-        s.col_cost,
-        " (",
-        s.spot,
-        ")</th></tr></thead><tbody>"
-    );
-    for r in rows(c).iter().take(if all { usize::MAX } else { FIRST_ROWS }) {
-        offer_row(&mut h, s, lang, c, r, today_days);
-    }
-    write_html!(h, "</tbody></table></div>");
-    h
-}
-
-/// A provider's facts in one line: "per-second billing · storage $0.08/GB-month · egress
-/// $0.09/GB · SSH, Docker, Jupyter · multi-node".
-fn provider_facts(p: &tunefit_core::dataset::Provider, s: &Strings, lang: Lang) -> String {
-    let mut parts: Vec<String> = vec![(s.billing_per)(p.billing.as_str())];
-    if let Some(x) = p.storage_usd_gb_month {
-        parts.push((s.storage_price)(&usd(x, lang)));
-    }
-    if let Some(x) = p.egress_usd_gb {
-        parts.push((s.egress_price)(&usd(x, lang)));
-    }
-    let access: Vec<&str> = [(p.ssh, "SSH"), (p.docker, "Docker"), (p.jupyter, "Jupyter")]
-        .iter()
-        .filter(|(b, _)| *b)
-        .map(|(_, n)| *n)
-        .collect();
-    if !access.is_empty() {
-        parts.push(access.join(", "));
-    }
-    if p.internode_gb_s.is_some() {
-        parts.push(s.multi_node.into());
-    }
-    parts.join(" · ")
-}
-
-/// Ticks at the powers of ten between `lo` and `hi` (log axes), or two inside the range when
-/// it spans less than a decade.
-fn ticks(lo: f64, hi: f64) -> Vec<f64> {
-    let mut t = Vec::new();
-    let mut v = 10f64.powf(lo.log10().ceil());
-    while v <= hi {
-        t.push(v);
-        v *= 10.0;
-    }
-    if t.len() < 2 {
-        t = vec![lo * 1.3, hi / 1.3];
-    }
-    t
-}
-
-/// Cost against time, log-log: every priced offer as a dot, the Pareto front as a line.
-/// The dots are drawn as two paths (on-demand, spot) so hundreds of offers stay two nodes.
-/// Empty when no offer has a finite, positive cost and time.
-pub fn scatter_markup(s: &Strings, lang: Lang, c: &CostReport) -> Html {
-    let pts: Vec<&RankedOffer> = c
-        .offers
-        .iter()
-        .filter(|o| o.hours > 0.0 && o.usd_total > 0.0 && o.hours.is_finite() && o.usd_total.is_finite())
-        .collect();
-    let mut h = Html::with_capacity(4 << 10);
-    if pts.is_empty() {
-        return h;
-    }
-    let span = |f: fn(&RankedOffer) -> f64| {
-        let lo = pts.iter().map(|o| f(o)).fold(f64::INFINITY, f64::min);
-        let hi = pts.iter().map(|o| f(o)).fold(0.0, f64::max);
-        // Pad a decade-fraction each side; a single point still gets a range.
-        (lo / 1.3, (hi * 1.3).max(lo * 2.0))
-    };
-    let (tlo, thi) = span(|o| o.hours);
-    let (clo, chi) = span(|o| o.usd_total);
-    let mr = 16.0;
-    let x = Axis { lo: tlo, hi: thi, log: true, from: ML, to: W - mr };
-    let y = Axis { lo: clo, hi: chi, log: true, from: H - MB, to: MT };
-    let cost = |x: f64| money(x, c.currency, lang);
-    let cheapest =
-        c.cheapest.as_ref().map(|o| format!("{} {} {}", o.provider, o.gpu, cost(o.usd_total))).unwrap_or_default();
-    write_html!(
-        h,
-        r#"<figure class="plotfig" data-testid="plot-cost-time"><figcaption><strong>"#,
-        s.plot_cost_time,
-        r#"</strong> — <span class="muted small">"#,
-        s.plot_cost_time_desc,
-        r#"</span></figcaption><svg viewBox="0 0 "#,
-        W,
-        " ",
-        H,
-        r#"" class="plot" role="img" aria-label=""#,
-        s.plot_cost_time,
-        ": ",
-        s.cheapest,
-        " — ",
-        cheapest,
-        r#"">"#
-    );
-    svg_axis::x_ticks(&mut h, &x, &y, &ticks(tlo, thi), &|t| hours(t, lang), true);
-    svg_axis::y_ticks(&mut h, &x, &y, &ticks(clo, chi), &|t| cost(t));
-    svg_axis::titles(&mut h, &x, &y, &s.axis_time, &s.axis_cost);
-    for (spot, class, id) in [(false, "dots", "dots-on-demand"), (true, "dots spot", "dots-spot")] {
-        write_html!(h, r#"<path class=""#, class, r#"" data-testid=""#, id, r#"" d=""#);
-        for o in pts.iter().filter(|o| (o.pricing == "spot") == spot) {
-            write_html!(h, format_args!("M{:.1} {:.1}h0", x.map(o.hours), y.map(o.usd_total)));
-        }
-        write_html!(h, r#""/>"#);
-    }
-    write_html!(h, r#"<polyline class="pareto" data-testid="pareto" points=""#);
-    for (i, o) in c.pareto.iter().enumerate() {
-        if i > 0 {
-            write_html!(h, " ");
-        }
-        write_html!(h, format_args!("{:.1},{:.1}", x.map(o.hours), y.map(o.usd_total)));
-    }
-    write_html!(h, r#""><title>"#, s.pareto, "</title></polyline>");
-    for (o, class) in [(&c.cheapest, "mark cheapest"), (&c.fastest, "mark fastest")] {
-        if let Some(o) = o {
-            write_html!(
-                h,
-                r#"<circle class=""#,
-                class,
-                r#"" cx=""#,
-                x.map(o.hours),
-                r#"" cy=""#,
-                y.map(o.usd_total),
-                r#"" r="6"><title>"#,
-                format_args!(
-                    "{} {}: {}, {}",
-                    o.provider,
-                    o.gpu,
-                    money(o.usd_total, c.currency, lang),
-                    hours(o.hours, lang)
-                ),
-                "</title></circle>"
-            );
-        }
-    }
-    write_html!(
-        h,
-        r#"</svg><p class="legend small"><span class="key od"></span>"#,
-        s.on_demand,
-        r#" <span class="key spot"></span>"#,
-        s.spot,
-        r#" <span class="key front"></span>"#,
-        s.pareto,
-        "</p></figure>"
-    );
-    h
 }

@@ -9,6 +9,7 @@
 // No function over 100 lines (clippy.toml): a longer one is split into its steps.
 #![warn(clippy::too_many_lines)]
 
+pub mod cost_table;
 pub mod diffusion_page;
 pub mod export_panel;
 pub mod plan_panel;
@@ -37,6 +38,15 @@ pub fn export_html(query: &str, framework: &str, lang: &str, tab: usize) -> Stri
 #[wasm_bindgen]
 pub fn report_json(query: &str, prices: &str, today: f64) -> String {
     tunefit_core::report::report_json(query, prices, today)
+}
+
+/// The cost section's ranking as markup (cost_table.rs): the recommendation, the table of
+/// offers (all of them when `all`), the button that shows the rest and the scatter, for
+/// `query` with the person's price book (its compact form, or empty), in `lang`, prices dated
+/// on `today` (days since 1970).
+#[wasm_bindgen]
+pub fn cost_html(query: &str, prices: &str, lang: &str, all: bool, today: f64) -> String {
+    cost_table::html(query, prices, lang, all, today).into_string()
 }
 
 /// The report as Markdown with the page's link (the page's Copy as Markdown).

@@ -5,7 +5,8 @@
 //!
 //! The geometry is pure, so it is tested without a browser.
 
-use crate::markup::{write_html, Html};
+use tunefit_core::markup::Html;
+use tunefit_core::write_html;
 
 /// Plot box in SVG user units.
 pub const W: f64 = 640.0;

@@ -94,10 +94,6 @@ pub struct Strings {
     pub sec_job: &'static str,
     pub sec_run: &'static str,
     pub timeline_title: &'static str,
-    pub billing_per: fn(unit: &str) -> String,
-    pub storage_price: fn(usd: &str) -> String,
-    pub egress_price: fn(usd: &str) -> String,
-    pub multi_node: &'static str,
     pub must_have: &'static str,
     pub sec_method_details: &'static str,
     pub advanced: fn(changed: usize) -> String,
@@ -184,9 +180,6 @@ pub struct Strings {
     pub runs: &'static str,
     pub pricing: &'static str,
     pub currency: &'static str,
-    /// Before the rates the cost figures went through ("… 1 USD = 76.04 RUB (Bank of Russia,
-    /// 2026-01-23).").
-    pub converted: &'static str,
     pub ckpt_interval: &'static str,
     // units
     pub u_billion: &'static str,
@@ -263,27 +256,18 @@ pub struct Strings {
     pub plan_title: &'static str,
     /// The embedded widget's link to the whole calculator with the same settings.
     pub open_full: &'static str,
-    pub per_gpu_hour: fn(usd: &str) -> String,
-    pub stale_price: &'static str,
-    pub spot_check: &'static str,
     // cost
     pub cost_title: &'static str,
-    pub cost_pending: &'static str,
-    pub col_provider: &'static str,
+    /// The cost ranking while the module that writes it loads, and why it could not be loaded.
+    pub cost_loading: &'static str,
+    pub cost_load_failed: fn(e: &str) -> String,
     pub col_count: &'static str,
     pub col_price: &'static str,
     pub col_time: &'static str,
-    pub col_cost: &'static str,
-    pub on_demand: &'static str,
-    pub spot: &'static str,
     pub cheapest: &'static str,
-    pub fastest: &'static str,
-    pub recommendation: &'static str,
     pub time_summary: fn(hours: &str, tokens_per_s: &str, gpus: u32, gpu: &str) -> String,
     /// The run's parts: steps, start-up, saves, and the model-FLOPs utilisation.
     pub time_parts: fn(steps: &str, startup_min: &str, saves: u32, save_min: &str, mfu: &str, dtype: &str) -> String,
-    pub show_more: fn(n: usize) -> String,
-    pub show_fewer: &'static str,
     // plots
     pub plot_mem_seq: &'static str,
     pub plot_mem_seq_desc: &'static str,
@@ -294,11 +278,6 @@ pub struct Strings {
     pub axis_batch: &'static str,
     /// Label of the memory plot's choice of horizontal axis.
     pub plot_against: &'static str,
-    pub plot_cost_time: &'static str,
-    pub plot_cost_time_desc: &'static str,
-    pub axis_time: &'static str,
-    pub axis_cost: &'static str,
-    pub pareto: &'static str,
     // notices
     pub warnings: &'static str,
     pub bad_link: &'static str,
@@ -430,10 +409,6 @@ pub static EN: Strings = Strings {
     sec_job: "Job",
     sec_run: "Batch and job size",
     timeline_title: "Memory through one step",
-    billing_per: |u| format!("{u} billing"),
-    storage_price: |x| format!("storage {x}/GB-month"),
-    egress_price: |x| format!("egress {x}/GB"),
-    multi_node: "multi-node",
     must_have: "Providers must have",
     sec_method_details: "Method details",
     advanced: |n| {
@@ -513,7 +488,6 @@ pub static EN: Strings = Strings {
     runs: "Runs",
     pricing: "Pricing",
     currency: "Currency",
-    converted: "Prices converted at",
     ckpt_interval: "Checkpoint interval",
     nodes: "Nodes",
     tp: "Tensor parallel",
@@ -588,30 +562,22 @@ pub static EN: Strings = Strings {
     summary_time: |h, n, g| format!("{h} on {n} × {g}"),
     summary_cost: |c, n, g, p| format!("cheapest {c} on {n} × {g} at {p}"),
     sec_your_gpu: "Your GPU",
-    per_gpu_hour: |u| format!("{u}/GPU-h"),
-    stale_price: " · older than 60 days",
-    spot_check: "far below on-demand: check",
     fixes_title: "Changes that make it fit (✓: this change alone); a click applies one:",
     plan_title: "Plan a run · compare with my run",
     open_full: "Open in tunefit ↗",
     cost_title: "Offers ranked by total cost",
-    cost_pending: "Time and cost appear here once the dataset of offers is loaded.",
-    col_provider: "Provider",
+    cost_loading: "Ranking the offers…",
+    cost_load_failed: |e| {
+        format!("The ranking of offers could not be loaded ({e}); it is asked for again with the next change.")
+    },
     col_count: "GPUs",
     col_price: "Price / h",
     col_time: "Time",
-    col_cost: "Total cost",
-    on_demand: "on-demand",
-    spot: "spot",
     cheapest: "cheapest",
-    fastest: "fastest",
-    recommendation: "Recommendation",
     time_summary: |h, t, n, g| format!("Training time: {h} at {t} tokens/s on {n} × {g}"),
     time_parts: |st, up, n, sv, mfu, dt| {
         format!("steps {st} + start-up {up} min + {n} checkpoint save(s) {sv} min; MFU {mfu} %, {dt} matmuls")
     },
-    show_more: |n| format!("Show {n} more offers"),
-    show_fewer: "Show fewer offers",
     plot_mem_seq: "Memory against sequence length",
     plot_mem_seq_desc: "Device memory per GPU at each sequence length, with each GPU's memory as a horizontal line.",
     axis_seq: "sequence length (tokens)",
@@ -620,11 +586,6 @@ pub static EN: Strings = Strings {
     plot_mem_batch_desc: "Device memory per GPU at each micro-batch size, with each GPU's memory as a horizontal line.",
     axis_batch: "micro-batch (sequences)",
     plot_against: "Plot against",
-    plot_cost_time: "Cost against time",
-    plot_cost_time_desc: "Each offer as a point; the line joins the offers no other beats on both cost and time.",
-    axis_time: "time (h)",
-    axis_cost: "cost (USD)",
-    pareto: "Pareto front",
     warnings: "Warnings",
     bad_link: "Some settings in the link were not understood; they keep their defaults and the rest applies:",
     dismiss: "Dismiss",
@@ -649,19 +610,6 @@ pub static RU: Strings = Strings {
     sec_job: "Задача",
     sec_run: "Батч и объём задачи",
     timeline_title: "Память на протяжении шага",
-    billing_per: |u| {
-        format!(
-            "оплата {}",
-            match u {
-                "per-second" => "посекундная",
-                "per-minute" => "поминутная",
-                _ => "почасовая",
-            }
-        )
-    },
-    storage_price: |x| format!("хранилище {x}/ГБ в месяц"),
-    egress_price: |x| format!("исходящий трафик {x}/ГБ"),
-    multi_node: "несколько узлов",
     must_have: "У провайдера должно быть",
     sec_method_details: "Детали метода",
     advanced: |n| {
@@ -751,7 +699,6 @@ pub static RU: Strings = Strings {
     runs: "Запуски",
     pricing: "Цены",
     currency: "Валюта",
-    converted: "Цены пересчитаны по курсу",
     ckpt_interval: "Интервал чекпойнтов",
     nodes: "Узлы",
     tp: "Тензорный параллелизм",
@@ -828,30 +775,22 @@ pub static RU: Strings = Strings {
     summary_time: |h, n, g| format!("{h} на {n} × {g}"),
     summary_cost: |c, n, g, p| format!("дешевле всего {c}: {n} × {g} у {p}"),
     sec_your_gpu: "Ваш GPU",
-    per_gpu_hour: |u| format!("{u}/GPU·ч"),
-    stale_price: " · старше 60 дней",
-    spot_check: "намного ниже цены по требованию: проверьте",
     fixes_title: "Изменения, с которыми поместится (✓ — хватит одного этого); щелчок применяет:",
     plan_title: "План запуска · сравнение с моим запуском",
     open_full: "Открыть в tunefit ↗",
     cost_title: "Предложения по общей стоимости",
-    cost_pending: "Время и стоимость появятся здесь, когда загрузится набор предложений.",
-    col_provider: "Провайдер",
+    cost_loading: "Предложения ранжируются…",
+    cost_load_failed: |e| {
+        format!("Рейтинг предложений не удалось загрузить ({e}); он будет запрошен снова при следующем изменении.")
+    },
     col_count: "GPU",
     col_price: "Цена / ч",
     col_time: "Время",
-    col_cost: "Итого",
-    on_demand: "по требованию",
-    spot: "spot",
     cheapest: "дешевле всех",
-    fastest: "быстрее всех",
-    recommendation: "Рекомендация",
     time_summary: |h, t, n, g| format!("Время обучения: {h} при {t} токенов/с на {n} × {g}"),
     time_parts: |st, up, n, sv, mfu, dt| {
         format!("шаги {st} + запуск {up} мин + сохранение чекпойнтов ({n}) {sv} мин; MFU {mfu} %, матричные умножения в {dt}")
     },
-    show_more: |n| format!("Показать ещё {n} {}", plural_ru(n as u64, "предложение", "предложения", "предложений")),
-    show_fewer: "Показать меньше",
     plot_mem_seq: "Память в зависимости от длины последовательности",
     plot_mem_seq_desc: "Память устройства на GPU при каждой длине; горизонтальные линии — память каждого GPU.",
     axis_seq: "длина последовательности (токены)",
@@ -861,12 +800,6 @@ pub static RU: Strings = Strings {
         "Память устройства на GPU при каждом размере микробатча; горизонтальные линии — память каждого GPU.",
     axis_batch: "микробатч (последовательности)",
     plot_against: "По горизонтали",
-    plot_cost_time: "Стоимость и время",
-    plot_cost_time_desc:
-        "Каждое предложение — точка; линия соединяет предложения, которые никто не обходит и по цене, и по времени.",
-    axis_time: "время (ч)",
-    axis_cost: "стоимость (USD)",
-    pareto: "Фронт Парето",
     warnings: "Предупреждения",
     bad_link: "Часть настроек в ссылке не распознана; они оставлены по умолчанию, остальное применено:",
     dismiss: "Закрыть",
@@ -1018,4 +951,111 @@ pub static SHARE_RU: ShareStrings = ShareStrings {
             F::LlamaFactory => "Как Transformers, но по умолчанию полный чекпоинтинг.",
         }
     },
+};
+
+// ---- The cost section's ranking ----
+// Written by the lazily loaded module (crates/tunefit-export/src/cost_table.rs): a table of its
+// own, so that module links these strings and not the whole page's.
+
+/// Strings of the cost table, its recommendation and the cost-against-time scatter.
+pub struct CostStrings {
+    pub billing_per: fn(unit: &str) -> String,
+    pub storage_price: fn(usd: &str) -> String,
+    pub egress_price: fn(usd: &str) -> String,
+    pub multi_node: &'static str,
+    /// Before the rates the cost figures went through ("… 1 USD = 76.04 RUB (Bank of Russia,
+    /// 2026-01-23).").
+    pub converted: &'static str,
+    pub col_gpu: &'static str,
+    pub per_gpu_hour: fn(usd: &str) -> String,
+    pub stale_price: &'static str,
+    pub spot_check: &'static str,
+    pub cost_pending: &'static str,
+    pub col_provider: &'static str,
+    pub col_cost: &'static str,
+    pub on_demand: &'static str,
+    pub spot: &'static str,
+    pub cheapest: &'static str,
+    pub fastest: &'static str,
+    pub recommendation: &'static str,
+    pub show_more: fn(n: usize) -> String,
+    pub show_fewer: &'static str,
+    pub plot_cost_time: &'static str,
+    pub plot_cost_time_desc: &'static str,
+    pub axis_time: &'static str,
+    pub axis_cost: &'static str,
+    pub pareto: &'static str,
+}
+
+impl Lang {
+    pub fn cost(self) -> &'static CostStrings {
+        match self.built() {
+            Lang::En => &COST_EN,
+            Lang::Ru => &COST_RU,
+        }
+    }
+}
+
+pub static COST_EN: CostStrings = CostStrings {
+    billing_per: |u| format!("{u} billing"),
+    storage_price: |x| format!("storage {x}/GB-month"),
+    egress_price: |x| format!("egress {x}/GB"),
+    multi_node: "multi-node",
+    converted: "Prices converted at",
+    col_gpu: "GPU",
+    per_gpu_hour: |u| format!("{u}/GPU-h"),
+    stale_price: " · older than 60 days",
+    spot_check: "far below on-demand: check",
+    cost_pending: "Time and cost appear here once the dataset of offers is loaded.",
+    col_provider: "Provider",
+    col_cost: "Total cost",
+    on_demand: "on-demand",
+    spot: "spot",
+    cheapest: "cheapest",
+    fastest: "fastest",
+    recommendation: "Recommendation",
+    show_more: |n| format!("Show {n} more offers"),
+    show_fewer: "Show fewer offers",
+    plot_cost_time: "Cost against time",
+    plot_cost_time_desc: "Each offer as a point; the line joins the offers no other beats on both cost and time.",
+    axis_time: "time (h)",
+    axis_cost: "cost (USD)",
+    pareto: "Pareto front",
+};
+
+pub static COST_RU: CostStrings = CostStrings {
+    billing_per: |u| {
+        format!(
+            "оплата {}",
+            match u {
+                "per-second" => "посекундная",
+                "per-minute" => "поминутная",
+                _ => "почасовая",
+            }
+        )
+    },
+    storage_price: |x| format!("хранилище {x}/ГБ в месяц"),
+    egress_price: |x| format!("исходящий трафик {x}/ГБ"),
+    multi_node: "несколько узлов",
+    converted: "Цены пересчитаны по курсу",
+    col_gpu: "GPU",
+    per_gpu_hour: |u| format!("{u}/GPU·ч"),
+    stale_price: " · старше 60 дней",
+    spot_check: "намного ниже цены по требованию: проверьте",
+    cost_pending: "Время и стоимость появятся здесь, когда загрузится набор предложений.",
+    col_provider: "Провайдер",
+    col_cost: "Итого",
+    on_demand: "по требованию",
+    spot: "spot",
+    cheapest: "дешевле всех",
+    fastest: "быстрее всех",
+    recommendation: "Рекомендация",
+    show_more: |n| format!("Показать ещё {n} {}", plural_ru(n as u64, "предложение", "предложения", "предложений")),
+    show_fewer: "Показать меньше",
+    plot_cost_time: "Стоимость и время",
+    plot_cost_time_desc:
+        "Каждое предложение — точка; линия соединяет предложения, которые никто не обходит и по цене, и по времени.",
+    axis_time: "время (ч)",
+    axis_cost: "стоимость (USD)",
+    pareto: "Фронт Парето",
 };
