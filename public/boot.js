@@ -53,6 +53,10 @@ window.tunefitPlan = (kind, query, lang, gib, a, b) => lazy((x) => ({
 const idle = () => new Promise((r) => (window.requestIdleCallback ?? setTimeout)(r, { timeout: 1500 }));
 window.tunefitCost = (query, prices, lang, all) =>
   (exporter ? Promise.resolve() : idle()).then(() => lazy((x) => x.cost_html(query, prices, lang, all, today())));
+// The memory plot's curve (against micro-batch when `batch`, else sequence length), asked as
+// the cost ranking is: the module is fetched once the browser is idle.
+window.tunefitMemoryPlot = (query, batch, lang, gib) =>
+  (exporter ? Promise.resolve() : idle()).then(() => lazy((x) => x.memory_plot_html(query, batch, lang, gib)));
 // The "Memory through one step" chart (the allocator replay, drawn as SVG markup).
 window.tunefitTimeline = (query, lang, gib) => lazy((x) => x.timeline_html(query, lang, gib));
 // The page of an image or video diffusion model's link (src/components/diffusion.rs): its

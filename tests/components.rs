@@ -315,23 +315,6 @@ fn axis_ticks_and_titles_sit_where_the_axes_map_them() {
     );
 }
 
-/// The memory plot's x values: powers of two over the slider's range, with the query's own
-/// value in place when it lies between them, and nothing outside the range.
-#[wasm_bindgen_test]
-fn plot_ladders_hold_the_current_value_in_order() {
-    use tunefit_app::components::plots::{batch_ladder, seq_ladder};
-    let pow = |a: u32, b: u32| (a..=b).map(|p| 1u32 << p).collect::<Vec<_>>();
-    assert_eq!(seq_ladder(2048), pow(7, 17));
-    assert_eq!(seq_ladder(64), pow(7, 17));
-    assert_eq!(seq_ladder(200_000), pow(7, 17));
-    let s = seq_ladder(3000);
-    assert_eq!(s.len(), 12);
-    assert!(s.windows(2).all(|w| w[0] < w[1]) && s.contains(&3000), "{s:?}");
-    assert_eq!(batch_ladder(2), pow(0, 9));
-    assert_eq!(batch_ladder(3), [1, 2, 3, 4, 8, 16, 32, 64, 128, 256, 512]);
-    assert_eq!(batch_ladder(513), pow(0, 9));
-}
-
 #[wasm_bindgen_test]
 fn formatting_never_shows_nan() {
     assert_eq!(format::number(f64::NAN, 2, Lang::En), "—");

@@ -13,7 +13,6 @@ use crate::i18n::Lang;
 use crate::markup::{write_html, Html};
 use crate::state::use_state;
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
@@ -23,44 +22,20 @@ extern "C" {
     fn tunefit_cost(query: &str, prices: &str, lang: &str, all: bool) -> Result<js_sys::Promise, JsValue>;
 }
 
-/// The section's own line (loading, or why the module is missing) as markup.
-fn line(class: &str, testid: &str, text: &str) -> String {
-    let mut h = Html::new();
-    write_html!(h, r#"<p class=""#, class, r#"" role="status" data-testid=""#, testid, r#"">"#, text, "</p>");
-    h.into_string()
-}
-
 #[component]
 pub fn CostSection() -> impl IntoView {
     let st = use_state();
     let time = Memo::new(move |_| st.report.with(|r| r.as_ref().ok().and_then(|r| r.time.clone())));
     let show_all = RwSignal::new(false);
-    let ranking = RwSignal::new(String::new());
-    // The latest question's answer wins; a module that could not be loaded is asked again
-    // with the next change, saying it is loading meanwhile.
-    let asked = StoredValue::new(0u32);
-    let failed = StoredValue::new(false);
-    Effect::new(move |_| {
+    let ranking = super::lazy::follow("cost", move || {
         if !st.shows_cost {
-            return;
+            return None;
         }
         let query = st.frame.with(|q| q.to_query_string());
         let prices = st.prices.with(|p| p.to_compact());
         let (lang, all) = (st.lang.get().built(), show_all.get());
-        let n = asked.get_value().wrapping_add(1);
-        asked.set_value(n);
         let s = lang.strings();
-        if failed.get_value() || ranking.with_untracked(String::is_empty) {
-            ranking.set(line("muted", "cost-loading", s.cost_loading));
-        }
-        spawn_local(async move {
-            let answer = super::model::settle(tunefit_cost(&query, &prices, lang.code(), all)).await;
-            if asked.get_value() != n {
-                return;
-            }
-            failed.set_value(answer.is_err());
-            ranking.set(answer.unwrap_or_else(|why| line("notice warn", "cost-error", &(s.cost_load_failed)(&why))));
-        });
+        Some((tunefit_cost(&query, &prices, lang.code(), all), s.cost_loading, s.section_load_failed))
     });
     // The "show all" button is the module's markup: one listener on the section.
     let act = move |ev: web_sys::MouseEvent| {

@@ -6,6 +6,7 @@ pub mod cost;
 pub mod deferred;
 pub mod diffusion;
 pub mod gpu_table;
+pub mod lazy;
 pub mod memory;
 pub mod model;
 pub mod notices;

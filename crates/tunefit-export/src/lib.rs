@@ -12,6 +12,7 @@
 pub mod cost_table;
 pub mod diffusion_page;
 pub mod export_panel;
+pub mod memory_plot;
 pub mod plan_panel;
 pub mod timeline_chart;
 
@@ -47,6 +48,13 @@ pub fn report_json(query: &str, prices: &str, today: f64) -> String {
 #[wasm_bindgen]
 pub fn cost_html(query: &str, prices: &str, lang: &str, all: bool, today: f64) -> String {
     cost_table::html(query, prices, lang, all, today).into_string()
+}
+
+/// The memory plot's curve as SVG markup (memory_plot.rs): against micro-batch when `batch`,
+/// else sequence length, in `lang`, sizes in GiB when `gib`.
+#[wasm_bindgen]
+pub fn memory_plot_html(query: &str, batch: bool, lang: &str, gib: bool) -> String {
+    memory_plot::html(query, batch, lang, gib).into_string()
 }
 
 /// The report as Markdown with the page's link (the page's Copy as Markdown).

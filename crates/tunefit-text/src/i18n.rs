@@ -258,9 +258,11 @@ pub struct Strings {
     pub open_full: &'static str,
     // cost
     pub cost_title: &'static str,
-    /// The cost ranking while the module that writes it loads, and why it could not be loaded.
+    /// The sections the lazily loaded module writes (components/lazy.rs): the cost ranking and
+    /// the memory curve while the module loads, and the sentence before why it could not.
     pub cost_loading: &'static str,
-    pub cost_load_failed: fn(e: &str) -> String,
+    pub plot_loading: &'static str,
+    pub section_load_failed: fn(e: &str) -> String,
     pub col_count: &'static str,
     pub col_price: &'static str,
     pub col_time: &'static str,
@@ -271,11 +273,8 @@ pub struct Strings {
     // plots
     pub plot_mem_seq: &'static str,
     pub plot_mem_seq_desc: &'static str,
-    pub axis_seq: &'static str,
-    pub axis_memory: &'static str,
     pub plot_mem_batch: &'static str,
     pub plot_mem_batch_desc: &'static str,
-    pub axis_batch: &'static str,
     /// Label of the memory plot's choice of horizontal axis.
     pub plot_against: &'static str,
     // notices
@@ -567,8 +566,9 @@ pub static EN: Strings = Strings {
     open_full: "Open in tunefit ↗",
     cost_title: "Offers ranked by total cost",
     cost_loading: "Ranking the offers…",
-    cost_load_failed: |e| {
-        format!("The ranking of offers could not be loaded ({e}); it is asked for again with the next change.")
+    plot_loading: "Drawing the curve…",
+    section_load_failed: |e| {
+        format!("This part of the page could not be loaded ({e}); it is asked for again with the next change.")
     },
     col_count: "GPUs",
     col_price: "Price / h",
@@ -580,11 +580,8 @@ pub static EN: Strings = Strings {
     },
     plot_mem_seq: "Memory against sequence length",
     plot_mem_seq_desc: "Device memory per GPU at each sequence length, with each GPU's memory as a horizontal line.",
-    axis_seq: "sequence length (tokens)",
-    axis_memory: "memory per GPU",
     plot_mem_batch: "Memory against micro-batch",
     plot_mem_batch_desc: "Device memory per GPU at each micro-batch size, with each GPU's memory as a horizontal line.",
-    axis_batch: "micro-batch (sequences)",
     plot_against: "Plot against",
     warnings: "Warnings",
     bad_link: "Some settings in the link were not understood; they keep their defaults and the rest applies:",
@@ -780,8 +777,9 @@ pub static RU: Strings = Strings {
     open_full: "Открыть в tunefit ↗",
     cost_title: "Предложения по общей стоимости",
     cost_loading: "Предложения ранжируются…",
-    cost_load_failed: |e| {
-        format!("Рейтинг предложений не удалось загрузить ({e}); он будет запрошен снова при следующем изменении.")
+    plot_loading: "Кривая строится…",
+    section_load_failed: |e| {
+        format!("Эту часть страницы не удалось загрузить ({e}); она будет запрошена снова при следующем изменении.")
     },
     col_count: "GPU",
     col_price: "Цена / ч",
@@ -793,12 +791,9 @@ pub static RU: Strings = Strings {
     },
     plot_mem_seq: "Память в зависимости от длины последовательности",
     plot_mem_seq_desc: "Память устройства на GPU при каждой длине; горизонтальные линии — память каждого GPU.",
-    axis_seq: "длина последовательности (токены)",
-    axis_memory: "память на GPU",
     plot_mem_batch: "Память в зависимости от микробатча",
     plot_mem_batch_desc:
         "Память устройства на GPU при каждом размере микробатча; горизонтальные линии — память каждого GPU.",
-    axis_batch: "микробатч (последовательности)",
     plot_against: "По горизонтали",
     warnings: "Предупреждения",
     bad_link: "Часть настроек в ссылке не распознана; они оставлены по умолчанию, остальное применено:",
@@ -1058,4 +1053,32 @@ pub static COST_RU: CostStrings = CostStrings {
     axis_time: "время (ч)",
     axis_cost: "стоимость (USD)",
     pareto: "Фронт Парето",
+};
+
+/// Strings of the memory plot's curve (written by the lazy module, memory_plot.rs).
+pub struct PlotStrings {
+    pub axis_seq: &'static str,
+    pub axis_batch: &'static str,
+    pub axis_memory: &'static str,
+}
+
+impl Lang {
+    pub fn plot(self) -> &'static PlotStrings {
+        match self.built() {
+            Lang::En => &PLOT_EN,
+            Lang::Ru => &PLOT_RU,
+        }
+    }
+}
+
+pub static PLOT_EN: PlotStrings = PlotStrings {
+    axis_seq: "sequence length (tokens)",
+    axis_batch: "micro-batch (sequences)",
+    axis_memory: "memory per GPU",
+};
+
+pub static PLOT_RU: PlotStrings = PlotStrings {
+    axis_seq: "длина последовательности (токены)",
+    axis_batch: "микробатч (последовательности)",
+    axis_memory: "память на GPU",
 };

@@ -1,0 +1,45 @@
+//! Sections whose markup the lazily loaded module writes below the first screen (the cost
+//! ranking, the memory plot's curve): asked again on every change of what they show, the
+//! latest question's answer wins, and until the first answer (or after a failure) the section
+//! says so in a line of its own rather than staying blank.
+
+use crate::markup::{write_html, Html};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use wasm_bindgen::JsValue;
+
+/// The markup `ask` resolves to, following whatever `ask` reads (an effect). `ask` answers
+/// None when the section is not shown (nothing is asked), else its question to the module
+/// (public/boot.js) and the section's two lines: while it loads, and why it could not load.
+pub fn follow(
+    testid: &'static str,
+    ask: impl Fn() -> Option<(Result<js_sys::Promise, JsValue>, &'static str, fn(&str) -> String)> + 'static,
+) -> RwSignal<String> {
+    let shown = RwSignal::new(String::new());
+    let asked = StoredValue::new(0u32);
+    let failed = StoredValue::new(false);
+    Effect::new(move |_| {
+        let Some((question, loading, why_not)) = ask() else { return };
+        let n = asked.get_value().wrapping_add(1);
+        asked.set_value(n);
+        if failed.get_value() || shown.with_untracked(String::is_empty) {
+            shown.set(line("muted", &format!("{testid}-loading"), loading));
+        }
+        spawn_local(async move {
+            let answer = super::model::settle(question).await;
+            if asked.get_value() != n {
+                return;
+            }
+            failed.set_value(answer.is_err());
+            shown.set(answer.unwrap_or_else(|e| line("notice warn", &format!("{testid}-error"), &why_not(&e))));
+        });
+    });
+    shown
+}
+
+/// A section's own line (loading, or why the module is missing) as markup.
+fn line(class: &str, testid: &str, text: &str) -> String {
+    let mut h = Html::new();
+    write_html!(h, r#"<p class=""#, class, r#"" role="status" data-testid=""#, testid, r#"">"#, text, "</p>");
+    h.into_string()
+}
