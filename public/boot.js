@@ -57,6 +57,9 @@ window.tunefitCost = (query, prices, lang, all) =>
 // the cost ranking is: the module is fetched once the browser is idle.
 window.tunefitMemoryPlot = (query, batch, lang, gib) =>
   (exporter ? Promise.resolve() : idle()).then(() => lazy((x) => x.memory_plot_html(query, batch, lang, gib)));
+// The GPU table's rows (every GPU against the query), asked as the cost ranking is.
+window.tunefitGpuRows = (query, lang, gib) =>
+  (exporter ? Promise.resolve() : idle()).then(() => lazy((x) => x.gpu_rows_html(query, lang, gib)));
 // The "Memory through one step" chart (the allocator replay, drawn as SVG markup).
 window.tunefitTimeline = (query, lang, gib) => lazy((x) => x.timeline_html(query, lang, gib));
 // The page of an image or video diffusion model's link (src/components/diffusion.rs): its

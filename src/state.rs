@@ -40,6 +40,8 @@ pub struct AppState {
     /// Whether the page shows the cost ranking: a widget shows it only in its `cost` and `full`
     /// views, so the others never load the module that writes it (components/cost.rs).
     pub shows_cost: bool,
+    /// Likewise the GPU table: a widget shows it only in its `fit` and `full` views.
+    pub shows_gpus: bool,
     passthrough: StoredValue<Vec<(String, String)>>,
     default_lang: Lang,
 }
@@ -86,6 +88,7 @@ impl AppState {
             link_prices: RwSignal::new(linked.prices),
             embed: prefs.embed(),
             shows_cost: !prefs.embed() || matches!(prefs.view(), Some(url::View::Cost | url::View::Full)),
+            shows_gpus: !prefs.embed() || matches!(prefs.view(), Some(url::View::Fit | url::View::Full)),
             lang: RwSignal::new(prefs.lang),
             theme: RwSignal::new(prefs.theme),
             units: RwSignal::new(prefs.units),
@@ -104,14 +107,6 @@ impl AppState {
     /// The strings of the current language (tracks the language signal).
     pub fn s(&self) -> &'static Strings {
         self.lang.get().strings()
-    }
-
-    /// The report's allocator-replay share when the report is of `q` (the frame's query, one
-    /// frame behind the live one): the GPU table and the plots then take it instead of
-    /// replaying the same run again. Read untracked: they follow the frame, not the report.
-    pub fn replayed(&self, q: &Query) -> Option<f64> {
-        let canonical = q.to_query_string();
-        self.report.with_untracked(|r| r.as_ref().ok().filter(|r| r.query == canonical).map(|r| r.cache_excess))
     }
 
     /// The memory plot's horizontal axis (tracks it).

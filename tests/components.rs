@@ -223,7 +223,7 @@ fn log_scale_round_trips_and_clamps() {
 /// whose markup a pure function writes.
 #[wasm_bindgen_test]
 fn markup_escapes_names_so_they_stay_text() {
-    use tunefit_app::components::{gpu_table, model, share, summary};
+    use tunefit_app::components::{model, share, summary};
     use tunefit_app::markup::{write_html, Html};
     let hostile: &'static str = r#"<img src=x onerror="window.pwned=1">&'x"#;
     // Detached: nothing in it loads, but an <img> the parser made would still be found.
@@ -261,7 +261,7 @@ fn markup_escapes_names_so_they_stay_text() {
     assert!(mark.starts_with(&format!("{hostile} {hostile}: ")), "{mark}");
 
     // A GPU table row for a GPU of that name, chosen: its button, title and the row's marks.
-    let row = gpu_table::rows_markup(s, Units::GiB, Lang::En, &[("x", hostile, None)], Some("x"));
+    let row = tunefit_export::gpu_table::rows_markup(s, Units::GiB, Lang::En, &[("x", hostile, None)], Some("x"));
     show(&format!("<table><tbody>{}</tbody></table>", row.as_str()));
     assert_eq!(one("button[data-gpu=x]").text_content().unwrap(), hostile);
     assert!(one("button[data-gpu=x]").get_attribute("title").unwrap().contains(hostile));

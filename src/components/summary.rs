@@ -89,7 +89,7 @@ fn summary_markup(
     write_html!(h, "</strong> ", s.per_gpu, "</p>");
     match &r.fit {
         Some(f) => {
-            let (label, class) = super::gpu_table::verdict_badge(s, f.verdict);
+            let (label, class) = crate::i18n::verdict_badge(s, f.verdict);
             let name = tunefit_core::dataset::gpu(&f.gpu).map_or(f.gpu.as_str(), |g| g.name);
             write_html!(h, r#"<p class="verdict" data-testid="verdict" data-verdict=""#, f.verdict.as_str());
             write_html!(h, r#""><span class="badge "#, class, r#"">"#, label, "</span> ");

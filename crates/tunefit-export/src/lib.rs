@@ -12,6 +12,7 @@
 pub mod cost_table;
 pub mod diffusion_page;
 pub mod export_panel;
+pub mod gpu_table;
 pub mod memory_plot;
 pub mod plan_panel;
 pub mod timeline_chart;
@@ -48,6 +49,13 @@ pub fn report_json(query: &str, prices: &str, today: f64) -> String {
 #[wasm_bindgen]
 pub fn cost_html(query: &str, prices: &str, lang: &str, all: bool, today: f64) -> String {
     cost_table::html(query, prices, lang, all, today).into_string()
+}
+
+/// The GPU table's rows as markup (gpu_table.rs): every GPU against `query`, in `lang`, sizes
+/// in GiB when `gib`.
+#[wasm_bindgen]
+pub fn gpu_rows_html(query: &str, lang: &str, gib: bool) -> String {
+    gpu_table::html(query, lang, gib).into_string()
 }
 
 /// The memory plot's curve as SVG markup (memory_plot.rs): against micro-batch when `batch`,

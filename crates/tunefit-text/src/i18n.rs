@@ -262,6 +262,7 @@ pub struct Strings {
     /// the memory curve while the module loads, and the sentence before why it could not.
     pub cost_loading: &'static str,
     pub plot_loading: &'static str,
+    pub gpus_loading: &'static str,
     pub section_load_failed: fn(e: &str) -> String,
     pub col_count: &'static str,
     pub col_price: &'static str,
@@ -349,6 +350,15 @@ pub fn value_label(lang: Lang, v: &str) -> &str {
         (Lang::Ru, "fit") => "помещается ли",
         (Lang::Ru, "cost") => "стоимость",
         _ => v,
+    }
+}
+
+/// A verdict's label and badge class; inside the error band is never green.
+pub fn verdict_badge(s: &Strings, v: tunefit_core::report::Verdict) -> (&'static str, &'static str) {
+    match v {
+        tunefit_core::report::Verdict::Fits => (s.fits, "ok"),
+        tunefit_core::report::Verdict::Tight => (s.tight, "warn"),
+        tunefit_core::report::Verdict::DoesNotFit => (s.no_fit, "bad"),
     }
 }
 
@@ -567,6 +577,7 @@ pub static EN: Strings = Strings {
     cost_title: "Offers ranked by total cost",
     cost_loading: "Ranking the offers…",
     plot_loading: "Drawing the curve…",
+    gpus_loading: "Checking every GPU…",
     section_load_failed: |e| {
         format!("This part of the page could not be loaded ({e}); it is asked for again with the next change.")
     },
@@ -778,6 +789,7 @@ pub static RU: Strings = Strings {
     cost_title: "Предложения по общей стоимости",
     cost_loading: "Предложения ранжируются…",
     plot_loading: "Кривая строится…",
+    gpus_loading: "Проверяем каждый GPU…",
     section_load_failed: |e| {
         format!("Эту часть страницы не удалось загрузить ({e}); она будет запрошена снова при следующем изменении.")
     },
