@@ -9,4 +9,6 @@ source scripts/env.sh
 use_page_toolchain
 rm -rf dist
 trunk build --release "$@"
+# The loader ships without its comment lines (it is in the first load; the source keeps them).
+node scripts/strip-comments.mjs dist/boot.js
 node scripts/prerender.mjs dist

@@ -11,10 +11,8 @@
 //! blank panel. Copy copies the shown file's text.
 
 use super::share::{action_of, copy_then};
-use crate::markup::{write_html, Html};
 use crate::state::use_state;
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -26,20 +24,12 @@ extern "C" {
     fn tunefit_export_html(query: &str, framework: &str, lang: &str, tab: usize) -> Result<js_sys::Promise, JsValue>;
 }
 
-/// The panel's own line (loading, or why the module is missing) as markup.
-fn line(class: &str, testid: &str, text: &str) -> String {
-    let mut h = Html::new();
-    write_html!(h, r#"<p class=""#, class, r#"" role="status" data-testid=""#, testid, r#"">"#, text, "</p>");
-    h.into_string()
-}
-
 #[component]
 pub fn ExportPanel() -> impl IntoView {
     let st = use_state();
     let tab = RwSignal::new(0usize);
     let copied = RwSignal::new(None::<&'static str>);
     let open = RwSignal::new(false);
-    let shown = RwSignal::new(String::new());
     // Another framework has other files: it starts at its first.
     let framework = Memo::new(move |_| st.frame.with(|q| q.framework));
     Effect::new(move |_| {
@@ -49,31 +39,16 @@ pub fn ExportPanel() -> impl IntoView {
     });
     // The export follows on the next frame (deferred.rs): it re-runs the estimate and writes
     // every file, and an input's own update should not wait for a panel that is mostly closed.
-    // It is asked for only while the panel is open; the latest question's answer wins.
-    let asked = StoredValue::new(0u32);
-    // The module could not be loaded: reopening says it is loading again while it retries.
-    let failed = StoredValue::new(false);
-    Effect::new(move |_| {
+    // It is asked for only while the panel is open.
+    let shown = super::lazy::follow("export", move || {
         if !open.get() {
-            return;
+            return None;
         }
         let (query, fw) = st.frame.with(|q| (q.to_query_string(), q.framework.as_str()));
-        let (lang, i) = (st.lang.get().built().code(), tab.get());
-        let n = asked.get_value().wrapping_add(1);
-        asked.set_value(n);
-        let sh = st.lang.get_untracked().sh();
-        if failed.get_value() || shown.with_untracked(String::is_empty) {
-            shown.set(line("muted", "export-loading", sh.export_loading));
-        }
+        let (lang, i) = (st.lang.get().built(), tab.get());
         copied.set(None);
-        spawn_local(async move {
-            let answer = super::model::settle(tunefit_export_html(&query, fw, lang, i)).await;
-            if asked.get_value() != n {
-                return;
-            }
-            failed.set_value(answer.is_err());
-            shown.set(answer.unwrap_or_else(|why| line("notice warn", "export-error", &(sh.export_load_failed)(&why))));
-        });
+        let sh = lang.sh();
+        Some((tunefit_export_html(&query, fw, lang.code(), i), sh.export_loading, sh.export_load_failed))
     });
     let toggle = move |ev: web_sys::Event| {
         let now = event_target::<web_sys::Element>(&ev).has_attribute("open");

@@ -3,12 +3,9 @@
 //! the lazily loaded module (crates/tunefit-export/src/timeline_chart.rs) when the panel
 //! opens, and redrawn for each new query while it is open; this component only asks and shows.
 
-use crate::markup::{write_html, Html};
 use crate::state::use_state;
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
 #[wasm_bindgen]
 extern "C" {
@@ -17,46 +14,18 @@ extern "C" {
     fn tunefit_timeline(query: &str, lang: &str, gib: bool) -> Result<js_sys::Promise, JsValue>;
 }
 
-fn warning(m: &str) -> String {
-    let mut h = Html::new();
-    write_html!(h, r#"<p class="notice warn" data-testid="timeline-error">"#, m, "</p>");
-    h.into_string()
-}
-
 #[component]
 pub fn TimelinePanel() -> impl IntoView {
     let st = use_state();
     let open = RwSignal::new(false);
-    let chart = RwSignal::new(String::new());
-    Effect::new(move |_| {
+    let chart = super::lazy::follow("timeline", move || {
         if !open.get() {
-            return;
+            return None;
         }
         let query = st.query.with(|q| q.to_query_string());
-        let (lang, gib) = (st.lang.get().built().code(), st.units.get() == crate::format::Units::GiB);
-        if chart.with_untracked(String::is_empty) {
-            let mut h = Html::new();
-            write_html!(h, r#"<p class="muted" role="status">"#, st.lang.get_untracked().sh().export_loading, "</p>");
-            chart.set(h.into_string());
-        }
-        spawn_local(async move {
-            let got = match tunefit_timeline(&query, lang, gib) {
-                Ok(p) => wasm_bindgen_futures::JsFuture::from(p).await.map(|v| v.as_string().unwrap_or_default()),
-                Err(e) => Err(e),
-            };
-            // An answer for a query that has since changed is dropped.
-            if st.query.with_untracked(|q| q.to_query_string()) != query {
-                return;
-            }
-            chart.set(got.unwrap_or_else(|e| {
-                warning(
-                    &e.dyn_ref::<js_sys::Error>()
-                        .map(|e| String::from(e.message()))
-                        .or_else(|| e.as_string())
-                        .unwrap_or_default(),
-                )
-            }));
-        });
+        let (lang, gib) = (st.lang.get().built(), st.units.get() == crate::format::Units::GiB);
+        let s = lang.strings();
+        Some((tunefit_timeline(&query, lang.code(), gib), s.plot_loading, s.section_load_failed))
     });
     let toggle = move |ev: web_sys::Event| {
         let now = event_target::<web_sys::Element>(&ev).has_attribute("open");
