@@ -1,6 +1,8 @@
 // Loader (external: the CSP has no 'unsafe-inline'), service worker, embed mode and its
 // height messages; why and how: docs/sharing.md.
 const p = new URLSearchParams(location.search), html = document.documentElement, embed = p.get('embed') === '1';
+// Scripts run: the sections that need them show (style/main.css, `data-lazy`).
+html.dataset.js = '';
 // The prerendered page (scripts/prerender.mjs) shows the default settings' figures: a link
 // that sets anything else, or another language, dims them until the wasm has its own.
 // `v=2` is the copy's own version; a `v=1` link means other defaults, so other figures.

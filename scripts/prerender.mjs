@@ -28,9 +28,14 @@ try {
   const page = await ctx.newPage();
   const problems = [];
   page.on('pageerror', (e) => problems.push(e.message));
+  // The sections the lazily loaded module writes (the GPU table's rows, the memory curve, the
+  // cost ranking) are copied as the live app first shows them, saying they load: the module
+  // is held back, so the copy is the same on every build and the swap to the live app moves
+  // nothing. They are below the first screen; without JavaScript CSS hides them
+  // (`data-lazy`), and the note says what needs it.
+  await page.route(/\/tunefit-export(_bg\.wasm|\.js)$/, () => {});
   await page.goto(server.url);
   await page.getByTestId('total-device').waitFor();
-  await page.getByTestId('offer-row').first().waitFor({ timeout: 10000 }).catch(() => {});
   await page.waitForTimeout(200);
   if (problems.length) throw new Error(`the app failed while rendering: ${problems.join('; ')}`);
   const body = await page.evaluate(() => {
@@ -58,7 +63,7 @@ try {
   const note = '<p class="pending-note" role="status">Calculating the figures for this link…</p>';
   const out = html.replace(/<body>([\s\S]*?)<\/body>/, (_, inner) =>
     `<body>${inner.replace('<noscript>tunefit runs in your browser and needs JavaScript and WebAssembly.</noscript>',
-      '<noscript><p class="noscript">This is tunefit\'s estimate for its default settings. Changing them needs JavaScript and WebAssembly.</p></noscript>')}` +
+      '<noscript><p class="noscript">This is tunefit\'s estimate for its default settings. Changing them needs JavaScript and WebAssembly, and so do the table of GPUs, the ranking of offers and the memory plot.</p></noscript>')}` +
     `<div id="prerender" inert>${note}${copy}</div></body>`);
   if (out === html) throw new Error('index.html has no <body> to fill');
   await writeFile(file, out);

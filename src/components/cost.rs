@@ -47,7 +47,7 @@ pub fn CostSection() -> impl IntoView {
         <section class="card" aria-labelledby="cost-title" data-testid="cost-section" on:click=act>
             <h2 id="cost-title">{move || st.s().cost_title}</h2>
             <div class="contents" inner_html=move || time.with(|t| time_markup(st.lang.get(), t.as_ref()))></div>
-            <div class="contents" inner_html=ranking></div>
+            <div class="contents" data-lazy inner_html=ranking></div>
         </section>
     }
 }

@@ -63,7 +63,7 @@ pub fn GpuTable() -> impl IntoView {
             <h2 id="gpu-title">{move || st.s().gpu_title}</h2>
             // Focusable, so a keyboard reaches what is scrolled out of view (axe's
             // scrollable-region-focusable); the section around it names it.
-            <div class="scroll" tabindex="0" node_ref=body on:click=choose></div>
+            <div class="scroll" tabindex="0" data-lazy node_ref=body on:click=choose></div>
         </section>
     }
 }

@@ -55,7 +55,7 @@ pub fn MemorySeqPlot() -> impl IntoView {
         <section class="card" aria-labelledby="plot-seq-title" data-testid="plot-mem-seq">
             <div class="contents" inner_html=move || head_markup(st.lang.get(), untrack(|| st.plot_x())) on:change=chosen></div>
             // The lazily loaded module's SVG, for the query as of the last frame (deferred.rs).
-            <div inner_html=curve></div>
+            <div data-lazy inner_html=curve></div>
         </section>
     }
 }

@@ -23,7 +23,14 @@ test('without JavaScript the default answer is on the page, and the note says ch
   assert.ok(await page.getByTestId('total-device').isVisible());
   // (Playwright's text search skips <noscript>; its paragraph is found by class.)
   assert.match(await page.locator('p.noscript').innerText(), /Changing them needs JavaScript/);
+  assert.match(await page.locator('p.noscript').innerText(), /table of GPUs, the ranking of offers and the memory plot/);
   assert.ok(await page.locator('p.noscript').isVisible());
+  // What the lazily loaded module writes is copied as "loading" and hidden without scripts:
+  // no section says it is loading when nothing will load it.
+  const lazy = page.locator('#prerender [data-lazy]');
+  assert.equal(await lazy.count(), 3);
+  for (const el of await lazy.all()) assert.equal(await el.isVisible(), false);
+  assert.equal(await page.getByText('Ranking the offers').isVisible(), false);
   // Controls show the default settings' values.
   assert.equal(await page.getByTestId('seq-input').inputValue(), '2048');
   assert.equal(await page.getByTestId('source-preset').isChecked(), true);
