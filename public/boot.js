@@ -52,7 +52,8 @@ window.tunefitPlan = (kind, query, lang, gib, a, b) => lazy((x) => ({
 // with the person's own prices (their compact form), dated by the browser's clock. The page
 // asks as it starts; the module is fetched and compiled once the browser is idle, so it never
 // competes with the page's own first figures for the network or the CPU.
-const idle = () => new Promise((r) => (window.requestIdleCallback ?? setTimeout)(r, { timeout: 1500 }));
+// (Safari has no requestIdleCallback: a short delay after the page's own task instead.)
+const idle = () => new Promise((r) => (window.requestIdleCallback ? requestIdleCallback(r, { timeout: 1500 }) : setTimeout(r, 200)));
 window.tunefitCost = (query, prices, lang, all) =>
   (exporter ? Promise.resolve() : idle()).then(() => lazy((x) => x.cost_html(query, prices, lang, all, today())));
 // The memory plot's curve (against micro-batch when `batch`, else sequence length), asked as

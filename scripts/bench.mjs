@@ -89,6 +89,8 @@ try {
   const page = await browser.newPage();
   await page.goto(server.url);
   await page.getByTestId('total-device').waitFor();
+  // The lazily loaded module arrives once the page is idle: time inputs after it has.
+  await page.getByTestId('cost-table').waitFor();
   const times = await page.evaluate(async (n) => {
     const range = document.querySelector('[data-testid=seq-range]');
     const out = [];

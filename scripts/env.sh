@@ -12,8 +12,9 @@ export PAGE_TOOLCHAIN=nightly-2026-05-20
 #  - std rebuilt with its `optimize_for_size` feature: std's own code chosen for size;
 #  - `-Cpanic=immediate-abort`: a panic traps at once instead of formatting its message, which
 #    leaves core's formatting and panic machinery out of the page. The page has no use for the
-#    message: a panic there is a defect, and the end-to-end tests fail on any page error, a
-#    trap included; component tests and native builds keep the messages;
+#    message: a panic there is a defect; in the page's wasm the end-to-end tests fail on it as
+#    a page error, in the lazily loaded module it is the section's "could not be loaded" line
+#    where the tests expect figures; component tests and native builds keep the messages;
 #  - RUSTFLAGS replaces .cargo/config.toml's `--cfg erase_components`: with most of the page
 #    written as markup, Leptos's type erasure now costs more bytes than the views it spares;
 #  - its own target directory, so the stable builds are not rebuilt after it.

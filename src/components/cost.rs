@@ -37,6 +37,13 @@ pub fn CostSection() -> impl IntoView {
         let s = lang.strings();
         Some((tunefit_cost(&query, &prices, lang.code(), all), s.cost_loading, s.section_load_failed))
     });
+    // Written by an effect so that the "show all" button, which its own click rewrites, keeps
+    // the keyboard focus.
+    let list = NodeRef::<leptos::html::Div>::new();
+    Effect::new(move |_| {
+        let Some(el) = list.get() else { return };
+        ranking.with(|r| super::lazy::set_keeping_focus(&el, r, "data-act"));
+    });
     // The "show all" button is the module's markup: one listener on the section.
     let act = move |ev: web_sys::MouseEvent| {
         if action_of(&ev).as_deref() == Some("show-all") {
@@ -47,7 +54,7 @@ pub fn CostSection() -> impl IntoView {
         <section class="card" aria-labelledby="cost-title" data-testid="cost-section" on:click=act>
             <h2 id="cost-title">{move || st.s().cost_title}</h2>
             <div class="contents" inner_html=move || time.with(|t| time_markup(st.lang.get(), t.as_ref()))></div>
-            <div class="contents" data-lazy inner_html=ranking></div>
+            <div class="contents" data-lazy node_ref=list></div>
         </section>
     }
 }

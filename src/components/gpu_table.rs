@@ -10,7 +10,6 @@ use crate::markup::{write_html, Html};
 use crate::state::use_state;
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
 #[wasm_bindgen]
 extern "C" {
@@ -36,21 +35,16 @@ pub fn GpuTable() -> impl IntoView {
     // row's button survives the rewrite its own click causes.
     Effect::new(move |_| {
         let Some(el) = body.get() else { return };
-        let focused =
-            document().active_element().filter(|a| el.contains(Some(a))).and_then(|a| a.get_attribute("data-gpu"));
         rows.with(|r| {
             // The module's answer is rows; its loading or failure line stands alone.
-            let html = if r.starts_with("<tr") {
-                format!("<table class=\"data\"><thead>{}</thead><tbody>{r}</tbody></table>", head_markup(st.s()))
+            if r.starts_with("<tr") {
+                let table =
+                    format!("<table class=\"data\"><thead>{}</thead><tbody>{r}</tbody></table>", head_markup(st.s()));
+                super::lazy::set_keeping_focus(&el, &table, "data-gpu");
             } else {
-                r.clone()
-            };
-            el.set_inner_html(&html);
+                el.set_inner_html(r);
+            }
         });
-        if let Some(b) = focused.and_then(|id| el.query_selector(&format!("button[data-gpu=\"{id}\"]")).ok().flatten())
-        {
-            let _ = b.unchecked_into::<web_sys::HtmlElement>().focus();
-        }
     });
     // One listener for every row's button (their markup carries the GPU id).
     let choose = move |ev: web_sys::MouseEvent| {

@@ -6,7 +6,7 @@
 use crate::markup::{write_html, Html};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 
 /// The markup `ask` resolves to, following whatever `ask` reads (an effect). `ask` answers
 /// None when the section is not shown (nothing is asked), else its question to the module
@@ -17,12 +17,14 @@ pub fn follow(
 ) -> RwSignal<String> {
     let shown = RwSignal::new(String::new());
     let asked = StoredValue::new(0u32);
+    // Whether an answer has been shown (an empty one included), and whether the last failed.
+    let answered = StoredValue::new(false);
     let failed = StoredValue::new(false);
     Effect::new(move |_| {
         let Some((question, loading, why_not)) = ask() else { return };
         let n = asked.get_value().wrapping_add(1);
         asked.set_value(n);
-        if failed.get_value() || shown.with_untracked(String::is_empty) {
+        if failed.get_value() || !answered.get_value() {
             shown.set(line("muted", &format!("{testid}-loading"), loading));
         }
         spawn_local(async move {
@@ -31,10 +33,22 @@ pub fn follow(
                 return;
             }
             failed.set_value(answer.is_err());
+            answered.set_value(true);
             shown.set(answer.unwrap_or_else(|e| line("notice warn", &format!("{testid}-error"), &why_not(&e))));
         });
     });
     shown
+}
+
+/// Writes `html` into `el`; the element inside that had the keyboard focus, found again by
+/// its `attr` (a row's `data-gpu`, a button's `data-act`), gets it back: a click on a button
+/// of the module's markup rewrites that markup, and the focus must not fall to the page.
+pub fn set_keeping_focus(el: &web_sys::Element, html: &str, attr: &str) {
+    let focused = document().active_element().filter(|a| el.contains(Some(a))).and_then(|a| a.get_attribute(attr));
+    el.set_inner_html(html);
+    if let Some(b) = focused.and_then(|v| el.query_selector(&format!("[{attr}=\"{v}\"]")).ok().flatten()) {
+        let _ = b.unchecked_into::<web_sys::HtmlElement>().focus();
+    }
 }
 
 /// A section's own line (loading, or why the module is missing) as markup.

@@ -34,9 +34,7 @@ test('the module is fetched once, after the first load, and Copy config shows th
   const { ctx, page, requests, problems } = await fresh(`${server.url}?${q}`);
   try {
     await page.getByTestId('total-device').waitFor();
-    // The app's own wasm is in the first load; the module comes after it, for the ranking.
-    const wasm = requests.filter((p) => p.endsWith('.wasm'));
-    assert.ok(wasm.length >= 1 && !EXPORTER.test(wasm[0]), requests.join('\n'));
+    // The module comes after the page's own figures, for the ranking, once.
     await page.getByTestId('cost-table').waitFor();
     assert.equal(requests.filter((p) => EXPORTER.test(p)).length, 2, requests.join('\n'));
 
@@ -69,7 +67,8 @@ test('a compact widget never fetches the module', async () => {
   const { ctx, page, requests, problems } = await fresh(`${server.url}?v=1&method=lora&embed=1`);
   try {
     await page.getByTestId('total-device').waitFor();
-    await page.waitForTimeout(300);
+    // Past the longest idle wait boot.js allows before it would fetch the module (1.5 s).
+    await page.waitForTimeout(2500);
     assert.deepEqual(requests.filter((p) => EXPORTER.test(p)), []);
     assert.deepEqual(problems, []);
   } finally { await ctx.close(); }

@@ -61,8 +61,8 @@ test('after the first load the page works offline, under a sub-path', async () =
   try {
     await page.goto(`${server.url}?v=1`);
     await page.getByTestId('total-device').waitFor();
-    // The worker is active and has cached the page, its hashed files and the config
-    // exporter, which the page has not loaded yet (it loads when Copy config opens).
+    // The worker is active and has cached the page, its hashed files and the lazily loaded
+    // module (the page fetches it too once idle, for the cost ranking).
     await page.evaluate(() => navigator.serviceWorker.ready);
     await page.waitForFunction(async () => {
       const keys = await caches.keys();

@@ -271,8 +271,11 @@ test('the cost table is ordered by cost and marks the cheapest', async () => {
   assert.equal(await more.getAttribute('aria-expanded'), 'true');
   const every = await rows.evaluateAll((rs) => rs.map((r) => Number(r.dataset.bestUsd)));
   for (let i = 1; i < every.length; i++) assert.ok(every[i] >= every[i - 1], `row ${i}`);
-  await more.click();
+  // From the keyboard: the button, rewritten with the rows it brings back, keeps the focus.
+  await more.focus();
+  await page.keyboard.press('Enter');
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=offer-row]').length === 20);
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'show-all-offers');
   // A query no offer can hold has no rows, and no button.
   await page.getByTestId('seq-input').fill('131072');
   await page.getByTestId('seq-input').press('Enter');

@@ -22,8 +22,8 @@ use tunefit_text::svg_axis::{self, Axis, H, MB, ML, MT, W};
 pub fn html(query: &str, prices: &str, lang: &str, all: bool, today: f64) -> Html {
     let lang = Lang::parse(lang).unwrap_or(Lang::En).built();
     let s = lang.cost();
-    let report = tunefit_core::report::evaluate_text(query, prices).ok().map(|(_, r)| r);
-    let cost = report.as_ref().and_then(|r| r.cost.as_ref());
+    let report = crate::last_report::report(query, Some(prices));
+    let cost = report.as_deref().and_then(|r| r.cost.as_ref());
     let mut h = table_markup(s, lang, cost, all, today);
     let total = cost.map_or(0, |c| rows(c).len());
     if total > FIRST_ROWS {

@@ -17,8 +17,8 @@ use tunefit_text::i18n::{verdict_badge, Lang, Strings};
 pub fn html(query: &str, lang: &str, gib: bool) -> Html {
     let lang = Lang::parse(lang).unwrap_or(Lang::En).built();
     let q = Query::parse(query).ok();
-    let replayed = q.as_ref().and_then(|q| tunefit_core::evaluate(q).ok()).map(|r| r.cache_excess);
-    let rows = q.as_ref().map(|q| fits(q, replayed)).unwrap_or_else(|| fits_none());
+    let replayed = crate::last_report::report(query, None).map(|r| r.cache_excess);
+    let rows = q.as_ref().map(|q| fits(q, replayed)).unwrap_or_else(fits_none);
     let units = if gib { Units::GiB } else { Units::GB };
     rows_markup(lang.strings(), units, lang, &rows, q.as_ref().and_then(|q| q.gpu.as_deref()))
 }
@@ -130,9 +130,10 @@ mod tests {
         };
         assert!(row.to_lowercase().contains(badge), "{badge}: {row}");
         assert_eq!(h.matches(r#"aria-pressed="true""#).count(), 1);
-        // Russian words, GB.
+        // In Russian, sizes in GB (a no-break space keeps a figure with its unit).
         let ru = html(q, "ru", false).into_string();
-        assert!(ru.contains("ГБ") || ru.contains(" GB"), "{ru}");
+        let use_h100 = (tunefit_text::i18n::Lang::Ru.strings().use_gpu)("H100 SXM");
+        assert!(ru.contains("\u{a0}GB<") && !ru.contains("GiB") && ru.contains(&use_h100), "{ru}");
         // A query that cannot be evaluated: every GPU, nothing computed.
         let bad = html("v=2&model=nope", "en", true).into_string();
         assert_eq!(bad.matches("<tr ").count(), tunefit_core::dataset::gpus().len());

@@ -13,6 +13,7 @@ pub mod cost_table;
 pub mod diffusion_page;
 pub mod export_panel;
 pub mod gpu_table;
+pub mod last_report;
 pub mod memory_plot;
 pub mod plan_panel;
 pub mod timeline_chart;

@@ -16,7 +16,7 @@ use tunefit_text::svg_axis::{self, Axis, H, MB, ML, MR, MT, W};
 pub fn html(query: &str, batch: bool, lang: &str, gib: bool) -> Html {
     let lang = Lang::parse(lang).unwrap_or(Lang::En).built();
     let Ok(q) = Query::parse(query) else { return Html::new() };
-    let Ok(report) = tunefit_core::evaluate(&q) else { return Html::new() };
+    let Some(report) = crate::last_report::report(query, None) else { return Html::new() };
     let pts = memory_curve(&q, batch, Some(report.cache_excess));
     let units = if gib { Units::GiB } else { Units::GB };
     curve_markup(lang.plot(), units, lang, batch, &pts, if batch { q.batch } else { q.seq })

@@ -1,6 +1,7 @@
 //! The plots' shared geometry and axes, as SVG markup: the plot box, the data-to-SVG map
 //! ([`Axis`]), the ticks with their labels and grid lines, and the two axis titles. The memory
-//! curve (plots.rs) and the cost scatter (cost.rs) draw theirs through these, so both plots
+//! curve and the cost scatter (crates/tunefit-export: memory_plot.rs, cost_table.rs) draw
+//! theirs through these, so both plots
 //! keep one look (style/main.css styles `svg.plot .tick` and `.axis-label`).
 //!
 //! The geometry is pure, so it is tested without a browser.

@@ -110,8 +110,8 @@ pub fn export_in(q: &Query, fw: Framework, lang: Lang) -> Result<ConfigExport, E
     Ok(ConfigExport { framework: fw, files, warnings })
 }
 
-/// The lazily loaded exporter's whole job (crates/tunefit-export, a second wasm the page
-/// fetches only when the Copy-config panel opens): a query string and a framework name in,
+/// The lazily loaded exporter's job (crates/tunefit-export, a second wasm the page fetches
+/// once it is idle after its first figures): a query string and a framework name in,
 /// the export as JSON out — `ConfigExport` as serialized, or `{"error": "..."}` with the
 /// message the page shows. The query is parsed strictly, as `tunefit export` parses it, so the
 /// page's files equal the CLI's for the same query. Notices in English.
