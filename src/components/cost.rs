@@ -40,10 +40,7 @@ pub fn CostSection() -> impl IntoView {
     // Written by an effect so that the "show all" button, which its own click rewrites, keeps
     // the keyboard focus.
     let list = NodeRef::<leptos::html::Div>::new();
-    Effect::new(move |_| {
-        let Some(el) = list.get() else { return };
-        ranking.with(|r| super::lazy::set_keeping_focus(&el, r, "data-act"));
-    });
+    super::lazy::show(list, ranking, "data-act");
     // The "show all" button is the module's markup: one listener on the section.
     let act = move |ev: web_sys::MouseEvent| {
         if action_of(&ev).as_deref() == Some("show-all") {

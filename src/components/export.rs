@@ -50,6 +50,9 @@ pub fn ExportPanel() -> impl IntoView {
         let sh = lang.sh();
         Some((tunefit_export_html(&query, fw, lang.code(), i), sh.export_loading, sh.export_load_failed))
     });
+    // A tab's click rewrites the panel: the tab keeps the keyboard focus.
+    let panel = NodeRef::<leptos::html::Div>::new();
+    super::lazy::show(panel, shown, "data-act");
     let toggle = move |ev: web_sys::Event| {
         let now = event_target::<web_sys::Element>(&ev).has_attribute("open");
         if open.get_untracked() != now {
@@ -83,7 +86,7 @@ pub fn ExportPanel() -> impl IntoView {
     view! {
         <details class="card export" data-testid="export" on:click=act on:toggle=toggle>
             <summary><h2>{move || st.lang.get().sh().export_title}</h2></summary>
-            <div inner_html=shown></div>
+            <div node_ref=panel></div>
             <p class="muted" role="status" aria-live="polite">{copied}</p>
         </details>
     }

@@ -40,6 +40,15 @@ pub fn follow(
     shown
 }
 
+/// Shows `shown` in the element `el` refers to whenever it changes, keeping the focus by
+/// `attr` (`set_keeping_focus`): for a section whose own buttons are the module's markup.
+pub fn show(el: NodeRef<leptos::html::Div>, shown: RwSignal<String>, attr: &'static str) {
+    Effect::new(move |_| {
+        let Some(el) = el.get() else { return };
+        shown.with(|h| set_keeping_focus(&el, h, attr));
+    });
+}
+
 /// Writes `html` into `el`; the element inside that had the keyboard focus, found again by
 /// its `attr` (a row's `data-gpu`, a button's `data-act`), gets it back: a click on a button
 /// of the module's markup rewrites that markup, and the focus must not fall to the page.

@@ -52,8 +52,11 @@ test('the module is fetched once, after the first load, and Copy config shows th
 
     // Another framework: the loaded module answers again, no second fetch; a file chosen
     // in the old framework's tabs gives way to the new one's first file.
-    await page.getByTestId('export-tab').nth(1).click();
+    await page.getByTestId('export-tab').nth(1).focus();
+    await page.keyboard.press('Enter');
     await page.waitForFunction(() => document.querySelectorAll('[data-testid=export-tab]')[1]?.getAttribute('aria-selected') === 'true');
+    // The panel was rewritten for the new tab; the tab keeps the keyboard focus.
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.act), 'tab:1');
     await page.getByTestId('framework').selectOption('axolotl');
     const axo = cliExport('axolotl', q.replace('torchtune', 'axolotl'));
     await page.waitForFunction((t) => document.querySelector('[data-testid=export-file]')?.textContent === t, axo.files[0].content);
