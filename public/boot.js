@@ -48,21 +48,19 @@ window.tunefitPlan = (kind, query, lang, gib, a, b) => lazy((x) => ({
   compare: () => x.calibration_html(query, a, lang, gib),
   case: () => x.measured_cases_json(query, a, lang),
 })[kind]());
-// The cost section's ranking (the table of offers, all of them when `all`, and the scatter),
-// with the person's own prices (their compact form), dated by the browser's clock. The page
-// asks as it starts; the module is fetched and compiled once the browser is idle, so it never
-// competes with the page's own first figures for the network or the CPU.
+// The sections below the first screen (the cost ranking, the GPU table, the memory plot's
+// curve) ask as the page starts; the module is fetched and compiled once the browser is idle,
+// so it never competes with the page's own first figures for the network or the CPU.
 // (Safari has no requestIdleCallback: a short delay after the page's own task instead.)
 const idle = () => new Promise((r) => (window.requestIdleCallback ? requestIdleCallback(r, { timeout: 1500 }) : setTimeout(r, 200)));
-window.tunefitCost = (query, prices, lang, all) =>
-  (exporter ? Promise.resolve() : idle()).then(() => lazy((x) => x.cost_html(query, prices, lang, all, today())));
-// The memory plot's curve (against micro-batch when `batch`, else sequence length), asked as
-// the cost ranking is: the module is fetched once the browser is idle.
-window.tunefitMemoryPlot = (query, batch, lang, gib) =>
-  (exporter ? Promise.resolve() : idle()).then(() => lazy((x) => x.memory_plot_html(query, batch, lang, gib)));
-// The GPU table's rows (every GPU against the query), asked as the cost ranking is.
-window.tunefitGpuRows = (query, lang, gib) =>
-  (exporter ? Promise.resolve() : idle()).then(() => lazy((x) => x.gpu_rows_html(query, lang, gib)));
+const lazyWhenIdle = (call) => (exporter ? Promise.resolve() : idle()).then(() => lazy(call));
+// The ranking (the table of offers, all of them when `all`, and the scatter), with the
+// person's own prices (their compact form), dated by the browser's clock.
+window.tunefitCost = (query, prices, lang, all) => lazyWhenIdle((x) => x.cost_html(query, prices, lang, all, today()));
+// The memory plot's curve (against micro-batch when `batch`, else sequence length).
+window.tunefitMemoryPlot = (query, batch, lang, gib) => lazyWhenIdle((x) => x.memory_plot_html(query, batch, lang, gib));
+// The GPU table (every GPU against the query).
+window.tunefitGpuRows = (query, lang, gib) => lazyWhenIdle((x) => x.gpu_rows_html(query, lang, gib));
 // The "Memory through one step" chart (the allocator replay, drawn as SVG markup).
 window.tunefitTimeline = (query, lang, gib) => lazy((x) => x.timeline_html(query, lang, gib));
 // The page of an image or video diffusion model's link (src/components/diffusion.rs): its

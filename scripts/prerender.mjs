@@ -28,7 +28,7 @@ try {
   const page = await ctx.newPage();
   const problems = [];
   page.on('pageerror', (e) => problems.push(e.message));
-  // The sections the lazily loaded module writes (the GPU table's rows, the memory curve, the
+  // The sections the lazily loaded module writes (the GPU table, the memory curve, the
   // cost ranking) are copied as the live app first shows them, saying they load: the module
   // is held back, so the copy is the same on every build and the swap to the live app moves
   // nothing. They are below the first screen; without JavaScript CSS hides them

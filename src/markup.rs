@@ -1,6 +1,6 @@
 //! Markup as text, for the sections whose whole content changes on every input: the model's
 //! summary, the fixes, the embed's header and the "providers must have" chips here; the cost
-//! ranking, the GPU table's rows and the memory curve in the lazily loaded module, with the
+//! ranking, the GPU table and the memory curve in the lazily loaded module, with the
 //! same builder.
 //!
 //! Why not `view!` there: each element, listener and reactive attribute of a `view!` is its

@@ -27,7 +27,9 @@ pub fn CostSection() -> impl IntoView {
     let st = use_state();
     let time = Memo::new(move |_| st.report.with(|r| r.as_ref().ok().and_then(|r| r.time.clone())));
     let show_all = RwSignal::new(false);
-    let ranking = super::lazy::follow("cost", move || {
+    // The "show all" button, which its own click rewrites, keeps the keyboard focus.
+    let ranking = NodeRef::<leptos::html::Div>::new();
+    super::lazy::follow(ranking, "cost", "data-act", move || {
         if !st.shows_cost {
             return None;
         }
@@ -37,10 +39,6 @@ pub fn CostSection() -> impl IntoView {
         let s = lang.strings();
         Some((tunefit_cost(&query, &prices, lang.code(), all), s.cost_loading, s.section_load_failed))
     });
-    // Written by an effect so that the "show all" button, which its own click rewrites, keeps
-    // the keyboard focus.
-    let list = NodeRef::<leptos::html::Div>::new();
-    super::lazy::show(list, ranking, "data-act");
     // The "show all" button is the module's markup: one listener on the section.
     let act = move |ev: web_sys::MouseEvent| {
         if action_of(&ev).as_deref() == Some("show-all") {
@@ -51,7 +49,7 @@ pub fn CostSection() -> impl IntoView {
         <section class="card" aria-labelledby="cost-title" data-testid="cost-section" on:click=act>
             <h2 id="cost-title">{move || st.s().cost_title}</h2>
             <div class="contents" inner_html=move || time.with(|t| time_markup(st.lang.get(), t.as_ref()))></div>
-            <div class="contents" data-lazy node_ref=list></div>
+            <div class="contents" data-lazy node_ref=ranking></div>
         </section>
     }
 }

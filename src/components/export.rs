@@ -40,7 +40,9 @@ pub fn ExportPanel() -> impl IntoView {
     // The export follows on the next frame (deferred.rs): it re-runs the estimate and writes
     // every file, and an input's own update should not wait for a panel that is mostly closed.
     // It is asked for only while the panel is open.
-    let shown = super::lazy::follow("export", move || {
+    // A tab's click rewrites the panel: the tab keeps the keyboard focus.
+    let panel = NodeRef::<leptos::html::Div>::new();
+    super::lazy::follow(panel, "export", "data-act", move || {
         if !open.get() {
             return None;
         }
@@ -50,9 +52,6 @@ pub fn ExportPanel() -> impl IntoView {
         let sh = lang.sh();
         Some((tunefit_export_html(&query, fw, lang.code(), i), sh.export_loading, sh.export_load_failed))
     });
-    // A tab's click rewrites the panel: the tab keeps the keyboard focus.
-    let panel = NodeRef::<leptos::html::Div>::new();
-    super::lazy::show(panel, shown, "data-act");
     let toggle = move |ev: web_sys::Event| {
         let now = event_target::<web_sys::Element>(&ev).has_attribute("open");
         if open.get_untracked() != now {

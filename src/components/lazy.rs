@@ -1,21 +1,32 @@
-//! Sections whose markup the lazily loaded module writes below the first screen (the cost
-//! ranking, the memory plot's curve): asked again on every change of what they show, the
-//! latest question's answer wins, and until the first answer (or after a failure) the section
-//! says so in a line of its own rather than staying blank.
+//! Sections whose markup the lazily loaded module writes (the cost ranking, the GPU table,
+//! the memory plot's curve below the first screen; the timeline and Copy-config panels when
+//! opened): asked again on every change of what they show, the latest question's answer wins,
+//! and until the first answer (or after a failure) the section says so in a line of its own
+//! rather than staying blank.
 
 use crate::markup::{write_html, Html};
+use leptos::html::Div;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::{JsCast, JsValue};
 
-/// The markup `ask` resolves to, following whatever `ask` reads (an effect). `ask` answers
-/// None when the section is not shown (nothing is asked), else its question to the module
-/// (public/boot.js) and the section's two lines: while it loads, and why it could not load.
+/// Writes the markup `ask` resolves to into the element `el` refers to, following whatever
+/// `ask` reads (an effect). `ask` answers None when the section is not shown (nothing is
+/// asked), else its question to the module (public/boot.js) and the section's two lines:
+/// while it loads, and why it could not load. A control of the module's markup that had the
+/// keyboard focus, named by its `focus_by` attribute, keeps it across the rewrite its own
+/// click causes (`set_keeping_focus`).
 pub fn follow(
+    el: NodeRef<Div>,
     testid: &'static str,
+    focus_by: &'static str,
     ask: impl Fn() -> Option<(Result<js_sys::Promise, JsValue>, &'static str, fn(&str) -> String)> + 'static,
-) -> RwSignal<String> {
-    let shown = RwSignal::new(String::new());
+) {
+    let write = move |html: &str| {
+        if let Some(el) = el.get_untracked() {
+            set_keeping_focus(&el, html, focus_by);
+        }
+    };
     let asked = StoredValue::new(0u32);
     // Whether an answer has been shown (an empty one included), and whether the last failed.
     let answered = StoredValue::new(false);
@@ -25,7 +36,7 @@ pub fn follow(
         let n = asked.get_value().wrapping_add(1);
         asked.set_value(n);
         if failed.get_value() || !answered.get_value() {
-            shown.set(line("muted", &format!("{testid}-loading"), loading));
+            write(&line("muted", &format!("{testid}-loading"), loading));
         }
         spawn_local(async move {
             let answer = super::model::settle(question).await;
@@ -34,25 +45,15 @@ pub fn follow(
             }
             failed.set_value(answer.is_err());
             answered.set_value(true);
-            shown.set(answer.unwrap_or_else(|e| line("notice warn", &format!("{testid}-error"), &why_not(&e))));
+            write(&answer.unwrap_or_else(|e| line("notice warn", &format!("{testid}-error"), &why_not(&e))));
         });
-    });
-    shown
-}
-
-/// Shows `shown` in the element `el` refers to whenever it changes, keeping the focus by
-/// `attr` (`set_keeping_focus`): for a section whose own buttons are the module's markup.
-pub fn show(el: NodeRef<leptos::html::Div>, shown: RwSignal<String>, attr: &'static str) {
-    Effect::new(move |_| {
-        let Some(el) = el.get() else { return };
-        shown.with(|h| set_keeping_focus(&el, h, attr));
     });
 }
 
 /// Writes `html` into `el`; the element inside that had the keyboard focus, found again by
 /// its `attr` (a row's `data-gpu`, a button's `data-act`), gets it back: a click on a button
 /// of the module's markup rewrites that markup, and the focus must not fall to the page.
-pub fn set_keeping_focus(el: &web_sys::Element, html: &str, attr: &str) {
+fn set_keeping_focus(el: &web_sys::Element, html: &str, attr: &str) {
     let focused = document().active_element().filter(|a| el.contains(Some(a))).and_then(|a| a.get_attribute(attr));
     el.set_inner_html(html);
     if let Some(b) = focused.and_then(|v| el.query_selector(&format!("[{attr}=\"{v}\"]")).ok().flatten()) {

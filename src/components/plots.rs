@@ -22,7 +22,8 @@ extern "C" {
 #[component]
 pub fn MemorySeqPlot() -> impl IntoView {
     let st = use_state();
-    let curve = super::lazy::follow("plot", move || {
+    let curve = NodeRef::<leptos::html::Div>::new();
+    super::lazy::follow(curve, "plot", "data-act", move || {
         // A widget never shows the plot (style/main.css).
         if st.embed {
             return None;
@@ -55,7 +56,7 @@ pub fn MemorySeqPlot() -> impl IntoView {
         <section class="card" aria-labelledby="plot-seq-title" data-testid="plot-mem-seq">
             <div class="contents" inner_html=move || head_markup(st.lang.get(), untrack(|| st.plot_x())) on:change=chosen></div>
             // The lazily loaded module's SVG, for the query as of the last frame (deferred.rs).
-            <div data-lazy inner_html=curve></div>
+            <div data-lazy node_ref=curve></div>
         </section>
     }
 }

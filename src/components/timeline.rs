@@ -18,7 +18,8 @@ extern "C" {
 pub fn TimelinePanel() -> impl IntoView {
     let st = use_state();
     let open = RwSignal::new(false);
-    let chart = super::lazy::follow("timeline", move || {
+    let chart = NodeRef::<leptos::html::Div>::new();
+    super::lazy::follow(chart, "timeline", "data-act", move || {
         if !open.get() {
             return None;
         }
@@ -36,7 +37,7 @@ pub fn TimelinePanel() -> impl IntoView {
     view! {
         <details class="card timeline" data-testid="timeline" on:toggle=toggle>
             <summary><h2>{move || st.s().timeline_title}</h2></summary>
-            <div inner_html=chart></div>
+            <div node_ref=chart></div>
         </details>
     }
 }

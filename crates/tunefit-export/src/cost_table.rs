@@ -20,7 +20,7 @@ use tunefit_text::svg_axis::{self, Axis, H, MB, ML, MT, W};
 /// scatter; prices dated on `today` (days since 1970). A query the page cannot evaluate has no
 /// ranking: the pending line, as the page's own figures say why.
 pub fn html(query: &str, prices: &str, lang: &str, all: bool, today: f64) -> Html {
-    let lang = Lang::parse(lang).unwrap_or(Lang::En).built();
+    let lang = Lang::from_code(lang);
     let s = lang.cost();
     let report = crate::last_report::report(query, Some(prices));
     let cost = report.as_deref().and_then(|r| r.cost.as_ref());

@@ -1,9 +1,9 @@
-//! The GPU table's rows, written here as markup: every GPU of the dataset against the query
+//! The GPU table, written here as markup: every GPU of the dataset against the query
 //! (the core's `fit_every_gpu`: fits with its headroom, needs N GPUs, or does not fit, and the
 //! largest batch and longest sequence on it). It loads with this module, not with the page:
 //! the table is below the summary, which says the chosen GPU's verdict itself, and the table's
 //! solvers and rows were about 4 KB of the page's gzipped first load
-//! (src/components/gpu_table.rs writes the header, asks, shows and takes a row's click).
+//! (src/components/gpu_table.rs asks, shows and takes a row's click).
 
 use tunefit_core::markup::Html;
 use tunefit_core::report::{Fit, Verdict};
@@ -11,16 +11,29 @@ use tunefit_core::{dataset, solve, write_html, Query};
 use tunefit_text::format::{bytes, number, Units};
 use tunefit_text::i18n::{verdict_badge, Lang, Strings};
 
-/// The rows for `query` in `lang` ("ru" is Russian; any other code is English), sizes in GiB
+/// The table for `query` in `lang` ("ru" is Russian; any other code is English), sizes in GiB
 /// when `gib`, else GB, the query's own GPU marked selected. A query that cannot be evaluated
 /// has a row per GPU with nothing computed: the page's own figures say why.
 pub fn html(query: &str, lang: &str, gib: bool) -> Html {
-    let lang = Lang::parse(lang).unwrap_or(Lang::En).built();
+    let lang = Lang::from_code(lang);
     let q = Query::parse(query).ok();
     let replayed = crate::last_report::report(query, None).map(|r| r.cache_excess);
     let rows = q.as_ref().map(|q| fits(q, replayed)).unwrap_or_else(fits_none);
     let units = if gib { Units::GiB } else { Units::GB };
-    rows_markup(lang.strings(), units, lang, &rows, q.as_ref().and_then(|q| q.gpu.as_deref()))
+    let s = lang.strings();
+    let mut h = Html::with_capacity(rows.len() * 600 + 400);
+    write_html!(
+        h,
+        r#"<table class="data"><thead><tr><th scope="col">"#,
+        s.col_gpu,
+        r#"</th><th scope="col" class="num">"#
+    );
+    write_html!(h, s.col_vram, r#"</th><th scope="col">"#, s.col_status, r#"</th><th scope="col" class="num">"#);
+    write_html!(h, s.col_headroom, r#"</th><th scope="col" class="num">"#, s.col_max_batch);
+    write_html!(h, r#"</th><th scope="col" class="num">"#, s.col_max_seq, "</th></tr></thead><tbody>");
+    h.html(&rows_markup(s, units, lang, &rows, q.as_ref().and_then(|q| q.gpu.as_deref())));
+    write_html!(h, "</tbody></table>");
+    h
 }
 
 /// Every GPU, none evaluated.
@@ -119,6 +132,7 @@ mod tests {
         let q = "v=2&model=llama-3.1-8b&method=lora&batch=2&seq=2048&gpu=h100-sxm";
         let h = html(q, "en", true).into_string();
         assert_eq!(h.matches("<tr ").count(), tunefit_core::dataset::gpus().len(), "{h}");
+        assert!(h.starts_with(r#"<table class="data"><thead><tr><th scope="col">GPU</th>"#), "{h}");
         let row = &h[h.find(r#"data-testid="gpu-row-h100-sxm""#).unwrap()..];
         let row = &row[..row.find("</tr>").unwrap()];
         assert!(row.contains(r#"class="selected""#) && row.contains(r#"aria-pressed="true""#), "{row}");

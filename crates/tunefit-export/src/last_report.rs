@@ -1,5 +1,5 @@
 //! The report the sections below the first screen share. The page asks for the cost ranking,
-//! the GPU rows and the memory curve of the same query in one frame; each needs the query's
+//! the GPU table and the memory curve of the same query in one frame; each needs the query's
 //! report (the ranking with the person's prices, the rows and the curve its replay share), so
 //! the last one is kept rather than evaluated three times on the page's main thread.
 

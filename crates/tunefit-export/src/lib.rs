@@ -52,8 +52,8 @@ pub fn cost_html(query: &str, prices: &str, lang: &str, all: bool, today: f64) -
     cost_table::html(query, prices, lang, all, today).into_string()
 }
 
-/// The GPU table's rows as markup (gpu_table.rs): every GPU against `query`, in `lang`, sizes
-/// in GiB when `gib`.
+/// The GPU table as markup (gpu_table.rs): every GPU against `query`, in `lang`, sizes in GiB
+/// when `gib`.
 #[wasm_bindgen]
 pub fn gpu_rows_html(query: &str, lang: &str, gib: bool) -> String {
     gpu_table::html(query, lang, gib).into_string()

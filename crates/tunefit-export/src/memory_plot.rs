@@ -14,7 +14,7 @@ use tunefit_text::svg_axis::{self, Axis, H, MB, ML, MR, MT, W};
 /// ("ru" is Russian; any other code is English), sizes in GiB when `gib`, else GB. A query
 /// that cannot be evaluated draws nothing: the page's own figures say why.
 pub fn html(query: &str, batch: bool, lang: &str, gib: bool) -> Html {
-    let lang = Lang::parse(lang).unwrap_or(Lang::En).built();
+    let lang = Lang::from_code(lang);
     let Ok(q) = Query::parse(query) else { return Html::new() };
     let Some(report) = crate::last_report::report(query, None) else { return Html::new() };
     let pts = memory_curve(&q, batch, Some(report.cache_excess));

@@ -31,6 +31,11 @@ impl Lang {
             Lang::Ru => "ru",
         }
     }
+    /// The language of a code the page sends the lazily loaded module ("ru" is Russian; any
+    /// other is English), as this build shows it.
+    pub fn from_code(code: &str) -> Lang {
+        Lang::parse(code).unwrap_or(Lang::En).built()
+    }
     pub fn parse(s: &str) -> Option<Lang> {
         Lang::ALL.into_iter().find(|l| l.code() == s)
     }
