@@ -9,6 +9,7 @@ source scripts/env.sh
 use_page_toolchain
 rm -rf dist
 trunk build --release "$@"
-# The loader ships without its comment lines (it is in the first load; the source keeps them).
-node scripts/strip-comments.mjs dist/boot.js
+# The stylesheet, the loader and wasm-bindgen's glue ship minified (the sources keep their
+# comments and layout).
+node scripts/minify.mjs dist
 node scripts/prerender.mjs dist
