@@ -91,12 +91,13 @@ with open(f'{OUT}/gpus.csv', 'w') as f:
 # are filled in; a derived figure says how in the row's note, and a figure no page gave is left
 # blank (INT8 and TDP are optional; a 16-bit rate is required by the time model). NVIDIA's
 # sparse tensor figures are halved for the dense columns. Not added, for want of a page giving
-# their memory bandwidth and tensor rates: A30, RTX 4000 Ada, H200 NVL.
+# its tensor rates: RTX 4000 Ada (memory, FP32 and power were found; no tensor figure).
 NEW_GPU_COLS = ['id','name','vendor','architecture','launch_year','class','vram_gb','memory_type','mem_bandwidth_gb_s',
                 'fp32_tflops','tf32_tflops','bf16_tflops','fp16_tflops','fp8_tflops','fp4_tflops','int8_tops','bf16_native',
                 'fp8_native','fp4_native','fabric','fabric_group','fabric_gb_s','pcie_gb_s','tdp_w','interconnect','confidence']
 TOMS_CHINA = ('tomshardware.com/pc-components/gpus/new-nvidia-ai-gpus-designed-to-get-around-us-export-bans-come-to-china-'
               'h20-l20-and-l2-to-fill-void-left-by-restricted-models')
+NV_TABLE = ("a public compilation of NVIDIA's datasheets (data cut-off 2026-09-18; found by the project's code search; it quotes each datasheet's table and footnote) ")
 NEW_GPUS = [
     ('b300 | B300 (HGX) | NVIDIA | Blackwell Ultra | 2025 | datacenter | 288 | HBM3e | 8000 | 75 | 1125 | 2250 | 2250 | 4500 | 13125 |  '
      '| yes | yes | yes | nvlink | 8 | 1800 | 256 | 1400 | NVLink 5 | medium',
@@ -142,6 +143,34 @@ NEW_GPUS = [
      'dense FP16 = 153.4 / 2 (the datasheet\'s tensor figure is with sparsity); BF16 at the FP16 rate as on every Ampere tensor '
      'core (A100 white paper summary: jingchaozhang.github.io/A100-white-paper); TF32 and INT8 not found (blank); launch year '
      'from NVIDIA\'s April 2021 announcement (not re-read)'),
+    ('gb300 | GB300 (per Blackwell Ultra GPU in NVL72) | NVIDIA | Blackwell Ultra + Grace | 2025 | datacenter | 279 | HBM3e '
+     '| 8000 | 80 | 1250 | 2500 | 2500 | 5000 | 15000 | 165 | yes | yes | yes | nvlink | 72 | 1800 | 256 | 1400 '
+     '| NVLink 5 (72-GPU domain) | medium',
+     'verda.com/blog/gb300-nvl72-architecture (per-GPU table printed dense: FP4 15 PF; FP8 5 PF; INT8 0.165 POPS; '
+     'BF16/FP16 2.5 PF; TF32 1.25 PF; FP32 80 TF; 279 GB HBM3E; 8 TB/s; 1.4 kW; NVLink 5 1.8 TB/s); ' + NV_TABLE +
+     '(NVIDIA Blackwell Ultra datasheet resources.nvidia.com/en-us-blackwell-architecture/blackwell-ultra-datasheet; GB300 '
+     'column sparse: BF16 5 PF; FP8 10 PF; TF32 2.5 PF; INT8 330 TOPS; FP4 20 | 15 PF sparse | dense; 279 GB; 8 TB/s; up '
+     'to 1400 W; PCIe Gen6 256 GB/s); glennklockwood.com/garden/processors/B300 (288 GB physical; Gen6)',
+     'dense = the datasheet\'s sparse figure / 2, as Verda prints them, except FP4, which the datasheet prints as sparse | '
+     'dense 20 | 15 (not 2:1); 279 GB is the datasheet\'s per-GPU memory (288 GB physical); INT8 is the datasheet\'s '
+     '(Blackwell Ultra runs INT8 far below FP8); TDP is the configurable maximum; announced GTC 2025-03-18 '
+     '(aiwiki.ai/wiki/nvidia_gb300_nvl72)'),
+    ('h200-nvl | H200 NVL | NVIDIA | Hopper | 2024 | datacenter | 141 | HBM3e | 4800 | 60 | 417.5 | 835.5 | 835.5 '
+     '| 1670.5 |  | 1670.5 | yes | yes | no | bridge | 4 | 900 | 128 | 600 | NVLink bridge (2- or 4-way) or PCIe | medium',
+     NV_TABLE + '(nvidia.com/en-us/data-center/h200 spec table, H200 NVL column: FP32 60; TF32 835; BF16/FP16 1671; FP8 '
+     '3341; INT8 3341 TOPS - all with sparsity; 141 GB HBM3e; 4.8 TB/s; up to 600 W configurable; 2- or 4-way NVLink bridge '
+     '900 GB/s per GPU; PCIe Gen5 128 GB/s); gixtools.net/2024/11/nvidia-hpc-ai-chip-is-actually-six-chips (shipping '
+     'through partners from December 2024; the bridge joins four cards)',
+     'dense = sparse / 2; memory bandwidth: the product page gives 4.8 TB/s and the H200 datasheet PDF 4.2 TB/s as the '
+     'same compilation reports (kept 4.8: NVIDIA\'s current page; a fine-tune is rarely bandwidth-bound); the bridge '
+     'group is its 4-way maximum'),
+    ('a30 | A30 | NVIDIA | Ampere (GA100) | 2021 | datacenter | 24 | HBM2 | 933 | 10.3 | 82.5 | 165 | 165 |  |  | 330 '
+     '| yes | no | no | bridge | 2 | 200 | 64 | 165 | NVLink 3 bridge (2 GPUs) or PCIe | medium',
+     'a GPU data-sheet quick reference (2023) quoting nvidia.com/en-us/data-center/products/a30-gpu (A30: 24 GB HBM2; '
+     '933 GB/s; FP32 10.3; BF16 165; FP16 165; INT8 330 TOPS - the dense column; PCIe Gen4 64 GB/s; NVLink 200 GB/s; '
+     '165 W); a reseller\'s copy of the same page (TF32 up to 165 TFLOPS - with sparsity); '
+     'sysrqmts.com/en/gpus/compare/nvidia-a30-pcie-vs-nvidia-jetson-tx1-gpu (GA100; PCIe 4.0 x16; released 2021-04-12)',
+     'TF32 dense = 165 / 2 (NVIDIA\'s own table prints 82); no FP8 or FP4 on Ampere; an NVLink bridge joins two cards'),
 ]
 _g = list(csv.DictReader(open(f'{OUT}/gpus.csv')))
 _ids = {r['id'] for r in _g}

@@ -116,7 +116,7 @@ def gpu_id(name, instance, mib):
         return ("a100-pcie-80gb" if pcie else "a100-80gb") if big else "a100-40gb"
     if n.startswith("V100"):
         return "v100-32gb" if "32" in n or (mib or 0) >= 32000 else "v100-16gb"
-    simple = {"H200": "h200", "B200": "b200", "B300": "b300", "GH200": "gh200", "GB200": "gb200", "L40S": "l40s",
+    simple = {"H200": "h200", "B200": "b200", "B300": "b300", "GH200": "gh200", "GB200": "gb200", "GB300": "gb300", "A30": "a30", "L40S": "l40s",
               "L40": "l40", "L4": "l4", "L20": "l20", "H20": "h20", "A10G": "a10g", "A10": "a10", "A40": "a40",
               "T4": "t4", "A6000": "rtx-a6000", "RTXA6000": "rtx-a6000", "A5000": "rtx-a5000", "RTXA5000": "rtx-a5000",
               "A4000": "rtx-a4000", "RTXA4000": "rtx-a4000", "RTX4090": "rtx-4090", "RTX5090": "rtx-5090",

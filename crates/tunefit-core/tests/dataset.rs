@@ -232,6 +232,9 @@ fn the_gpus_a_late_2026_buyer_rents_are_present_with_their_figures() {
         ("h20", 96.0, 4000.0, 148.0, Fabric::Nvlink, 400.0),
         ("l20", 48.0, 864.0, 119.5, Fabric::Pcie, 275.0),
         ("rtx-a4000", 16.0, 448.0, 76.7, Fabric::Pcie, 140.0),
+        ("gb300", 279.0, 8000.0, 2500.0, Fabric::Nvlink, 1400.0),
+        ("h200-nvl", 141.0, 4800.0, 835.5, Fabric::Bridge, 600.0),
+        ("a30", 24.0, 933.0, 165.0, Fabric::Bridge, 165.0),
     ] {
         assert_eq!(gib(id), gb, "{id}");
         assert_eq!(g(id).mem_bandwidth_gb_s, bw, "{id}");
@@ -247,6 +250,16 @@ fn the_gpus_a_late_2026_buyer_rents_are_present_with_their_figures() {
     assert_eq!(g("l20").int8_tops, Some(239.0));
     assert_eq!(g("mi355x").int8_tops, Some(5000.0));
     assert_eq!(g("rtx-a4000").class, GpuClass::Pro);
+    // Blackwell Ultra's datasheet prints FP4 as 20 | 15 PF sparse | dense, not 2:1, and INT8
+    // far below FP8; the GB300's NVLink domain is the whole 72-GPU rack.
+    let gb300 = g("gb300");
+    assert_eq!((gb300.fp4_tflops, gb300.int8_tops, gb300.fabric_group), (Some(15000.0), Some(165.0), 72));
+    // The H200 NVL's bridge joins up to four cards at 900 GB/s; the A30's joins two at 200.
+    assert_eq!((g("h200-nvl").fabric_group, g("h200-nvl").fabric_gb_s), (4, 900.0));
+    assert_eq!((g("a30").fabric_group, g("a30").fabric_gb_s, g("a30").fp8_tflops), (2, 200.0, None));
+    // OCI's GB300 shape (four GPUs of one superchip pair) comes from the catalog.
+    let oci = dataset::offers().iter().find(|o| o.provider == "oci" && o.gpu == "gb300").expect("OCI GB300");
+    assert_eq!((oci.count, oci.on_demand_usd_h), (4, Some(72.0)));
 }
 
 #[test]
