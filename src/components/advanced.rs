@@ -46,6 +46,7 @@ const FIELDS: &[Field] = &[
     slider("cp", "cp", |s| s.cp, |s| s.u_gpus, ranges::DEGREE),
     field("shard", "shard", |s| s.shard, Kind::Choice(false)),
     field("offload", "offload", |s| s.offload, Kind::Choice(false)),
+    field("state-dict", "state_dict", |s| s.state_dict, Kind::Choice(false)),
     section("job-section", |s| s.sec_job),
     slider("runs", "runs", |s| s.runs, |s| s.u_count, ranges::RUNS),
     field("pricing", "pricing", |s| s.pricing, Kind::Choice(false)),

@@ -1,5 +1,6 @@
 //! The smallest changes that make a configuration fit the chosen GPU with the memory model's
-//! error band, each re-evaluated, ordered by what the person gives up: kernels first (nothing),
+//! error band, each re-evaluated, ordered by what the person gives up: where the checkpoint's
+//! state dict is gathered and kernels first (nothing),
 //! then recomputation (time), then smaller micro-batches at the same effective batch (time),
 //! an 8-bit optimizer and a leaner framework (small quality risks), a lighter method (quality),
 //! more GPUs (money), a shorter sequence (data). A change to a value already in force is never
@@ -27,6 +28,7 @@ pub struct Fix {
 /// What a change gives up: the fix's note, put in words per language.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Gives {
+    HostStateDict,
     ChunkedLoss,
     Recompute,
     SmallerBatches,
@@ -43,6 +45,9 @@ impl Gives {
     pub fn text(self, lang: Lang) -> &'static str {
         use Gives as G;
         match (lang.built(), self) {
+            (Lang::En, G::HostStateDict) => {
+                "gather the checkpoint's state dict into CPU memory (FullStateDictConfig(offload_to_cpu=True, rank0_only=True)): the same checkpoint"
+            }
             (Lang::En, G::ChunkedLoss) => "cross-entropy in chunks: no full-vocabulary fp32 logits, same result",
             (Lang::En, G::Recompute) => {
                 "activation checkpointing recomputes each block's forward: about a third more compute"
@@ -63,6 +68,9 @@ impl Gives {
                 "shard weights, gradients and optimizer states over more GPUs (FSDP): more GPUs to rent"
             }
             (Lang::En, G::ShorterSeq) => "shorter sequences: longer samples are cut or split",
+            (Lang::Ru, G::HostStateDict) => {
+                "собирать state dict чекпоинта в памяти CPU (FullStateDictConfig(offload_to_cpu=True, rank0_only=True)): тот же чекпоинт"
+            }
             (Lang::Ru, G::ChunkedLoss) => {
                 "кросс-энтропия по частям: без логитов fp32 на весь словарь, результат тот же"
             }
@@ -101,6 +109,11 @@ fn candidates(s: &Settings, vram: u64) -> Vec<(String, Query, Gives)> {
             out.push((set, c, note));
         }
     };
+    // A full state dict gathered on the GPU at save costs the whole model there; on the host
+    // it costs nothing on the GPU.
+    if q.state_dict == crate::query::StateDictPlacement::Device {
+        push("state_dict=host".into(), Gives::HostStateDict);
+    }
     // Only the fp32-upcast path keeps full logits that a chunked loss would split.
     if crate::memory::logits_impl(&r) == crate::framework::LogitsImpl::Fp32Upcast {
         push("loss=chunked".into(), Gives::ChunkedLoss);

@@ -177,6 +177,14 @@ choice!(
     AllocatorMode { Default = "default", Expandable = "expandable" }
 );
 choice!(
+    /// Where a checkpoint's full state dict is gathered while it is written: `host` moves each
+    /// gathered tensor to CPU memory (FSDP2's `get_model_state_dict(..., cpu_offload=True)`,
+    /// FSDP1 under `FullStateDictConfig(offload_to_cpu=True)`, DeepSpeed's 16-bit save);
+    /// `device` keeps every gathered parameter on the GPU until the dict is written (FSDP1's
+    /// `model.state_dict()` under the default `FullStateDictConfig()`).
+    StateDictPlacement { Host = "host", Device = "device" }
+);
+choice!(
     /// Attention kernel: flash and sdpa never materialise the s x s scores; eager does.
     Attention { Flash = "flash", Sdpa = "sdpa", Eager = "eager" }
 );
@@ -696,6 +704,10 @@ query_keys! {
             /// The caching allocator's mode the run sets (`PYTORCH_CUDA_ALLOC_CONF`); `None`: the
             /// framework profile's (Unsloth and Axolotl set `expandable_segments:True`).
             "alloc" alloc: Option<AllocatorMode> = None, Pick;
+            /// Where a sharded run's checkpoint gathers its full state dict: `device` clones every
+            /// gathered parameter on the GPU until the dict is written (FSDP1's default), on top of
+            /// what the run holds.
+            "state_dict" state_dict: StateDictPlacement = StateDictPlacement::Host, Pick;
             /// Saved activations move to host memory during the forward pass and come back for
             /// the backward (torchtune `enable_activation_offloading`, Unsloth's "unsloth"
             /// checkpointing). `None`: the framework profile's default.

@@ -70,3 +70,19 @@ fn a_fix_applied_to_the_link_is_the_change_that_was_evaluated() {
         assert_eq!(evaluate(&changed).unwrap().memory.device, f.device, "{}", f.set);
     }
 }
+
+#[test]
+fn a_state_dict_gathered_on_the_gpu_is_fixed_by_gathering_it_on_the_host() {
+    // 7B in fp32 over two A100 40GB: the shards and the step fit; FSDP1's default full state
+    // dict at save puts the whole model on each GPU beside them, and does not.
+    let base = "model=llama-2-7b&method=full&precision=fp32&optim=sgd&batch=2&seq=512&ckpt=full&gpus=2&shard=fsdp&gpu=a100-40gb&state_dict=device";
+    let r = evaluate(&q(base)).unwrap();
+    assert_ne!(r.fit.as_ref().unwrap().verdict, Verdict::Fits);
+    let first = &r.fixes[0];
+    assert_eq!((first.set.as_str(), first.fits), ("state_dict=host", true), "{:?}", r.fixes);
+    assert!(first.note.contains("offload_to_cpu=True"));
+    // Gathered on the host already (the default): not offered, where other fixes are.
+    let host = evaluate(&q(&base.replace("gpu=a100-40gb&state_dict=device", "gpu=rtx-4090"))).unwrap();
+    assert!(!host.fixes.is_empty());
+    assert!(!host.fixes.iter().any(|f| f.set.starts_with("state_dict")), "{:?}", host.fixes);
+}

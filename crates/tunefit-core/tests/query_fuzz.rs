@@ -232,6 +232,7 @@ fn valid_query() -> impl Strategy<Value = Query> {
             opt(choice(OptimizerImpl::ALL)),
             opt(0.1f64..=10.0),
             opt(choice(tunefit_core::query::AllocatorMode::ALL)),
+            choice(tunefit_core::query::StateDictPlacement::ALL),
         ),
         (
             any::<bool>(),
@@ -292,6 +293,7 @@ fn valid_query() -> impl Strategy<Value = Query> {
                     optim_impl,
                     mem_scale,
                     alloc,
+                    state_dict,
                 ),
                 (
                     sp,
@@ -368,6 +370,7 @@ fn valid_query() -> impl Strategy<Value = Query> {
                     compile,
                     set_to_none,
                     alloc,
+                    state_dict,
                     act_offload,
                     framework,
                     gpus,

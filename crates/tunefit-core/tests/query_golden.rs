@@ -61,6 +61,7 @@ fn v1_defaults() -> Query {
         compile: None,
         set_to_none: true,
         alloc: None,
+        state_dict: StateDictPlacement::Host,
         act_offload: None,
         ckpt_every: 1,
         optim_in_bwd: false,
@@ -204,6 +205,9 @@ const CASES: &[Case] = &[
     Case { link: "v=1&set_to_none=1", canonical: false, expect: |q| { q.set_to_none = true; } },
     Case { link: "v=1&alloc=expandable", canonical: true, expect: |q| { q.alloc = Some(AllocatorMode::Expandable); } },
     Case { link: "v=1&alloc=default", canonical: true, expect: |q| { q.alloc = Some(AllocatorMode::Default); } },
+    Case { link: "v=1&state_dict=device", canonical: true, expect: |q| { q.state_dict = StateDictPlacement::Device; } },
+    // The default is not written back: a link without it reads the same.
+    Case { link: "v=1&state_dict=host", canonical: false, expect: |_| {} },
     Case { link: "v=1&act_offload=1", canonical: true, expect: |q| { q.act_offload = Some(true); } },
     Case { link: "v=1&act_offload=0", canonical: true, expect: |q| { q.act_offload = Some(false); } },
     Case { link: "v=1&optim_impl=foreach", canonical: true, expect: |q| { q.optim_impl = Some(OptimizerImpl::Foreach); } },

@@ -143,3 +143,30 @@ fn ranks_agree(
         }
     }
 }
+
+/// `state_dict=device` (FSDP1's `model.state_dict()` under the default `FullStateDictConfig()`):
+/// the save holds every parameter's clone beside the shards, so the peak moves to the save by
+/// about the whole model; with the default (`host`), on one GPU or unsharded, nothing changes.
+#[test]
+fn a_full_state_dict_gathered_on_the_device_peaks_at_the_save() {
+    let base = "model=llama-2-7b&method=full&precision=fp32&optim=sgd&batch=2&seq=512&ckpt=full&gpus=2&shard=fsdp";
+    let est = |q: &str| {
+        let q = Query::parse(q).unwrap();
+        tunefit_core::memory::estimate(&Settings::resolve(&q).unwrap()).unwrap()
+    };
+    let (host, device) = (est(base), est(&format!("{base}&state_dict=device")));
+    // The whole model in fp32 over two shards: this GPU's 12.55 GiB of weights times two.
+    let full = 2.0 * host.memory.weights as f64;
+    let grew = device.memory.allocated as f64 - host.memory.allocated as f64;
+    assert!(grew > 0.4 * full && grew < full, "allocated grew {grew:.3e} for a {full:.3e} state dict");
+    assert!(device.memory.reserved as f64 - host.memory.reserved as f64 >= grew * 0.9);
+    assert_eq!(device.replay().peak_phase, Phase::Save);
+    assert_ne!(host.replay().peak_phase, Phase::Save);
+    // One GPU, or a run that does not shard parameters, has no gathered state dict.
+    for q in [
+        "model=llama-2-7b&method=full&precision=fp32&optim=sgd&batch=2&seq=512&ckpt=full&gpus=1&shard=fsdp",
+        "model=llama-2-7b&method=full&precision=fp32&optim=sgd&batch=2&seq=512&ckpt=full&gpus=2&shard=none",
+    ] {
+        assert_eq!(est(q).memory.allocated, est(&format!("{q}&state_dict=device")).memory.allocated, "{q}");
+    }
+}

@@ -9,7 +9,7 @@ use super::saved::Saved;
 use super::states::States;
 use super::{shape, Detail, MemoryBreakdown};
 use crate::diag::Error;
-use crate::query::{Method, ShardingStrategy};
+use crate::query::{Method, ShardingStrategy, StateDictPlacement};
 
 const MIB: f64 = 1048576.0;
 
@@ -60,7 +60,10 @@ pub(super) fn peaks(
     // With the step inside backward, its temporaries sit on top of the activations still
     // held there.
     let peak_step = if q.optim_in_bwd { peak_fb + step_temp } else { w + o_torch + g + step_temp + buffers };
-    let allocated = peak_fb.max(peak_step);
+    let (master_share, state_dict) = (st.master_share(), device_state_dict(r, w, o_torch * st.master_share()));
+    // The save with its state dict (shown as overhead when it is the larger moment, as `held`).
+    let peak_save = if state_dict > 0.0 { w + o_torch + g_fwd + state_dict + buffers } else { 0.0 };
+    let (allocated, saving) = (peak_fb.max(peak_step).max(peak_save), (peak_save - peak_fb.max(peak_step)).max(0.0));
     // The run's tensors, for the event-by-event replay through the allocator (timeline.rs).
     let timeline_input = Box::new(shape::Input {
         q: q.clone(),
@@ -85,7 +88,8 @@ pub(super) fn peaks(
         dequant: dequant_buf,
         bucket: bucket_buf,
         gathered: (gathered, pg.block_unit, pg.root),
-        master_share: if st.opt_full > 0.0 { (st.master_full / st.opt_full).min(1.0) } else { 0.0 },
+        master_share,
+        state_dict,
         adapter_bytes,
         // FSDP1 switches to NO_SHARD on one rank (gradients all-reduced in place).
         grads_on_reduce: q.shard == ShardingStrategy::Fsdp && r.dp > 1.0,
@@ -117,7 +121,7 @@ pub(super) fn peaks(
         optimizer: o as u64,
         activations: act as u64,
         logits: logits as u64,
-        overhead: (fragmentation + context + nccl + buffers + held + calibrated).max(0.0) as u64,
+        overhead: (fragmentation + context + nccl + buffers + held + saving + calibrated).max(0.0) as u64,
         allocated: allocated as u64,
         reserved: reserved as u64,
         device: device as u64,
@@ -142,4 +146,19 @@ pub(super) fn peaks(
         non_torch: nccl,
     };
     Ok(Peaks { memory, detail, timeline_input, replay, cache_excess: cache.share })
+}
+
+/// A checkpoint whose full state dict is gathered on the device (`state_dict=device`), bytes:
+/// FSDP1's `_full_post_state_dict_hook` clones every gathered parameter on the GPU unless
+/// `offload_to_cpu` (torch/distributed/fsdp/_state_dict_utils.py @00c0db4e), which
+/// `FullStateDictConfig()` leaves False (torch/distributed/fsdp/api.py @0aafd810), and the
+/// clones live until the dict is written: every parameter in its stored dtype (`master`, the
+/// fp32 copy under mixed precision, when larger than the weights), beside the shards.
+fn device_state_dict(r: &Run, w: f64, master: f64) -> f64 {
+    let q = r.q;
+    if q.state_dict == StateDictPlacement::Device && q.shard.shards_params() && r.dp > 1.0 {
+        w.max(master) * r.dp
+    } else {
+        0.0
+    }
 }

@@ -52,6 +52,9 @@ pub struct Input {
     pub master_share: f64,
     /// The allocator's settings the run sets (`alloc`, the framework profile's).
     pub alloc: super::allocator::Config,
+    /// A full state dict gathered on the device at save (`state_dict=device`), bytes; 0 when
+    /// it goes to the host tensor by tensor.
+    pub state_dict: f64,
 }
 
 /// Tensors under the small pool's limit (1 MiB, `kSmallSize`) that one block makes and frees
@@ -181,6 +184,15 @@ pub(super) fn timeline_shape(i: &Input) -> Shape {
         load_transient: if q.method == Method::Qlora { h * f.max(qd) * 2.0 / i.tp } else { 0.0 },
         load_broadcast: dp.load_broadcast,
         save_gather: dp.save_gather,
+        // Unit by unit, each parameter's clone (peaks.rs): the blocks' linears, then the rest.
+        save_clones: if i.state_dict > 0.0 {
+            let per_block = i.state_dict * block_share / layers as f64;
+            let mut v: Vec<f64> = (0..layers).flat_map(|_| split(per_block, &linears)).collect();
+            v.extend(split(i.state_dict * (1.0 - block_share), &[embed, head]));
+            v
+        } else {
+            vec![]
+        },
         grads_persist: super::run::grads_kept(q),
         micro_steps: (q.ga as usize).min(2),
     }

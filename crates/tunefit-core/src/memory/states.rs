@@ -43,6 +43,17 @@ pub(super) struct States {
     pub master_full: f64,
 }
 
+impl States {
+    /// The share of the torch-allocated optimizer bytes that is the fp32 master copy.
+    pub fn master_share(&self) -> f64 {
+        if self.opt_full > 0.0 {
+            (self.master_full / self.opt_full).min(1.0)
+        } else {
+            0.0
+        }
+    }
+}
+
 pub(super) fn states(r: &Run, warn: &mut Vec<Warning>) -> Result<States, Error> {
     let (q, a, tr, res) = (r.q, &r.a, r.tr, r.res);
     let (mixed, frozen_bytes, adapter_bytes) = (r.mixed, r.frozen_bytes, r.adapter_bytes);

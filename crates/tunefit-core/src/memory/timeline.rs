@@ -141,6 +141,8 @@ pub struct Shape {
     /// A checkpoint save: the largest tensor gathered in full at a time (FSDP's full state
     /// dict), 0 where the state dict hands out references to tensors already held.
     pub save_gather: f64,
+    /// A full state dict cloned on the device at save, tensor by tensor (empty: none).
+    pub save_clones: Vec<f64>,
     /// Gradients stay allocated across steps (ga > 1 accumulates; set_to_none=0 keeps zeros).
     pub grads_persist: bool,
     pub micro_steps: usize,
@@ -542,8 +544,10 @@ pub fn replay(s: &Shape, cfg: Config) -> Replay {
     // ---- save: the state dict is written to host memory tensor by tensor ----
     r.at(Phase::Save, -1, false);
     let gathered = r.alloc(s.save_gather, COMPUTE);
+    let clones = r.alloc_all(&s.save_clones, COMPUTE);
     r.note();
     r.free(gathered);
+    r.free_all(clones);
     let _ = weights;
     let (peak_allocated, peak) = r.peak;
     Replay {
@@ -611,6 +615,7 @@ mod tests {
             load_transient: 0.0,
             load_broadcast: 0.0,
             save_gather: 0.0,
+            save_clones: vec![],
             grads_persist: false,
             micro_steps: 1,
         }
