@@ -82,10 +82,10 @@ MODELS = {
 
 
 def case(model, method="full", precision="bf16-true", batch=2, seq=256, ckpt="none",
-         optim_impl="fused", gpus=1, shard="none", rank=16, targets="q,v"):
+         optim_impl="fused", gpus=1, shard="none", rank=16, targets="q,v", state_dict="host"):
     return dict(model=model, method=method, precision=precision, batch=batch, seq=seq,
                 ckpt=ckpt, optim_impl=optim_impl, gpus=gpus, shard=shard, rank=rank,
-                targets=targets)
+                targets=targets, state_dict=state_dict)
 
 
 def grid():
@@ -109,6 +109,7 @@ def grid():
         case(L, method="lora", gpus=2),
         case(L, gpus=2, shard="fsdp"),
         case(L, method="lora", gpus=2, shard="fsdp"),
+        case(L, gpus=2, shard="fsdp", state_dict="device"),
     ]
     return out
 
@@ -125,6 +126,8 @@ def query_string(c):
           "optim=adamw", f"optim_impl={c['optim_impl']}", "ga=1", "set_to_none=1"]
     if c["gpus"] > 1:
         q += [f"gpus={c['gpus']}", f"shard={c['shard']}"]
+    if c.get("state_dict", "host") != "host":
+        q += [f"state_dict={c['state_dict']}"]
     return "&".join(q)
 
 
@@ -247,6 +250,18 @@ def save(model, c):
     cpu_offload=True)); here the host copy is made outside torch's allocator, as a GPU run's
     host memory is outside the device's."""
     host = []
+    if c["shard"] == "fsdp" and c.get("state_dict") == "device":
+        # state_dict=device: the full state dict gathered where the shards are and kept until
+        # it is written (get_model_state_dict(full_state_dict=True) without cpu_offload, whose
+        # default is False: torch/distributed/checkpoint/state_dict.py `StateDictOptions`;
+        # FSDP1's model.state_dict() under the default FullStateDictConfig() does the same).
+        from torch.distributed.checkpoint.state_dict import StateDictOptions, get_model_state_dict
+        sd = get_model_state_dict(model, options=StateDictOptions(full_state_dict=True))
+        for v in sd.values():
+            host.append(bytes(v.contiguous().view(torch.uint8).numpy()))
+        n = len(sd)
+        del sd
+        return n
     if c["shard"] == "fsdp":
         from torch.distributed.tensor import DTensor
         for _, v in model.state_dict().items():
@@ -453,7 +468,9 @@ def write(out, records, failures):
             "(5.6-11 MB here) between recordings.",
             "save: state_dict + torch.save into host memory for plain and DDP runs; under FSDP "
             "each tensor gathered in full and copied to host memory outside torch's allocator "
-            "(get_model_state_dict's cpu_offload on a GPU).",
+            "(get_model_state_dict's cpu_offload on a GPU); with state_dict=device the whole "
+            "full state dict is gathered by torch's allocator and kept until it is written "
+            "(get_model_state_dict(full_state_dict=True) without cpu_offload), as on a GPU.",
             "GPT-2's attention-probability dropout is 0 so the CPU flash SDPA kernel runs (a "
             "GPU kernel applies it inside, saving only its RNG state).",
         ],
