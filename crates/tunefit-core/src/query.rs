@@ -705,7 +705,7 @@ query_keys! {
             /// The caching allocator's mode the run sets (`PYTORCH_CUDA_ALLOC_CONF`); `None`: the
             /// framework profile's (Unsloth and Axolotl set `expandable_segments:True`).
             "alloc" alloc: Option<AllocatorMode> = None, Pick;
-            /// Where a sharded run's checkpoint gathers its full state dict: `device` clones every
+            /// Where an FSDP run's checkpoint gathers its full state dict: `device` clones every
             /// gathered parameter on the GPU until the dict is written (FSDP1's default), on top of
             /// what the run holds.
             "state_dict" state_dict: StateDictPlacement = StateDictPlacement::Host, Pick;

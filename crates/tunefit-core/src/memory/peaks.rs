@@ -156,7 +156,7 @@ pub(super) fn peaks(
 /// fp32 copy under mixed precision, when larger than the weights), beside the shards.
 fn device_state_dict(r: &Run, w: f64, master: f64) -> f64 {
     let q = r.q;
-    if q.state_dict == StateDictPlacement::Device && q.shard.shards_params() && r.dp > 1.0 {
+    if q.state_dict == StateDictPlacement::Device && q.shard == ShardingStrategy::Fsdp && r.dp > 1.0 {
         w.max(master) * r.dp
     } else {
         0.0
