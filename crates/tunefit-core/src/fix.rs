@@ -111,7 +111,7 @@ fn candidates(s: &Settings, vram: u64) -> Vec<(String, Query, Gives)> {
     };
     // A full state dict gathered on the GPU at save costs the whole model there; on the host
     // it costs nothing on the GPU.
-    if q.state_dict == crate::query::StateDictPlacement::Device {
+    if q.state_dict == crate::query::StateDictPlacement::Device && q.shard == ShardingStrategy::Fsdp && q.gpus > 1 {
         push("state_dict=host".into(), Gives::HostStateDict);
     }
     // Only the fp32-upcast path keeps full logits that a chunked loss would split.
