@@ -162,6 +162,13 @@ fn a_full_state_dict_gathered_on_the_device_peaks_at_the_save() {
     assert!(device.memory.reserved as f64 - host.memory.reserved as f64 >= grew * 0.9);
     assert_eq!(device.replay().peak_phase, Phase::Save);
     assert_ne!(host.replay().peak_phase, Phase::Save);
+    // The overhead that holds it says why, and what gathers it on the host instead.
+    let why = |e: &tunefit_core::memory::Estimate| {
+        e.explanations.iter().find(|x| x.term == "overhead").and_then(|x| x.why.clone())
+    };
+    let said = why(&device).expect("the overhead says why").text(tunefit_core::diag::Lang::En);
+    assert!(said.contains("state_dict=host") && said.contains("offload_to_cpu=True"), "{said}");
+    assert!(why(&host).is_none());
     // One GPU, or a run that does not shard parameters, has no gathered state dict.
     for q in [
         "model=llama-2-7b&method=full&precision=fp32&optim=sgd&batch=2&seq=512&ckpt=full&gpus=1&shard=fsdp",

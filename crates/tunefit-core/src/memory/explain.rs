@@ -6,7 +6,9 @@ use super::{Explanation, MemoryBreakdown, ModelInfo};
 use crate::catalog::Preset;
 use crate::diag::{Lang, Warning};
 use crate::framework::LogitsImpl;
-use crate::query::{AdapterDtype, Attention, Checkpointing, Framework, Loss, Optimizer, Precision};
+use crate::query::{
+    AdapterDtype, Attention, Checkpointing, Framework, Loss, Optimizer, Precision, ShardingStrategy, StateDictPlacement,
+};
 
 pub(super) fn model_info(r: &Run, preset: Option<&'static Preset>) -> ModelInfo {
     let (a, tr, p_total) = (&r.a, r.tr, r.p_total);
@@ -101,6 +103,15 @@ fn why_large(run: &Run, m: &MemoryBreakdown, term: &str) -> Option<Phrase> {
         "activations" if share(m.activations) && r.ckpt == Checkpointing::None => {
             Some(Phrase::WhyNoCheckpointing { layers: run.a.layers })
         }
+        // The save's full state dict on the device counts in the overhead (peaks.rs).
+        "overhead"
+            if share(m.overhead)
+                && q.state_dict == StateDictPlacement::Device
+                && q.shard == ShardingStrategy::Fsdp
+                && run.dp > 1.0 =>
+        {
+            Some(Phrase::WhyStateDictOnDevice { params: run.p_total })
+        }
         "optimizer" if share(m.optimizer) => Some(Phrase::WhyOptimizerStates {
             optim: q.optim,
             trainable: run.tr.total,
@@ -188,6 +199,10 @@ pub enum Phrase {
     WhyNoCheckpointing {
         layers: u64,
     },
+    /// Why: the checkpoint save gathers the whole state dict on each GPU (`state_dict=device`).
+    WhyStateDictOnDevice {
+        params: u64,
+    },
     /// Why: the optimizer keeps states for every trainable parameter.
     WhyOptimizerStates {
         optim: Optimizer,
@@ -235,6 +250,10 @@ impl Phrase {
                 let fix = if *standard_loss { "; loss=chunked or loss=fused-linear holds one chunk of them at a time" } else { "" };
                 format!("large because each of the micro-batch's {tokens} tokens carries a row of {vocab} logits (the vocabulary){copy}{fix}")
             }
+            P::WhyStateDictOnDevice { params } => format!(
+                "large because state_dict=device gathers the state dict of all {} parameters on each GPU at the checkpoint save, beside the shards (FSDP1's model.state_dict() under the default FullStateDictConfig()); state_dict=host, FullStateDictConfig(offload_to_cpu=True, rank0_only=True), gathers it into CPU memory",
+                billions(*params, Lang::En)
+            ),
             P::WhyNoCheckpointing { layers } => format!(
                 "large because without activation checkpointing each of the {layers} blocks keeps every tensor it saves for backward; ckpt=full keeps one input per block and recomputes the rest (about a third more compute)"
             ),
@@ -293,6 +312,10 @@ impl Phrase {
                 let fix = if *standard_loss { "; loss=chunked или loss=fused-linear держат в памяти только одну их часть за раз" } else { "" };
                 format!("много, потому что каждый из {tokens} токенов микробатча несёт строку из {vocab} логитов (размер словаря){copy}{fix}")
             }
+            P::WhyStateDictOnDevice { params } => format!(
+                "много, потому что state_dict=device собирает state dict всех {} параметров на каждом GPU при сохранении чекпойнта, рядом с шардами (model.state_dict() у FSDP1 с FullStateDictConfig() по умолчанию); state_dict=host, FullStateDictConfig(offload_to_cpu=True, rank0_only=True), собирает его в памяти CPU",
+                billions(*params, Lang::Ru)
+            ),
             P::WhyNoCheckpointing { layers } => format!(
                 "много, потому что без чекпоинтинга активаций каждый из {layers} блоков хранит все тензоры, сохранённые для обратного прохода; ckpt=full хранит по одному входу на блок и пересчитывает остальное (примерно на треть больше вычислений)"
             ),
