@@ -31,5 +31,13 @@ for (const name of readdirSync(dir).sort()) {
   const pinned = new RegExp(`(href="\\./${name.replace(/[.]/g, '\\.')}"[^>]*integrity=")[^"]+(")`);
   html = html.replace(pinned, `$1${sri}$2`);
 }
+// Every file index.html pins must match its pin now: a pattern the rewrite missed (Trunk
+// writing the attributes in another order or form) fails the build here, not in the browser.
+for (const [tag] of html.matchAll(/<link\b[^>]*\bintegrity=[^>]*>/g)) {
+  const file = tag.match(/\bhref="?\.?\/?([^"\s>]+)/)?.[1];
+  const pin = tag.match(/\bintegrity="?(sha384-[^"\s>]+)/)?.[1];
+  const want = file && `sha384-${createHash('sha384').update(readFileSync(join(dir, file))).digest('base64')}`;
+  if (pin !== want) throw new Error(`minify: ${file}: index.html pins ${pin}, the file is ${want}`);
+}
 writeFileSync(index, html);
 console.log(`minify: ${(before / 1024).toFixed(1)} -> ${(after / 1024).toFixed(1)} KB of CSS and JavaScript in ${dir}`);

@@ -46,7 +46,7 @@ impl Gives {
         use Gives as G;
         match (lang.built(), self) {
             (Lang::En, G::HostStateDict) => {
-                "gather the checkpoint's state dict into CPU memory (FullStateDictConfig(offload_to_cpu=True, rank0_only=True)): the same checkpoint"
+                "gather the checkpoint's state dict into CPU memory (FullStateDictConfig(offload_to_cpu=True, rank0_only=True); StateDictOptions(full_state_dict=True, cpu_offload=True)): the same checkpoint"
             }
             (Lang::En, G::ChunkedLoss) => "cross-entropy in chunks: no full-vocabulary fp32 logits, same result",
             (Lang::En, G::Recompute) => {
@@ -69,7 +69,7 @@ impl Gives {
             }
             (Lang::En, G::ShorterSeq) => "shorter sequences: longer samples are cut or split",
             (Lang::Ru, G::HostStateDict) => {
-                "собирать state dict чекпоинта в памяти CPU (FullStateDictConfig(offload_to_cpu=True, rank0_only=True)): тот же чекпоинт"
+                "собирать state dict чекпоинта в памяти CPU (FullStateDictConfig(offload_to_cpu=True, rank0_only=True); StateDictOptions(full_state_dict=True, cpu_offload=True)): тот же чекпоинт"
             }
             (Lang::Ru, G::ChunkedLoss) => {
                 "кросс-энтропия по частям: без логитов fp32 на весь словарь, результат тот же"
@@ -111,7 +111,7 @@ fn candidates(s: &Settings, vram: u64) -> Vec<(String, Query, Gives)> {
     };
     // A full state dict gathered on the GPU at save costs the whole model there; on the host
     // it costs nothing on the GPU.
-    if q.state_dict == crate::query::StateDictPlacement::Device && q.shard == ShardingStrategy::Fsdp && q.gpus > 1 {
+    if q.state_dict == crate::query::StateDictPlacement::Device {
         push("state_dict=host".into(), Gives::HostStateDict);
     }
     // Only the fp32-upcast path keeps full logits that a chunked loss would split.
@@ -173,8 +173,14 @@ pub fn fixes(s: &Settings, vram: u64) -> Vec<Fix> {
 /// `fixes`, with the notes in `lang` (the page's summary).
 pub fn fixes_in(s: &Settings, vram: u64, lang: Lang) -> Vec<Fix> {
     let mut out: Vec<Fix> = Vec::new();
+    // The state dict's placement costs something only where FSDP gathers one on the device:
+    // elsewhere the change would be offered at the figure the run already has.
+    let now = || crate::memory::estimate(s).map(|e| e.memory.device).unwrap_or(u64::MAX);
     for (set, c, note) in candidates(s, vram) {
         let Ok(e) = Settings::resolve(&c).and_then(|cs| crate::memory::estimate(&cs)) else { continue };
+        if note == Gives::HostStateDict && e.memory.device >= now() {
+            continue;
+        }
         let fits = crate::solve::verdict(e.memory.device, vram).0 == Verdict::Fits;
         out.push(Fix { set, device: e.memory.device, fits, note: note.text(lang).into() });
     }

@@ -178,8 +178,9 @@ choice!(
 );
 choice!(
     /// Where a checkpoint's full state dict is gathered while it is written: `host` moves each
-    /// gathered tensor to CPU memory (FSDP2's `get_model_state_dict(..., cpu_offload=True)`,
-    /// FSDP1 under `FullStateDictConfig(offload_to_cpu=True)`, DeepSpeed's 16-bit save);
+    /// gathered tensor to CPU memory (`get_model_state_dict` with
+    /// `StateDictOptions(full_state_dict=True, cpu_offload=True)`, FSDP1 under
+    /// `FullStateDictConfig(offload_to_cpu=True)`, DeepSpeed's 16-bit save);
     /// `device` keeps every gathered parameter on the GPU until the dict is written (FSDP1's
     /// `model.state_dict()` under the default `FullStateDictConfig()`; FSDP2's
     /// `get_model_state_dict(..., full_state_dict=True)` without `cpu_offload`).

@@ -85,4 +85,8 @@ fn a_state_dict_gathered_on_the_gpu_is_fixed_by_gathering_it_on_the_host() {
     let host = evaluate(&q(&base.replace("gpu=a100-40gb&state_dict=device", "gpu=rtx-4090"))).unwrap();
     assert!(!host.fixes.is_empty());
     assert!(!host.fixes.iter().any(|f| f.set.starts_with("state_dict")), "{:?}", host.fixes);
+    // Tensor parallelism over both GPUs leaves FSDP nothing to shard: no state dict to move.
+    let tp = evaluate(&q(&base.replace("gpu=a100-40gb", "tp=2&gpu=rtx-4090"))).unwrap();
+    assert!(!tp.fixes.is_empty());
+    assert!(!tp.fixes.iter().any(|f| f.set.starts_with("state_dict")), "{:?}", tp.fixes);
 }

@@ -169,6 +169,19 @@ fn a_full_state_dict_gathered_on_the_device_peaks_at_the_save() {
     let said = why(&device).expect("the overhead says why").text(tunefit_core::diag::Lang::En);
     assert!(said.contains("state_dict=host") && said.contains("offload_to_cpu=True"), "{said}");
     assert!(why(&host).is_none());
+    // The whole model in its stored dtype on every rank, whatever else the run shards or
+    // offloads: tensor-parallel shards are gathered too, the fp32 master is what mixed
+    // precision stores (in a paged optimizer too), offloaded parameters are gathered back.
+    let gib = |b: u64| b as f64 / 1073741824.0;
+    let fp32_model = 6738415616.0 * 4.0 / 1073741824.0;
+    let b = "model=llama-2-7b&method=full&batch=2&seq=512&ckpt=full&shard=fsdp&gpus=4";
+    for extra in
+        ["precision=fp32&optim=sgd&tp=2", "precision=bf16-mixed&optim=paged-adamw", "precision=bf16-mixed&offload=all"]
+    {
+        let q = format!("{b}&{extra}");
+        let grew = gib(est(&format!("{q}&state_dict=device")).memory.allocated) - gib(est(&q).memory.allocated);
+        assert!(grew > 0.7 * fp32_model && grew < 1.1 * fp32_model, "{extra}: +{grew:.2} GiB for {fp32_model:.2}");
+    }
     // One GPU, or a run that does not shard parameters, has no gathered state dict.
     for q in [
         "model=llama-2-7b&method=full&precision=fp32&optim=sgd&batch=2&seq=512&ckpt=full&gpus=1&shard=fsdp",

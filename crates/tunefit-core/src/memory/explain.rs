@@ -6,9 +6,7 @@ use super::{Explanation, MemoryBreakdown, ModelInfo};
 use crate::catalog::Preset;
 use crate::diag::{Lang, Warning};
 use crate::framework::LogitsImpl;
-use crate::query::{
-    AdapterDtype, Attention, Checkpointing, Framework, Loss, Optimizer, Precision, ShardingStrategy, StateDictPlacement,
-};
+use crate::query::{AdapterDtype, Attention, Checkpointing, Framework, Loss, Optimizer, Precision};
 
 pub(super) fn model_info(r: &Run, preset: Option<&'static Preset>) -> ModelInfo {
     let (a, tr, p_total) = (&r.a, r.tr, r.p_total);
@@ -40,14 +38,14 @@ pub(super) fn notes(r: &Run, warnings: &mut Vec<Warning>) {
     }
 }
 
-pub(super) fn explain(run: &Run, m: &MemoryBreakdown) -> Vec<Explanation> {
+pub(super) fn explain(run: &Run, m: &MemoryBreakdown, saving: f64) -> Vec<Explanation> {
     let (q, r, a, t) = (run.q, &run.res, &run.a, &run.tr);
     let fw = q.framework;
     let ex = |term: &str, formula: Phrase, assumptions: Vec<Phrase>| Explanation {
         term: term.into(),
         formula,
         assumptions,
-        why: why_large(run, m, term),
+        why: why_large(run, m, term, saving),
     };
     vec![
         ex(
@@ -79,7 +77,8 @@ pub(super) fn explain(run: &Run, m: &MemoryBreakdown) -> Vec<Explanation> {
 pub const LARGE_SHARE: f64 = 0.25;
 
 /// The one-sentence reason a large term has, where a setting the person can change causes it.
-fn why_large(run: &Run, m: &MemoryBreakdown, term: &str) -> Option<Phrase> {
+/// `saving`: what the save's device state dict adds above the run's other peaks.
+fn why_large(run: &Run, m: &MemoryBreakdown, term: &str, saving: f64) -> Option<Phrase> {
     let (q, r) = (run.q, &run.res);
     let stacked = m.terms().iter().map(|(_, b)| b).sum::<u64>() as f64;
     let share = |bytes: u64| stacked > 0.0 && bytes as f64 >= LARGE_SHARE * stacked;
@@ -104,13 +103,8 @@ fn why_large(run: &Run, m: &MemoryBreakdown, term: &str) -> Option<Phrase> {
             Some(Phrase::WhyNoCheckpointing { layers: run.a.layers })
         }
         // The save's full state dict on the device counts in the overhead (peaks.rs).
-        "overhead"
-            if share(m.overhead)
-                && q.state_dict == StateDictPlacement::Device
-                && q.shard == ShardingStrategy::Fsdp
-                && run.dp > 1.0 =>
-        {
-            Some(Phrase::WhyStateDictOnDevice { params: run.p_total })
+        "overhead" if share(m.overhead) && saving > 0.0 => {
+            Some(Phrase::WhyStateDictOnDevice { params: (run.p_total as f64 / run.pp).round() as u64 })
         }
         "optimizer" if share(m.optimizer) => Some(Phrase::WhyOptimizerStates {
             optim: q.optim,
@@ -251,7 +245,7 @@ impl Phrase {
                 format!("large because each of the micro-batch's {tokens} tokens carries a row of {vocab} logits (the vocabulary){copy}{fix}")
             }
             P::WhyStateDictOnDevice { params } => format!(
-                "large because state_dict=device gathers the state dict of all {} parameters on each GPU at the checkpoint save, beside the shards (FSDP1's model.state_dict() under the default FullStateDictConfig()); state_dict=host, FullStateDictConfig(offload_to_cpu=True, rank0_only=True), gathers it into CPU memory",
+                "large because state_dict=device gathers the full state dict ({} parameters) on each GPU at the checkpoint save, beside the shards (FSDP1's model.state_dict() under the default FullStateDictConfig(), or get_model_state_dict(full_state_dict=True) without cpu_offload); state_dict=host gathers it into CPU memory: FullStateDictConfig(offload_to_cpu=True, rank0_only=True), or StateDictOptions(full_state_dict=True, cpu_offload=True)",
                 billions(*params, Lang::En)
             ),
             P::WhyNoCheckpointing { layers } => format!(
@@ -313,7 +307,7 @@ impl Phrase {
                 format!("много, потому что каждый из {tokens} токенов микробатча несёт строку из {vocab} логитов (размер словаря){copy}{fix}")
             }
             P::WhyStateDictOnDevice { params } => format!(
-                "много, потому что state_dict=device собирает state dict всех {} параметров на каждом GPU при сохранении чекпойнта, рядом с шардами (model.state_dict() у FSDP1 с FullStateDictConfig() по умолчанию); state_dict=host, FullStateDictConfig(offload_to_cpu=True, rank0_only=True), собирает его в памяти CPU",
+                "много, потому что state_dict=device собирает полный state dict ({} параметров) на каждом GPU при сохранении чекпойнта, рядом с шардами (model.state_dict() у FSDP1 с FullStateDictConfig() по умолчанию или get_model_state_dict(full_state_dict=True) без cpu_offload); state_dict=host собирает его в памяти CPU: FullStateDictConfig(offload_to_cpu=True, rank0_only=True) или StateDictOptions(full_state_dict=True, cpu_offload=True)",
                 billions(*params, Lang::Ru)
             ),
             P::WhyNoCheckpointing { layers } => format!(

@@ -197,7 +197,7 @@ pub fn estimate(s: &Settings) -> Result<Estimate, Error> {
     let bf = buffers::buffers(&r, &st, &pg);
     let p = peaks::peaks(&r, &st, &pg, &sv, &lp, staged, &bf)?;
     explain::notes(&r, &mut warnings);
-    let explanations = explain::explain(&r, &p.memory);
+    let explanations = explain::explain(&r, &p.memory, p.saving);
     Ok(Estimate {
         model: explain::model_info(&r, s.preset),
         memory: p.memory,

@@ -19,6 +19,8 @@ pub(super) struct Peaks {
     pub timeline_input: Box<shape::Input>,
     pub replay: Option<Box<super::timeline::Replay>>,
     pub cache_excess: f64,
+    /// What the save's device state dict adds above the run's other peaks (in the overhead).
+    pub saving: f64,
 }
 
 /// `staged`: activations and logits of the pipeline stage that holds the most.
@@ -60,9 +62,8 @@ pub(super) fn peaks(
     // With the step inside backward, its temporaries sit on top of the activations still
     // held there.
     let peak_step = if q.optim_in_bwd { peak_fb + step_temp } else { w + o_torch + g + step_temp + buffers };
-    let (master_share, state_dict) = (st.master_share(), device_state_dict(r, w, o_torch * st.master_share()));
-    // The save with its state dict (shown as overhead when it is the larger moment, as `held`).
-    let peak_save = if state_dict > 0.0 { w + o_torch + g_fwd + state_dict + buffers } else { 0.0 };
+    // The save, gradients freed by `zero_grad(set_to_none=True)` (overhead when the larger moment).
+    let (state_dict, peak_save) = save_peak(r, st, w + o_torch + buffers + g * f64::from(!q.set_to_none));
     let (allocated, saving) = (peak_fb.max(peak_step).max(peak_save), (peak_save - peak_fb.max(peak_step)).max(0.0));
     // The run's tensors, for the event-by-event replay through the allocator (timeline.rs).
     let timeline_input = Box::new(shape::Input {
@@ -88,7 +89,7 @@ pub(super) fn peaks(
         dequant: dequant_buf,
         bucket: bucket_buf,
         gathered: (gathered, pg.block_unit, pg.root),
-        master_share,
+        master_share: st.master_share(),
         state_dict,
         adapter_bytes,
         // FSDP1 switches to NO_SHARD on one rank (gradients all-reduced in place).
@@ -145,19 +146,28 @@ pub(super) fn peaks(
         framework_buffers: buffers,
         non_torch: nccl,
     };
-    Ok(Peaks { memory, detail, timeline_input, replay, cache_excess: cache.share })
+    Ok(Peaks { memory, detail, timeline_input, replay, cache_excess: cache.share, saving })
+}
+
+/// The device state dict and the save's peak with it on top of `held` (0 without one).
+fn save_peak(r: &Run, st: &States, held: f64) -> (f64, f64) {
+    let sd = device_state_dict(r, st);
+    (sd, if sd > 0.0 { held + sd } else { 0.0 })
 }
 
 /// A checkpoint whose full state dict is gathered on the device (`state_dict=device`), bytes:
 /// FSDP1's `_full_post_state_dict_hook` clones every gathered parameter on the GPU unless
 /// `offload_to_cpu` (torch/distributed/fsdp/_state_dict_utils.py @00c0db4e), which
 /// `FullStateDictConfig()` leaves False (torch/distributed/fsdp/api.py @0aafd810), and the
-/// clones live until the dict is written: every parameter in its stored dtype (`master`, the
-/// fp32 copy under mixed precision, when larger than the weights), beside the shards.
-fn device_state_dict(r: &Run, w: f64, master: f64) -> f64 {
+/// clones live until the dict is written. Every parameter in its stored dtype: the frozen ones
+/// as loaded, the trained ones in the fp32 master where there is one (FSDP's sharded fp32
+/// parameters under mixed precision: the 16-bit copy counted in the weights is half its
+/// bytes). The whole model on each rank, tensor-parallel shards gathered too (`full_tensor()`),
+/// before any parameter offload; a pipeline stage saves its own layers.
+fn device_state_dict(r: &Run, st: &States) -> f64 {
     let q = r.q;
     if q.state_dict == StateDictPlacement::Device && q.shard == ShardingStrategy::Fsdp && r.dp > 1.0 {
-        w.max(master) * r.dp
+        (st.weights_full + st.master_full / 2.0) / r.pp
     } else {
         0.0
     }
