@@ -1229,3 +1229,14 @@ fn galore_and_the_2026_recipe_keys_reach_each_framework() {
     let all: String = tt.files.iter().map(|f| f.content.as_str()).collect();
     assert!(all.contains("optimizer_in_bwd") && all.contains("torchao.optim.AdamW4bit"), "{all}");
 }
+
+#[test]
+fn a_device_state_dict_is_said_to_be_heavier_than_the_exported_save() {
+    let q = "model=llama-2-7b&method=full&gpus=2&shard=fsdp&state_dict=device";
+    for fw in [Framework::Hf, Framework::Torchtune, Framework::Axolotl] {
+        assert!(has_warning(&ex(fw, q), "state_dict=device"), "{fw}");
+        // The default, or one GPU, estimates no such save.
+        assert!(!has_warning(&ex(fw, &q.replace("&state_dict=device", "")), "state_dict=device"), "{fw}");
+        assert!(!has_warning(&ex(fw, &q.replace("gpus=2", "gpus=1")), "state_dict=device"), "{fw}");
+    }
+}

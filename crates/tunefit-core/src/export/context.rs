@@ -8,7 +8,7 @@ use super::Note;
 use super::PLACEHOLDER;
 use crate::arch::Architecture;
 use crate::framework::Resolved;
-use crate::query::{Checkpointing, Framework, Optimizer, Query, ShardingStrategy};
+use crate::query::{Checkpointing, Framework, Optimizer, Query, ShardingStrategy, StateDictPlacement};
 
 pub(super) struct Ctx {
     pub(super) q: Query,
@@ -77,6 +77,12 @@ impl Ctx {
         }
         if self.q.optim_in_bwd && framework != Framework::Torchtune {
             self.warn(Note::OptimInBwd { framework });
+        }
+        // Every exported config saves sharded or through the host (Accelerate's
+        // SHARDED_STATE_DICT, torchtune's and litgpt's own savers), never FSDP1's default.
+        if self.q.state_dict == StateDictPlacement::Device && self.q.shard == ShardingStrategy::Fsdp && self.q.gpus > 1
+        {
+            self.warn(Note::StateDictDevice { framework });
         }
         if self.q.optim == Optimizer::AdamWFp8Ao
             && matches!(framework, Framework::Hf | Framework::Axolotl | Framework::LlamaFactory)

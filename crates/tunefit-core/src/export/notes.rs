@@ -139,6 +139,8 @@ pub enum Note {
     UnslothAttn,
     /// Unsloth trains in 16-bit; fp32 loads anyway.
     UnslothFp32,
+    /// `state_dict=device` estimates a save the exported config does not make.
+    StateDictDevice { framework: Framework },
 }
 
 impl Note {
@@ -157,6 +159,7 @@ impl Note {
             N::LossFusedLinear => "export-loss-fused-linear",
             N::TargetsFused { .. } | N::TargetsBertOutput => "export-targets-fused",
             N::OffloadFsdp => "export-offload-fsdp",
+            N::StateDictDevice { .. } => "export-state-dict-device",
             N::OffloadUnsharded { .. } => "export-offload-unsharded",
             N::OffloadParamStage => "export-offload-param-stage",
             N::MethodAdapter { .. } => "export-method-adapter",
@@ -286,6 +289,7 @@ fn english(n: &Note) -> String {
         N::UnslothOffload { offload } => format!("offload={offload}: Unsloth offloads activations (use_gradient_checkpointing=\"unsloth\"), not model states"),
         N::UnslothAttn => "attn=eager: Unsloth picks its own attention kernels (flash or xformers)".into(),
         N::UnslothFp32 => "precision=fp32: Unsloth trains in bf16 or fp16; the export loads float32 anyway".into(),
+        N::StateDictDevice { framework } => format!("state_dict=device: the estimate's save gathers the full state dict on each GPU (FSDP1's model.state_dict() default); {framework}'s exported config saves without doing so, so that run's save needs less memory than the estimate's"),
     }
 }
 
@@ -362,6 +366,7 @@ fn russian(n: &Note) -> String {
         N::UnslothOffload { offload } => format!("offload={offload}: Unsloth выгружает активации (use_gradient_checkpointing=\"unsloth\"), а не состояния модели"),
         N::UnslothAttn => "attn=eager: Unsloth сам выбирает ядра внимания (flash или xformers)".into(),
         N::UnslothFp32 => "precision=fp32: Unsloth обучает в bf16 или fp16; экспорт всё равно загружает float32".into(),
+        N::StateDictDevice { framework } => format!("state_dict=device: сохранение в оценке собирает полный state dict на каждом GPU (model.state_dict() у FSDP1 по умолчанию); экспортированная конфигурация {framework} сохраняет без этого, так что её сохранению нужно меньше памяти, чем в оценке"),
     }
 }
 
@@ -433,9 +438,10 @@ mod tests {
             N::UnslothOffload { .. } => 55,
             N::UnslothAttn => 56,
             N::UnslothFp32 => 57,
+            N::StateDictDevice { .. } => 58,
         }
     }
-    const VARIANTS: usize = 58;
+    const VARIANTS: usize = 59;
 
     /// At least one note of every variant, and a second one where a field changes the words.
     fn samples() -> Vec<Note> {
@@ -518,6 +524,7 @@ mod tests {
             N::UnslothOffload { offload: Offload::All },
             N::UnslothAttn,
             N::UnslothFp32,
+            N::StateDictDevice { framework: Framework::Hf },
         ]
     }
 
