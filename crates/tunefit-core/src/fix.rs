@@ -111,7 +111,7 @@ fn candidates(s: &Settings, vram: u64) -> Vec<(String, Query, Gives)> {
     };
     // A full state dict gathered on the GPU at save costs the whole model there; on the host
     // it costs nothing on the GPU.
-    if q.state_dict == crate::query::StateDictPlacement::Device {
+    if q.gathers_state_dict_on_device() {
         push("state_dict=host".into(), Gives::HostStateDict);
     }
     // Only the fp32-upcast path keeps full logits that a chunked loss would split.
@@ -173,8 +173,8 @@ pub fn fixes(s: &Settings, vram: u64) -> Vec<Fix> {
 /// `fixes`, with the notes in `lang` (the page's summary).
 pub fn fixes_in(s: &Settings, vram: u64, lang: Lang) -> Vec<Fix> {
     let mut out: Vec<Fix> = Vec::new();
-    // The state dict's placement costs something only where FSDP gathers one on the device:
-    // elsewhere the change would be offered at the figure the run already has.
+    // Where the save is not the run's peak, the state dict's placement changes no figure: the
+    // change would be offered at the figure the run already has.
     let now = || crate::memory::estimate(s).map(|e| e.memory.device).unwrap_or(u64::MAX);
     for (set, c, note) in candidates(s, vram) {
         let Ok(e) = Settings::resolve(&c).and_then(|cs| crate::memory::estimate(&cs)) else { continue };

@@ -1305,6 +1305,15 @@ impl<T: ListValue> Codec<T> for List {
 }
 
 impl Query {
+    /// The checkpoint save gathers a full state dict on every GPU: `state_dict=device` under
+    /// FSDP with more than one rank to shard over (the memory model, the fixes and the exports
+    /// all ask this).
+    pub fn gathers_state_dict_on_device(&self) -> bool {
+        self.state_dict == StateDictPlacement::Device
+            && self.shard == ShardingStrategy::Fsdp
+            && self.gpus / self.tp.saturating_mul(self.pp).max(1) > 1
+    }
+
     /// Applies one `key=value` pair.
     pub fn set(&mut self, key: &str, v: &str) -> Result<(), QueryError> {
         if key == "v" && Format::parse(v).is_none() {

@@ -8,7 +8,7 @@ use super::Note;
 use super::PLACEHOLDER;
 use crate::arch::Architecture;
 use crate::framework::Resolved;
-use crate::query::{Checkpointing, Framework, Optimizer, Query, ShardingStrategy, StateDictPlacement};
+use crate::query::{Checkpointing, Framework, Optimizer, Query, ShardingStrategy};
 
 pub(super) struct Ctx {
     pub(super) q: Query,
@@ -80,8 +80,7 @@ impl Ctx {
         }
         // Every exported config saves sharded or through the host (Accelerate's
         // SHARDED_STATE_DICT, torchtune's and litgpt's own savers), never FSDP1's default.
-        if self.q.state_dict == StateDictPlacement::Device && self.q.shard == ShardingStrategy::Fsdp && self.q.gpus > 1
-        {
+        if self.q.gathers_state_dict_on_device() {
             self.warn(Note::StateDictDevice { framework });
         }
         if self.q.optim == Optimizer::AdamWFp8Ao

@@ -9,7 +9,7 @@ use super::saved::Saved;
 use super::states::States;
 use super::{shape, Detail, MemoryBreakdown};
 use crate::diag::Error;
-use crate::query::{Method, ShardingStrategy, StateDictPlacement};
+use crate::query::{Method, ShardingStrategy};
 
 const MIB: f64 = 1048576.0;
 
@@ -165,8 +165,7 @@ fn save_peak(r: &Run, st: &States, held: f64) -> (f64, f64) {
 /// bytes). The whole model on each rank, tensor-parallel shards gathered too (`full_tensor()`),
 /// before any parameter offload; a pipeline stage saves its own layers.
 fn device_state_dict(r: &Run, st: &States) -> f64 {
-    let q = r.q;
-    if q.state_dict == StateDictPlacement::Device && q.shard == ShardingStrategy::Fsdp && r.dp > 1.0 {
+    if r.q.gathers_state_dict_on_device() {
         (st.weights_full + st.master_full / 2.0) / r.pp
     } else {
         0.0
