@@ -94,8 +94,10 @@ pub struct Layout {
     /// Multi-head latent attention (DeepSeek-V2/V3); `kv_rank` 0 is standard attention.
     pub mla: Mla,
     /// Parameters of a vision tower and projector that a multimodal checkpoint loads beside
-    /// the language model: in memory, frozen (never trained, never quantized here).
+    /// the language model: in memory, frozen unless `tower` says otherwise (never quantized here).
     pub vision_params: u64,
+    /// How that tower runs on an image (`layers` 0: not described, so images cannot be priced).
+    pub tower: Tower,
     /// The attention's q projection also yields a sigmoid output gate (Qwen3-Next
     /// `q_proj`: hidden → heads·head_dim·2).
     pub attn_gate: bool,
@@ -104,6 +106,195 @@ pub struct Layout {
     pub shared_gate: bool,
     /// Blocks whose token mixer is linear attention instead (Qwen3-Next's Gated DeltaNet).
     pub linear_attn: LinearAttn,
+}
+
+/// A multimodal checkpoint's vision encoder as its blocks run: a ViT over the image's patches
+/// whose output is merged into visual tokens the language model reads in its sequence. The
+/// parameters stay in `Layout::vision_params`; this is what an image costs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Tower {
+    /// ViT blocks; 0: the tower is not described (Llama 4's tiles, Pixtral's row breaks).
+    pub layers: u64,
+    pub hidden: u64,
+    pub heads: u64,
+    pub ffn: u64,
+    /// q, k and v are one linear (Qwen's `qkv`); SigLIP has three.
+    pub fused_qkv: bool,
+    /// SwiGLU MLP (Qwen2.5-VL: gate, up, down) instead of fc1/fc2.
+    pub gated: bool,
+    /// FFN-wide tensors the activation keeps beyond its input, written as elementwise ops
+    /// (Qwen2-VL's QuickGELU `x * sigmoid(1.702 x)` keeps the sigmoid: 1).
+    pub act_extra_saves: u64,
+    pub norm: NormKind,
+    /// Pixels per patch side.
+    pub patch: u64,
+    /// Patches per side that become one visual token (Qwen's PatchMerger 2×2, Gemma 3's
+    /// 4×4 average pool).
+    pub merge: u64,
+    /// The side every image is resized to (SigLIP's 896); 0: the image's own size, each
+    /// side rounded to a whole number of merged patches (Qwen's `smart_resize`).
+    pub fixed: u64,
+    /// Blocks that attend over the whole image; the others over windows of `window`
+    /// patches (Qwen2.5-VL: 4 of 32, 8×8-patch windows).
+    pub full_attn_layers: u64,
+    pub window: u64,
+    /// The side of the default image when `fixed` is 0.
+    pub default_side: u64,
+    /// Parameters of the projector's `nn.Linear`s (Qwen's merger MLP), which a 4-bit load
+    /// converts with the blocks' linears; Gemma 3's projector is a bare matrix, 0.
+    pub projector_linears: u64,
+}
+
+impl Default for Tower {
+    fn default() -> Tower {
+        Tower::NONE
+    }
+}
+
+impl Tower {
+    pub const NONE: Tower = Tower {
+        layers: 0,
+        hidden: 0,
+        heads: 0,
+        ffn: 0,
+        fused_qkv: false,
+        gated: false,
+        act_extra_saves: 0,
+        norm: NormKind::Layer,
+        patch: 0,
+        merge: 1,
+        fixed: 0,
+        full_attn_layers: 0,
+        window: 0,
+        default_side: 0,
+        projector_linears: 0,
+    };
+
+    /// The image as the query gives it (`image_res`), or the tower's default.
+    pub fn image(&self, res: Option<crate::query::ImageSize>) -> (u64, u64) {
+        match res {
+            Some(r) => (r.w as u64, r.h as u64),
+            None => {
+                let s = if self.fixed > 0 { self.fixed } else { self.default_side };
+                (s, s)
+            }
+        }
+    }
+
+    /// LoRA parameters at `rank` on the block linears `targets` names, r·(in + out) each:
+    /// q, k or v adapt the fused `qkv` (or each its own), o the `proj`, gate, up and down the MLP's (fc1 takes
+    /// up or gate, fc2 down). The merger is not adapted (Unsloth's `get_peft_regex` takes
+    /// only the blocks' linears, unsloth_zoo/peft_utils.py @ce232d6c).
+    pub fn lora_params(&self, rank: u64, targets: crate::query::Targets) -> u64 {
+        use crate::query::TargetModule as M;
+        let (h, f) = (self.hidden, self.ffn);
+        let has = |t: M| targets.contains(t);
+        let mut per = 0;
+        if self.fused_qkv {
+            if has(M::Q) || has(M::K) || has(M::V) {
+                per += rank * (h + 3 * h);
+            }
+        } else {
+            per += [M::Q, M::K, M::V].iter().filter(|t| has(**t)).count() as u64 * rank * 2 * h;
+        }
+        if has(M::O) {
+            per += rank * 2 * h;
+        }
+        if self.gated {
+            per += [M::Gate, M::Up, M::Down].iter().filter(|t| has(**t)).count() as u64 * rank * (h + f);
+        } else {
+            per += u64::from(has(M::Up) || has(M::Gate)) * rank * (h + f) + u64::from(has(M::Down)) * rank * (f + h);
+        }
+        self.layers * per
+    }
+
+    /// The tower's blocks as an encoder the activation model counts: bidirectional
+    /// attention over one image's patches, biases on every linear. Its fused `qkv` is the
+    /// activation model's `Block::fused_qkv_linear` (one input, v a view of the whole
+    /// projection's output), not the checkpoint quirk, which would fuse gate and up too.
+    pub fn blocks(&self) -> Architecture {
+        let heads = self.heads.max(1);
+        Architecture {
+            layers: self.layers,
+            hidden: self.hidden,
+            heads,
+            kv_heads: heads,
+            head_dim: self.hidden / heads,
+            ffn: self.ffn,
+            vocab: 0,
+            tied: true,
+            mlp: if self.gated { MlpKind::Gated } else { MlpKind::Plain },
+            norm: self.norm,
+            norms_per_layer: 2,
+            qk_norm: false,
+            qkv_bias: true,
+            o_bias: true,
+            mlp_bias: true,
+            lm_head_bias: false,
+            positions: 0,
+            experts: 1,
+            experts_per_token: 1,
+            encoder_only: true,
+            type_vocab: 0,
+            dropout: false,
+            inferred: false,
+            quirks: Quirks {
+                act_extra_saves: self.act_extra_saves,
+                fused_qkv: false,
+                softcap: false,
+                norm_fp32_scale: false,
+                softmax_fp32: true,
+            },
+            layout: Layout::UNIFORM,
+        }
+    }
+
+    /// The image's sides as the tower sees them: `fixed` when it resizes every image, else
+    /// each side rounded to the nearest multiple of patch·merge, at least one.
+    pub fn sides(&self, w: u64, h: u64) -> (u64, u64) {
+        if self.fixed > 0 {
+            return (self.fixed, self.fixed);
+        }
+        let f = (self.patch * self.merge).max(1);
+        let round = |x: u64| (((x + f / 2) / f).max(1)) * f;
+        (round(w), round(h))
+    }
+
+    /// `sides` of a (w, h) pair.
+    pub fn sides_of(&self, (w, h): (u64, u64)) -> (u64, u64) {
+        self.sides(w, h)
+    }
+
+    /// Patches the blocks run on for one image of `w`×`h` pixels.
+    pub fn patches(&self, w: u64, h: u64) -> u64 {
+        let (w, h) = self.sides(w, h);
+        let p = self.patch.max(1);
+        (w / p) * (h / p)
+    }
+
+    /// Visual tokens one image adds to the language model's sequence.
+    pub fn tokens(&self, w: u64, h: u64) -> u64 {
+        self.patches(w, h) / (self.merge * self.merge).max(1)
+    }
+
+    /// The linears of one block as (input, output) widths with a bias each: q, k and v (one
+    /// fused projection or three), the output projection, then the MLP's (gate, up, down or
+    /// fc1, fc2).
+    pub fn block_linears(&self) -> Vec<(u64, u64)> {
+        let (h, f) = (self.hidden, self.ffn);
+        let mut v = if self.fused_qkv { vec![(h, 3 * h), (h, h)] } else { vec![(h, h); 4] };
+        if self.gated {
+            v.extend([(h, f), (h, f), (f, h)]);
+        } else {
+            v.extend([(h, f), (f, h)]);
+        }
+        v
+    }
+
+    /// Parameters of the blocks' linears (weights and biases).
+    pub fn linear_params(&self) -> u64 {
+        self.layers * self.block_linears().iter().map(|(i, o)| i * o + o).sum::<u64>()
+    }
 }
 
 /// Qwen3-Next's Gated DeltaNet (transformers `qwen3_next/modular_qwen3_next.py`
@@ -144,6 +335,7 @@ impl Layout {
         qk_norm_full: false,
         mla: Mla { q_rank: 0, kv_rank: 0, rope_dim: 0, v_dim: 0 },
         vision_params: 0,
+        tower: Tower::NONE,
         attn_gate: false,
         shared_gate: false,
         linear_attn: LinearAttn { layers: 0, key_heads: 0, key_dim: 0, value_heads: 0, value_dim: 0, conv: 0 },

@@ -5,7 +5,7 @@
 //! reference notes, 2026-12). Each preset's `published` count is the number its model card or
 //! a machine log reports; `tests/catalog.rs` checks that the fields reproduce it exactly.
 
-use crate::arch::{Architecture, Layout, MlpKind, NormKind, Quirks};
+use crate::arch::{Architecture, Layout, MlpKind, NormKind, Quirks, Tower};
 
 /// One preset model.
 #[derive(Debug, Clone)]
@@ -102,6 +102,94 @@ const fn vision(mut a: Architecture, params: u64) -> Architecture {
     a.layout.vision_params = params;
     a
 }
+/// A multimodal checkpoint's tower as it runs on images, beside its parameters.
+const fn with_tower(mut a: Architecture, params: u64, tower: Tower) -> Architecture {
+    a.layout.vision_params = params;
+    a.layout.tower = tower;
+    a
+}
+/// Qwen2-VL's vision tower (transformers `qwen2_vl/modeling_qwen2_vl.py` @00b676f8,
+/// `Qwen2VisionTransformerPretrainedModel`): a Conv3d patch embedding without bias
+/// (3·2·14·14·1280), 32 `Qwen2VLVisionBlock`s (two LayerNorms, a fused `qkv` and `proj` with
+/// biases, an fc1/fc2 MLP of 5120 with biases and QuickGELU), then the `PatchMerger`:
+/// LayerNorm(1280), Linear(5120, 5120), GELU, Linear(5120, text hidden), with biases. Every
+/// image at its own size, each side a multiple of 28 (`smart_resize`), 2×2 patches per
+/// visual token; every block attends over the whole image.
+const fn qwen2_vl_tower(text_hidden: u64) -> Tower {
+    Tower {
+        layers: 32,
+        hidden: 1280,
+        heads: 16,
+        ffn: 5120,
+        fused_qkv: true,
+        gated: false,
+        act_extra_saves: 1,
+        norm: NormKind::Layer,
+        patch: 14,
+        merge: 2,
+        fixed: 0,
+        full_attn_layers: 32,
+        window: 0,
+        default_side: 768,
+        projector_linears: qwen_merger_linears(text_hidden),
+    }
+}
+/// The merger's two linears: 2×2 patches (5120) → 5120 → the text width, with biases.
+const fn qwen_merger_linears(text_hidden: u64) -> u64 {
+    (5120 * 5120 + 5120) + (5120 * text_hidden + text_hidden)
+}
+const fn qwen2_vl_params(text_hidden: u64) -> u64 {
+    1_505_280 + 32 * 19_677_440 + 2 * 1280 + (5120 * 5120 + 5120) + (5120 * text_hidden + text_hidden)
+}
+/// Qwen2.5-VL's tower (`qwen2_5_vl/modular_qwen2_5_vl.py` @00d01082): Qwen2-VL's patch
+/// embedding and merger with RMSNorms, blocks of two RMSNorms, the fused `qkv` and `proj`
+/// with biases and a SwiGLU MLP (gate, up, down, with biases) of `ffn` (3420 in 3B/7B, 3456
+/// in 32B: the published totals); blocks 7, 15, 23 and 31 attend over the whole image, the
+/// others over windows of 112 px (8×8 patches).
+const fn qwen2_5_vl_tower(ffn: u64, text_hidden: u64) -> Tower {
+    Tower {
+        layers: 32,
+        hidden: 1280,
+        heads: 16,
+        ffn,
+        fused_qkv: true,
+        gated: true,
+        act_extra_saves: 0,
+        norm: NormKind::Rms,
+        patch: 14,
+        merge: 2,
+        fixed: 0,
+        full_attn_layers: 4,
+        window: 64,
+        default_side: 768,
+        projector_linears: qwen_merger_linears(text_hidden),
+    }
+}
+const fn qwen2_5_vl_params(ffn: u64, text_hidden: u64) -> u64 {
+    let block = 2 * 1280 + (1280 * 3840 + 3840) + (1280 * 1280 + 1280) + 2 * (1280 * ffn + ffn) + (ffn * 1280 + 1280);
+    1_505_280 + 32 * block + 1280 + (5120 * 5120 + 5120) + (5120 * text_hidden + text_hidden)
+}
+/// Gemma 3's SigLIP tower as it runs (transformers `siglip/modeling_siglip.py`): every image
+/// resized to 896², 14-px patches (4,096), 27 blocks of LayerNorms, q/k/v/o and a GELU MLP of
+/// 4304, all attending over the whole image; `Gemma3MultiModalProjector` average-pools 4×4
+/// patches into each of the 256 visual tokens.
+const GEMMA3_TOWER: Tower = Tower {
+    layers: 27,
+    hidden: 1152,
+    heads: 16,
+    ffn: 4304,
+    fused_qkv: false,
+    gated: false,
+    act_extra_saves: 0,
+    norm: NormKind::Layer,
+    patch: 14,
+    merge: 4,
+    fixed: 896,
+    full_attn_layers: 27,
+    window: 0,
+    default_side: 896,
+    projector_linears: 0,
+};
 /// Gemma 3 (transformers `Gemma3DecoderLayer`): four norms and per-head q/k norms; soft-capping
 /// is gone (attn_logit_softcapping and final_logit_softcapping are None).
 const fn gemma3(layers: u64, hidden: u64, heads: u64, kv: u64, hd: u64, ffn: u64, vocab: u64) -> Architecture {
@@ -253,7 +341,7 @@ const fn deepseek_v3() -> Architecture {
 // page's wasm carries it as bytes. Published totals are the checkpoints' safetensors totals
 // (Hugging Face API `safetensors.total`, as copied in public files, read 2026-12); model
 // cards round them.
-const N_PRESETS: usize = 59;
+const N_PRESETS: usize = 64;
 static PRESETS: [Preset; N_PRESETS] = [
     // Qwen3 (model_type qwen3 / qwen3_moe; per-head q/k RMSNorm, no biases, head_dim 128
     // whatever hidden/heads is). 0.6B: the checkpoint stores a copy of the tied
@@ -307,6 +395,71 @@ static PRESETS: [Preset; N_PRESETS] = [
         235_093_634_560,
         "Qwen/Qwen3-235B-A22B",
         moe(qk_norm(llama(94, 4096, 64, 4, 128, 1536, 151_936, false), false), 128, 8)
+    ),
+    // Qwen2.5-VL and Qwen2-VL (Qwen2_5_VLForConditionalGeneration, Qwen2VLForConditionalGeneration):
+    // the Qwen2.5 / Qwen2 language model of the same size plus the vision tower. Totals: the
+    // safetensors metadata as copied in public files (read 2026-12): 3,754,622,976 and
+    // 8,292,166,656 (a printout of 676,550,144 for the 7B's `visual`, 19,702,200 per block),
+    // 33,452,718,336 (32B), 2,208,985,600 and 8,291,375,616 (Qwen2-VL).
+    p!(
+        "qwen2.5-vl-3b",
+        "Qwen2.5-VL 3B",
+        "Qwen",
+        3_754_622_976,
+        "Qwen/Qwen2.5-VL-3B-Instruct",
+        with_tower(
+            with_qkv_bias(llama(36, 2048, 16, 2, 128, 11008, 151936, true)),
+            qwen2_5_vl_params(3420, 2048),
+            qwen2_5_vl_tower(3420, 2048)
+        )
+    ),
+    p!(
+        "qwen2.5-vl-7b",
+        "Qwen2.5-VL 7B",
+        "Qwen",
+        8_292_166_656,
+        "Qwen/Qwen2.5-VL-7B-Instruct",
+        with_tower(
+            with_qkv_bias(llama(28, 3584, 28, 4, 128, 18944, 152064, false)),
+            qwen2_5_vl_params(3420, 3584),
+            qwen2_5_vl_tower(3420, 3584)
+        )
+    ),
+    p!(
+        "qwen2.5-vl-32b",
+        "Qwen2.5-VL 32B",
+        "Qwen",
+        33_452_718_336,
+        "Qwen/Qwen2.5-VL-32B-Instruct",
+        with_tower(
+            with_qkv_bias(llama(64, 5120, 40, 8, 128, 27648, 152064, false)),
+            qwen2_5_vl_params(3456, 5120),
+            qwen2_5_vl_tower(3456, 5120)
+        )
+    ),
+    p!(
+        "qwen2-vl-2b",
+        "Qwen2-VL 2B",
+        "Qwen",
+        2_208_985_600,
+        "Qwen/Qwen2-VL-2B-Instruct",
+        with_tower(
+            with_qkv_bias(llama(28, 1536, 12, 2, 128, 8960, 151936, true)),
+            qwen2_vl_params(1536),
+            qwen2_vl_tower(1536)
+        )
+    ),
+    p!(
+        "qwen2-vl-7b",
+        "Qwen2-VL 7B",
+        "Qwen",
+        8_291_375_616,
+        "Qwen/Qwen2-VL-7B-Instruct",
+        with_tower(
+            with_qkv_bias(llama(28, 3584, 28, 4, 128, 18944, 152064, false)),
+            qwen2_vl_params(3584),
+            qwen2_vl_tower(3584)
+        )
     ),
     // Qwen2 / Qwen2.5 / Qwen v1: q, k, v biases.
     p!(
@@ -520,7 +673,7 @@ static PRESETS: [Preset; N_PRESETS] = [
         "Gemma",
         4_300_079_472,
         "google/gemma-3-4b-pt",
-        vision(gemma3(34, 2560, 8, 4, 256, 10240, 262_208), gemma3_vision(2560))
+        with_tower(gemma3(34, 2560, 8, 4, 256, 10240, 262_208), gemma3_vision(2560), GEMMA3_TOWER)
     ),
     p!(
         "gemma-3-12b",
@@ -528,7 +681,7 @@ static PRESETS: [Preset; N_PRESETS] = [
         "Gemma",
         12_187_325_040,
         "google/gemma-3-12b-pt",
-        vision(gemma3(48, 3840, 16, 8, 256, 15360, 262_208), gemma3_vision(3840))
+        with_tower(gemma3(48, 3840, 16, 8, 256, 15360, 262_208), gemma3_vision(3840), GEMMA3_TOWER)
     ),
     p!(
         "gemma-3-27b",
@@ -536,7 +689,7 @@ static PRESETS: [Preset; N_PRESETS] = [
         "Gemma",
         27_432_406_640,
         "google/gemma-3-27b-pt",
-        vision(gemma3(62, 5376, 32, 16, 128, 21504, 262_208), gemma3_vision(5376))
+        with_tower(gemma3(62, 5376, 32, 16, 128, 21504, 262_208), gemma3_vision(5376), GEMMA3_TOWER)
     ),
     // Gemma 2: four norms per block, soft-capped scores and logits.
     p!(

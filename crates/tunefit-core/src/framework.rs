@@ -95,6 +95,12 @@ pub struct Profile {
     /// `lm_head.weight` when a checkpoint has none (scripts/convert_hf_checkpoint.py @00af8b0d,
     /// lines 206–207, Llama 3.2 and Gemma), so a tied model holds two vocab × hidden matrices.
     pub unties_embeddings: bool,
+    /// A 4-bit load converts a multimodal checkpoint's vision tower too: transformers'
+    /// bitsandbytes integration replaces every `nn.Linear` but the output embedding
+    /// (`get_keys_to_not_convert`), the tower's and projector's included. Unsloth maps a 4-bit
+    /// load to its dynamic `-unsloth-bnb-4bit` checkpoint, whose skip list keeps the vision
+    /// layers in 16 bits; its plain `-bnb-4bit` ones quantize them (`tower_quant=1`).
+    pub quantizes_tower: bool,
     /// 4-bit quantization replaces every `nn.Linear`, the output projection included
     /// (Lightning's `BitsandbytesPrecision` class replacement, which litgpt's finetune scripts
     /// use, litgpt/finetune/lora.py @00af8b0d lines 129–138); transformers keeps `lm_head` in
@@ -149,6 +155,7 @@ pub fn profile(fw: Framework) -> Profile {
         loss_default: Loss::Standard,
         ckpt_default: Checkpointing::None,
         act_offload_default: false,
+        quantizes_tower: true,
         attn_default: Attention::Sdpa,
         // transformers' TrainingArguments default optim is adamw_torch_fused on torch >= 2.8
         // (training_args.py `default_optim`): no foreach temporaries. Earlier releases
@@ -228,6 +235,7 @@ pub fn profile(fw: Framework) -> Profile {
             loss_default: Loss::Chunked,
             ckpt_default: Checkpointing::Full,
             act_offload_default: true,
+            quantizes_tower: false,
             fused_kernels: true,
             expandable_segments: true,
             full_modules_fp32_under_fp16: true,
@@ -263,6 +271,8 @@ pub struct Resolved {
     pub act_offload: bool,
     pub optimizer_impl: OptimizerImpl,
     pub alloc: AllocatorMode,
+    /// Under QLoRA, the vision tower's linears are 4-bit (`tower_quant`, else the profile's).
+    pub tower_quant: bool,
 }
 
 pub fn resolve(q: &Query) -> Resolved {
@@ -287,6 +297,7 @@ pub fn resolve(q: &Query) -> Resolved {
         // Unsloth offloads only through its checkpointing.
         act_offload: q.act_offload.unwrap_or(p.act_offload_default && ckpt == Checkpointing::Full),
         optimizer_impl: q.optim_impl.unwrap_or(p.optimizer_impl),
+        tower_quant: q.tower_quant.unwrap_or(p.quantizes_tower),
         alloc: q.alloc.unwrap_or(if p.expandable_segments {
             AllocatorMode::Expandable
         } else {

@@ -187,6 +187,13 @@ choice!(
     StateDictPlacement { Host = "host", Device = "device" }
 );
 choice!(
+    /// What a multimodal checkpoint's vision tower does in training: `frozen` (no gradient:
+    /// nothing of its forward is kept), `lora` (adapters on its blocks' linears at `rank`, the
+    /// modules `targets` names: Unsloth's `finetune_vision_layers`), `full` (the tower and its
+    /// projector train: LLaMA-Factory's `freeze_vision_tower: false`).
+    TowerTraining { Frozen = "frozen", Lora = "lora", Full = "full" }
+);
+choice!(
     /// Attention kernel: flash and sdpa never materialise the s x s scores; eager does.
     Attention { Flash = "flash", Sdpa = "sdpa", Eager = "eager" }
 );
@@ -446,6 +453,13 @@ impl Needs {
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct QuantSkip(pub Vec<(u32, String)>);
 
+/// An image's size in pixels (`image_res`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImageSize {
+    pub w: u32,
+    pub h: u32,
+}
+
 impl QuantSkip {
     pub const PARTS: &'static [&'static str] = &[
         "self_attn",
@@ -688,6 +702,19 @@ query_keys! {
             "seq" seq: u32 = 2048, Whole(1, 10_000_000);
             /// Gradient accumulation steps.
             "ga" ga: u32 = 1, Whole(1, 65_536);
+            /// Images in each sample of a multimodal model; their visual tokens are part of
+            /// `seq`, and the vision tower runs on their patches.
+            "images" images: u32 = 0, Whole(0, 256);
+            /// The images' size in pixels, `W` or `WxH`, as the processor hands them to the tower
+            /// (after any resize of the framework's, e.g. LLaMA-Factory's `image_max_pixels`);
+            /// `None`: the tower's own (896 for Gemma 3, which resizes every image; 768² otherwise).
+            "image_res" image_res: Option<ImageSize> = None, Size(1, 16_384);
+            /// What the vision tower does in training.
+            "tower" tower: TowerTraining = TowerTraining::Frozen, Pick;
+            /// Under QLoRA, the vision tower's linears are stored 4-bit like the language model's
+            /// (transformers' bitsandbytes integration converts every `nn.Linear` but the head);
+            /// `None`: the framework profile's (Unsloth's dynamic checkpoints keep them 16-bit).
+            "tower_quant" tower_quant: Option<bool> = None, Flag;
             /// Activation checkpointing; `None`: the framework profile's.
             "ckpt" ckpt: Option<Checkpointing> = None, Pick;
             /// Attention kernel; `None`: the framework profile's.
@@ -1150,6 +1177,8 @@ trait Codec<T> {
 
 /// A whole number from `.0` to `.1`.
 struct Whole(u32, u32);
+/// An image size, `W` (square) or `WxH`, each side from `.0` to `.1` pixels.
+struct Size(u32, u32);
 /// A decimal number from `.0` to `.1`.
 struct Decimal(f64, f64);
 /// A count with unit suffixes (`8b`, `350m`) from `.0` to `.1`; `.2` says what it counts and
@@ -1185,6 +1214,19 @@ impl Codec<u32> for Whole {
     }
     fn encode(&self, v: &u32) -> Option<String> {
         Some(v.to_string())
+    }
+}
+
+impl Codec<ImageSize> for Size {
+    fn parse(&self, key: &str, v: &str) -> Result<ImageSize, QueryError> {
+        let range = (self.0, self.1);
+        match v.split_once(['x', 'X']) {
+            Some((w, h)) => Ok(ImageSize { w: parse_u32(key, w, range)?, h: parse_u32(key, h, range)? }),
+            None => parse_u32(key, v, range).map(|s| ImageSize { w: s, h: s }),
+        }
+    }
+    fn encode(&self, v: &ImageSize) -> Option<String> {
+        Some(if v.w == v.h { v.w.to_string() } else { format!("{}x{}", v.w, v.h) })
     }
 }
 

@@ -264,6 +264,12 @@ fn valid_query() -> impl Strategy<Value = Query> {
             // Bits 0–7: `need`; 8: the format version; 9–10: the display currency.
             0u16..2048,
         ),
+        (
+            0u32..=256,
+            opt((1u32..=16_384, 1u32..=16_384)),
+            choice(tunefit_core::query::TowerTraining::ALL),
+            opt(any::<bool>()),
+        ),
     )
         .prop_map(
             |(
@@ -323,6 +329,7 @@ fn valid_query() -> impl Strategy<Value = Query> {
                     galore_rank,
                     need_bits,
                 ),
+                (images, image_res, tower, tower_quant),
             )| {
                 // "custom" is the encoder's spelling of "no preset", so it is never a preset id.
                 let model = model.filter(|m| m != "custom");
@@ -363,6 +370,10 @@ fn valid_query() -> impl Strategy<Value = Query> {
                     batch,
                     seq,
                     ga,
+                    images,
+                    image_res: image_res.map(|(w, h)| tunefit_core::query::ImageSize { w, h }),
+                    tower,
+                    tower_quant,
                     ckpt,
                     attn,
                     loss,

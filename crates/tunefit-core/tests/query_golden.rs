@@ -54,6 +54,10 @@ fn v1_defaults() -> Query {
         batch: 4,
         seq: 2048,
         ga: 1,
+        images: 0,
+        image_res: None,
+        tower: TowerTraining::Frozen,
+        tower_quant: None,
         ckpt: None,
         attn: None,
         loss: None,
@@ -208,6 +212,14 @@ const CASES: &[Case] = &[
     Case { link: "v=1&state_dict=device", canonical: true, expect: |q| { q.state_dict = StateDictPlacement::Device; } },
     // The default is not written back: a link without it reads the same.
     Case { link: "v=1&state_dict=host", canonical: false, expect: |_| {} },
+    Case { link: "v=1&model=qwen2.5-vl-7b&images=2&image_res=1024x768&tower=lora&tower_quant=1", canonical: true, expect: |q| {
+        q.model = Some("qwen2.5-vl-7b".into()); q.images = 2; q.image_res = Some(ImageSize { w: 1024, h: 768 });
+        q.tower = TowerTraining::Lora; q.tower_quant = Some(true); } },
+    // A square image is written as one side; `X` reads as `x`.
+    Case { link: "v=1&images=1&image_res=896X896", canonical: false, expect: |q| {
+        q.images = 1; q.image_res = Some(ImageSize { w: 896, h: 896 }); } },
+    Case { link: "v=1&images=1&image_res=448", canonical: true, expect: |q| {
+        q.images = 1; q.image_res = Some(ImageSize { w: 448, h: 448 }); } },
     Case { link: "v=1&act_offload=1", canonical: true, expect: |q| { q.act_offload = Some(true); } },
     Case { link: "v=1&act_offload=0", canonical: true, expect: |q| { q.act_offload = Some(false); } },
     Case { link: "v=1&optim_impl=foreach", canonical: true, expect: |q| { q.optim_impl = Some(OptimizerImpl::Foreach); } },

@@ -3,7 +3,7 @@
 //! these, and this folder uses nothing of the core but the query's types and the JSON
 //! reader's errors.
 
-use crate::query::{Currency, Framework, Method, Precision, Quant};
+use crate::query::{Currency, Framework, Method, Precision, Quant, TowerTraining};
 use serde::Serialize;
 use std::fmt;
 
@@ -53,6 +53,17 @@ pub enum Refusal {
     SeqOverPositions {
         seq: u32,
         positions: u64,
+    },
+    /// Images, or a trained tower, for a model without a vision tower this calculator runs
+    /// (`vision` false: a text model; true: a tower whose blocks are not described).
+    NoVisionTower {
+        vision: bool,
+    },
+    /// The images' visual tokens do not fit in the sequence that holds them.
+    VisualTokensOverSeq {
+        images: u32,
+        per_image: u64,
+        seq: u32,
     },
     TrainLayersOverLayers {
         train_layers: u32,
@@ -117,6 +128,8 @@ impl Refusal {
             R::NodesOverGpus { .. } => "nodes",
             R::SeqOverPositions { .. } | R::BeyondAddressable => "seq",
             R::TrainLayersOverLayers { .. } => "train_layers",
+            R::NoVisionTower { .. } => "images",
+            R::VisualTokensOverSeq { .. } => "seq",
             R::BottleneckOverHidden { .. } => "bottleneck",
             R::RankOverHidden { .. } => "rank",
             R::NoTargetExists => "targets",
@@ -282,8 +295,12 @@ pub enum Warning {
     OffloadNeedsZero3,
     /// The architecture was guessed from a parameter count.
     InferredArchitecture { layers: u64, hidden: u64, ffn: u64, vocab: u64 },
-    /// A multimodal checkpoint loads a frozen vision tower.
-    FrozenVisionTower { params: u64 },
+    /// A multimodal checkpoint loads a frozen vision tower (its linears 4-bit under QLoRA where
+    /// the framework converts them); no images in the samples.
+    FrozenVisionTower { params: u64, quantized: bool },
+    /// What the images of each sample cost: the tower's patches and the visual tokens inside
+    /// `seq` (`side` as the tower sees the image), and how the tower trains and is stored.
+    VisionImages { images: u32, w: u64, h: u64, patches: u64, tokens: u64, training: TowerTraining, quantized: bool },
     /// The cheapest offer shards a full fine-tune over PCIe-connected GPUs.
     PcieShardedCheapest { gpus: u32, gpu: String },
     /// Some of the cheapest offers shard a full fine-tune over PCIe-connected GPUs.
@@ -365,6 +382,7 @@ impl Warning {
             Warning::OffloadNeedsZero3 => "offload-needs-zero3",
             Warning::InferredArchitecture { .. } => "inferred-architecture",
             Warning::FrozenVisionTower { .. } => "frozen-vision-tower",
+            Warning::VisionImages { .. } => "vision-images",
             Warning::PcieShardedCheapest { .. } | Warning::PcieShardedSome => "pcie_sharded",
             Warning::ConsumerMultiGpu { .. } => "consumer_multi_gpu",
             Warning::HourlyBilling { .. } => "hourly_billing",

@@ -2,7 +2,7 @@
 //! formatted here once per language (hours, money, counts); nothing reads a sentence back.
 
 use super::{plural_ru, OfferName, Warning};
-use crate::query::{format_count, Currency, Method};
+use crate::query::{format_count, Currency, Method, TowerTraining};
 
 fn money(x: f64, c: Currency) -> String {
     c.money(x, false)
@@ -81,9 +81,19 @@ pub(super) fn english(w: &Warning) -> String {
         W::InferredArchitecture { layers, hidden, ffn, vocab } => format!(
             "architecture guessed from the parameter count: {layers} layers, hidden {hidden}, ffn {ffn}, vocab {vocab}; give model= or the arch keys for exact figures"
         ),
-        W::FrozenVisionTower { params } => format!(
-            "the checkpoint loads a vision tower and projector ({} parameters) beside the language model: they are in the weights, stored like the frozen base, and never trained or quantized here",
-            format_count(*params)
+        W::FrozenVisionTower { params, quantized } => format!(
+            "the checkpoint loads a vision tower and projector ({} parameters) beside the language model: they are in the weights, frozen, {}; the samples carry no images (`images`)",
+            format_count(*params),
+            if *quantized { "their linears stored 4-bit with the base's" } else { "in 16 bits" }
+        ),
+        W::VisionImages { images, w, h, patches, tokens, training, quantized } => format!(
+            "each sample's {images} image(s) reach the vision tower at {w}×{h} px: {patches} patches each through its blocks, {tokens} visual tokens each inside seq; the tower is {}{}",
+            match training {
+                TowerTraining::Frozen => "frozen (its forward keeps nothing for backward)",
+                TowerTraining::Lora => "trained through LoRA adapters (its blocks keep their activations for backward)",
+                TowerTraining::Full => "trained in full (gradients and optimizer states for every tower parameter)",
+            },
+            if *quantized { ", its linears stored 4-bit" } else { "" }
         ),
         W::PcieShardedCheapest { gpus, gpu } => format!(
             "The cheapest offer shards a full fine-tune over {gpus} PCIe-connected {gpu} GPUs; every step moves the weights over PCIe. An NVLink node (H100/H200/A100 SXM) is much faster per step."
@@ -165,9 +175,19 @@ pub(super) fn russian(w: &Warning) -> String {
         W::InferredArchitecture { layers, hidden, ffn, vocab } => format!(
             "архитектура угадана по числу параметров: слоёв {layers}, hidden {hidden}, ffn {ffn}, словарь {vocab}; для точных цифр задайте model= или ключи архитектуры"
         ),
-        W::FrozenVisionTower { params } => format!(
-            "чекпойнт загружает энкодер изображений и проектор ({} параметров) вместе с языковой моделью: они входят в веса, хранятся как замороженная основа модели и здесь не обучаются и не квантуются",
-            format_count(*params)
+        W::FrozenVisionTower { params, quantized } => format!(
+            "чекпойнт загружает энкодер изображений и проектор ({} параметров) вместе с языковой моделью: они входят в веса, заморожены, {}; изображений в примерах нет (`images`)",
+            format_count(*params),
+            if *quantized { "их линейные слои хранятся в 4 битах вместе с основой" } else { "в 16 битах" }
+        ),
+        W::VisionImages { images, w, h, patches, tokens, training, quantized } => format!(
+            "{images} изобр. каждого примера попадают в энкодер изображений как {w}×{h} px: по {patches} патчей через его блоки и по {tokens} визуальных токенов внутри seq; энкодер {}{}",
+            match training {
+                TowerTraining::Frozen => "заморожен (его прямой проход ничего не хранит для обратного)",
+                TowerTraining::Lora => "обучается через адаптеры LoRA (его блоки хранят активации для обратного прохода)",
+                TowerTraining::Full => "обучается полностью (градиенты и состояния оптимизатора для каждого его параметра)",
+            },
+            if *quantized { ", его линейные слои хранятся в 4 битах" } else { "" }
         ),
         W::PcieShardedCheapest { gpus, gpu } => format!(
             "Самое дешёвое предложение шардирует полное дообучение по {gpus} GPU {gpu}, связанным только через PCIe; каждый шаг гоняет веса по PCIe. Узел с NVLink (H100/H200/A100 SXM) намного быстрее на шаг."
@@ -304,6 +324,11 @@ pub(super) fn refusal_en(r: &super::Refusal) -> String {
         R::TpDividesHeads { tp, heads } => format!("tp {tp} must divide the {heads} attention heads"),
         R::SeqOverPositions { seq, positions } => format!("{seq} tokens exceed the model's {positions} learned positions"),
         R::TrainLayersOverLayers { train_layers, layers } => format!("{train_layers} exceeds the model's {layers} layers"),
+        R::NoVisionTower { vision: false } => "this model has no vision tower: images and `tower` need a multimodal model (Qwen2.5-VL, Qwen2-VL, Gemma 3 4B and larger)".into(),
+        R::NoVisionTower { vision: true } => "this model's vision tower is not described block by block here (only its parameter count), so what its images cost is unknown; images are priced for Qwen2.5-VL, Qwen2-VL and Gemma 3".into(),
+        R::VisualTokensOverSeq { images, per_image, seq } => format!(
+            "{images} image(s) of {per_image} visual tokens each do not fit in seq {seq}: the sequence holds the visual tokens and the text"
+        ),
         R::BottleneckOverHidden { bottleneck, hidden } => format!("bottleneck {bottleneck} is larger than the hidden size {hidden}"),
         R::RankOverHidden { rank, hidden } => format!("rank {rank} is larger than the hidden size {hidden}"),
         R::NoTargetExists => "none of the targets exists in this architecture (a plain MLP has no gate)".into(),
@@ -334,6 +359,11 @@ pub(super) fn refusal_ru(r: &super::Refusal) -> String {
         R::TpDividesHeads { tp, heads } => format!("число голов внимания {heads} должно делиться на tp {tp}"),
         R::SeqOverPositions { seq, positions } => format!("{seq} токенов больше, чем {positions} обученных позиций модели"),
         R::TrainLayersOverLayers { train_layers, layers } => format!("{train_layers} больше, чем {layers} слоёв модели"),
+        R::NoVisionTower { vision: false } => "у этой модели нет энкодера изображений: images и `tower` нужны мультимодальной модели (Qwen2.5-VL, Qwen2-VL, Gemma 3 4B и больше)".into(),
+        R::NoVisionTower { vision: true } => "энкодер изображений этой модели здесь не описан по блокам (известно лишь число параметров), поэтому цена изображений неизвестна; изображения считаются для Qwen2.5-VL, Qwen2-VL и Gemma 3".into(),
+        R::VisualTokensOverSeq { images, per_image, seq } => format!(
+            "{images} изобр. по {per_image} визуальных токенов не помещаются в seq {seq}: последовательность вмещает и визуальные токены, и текст"
+        ),
         R::BottleneckOverHidden { bottleneck, hidden } => format!("bottleneck {bottleneck} больше скрытого размера {hidden}"),
         R::RankOverHidden { rank, hidden } => format!("rank {rank} больше скрытого размера {hidden}"),
         R::NoTargetExists => "ни одного из targets нет в этой архитектуре (у простого MLP нет gate)".into(),

@@ -29,9 +29,24 @@ pub(super) fn model_info(r: &Run, preset: Option<&'static Preset>) -> ModelInfo 
 
 /// Notes on the architecture itself: a frozen vision tower, a guessed shape.
 pub(super) fn notes(r: &Run, warnings: &mut Vec<Warning>) {
-    let a = &r.a;
-    if a.layout.vision_params > 0 {
-        warnings.push(Warning::FrozenVisionTower { params: a.layout.vision_params });
+    let (a, q) = (&r.a, r.q);
+    let tw = &a.layout.tower;
+    if q.images > 0 && tw.layers > 0 {
+        let (w, h) = tw.sides_of(tw.image(q.image_res));
+        warnings.push(Warning::VisionImages {
+            images: q.images,
+            w,
+            h,
+            patches: tw.patches(w, h),
+            tokens: tw.tokens(w, h),
+            training: q.tower,
+            quantized: super::states::tower_quantized(r) > 0.0,
+        });
+    } else if a.layout.vision_params > 0 {
+        warnings.push(Warning::FrozenVisionTower {
+            params: a.layout.vision_params,
+            quantized: super::states::tower_quantized(r) > 0.0,
+        });
     }
     if a.inferred {
         warnings.push(Warning::InferredArchitecture { layers: a.layers, hidden: a.hidden, ffn: a.ffn, vocab: a.vocab });

@@ -4,7 +4,7 @@
 use super::run::Run;
 use super::trainable::{galore, quant_skipped, Galore};
 use crate::diag::{Error, Warning};
-use crate::query::{ExpertFormat, Method, Optimizer, Quant, TargetModule};
+use crate::query::{ExpertFormat, Method, Optimizer, Quant, TargetModule, TowerTraining};
 
 /// Storage bits per parameter of a quantized linear (QLoRA §3; LLM.int8 for int8).
 pub fn quant_bits(quant: Quant, double_quant: bool, in_features: u64) -> f64 {
@@ -71,7 +71,7 @@ pub(super) fn states(r: &Run, warn: &mut Vec<Warning>) -> Result<States, Error> 
     let head_params = if head_quantized { (a.vocab * a.hidden) as f64 } else { 0.0 };
     if q.method == Method::Qlora {
         // Modules the checkpoint keeps in 16 bits (`quant_skip`) are not quantized.
-        let lin = a.block_linear_params() as f64 + head_params - quant_skipped(a, q)?;
+        let lin = a.block_linear_params() as f64 + head_params + tower_quantized(r) - quant_skipped(a, q)?;
         let bits = quant_bits(q.quant, q.double_quant, a.hidden);
         frozen_weight = (frozen as f64 - lin) * frozen_bytes + lin * bits / 8.0;
     }
@@ -165,4 +165,16 @@ pub(super) fn states(r: &Run, warn: &mut Vec<Warning>) -> Result<States, Error> 
         state_bytes_ad,
         galore,
     })
+}
+
+/// Parameters of a multimodal checkpoint's vision tower that a 4-bit load stores quantized:
+/// its blocks' linears and the projector's, unless the framework keeps them in 16 bits
+/// (`Resolved::tower_quant`) or the tower trains in full.
+pub(super) fn tower_quantized(r: &Run) -> f64 {
+    let (q, tw) = (r.q, &r.a.layout.tower);
+    if r.res.tower_quant && q.tower != TowerTraining::Full && r.a.layout.vision_params > 0 && tw.layers > 0 {
+        (tw.linear_params() + tw.projector_linears).min(r.a.layout.vision_params) as f64
+    } else {
+        0.0
+    }
 }

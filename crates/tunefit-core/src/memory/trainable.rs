@@ -3,7 +3,7 @@
 
 use crate::arch::Architecture;
 use crate::diag::{Error, Refusal};
-use crate::query::{Method, Query, TargetModule};
+use crate::query::{Method, Query, TargetModule, TowerTraining};
 
 /// Trainable parameter counts of a method.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -83,8 +83,44 @@ pub fn trainable(a: &Architecture, q: &Query) -> Result<Trainable, Error> {
             t.largest_tensor = t.adapter;
         }
     }
+    tower(a, q, &mut t)?;
     t.total = t.adapter + t.base;
     Ok(t)
+}
+
+/// A multimodal checkpoint's vision tower trained beside the method (`tower`): LoRA on its
+/// blocks' linears at `rank` (Unsloth's `finetune_vision_layers`), or the whole tower and its
+/// projector (LLaMA-Factory's `freeze_vision_tower: false` with `freeze_multi_modal_projector:
+/// false`; ms-swift's `--freeze_vit false --freeze_aligner false`).
+fn tower(a: &Architecture, q: &Query, t: &mut Trainable) -> Result<(), Error> {
+    let tw = &a.layout.tower;
+    if q.tower == TowerTraining::Frozen && q.images == 0 {
+        return Ok(());
+    }
+    if a.layout.vision_params == 0 {
+        return Err(Error::Refused(Refusal::NoVisionTower { vision: false }));
+    }
+    if tw.layers == 0 {
+        return Err(Error::Refused(Refusal::NoVisionTower { vision: true }));
+    }
+    let linears = tw.block_linears();
+    match q.tower {
+        TowerTraining::Frozen => {}
+        TowerTraining::Lora => {
+            let r = q.rank as u64;
+            t.adapter += tw.lora_params(r, q.targets);
+            t.adafactor_elems += tw.layers * linears.iter().map(|(i, o)| 2 * r + i + o).sum::<u64>();
+            t.largest_tensor = t.largest_tensor.max(r * tw.ffn.max(3 * tw.hidden));
+        }
+        TowerTraining::Full => {
+            t.base += a.layout.vision_params;
+            let matrices = tw.layers * linears.iter().map(|(i, o)| i + o).sum::<u64>();
+            t.adafactor_elems += matrices + a.layout.vision_params.saturating_sub(tw.linear_params());
+            t.largest_tensor =
+                t.largest_tensor.max(tw.hidden * tw.ffn.max(3 * tw.hidden)).max(tw.projector_linears / 2);
+        }
+    }
+    Ok(())
 }
 
 /// LoRA and DoRA: r·(in + out) per adapted linear (GQA-aware, DoRA's magnitude vector), and

@@ -9,7 +9,7 @@
 //! - executed: full checkpointing repeats the forward, selective the attention forward.
 
 use crate::framework::Resolved;
-use crate::query::{Checkpointing, Method, Query};
+use crate::query::{Checkpointing, Method, Query, TowerTraining};
 use crate::settings::Settings;
 
 /// The model numbers the FLOP count and the kernel model need.
@@ -38,6 +38,71 @@ pub struct FlopShape {
     pub adapted: f64,
     /// Linear modules per block (the seven of a Llama block; four for GPT-2).
     pub linears_per_layer: f64,
+    /// A multimodal model's vision tower on the samples' images, per language-model token.
+    pub tower: TowerFlops,
+}
+
+/// The vision tower's work spread over the language model's tokens (`images` per sample of
+/// `seq` tokens), so that it scales with the tokens of a micro-step as the rest does.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct TowerFlops {
+    /// Forward GEMM FLOPs per token: its blocks' linears over every patch, the merger's over
+    /// every visual token.
+    pub fwd: f64,
+    /// Forward attention FLOPs per token (bidirectional: 4·hidden·patches attended per
+    /// patch, per block; windowed blocks attend within their window).
+    pub attn: f64,
+    /// Tower adapter FLOPs per token (LoRA on its linears), forward.
+    pub adapter: f64,
+    /// The tower trains (`tower=lora|full`): its backward runs, through every block (full:
+    /// its weights' gradients too).
+    pub trains: bool,
+    pub full: bool,
+    /// Its linears' parameters, read once per pass over them (0 without images).
+    pub params: f64,
+}
+
+impl TowerFlops {
+    pub fn of(q: &Query, arch: &crate::arch::Architecture) -> TowerFlops {
+        let tw = &arch.layout.tower;
+        if q.images == 0 || tw.layers == 0 || arch.layout.vision_params == 0 {
+            return TowerFlops::default();
+        }
+        let (w, h) = tw.image(q.image_res);
+        let patches = tw.patches(w, h) as f64;
+        let per_token = q.images as f64 / q.seq.max(1) as f64;
+        let layers = tw.layers as f64;
+        let full_layers = (tw.full_attn_layers as f64).min(layers);
+        let attended = full_layers * patches + (layers - full_layers) * (tw.window as f64).min(patches);
+        let merged = patches / (tw.merge * tw.merge).max(1) as f64;
+        let lora = if q.tower == TowerTraining::Lora {
+            tw.lora_params(q.rank as u64, q.targets) as f64 / layers.max(1.0)
+        } else {
+            0.0
+        };
+        TowerFlops {
+            fwd: per_token * (2.0 * tw.linear_params() as f64 * patches + 2.0 * tw.projector_linears as f64 * merged),
+            attn: per_token * 4.0 * tw.hidden as f64 * patches * attended,
+            adapter: per_token * 2.0 * lora * layers * patches,
+            trains: q.tower != TowerTraining::Frozen,
+            full: q.tower == TowerTraining::Full,
+            params: (tw.linear_params() + tw.projector_linears) as f64,
+        }
+    }
+
+    /// Model FLOPs per token, forward and backward, counted as the language model's are: a
+    /// frozen tower's forward only (nothing upstream of it needs a gradient); a trained one's
+    /// backward twice the forward for trained weights and attention, once for frozen linears
+    /// (their activation gradients), twice its adapters'.
+    fn passes(&self) -> (f64, f64) {
+        let fwd = self.fwd + self.attn + self.adapter;
+        let bwd = match (self.trains, self.full) {
+            (false, _) => 0.0,
+            (true, true) => 2.0 * (self.fwd + self.attn),
+            (true, false) => self.fwd + 2.0 * self.attn + 2.0 * self.adapter,
+        };
+        (fwd, bwd)
+    }
 }
 
 impl FlopShape {
@@ -74,6 +139,14 @@ impl FlopShape {
         };
         let adapted = if q.method.is_lora() { q.targets.iter().map(per_target).sum::<f64>() } else { 0.0 };
         let gated = matches!(arch.mlp, crate::arch::MlpKind::Gated);
+        // The tower's adapters and weights run on its patches, in `tower`, not on every token.
+        let tower = TowerFlops::of(q, arch);
+        let tower_trainable = match q.tower {
+            TowerTraining::Lora => arch.layout.tower.lora_params(q.rank as u64, q.targets),
+            TowerTraining::Full => arch.layout.vision_params,
+            TowerTraining::Frozen => 0,
+        };
+        let trainable = trainable.saturating_sub(tower_trainable);
         FlopShape {
             total: params as f64,
             active: params as f64 * active_ratio,
@@ -89,6 +162,7 @@ impl FlopShape {
             head: head * scale,
             adapted: adapted * scale,
             linears_per_layer: if gated { 7.0 } else { 4.0 },
+            tower,
         }
     }
 
@@ -105,7 +179,8 @@ impl FlopShape {
 /// Model FLOPs per trained token, without recomputation: the numerator of MFU.
 pub fn model_flops_per_token(q: &Query, s: &FlopShape) -> f64 {
     let (fwd, bwd) = passes(q, s);
-    fwd + bwd
+    let (tf, tb) = s.tower.passes();
+    fwd + bwd + tf + tb
 }
 
 /// Forward and backward model FLOPs per token.
@@ -151,8 +226,11 @@ pub fn flops_per_token_with(q: &Query, s: &FlopShape, ckpt: Checkpointing) -> f6
         }
         Checkpointing::None => 0.0,
     };
-    // Checkpointing every n-th block recomputes 1/n of it.
-    fwd + bwd + recompute / q.ckpt_every.max(1) as f64
+    // Checkpointing every n-th block recomputes 1/n of it; a trained tower's checkpointed
+    // blocks repeat their forward too.
+    let (tf, tb) = s.tower.passes();
+    let tower_recompute = if s.tower.trains && ckpt == Checkpointing::Full { tf } else { 0.0 };
+    fwd + bwd + recompute / q.ckpt_every.max(1) as f64 + tf + tb + tower_recompute
 }
 
 /// How many times each kind of work runs per token: forward, backward, recomputed forward.
@@ -205,14 +283,37 @@ pub fn passes_executed(q: &Query, r: &Resolved, s: &FlopShape) -> Passes {
     // matmul's input gradient flows back too.
     let dora = if q.method == Method::Dora { 2.0 * s.adapted } else { 0.0 };
     let forwards = 1.0 + lin_recompute;
-    let gemm_flops = forwards * (fwd_lin + dora) + bwd_lin + dora;
-    let weight_reads = forwards * lin + reads_bwd;
+    // The vision tower: its forward (again under full checkpointing when it trains), then its
+    // backward when it trains: activation gradients through every linear, weight gradients
+    // for a fully trained one, twice its adapters' work under LoRA.
+    let tw = &s.tower;
+    let tower_forwards = if tw.trains && r.ckpt == Checkpointing::Full { 2.0 } else { 1.0 };
+    let tower_bwd = match (tw.trains, tw.full) {
+        (false, _) => 0.0,
+        (true, true) => 2.0 * tw.fwd,
+        (true, false) => tw.fwd + 2.0 * tw.adapter,
+    };
+    let tower_gemm = tower_forwards * (tw.fwd + tw.adapter) + tower_bwd;
+    let tower_reads = tw.params
+        * (tower_forwards
+            + if tw.trains {
+                if tw.full {
+                    2.0
+                } else {
+                    1.0
+                }
+            } else {
+                0.0
+            });
+    let gemm_flops = forwards * (fwd_lin + dora) + bwd_lin + dora + tower_gemm;
+    let weight_reads = forwards * lin + reads_bwd + tower_reads;
     let causal_fwd = 2.0 * s.attn_layers * s.attn_width * q.seq as f64;
     // The per-op policy keeps the attention kernel's output: no attention recompute.
     let attn_recompute = match r.ckpt {
         Checkpointing::None | Checkpointing::Op => 0.0,
         _ => 1.0 / every,
     };
-    let attn_flops = causal_fwd * (1.0 + attn_recompute + 2.5 * backwards);
+    let tower_attn = tw.attn * (tower_forwards + if tw.trains { 2.5 } else { 0.0 });
+    let attn_flops = causal_fwd * (1.0 + attn_recompute + 2.5 * backwards) + tower_attn;
     Passes { gemm_flops, weight_reads, attn_flops, forwards, backwards }
 }

@@ -1,0 +1,162 @@
+//! Vision-language models: what their images cost (`images`, `image_res`, `tower`,
+//! `tower_quant`; docs/memory-model.md "Vision-language models").
+//!
+//! The tower's saved activations are held to the bytes autograd really keeps, measured by
+//! tools/calibrate/vision_probe.py (data/calibration/vision-saved.json): each record's tower,
+//! every block plus what lies outside them, within 2%. Trainable counts are the ones Unsloth's
+//! notebooks print for `finetune_vision_layers=True`.
+use serde_json::Value;
+use tunefit_core::diag::{Error, Refusal, Warning};
+use tunefit_core::{evaluate, Query};
+
+fn report(q: &str) -> tunefit_core::Report {
+    evaluate(&Query::parse(q).unwrap()).unwrap_or_else(|e| panic!("{q}: {e:?}"))
+}
+
+fn refusal(q: &str) -> Refusal {
+    match evaluate(&Query::parse(q).unwrap()) {
+        Err(Error::Refused(r)) => r,
+        other => panic!("{q}: expected a refusal, got {:?}", other.map(|r| r.memory.device)),
+    }
+}
+
+fn tower_block_layers(model: &str) -> f64 {
+    let p = tunefit_core::catalog::presets().iter().find(|p| p.id == model).unwrap();
+    p.arch.layout.tower.layers as f64
+}
+
+#[test]
+fn a_trained_towers_saved_activations_match_the_probe_within_2_percent() {
+    let path = format!("{}/../../data/calibration/vision-saved.json", env!("CARGO_MANIFEST_DIR"));
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let records = doc["records"].as_array().unwrap();
+    assert_eq!(records.len(), 9, "three towers × full, lora, frozen");
+    for rec in records {
+        let (model, training, side) =
+            (rec["model"].as_str().unwrap(), rec["training"].as_str().unwrap(), rec["side"].as_u64().unwrap());
+        let measured =
+            tower_block_layers(model) * rec["per_block"].as_f64().unwrap() + rec["outside"].as_f64().unwrap();
+        // The probe's PEFT adapters are fp32 (PEFT's default `autocast_adapter_dtype`), its
+        // model bf16 without autocast: the hf profile's defaults under bf16-true.
+        let q = |tower: &str| {
+            format!(
+                "model={model}&method=lora&precision=bf16-true&images=1&image_res={side}&tower={tower}&ckpt=none&batch=1&seq=2048&framework=hf"
+            )
+        };
+        let saved = |q: &str| report(q).memory.saved_for_backward as f64;
+        let tower = saved(&q(training)) - saved(&q("frozen"));
+        if measured == 0.0 {
+            assert_eq!(tower, 0.0, "{model} {training}: a frozen tower keeps nothing");
+        } else {
+            let err = tower / measured - 1.0;
+            assert!(err.abs() <= 0.02, "{model} {training}: {tower} vs probe {measured} ({:+.2}%)", 100.0 * err);
+        }
+    }
+}
+
+#[test]
+fn tower_lora_trains_the_counts_unsloth_prints() {
+    // unslothai/notebooks nb/Qwen2.5_VL_(7B)-Vision.ipynb, Qwen2_VL_(7B)-Vision.ipynb and
+    // Gemma3_(4B)-Vision.ipynb @8081c7e4: r=16, vision and language layers, attention and MLP.
+    for (model, printed) in [("qwen2.5-vl-7b", 51_521_536), ("qwen2-vl-7b", 50_855_936), ("gemma-3-4b", 38_497_792)] {
+        let r = report(&format!("model={model}&method=qlora&rank=16&targets=all&tower=lora&framework=unsloth"));
+        assert_eq!(r.model.trainable_params, printed, "{model}");
+    }
+    // Language layers only (the GRPO notebooks print these): the tower adds nothing.
+    let r = report("model=qwen2.5-vl-7b&method=qlora&rank=16&targets=all");
+    assert_eq!(r.model.trainable_params, 40_370_176);
+}
+
+#[test]
+fn a_fully_trained_tower_trains_its_parameters_in_full() {
+    let text = report("model=qwen2.5-vl-7b&method=full&precision=bf16-true&optim=adamw");
+    let both = report("model=qwen2.5-vl-7b&method=full&precision=bf16-true&optim=adamw&tower=full");
+    assert_eq!(both.model.trainable_params - text.model.trainable_params, 676_550_144);
+    // AdamW's two states per tower parameter, bf16 under bf16-true.
+    assert!(both.memory.optimizer - text.memory.optimizer >= 676_550_144 * 4);
+    assert!(both.memory.gradients - text.memory.gradients >= 676_550_144 * 2);
+}
+
+#[test]
+fn images_add_tower_activations_only_when_the_tower_trains() {
+    let base = "model=qwen2.5-vl-7b&method=lora&precision=bf16-true&batch=2&seq=8192&ckpt=full&gpu=h100-sxm";
+    let text = report(base).memory.activations;
+    let frozen = report(&format!("{base}&images=2&image_res=1024")).memory.activations;
+    let lora = report(&format!("{base}&images=2&image_res=1024&tower=lora")).memory.activations;
+    let bigger = report(&format!("{base}&images=2&image_res=1400&tower=lora")).memory.activations;
+    assert_eq!(frozen, text, "a frozen tower keeps nothing for backward");
+    assert!(lora > frozen, "a trained tower's checkpointed blocks keep their inputs");
+    assert!(bigger > lora, "more patches, more kept");
+}
+
+#[test]
+fn the_tower_adds_time_in_proportion_to_its_patches() {
+    let base = "model=qwen2.5-vl-7b&method=lora&precision=bf16-true&batch=2&seq=4096&gpu=h100-sxm";
+    let step = |q: &str| report(q).time.as_ref().expect("time").step_s;
+    let text = step(base);
+    let frozen = step(&format!("{base}&images=2&image_res=1024"));
+    let trained = step(&format!("{base}&images=2&image_res=1024&tower=lora"));
+    assert!(frozen > text, "the tower's forward runs on every image");
+    assert!(trained > frozen, "a trained tower runs its backward too");
+    // Two 1024² images: 2·5,476 patches through a 0.63B-parameter tower's forward, about 2.3%
+    // of the language model's 6·7.6B·8192 for a LoRA step: the step grows by less than 10%.
+    assert!(frozen < text * 1.10, "{frozen} vs {text}");
+}
+
+#[test]
+fn qlora_quantizes_the_towers_linears_where_the_framework_does() {
+    let q = "model=qwen2.5-vl-7b&method=qlora&precision=bf16-true";
+    let hf = report(q).memory.weights;
+    let kept = report(&format!("{q}&tower_quant=0")).memory.weights;
+    let unsloth = report(&format!("{q}&framework=unsloth")).memory.weights;
+    let unsloth_plain = report(&format!("{q}&framework=unsloth&tower_quant=1")).memory.weights;
+    // The tower's and merger's linears: 630.5M + 44.6M parameters from 2 bytes to ~0.53.
+    let moved = (kept - hf) as f64;
+    assert!((0.9e9..1.1e9).contains(&moved), "{moved}");
+    assert!(unsloth > unsloth_plain, "Unsloth's dynamic checkpoints keep the tower in 16 bits");
+    // Not a QLoRA run: nothing quantized.
+    assert_eq!(
+        report("model=qwen2.5-vl-7b&method=lora").memory.weights,
+        report("model=qwen2.5-vl-7b&method=lora&tower_quant=1").memory.weights
+    );
+}
+
+#[test]
+fn visual_tokens_are_counted_per_tower_and_must_fit_in_seq() {
+    let tokens = |q: &str| {
+        report(q)
+            .warnings
+            .iter()
+            .find_map(|w| match w {
+                Warning::VisionImages { tokens, patches, .. } => Some((*patches, *tokens)),
+                _ => None,
+            })
+            .expect("the images are said")
+    };
+    // Qwen: each side to a multiple of 28 (smart_resize), 14-px patches, 2×2 per token.
+    assert_eq!(tokens("model=qwen2.5-vl-7b&images=1&image_res=1024x768"), (74 * 54, 999));
+    assert_eq!(tokens("model=qwen2.5-vl-7b&images=1&image_res=308x56"), (22 * 4, 22));
+    // The default: LLaMA-Factory's 768² cap → 756² (27·28).
+    assert_eq!(tokens("model=qwen2-vl-7b&images=1"), (54 * 54, 729));
+    // Gemma 3: every image at 896², 4,096 patches pooled to 256 tokens.
+    assert_eq!(tokens("model=gemma-3-4b&images=1&image_res=4000x3000"), (4096, 256));
+    match refusal("model=qwen2.5-vl-7b&images=3&seq=2048") {
+        Refusal::VisualTokensOverSeq { images: 3, per_image: 729, seq: 2048 } => {}
+        r => panic!("{r:?}"),
+    }
+    assert_eq!(refusal("model=qwen2.5-vl-7b&images=3&seq=2048").key(), "seq");
+}
+
+#[test]
+fn images_need_a_tower_this_calculator_describes() {
+    assert!(matches!(refusal("model=llama-3.1-8b&images=1"), Refusal::NoVisionTower { vision: false }));
+    assert!(matches!(refusal("model=llama-3.1-8b&tower=lora"), Refusal::NoVisionTower { vision: false }));
+    // Llama 4's tower is known by its size only.
+    assert!(matches!(refusal("model=llama-4-scout&images=1"), Refusal::NoVisionTower { vision: true }));
+    // vision_params=0: the language model of a multimodal preset alone.
+    assert!(matches!(
+        refusal("model=qwen2.5-vl-7b&vision_params=0&images=1"),
+        Refusal::NoVisionTower { vision: false }
+    ));
+    assert_eq!(refusal("model=llama-3.1-8b&images=1").key(), "images");
+}
