@@ -160,3 +160,32 @@ fn images_need_a_tower_this_calculator_describes() {
     ));
     assert_eq!(refusal("model=llama-3.1-8b&images=1").key(), "images");
 }
+
+#[test]
+fn the_towers_own_pass_can_be_the_peak_and_is_said() {
+    // Gemma 3's SigLIP over 4,096 patches with eager attention: 16 heads × 4096² scores, an
+    // fp32 softmax and its bf16 copy per block (1.6 GB), while the language model's
+    // activations do not exist yet (frozen: its forward) or any more (trained: its backward).
+    let base =
+        "model=gemma-3-4b&method=lora&precision=bf16-true&batch=1&seq=768&images=2&ckpt=full&loss=chunked&gpu=l4";
+    let sdpa = report(&format!("{base}&attn=sdpa"));
+    let eager = report(&format!("{base}&attn=eager"));
+    // SigLIP attends over the batch of images at once: two images' scores.
+    let scores = 2.0 * 16.0 * 4096.0 * 4096.0 * 6.0;
+    assert!(eager.memory.allocated as f64 >= eager.memory.weights as f64 + scores, "{:?}", eager.memory);
+    assert!(sdpa.memory.allocated as f64 <= sdpa.memory.weights as f64 + 0.5 * scores, "{:?}", sdpa.memory);
+    let why =
+        |r: &tunefit_core::Report| r.explanations.iter().find(|e| e.term == "overhead").and_then(|e| e.why.clone());
+    assert!(
+        matches!(
+            why(&eager),
+            Some(tunefit_core::memory::Phrase::WhyVisionTower { images: 2, patches: 4096, eager: true, trains: false })
+        ),
+        "{:?}",
+        why(&eager)
+    );
+    assert_eq!(why(&sdpa), None);
+    // Trained, its backward holds a rebuilt block and that block's gradients on top.
+    let trained = report(&format!("{base}&attn=eager&tower=lora"));
+    assert!(trained.memory.allocated > eager.memory.allocated);
+}

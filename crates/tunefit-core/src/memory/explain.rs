@@ -53,14 +53,14 @@ pub(super) fn notes(r: &Run, warnings: &mut Vec<Warning>) {
     }
 }
 
-pub(super) fn explain(run: &Run, m: &MemoryBreakdown, saving: f64) -> Vec<Explanation> {
+pub(super) fn explain(run: &Run, m: &MemoryBreakdown, saving: f64, tower: f64) -> Vec<Explanation> {
     let (q, r, a, t) = (run.q, &run.res, &run.a, &run.tr);
     let fw = q.framework;
     let ex = |term: &str, formula: Phrase, assumptions: Vec<Phrase>| Explanation {
         term: term.into(),
         formula,
         assumptions,
-        why: why_large(run, m, term, saving),
+        why: why_large(run, m, term, saving, tower),
     };
     vec![
         ex(
@@ -93,7 +93,7 @@ pub const LARGE_SHARE: f64 = 0.25;
 
 /// The one-sentence reason a large term has, where a setting the person can change causes it.
 /// `saving`: what the save's device state dict adds above the run's other peaks.
-fn why_large(run: &Run, m: &MemoryBreakdown, term: &str, saving: f64) -> Option<Phrase> {
+fn why_large(run: &Run, m: &MemoryBreakdown, term: &str, saving: f64, tower: f64) -> Option<Phrase> {
     let (q, r) = (run.q, &run.res);
     let stacked = m.terms().iter().map(|(_, b)| b).sum::<u64>() as f64;
     let share = |bytes: u64| stacked > 0.0 && bytes as f64 >= LARGE_SHARE * stacked;
@@ -120,6 +120,17 @@ fn why_large(run: &Run, m: &MemoryBreakdown, term: &str, saving: f64) -> Option<
         // The save's full state dict on the device counts in the overhead (peaks.rs).
         "overhead" if share(m.overhead) && saving > 0.0 => {
             Some(Phrase::WhyStateDictOnDevice { params: (run.p_total as f64 / run.pp).round() as u64 })
+        }
+        // The vision tower's own pass counts in the overhead when it is the run's peak.
+        "overhead" if share(m.overhead) && tower > 0.0 => {
+            let tw = &run.a.layout.tower;
+            let (w, h) = tw.sides_of(tw.image(q.image_res));
+            Some(Phrase::WhyVisionTower {
+                images: q.images as u64 * q.batch as u64,
+                patches: tw.patches(w, h),
+                eager: r.attn == crate::query::Attention::Eager,
+                trains: q.tower != crate::query::TowerTraining::Frozen,
+            })
         }
         "optimizer" if share(m.optimizer) => Some(Phrase::WhyOptimizerStates {
             optim: q.optim,
@@ -212,6 +223,13 @@ pub enum Phrase {
     WhyStateDictOnDevice {
         params: u64,
     },
+    /// Why: the vision tower's own pass over the micro-batch's images is the run's peak.
+    WhyVisionTower {
+        images: u64,
+        patches: u64,
+        eager: bool,
+        trains: bool,
+    },
     /// Why: the optimizer keeps states for every trainable parameter.
     WhyOptimizerStates {
         optim: Optimizer,
@@ -262,6 +280,11 @@ impl Phrase {
             P::WhyStateDictOnDevice { params } => format!(
                 "large because state_dict=device gathers the full state dict ({} parameters) on each GPU at the checkpoint save, beside the shards (FSDP1's model.state_dict() under the default FullStateDictConfig(), or get_model_state_dict(full_state_dict=True) without cpu_offload); state_dict=host gathers it into CPU memory: FullStateDictConfig(offload_to_cpu=True, rank0_only=True), or StateDictOptions(full_state_dict=True, cpu_offload=True)",
                 billions(*params, Lang::En)
+            ),
+            P::WhyVisionTower { images, patches, eager, trains } => format!(
+                "large because the vision tower's own {} over the micro-batch's {images} image(s) of {patches} patches each is the run's peak{}; a smaller image_res or fewer images per sample lowers it",
+                if *trains { "backward (everything its blocks kept, one block rebuilt and its gradients)" } else { "forward" },
+                if *eager { ", eager attention's scores over every pair of patches included (attn=sdpa or flash never builds them)" } else { "" }
             ),
             P::WhyNoCheckpointing { layers } => format!(
                 "large because without activation checkpointing each of the {layers} blocks keeps every tensor it saves for backward; ckpt=full keeps one input per block and recomputes the rest (about a third more compute)"
@@ -324,6 +347,11 @@ impl Phrase {
             P::WhyStateDictOnDevice { params } => format!(
                 "много, потому что state_dict=device собирает полный state dict ({} параметров) на каждом GPU при сохранении чекпойнта, рядом с шардами (model.state_dict() у FSDP1 с FullStateDictConfig() по умолчанию или get_model_state_dict(full_state_dict=True) без cpu_offload); state_dict=host собирает его в памяти CPU: FullStateDictConfig(offload_to_cpu=True, rank0_only=True) или StateDictOptions(full_state_dict=True, cpu_offload=True)",
                 billions(*params, Lang::Ru)
+            ),
+            P::WhyVisionTower { images, patches, eager, trains } => format!(
+                "много, потому что пиком прогона становится собственный {} энкодера изображений по {images} изобр. микробатча, по {patches} патчей в каждом{}; меньший image_res или меньше изображений на пример снижают его",
+                if *trains { "обратный проход (всё сохранённое его блоками, один пересчитанный блок и его градиенты)" } else { "прямой проход" },
+                if *eager { ", включая оценки eager-внимания по всем парам патчей (attn=sdpa или flash их не строят)" } else { "" }
             ),
             P::WhyNoCheckpointing { layers } => format!(
                 "много, потому что без чекпоинтинга активаций каждый из {layers} блоков хранит все тензоры, сохранённые для обратного прохода; ckpt=full хранит по одному входу на блок и пересчитывает остальное (примерно на треть больше вычислений)"

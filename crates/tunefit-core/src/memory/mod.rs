@@ -25,6 +25,7 @@ mod run;
 mod saved;
 mod states;
 mod trainable;
+mod vision;
 
 pub use explain::Phrase;
 pub use logits::logits_impl;
@@ -197,7 +198,7 @@ pub fn estimate(s: &Settings) -> Result<Estimate, Error> {
     let bf = buffers::buffers(&r, &st, &pg);
     let p = peaks::peaks(&r, &st, &pg, &sv, &lp, staged, &bf)?;
     explain::notes(&r, &mut warnings);
-    let explanations = explain::explain(&r, &p.memory, p.saving);
+    let explanations = explain::explain(&r, &p.memory, p.saving, p.tower_excess);
     Ok(Estimate {
         model: explain::model_info(&r, s.preset),
         memory: p.memory,

@@ -21,6 +21,9 @@ pub(super) struct Peaks {
     pub cache_excess: f64,
     /// What the save's device state dict adds above the run's other peaks (in the overhead).
     pub saving: f64,
+    /// What the vision tower's own pass adds above the step's and the save's peaks (in the
+    /// overhead).
+    pub tower_excess: f64,
 }
 
 /// `staged`: activations and logits of the pipeline stage that holds the most.
@@ -62,9 +65,9 @@ pub(super) fn peaks(
     // With the step inside backward, its temporaries sit on top of the activations still
     // held there.
     let peak_step = if q.optim_in_bwd { peak_fb + step_temp } else { w + o_torch + g + step_temp + buffers };
-    // The save, gradients freed by `zero_grad(set_to_none=True)` (overhead when the larger moment).
-    let (state_dict, peak_save) = save_peak(r, st, w + o_torch + buffers + g * f64::from(!q.set_to_none));
-    let (allocated, saving) = (peak_fb.max(peak_step).max(peak_save), (peak_save - peak_fb.max(peak_step)).max(0.0));
+    // The save and the vision tower's own pass (overhead when the larger moment).
+    let m = moments(r, st, sv, peak_fb.max(peak_step), w + o_torch + buffers, g);
+    let (state_dict, allocated, saving, tower_excess) = (m.state_dict, m.allocated, m.saving, m.tower);
     // The run's tensors, for the event-by-event replay through the allocator (timeline.rs).
     let timeline_input = Box::new(shape::Input {
         q: q.clone(),
@@ -122,7 +125,8 @@ pub(super) fn peaks(
         optimizer: o as u64,
         activations: act as u64,
         logits: logits as u64,
-        overhead: (fragmentation + context + nccl + buffers + held + saving + calibrated).max(0.0) as u64,
+        overhead: (fragmentation + context + nccl + buffers + held + saving + tower_excess + calibrated).max(0.0)
+            as u64,
         allocated: allocated as u64,
         reserved: reserved as u64,
         device: device as u64,
@@ -146,7 +150,45 @@ pub(super) fn peaks(
         framework_buffers: buffers,
         non_torch: nccl,
     };
-    Ok(Peaks { memory, detail, timeline_input, replay, cache_excess: cache.share, saving })
+    Ok(Peaks { memory, detail, timeline_input, replay, cache_excess: cache.share, saving, tower_excess })
+}
+
+/// The moments of a run besides its step: the checkpoint save and the vision tower's own pass.
+struct Moments {
+    /// The device state dict, bytes (0 without one).
+    state_dict: f64,
+    /// The run's allocated peak: the step's, the save's or the tower's.
+    allocated: f64,
+    /// What the save adds above the step's peak.
+    saving: f64,
+    /// What the tower's pass adds above both.
+    tower: f64,
+}
+
+/// `step`: the step's allocated peak; `states`: weights, torch-held optimizer states and
+/// buffers; `g`: the gradients.
+fn moments(r: &Run, st: &States, sv: &Saved, step: f64, states: f64, g: f64) -> Moments {
+    // The save, gradients freed by `zero_grad(set_to_none=True)`.
+    let (state_dict, peak_save) = save_peak(r, st, states + g * f64::from(!r.q.set_to_none));
+    let peak_tower = tower_peak(r, sv, states, g);
+    Moments {
+        state_dict,
+        allocated: step.max(peak_save).max(peak_tower),
+        saving: (peak_save - step).max(0.0),
+        tower: (peak_tower - step.max(peak_save)).max(0.0),
+    }
+}
+
+/// The vision tower's own pass (vision.rs) on top of `states` (weights, optimizer states,
+/// buffers): a frozen tower's forward comes first in the step, with the gradients only where
+/// they stay allocated across steps; a trained tower's backward comes last, after every
+/// gradient of the language model exists. 0 without images.
+fn tower_peak(r: &Run, sv: &Saved, states: f64, g: f64) -> f64 {
+    if sv.tower.working <= 0.0 {
+        return 0.0;
+    }
+    let grads = if r.q.tower != crate::query::TowerTraining::Frozen || super::run::grads_kept(r.q) { g } else { 0.0 };
+    states + grads + sv.tower.working
 }
 
 /// The device state dict and the save's peak with it on top of `held` (0 without one).

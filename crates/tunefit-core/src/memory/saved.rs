@@ -4,7 +4,7 @@
 
 use super::run::Run;
 use crate::activation::{Block, BlockSaved, NormImpl};
-use crate::query::{Attention, Checkpointing, Method, TargetModule, Targets, TowerTraining};
+use crate::query::{Attention, Checkpointing, Method, TargetModule, Targets};
 
 /// Saved activations on one GPU, bytes.
 pub(super) struct Saved {
@@ -28,11 +28,13 @@ pub(super) struct Saved {
     pub host_act: f64,
     /// The LM head trains (its input is saved; its gradient exists from the loss on).
     pub head_trains: bool,
+    /// The vision tower's own pass: what it keeps (in `act`) and its working set.
+    pub tower: super::vision::TowerPass,
 }
 
 /// One block as this run executes it: what its ops save follows from the method, the
 /// precision and the framework's kernels (crate::activation counts the bytes).
-fn block(r: &Run) -> Block {
+pub(super) fn block(r: &Run) -> Block {
     let (q, a, res, tp) = (r.q, &r.a, r.res, r.tp);
     let (act_bytes, mixed, fp32, adapter_bytes) = (r.act_bytes, r.mixed, r.fp32, r.adapter_bytes);
     let quant_saves = q.method == Method::Qlora && res.profile.nf4_bnb && res.profile.quant_saves_input;
@@ -182,7 +184,8 @@ pub(super) fn saved(r: &Run, autocast_copies: f64) -> Saved {
     act += autocast_copies / tp;
     // A trained vision tower runs first and is backpropagated last: what it keeps lives
     // through the whole language model's forward and backward.
-    act += tower_saved(r, &block);
+    let tower = super::vision::tower(r, &block);
+    act += tower.saved;
     let blocks_saved = act;
     act += recompute;
     // Padded batches carry a 4D additive mask (model dtype) shared by all layers; packed
@@ -208,47 +211,6 @@ pub(super) fn saved(r: &Run, autocast_copies: f64) -> Saved {
         misc_saved,
         host_act,
         head_trains,
+        tower,
     }
-}
-
-/// What a trained vision tower's blocks keep for backward, bytes on this GPU: each block over
-/// every patch of the micro-batch's images (attention within one image: Qwen's `cu_seqlens`,
-/// SigLIP's batch of images), under the run's checkpointing (its blocks are
-/// `GradientCheckpointingLayer`s, so `gradient_checkpointing_enable` reaches them), plus what
-/// the rotary tables and the merger keep on the way to the language model. Nothing when the
-/// tower is frozen: none of its inputs needs a gradient, so autograd records nothing.
-fn tower_saved(r: &Run, block: &Block) -> f64 {
-    let (q, tw) = (r.q, &r.a.layout.tower);
-    if q.images == 0 || q.tower == TowerTraining::Frozen || tw.layers == 0 {
-        return 0.0;
-    }
-    let (w, h) = tw.image(q.image_res);
-    let patches = tw.patches(w, h) as f64;
-    let tokens = q.batch as f64 * q.images as f64 * patches;
-    let b = Block {
-        full: q.tower == TowerTraining::Full,
-        lora: if q.tower == TowerTraining::Lora { q.targets } else { Targets::NONE },
-        quant_saves_input: false,
-        bottleneck: 0.0,
-        tp: 1.0,
-        dora: false,
-        masked: false,
-        prefix_tokens: 0.0,
-        fused_qkv_linear: tw.fused_qkv,
-        // nn.LayerNorm is PyTorch's native kernel (input and statistics); Qwen2.5-VL's
-        // RMSNorm is transformers' upcasting one, as the language model's.
-        norm: if tw.norm == crate::arch::NormKind::Layer && !r.mixed { NormImpl::Fused } else { block.norm },
-        ..*block
-    };
-    let ta = tw.blocks();
-    let per_block = b.saved(&ta, tokens, patches, r.res.ckpt).total();
-    // Outside the blocks (tools/calibrate/vision_probe.py, data/calibration/vision-saved.json):
-    // the 2-D rotary tables (fp32 cos and sin of one head's width per patch) and the merger's
-    // GELU input (a quarter of the patches, four times as wide); a fully trained tower's
-    // merger linears and patch embedding keep their inputs too, about six more patch-wide
-    // tensors.
-    let h = tw.hidden as f64;
-    let rotary = 2.0 * 4.0 * (h / tw.heads.max(1) as f64) * tokens;
-    let merger = tokens * h * r.act_bytes * if q.tower == TowerTraining::Full { 7.0 } else { 1.0 };
-    tw.layers as f64 * per_block + merger + rotary
 }

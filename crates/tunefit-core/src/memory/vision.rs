@@ -1,0 +1,79 @@
+//! A multimodal model's vision tower over the samples' images (`images`, `tower`): what it
+//! keeps for backward through the language model's whole pass, and the working set of its
+//! own forward or backward, which happens while none of the language model's activations
+//! exist (first in the forward, last in the backward).
+
+use super::run::Run;
+use crate::activation::{Block, NormImpl};
+use crate::query::{Attention, Checkpointing, Targets, TowerTraining};
+
+/// Bytes on this GPU.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct TowerPass {
+    /// What a trained tower keeps from its forward until its backward (nothing when frozen).
+    pub saved: f64,
+    /// The most the tower's own pass holds at once beyond the run's states: a frozen tower's
+    /// forward (one block's tensors), a trained one's backward (everything it kept, one block
+    /// rebuilt and that block's largest gradient).
+    pub working: f64,
+}
+
+/// The tower's pass: each block over every patch of the micro-batch's images (attention
+/// within one image: Qwen's `cu_seqlens`, SigLIP's batch of images), under the run's
+/// checkpointing (its blocks are `GradientCheckpointingLayer`s, so
+/// `gradient_checkpointing_enable` reaches them), with the language model's kernels.
+pub(super) fn tower(r: &Run, block: &Block) -> TowerPass {
+    let (q, tw) = (r.q, &r.a.layout.tower);
+    if q.images == 0 || tw.layers == 0 || r.a.layout.vision_params == 0 {
+        return TowerPass::default();
+    }
+    let (w, h) = tw.image(q.image_res);
+    let patches = tw.patches(w, h) as f64;
+    let images = q.batch as f64 * q.images as f64;
+    let tokens = images * patches;
+    let b = Block {
+        full: q.tower == TowerTraining::Full,
+        lora: if q.tower == TowerTraining::Lora { q.targets } else { Targets::NONE },
+        quant_saves_input: false,
+        bottleneck: 0.0,
+        tp: 1.0,
+        dora: false,
+        masked: false,
+        prefix_tokens: 0.0,
+        fused_qkv_linear: tw.fused_qkv,
+        // nn.LayerNorm is PyTorch's native kernel (input and statistics); Qwen2.5-VL's
+        // RMSNorm is transformers' upcasting one, as the language model's.
+        norm: if tw.norm == crate::arch::NormKind::Layer && !r.mixed { NormImpl::Fused } else { block.norm },
+        ..*block
+    };
+    let ta = tw.blocks();
+    let hd = tw.hidden as f64;
+    let e = r.act_bytes;
+    // Eager attention's scores of one block: an fp32 softmax and its 16-bit copy per head
+    // over each image's patches (Qwen's non-flash path runs image by image).
+    let scores = if block.attn == Attention::Eager {
+        tw.heads as f64 * patches * patches * (4.0 + e) * if tw.fused_qkv { 1.0 } else { images }
+    } else {
+        0.0
+    };
+    if q.tower == TowerTraining::Frozen {
+        // No graph: one block's tensors at a time, its MLP's hidden states or its scores.
+        let mlp = tokens * tw.ffn as f64 * e * if tw.gated { 3.0 } else { 2.0 };
+        return TowerPass { saved: 0.0, working: 2.0 * tokens * hd * e + mlp.max(scores) };
+    }
+    let kept = b.saved(&ta, tokens, patches, r.res.ckpt).total();
+    let unchecked = b.saved(&ta, tokens, patches, Checkpointing::None);
+    // Outside the blocks (tools/calibrate/vision_probe.py, data/calibration/vision-saved.json):
+    // the 2-D rotary tables (fp32 cos and sin of one head's width per patch) and the merger's
+    // GELU input (a quarter of the patches, four times as wide); a fully trained tower's
+    // merger linears and patch embedding keep their inputs too, about six more patch-wide
+    // tensors.
+    let rotary = 2.0 * 4.0 * (hd / tw.heads.max(1) as f64) * tokens;
+    let merger = tokens * hd * e * if q.tower == TowerTraining::Full { 7.0 } else { 1.0 };
+    let saved = tw.layers as f64 * kept + merger + rotary;
+    // Its backward starts at the last block with everything kept; checkpointed, that block is
+    // rebuilt first. The largest gradient of the block: the scores' (eager) or the MLP's.
+    let rebuilt = if r.res.ckpt == Checkpointing::None { 0.0 } else { unchecked.total() };
+    let grad = (unchecked.attention_scores).max(tokens * tw.ffn as f64 * e);
+    TowerPass { saved, working: saved + rebuilt + grad }
+}
