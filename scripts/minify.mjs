@@ -5,6 +5,13 @@
 // leaves index.html's markup as it is. Names stay (no property or global mangling): boot.js's
 // `window.tunefit*` entries and the glue's exports are read by name. A file index.html pins
 // with `integrity` gets its new sha384, or the browser would refuse it.
+//
+// Each wasm module's imports get short names first (`renameImports`): wasm-bindgen names them
+// after the JavaScript they call plus a 16-digit hash (`__wbg_writeText_6b6a85b68a7dd3eb`), 151
+// of them in the page's module, written once in its import section and once as keys of the
+// glue's imports object; the hashes do not compress. The wasm's import section and the glue's
+// keys are rewritten together, and the build fails unless every name is found exactly once in
+// the glue.
 // Usage: node scripts/minify.mjs dist
 import { readFileSync, writeFileSync, readdirSync } from 'node:fs';
 import { createHash } from 'node:crypto';
@@ -15,6 +22,86 @@ const dir = process.argv[2] ?? 'dist';
 const index = join(dir, 'index.html');
 let html = readFileSync(index, 'utf8');
 let before = 0, after = 0;
+
+/** Unsigned LEB128 at `b[o]`: [value, next offset]. */
+function uleb(b, o) {
+  let v = 0, shift = 0, x;
+  do { x = b[o++]; v += (x & 127) * 2 ** shift; shift += 7; } while (x & 128);
+  return [v, o];
+}
+function leb(v) {
+  const out = [];
+  do { let x = v % 128; v = Math.floor(v / 128); if (v) x |= 128; out.push(x); } while (v);
+  return Buffer.from(out);
+}
+/** A short identifier for the n-th name: a..z, A..Z, then two letters. */
+function shortName(n) {
+  const a = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+  return n < a.length ? a[n] : a[Math.floor(n / a.length) - 1] + a[n % a.length];
+}
+/** index.html's integrity pin of `name`, where it has one, set to `content`'s sha384. */
+function pin(name, content) {
+  const sri = `sha384-${createHash('sha384').update(content).digest('base64')}`;
+  const pinned = new RegExp(`(href="\\./${name.replace(/[.]/g, '\\.')}"[^>]*integrity=")[^"]+(")`);
+  html = html.replace(pinned, `$1${sri}$2`);
+}
+/** Renames the imports of `wasmName` (its module and every field) and the glue's keys. */
+function renameImports(wasmName, glueName) {
+  const wasm = readFileSync(join(dir, wasmName));
+  let glue = readFileSync(join(dir, glueName), 'utf8');
+  const parts = [wasm.subarray(0, 8)];
+  let o = 8, renamed = 0;
+  while (o < wasm.length) {
+    const id = wasm[o];
+    const [size, body] = uleb(wasm, o + 1);
+    const end = body + size;
+    if (id !== 2) { parts.push(wasm.subarray(o, end)); o = end; continue; }
+    let [count, p] = uleb(wasm, body);
+    const entries = [leb(count)];
+    const modules = new Map();
+    for (let i = 0; i < count; i++) {
+      let [ml, q] = uleb(wasm, p);
+      const module = wasm.subarray(q, q + ml).toString('utf8');
+      q += ml;
+      let [fl, r] = uleb(wasm, q);
+      const field = wasm.subarray(r, r + fl).toString('utf8');
+      r += fl;
+      // The descriptor: kind, then a type index (function), a table, memory or global type.
+      const kind = wasm[r];
+      let d = r + 1;
+      if (kind === 0) { d = uleb(wasm, d)[1]; }
+      else if (kind === 1) { d += 1; const flags = wasm[d++]; d = uleb(wasm, d)[1]; if (flags & 1) d = uleb(wasm, d)[1]; }
+      else if (kind === 2) { const flags = wasm[d++]; d = uleb(wasm, d)[1]; if (flags & 1) d = uleb(wasm, d)[1]; }
+      else if (kind === 3) { d += 2; }
+      else throw new Error(`minify: ${wasmName}: import kind ${kind}`);
+      if (!modules.has(module)) {
+        const key = JSON.stringify(module);
+        if (glue.split(key + ':').length !== 2) throw new Error(`minify: ${glueName}: module ${key} is not one key of the imports`);
+        modules.set(module, String(modules.size));
+        glue = glue.replace(key + ':', JSON.stringify(modules.get(module)) + ':');
+      }
+      const short = shortName(i);
+      const key = new RegExp(`([{,])${field.replace(/[$]/g, '\\$&')}:`, 'g');
+      const hits = glue.match(key)?.length ?? 0;
+      if (hits !== 1) throw new Error(`minify: ${glueName}: import ${field} is a key ${hits} times, not once`);
+      glue = glue.replace(key, `$1${short}:`);
+      const m = Buffer.from(modules.get(module)), f = Buffer.from(short);
+      entries.push(leb(m.length), m, leb(f.length), f, wasm.subarray(r, d));
+      p = d;
+      renamed++;
+    }
+    const section = Buffer.concat(entries);
+    parts.push(Buffer.from([2]), leb(section.length), section);
+    o = end;
+  }
+  const out = Buffer.concat(parts);
+  writeFileSync(join(dir, wasmName), out);
+  writeFileSync(join(dir, glueName), glue);
+  pin(wasmName, out);
+  pin(glueName, glue);
+  console.log(`minify: ${wasmName}: ${renamed} imports renamed, ${((wasm.length - out.length) / 1024).toFixed(1)} KB less`);
+}
+
 for (const name of readdirSync(dir).sort()) {
   const loader = name.endsWith('.css') ? 'css' : name.endsWith('.js') ? 'js' : null;
   if (!loader) continue;
@@ -27,9 +114,12 @@ for (const name of readdirSync(dir).sort()) {
   writeFileSync(file, out);
   before += src.length;
   after += out.length;
-  const sri = `sha384-${createHash('sha384').update(out).digest('base64')}`;
-  const pinned = new RegExp(`(href="\\./${name.replace(/[.]/g, '\\.')}"[^>]*integrity=")[^"]+(")`);
-  html = html.replace(pinned, `$1${sri}$2`);
+  pin(name, out);
+}
+// After the glue is minified: its imports object is then `{...,name:function(...){...},...}`.
+for (const name of readdirSync(dir).sort()) {
+  if (!name.endsWith('_bg.wasm')) continue;
+  renameImports(name, name.replace(/_bg\.wasm$/, '.js'));
 }
 // Every file index.html pins must match its pin now: a pattern the rewrite missed (Trunk
 // writing the attributes in another order or form) fails the build here, not in the browser.
