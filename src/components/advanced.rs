@@ -3,7 +3,7 @@
 //! closed by default, its summary counting the settings a link changes.
 
 use super::controls::Scale;
-use super::fields::{field, galore, lora, only, qlora, section, slider, Field, FieldGroup, Kind};
+use super::fields::{field, galore, lora, only, qlora, section, slider, tower, tower_qlora, Field, FieldGroup, Kind};
 use super::settings::ranges;
 use crate::state::use_state;
 use leptos::prelude::*;
@@ -22,6 +22,8 @@ const FIELDS: &[Field] = &[
     only(field("quant", "quant", |s| s.quant, Kind::Choice(false)), qlora),
     only(field("dq", "dq", |s| s.double_quant, Kind::Check), qlora),
     field("expert-format", "expert_format", |s| s.expert_format, Kind::Choice(false)),
+    only(field("tower", "tower", |s| s.tower, Kind::Choice(false)), tower),
+    only(field("tower-quant", "tower_quant", |s| s.tower_quant, Kind::Switch), tower_qlora),
     section("training-section", |s| s.sec_training),
     field("precision", "precision", |s| s.precision, Kind::Choice(false)),
     field("optim", "optim", |s| s.optimizer, Kind::Choice(false)),
@@ -97,6 +99,8 @@ const IN_VIEW: &[&str] = &[
     "train_layers",
     "batch",
     "seq",
+    "images",
+    "image_res",
     "tokens",
     "epochs",
 ];

@@ -45,6 +45,8 @@ pub enum Kind {
     /// A whole number typed in a box (an architecture field): 1 to `COUNT_MAX`; empty unsets
     /// the key (the core infers it).
     Count,
+    /// Text the core reads as the key's value (an image size, `W` or `WxH`); empty unsets it.
+    Text,
 }
 
 /// The largest count a `Count` field takes.
@@ -92,6 +94,14 @@ pub(super) fn qlora(q: &Query) -> bool {
 }
 pub(super) fn galore(q: &Query) -> bool {
     q.optim == Optimizer::GaloreAdamW
+}
+/// A multimodal model whose images the core prices.
+pub(super) fn tower(q: &Query) -> bool {
+    tunefit_core::catalog::describes_tower(q)
+}
+/// Its tower under QLoRA, stored 4-bit or not.
+pub(super) fn tower_qlora(q: &Query) -> bool {
+    tower(q) && q.method.quantized_base()
 }
 
 /// A slider's value in its shown units: the query's (read as links are, so `70b` is 7e10),
@@ -171,7 +181,7 @@ fn write(h: &mut Html, fields: &[Field], q: &Query, lang: Lang) {
             }
             Kind::Targets | Kind::Needs => write_chips(h, q, lang, f),
             Kind::Gpu => write_gpus(h, q, s, i, f),
-            Kind::Count => {
+            Kind::Count | Kind::Text => {
                 write_html!(
                     h,
                     r#"<div class="field"><label for=""#,
@@ -182,7 +192,8 @@ fn write(h: &mut Html, fields: &[Field], q: &Query, lang: Lang) {
                 );
                 write_html!(
                     h,
-                    r#" inputmode="numeric" id=""#,
+                    if matches!(f.kind, Kind::Count) { r#" inputmode="numeric""# } else { "" },
+                    r#" id=""#,
                     id,
                     r#"" data-testid=""#,
                     id,
@@ -346,7 +357,7 @@ fn sync(fields: &[Field], q: &Query, s: &Strings, lang: Lang, last: &mut Vec<Opt
                     p.set_text_content(Some(framework_hint(lang, q)));
                 }
             }
-            Kind::Count => {
+            Kind::Count | Kind::Text => {
                 if active != f.id {
                     if let Some(b) = element::<Input>(f.id) {
                         b.set_value(&q.value_of(f.key).unwrap_or_default());
@@ -460,33 +471,44 @@ fn on_field(st: AppState, fields: &[Field], ev: web_sys::Event) {
         }
         Kind::Check if committed => apply(st, f.key, if checked() { "1" } else { "0" }),
         Kind::Choice(_) | Kind::Gpu if committed => apply(st, f.key, &value),
-        Kind::Count if committed => {
-            let s = st.lang.get_untracked().strings();
-            if value.trim().is_empty() {
-                set_message(f.id, "");
-                apply(st, f.key, "");
-            } else if let Some(v) = parse_typed(&value) {
-                let c = v.round().clamp(1.0, COUNT_MAX);
-                // The key's own range is the core's: a value it refuses is said, not dropped.
-                match st.query.with_untracked(|q| q.clone().set(f.key, &plain(c)).err()) {
-                    Some(e) => {
-                        let lang = st.lang.get_untracked().core();
-                        set_message(
-                            f.id,
-                            &tunefit_core::diag::Error::from(tunefit_core::QueryErrors(vec![e])).text(lang),
-                        );
-                    }
-                    None => {
-                        let clamped = (c != v).then(|| (s.clamped)(&value, &plain(c), "1", &plain(COUNT_MAX)));
-                        set_message(f.id, &clamped.unwrap_or_default());
-                        apply(st, f.key, &plain(c));
-                    }
-                }
-            } else {
-                set_message(f.id, &(s.not_a_number)(&value));
-            }
-        }
+        Kind::Count | Kind::Text if committed => commit_box(st, f, &value),
         _ => {}
+    }
+}
+
+/// A typed box committed: empty unsets the key; a count is rounded and clamped to
+/// `COUNT_MAX`; the core reads the rest as a link would, and what it refuses is said, not
+/// dropped.
+fn commit_box(st: AppState, f: &Field, value: &str) {
+    let s = st.lang.get_untracked().strings();
+    let v = value.trim();
+    if v.is_empty() {
+        set_message(f.id, "");
+        apply(st, f.key, "");
+        return;
+    }
+    let (text, clamped) = match f.kind {
+        Kind::Count => match parse_typed(v) {
+            Some(n) => {
+                let c = n.round().clamp(1.0, COUNT_MAX);
+                (plain(c), (c != n).then(|| (s.clamped)(value, &plain(c), "1", &plain(COUNT_MAX))))
+            }
+            None => {
+                set_message(f.id, &(s.not_a_number)(value));
+                return;
+            }
+        },
+        _ => (v.to_string(), None),
+    };
+    match st.query.with_untracked(|q| q.clone().set(f.key, &text).err()) {
+        Some(e) => {
+            let lang = st.lang.get_untracked().core();
+            set_message(f.id, &tunefit_core::diag::Error::from(tunefit_core::QueryErrors(vec![e])).text(lang));
+        }
+        None => {
+            set_message(f.id, &clamped.unwrap_or_default());
+            apply(st, f.key, &text);
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 //! Advanced disclosure (advanced.rs).
 
 use super::controls::Scale;
-use super::fields::{field, lora, only, section, slider, Field, Kind};
+use super::fields::{field, lora, only, section, slider, tower, Field, Kind};
 use tunefit_core::query::Method;
 use tunefit_core::Query;
 
@@ -39,6 +39,8 @@ pub mod ranges {
     pub const CKPT_MIN: Scale = Scale::one_two_five(1.0, 1440.0, 9, true);
     /// 0 to 0.5 in steps of 0.01 (PEFT and torchtune configs use 0, 0.05 or 0.1).
     pub const LORA_DROPOUT: Scale = Scale::linear(0.0, 0.5, 50, false);
+    /// Images per sample: 0 (text only) to 16 (the box takes up to 256).
+    pub const IMAGES: Scale = Scale::linear(0.0, 16.0, 16, true);
 }
 
 fn adapter(q: &Query) -> bool {
@@ -79,6 +81,8 @@ pub const RUN: &[Field] = &[
     section("run-section", |s| s.sec_run),
     slider("batch", "batch", |s| s.batch, |s| s.u_seqs, ranges::BATCH),
     slider("seq", "seq", |s| s.seq, |s| s.u_tokens, ranges::SEQ),
+    only(slider("images", "images", |s| s.images, |s| s.u_images, ranges::IMAGES), tower),
+    only(field("image-res", "image_res", |s| s.image_res, Kind::Text), tower),
     slider("tokens", "tokens", |s| s.tokens, |s| s.u_tokens, ranges::TOKENS),
     slider("epochs", "epochs", |s| s.epochs, |s| s.u_count, ranges::EPOCHS),
 ];

@@ -794,3 +794,44 @@ test('a custom size: the parameter count and architecture fields reach the link;
   assert.equal(await total(page), before);
   assert.deepEqual(page.problems, []);
 });
+
+test('a vision-language model: images per sample and their size appear only for it, reach the link and the CLI\'s figures, and a bad size is said', async () => {
+  // A text model shows no image fields.
+  const text = await open('?v=2&model=llama-3.1-8b');
+  assert.equal(await text.getByTestId('images-input').count(), 0);
+  assert.equal(await text.getByTestId('image-res').count(), 0);
+  await text.close();
+  const page = await open('?v=2&model=qwen2.5-vl-7b&method=lora&seq=4096&gpu=l40s&units=gib');
+  const before = await total(page);
+  await page.getByTestId('images-input').fill('4');
+  await page.getByTestId('images-input').press('Enter');
+  await page.waitForURL(/images=4/);
+  // 4 images of the default 756² hold 4 × 729 visual tokens inside seq; a frozen tower keeps
+  // nothing, so the step's memory is unchanged but the images are said.
+  await page.getByTestId('image-res').fill('1024x768');
+  await page.getByTestId('image-res').press('Enter');
+  await page.waitForURL(/image_res=1024x768/);
+  await page.getByTestId('advanced-summary').click();
+  await page.getByTestId('tower').selectOption('lora');
+  await page.waitForURL(/tower=lora/);
+  await page.waitForFunction((b) => Number(document.querySelector('[data-testid=total-device]').textContent.replace(/[^0-9.]/g, '')) > b, before);
+  const r = cli(coreQuery(page));
+  assert.ok(Math.abs(await total(page) - r.memory.device / GIB) <= 0.005 + 1e-9, `${await total(page)} vs ${r.memory.device / GIB}`);
+  assert.ok(r.warnings.some((w) => w.code === 'vision-images' && /999 visual tokens/.test(w.message)), JSON.stringify(r.warnings));
+  // A size the core refuses is said beside the box, and the link keeps the last good one.
+  await page.getByTestId('image-res').fill('wide');
+  await page.getByTestId('image-res').press('Enter');
+  assert.match(await page.getByTestId('image-res-msg').textContent(), /image_res/);
+  assert.match(page.url(), /image_res=1024x768/);
+  // Emptying it goes back to the model's own size.
+  await page.getByTestId('image-res').fill('');
+  await page.getByTestId('image-res').press('Enter');
+  await page.waitForFunction(() => !location.search.includes('image_res'));
+  // Too many images for the sequence: the page says which key to change, never a blank.
+  await page.getByTestId('images-input').fill('16');
+  await page.getByTestId('images-input').press('Enter');
+  await page.waitForURL(/images=16/);
+  await page.waitForFunction(() => /visual tokens/.test(document.body.innerText));
+  assert.doesNotMatch(await page.locator('body').innerText(), /NaN|undefined|Infinity/);
+  assert.deepEqual(page.problems, []);
+});

@@ -27,6 +27,9 @@ const LINKS = {
     'v=1&model=llama-3.1-70b&method=full&gpus=8&shard=fsdp&gpu=rtx-4090',
   'unsloth QLoRA on a T4': 'v=1&model=llama-3.1-8b&method=qlora&framework=unsloth&gpu=t4',
   'a bad value in the link': 'v=1&batch=-3&method=lora&gpu=a100-80gb',
+  'a vision-language model whose tower\'s eager pass is the peak (the images, the overhead\'s reason)':
+    'v=2&model=gemma-3-4b&method=lora&batch=1&seq=768&images=2&ckpt=full&loss=chunked&attn=eager&gpu=l4',
+  'images that do not fit in the sequence': 'v=2&model=qwen2.5-vl-7b&images=8&seq=2048',
   'costs in rubles (the rate and its source)': 'v=2&gpu=a100-80gb&currency=rub',
   'a layout no framework can run (the page says why it cannot compute)': 'v=2&gpus=8&tp=3',
   'a model id the catalog does not have': 'v=2&model=llama-9-900b',

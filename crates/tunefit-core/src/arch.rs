@@ -73,7 +73,7 @@ pub struct Architecture {
 
 /// Parts of 2025–26 architectures beyond the uniform stack. `Layout::UNIFORM` (all zero) is
 /// a stack of identical blocks, dense or MoE as `experts` says.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Layout {
     /// Blocks whose MLP is dense although the model is MoE: DeepSeek-V3's first three
     /// (`first_k_dense_replace`), every other block of Llama 4 Maverick
@@ -96,8 +96,9 @@ pub struct Layout {
     /// Parameters of a vision tower and projector that a multimodal checkpoint loads beside
     /// the language model: in memory, frozen unless `tower` says otherwise (never quantized here).
     pub vision_params: u64,
-    /// How that tower runs on an image (`layers` 0: not described, so images cannot be priced).
-    pub tower: Tower,
+    /// How that tower runs on an image (`layers` 0: not described, so images cannot be priced);
+    /// a reference, so that the presets without one carry a pointer, not a zeroed table.
+    pub tower: &'static Tower,
     /// The attention's q projection also yields a sigmoid output gate (Qwen3-Next
     /// `q_proj`: hidden → heads·head_dim·2).
     pub attn_gate: bool,
@@ -143,12 +144,6 @@ pub struct Tower {
     /// Parameters of the projector's `nn.Linear`s (Qwen's merger MLP), which a 4-bit load
     /// converts with the blocks' linears; Gemma 3's projector is a bare matrix, 0.
     pub projector_linears: u64,
-}
-
-impl Default for Tower {
-    fn default() -> Tower {
-        Tower::NONE
-    }
 }
 
 impl Tower {
@@ -325,6 +320,12 @@ impl LinearAttn {
     }
 }
 
+impl Default for Layout {
+    fn default() -> Layout {
+        Layout::UNIFORM
+    }
+}
+
 impl Layout {
     pub const UNIFORM: Layout = Layout {
         dense_layers: 0,
@@ -335,7 +336,7 @@ impl Layout {
         qk_norm_full: false,
         mla: Mla { q_rank: 0, kv_rank: 0, rope_dim: 0, v_dim: 0 },
         vision_params: 0,
-        tower: Tower::NONE,
+        tower: &Tower::NONE,
         attn_gate: false,
         shared_gate: false,
         linear_attn: LinearAttn { layers: 0, key_heads: 0, key_dim: 0, value_heads: 0, value_dim: 0, conv: 0 },

@@ -103,7 +103,7 @@ const fn vision(mut a: Architecture, params: u64) -> Architecture {
     a
 }
 /// A multimodal checkpoint's tower as it runs on images, beside its parameters.
-const fn with_tower(mut a: Architecture, params: u64, tower: Tower) -> Architecture {
+const fn with_tower(mut a: Architecture, params: u64, tower: &'static Tower) -> Architecture {
     a.layout.vision_params = params;
     a.layout.tower = tower;
     a
@@ -165,6 +165,11 @@ const fn qwen2_5_vl_tower(ffn: u64, text_hidden: u64) -> Tower {
         projector_linears: qwen_merger_linears(text_hidden),
     }
 }
+const QWEN2_VL_2B_TOWER: Tower = qwen2_vl_tower(1536);
+const QWEN2_VL_7B_TOWER: Tower = qwen2_vl_tower(3584);
+const QWEN2_5_VL_3B_TOWER: Tower = qwen2_5_vl_tower(3420, 2048);
+const QWEN2_5_VL_7B_TOWER: Tower = qwen2_5_vl_tower(3420, 3584);
+const QWEN2_5_VL_32B_TOWER: Tower = qwen2_5_vl_tower(3456, 5120);
 const fn qwen2_5_vl_params(ffn: u64, text_hidden: u64) -> u64 {
     let block = 2 * 1280 + (1280 * 3840 + 3840) + (1280 * 1280 + 1280) + 2 * (1280 * ffn + ffn) + (ffn * 1280 + 1280);
     1_505_280 + 32 * block + 1280 + (5120 * 5120 + 5120) + (5120 * text_hidden + text_hidden)
@@ -410,7 +415,7 @@ static PRESETS: [Preset; N_PRESETS] = [
         with_tower(
             with_qkv_bias(llama(36, 2048, 16, 2, 128, 11008, 151936, true)),
             qwen2_5_vl_params(3420, 2048),
-            qwen2_5_vl_tower(3420, 2048)
+            &QWEN2_5_VL_3B_TOWER
         )
     ),
     p!(
@@ -422,7 +427,7 @@ static PRESETS: [Preset; N_PRESETS] = [
         with_tower(
             with_qkv_bias(llama(28, 3584, 28, 4, 128, 18944, 152064, false)),
             qwen2_5_vl_params(3420, 3584),
-            qwen2_5_vl_tower(3420, 3584)
+            &QWEN2_5_VL_7B_TOWER
         )
     ),
     p!(
@@ -434,7 +439,7 @@ static PRESETS: [Preset; N_PRESETS] = [
         with_tower(
             with_qkv_bias(llama(64, 5120, 40, 8, 128, 27648, 152064, false)),
             qwen2_5_vl_params(3456, 5120),
-            qwen2_5_vl_tower(3456, 5120)
+            &QWEN2_5_VL_32B_TOWER
         )
     ),
     p!(
@@ -446,7 +451,7 @@ static PRESETS: [Preset; N_PRESETS] = [
         with_tower(
             with_qkv_bias(llama(28, 1536, 12, 2, 128, 8960, 151936, true)),
             qwen2_vl_params(1536),
-            qwen2_vl_tower(1536)
+            &QWEN2_VL_2B_TOWER
         )
     ),
     p!(
@@ -458,7 +463,7 @@ static PRESETS: [Preset; N_PRESETS] = [
         with_tower(
             with_qkv_bias(llama(28, 3584, 28, 4, 128, 18944, 152064, false)),
             qwen2_vl_params(3584),
-            qwen2_vl_tower(3584)
+            &QWEN2_VL_7B_TOWER
         )
     ),
     // Qwen2 / Qwen2.5 / Qwen v1: q, k, v biases.
@@ -673,7 +678,7 @@ static PRESETS: [Preset; N_PRESETS] = [
         "Gemma",
         4_300_079_472,
         "google/gemma-3-4b-pt",
-        with_tower(gemma3(34, 2560, 8, 4, 256, 10240, 262_208), gemma3_vision(2560), GEMMA3_TOWER)
+        with_tower(gemma3(34, 2560, 8, 4, 256, 10240, 262_208), gemma3_vision(2560), &GEMMA3_TOWER)
     ),
     p!(
         "gemma-3-12b",
@@ -681,7 +686,7 @@ static PRESETS: [Preset; N_PRESETS] = [
         "Gemma",
         12_187_325_040,
         "google/gemma-3-12b-pt",
-        with_tower(gemma3(48, 3840, 16, 8, 256, 15360, 262_208), gemma3_vision(3840), GEMMA3_TOWER)
+        with_tower(gemma3(48, 3840, 16, 8, 256, 15360, 262_208), gemma3_vision(3840), &GEMMA3_TOWER)
     ),
     p!(
         "gemma-3-27b",
@@ -689,7 +694,7 @@ static PRESETS: [Preset; N_PRESETS] = [
         "Gemma",
         27_432_406_640,
         "google/gemma-3-27b-pt",
-        with_tower(gemma3(62, 5376, 32, 16, 128, 21504, 262_208), gemma3_vision(5376), GEMMA3_TOWER)
+        with_tower(gemma3(62, 5376, 32, 16, 128, 21504, 262_208), gemma3_vision(5376), &GEMMA3_TOWER)
     ),
     // Gemma 2: four norms per block, soft-capped scores and logits.
     p!(
@@ -871,6 +876,14 @@ pub fn by_repo(repo: &str) -> Option<&'static Preset> {
 }
 
 /// Finds a preset by id.
+/// The query's model has a vision tower whose images this calculator prices (`images`,
+/// `image_res`, `tower`): a preset with a described tower whose parameters the query keeps.
+pub fn describes_tower(q: &crate::query::Query) -> bool {
+    q.params.is_none()
+        && q.arch.vision_params != Some(0)
+        && q.model.as_deref().and_then(preset).is_some_and(|p| p.arch.layout.tower.layers > 0)
+}
+
 pub fn preset(id: &str) -> Option<&'static Preset> {
     presets().iter().find(|p| p.id == id)
 }
