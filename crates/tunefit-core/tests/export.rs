@@ -1240,3 +1240,16 @@ fn a_device_state_dict_is_said_to_be_heavier_than_the_exported_save() {
         assert!(!has_warning(&ex(fw, &q.replace("gpus=2", "gpus=1")), "state_dict=device"), "{fw}");
     }
 }
+
+#[test]
+fn images_and_a_trained_tower_are_said_to_be_outside_the_exported_config() {
+    let q = "model=qwen2.5-vl-7b&method=qlora&images=1&tower=lora";
+    for fw in [Framework::Hf, Framework::Unsloth, Framework::LlamaFactory, Framework::Axolotl] {
+        assert!(has_warning(&ex(fw, q), "images=1, tower=lora"), "{fw}");
+        // A text-only run of the same checkpoint says nothing of images.
+        assert!(!has_warning(&ex(fw, "model=qwen2.5-vl-7b&method=qlora"), "images="), "{fw}");
+    }
+    // Each names its own knob where it has one.
+    assert!(has_warning(&ex(Framework::Unsloth, q), "finetune_vision_layers"));
+    assert!(has_warning(&ex(Framework::LlamaFactory, q), "freeze_vision_tower"));
+}

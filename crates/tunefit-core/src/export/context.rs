@@ -8,7 +8,7 @@ use super::Note;
 use super::PLACEHOLDER;
 use crate::arch::Architecture;
 use crate::framework::Resolved;
-use crate::query::{Checkpointing, Framework, Optimizer, Query, ShardingStrategy};
+use crate::query::{Checkpointing, Framework, Optimizer, Query, ShardingStrategy, TowerTraining};
 
 pub(super) struct Ctx {
     pub(super) q: Query,
@@ -82,6 +82,9 @@ impl Ctx {
         // SHARDED_STATE_DICT, torchtune's and litgpt's own savers), never FSDP1's default.
         if self.q.gathers_state_dict_on_device() {
             self.warn(Note::StateDictDevice { framework });
+        }
+        if self.q.images > 0 || self.q.tower != TowerTraining::Frozen {
+            self.warn(Note::Vision { images: self.q.images, tower: self.q.tower, framework });
         }
         if self.q.optim == Optimizer::AdamWFp8Ao
             && matches!(framework, Framework::Hf | Framework::Axolotl | Framework::LlamaFactory)

@@ -5,7 +5,7 @@
 
 use super::PLACEHOLDER;
 use crate::diag::{Lang, Warning};
-use crate::query::{Checkpointing, Framework, Method, Offload, Optimizer, Precision, ShardingStrategy};
+use crate::query::{Checkpointing, Framework, Method, Offload, Optimizer, Precision, ShardingStrategy, TowerTraining};
 
 /// A note of an export, before it is rendered in a language.
 #[derive(Debug, Clone, PartialEq)]
@@ -141,6 +141,8 @@ pub enum Note {
     UnslothFp32,
     /// `state_dict=device` estimates a save the exported config does not make.
     StateDictDevice { framework: Framework },
+    /// Images or a trained vision tower: the exported config trains on text only.
+    Vision { images: u32, tower: TowerTraining, framework: Framework },
 }
 
 impl Note {
@@ -160,6 +162,7 @@ impl Note {
             N::TargetsFused { .. } | N::TargetsBertOutput => "export-targets-fused",
             N::OffloadFsdp => "export-offload-fsdp",
             N::StateDictDevice { .. } => "export-state-dict-device",
+            N::Vision { .. } => "export-vision",
             N::OffloadUnsharded { .. } => "export-offload-unsharded",
             N::OffloadParamStage => "export-offload-param-stage",
             N::MethodAdapter { .. } => "export-method-adapter",
@@ -290,6 +293,22 @@ fn english(n: &Note) -> String {
         N::UnslothAttn => "attn=eager: Unsloth picks its own attention kernels (flash or xformers)".into(),
         N::UnslothFp32 => "precision=fp32: Unsloth trains in bf16 or fp16; the export loads float32 anyway".into(),
         N::StateDictDevice { framework } => format!("state_dict=device: the estimate's save gathers the full state dict on each GPU (FSDP1's model.state_dict() default); {framework}'s exported config saves without doing so, so that run's save needs less memory than the estimate's"),
+        N::Vision { images, tower, framework } => format!(
+            "images={images}, tower={tower}: the exported {framework} config trains on text; images need the model's processor and a vision data collator, and the tower's training is yours to set ({})",
+            vision_knob(*framework, Lang::En)
+        ),
+    }
+}
+
+/// Where each framework sets what a vision tower does.
+fn vision_knob(framework: Framework, lang: Lang) -> &'static str {
+    match (framework, lang) {
+        (Framework::Unsloth, _) => {
+            "FastVisionModel.get_peft_model(finetune_vision_layers=...), UnslothVisionDataCollator"
+        }
+        (Framework::LlamaFactory, _) => "freeze_vision_tower, freeze_multi_modal_projector, image_max_pixels",
+        (_, Lang::En) => "freeze or adapt the `visual` / `vision_tower` modules",
+        (_, Lang::Ru) => "заморозьте или адаптируйте модули `visual` / `vision_tower`",
     }
 }
 
@@ -367,6 +386,10 @@ fn russian(n: &Note) -> String {
         N::UnslothAttn => "attn=eager: Unsloth сам выбирает ядра внимания (flash или xformers)".into(),
         N::UnslothFp32 => "precision=fp32: Unsloth обучает в bf16 или fp16; экспорт всё равно загружает float32".into(),
         N::StateDictDevice { framework } => format!("state_dict=device: сохранение в оценке собирает полный state dict на каждом GPU (model.state_dict() у FSDP1 по умолчанию); экспортированная конфигурация {framework} сохраняет без этого, так что её сохранению нужно меньше памяти, чем в оценке"),
+        N::Vision { images, tower, framework } => format!(
+            "images={images}, tower={tower}: экспортированная конфигурация {framework} обучает на тексте; изображениям нужны процессор модели и коллатор для изображений, а обучение энкодера изображений задаёте вы ({})",
+            vision_knob(*framework, Lang::Ru)
+        ),
     }
 }
 
@@ -439,9 +462,10 @@ mod tests {
             N::UnslothAttn => 56,
             N::UnslothFp32 => 57,
             N::StateDictDevice { .. } => 58,
+            N::Vision { .. } => 59,
         }
     }
-    const VARIANTS: usize = 59;
+    const VARIANTS: usize = 60;
 
     /// At least one note of every variant, and a second one where a field changes the words.
     fn samples() -> Vec<Note> {
@@ -525,6 +549,9 @@ mod tests {
             N::UnslothAttn,
             N::UnslothFp32,
             N::StateDictDevice { framework: Framework::Hf },
+            N::Vision { images: 2, tower: TowerTraining::Lora, framework: Framework::Unsloth },
+            N::Vision { images: 1, tower: TowerTraining::Frozen, framework: Framework::LlamaFactory },
+            N::Vision { images: 0, tower: TowerTraining::Full, framework: Framework::Hf },
         ]
     }
 
