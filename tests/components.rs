@@ -175,7 +175,9 @@ async fn bad_config_json_says_what_is_wrong() {
     let heads = || text(&root, "config-status").contains("num_attention_heads");
     assert!(until(heads).await, "{}", text(&root, "config-status"));
     // A good multimodal config applies: the link carries its layout and the summary its tower.
-    area.set_value(r#"{"model_type":"gemma3","text_config":{"hidden_size":2560,"intermediate_size":10240,"model_type":"gemma3_text","num_hidden_layers":34},"vision_config":{"hidden_size":1152,"image_size":896,"intermediate_size":4304,"num_hidden_layers":27,"patch_size":14}}"#);
+    // Its tower's 16 heads are written as the hub's config.json writes them (SigLIP's default
+    // is 12: another tower, whose images the preset's would not price).
+    area.set_value(r#"{"model_type":"gemma3","text_config":{"hidden_size":2560,"intermediate_size":10240,"model_type":"gemma3_text","num_hidden_layers":34},"vision_config":{"hidden_size":1152,"image_size":896,"intermediate_size":4304,"num_attention_heads":16,"num_hidden_layers":27,"patch_size":14}}"#);
     area.dispatch_event(&bubbling("input")).unwrap();
     assert!(until(|| text(&root, "config-status").contains("34 layers")).await, "{}", text(&root, "config-status"));
     // Exactly the gemma-3-4b preset's shape: the link names the preset.

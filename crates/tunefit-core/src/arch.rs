@@ -121,6 +121,8 @@ pub struct Tower {
     pub ffn: u64,
     /// q, k and v are one linear (Qwen's `qkv`); SigLIP has three.
     pub fused_qkv: bool,
+    /// 2-D rotary positions (Qwen: fp32 cos and sin tables per patch); SigLIP learns them.
+    pub rotary: bool,
     /// SwiGLU MLP (Qwen2.5-VL: gate, up, down) instead of fc1/fc2.
     pub gated: bool,
     /// FFN-wide tensors the activation keeps beyond its input, written as elementwise ops
@@ -153,6 +155,7 @@ impl Tower {
         heads: 0,
         ffn: 0,
         fused_qkv: false,
+        rotary: false,
         gated: false,
         act_extra_saves: 0,
         norm: NormKind::Layer,

@@ -122,6 +122,7 @@ const fn qwen2_vl_tower(text_hidden: u64) -> Tower {
         heads: 16,
         ffn: 5120,
         fused_qkv: true,
+        rotary: true,
         gated: false,
         act_extra_saves: 1,
         norm: NormKind::Layer,
@@ -153,6 +154,7 @@ const fn qwen2_5_vl_tower(ffn: u64, text_hidden: u64) -> Tower {
         heads: 16,
         ffn,
         fused_qkv: true,
+        rotary: true,
         gated: true,
         act_extra_saves: 0,
         norm: NormKind::Rms,
@@ -184,6 +186,7 @@ const GEMMA3_TOWER: Tower = Tower {
     heads: 16,
     ffn: 4304,
     fused_qkv: false,
+    rotary: false,
     gated: false,
     act_extra_saves: 0,
     norm: NormKind::Layer,
@@ -882,6 +885,17 @@ pub fn describes_tower(q: &crate::query::Query) -> bool {
     q.params.is_none()
         && q.arch.vision_params != Some(0)
         && q.model.as_deref().and_then(preset).is_some_and(|p| p.arch.layout.tower.layers > 0)
+}
+
+/// After the model changed: the images and the tower's keys go back to their defaults unless
+/// the new model prices them, so that no key the page no longer shows can refuse the query.
+pub fn drop_unpriced_images(q: &mut crate::query::Query) {
+    if !describes_tower(q) {
+        q.images = 0;
+        q.image_res = None;
+        q.tower = crate::query::TowerTraining::Frozen;
+        q.tower_quant = None;
+    }
 }
 
 pub fn preset(id: &str) -> Option<&'static Preset> {

@@ -155,10 +155,12 @@ fn candidates(s: &Settings, vram: u64) -> Vec<(String, Query, Gives)> {
         }
     }
     // The longest sequence that fits with the band, when shorter than the person's.
+    let floor = crate::solve::min_seq(s);
     if let Some(s) =
         crate::solve::max_seq(s, (vram as f64 / (1.0 + crate::solve::BAND_UNDER)) as u64).filter(|s| *s < q.seq)
     {
-        let s = if s >= 1024 { s / 256 * 256 } else { s };
+        // A round length, but never below the images' visual tokens.
+        let s = if s >= 1024 { (s / 256 * 256).max(floor).min(s) } else { s };
         push(format!("seq={s}"), Gives::ShorterSeq);
     }
     out

@@ -5,7 +5,7 @@
 //! BertConfig) with the same defaults those classes apply when a field is absent. Unknown
 //! fields are ignored; a missing required field is an error naming it.
 
-use crate::arch::{Architecture, MlpKind, NormKind};
+use crate::arch::{Architecture, MlpKind, NormKind, Tower};
 use crate::diag::Lang;
 use crate::json::{Json as Value, JsonError};
 use std::fmt;
@@ -133,6 +133,8 @@ pub const FAMILIES: &[&str] = &[
     "gemma2",
     "gemma3",
     "gemma3_text",
+    "qwen2_vl",
+    "qwen2_5_vl",
     "llama4",
     "llama4_text",
     "deepseek_v3",
@@ -243,6 +245,29 @@ const PIXTRAL: &[(&str, u64)] = &[
     ("patch_size", 16),
     ("num_channels", 3),
 ];
+// Qwen2VLVisionConfig and Qwen2_5_VLVisionConfig (transformers qwen2_vl @00b676f8, qwen2_5_vl
+// @00d01082); Qwen2-VL's `hidden_size` is the language model's width, its tower's `embed_dim`.
+const QWEN2_VL_VISION: &[(&str, u64)] = &[
+    ("depth", 32),
+    ("embed_dim", 1280),
+    ("mlp_ratio", 4),
+    ("num_heads", 16),
+    ("in_chans", 3),
+    ("patch_size", 14),
+    ("spatial_merge_size", 2),
+    ("temporal_patch_size", 2),
+];
+const QWEN2_5_VL_VISION: &[(&str, u64)] = &[
+    ("depth", 32),
+    ("hidden_size", 1280),
+    ("intermediate_size", 3420),
+    ("num_heads", 16),
+    ("in_chans", 3),
+    ("patch_size", 14),
+    ("spatial_merge_size", 2),
+    ("temporal_patch_size", 2),
+    ("window_size", 112),
+];
 const LLAMA4_VISION: &[(&str, u64)] = &[
     ("hidden_size", 768),
     ("intermediate_size", 5632),
@@ -276,21 +301,31 @@ pub fn from_value(v: &Value) -> Result<Architecture, ConfigError> {
         "gemma3" => Some("gemma3_text"),
         "llama4" => Some("llama4_text"),
         "mistral3" => Some("mistral"),
+        "qwen2_vl" | "qwen2_5_vl" => Some("qwen2"),
         _ => None,
     };
+    let qwen_vl = matches!(ty, "qwen2_vl" | "qwen2_5_vl");
     let mut a = match text_type {
         Some(tt) => {
             let empty = Value::Obj(Vec::new());
-            let tc = v.get("text_config").unwrap_or(&empty);
-            let tt = tc.get("model_type").and_then(Value::as_str).unwrap_or(tt);
+            // Qwen-VL checkpoints written by transformers 4 keep the language model's fields at
+            // the top level; transformers 5 nests them in `text_config` (`qwen2_5_vl_text`).
+            let tc = v.get("text_config").unwrap_or(if qwen_vl { v } else { &empty });
+            let tt = if qwen_vl { tt } else { tc.get("model_type").and_then(Value::as_str).unwrap_or(tt) };
             let mut a = language_model(tc, tt)?;
             let vc = v.get("vision_config").unwrap_or(&empty);
             a.layout.vision_params = match ty {
                 "gemma3" => {
                     let hv = Fields { v: vc, defaults: SIGLIP }.u64("hidden_size")?;
+                    a.layout.tower = known_tower(gemma3_tower(v, vc)?);
                     // Gemma3MultiModalProjector: mm_input_projection_weight [hv, h] and
                     // mm_soft_emb_norm RMSNorm(hv).
                     siglip_params(vc)? + hv * a.hidden + hv
+                }
+                "qwen2_vl" | "qwen2_5_vl" => {
+                    let (params, tower) = qwen_vl_tower(vc, ty == "qwen2_5_vl", a.hidden)?;
+                    a.layout.tower = known_tower(tower);
+                    params
                 }
                 "mistral3" => {
                     let hv = Fields { v: vc, defaults: PIXTRAL }.u64("hidden_size")?;
@@ -325,6 +360,106 @@ pub fn from_value(v: &Value) -> Result<Architecture, ConfigError> {
         return Err(ConfigError::Invalid { field: "first_k_dense_replace".into(), problem: ConfigProblem::OverLayers });
     }
     Ok(a)
+}
+
+/// The preset tower equal to `t` (every published checkpoint of a family shares its
+/// presets' towers), or none: a tower this calculator does not know block by block, whose
+/// images it refuses to price, naming why.
+fn known_tower(t: Tower) -> &'static Tower {
+    crate::catalog::presets().iter().map(|p| p.arch.layout.tower).find(|k| **k == t).unwrap_or(&Tower::NONE)
+}
+
+/// Gemma 3's SigLIP tower as it runs: every image at `image_size`, `mm_tokens_per_image`
+/// visual tokens (default 256) pooled from its patches.
+fn gemma3_tower(v: &Value, vc: &Value) -> Result<Tower, ConfigError> {
+    let f = Fields { v: vc, defaults: SIGLIP };
+    let (hidden, ffn, layers, patch, side) = (
+        f.u64("hidden_size")?,
+        f.u64("intermediate_size")?,
+        f.u64("num_hidden_layers")?,
+        f.u64("patch_size")?,
+        f.u64("image_size")?,
+    );
+    let heads = Fields { v: vc, defaults: &[("num_attention_heads", 12)] }.u64("num_attention_heads")?;
+    let tokens = Fields { v, defaults: &[("mm_tokens_per_image", 256)] }.u64("mm_tokens_per_image")?;
+    let per_side = (1..=side / patch.max(1)).find(|k| k * k >= tokens).unwrap_or(1);
+    Ok(Tower {
+        layers,
+        hidden,
+        heads,
+        ffn,
+        fused_qkv: false,
+        rotary: false,
+        gated: false,
+        act_extra_saves: 0,
+        norm: NormKind::Layer,
+        patch,
+        merge: (side / patch.max(1) / per_side).max(1),
+        fixed: side,
+        full_attn_layers: layers,
+        window: 0,
+        default_side: side,
+        projector_linears: 0,
+    })
+}
+
+/// Qwen2-VL's or Qwen2.5-VL's vision tower from its `vision_config`: its parameters (the
+/// patch embedding, the blocks and the merger, as transformers builds them) and how it runs.
+fn qwen_vl_tower(vc: &Value, v25: bool, text_hidden: u64) -> Result<(u64, Tower), ConfigError> {
+    let f = Fields { v: vc, defaults: if v25 { QWEN2_5_VL_VISION } else { QWEN2_VL_VISION } };
+    let (layers, heads, patch, merge, temporal) = (
+        f.u64("depth")?,
+        f.u64("num_heads")?,
+        f.u64("patch_size")?,
+        f.u64("spatial_merge_size")?,
+        f.u64("temporal_patch_size")?,
+    );
+    let channels = match vc.get("in_channels") {
+        Some(_) => f.u64("in_channels")?,
+        None => f.u64("in_chans")?,
+    };
+    let (e, ffn, out) = if v25 {
+        let out = Fields { v: vc, defaults: &[] }.opt_u64("out_hidden_size")?.unwrap_or(text_hidden);
+        (f.u64("hidden_size")?, f.u64("intermediate_size")?, out)
+    } else {
+        let e = f.u64("embed_dim")?;
+        (e, e * f.u64("mlp_ratio")?, text_hidden)
+    };
+    let full_attn_layers = if v25 {
+        vc.get("fullatt_block_indexes").and_then(Value::as_array).map_or(4, |l| l.len() as u64).min(layers)
+    } else {
+        layers
+    };
+    let window = if v25 { (f.u64("window_size")? / patch.max(1)).pow(2) } else { 0 };
+    let wide = e * merge * merge;
+    let projector_linears = (wide * wide + wide) + (wide * out + out);
+    let (norm, norms, mlp) = if v25 {
+        (NormKind::Rms, 2 * e, 2 * (e * ffn + ffn) + (ffn * e + e))
+    } else {
+        (NormKind::Layer, 4 * e, (e * ffn + ffn) + (ffn * e + e))
+    };
+    let block = norms + (e * 3 * e + 3 * e) + (e * e + e) + mlp;
+    let merger_norm = if v25 { e } else { 2 * e };
+    let params = channels * temporal * patch * patch * e + layers * block + merger_norm + projector_linears;
+    let tower = Tower {
+        layers,
+        hidden: e,
+        heads,
+        ffn,
+        fused_qkv: true,
+        rotary: true,
+        gated: v25,
+        act_extra_saves: u64::from(!v25),
+        norm,
+        patch,
+        merge,
+        fixed: 0,
+        full_attn_layers,
+        window,
+        default_side: 768,
+        projector_linears,
+    };
+    Ok((params, tower))
 }
 
 /// One ViT encoder layer as SigLIP and Llama 4's vision model build it: q, k, v, o and
@@ -684,6 +819,7 @@ pub fn apply_link(q: &mut crate::Query, link: &str) -> Result<(), crate::QueryEr
     for (k, v) in link.split('&').filter_map(|kv| kv.split_once('=')) {
         q.set(k, v)?;
     }
+    crate::catalog::drop_unpriced_images(q);
     Ok(())
 }
 

@@ -114,12 +114,12 @@ impl<'s, 'q> Variants<'s, 'q> {
     }
 }
 
-/// Largest `x` in [1, hi] with `fits(x)`, assuming monotone; None if even 1 does not fit.
-fn largest(hi: u32, mut fits: impl FnMut(u32) -> bool) -> Option<u32> {
-    if !fits(1) {
+/// Largest `x` in [from, hi] with `fits(x)`, assuming monotone; None if even `from` does not fit.
+fn largest(from: u32, hi: u32, mut fits: impl FnMut(u32) -> bool) -> Option<u32> {
+    if from > hi || !fits(from) {
         return None;
     }
-    let (mut lo, mut up) = (1u32, 2u32);
+    let (mut lo, mut up) = (from, from.saturating_mul(2));
     while up <= hi && fits(up) {
         lo = up;
         up = up.saturating_mul(2);
@@ -140,20 +140,29 @@ fn largest(hi: u32, mut fits: impl FnMut(u32) -> bool) -> Option<u32> {
 pub fn max_batch(s: &Settings, vram: u64) -> Option<u32> {
     let mut variants = Variants::of(s);
     let mut q2 = s.query.clone();
-    largest(65_536, |b| {
+    largest(1, 65_536, |b| {
         q2.batch = b;
         variants.device(&q2).is_some_and(|d| d <= vram)
     })
 }
 
-/// Longest sequence at the query's micro-batch.
+/// Longest sequence at the query's micro-batch, from the shortest that holds its images'
+/// visual tokens (`min_seq`).
 pub fn max_seq(s: &Settings, vram: u64) -> Option<u32> {
     let mut variants = Variants::of(s);
     let mut q2 = s.query.clone();
-    largest(10_000_000, |n| {
+    largest(min_seq(s), 10_000_000, |n| {
         q2.seq = n;
         variants.device(&q2).is_some_and(|d| d <= vram)
     })
+}
+
+/// The shortest sequence the query's samples can have: their images' visual tokens (1 without).
+pub fn min_seq(s: &Settings) -> u32 {
+    let q = s.query;
+    let tw = s.arch.layout.tower;
+    let (w, h) = tw.image(q.image_res);
+    (q.images as u64 * tw.tokens(w, h)).clamp(1, u32::MAX as u64) as u32
 }
 
 /// Fewest GPUs (multiples of tp, same nodes rule: 8 per node) under the query's sharding.

@@ -211,3 +211,51 @@ fn qwen3_next_reads_and_links_as_its_preset_only() {
     let llama = parse(r#"{"model_type":"llama","hidden_size":4096,"intermediate_size":14336,"num_attention_heads":32,"num_hidden_layers":32,"num_key_value_heads":8,"vocab_size":128256}"#).unwrap();
     assert!(link_for(&llama).unwrap().starts_with("v=1&model=llama-3"));
 }
+
+#[test]
+fn qwen_vl_configs_read_as_their_presets_tower_included() {
+    // The hub's config.json shapes (transformers 4: the language model at the top level) and
+    // transformers 5's (nested `text_config`); each must become the preset, tower and all, so
+    // that a pasted config's link names the preset and its images can be priced.
+    let cases = [
+        (
+            r#"{"architectures":["Qwen2_5_VLForConditionalGeneration"],"model_type":"qwen2_5_vl","hidden_size":3584,"intermediate_size":18944,"num_attention_heads":28,"num_hidden_layers":28,"num_key_value_heads":4,"vocab_size":152064,"tie_word_embeddings":false,
+            "vision_config":{"depth":32,"hidden_act":"silu","hidden_size":1280,"intermediate_size":3420,"num_heads":16,"in_chans":3,"out_hidden_size":3584,"patch_size":14,"spatial_merge_size":2,"spatial_patch_size":14,"window_size":112,"fullatt_block_indexes":[7,15,23,31],"tokens_per_second":2,"temporal_patch_size":2}}"#,
+            "qwen2.5-vl-7b",
+        ),
+        (
+            r#"{"model_type":"qwen2_5_vl","tie_word_embeddings":true,
+            "text_config":{"model_type":"qwen2_5_vl_text","vocab_size":151936,"hidden_size":2048,"intermediate_size":11008,"num_hidden_layers":36,"num_attention_heads":16,"num_key_value_heads":2,"tie_word_embeddings":true},
+            "vision_config":{"depth":32,"hidden_size":1280,"intermediate_size":3420,"num_heads":16,"out_hidden_size":2048,"fullatt_block_indexes":[7,15,23,31]}}"#,
+            "qwen2.5-vl-3b",
+        ),
+        (
+            r#"{"model_type":"qwen2_5_vl","hidden_size":5120,"intermediate_size":27648,"num_attention_heads":40,"num_hidden_layers":64,"num_key_value_heads":8,"vocab_size":152064,"tie_word_embeddings":false,
+            "vision_config":{"depth":32,"hidden_size":1280,"intermediate_size":3456,"num_heads":16,"out_hidden_size":5120,"window_size":112,"fullatt_block_indexes":[7,15,23,31]}}"#,
+            "qwen2.5-vl-32b",
+        ),
+        (
+            r#"{"architectures":["Qwen2VLForConditionalGeneration"],"model_type":"qwen2_vl","hidden_size":3584,"intermediate_size":18944,"num_attention_heads":28,"num_hidden_layers":28,"num_key_value_heads":4,"vocab_size":152064,"tie_word_embeddings":false,
+            "vision_config":{"depth":32,"embed_dim":1280,"mlp_ratio":4,"num_heads":16,"in_chans":3,"hidden_size":3584,"patch_size":14,"spatial_merge_size":2,"temporal_patch_size":2}}"#,
+            "qwen2-vl-7b",
+        ),
+        (
+            r#"{"model_type":"qwen2_vl","hidden_size":1536,"intermediate_size":8960,"num_attention_heads":12,"num_hidden_layers":28,"num_key_value_heads":2,"vocab_size":151936,"tie_word_embeddings":true,
+            "vision_config":{"depth":32,"embed_dim":1280,"mlp_ratio":4,"num_heads":16,"hidden_size":1536}}"#,
+            "qwen2-vl-2b",
+        ),
+    ];
+    for (j, id) in cases {
+        let a = parse(j).unwrap_or_else(|e| panic!("{id}: {e}"));
+        let p = preset(id).unwrap();
+        assert_eq!(a.param_count(), p.published, "{id}");
+        assert_eq!(a, p.arch, "{id}: the whole architecture, tower included");
+        assert_eq!(tunefit_core::hfconfig::link_for(&a).unwrap(), format!("v=1&model={id}"));
+    }
+    // A tower the presets do not have: its size counts, its images are refused by name.
+    let odd = r#"{"model_type":"qwen2_5_vl","hidden_size":3584,"intermediate_size":18944,"num_attention_heads":28,"num_hidden_layers":28,"num_key_value_heads":4,"vocab_size":152064,
+        "vision_config":{"depth":24,"hidden_size":1280,"intermediate_size":3420,"num_heads":16,"out_hidden_size":3584}}"#;
+    let a = parse(odd).unwrap();
+    assert_eq!(a.layout.tower.layers, 0);
+    assert!(a.layout.vision_params > 400_000_000);
+}

@@ -44,7 +44,9 @@ fn a_trained_towers_saved_activations_match_the_probe_within_2_percent() {
             )
         };
         let saved = |q: &str| report(q).memory.saved_for_backward as f64;
-        let tower = saved(&q(training)) - saved(&q("frozen"));
+        // Against the same run without images: a frozen tower must add exactly nothing.
+        let text = saved(&q("frozen").replace("&images=1", "&images=0"));
+        let tower = saved(&q(training)) - text;
         if measured == 0.0 {
             assert_eq!(tower, 0.0, "{model} {training}: a frozen tower keeps nothing");
         } else {
@@ -59,7 +61,8 @@ fn tower_lora_trains_the_counts_unsloth_prints() {
     // unslothai/notebooks nb/Qwen2.5_VL_(7B)-Vision.ipynb, Qwen2_VL_(7B)-Vision.ipynb and
     // Gemma3_(4B)-Vision.ipynb @8081c7e4: r=16, vision and language layers, attention and MLP.
     for (model, printed) in [("qwen2.5-vl-7b", 51_521_536), ("qwen2-vl-7b", 50_855_936), ("gemma-3-4b", 38_497_792)] {
-        let r = report(&format!("model={model}&method=qlora&rank=16&targets=all&tower=lora&framework=unsloth"));
+        let r =
+            report(&format!("model={model}&method=qlora&rank=16&targets=all&images=1&tower=lora&framework=unsloth"));
         assert_eq!(r.model.trainable_params, printed, "{model}");
     }
     // Language layers only (the GRPO notebooks print these): the tower adds nothing.
@@ -69,8 +72,11 @@ fn tower_lora_trains_the_counts_unsloth_prints() {
 
 #[test]
 fn a_fully_trained_tower_trains_its_parameters_in_full() {
-    let text = report("model=qwen2.5-vl-7b&method=full&precision=bf16-true&optim=adamw");
-    let both = report("model=qwen2.5-vl-7b&method=full&precision=bf16-true&optim=adamw&tower=full");
+    let text = report("model=qwen2.5-vl-7b&method=full&precision=bf16-true&optim=adamw&images=1");
+    let both = report("model=qwen2.5-vl-7b&method=full&precision=bf16-true&optim=adamw&images=1&tower=full");
+    // The page shows it as trained, not as a frozen tower beside the count.
+    assert_eq!(both.model.frozen_vision_params, 0);
+    assert_eq!(text.model.frozen_vision_params, 676_550_144);
     assert_eq!(both.model.trainable_params - text.model.trainable_params, 676_550_144);
     // AdamW's two states per tower parameter, bf16 under bf16-true.
     assert!(both.memory.optimizer - text.memory.optimizer >= 676_550_144 * 4);
@@ -188,4 +194,97 @@ fn the_towers_own_pass_can_be_the_peak_and_is_said() {
     // Trained, its backward holds a rebuilt block and that block's gradients on top.
     let trained = report(&format!("{base}&attn=eager&tower=lora"));
     assert!(trained.memory.allocated > eager.memory.allocated);
+}
+
+#[test]
+fn the_solvers_and_fixes_keep_the_sequence_above_the_visual_tokens() {
+    let q = Query::parse("v=2&model=qwen2.5-vl-7b&method=lora&seq=4096&batch=1&images=2&gpu=l4").unwrap();
+    let s = tunefit_core::settings::Settings::resolve(&q).unwrap();
+    let vram = tunefit_core::dataset::gpu("l4").unwrap().vram_bytes;
+    let n = tunefit_core::solve::max_seq(&s, vram).expect("a longest sequence with two images");
+    assert!((1458..4096).contains(&n), "{n}");
+    // The fix for the chosen GPU offers a sequence that still holds the images.
+    let long = "v=2&model=qwen2.5-vl-7b&method=qlora&framework=unsloth&seq=32768&batch=1&images=12&gpu=t4";
+    let with_fixes = tunefit_core::report::with_fixes(report(long), &q_of(long));
+    let seq_fix = with_fixes.fixes.iter().find_map(|f| f.set.strip_prefix("seq=").map(|v| v.parse::<u32>().unwrap()));
+    assert!(
+        seq_fix.is_some_and(|v| v >= 12 * 729),
+        "{:?}",
+        with_fixes.fixes.iter().map(|f| &f.set).collect::<Vec<_>>()
+    );
+}
+
+fn q_of(s: &str) -> Query {
+    Query::parse(s).unwrap()
+}
+
+#[test]
+fn what_is_not_modelled_is_refused_by_name() {
+    // A trained tower needs images, and freeze tuning's backward to them is not modelled.
+    assert!(matches!(refusal("model=qwen2.5-vl-7b&tower=lora"), Refusal::TowerTrainsWithout { images: 0 }));
+    assert_eq!(refusal("model=qwen2.5-vl-7b&tower=full").key(), "tower");
+    assert!(matches!(
+        refusal("model=qwen2.5-vl-7b&method=freeze&images=1&tower=lora"),
+        Refusal::TowerTrainsWithout { images: 1 }
+    ));
+    // Where the tower runs under tp, pp or cp is not modelled.
+    for layout in ["gpus=2&tp=2", "gpus=2&pp=2", "gpus=2&cp=2&seq=4096"] {
+        assert!(
+            matches!(refusal(&format!("model=qwen2.5-vl-7b&images=1&{layout}")), Refusal::ImagesModelParallel { .. }),
+            "{layout}"
+        );
+    }
+    // Data parallel and sharding are fine: every GPU runs its own images through its tower.
+    let one = report("model=qwen2.5-vl-7b&method=lora&images=2&tower=lora&batch=2&seq=4096");
+    let fsdp = report("model=qwen2.5-vl-7b&method=lora&images=2&tower=lora&batch=2&seq=4096&gpus=4&shard=fsdp");
+    assert!(fsdp.memory.device > 0 && one.memory.device > 0);
+}
+
+#[test]
+fn the_warnings_say_4_bit_only_for_qlora() {
+    let quantized = |q: &str| {
+        report(q).warnings.iter().any(|w| {
+            matches!(
+                w,
+                Warning::VisionImages { quantized: true, .. } | Warning::FrozenVisionTower { quantized: true, .. }
+            )
+        })
+    };
+    assert!(quantized("model=qwen2.5-vl-7b&method=qlora&images=1"));
+    assert!(quantized("model=qwen2.5-vl-7b&method=qlora"));
+    assert!(!quantized("model=qwen2.5-vl-7b&method=lora&images=1"));
+    assert!(!quantized("v=2&model=gemma-3-4b&method=full"));
+    assert!(!quantized("model=qwen2.5-vl-7b&method=qlora&framework=unsloth"));
+}
+
+#[test]
+fn qwen2_5_vl_windows_its_eager_attention() {
+    // Eager scores over whole images in 4 blocks and over 8×8-patch windows in 28: far less
+    // than Qwen2-VL's 32 whole-image blocks at the same image.
+    let q = |m: &str| {
+        format!("v=2&model={m}&method=lora&seq=4096&batch=1&images=1&tower=lora&ckpt=none&precision=bf16-true&attn=eager&gpu=h200")
+    };
+    let text = |m: &str| report(&q(m).replace("&images=1&tower=lora", "")).memory.activations as f64;
+    let tower = |m: &str| report(&q(m)).memory.activations as f64 - text(m);
+    let scores_per_block = 16.0 * 2916.0f64.powi(2) * 6.0;
+    let (q2, q25) = (tower("qwen2-vl-7b"), tower("qwen2.5-vl-7b"));
+    assert!(q2 > 32.0 * scores_per_block, "{}", q2 / scores_per_block);
+    // 4 blocks of scores, plus every block's other tensors (about a third of a block's scores).
+    assert!(q25 < 0.4 * q2 && q25 > 4.0 * scores_per_block, "{} vs {}", q25 / scores_per_block, q2 / scores_per_block);
+}
+
+#[test]
+fn a_model_change_drops_image_keys_the_new_model_cannot_price() {
+    let mut q = q_of("v=2&model=qwen2.5-vl-7b&images=2&image_res=1024&tower=lora&tower_quant=1");
+    q.model = Some("qwen2-vl-7b".into());
+    tunefit_core::catalog::drop_unpriced_images(&mut q);
+    assert_eq!((q.images, q.tower), (2, tunefit_core::query::TowerTraining::Lora), "another VLM keeps them");
+    q.model = Some("llama-3.1-8b".into());
+    tunefit_core::catalog::drop_unpriced_images(&mut q);
+    assert_eq!(q.to_query_string(), q_of("v=2&model=llama-3.1-8b").to_query_string());
+    assert!(evaluate(&q).is_ok());
+    // A pasted text config applied over a VLM link: the same.
+    let mut q = q_of("v=2&model=qwen2.5-vl-7b&images=2");
+    tunefit_core::hfconfig::apply_link(&mut q, "v=1&model=qwen3-8b").unwrap();
+    assert_eq!(q.images, 0);
 }

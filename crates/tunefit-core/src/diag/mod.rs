@@ -59,6 +59,17 @@ pub enum Refusal {
     NoVisionTower {
         vision: bool,
     },
+    /// A trained tower with no images to train on, or under freeze tuning (whose backward
+    /// through the frozen blocks to the visual tokens is not modelled).
+    TowerTrainsWithout {
+        images: u32,
+    },
+    /// Images under tensor, pipeline or context parallelism: where the tower runs is not modelled.
+    ImagesModelParallel {
+        tp: u32,
+        pp: u32,
+        cp: u32,
+    },
     /// The images' visual tokens do not fit in the sequence that holds them.
     VisualTokensOverSeq {
         images: u32,
@@ -128,7 +139,8 @@ impl Refusal {
             R::NodesOverGpus { .. } => "nodes",
             R::SeqOverPositions { .. } | R::BeyondAddressable => "seq",
             R::TrainLayersOverLayers { .. } => "train_layers",
-            R::NoVisionTower { .. } => "images",
+            R::NoVisionTower { .. } | R::ImagesModelParallel { .. } => "images",
+            R::TowerTrainsWithout { .. } => "tower",
             R::VisualTokensOverSeq { .. } => "seq",
             R::BottleneckOverHidden { .. } => "bottleneck",
             R::RankOverHidden { .. } => "rank",

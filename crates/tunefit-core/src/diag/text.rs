@@ -326,6 +326,11 @@ pub(super) fn refusal_en(r: &super::Refusal) -> String {
         R::TrainLayersOverLayers { train_layers, layers } => format!("{train_layers} exceeds the model's {layers} layers"),
         R::NoVisionTower { vision: false } => "this model has no vision tower: images and `tower` need a multimodal model (Qwen2.5-VL, Qwen2-VL, Gemma 3 4B and larger)".into(),
         R::NoVisionTower { vision: true } => "this model's vision tower is not described block by block here (only its parameter count), so what its images cost is unknown; images are priced for Qwen2.5-VL, Qwen2-VL and Gemma 3".into(),
+        R::TowerTrainsWithout { images: 0 } => "tower=lora or tower=full trains a vision tower that sees no image: set images, or tower=frozen".into(),
+        R::TowerTrainsWithout { .. } => "a trained vision tower under method=freeze needs the backward through every frozen block to reach the visual tokens, which is not modelled here: use LoRA, or tower=frozen".into(),
+        R::ImagesModelParallel { tp, pp, cp } => format!(
+            "images under tensor, pipeline or context parallelism (tp={tp}, pp={pp}, cp={cp}): where the vision tower runs is not modelled here; price the images with tp, pp and cp at 1 (FSDP or DeepSpeed shard the tower as the rest)"
+        ),
         R::VisualTokensOverSeq { images, per_image, seq } => format!(
             "{images} image(s) of {per_image} visual tokens each do not fit in seq {seq}: the sequence holds the visual tokens and the text"
         ),
@@ -361,6 +366,11 @@ pub(super) fn refusal_ru(r: &super::Refusal) -> String {
         R::TrainLayersOverLayers { train_layers, layers } => format!("{train_layers} больше, чем {layers} слоёв модели"),
         R::NoVisionTower { vision: false } => "у этой модели нет энкодера изображений: images и `tower` нужны мультимодальной модели (Qwen2.5-VL, Qwen2-VL, Gemma 3 4B и больше)".into(),
         R::NoVisionTower { vision: true } => "энкодер изображений этой модели здесь не описан по блокам (известно лишь число параметров), поэтому цена изображений неизвестна; изображения считаются для Qwen2.5-VL, Qwen2-VL и Gemma 3".into(),
+        R::TowerTrainsWithout { images: 0 } => "tower=lora или tower=full обучает энкодер изображений, который не видит ни одного изображения: задайте images или tower=frozen".into(),
+        R::TowerTrainsWithout { .. } => "обучаемому энкодеру изображений при method=freeze нужен обратный проход через все замороженные блоки до визуальных токенов, а он здесь не моделируется: используйте LoRA или tower=frozen".into(),
+        R::ImagesModelParallel { tp, pp, cp } => format!(
+            "изображения при тензорном, конвейерном или контекстном параллелизме (tp={tp}, pp={pp}, cp={cp}): где работает энкодер изображений, здесь не моделируется; считайте изображения с tp, pp и cp, равными 1 (FSDP или DeepSpeed шардируют энкодер вместе с остальным)"
+        ),
         R::VisualTokensOverSeq { images, per_image, seq } => format!(
             "{images} изобр. по {per_image} визуальных токенов не помещаются в seq {seq}: последовательность вмещает и визуальные токены, и текст"
         ),

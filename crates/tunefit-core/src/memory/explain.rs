@@ -22,7 +22,8 @@ pub(super) fn model_info(r: &Run, preset: Option<&'static Preset>) -> ModelInfo 
         params: p_total,
         trainable_params: tr.total,
         active_params: (a.experts > 1).then(|| a.active_params()),
-        frozen_vision_params: a.layout.vision_params,
+        // A fully trained tower is in the trainable count instead.
+        frozen_vision_params: if r.q.tower == crate::query::TowerTraining::Full { 0 } else { a.layout.vision_params },
         inferred: a.inferred,
     }
 }

@@ -172,7 +172,12 @@ pub(super) fn states(r: &Run, warn: &mut Vec<Warning>) -> Result<States, Error> 
 /// (`Resolved::tower_quant`) or the tower trains in full.
 pub(super) fn tower_quantized(r: &Run) -> f64 {
     let (q, tw) = (r.q, &r.a.layout.tower);
-    if r.res.tower_quant && q.tower != TowerTraining::Full && r.a.layout.vision_params > 0 && tw.layers > 0 {
+    if q.method == Method::Qlora
+        && r.res.tower_quant
+        && q.tower != TowerTraining::Full
+        && r.a.layout.vision_params > 0
+        && tw.layers > 0
+    {
         (tw.linear_params() + tw.projector_linears).min(r.a.layout.vision_params) as f64
     } else {
         0.0

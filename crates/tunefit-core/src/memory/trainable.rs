@@ -103,6 +103,12 @@ fn tower(a: &Architecture, q: &Query, t: &mut Trainable) -> Result<(), Error> {
     if tw.layers == 0 {
         return Err(Error::Refused(Refusal::NoVisionTower { vision: true }));
     }
+    if q.tower != TowerTraining::Frozen && (q.images == 0 || q.method == Method::Freeze) {
+        return Err(Error::Refused(Refusal::TowerTrainsWithout { images: q.images }));
+    }
+    if q.images > 0 && (q.tp > 1 || q.pp > 1 || q.cp > 1) {
+        return Err(Error::Refused(Refusal::ImagesModelParallel { tp: q.tp, pp: q.pp, cp: q.cp }));
+    }
     let linears = tw.block_linears();
     match q.tower {
         TowerTraining::Frozen => {}

@@ -61,16 +61,30 @@ pub(super) fn tower(r: &Run, block: &Block) -> TowerPass {
         let mlp = tokens * tw.ffn as f64 * e * if tw.gated { 3.0 } else { 2.0 };
         return TowerPass { saved: 0.0, working: 2.0 * tokens * hd * e + mlp.max(scores) };
     }
-    let kept = b.saved(&ta, tokens, patches, r.res.ckpt).total();
+    // Blocks attending over the whole image, and windowed ones (Qwen2.5-VL: 28 of 32 over
+    // 8×8-patch windows), whose eager scores are per window.
+    let layers = tw.layers as f64;
+    let full_layers = (tw.full_attn_layers as f64).min(layers);
+    let window = if tw.window > 0 { (tw.window as f64).min(patches) } else { patches };
+    let kept = full_layers * b.saved(&ta, tokens, patches, r.res.ckpt).total()
+        + (layers - full_layers) * b.saved(&ta, tokens, window, r.res.ckpt).total();
     let unchecked = b.saved(&ta, tokens, patches, Checkpointing::None);
     // Outside the blocks (tools/calibrate/vision_probe.py, data/calibration/vision-saved.json):
-    // the 2-D rotary tables (fp32 cos and sin of one head's width per patch) and the merger's
-    // GELU input (a quarter of the patches, four times as wide); a fully trained tower's
-    // merger linears and patch embedding keep their inputs too, about six more patch-wide
-    // tensors.
-    let rotary = 2.0 * 4.0 * (hd / tw.heads.max(1) as f64) * tokens;
-    let merger = tokens * hd * e * if q.tower == TowerTraining::Full { 7.0 } else { 1.0 };
-    let saved = tw.layers as f64 * kept + merger + rotary;
+    // Qwen's 2-D rotary tables (fp32 cos and sin of one head's width per patch) and its
+    // merger's GELU input (a quarter of the patches, four times as wide); a fully trained
+    // tower's merger linears and patch embedding keep their inputs too, about six more
+    // patch-wide tensors. SigLIP trained in full keeps its pixels (the patch convolution's
+    // input) and its post-norm's input; under LoRA nothing outside its blocks.
+    let full = q.tower == TowerTraining::Full;
+    let outside = if tw.rotary {
+        let rotary = 2.0 * 4.0 * (hd / tw.heads.max(1) as f64);
+        rotary + hd * e * if full { 7.0 } else { 1.0 }
+    } else if full {
+        3.0 * (tw.patch * tw.patch) as f64 * e + hd * e
+    } else {
+        0.0
+    };
+    let saved = kept + outside * tokens;
     // Its backward starts at the last block with everything kept; checkpointed, that block is
     // rebuilt first. The largest gradient of the block: the scores' (eager) or the MLP's.
     let rebuilt = if r.res.ckpt == Checkpointing::None { 0.0 } else { unchecked.total() };

@@ -60,6 +60,9 @@ pub struct TowerFlops {
     pub full: bool,
     /// Its linears' parameters, read once per pass over them (0 without images).
     pub params: f64,
+    /// Its trainable parameters (in `FlopShape::trainable`, which the gradients' traffic, the
+    /// optimizer step and the saves count): its adapters run on its patches, not on every token.
+    pub trainable: f64,
 }
 
 impl TowerFlops {
@@ -87,6 +90,7 @@ impl TowerFlops {
             trains: q.tower != TowerTraining::Frozen,
             full: q.tower == TowerTraining::Full,
             params: (tw.linear_params() + tw.projector_linears) as f64,
+            trainable: 0.0,
         }
     }
 
@@ -141,12 +145,14 @@ impl FlopShape {
         let gated = matches!(arch.mlp, crate::arch::MlpKind::Gated);
         // The tower's adapters and weights run on its patches, in `tower`, not on every token.
         let tower = TowerFlops::of(q, arch);
-        let tower_trainable = match q.tower {
-            TowerTraining::Lora => arch.layout.tower.lora_params(q.rank as u64, q.targets),
-            TowerTraining::Full => arch.layout.vision_params,
-            TowerTraining::Frozen => 0,
+        let tower = TowerFlops {
+            trainable: match q.tower {
+                TowerTraining::Lora => arch.layout.tower.lora_params(q.rank as u64, q.targets) as f64,
+                TowerTraining::Full => arch.layout.vision_params as f64,
+                TowerTraining::Frozen => 0.0,
+            },
+            ..tower
         };
-        let trainable = trainable.saturating_sub(tower_trainable);
         FlopShape {
             total: params as f64,
             active: params as f64 * active_ratio,
@@ -166,12 +172,13 @@ impl FlopShape {
         }
     }
 
-    /// Trainable parameters that are not the base weights (adapters, prompts).
+    /// Trainable parameters that are not the base weights (adapters, prompts) and run on
+    /// every token: the vision tower's are counted with its patches.
     pub fn adapter(&self, m: Method) -> f64 {
         if m.trains_base() {
             0.0
         } else {
-            self.trainable
+            (self.trainable - self.tower.trainable).max(0.0)
         }
     }
 }
