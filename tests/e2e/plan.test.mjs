@@ -43,6 +43,7 @@ test('a budget finds the plans the CLI finds, and a click applies one', async ()
 
 test('a pasted log is compared with the estimate and its speed becomes the link\'s mfu', async () => {
   const page = await openPage(browser, `${server.url}?v=1&model=llama-3.1-8b&method=lora&gpu=a100-80gb`);
+  await page.locator('#prerender').waitFor({ state: 'detached' });
   await page.getByTestId('total-device').waitFor();
   await page.getByTestId('plan-panel').locator('summary').click();
   const log = page.getByTestId('calibration-log');
@@ -72,6 +73,9 @@ test('a pasted log is compared with the estimate and its speed becomes the link\
   assert.ok(Math.abs(scaled - 21) < 0.05, `reserved ${scaled} GiB after scaling`);
   // The compared log is kept in this browser: after a reload the box still holds it.
   await page.reload();
+  // The live app, not the prerendered copy it replaces: a click on the copy's summary is lost
+  // with the copy.
+  await page.locator('#prerender').waitFor({ state: 'detached' });
   await page.getByTestId('plan-panel').locator('summary').click();
   await page.getByTestId('calibration-log').waitFor();
   assert.match(await page.getByTestId('calibration-log').inputValue(), /tokens_per_second_per_gpu:1500/);
