@@ -185,12 +185,21 @@ fn the_towers_own_pass_can_be_the_peak_and_is_said() {
     assert!(
         matches!(
             why(&eager),
-            Some(tunefit_core::memory::Phrase::WhyVisionTower { images: 2, patches: 4096, eager: true, trains: false })
+            Some(tunefit_core::memory::Phrase::WhyVisionTower {
+                images: 2,
+                patches: 4096,
+                resized: true,
+                eager: true,
+                trains: false
+            })
         ),
         "{:?}",
         why(&eager)
     );
     assert_eq!(why(&sdpa), None);
+    // The peak's moment is the tower's, in words.
+    let named = tunefit_core::report::with_peak_phase(eager.clone());
+    assert_eq!(named.memory.peak_phase.as_deref(), Some("forward of the vision tower"));
     // Trained, its backward holds a rebuilt block and that block's gradients on top.
     let trained = report(&format!("{base}&attn=eager&tower=lora"));
     assert!(trained.memory.allocated > eager.memory.allocated);

@@ -129,6 +129,7 @@ fn why_large(run: &Run, m: &MemoryBreakdown, term: &str, saving: f64, tower: f64
             Some(Phrase::WhyVisionTower {
                 images: q.images as u64 * q.batch as u64,
                 patches: tw.patches(w, h),
+                resized: tw.fixed > 0,
                 eager: r.attn == crate::query::Attention::Eager,
                 trains: q.tower != crate::query::TowerTraining::Frozen,
             })
@@ -228,6 +229,8 @@ pub enum Phrase {
     WhyVisionTower {
         images: u64,
         patches: u64,
+        /// The tower resizes every image (Gemma 3's 896²): its size is not the person's to lower.
+        resized: bool,
         eager: bool,
         trains: bool,
     },
@@ -282,10 +285,11 @@ impl Phrase {
                 "large because state_dict=device gathers the full state dict ({} parameters) on each GPU at the checkpoint save, beside the shards (FSDP1's model.state_dict() under the default FullStateDictConfig(), or get_model_state_dict(full_state_dict=True) without cpu_offload); state_dict=host gathers it into CPU memory: FullStateDictConfig(offload_to_cpu=True, rank0_only=True), or StateDictOptions(full_state_dict=True, cpu_offload=True)",
                 billions(*params, Lang::En)
             ),
-            P::WhyVisionTower { images, patches, eager, trains } => format!(
-                "large because the vision tower's own {} over the micro-batch's {images} image(s) of {patches} patches each is the run's peak{}; a smaller image_res or fewer images per sample lowers it",
+            P::WhyVisionTower { images, patches, resized, eager, trains } => format!(
+                "large because the vision tower's own {} over the micro-batch's {images} image(s) of {patches} patches each is the run's peak{}; {} lowers it",
                 if *trains { "backward (everything its blocks kept, one block rebuilt and its gradients)" } else { "forward" },
-                if *eager { ", eager attention's scores over every pair of patches included (attn=sdpa or flash never builds them)" } else { "" }
+                if *eager { ", eager attention's scores over every pair of patches included (attn=sdpa or flash never builds them)" } else { "" },
+                if *resized { "fewer images per sample" } else { "a smaller image_res or fewer images per sample" }
             ),
             P::WhyNoCheckpointing { layers } => format!(
                 "large because without activation checkpointing each of the {layers} blocks keeps every tensor it saves for backward; ckpt=full keeps one input per block and recomputes the rest (about a third more compute)"
@@ -349,10 +353,11 @@ impl Phrase {
                 "много, потому что state_dict=device собирает полный state dict ({} параметров) на каждом GPU при сохранении чекпойнта, рядом с шардами (model.state_dict() у FSDP1 с FullStateDictConfig() по умолчанию или get_model_state_dict(full_state_dict=True) без cpu_offload); state_dict=host собирает его в памяти CPU: FullStateDictConfig(offload_to_cpu=True, rank0_only=True) или StateDictOptions(full_state_dict=True, cpu_offload=True)",
                 billions(*params, Lang::Ru)
             ),
-            P::WhyVisionTower { images, patches, eager, trains } => format!(
-                "много, потому что пиком прогона становится собственный {} энкодера изображений по {images} изобр. микробатча, по {patches} патчей в каждом{}; меньший image_res или меньше изображений на пример снижают его",
+            P::WhyVisionTower { images, patches, resized, eager, trains } => format!(
+                "много, потому что пиком прогона становится собственный {} энкодера изображений по {images} изобр. микробатча, по {patches} патчей в каждом{}; {} его",
                 if *trains { "обратный проход (всё сохранённое его блоками, один пересчитанный блок и его градиенты)" } else { "прямой проход" },
-                if *eager { ", включая оценки eager-внимания по всем парам патчей (attn=sdpa или flash их не строят)" } else { "" }
+                if *eager { ", включая оценки eager-внимания по всем парам патчей (attn=sdpa или flash их не строят)" } else { "" },
+                if *resized { "меньше изображений на пример снижает" } else { "меньший image_res или меньше изображений на пример снижают" }
             ),
             P::WhyNoCheckpointing { layers } => format!(
                 "много, потому что без чекпоинтинга активаций каждый из {layers} блоков хранит все тензоры, сохранённые для обратного прохода; ckpt=full хранит по одному входу на блок и пересчитывает остальное (примерно на треть больше вычислений)"

@@ -135,7 +135,7 @@ pub(super) fn peaks(
         timeline: None,
         // In words only where a report is written out (`report::with_peak_phase`).
         peak_phase: None,
-        peak_moment: replay.as_ref().map(|r| r.peak_moment),
+        peak_moment: peak_moment(r, tower_excess, replay.as_deref()),
         replay_reserved: replay.as_ref().map(|_| reserved as u64),
     };
     let detail = Detail {
@@ -151,6 +151,20 @@ pub(super) fn peaks(
         non_torch: nccl,
     };
     Ok(Peaks { memory, detail, timeline_input, replay, cache_excess: cache.share, saving, tower_excess })
+}
+
+/// Where the allocated peak falls: the replay's moment, or the vision tower's own pass when
+/// that is the run's peak (a moment the replay does not run).
+fn peak_moment(
+    r: &Run,
+    tower_excess: f64,
+    replay: Option<&super::timeline::Replay>,
+) -> Option<super::timeline::Moment> {
+    if tower_excess > 0.0 {
+        Some(super::timeline::Moment::vision_tower(r.q.tower != crate::query::TowerTraining::Frozen))
+    } else {
+        replay.map(|x| x.peak_moment)
+    }
 }
 
 /// The moments of a run besides its step: the checkpoint save and the vision tower's own pass.

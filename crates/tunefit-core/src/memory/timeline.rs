@@ -34,6 +34,9 @@ const REDUCE: Stream = 2;
 const EMBEDDING: i32 = -2;
 /// The block number of a moment at the final norm, after the last block.
 const FINAL_NORM: i32 = -1;
+/// The block number of a moment in a multimodal model's vision tower (memory/vision.rs), which
+/// the replay does not run: its own pass, first in the forward and last in the backward.
+const VISION_TOWER: i32 = -3;
 
 /// Where in the run an event happens.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -225,6 +228,12 @@ pub struct Moment {
 }
 
 impl Moment {
+    /// The vision tower's own pass (memory/vision.rs): its forward when frozen, its backward
+    /// when it trains.
+    pub fn vision_tower(backward: bool) -> Moment {
+        Moment { phase: if backward { Phase::Backward } else { Phase::Forward }, block: VISION_TOWER, first: false }
+    }
+
     fn words(self) -> String {
         self.text(Lang::En)
     }
@@ -238,6 +247,8 @@ impl Moment {
                 let what = match (self.phase, self.block) {
                     (Phase::Load, _) => "load".to_string(),
                     (Phase::Forward, FINAL_NORM) => "forward of the final norm".to_string(),
+                    (Phase::Forward, VISION_TOWER) => "forward of the vision tower".to_string(),
+                    (Phase::Backward, VISION_TOWER) => "backward of the vision tower".to_string(),
                     (Phase::Forward, b) => format!("forward of block {b}"),
                     (Phase::Loss, _) => "loss (logits and their fp32 path)".to_string(),
                     (Phase::Backward, -1) => "backward of the loss".to_string(),
@@ -257,6 +268,8 @@ impl Moment {
                 let what = match (self.phase, self.block) {
                     (Phase::Load, _) => "загрузка".to_string(),
                     (Phase::Forward, FINAL_NORM) => "прямой проход финальной нормализации".to_string(),
+                    (Phase::Forward, VISION_TOWER) => "прямой проход энкодера изображений".to_string(),
+                    (Phase::Backward, VISION_TOWER) => "обратный проход энкодера изображений".to_string(),
                     (Phase::Forward, b) => format!("прямой проход блока {b}"),
                     (Phase::Loss, _) => "потери (логиты и их путь в fp32)".to_string(),
                     (Phase::Backward, -1) => "обратный проход через потери".to_string(),
