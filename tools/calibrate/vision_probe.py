@@ -51,6 +51,21 @@ TOWERS = {
         depth_key="depth",
         targets=r".*blocks\.\d+\.(attn\.(qkv|proj)|mlp\.(fc1|fc2))",
     ),
+    # Qwen/Qwen3-VL-8B-Instruct `vision_config`; its DeepStack mergers take the outputs of
+    # blocks 8, 16 and 24, which a one- or two-block tower does not have: the towers are built
+    # without them, and one merger on block 0's output is measured apart (`per_deepstack`).
+    "qwen3-vl-8b": dict(
+        cls="Qwen3VLVisionModel",
+        module="transformers.models.qwen3_vl.modeling_qwen3_vl",
+        cfg_cls="Qwen3VLVisionConfig",
+        cfg=dict(hidden_size=1152, intermediate_size=4304, num_heads=16, out_hidden_size=4096,
+                 patch_size=16, spatial_merge_size=2, temporal_patch_size=2,
+                 num_position_embeddings=2304, deepstack_visual_indexes=[],
+                 hidden_act="gelu_pytorch_tanh"),
+        depth_key="depth",
+        targets=r".*blocks\.\d+\.(attn\.(qkv|proj)|mlp\.(linear_fc1|linear_fc2))",
+        patch=16,
+    ),
     # google/gemma-3-4b-it `vision_config` (SigLIP So400m without its pooling head); the
     # processor resizes every image to 896².
     "gemma-3-4b": dict(
@@ -69,13 +84,13 @@ TOWERS = {
 SIDE = 448
 
 
-def build(name, depth):
+def build(name, depth, **extra):
     spec = TOWERS[name]
     mod = __import__(spec["module"], fromlist=[spec["cls"]])
     cfg_mod = sys.modules[spec["module"].replace("modeling_", "configuration_")] \
         if spec["module"].replace("modeling_", "configuration_") in sys.modules else \
         __import__(spec["module"].replace("modeling_", "configuration_"), fromlist=[spec["cfg_cls"]])
-    cfg = getattr(cfg_mod, spec["cfg_cls"])(**{**spec["cfg"], spec["depth_key"]: depth})
+    cfg = getattr(cfg_mod, spec["cfg_cls"])(**{**spec["cfg"], spec["depth_key"]: depth, **extra})
     cfg._attn_implementation = "sdpa"
     model = getattr(mod, spec["cls"])._from_config(cfg, torch_dtype=DT)
     return model.train()
@@ -85,17 +100,21 @@ def side(name):
     return TOWERS[name].get("side", SIDE)
 
 
+def patch(name):
+    return TOWERS[name].get("patch", 14)
+
+
 def forward(name, model):
-    p = side(name) // 14
+    p = side(name) // patch(name)
     if "side" in TOWERS[name]:
         return model(pixel_values=torch.randn(1, 3, side(name), side(name), dtype=DT))
     grid = torch.tensor([[1, p, p]])
-    pixels = torch.randn(p * p, 3 * 2 * 14 * 14, dtype=DT)
+    pixels = torch.randn(p * p, 3 * 2 * patch(name) ** 2, dtype=DT)
     return model(pixels, grid_thw=grid)
 
 
-def saved_bytes(name, depth, training):
-    model = build(name, depth)
+def saved_bytes(name, depth, training, **extra):
+    model = build(name, depth, **extra)
     if training == "frozen":
         model.requires_grad_(False)
     elif training == "lora":
@@ -127,8 +146,10 @@ def main():
     for name in TOWERS:
         for training in ("full", "lora", "frozen"):
             one, two = saved_bytes(name, 1, training), saved_bytes(name, 2, training)
-            rec = dict(model=name, training=training, side=side(name), patches=(side(name) // 14) ** 2,
+            rec = dict(model=name, training=training, side=side(name), patches=(side(name) // patch(name)) ** 2,
                        per_block=two - one, outside=one - (two - one))
+            if "deepstack_visual_indexes" in TOWERS[name]["cfg"]:
+                rec["per_deepstack"] = saved_bytes(name, 1, training, deepstack_visual_indexes=[0]) - one
             print(json.dumps(rec), flush=True)
             records.append(rec)
     doc = dict(

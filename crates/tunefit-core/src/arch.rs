@@ -121,8 +121,12 @@ pub struct Tower {
     pub ffn: u64,
     /// q, k and v are one linear (Qwen's `qkv`); SigLIP has three.
     pub fused_qkv: bool,
-    /// 2-D rotary positions (Qwen: fp32 cos and sin tables per patch); SigLIP learns them.
+    /// 2-D rotary positions (Qwen: fp32 cos and sin tables per patch, and two frames per patch,
+    /// `temporal_patch_size`); SigLIP learns its positions and sees one frame.
     pub rotary: bool,
+    /// Mergers besides the main one that take intermediate blocks' outputs to the language
+    /// model (Qwen3-VL's DeepStack: 3).
+    pub deepstack: u64,
     /// SwiGLU MLP (Qwen2.5-VL: gate, up, down) instead of fc1/fc2.
     pub gated: bool,
     /// FFN-wide tensors the activation keeps beyond its input, written as elementwise ops
@@ -156,6 +160,7 @@ impl Tower {
         ffn: 0,
         fused_qkv: false,
         rotary: false,
+        deepstack: 0,
         gated: false,
         act_extra_saves: 0,
         norm: NormKind::Layer,

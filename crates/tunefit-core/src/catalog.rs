@@ -123,6 +123,7 @@ const fn qwen2_vl_tower(text_hidden: u64) -> Tower {
         ffn: 5120,
         fused_qkv: true,
         rotary: true,
+        deepstack: 0,
         gated: false,
         act_extra_saves: 1,
         norm: NormKind::Layer,
@@ -155,6 +156,7 @@ const fn qwen2_5_vl_tower(ffn: u64, text_hidden: u64) -> Tower {
         ffn,
         fused_qkv: true,
         rotary: true,
+        deepstack: 0,
         gated: true,
         act_extra_saves: 0,
         norm: NormKind::Rms,
@@ -172,6 +174,41 @@ const QWEN2_VL_7B_TOWER: Tower = qwen2_vl_tower(3584);
 const QWEN2_5_VL_3B_TOWER: Tower = qwen2_5_vl_tower(3420, 2048);
 const QWEN2_5_VL_7B_TOWER: Tower = qwen2_5_vl_tower(3420, 3584);
 const QWEN2_5_VL_32B_TOWER: Tower = qwen2_5_vl_tower(3456, 5120);
+/// Qwen3-VL's tower (transformers `qwen3_vl/modeling_qwen3_vl.py` @68a7b7e2,
+/// `Qwen3VLVisionModel`): a Conv3d patch embedding with bias (3·2·16·16·1152 + 1152), learned
+/// positions (2,304 × 1152, interpolated to the image), 27 blocks of LayerNorms, a fused `qkv`
+/// and `proj` with biases and a GELU (tanh) MLP of 4304, every block over the whole image with
+/// 2-D rotary positions, then the merger (LayerNorm(1152), 4608 → 4608 → text width) and three
+/// DeepStack mergers (LayerNorm(4608) after the 2×2 shuffle, the same linears) whose outputs
+/// join the language model's first three blocks. 16-px patches, 2×2 per visual token: each
+/// side a multiple of 32.
+const fn qwen3_vl_tower(text_hidden: u64) -> Tower {
+    Tower {
+        layers: 27,
+        hidden: 1152,
+        heads: 16,
+        ffn: 4304,
+        fused_qkv: true,
+        rotary: true,
+        deepstack: 3,
+        gated: false,
+        act_extra_saves: 0,
+        norm: NormKind::Layer,
+        patch: 16,
+        merge: 2,
+        fixed: 0,
+        full_attn_layers: 27,
+        window: 0,
+        default_side: 768,
+        projector_linears: 4 * ((4608 * 4608 + 4608) + (4608 * text_hidden + text_hidden)),
+    }
+}
+const fn qwen3_vl_params(text_hidden: u64) -> u64 {
+    let block = 4 * 1152 + (1152 * 3456 + 3456) + (1152 * 1152 + 1152) + (1152 * 4304 + 4304) + (4304 * 1152 + 1152);
+    let linears = (4608 * 4608 + 4608) + (4608 * text_hidden + text_hidden);
+    (3 * 2 * 16 * 16 * 1152 + 1152) + 2304 * 1152 + 27 * block + (2 * 1152 + linears) + 3 * (2 * 4608 + linears)
+}
+const QWEN3_VL_8B_TOWER: Tower = qwen3_vl_tower(4096);
 const fn qwen2_5_vl_params(ffn: u64, text_hidden: u64) -> u64 {
     let block = 2 * 1280 + (1280 * 3840 + 3840) + (1280 * 1280 + 1280) + 2 * (1280 * ffn + ffn) + (ffn * 1280 + 1280);
     1_505_280 + 32 * block + 1280 + (5120 * 5120 + 5120) + (5120 * text_hidden + text_hidden)
@@ -187,6 +224,7 @@ const GEMMA3_TOWER: Tower = Tower {
     ffn: 4304,
     fused_qkv: false,
     rotary: false,
+    deepstack: 0,
     gated: false,
     act_extra_saves: 0,
     norm: NormKind::Layer,
@@ -349,7 +387,7 @@ const fn deepseek_v3() -> Architecture {
 // page's wasm carries it as bytes. Published totals are the checkpoints' safetensors totals
 // (Hugging Face API `safetensors.total`, as copied in public files, read 2026-12); model
 // cards round them.
-const N_PRESETS: usize = 64;
+const N_PRESETS: usize = 65;
 static PRESETS: [Preset; N_PRESETS] = [
     // Qwen3 (model_type qwen3 / qwen3_moe; per-head q/k RMSNorm, no biases, head_dim 128
     // whatever hidden/heads is). 0.6B: the checkpoint stores a copy of the tied
@@ -409,6 +447,22 @@ static PRESETS: [Preset; N_PRESETS] = [
     // safetensors metadata as copied in public files (read 2026-12): 3,754,622,976 and
     // 8,292,166,656 (a printout of 676,550,144 for the 7B's `visual`, 19,702,200 per block),
     // 33,452,718,336 (32B), 2,208,985,600 and 8,291,375,616 (Qwen2-VL).
+    // Qwen3-VL 8B (Qwen3VLForConditionalGeneration): the Qwen3 8B language model plus its
+    // tower. 8,767,123,696 = the 8,818,470,640 that Unsloth's notebook prints as the model's
+    // total with its 51,346,944 LoRA parameters (unslothai/notebooks nb/Qwen3_VL_(8B)-Vision.ipynb
+    // @8081c7e4), less them.
+    p!(
+        "qwen3-vl-8b",
+        "Qwen3-VL 8B",
+        "Qwen",
+        8_767_123_696,
+        "Qwen/Qwen3-VL-8B-Instruct",
+        with_tower(
+            qk_norm(llama(36, 4096, 32, 8, 128, 12288, 151_936, false), false),
+            qwen3_vl_params(4096),
+            &QWEN3_VL_8B_TOWER
+        )
+    ),
     p!(
         "qwen2.5-vl-3b",
         "Qwen2.5-VL 3B",

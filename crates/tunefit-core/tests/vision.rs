@@ -20,6 +20,10 @@ fn refusal(q: &str) -> Refusal {
     }
 }
 
+fn tower_of(model: &str) -> &'static tunefit_core::arch::Tower {
+    tunefit_core::catalog::presets().iter().find(|p| p.id == model).unwrap().arch.layout.tower
+}
+
 fn tower_block_layers(model: &str) -> f64 {
     let p = tunefit_core::catalog::presets().iter().find(|p| p.id == model).unwrap();
     p.arch.layout.tower.layers as f64
@@ -30,12 +34,15 @@ fn a_trained_towers_saved_activations_match_the_probe_within_2_percent() {
     let path = format!("{}/../../data/calibration/vision-saved.json", env!("CARGO_MANIFEST_DIR"));
     let doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     let records = doc["records"].as_array().unwrap();
-    assert_eq!(records.len(), 9, "three towers × full, lora, frozen");
+    assert_eq!(records.len(), 12, "four towers × full, lora, frozen");
     for rec in records {
         let (model, training, side) =
             (rec["model"].as_str().unwrap(), rec["training"].as_str().unwrap(), rec["side"].as_u64().unwrap());
-        let measured =
-            tower_block_layers(model) * rec["per_block"].as_f64().unwrap() + rec["outside"].as_f64().unwrap();
+        // Qwen3-VL's DeepStack mergers, measured one apart, times the preset's.
+        let deepstack = rec["per_deepstack"].as_f64().unwrap_or(0.0) * tower_of(model).deepstack as f64;
+        let measured = tower_block_layers(model) * rec["per_block"].as_f64().unwrap()
+            + rec["outside"].as_f64().unwrap()
+            + deepstack;
         // The probe's PEFT adapters are fp32 (PEFT's default `autocast_adapter_dtype`), its
         // model bf16 without autocast: the hf profile's defaults under bf16-true.
         let q = |tower: &str| {
@@ -58,9 +65,15 @@ fn a_trained_towers_saved_activations_match_the_probe_within_2_percent() {
 
 #[test]
 fn tower_lora_trains_the_counts_unsloth_prints() {
-    // unslothai/notebooks nb/Qwen2.5_VL_(7B)-Vision.ipynb, Qwen2_VL_(7B)-Vision.ipynb and
-    // Gemma3_(4B)-Vision.ipynb @8081c7e4: r=16, vision and language layers, attention and MLP.
-    for (model, printed) in [("qwen2.5-vl-7b", 51_521_536), ("qwen2-vl-7b", 50_855_936), ("gemma-3-4b", 38_497_792)] {
+    // unslothai/notebooks nb/Qwen2.5_VL_(7B)-Vision.ipynb, Qwen2_VL_(7B)-Vision.ipynb,
+    // Qwen3_VL_(8B)-Vision.ipynb and Gemma3_(4B)-Vision.ipynb @8081c7e4: r=16, vision and
+    // language layers, attention and MLP.
+    for (model, printed) in [
+        ("qwen2.5-vl-7b", 51_521_536),
+        ("qwen2-vl-7b", 50_855_936),
+        ("qwen3-vl-8b", 51_346_944),
+        ("gemma-3-4b", 38_497_792),
+    ] {
         let r =
             report(&format!("model={model}&method=qlora&rank=16&targets=all&images=1&tower=lora&framework=unsloth"));
         assert_eq!(r.model.trainable_params, printed, "{model}");

@@ -69,18 +69,26 @@ pub(super) fn tower(r: &Run, block: &Block) -> TowerPass {
     let kept = full_layers * b.saved(&ta, tokens, patches, r.res.ckpt).total()
         + (layers - full_layers) * b.saved(&ta, tokens, window, r.res.ckpt).total();
     let unchecked = b.saved(&ta, tokens, patches, Checkpointing::None);
-    // Outside the blocks (tools/calibrate/vision_probe.py, data/calibration/vision-saved.json):
-    // Qwen's 2-D rotary tables (fp32 cos and sin of one head's width per patch) and its
-    // merger's GELU input (a quarter of the patches, four times as wide); a fully trained
-    // tower's merger linears and patch embedding keep their inputs too, about six more
-    // patch-wide tensors. SigLIP trained in full keeps its pixels (the patch convolution's
-    // input) and its post-norm's input; under LoRA nothing outside its blocks.
+    // Outside the blocks, per patch (tools/calibrate/vision_probe.py,
+    // data/calibration/vision-saved.json). Qwen: its 2-D rotary tables (fp32 cos and sin of one
+    // head's width) and each merger's GELU input (a quarter of the patches, four times as wide:
+    // one patch-wide tensor); trained in full, also the pixels (3 channels × 2 frames × p²) and
+    // the main merger's norm, fc1 and fc2 inputs (the RMSNorm's fp32 copy too), and each
+    // DeepStack merger's three. SigLIP: nothing under LoRA; in full its pixels and its
+    // post-norm's input.
     let full = q.tower == TowerTraining::Full;
+    let p2 = (tw.patch * tw.patch) as f64;
     let outside = if tw.rotary {
         let rotary = 2.0 * 4.0 * (hd / tw.heads.max(1) as f64);
-        rotary + hd * e * if full { 7.0 } else { 1.0 }
+        let mergers = 1.0 + tw.deepstack as f64;
+        if full {
+            let norm_copy = if tw.norm == crate::arch::NormKind::Rms { 4.0 * hd } else { 0.0 };
+            rotary + 3.0 * 2.0 * p2 * e + 4.0 * hd * e + norm_copy + 3.0 * tw.deepstack as f64 * hd * e
+        } else {
+            rotary + mergers * hd * e
+        }
     } else if full {
-        3.0 * (tw.patch * tw.patch) as f64 * e + hd * e
+        3.0 * p2 * e + hd * e
     } else {
         0.0
     };
