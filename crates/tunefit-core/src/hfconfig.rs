@@ -135,6 +135,7 @@ pub const FAMILIES: &[&str] = &[
     "gemma3_text",
     "qwen2_vl",
     "qwen2_5_vl",
+    "qwen3_vl",
     "llama4",
     "llama4_text",
     "deepseek_v3",
@@ -302,9 +303,10 @@ pub fn from_value(v: &Value) -> Result<Architecture, ConfigError> {
         "llama4" => Some("llama4_text"),
         "mistral3" => Some("mistral"),
         "qwen2_vl" | "qwen2_5_vl" => Some("qwen2"),
+        "qwen3_vl" => Some("qwen3"),
         _ => None,
     };
-    let qwen_vl = matches!(ty, "qwen2_vl" | "qwen2_5_vl");
+    let qwen_vl = matches!(ty, "qwen2_vl" | "qwen2_5_vl" | "qwen3_vl");
     let mut a = match text_type {
         Some(tt) => {
             let empty = Value::Obj(Vec::new());
@@ -313,6 +315,10 @@ pub fn from_value(v: &Value) -> Result<Architecture, ConfigError> {
             let tc = v.get("text_config").unwrap_or(if qwen_vl { v } else { &empty });
             let tt = if qwen_vl { tt } else { tc.get("model_type").and_then(Value::as_str).unwrap_or(tt) };
             let mut a = language_model(tc, tt)?;
+            // A nested text_config may leave the tie to the top level (Qwen-VL checkpoints).
+            if qwen_vl && tc.get("tie_word_embeddings").is_none() {
+                a.tied = Fields { v, defaults: &[] }.bool_or("tie_word_embeddings", a.tied)?;
+            }
             let vc = v.get("vision_config").unwrap_or(&empty);
             a.layout.vision_params = match ty {
                 "gemma3" => {
@@ -324,6 +330,11 @@ pub fn from_value(v: &Value) -> Result<Architecture, ConfigError> {
                 }
                 "qwen2_vl" | "qwen2_5_vl" => {
                     let (params, tower) = qwen_vl_tower(vc, ty == "qwen2_5_vl", a.hidden)?;
+                    a.layout.tower = known_tower(tower);
+                    params
+                }
+                "qwen3_vl" => {
+                    let (params, tower) = qwen3_vl_tower(vc, a.hidden)?;
                     a.layout.tower = known_tower(tower);
                     params
                 }
@@ -460,6 +471,65 @@ fn qwen_vl_tower(vc: &Value, v25: bool, text_hidden: u64) -> Result<(u64, Tower)
         window,
         default_side: 768,
         projector_linears,
+    };
+    Ok((params, tower))
+}
+
+// Qwen3VLVisionConfig (transformers qwen3_vl @68a7b7e2).
+const QWEN3_VL_VISION: &[(&str, u64)] = &[
+    ("depth", 27),
+    ("hidden_size", 1152),
+    ("intermediate_size", 4304),
+    ("num_heads", 16),
+    ("in_channels", 3),
+    ("patch_size", 16),
+    ("spatial_merge_size", 2),
+    ("temporal_patch_size", 2),
+    ("num_position_embeddings", 2304),
+];
+
+/// Qwen3-VL's tower from its `vision_config`: a Conv3d patch embedding with bias, learned
+/// positions, blocks of LayerNorms, fused `qkv`, `proj` and a GELU MLP with biases, the merger
+/// and one DeepStack merger per `deepstack_visual_indexes` entry (LayerNorm after the shuffle).
+fn qwen3_vl_tower(vc: &Value, text_hidden: u64) -> Result<(u64, Tower), ConfigError> {
+    let f = Fields { v: vc, defaults: QWEN3_VL_VISION };
+    let (layers, e, ffn, heads) =
+        (f.u64("depth")?, f.u64("hidden_size")?, f.u64("intermediate_size")?, f.u64("num_heads")?);
+    let (patch, merge, temporal, channels, positions) = (
+        f.u64("patch_size")?,
+        f.u64("spatial_merge_size")?,
+        f.u64("temporal_patch_size")?,
+        f.u64("in_channels")?,
+        f.u64("num_position_embeddings")?,
+    );
+    let out = Fields { v: vc, defaults: &[] }.opt_u64("out_hidden_size")?.unwrap_or(text_hidden);
+    let deepstack = vc.get("deepstack_visual_indexes").and_then(Value::as_array).map_or(3, |l| l.len() as u64);
+    let wide = e * merge * merge;
+    let linears = (wide * wide + wide) + (wide * out + out);
+    let block = 4 * e + (e * 3 * e + 3 * e) + (e * e + e) + (e * ffn + ffn) + (ffn * e + e);
+    let params = (channels * temporal * patch * patch * e + e)
+        + positions * e
+        + layers * block
+        + (2 * e + linears)
+        + deepstack * (2 * wide + linears);
+    let tower = Tower {
+        layers,
+        hidden: e,
+        heads,
+        ffn,
+        fused_qkv: true,
+        rotary: true,
+        deepstack,
+        gated: false,
+        act_extra_saves: 0,
+        norm: NormKind::Layer,
+        patch,
+        merge,
+        fixed: 0,
+        full_attn_layers: layers,
+        window: 0,
+        default_side: 768,
+        projector_linears: (1 + deepstack) * linears,
     };
     Ok((params, tower))
 }

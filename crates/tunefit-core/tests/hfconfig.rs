@@ -244,6 +244,12 @@ fn qwen_vl_configs_read_as_their_presets_tower_included() {
             "vision_config":{"depth":32,"embed_dim":1280,"mlp_ratio":4,"num_heads":16,"hidden_size":1536}}"#,
             "qwen2-vl-2b",
         ),
+        (
+            r#"{"architectures":["Qwen3VLForConditionalGeneration"],"model_type":"qwen3_vl","tie_word_embeddings":false,
+            "text_config":{"model_type":"qwen3_vl_text","hidden_size":4096,"intermediate_size":12288,"num_attention_heads":32,"num_hidden_layers":36,"num_key_value_heads":8,"head_dim":128,"vocab_size":151936},
+            "vision_config":{"model_type":"qwen3_vl","depth":27,"hidden_size":1152,"intermediate_size":4304,"num_heads":16,"out_hidden_size":4096,"patch_size":16,"spatial_merge_size":2,"temporal_patch_size":2,"num_position_embeddings":2304,"deepstack_visual_indexes":[8,16,24],"hidden_act":"gelu_pytorch_tanh","in_channels":3}}"#,
+            "qwen3-vl-8b",
+        ),
     ];
     for (j, id) in cases {
         let a = parse(j).unwrap_or_else(|e| panic!("{id}: {e}"));
