@@ -447,11 +447,11 @@ async fn a_pasted_repository_id_chooses_its_preset_and_moe_multimodal_parts_are_
     // MoE: total and active per token.
     let summary = text(&root, "model-summary");
     assert!(summary.contains("30.5") && summary.contains("3.35") && summary.contains("active"), "{summary}");
-    // A word of the family finds every Qwen3 preset and nothing else.
+    // A word of the family finds every Qwen3 preset (Qwen3-VL too) and nothing else.
     type_into(&root, "preset-search", "qwen3", "input").await;
     let html = select.inner_html();
     let ids: Vec<&str> = html.split("value=\"").skip(1).filter_map(|s| s.split('"').next()).collect();
-    assert_eq!(ids.len(), 6, "{ids:?}");
+    assert_eq!(ids.len(), 7, "{ids:?}");
     assert!(ids.iter().all(|i| i.starts_with("qwen3")), "{ids:?}");
     // A multimodal checkpoint names its frozen vision tower.
     let root = mount_at("?v=1&model=gemma-3-4b").await;
