@@ -160,7 +160,13 @@ fn memory(r: &Report) -> String {
     s += &format!("  {:<22}{}   nvidia-smi (CUDA context included)\n", "peak device", gib(m.device));
     s += &format!("  {:<22}{}   per node\n", "host RAM", gib(m.host_ram));
     if let Some(phase) = &m.peak_phase {
-        s += &format!("  {:<22}{phase}   (the allocator replay's allocated peak)\n", "peak at");
+        // The vision tower's own pass is a moment the replay does not run (memory/vision.rs).
+        let whose = if phase.contains("vision tower") {
+            "the vision tower's own pass, beside the allocator replay"
+        } else {
+            "the allocator replay's allocated peak"
+        };
+        s += &format!("  {:<22}{phase}   ({whose})\n", "peak at");
     }
     s
 }

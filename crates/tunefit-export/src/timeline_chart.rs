@@ -16,6 +16,8 @@ struct Strings {
     peak: fn(moment: &str, allocated: &str, reserved: &str) -> String,
     events: fn(n: usize) -> String,
     none: &'static str,
+    /// Beside a peak at the vision tower's own pass, which the curve does not draw.
+    tower: &'static str,
 }
 
 static EN: Strings = Strings {
@@ -27,6 +29,7 @@ static EN: Strings = Strings {
         format!("{n} allocation events of loading and one training step, replayed through PyTorch's caching allocator.")
     },
     none: "This configuration has no replay to draw.",
+    tower: "the vision tower's own pass, which the curve of the language model's events does not draw",
 };
 
 static RU: Strings = Strings {
@@ -41,6 +44,7 @@ static RU: Strings = Strings {
         format!("{n} {events} выделения памяти при загрузке и одном шаге обучения, {replayed} через кэширующий аллокатор PyTorch.")
     },
     none: "Для этой конфигурации нет прогона, который можно нарисовать.",
+    tower: "собственный проход энкодера изображений, которого нет на кривой событий языковой модели",
 };
 
 /// A coordinate as the SVG is written: one decimal.
@@ -119,13 +123,34 @@ pub fn html(query: &str, lang: &str, gib: bool) -> Html {
     };
     let Some(points) = r.memory.timeline.as_ref().filter(|p| p.len() > 1) else { return warning(s.none) };
     let capacity = q.gpu.as_deref().and_then(tunefit_core::dataset::gpu).map(|g| g.vram_bytes as f64);
-    let moment = r.memory.peak_moment.map(|m| m.text(core)).unwrap_or_default();
-    chart(points, capacity, &moment, lang, gib)
+    // A peak at the vision tower's own pass is the run's, not the curve's: its figures are
+    // the report's.
+    let (moment, figures) = match r.memory.peak_moment {
+        Some(m) if m.is_vision_tower() => {
+            (format!("{} ({})", m.text(core), s.tower), Some((r.memory.allocated, r.memory.reserved)))
+        }
+        Some(m) => (m.text(core), None),
+        None => (String::new(), None),
+    };
+    chart_with(points, capacity, &moment, figures, lang, gib)
 }
 
 /// Allocated and reserved over `points`, the GPU's `capacity` as a line, the phases marked,
 /// and the peak at `moment` in words: the language models' panel and the diffusion page.
 pub fn chart(points: &[Point], capacity: Option<f64>, moment: &str, lang: &str, gib: bool) -> Html {
+    chart_with(points, capacity, moment, None, lang, gib)
+}
+
+/// `chart`, with the peak's figures given (allocated, reserved) when the peak is not the
+/// curve's own.
+fn chart_with(
+    points: &[Point],
+    capacity: Option<f64>,
+    moment: &str,
+    figures: Option<(u64, u64)>,
+    lang: &str,
+    gib: bool,
+) -> Html {
     let core = Lang::from_code(lang);
     let s = if core == Lang::Ru { &RU } else { &EN };
     if points.len() < 2 {
@@ -195,7 +220,8 @@ pub fn chart(points: &[Point], capacity: Option<f64>, moment: &str, lang: &str, 
         line(&|p| p.allocated as f64),
         r#""/>"#
     );
-    let (pa, pr) = points.iter().fold((0u64, 0u64), |(a, r), p| (a.max(p.allocated), r.max(p.reserved)));
+    let (pa, pr) = figures
+        .unwrap_or_else(|| points.iter().fold((0u64, 0u64), |(a, r), p| (a.max(p.allocated), r.max(p.reserved))));
     write_html!(
         svg,
         r#"</svg><p class="legend"><span class="swatch t-activations"></span>"#,
@@ -226,6 +252,24 @@ mod tests {
         let mut phase = tunefit_core::markup::Html::new();
         phase.text(&r.memory.peak_phase.as_deref().unwrap());
         assert!(h.contains(phase.as_str()), "{h}");
+        // A peak at the vision tower's own pass says the curve does not draw it.
+        let tower = super::html(
+            "v=2&model=gemma-3-4b&method=lora&batch=1&seq=768&images=2&ckpt=full&loss=chunked&attn=eager&gpu=l4",
+            "en",
+            true,
+        )
+        .into_string();
+        assert!(tower.contains("forward of the vision tower (the vision tower&#39;s own pass"), "{tower}");
+        // With the run's figures, not the curve's lower peak.
+        let run = tunefit_core::evaluate(
+            &tunefit_core::Query::parse(
+                "v=2&model=gemma-3-4b&method=lora&batch=1&seq=768&images=2&ckpt=full&loss=chunked&attn=eager&gpu=l4",
+            )
+            .unwrap(),
+        )
+        .unwrap();
+        let allocated = crate::plan_panel::bytes(run.memory.allocated as f64, true, "en");
+        assert!(tower.contains(&format!("with {allocated} allocated")), "{allocated}: {tower}");
         // Russian, GB; a bad link is a warning, not a blank, and the link's text in it is text.
         let ru = super::html("v=1&method=lora", "ru", false).into_string();
         assert!(ru.contains("Пик: ") && ru.contains("прямой проход") && !ru.contains("forward"), "{ru}");

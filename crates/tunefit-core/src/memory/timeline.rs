@@ -234,6 +234,11 @@ impl Moment {
         Moment { phase: if backward { Phase::Backward } else { Phase::Forward }, block: VISION_TOWER, first: false }
     }
 
+    /// The vision tower's own pass, not an event of the replay.
+    pub fn is_vision_tower(self) -> bool {
+        self.block == VISION_TOWER
+    }
+
     fn words(self) -> String {
         self.text(Lang::En)
     }
