@@ -147,10 +147,21 @@ pub struct Tower {
     pub window: u64,
     /// The side of the default image when `fixed` is 0.
     pub default_side: u64,
+    /// Pixels the processor scales a native-resolution image up or down to fit between (Qwen's
+    /// `smart_resize` `min_pixels`/`max_pixels`: 3,136 and 12,845,056 for Qwen2/2.5-VL;
+    /// Qwen3-VL's `shortest_edge` 65,536 and `longest_edge` 16,777,216); 0: no bound.
+    pub min_pixels: u64,
+    pub max_pixels: u64,
     /// Parameters of the projector's `nn.Linear`s (Qwen's merger MLP), which a 4-bit load
     /// converts with the blocks' linears; Gemma 3's projector is a bare matrix, 0.
     pub projector_linears: u64,
 }
+
+/// Qwen2-VL's and Qwen2.5-VL's image processors' pixel bounds (`min_pixels` 56², `max_pixels`
+/// 16,384·28²: transformers qwen2_vl/image_processing_qwen2_vl.py), and Qwen3-VL's
+/// (`size: {shortest_edge: 65,536, longest_edge: 16,777,216}`, its preprocessor_config.json).
+pub const QWEN2_VL_PIXELS: (u64, u64) = (3_136, 12_845_056);
+pub const QWEN3_VL_PIXELS: (u64, u64) = (65_536, 16_777_216);
 
 impl Tower {
     pub const NONE: Tower = Tower {
@@ -170,6 +181,8 @@ impl Tower {
         full_attn_layers: 0,
         window: 0,
         default_side: 0,
+        min_pixels: 0,
+        max_pixels: 0,
         projector_linears: 0,
     };
 
@@ -258,9 +271,23 @@ impl Tower {
         if self.fixed > 0 {
             return (self.fixed, self.fixed);
         }
+        // Qwen's `smart_resize` (transformers qwen2_vl/image_processing_qwen2_vl.py): each side
+        // to the nearest multiple of patch·merge, then, outside the pixel bounds, both sides
+        // scaled by one factor (down with floor, up with ceil) to multiples again.
         let f = (self.patch * self.merge).max(1);
         let round = |x: u64| (((x + f / 2) / f).max(1)) * f;
-        (round(w), round(h))
+        let (mut rw, mut rh) = (round(w), round(h));
+        let (wf, hf, ff) = (w as f64, h as f64, f as f64);
+        if self.max_pixels > 0 && rw * rh > self.max_pixels {
+            let beta = (wf * hf / self.max_pixels as f64).sqrt();
+            rw = ((wf / beta / ff).floor() as u64).max(1) * f;
+            rh = ((hf / beta / ff).floor() as u64).max(1) * f;
+        } else if self.min_pixels > 0 && rw * rh < self.min_pixels {
+            let beta = (self.min_pixels as f64 / (wf * hf)).sqrt();
+            rw = (wf * beta / ff).ceil() as u64 * f;
+            rh = (hf * beta / ff).ceil() as u64 * f;
+        }
+        (rw, rh)
     }
 
     /// `sides` of a (w, h) pair.

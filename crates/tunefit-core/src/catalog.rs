@@ -133,6 +133,8 @@ const fn qwen2_vl_tower(text_hidden: u64) -> Tower {
         full_attn_layers: 32,
         window: 0,
         default_side: 768,
+        min_pixels: crate::arch::QWEN2_VL_PIXELS.0,
+        max_pixels: crate::arch::QWEN2_VL_PIXELS.1,
         projector_linears: qwen_merger_linears(text_hidden),
     }
 }
@@ -166,6 +168,8 @@ const fn qwen2_5_vl_tower(ffn: u64, text_hidden: u64) -> Tower {
         full_attn_layers: 4,
         window: 64,
         default_side: 768,
+        min_pixels: crate::arch::QWEN2_VL_PIXELS.0,
+        max_pixels: crate::arch::QWEN2_VL_PIXELS.1,
         projector_linears: qwen_merger_linears(text_hidden),
     }
 }
@@ -200,6 +204,8 @@ const fn qwen3_vl_tower(text_hidden: u64) -> Tower {
         full_attn_layers: 27,
         window: 0,
         default_side: 768,
+        min_pixels: crate::arch::QWEN3_VL_PIXELS.0,
+        max_pixels: crate::arch::QWEN3_VL_PIXELS.1,
         projector_linears: 4 * ((4608 * 4608 + 4608) + (4608 * text_hidden + text_hidden)),
     }
 }
@@ -234,6 +240,8 @@ const GEMMA3_TOWER: Tower = Tower {
     full_attn_layers: 27,
     window: 0,
     default_side: 896,
+    min_pixels: 0,
+    max_pixels: 0,
     projector_linears: 0,
 };
 /// Gemma 3 (transformers `Gemma3DecoderLayer`): four norms and per-head q/k norms; soft-capping

@@ -411,6 +411,8 @@ fn gemma3_tower(v: &Value, vc: &Value) -> Result<Tower, ConfigError> {
         full_attn_layers: layers,
         window: 0,
         default_side: side,
+        min_pixels: 0,
+        max_pixels: 0,
         projector_linears: 0,
     })
 }
@@ -470,6 +472,8 @@ fn qwen_vl_tower(vc: &Value, v25: bool, text_hidden: u64) -> Result<(u64, Tower)
         full_attn_layers,
         window,
         default_side: 768,
+        min_pixels: crate::arch::QWEN2_VL_PIXELS.0,
+        max_pixels: crate::arch::QWEN2_VL_PIXELS.1,
         projector_linears,
     };
     Ok((params, tower))
@@ -529,6 +533,8 @@ fn qwen3_vl_tower(vc: &Value, text_hidden: u64) -> Result<(u64, Tower), ConfigEr
         full_attn_layers: layers,
         window: 0,
         default_side: 768,
+        min_pixels: crate::arch::QWEN3_VL_PIXELS.0,
+        max_pixels: crate::arch::QWEN3_VL_PIXELS.1,
         projector_linears: (1 + deepstack) * linears,
     };
     Ok((params, tower))

@@ -111,15 +111,17 @@ pub fn evaluate_for_cli(q: &Query) -> Result<Report, Error> {
     Ok(with_peak_phase(with_fixes(evaluate(q)?, q)))
 }
 
-/// Puts the replay's peak moment in English words (`memory.peak_phase`) for a report that is
-/// written out; the page says the moment in its own language (`Moment::text`).
+/// Puts the peak's moment in English words (`memory.peak_phase`) for a report that is written
+/// out: the replay's, or the vision tower's own pass when that is the run's peak; the page says
+/// the moment in its own language (`Moment::text`).
 pub fn with_peak_phase(mut r: Report) -> Report {
     r.memory.peak_phase = r.memory.peak_moment.map(|m| m.text(Lang::En));
     r
 }
 
 /// Adds the allocator replay's points to a report of `q` (`MemoryBreakdown::timeline`;
-/// `peak_phase` and `reserved` come from the same replay in every report).
+/// `reserved` comes from the same replay in every report, and so does `peak_phase` unless the
+/// vision tower's own pass, which the replay does not run, is the peak).
 pub fn with_timeline(r: Report, q: &Query) -> Result<Report, Error> {
     let replay = crate::memory::estimate(&Settings::resolve(q)?)?.replay();
     let mut r = with_peak_phase(r);

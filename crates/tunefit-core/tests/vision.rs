@@ -310,3 +310,37 @@ fn a_model_change_drops_image_keys_the_new_model_cannot_price() {
     tunefit_core::hfconfig::apply_link(&mut q, "v=1&model=qwen3-8b").unwrap();
     assert_eq!(q.images, 0);
 }
+
+#[test]
+fn the_processors_pixel_bounds_scale_small_and_huge_images() {
+    let said = |q: &str| {
+        report(q)
+            .warnings
+            .iter()
+            .find_map(|w| match w {
+                Warning::VisionImages { w, h, patches, tokens, .. } => Some((*w, *h, *patches, *tokens)),
+                _ => None,
+            })
+            .unwrap()
+    };
+    // Qwen3-VL scales every image up to 65,536 pixels (its processor's shortest_edge): a
+    // 320×50 formula becomes 672×128, 336 patches, 84 tokens.
+    assert_eq!(said("model=qwen3-vl-8b&images=1&image_res=320x50"), (672, 128, 336, 84));
+    // Qwen2.5-VL's bound is 3,136: the same image stays 308×56.
+    assert_eq!(said("model=qwen2.5-vl-7b&images=1&image_res=320x50"), (308, 56, 88, 22));
+    // And 12,845,056 pixels at most: a 16k² image is scaled down to 3,584² (16,384 tokens).
+    let (w, h, _, tokens) = said("model=qwen2.5-vl-7b&images=1&image_res=16384&seq=20000");
+    assert!(w * h <= 12_845_056 && w % 28 == 0 && h % 28 == 0, "{w}×{h}");
+    assert_eq!(tokens, w * h / 784);
+}
+
+#[test]
+fn the_towers_peak_is_named_before_a_device_state_dict() {
+    // Both the save and the tower's eager pass above the step: the tower is the peak, and the
+    // overhead's sentence names it, not the save.
+    let q = "v=2&model=gemma-3-4b&method=full&batch=1&seq=2048&images=6&ckpt=full&loss=chunked&attn=eager&gpus=2&shard=fsdp&state_dict=device&gpu=h100-sxm";
+    let r = tunefit_core::report::with_peak_phase(report(q));
+    assert_eq!(r.memory.peak_phase.as_deref(), Some("forward of the vision tower"));
+    let why = r.explanations.iter().find(|e| e.term == "overhead").and_then(|e| e.why.clone());
+    assert!(matches!(why, Some(tunefit_core::memory::Phrase::WhyVisionTower { .. })), "{why:?}");
+}

@@ -118,11 +118,8 @@ fn why_large(run: &Run, m: &MemoryBreakdown, term: &str, saving: f64, tower: f64
         "activations" if share(m.activations) && r.ckpt == Checkpointing::None => {
             Some(Phrase::WhyNoCheckpointing { layers: run.a.layers })
         }
-        // The save's full state dict on the device counts in the overhead (peaks.rs).
-        "overhead" if share(m.overhead) && saving > 0.0 => {
-            Some(Phrase::WhyStateDictOnDevice { params: (run.p_total as f64 / run.pp).round() as u64 })
-        }
-        // The vision tower's own pass counts in the overhead when it is the run's peak.
+        // The vision tower's own pass counts in the overhead when it is the run's peak: above
+        // the step and the save both, so it is said first.
         "overhead" if share(m.overhead) && tower > 0.0 => {
             let tw = &run.a.layout.tower;
             let (w, h) = tw.sides_of(tw.image(q.image_res));
@@ -133,6 +130,10 @@ fn why_large(run: &Run, m: &MemoryBreakdown, term: &str, saving: f64, tower: f64
                 eager: r.attn == crate::query::Attention::Eager,
                 trains: q.tower != crate::query::TowerTraining::Frozen,
             })
+        }
+        // The save's full state dict on the device counts in the overhead (peaks.rs).
+        "overhead" if share(m.overhead) && saving > 0.0 => {
+            Some(Phrase::WhyStateDictOnDevice { params: (run.p_total as f64 / run.pp).round() as u64 })
         }
         "optimizer" if share(m.optimizer) => Some(Phrase::WhyOptimizerStates {
             optim: q.optim,

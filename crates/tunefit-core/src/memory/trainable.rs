@@ -122,8 +122,9 @@ fn tower(a: &Architecture, q: &Query, t: &mut Trainable) -> Result<(), Error> {
             t.base += a.layout.vision_params;
             let matrices = tw.layers * linears.iter().map(|(i, o)| i + o).sum::<u64>();
             t.adafactor_elems += matrices + a.layout.vision_params.saturating_sub(tw.linear_params());
-            t.largest_tensor =
-                t.largest_tensor.max(tw.hidden * tw.ffn.max(3 * tw.hidden)).max(tw.projector_linears / 2);
+            // The largest of a block's linears and a merger's first (2×2 patches wide, square).
+            let wide = tw.hidden * tw.merge * tw.merge;
+            t.largest_tensor = t.largest_tensor.max(tw.hidden * tw.ffn.max(3 * tw.hidden)).max(wide * wide);
         }
     }
     Ok(())
