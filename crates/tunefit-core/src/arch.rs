@@ -163,7 +163,94 @@ pub struct Tower {
 pub const QWEN2_VL_PIXELS: (u64, u64) = (3_136, 12_845_056);
 pub const QWEN3_VL_PIXELS: (u64, u64) = (65_536, 16_777_216);
 
+/// Which Qwen-VL generation a tower is (its blocks' MLP, norms and processor bounds).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QwenGeneration {
+    /// Qwen2-VL: LayerNorms, fc1/fc2 with QuickGELU.
+    Qwen2,
+    /// Qwen2.5-VL: RMSNorms, SwiGLU, windowed attention in most blocks.
+    Qwen25,
+    /// Qwen3-VL: LayerNorms, fc1/fc2 with GELU (tanh), DeepStack mergers, 65,536-pixel minimum.
+    Qwen3,
+}
+
+/// A Qwen-VL tower as its `vision_config` gives it (catalog.rs cites each class): every block a
+/// fused `qkv` with 2-D rotary positions, a 2×2 merger to the text width `out`, and `deepstack`
+/// more mergers of intermediate blocks.
+#[derive(Debug, Clone, Copy)]
+pub struct QwenVision {
+    pub generation: QwenGeneration,
+    pub layers: u64,
+    pub hidden: u64,
+    pub heads: u64,
+    pub ffn: u64,
+    pub patch: u64,
+    pub merge: u64,
+    pub out: u64,
+    pub deepstack: u64,
+    /// Blocks over the whole image; the rest over windows of `window` patches.
+    pub full_attn_layers: u64,
+    pub window: u64,
+}
+
+impl QwenVision {
+    pub const fn tower(self) -> Tower {
+        let g = self.generation;
+        let wide = self.hidden * self.merge * self.merge;
+        let merger = (wide * wide + wide) + (wide * self.out + self.out);
+        let pixels = if matches!(g, QwenGeneration::Qwen3) { QWEN3_VL_PIXELS } else { QWEN2_VL_PIXELS };
+        Tower {
+            layers: self.layers,
+            hidden: self.hidden,
+            heads: self.heads,
+            ffn: self.ffn,
+            fused_qkv: true,
+            rotary: true,
+            deepstack: self.deepstack,
+            gated: matches!(g, QwenGeneration::Qwen25),
+            act_extra_saves: if matches!(g, QwenGeneration::Qwen2) { 1 } else { 0 },
+            norm: if matches!(g, QwenGeneration::Qwen25) { NormKind::Rms } else { NormKind::Layer },
+            patch: self.patch,
+            merge: self.merge,
+            fixed: 0,
+            full_attn_layers: self.full_attn_layers,
+            window: self.window,
+            default_side: 768,
+            min_pixels: pixels.0,
+            max_pixels: pixels.1,
+            projector_linears: (1 + self.deepstack) * merger,
+        }
+    }
+}
+
 impl Tower {
+    /// SigLIP as Gemma 3 runs it: every image resized to `side`, separate q, k, v, learned
+    /// positions, `merge`×`merge` patches average-pooled into a visual token, no projector
+    /// linears (Gemma 3's is a bare matrix).
+    pub const fn siglip(layers: u64, hidden: u64, heads: u64, ffn: u64, patch: u64, merge: u64, side: u64) -> Tower {
+        Tower {
+            layers,
+            hidden,
+            heads,
+            ffn,
+            fused_qkv: false,
+            rotary: false,
+            deepstack: 0,
+            gated: false,
+            act_extra_saves: 0,
+            norm: NormKind::Layer,
+            patch,
+            merge,
+            fixed: side,
+            full_attn_layers: layers,
+            window: 0,
+            default_side: side,
+            min_pixels: 0,
+            max_pixels: 0,
+            projector_linears: 0,
+        }
+    }
+
     pub const NONE: Tower = Tower {
         layers: 0,
         hidden: 0,

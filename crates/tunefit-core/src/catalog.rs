@@ -5,7 +5,7 @@
 //! reference notes, 2026-12). Each preset's `published` count is the number its model card or
 //! a machine log reports; `tests/catalog.rs` checks that the fields reproduce it exactly.
 
-use crate::arch::{Architecture, Layout, MlpKind, NormKind, Quirks, Tower};
+use crate::arch::{Architecture, Layout, MlpKind, NormKind, Quirks, QwenGeneration, QwenVision, Tower};
 
 /// One preset model.
 #[derive(Debug, Clone)]
@@ -116,31 +116,20 @@ const fn with_tower(mut a: Architecture, params: u64, tower: &'static Tower) -> 
 /// image at its own size, each side a multiple of 28 (`smart_resize`), 2×2 patches per
 /// visual token; every block attends over the whole image.
 const fn qwen2_vl_tower(text_hidden: u64) -> Tower {
-    Tower {
+    QwenVision {
+        generation: QwenGeneration::Qwen2,
         layers: 32,
         hidden: 1280,
         heads: 16,
         ffn: 5120,
-        fused_qkv: true,
-        rotary: true,
-        deepstack: 0,
-        gated: false,
-        act_extra_saves: 1,
-        norm: NormKind::Layer,
         patch: 14,
         merge: 2,
-        fixed: 0,
+        out: text_hidden,
+        deepstack: 0,
         full_attn_layers: 32,
         window: 0,
-        default_side: 768,
-        min_pixels: crate::arch::QWEN2_VL_PIXELS.0,
-        max_pixels: crate::arch::QWEN2_VL_PIXELS.1,
-        projector_linears: qwen_merger_linears(text_hidden),
     }
-}
-/// The merger's two linears: 2×2 patches (5120) → 5120 → the text width, with biases.
-const fn qwen_merger_linears(text_hidden: u64) -> u64 {
-    (5120 * 5120 + 5120) + (5120 * text_hidden + text_hidden)
+    .tower()
 }
 const fn qwen2_vl_params(text_hidden: u64) -> u64 {
     1_505_280 + 32 * 19_677_440 + 2 * 1280 + (5120 * 5120 + 5120) + (5120 * text_hidden + text_hidden)
@@ -151,27 +140,20 @@ const fn qwen2_vl_params(text_hidden: u64) -> u64 {
 /// in 32B: the published totals); blocks 7, 15, 23 and 31 attend over the whole image, the
 /// others over windows of 112 px (8×8 patches).
 const fn qwen2_5_vl_tower(ffn: u64, text_hidden: u64) -> Tower {
-    Tower {
+    QwenVision {
+        generation: QwenGeneration::Qwen25,
         layers: 32,
         hidden: 1280,
         heads: 16,
         ffn,
-        fused_qkv: true,
-        rotary: true,
-        deepstack: 0,
-        gated: true,
-        act_extra_saves: 0,
-        norm: NormKind::Rms,
         patch: 14,
         merge: 2,
-        fixed: 0,
+        out: text_hidden,
+        deepstack: 0,
         full_attn_layers: 4,
         window: 64,
-        default_side: 768,
-        min_pixels: crate::arch::QWEN2_VL_PIXELS.0,
-        max_pixels: crate::arch::QWEN2_VL_PIXELS.1,
-        projector_linears: qwen_merger_linears(text_hidden),
     }
+    .tower()
 }
 const QWEN2_VL_2B_TOWER: Tower = qwen2_vl_tower(1536);
 const QWEN2_VL_7B_TOWER: Tower = qwen2_vl_tower(3584);
@@ -187,27 +169,20 @@ const QWEN2_5_VL_32B_TOWER: Tower = qwen2_5_vl_tower(3456, 5120);
 /// join the language model's first three blocks. 16-px patches, 2×2 per visual token: each
 /// side a multiple of 32.
 const fn qwen3_vl_tower(text_hidden: u64) -> Tower {
-    Tower {
+    QwenVision {
+        generation: QwenGeneration::Qwen3,
         layers: 27,
         hidden: 1152,
         heads: 16,
         ffn: 4304,
-        fused_qkv: true,
-        rotary: true,
-        deepstack: 3,
-        gated: false,
-        act_extra_saves: 0,
-        norm: NormKind::Layer,
         patch: 16,
         merge: 2,
-        fixed: 0,
+        out: text_hidden,
+        deepstack: 3,
         full_attn_layers: 27,
         window: 0,
-        default_side: 768,
-        min_pixels: crate::arch::QWEN3_VL_PIXELS.0,
-        max_pixels: crate::arch::QWEN3_VL_PIXELS.1,
-        projector_linears: 4 * ((4608 * 4608 + 4608) + (4608 * text_hidden + text_hidden)),
     }
+    .tower()
 }
 const fn qwen3_vl_params(text_hidden: u64) -> u64 {
     let block = 4 * 1152 + (1152 * 3456 + 3456) + (1152 * 1152 + 1152) + (1152 * 4304 + 4304) + (4304 * 1152 + 1152);
@@ -223,27 +198,7 @@ const fn qwen2_5_vl_params(ffn: u64, text_hidden: u64) -> u64 {
 /// resized to 896², 14-px patches (4,096), 27 blocks of LayerNorms, q/k/v/o and a GELU MLP of
 /// 4304, all attending over the whole image; `Gemma3MultiModalProjector` average-pools 4×4
 /// patches into each of the 256 visual tokens.
-const GEMMA3_TOWER: Tower = Tower {
-    layers: 27,
-    hidden: 1152,
-    heads: 16,
-    ffn: 4304,
-    fused_qkv: false,
-    rotary: false,
-    deepstack: 0,
-    gated: false,
-    act_extra_saves: 0,
-    norm: NormKind::Layer,
-    patch: 14,
-    merge: 4,
-    fixed: 896,
-    full_attn_layers: 27,
-    window: 0,
-    default_side: 896,
-    min_pixels: 0,
-    max_pixels: 0,
-    projector_linears: 0,
-};
+const GEMMA3_TOWER: Tower = Tower::siglip(27, 1152, 16, 4304, 14, 4, 896);
 /// Gemma 3 (transformers `Gemma3DecoderLayer`): four norms and per-head q/k norms; soft-capping
 /// is gone (attn_logit_softcapping and final_logit_softcapping are None).
 const fn gemma3(layers: u64, hidden: u64, heads: u64, kv: u64, hd: u64, ffn: u64, vocab: u64) -> Architecture {

@@ -5,7 +5,7 @@
 //! BertConfig) with the same defaults those classes apply when a field is absent. Unknown
 //! fields are ignored; a missing required field is an error naming it.
 
-use crate::arch::{Architecture, MlpKind, NormKind, Tower};
+use crate::arch::{Architecture, MlpKind, NormKind, QwenGeneration, QwenVision, Tower};
 use crate::diag::Lang;
 use crate::json::{Json as Value, JsonError};
 use std::fmt;
@@ -394,27 +394,7 @@ fn gemma3_tower(v: &Value, vc: &Value) -> Result<Tower, ConfigError> {
     let heads = Fields { v: vc, defaults: &[("num_attention_heads", 12)] }.u64("num_attention_heads")?;
     let tokens = Fields { v, defaults: &[("mm_tokens_per_image", 256)] }.u64("mm_tokens_per_image")?;
     let per_side = (1..=side / patch.max(1)).find(|k| k * k >= tokens).unwrap_or(1);
-    Ok(Tower {
-        layers,
-        hidden,
-        heads,
-        ffn,
-        fused_qkv: false,
-        rotary: false,
-        deepstack: 0,
-        gated: false,
-        act_extra_saves: 0,
-        norm: NormKind::Layer,
-        patch,
-        merge: (side / patch.max(1) / per_side).max(1),
-        fixed: side,
-        full_attn_layers: layers,
-        window: 0,
-        default_side: side,
-        min_pixels: 0,
-        max_pixels: 0,
-        projector_linears: 0,
-    })
+    Ok(Tower::siglip(layers, hidden, heads, ffn, patch, (side / patch.max(1) / per_side).max(1), side))
 }
 
 /// Qwen2-VL's or Qwen2.5-VL's vision tower from its `vision_config`: its parameters (the
@@ -447,35 +427,26 @@ fn qwen_vl_tower(vc: &Value, v25: bool, text_hidden: u64) -> Result<(u64, Tower)
     let window = if v25 { (f.u64("window_size")? / patch.max(1)).pow(2) } else { 0 };
     let wide = e * merge * merge;
     let projector_linears = (wide * wide + wide) + (wide * out + out);
-    let (norm, norms, mlp) = if v25 {
-        (NormKind::Rms, 2 * e, 2 * (e * ffn + ffn) + (ffn * e + e))
-    } else {
-        (NormKind::Layer, 4 * e, (e * ffn + ffn) + (ffn * e + e))
-    };
+    // RMSNorms (one weight) in Qwen2.5-VL, LayerNorms (weight and bias) in Qwen2-VL.
+    let (norms, mlp) =
+        if v25 { (2 * e, 2 * (e * ffn + ffn) + (ffn * e + e)) } else { (4 * e, (e * ffn + ffn) + (ffn * e + e)) };
     let block = norms + (e * 3 * e + 3 * e) + (e * e + e) + mlp;
     let merger_norm = if v25 { e } else { 2 * e };
     let params = channels * temporal * patch * patch * e + layers * block + merger_norm + projector_linears;
-    let tower = Tower {
+    let tower = QwenVision {
+        generation: if v25 { QwenGeneration::Qwen25 } else { QwenGeneration::Qwen2 },
         layers,
         hidden: e,
         heads,
         ffn,
-        fused_qkv: true,
-        rotary: true,
-        deepstack: 0,
-        gated: v25,
-        act_extra_saves: u64::from(!v25),
-        norm,
         patch,
         merge,
-        fixed: 0,
+        out,
+        deepstack: 0,
         full_attn_layers,
         window,
-        default_side: 768,
-        min_pixels: crate::arch::QWEN2_VL_PIXELS.0,
-        max_pixels: crate::arch::QWEN2_VL_PIXELS.1,
-        projector_linears,
-    };
+    }
+    .tower();
     Ok((params, tower))
 }
 
@@ -516,27 +487,20 @@ fn qwen3_vl_tower(vc: &Value, text_hidden: u64) -> Result<(u64, Tower), ConfigEr
         + layers * block
         + (2 * e + linears)
         + deepstack * (2 * wide + linears);
-    let tower = Tower {
+    let tower = QwenVision {
+        generation: QwenGeneration::Qwen3,
         layers,
         hidden: e,
         heads,
         ffn,
-        fused_qkv: true,
-        rotary: true,
-        deepstack,
-        gated: false,
-        act_extra_saves: 0,
-        norm: NormKind::Layer,
         patch,
         merge,
-        fixed: 0,
+        out,
+        deepstack,
         full_attn_layers: layers,
         window: 0,
-        default_side: 768,
-        min_pixels: crate::arch::QWEN3_VL_PIXELS.0,
-        max_pixels: crate::arch::QWEN3_VL_PIXELS.1,
-        projector_linears: (1 + deepstack) * linears,
-    };
+    }
+    .tower();
     Ok((params, tower))
 }
 
