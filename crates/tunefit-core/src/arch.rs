@@ -157,6 +157,16 @@ pub struct Tower {
     pub projector_linears: u64,
 }
 
+/// One image through a tower (`Tower::per_image`): its sides as the tower sees them, its
+/// patches and its visual tokens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PerImage {
+    pub w: u64,
+    pub h: u64,
+    pub patches: u64,
+    pub tokens: u64,
+}
+
 /// Qwen2-VL's and Qwen2.5-VL's image processors' pixel bounds (`min_pixels` 56², `max_pixels`
 /// 16,384·28²: transformers qwen2_vl/image_processing_qwen2_vl.py), and Qwen3-VL's
 /// (`size: {shortest_edge: 65,536, longest_edge: 16,777,216}`, its preprocessor_config.json).
@@ -273,17 +283,6 @@ impl Tower {
         projector_linears: 0,
     };
 
-    /// The image as the query gives it (`image_res`), or the tower's default.
-    pub fn image(&self, res: Option<crate::query::ImageSize>) -> (u64, u64) {
-        match res {
-            Some(r) => (r.w as u64, r.h as u64),
-            None => {
-                let s = if self.fixed > 0 { self.fixed } else { self.default_side };
-                (s, s)
-            }
-        }
-    }
-
     /// LoRA parameters at `rank` on the block linears `targets` names, r·(in + out) each:
     /// q, k or v adapt the fused `qkv` (or each its own), o the `proj`, gate, up and down the MLP's (fc1 takes
     /// up or gate, fc2 down). The merger is not adapted (Unsloth's `get_peft_regex` takes
@@ -352,15 +351,30 @@ impl Tower {
         }
     }
 
+    /// One image as the tower sees it: the query's `image_res` (or the tower's default) resized
+    /// as its processor does, its patches and the visual tokens it adds to the sequence.
+    pub fn per_image(&self, res: Option<crate::query::ImageSize>) -> PerImage {
+        let (w, h) = match res {
+            Some(r) => (r.w as u64, r.h as u64),
+            None => {
+                let s = if self.fixed > 0 { self.fixed } else { self.default_side };
+                (s, s)
+            }
+        };
+        let (w, h) = self.sides(w, h);
+        let p = self.patch.max(1);
+        let patches = (w / p) * (h / p);
+        PerImage { w, h, patches, tokens: patches / (self.merge * self.merge).max(1) }
+    }
+
     /// The image's sides as the tower sees them: `fixed` when it resizes every image, else
-    /// each side rounded to the nearest multiple of patch·merge, at least one.
-    pub fn sides(&self, w: u64, h: u64) -> (u64, u64) {
+    /// Qwen's `smart_resize` (transformers qwen2_vl/image_processing_qwen2_vl.py): each side to
+    /// the nearest multiple of patch·merge, then, outside the pixel bounds, both sides scaled by
+    /// one factor (down with floor, up with ceil) to multiples again.
+    fn sides(&self, w: u64, h: u64) -> (u64, u64) {
         if self.fixed > 0 {
             return (self.fixed, self.fixed);
         }
-        // Qwen's `smart_resize` (transformers qwen2_vl/image_processing_qwen2_vl.py): each side
-        // to the nearest multiple of patch·merge, then, outside the pixel bounds, both sides
-        // scaled by one factor (down with floor, up with ceil) to multiples again.
         let f = (self.patch * self.merge).max(1);
         let round = |x: u64| (((x + f / 2) / f).max(1)) * f;
         let (mut rw, mut rh) = (round(w), round(h));
@@ -375,23 +389,6 @@ impl Tower {
             rh = (hf * beta / ff).ceil() as u64 * f;
         }
         (rw, rh)
-    }
-
-    /// `sides` of a (w, h) pair.
-    pub fn sides_of(&self, (w, h): (u64, u64)) -> (u64, u64) {
-        self.sides(w, h)
-    }
-
-    /// Patches the blocks run on for one image of `w`×`h` pixels.
-    pub fn patches(&self, w: u64, h: u64) -> u64 {
-        let (w, h) = self.sides(w, h);
-        let p = self.patch.max(1);
-        (w / p) * (h / p)
-    }
-
-    /// Visual tokens one image adds to the language model's sequence.
-    pub fn tokens(&self, w: u64, h: u64) -> u64 {
-        self.patches(w, h) / (self.merge * self.merge).max(1)
     }
 
     /// The linears of one block as (input, output) widths with a bias each: q, k and v (one
@@ -449,6 +446,12 @@ impl Default for Layout {
 }
 
 impl Layout {
+    /// The vision tower whose images can be priced: loaded (`vision_params`) and described
+    /// block by block. The one answer the memory, time and notes read.
+    pub fn described_tower(&self) -> Option<&'static Tower> {
+        (self.vision_params > 0 && self.tower.layers > 0).then_some(self.tower)
+    }
+
     pub const UNIFORM: Layout = Layout {
         dense_layers: 0,
         dense_ffn: 0,

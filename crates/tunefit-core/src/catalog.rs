@@ -901,7 +901,7 @@ pub fn by_repo(repo: &str) -> Option<&'static Preset> {
 pub fn describes_tower(q: &crate::query::Query) -> bool {
     q.params.is_none()
         && q.arch.vision_params != Some(0)
-        && q.model.as_deref().and_then(preset).is_some_and(|p| p.arch.layout.tower.layers > 0)
+        && q.model.as_deref().and_then(preset).is_some_and(|p| p.arch.layout.described_tower().is_some())
 }
 
 /// After the model changed: the images and the tower's keys go back to their defaults unless

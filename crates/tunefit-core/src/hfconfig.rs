@@ -322,11 +322,9 @@ pub fn from_value(v: &Value) -> Result<Architecture, ConfigError> {
             let vc = v.get("vision_config").unwrap_or(&empty);
             a.layout.vision_params = match ty {
                 "gemma3" => {
-                    let hv = Fields { v: vc, defaults: SIGLIP }.u64("hidden_size")?;
-                    a.layout.tower = known_tower(gemma3_tower(v, vc)?);
-                    // Gemma3MultiModalProjector: mm_input_projection_weight [hv, h] and
-                    // mm_soft_emb_norm RMSNorm(hv).
-                    siglip_params(vc)? + hv * a.hidden + hv
+                    let (params, tower) = gemma3_tower(v, vc, a.hidden)?;
+                    a.layout.tower = known_tower(tower);
+                    params
                 }
                 "qwen2_vl" | "qwen2_5_vl" => {
                     let (params, tower) = qwen_vl_tower(vc, ty == "qwen2_5_vl", a.hidden)?;
@@ -380,21 +378,31 @@ fn known_tower(t: Tower) -> &'static Tower {
     crate::catalog::presets().iter().map(|p| p.arch.layout.tower).find(|k| **k == t).unwrap_or(&Tower::NONE)
 }
 
-/// Gemma 3's SigLIP tower as it runs: every image at `image_size`, `mm_tokens_per_image`
-/// visual tokens (default 256) pooled from its patches.
-fn gemma3_tower(v: &Value, vc: &Value) -> Result<Tower, ConfigError> {
+/// Gemma 3's SigLIP tower from its `vision_config`: its parameters and how it runs.
+/// SiglipVisionModel without its pooling head (`vision_use_head` false in Gemma 3): a patch
+/// conv with bias, learned positions, per layer q/k/v/o and fc1/fc2 with biases and two
+/// LayerNorms, a post LayerNorm; then Gemma3MultiModalProjector's `mm_input_projection_weight`
+/// [hv, h] and `mm_soft_emb_norm` RMSNorm(hv). Every image at `image_size`,
+/// `mm_tokens_per_image` visual tokens (default 256) pooled from its patches.
+fn gemma3_tower(v: &Value, vc: &Value, text_hidden: u64) -> Result<(u64, Tower), ConfigError> {
     let f = Fields { v: vc, defaults: SIGLIP };
-    let (hidden, ffn, layers, patch, side) = (
+    let (hidden, ffn, layers, patch, side, channels) = (
         f.u64("hidden_size")?,
         f.u64("intermediate_size")?,
         f.u64("num_hidden_layers")?,
         f.u64("patch_size")?,
         f.u64("image_size")?,
+        f.u64("num_channels")?,
     );
     let heads = Fields { v: vc, defaults: &[("num_attention_heads", 12)] }.u64("num_attention_heads")?;
     let tokens = Fields { v, defaults: &[("mm_tokens_per_image", 256)] }.u64("mm_tokens_per_image")?;
     let per_side = (1..=side / patch.max(1)).find(|k| k * k >= tokens).unwrap_or(1);
-    Ok(Tower::siglip(layers, hidden, heads, ffn, patch, (side / patch.max(1) / per_side).max(1), side))
+    let positions = (side / patch) * (side / patch);
+    let siglip =
+        channels * patch * patch * hidden + hidden + positions * hidden + layers * vit_layer(hidden, ffn) + 2 * hidden;
+    let params = siglip + hidden * text_hidden + hidden;
+    let tower = Tower::siglip(layers, hidden, heads, ffn, patch, (side / patch.max(1) / per_side).max(1), side);
+    Ok((params, tower))
 }
 
 /// Qwen2-VL's or Qwen2.5-VL's vision tower from its `vision_config`: its parameters (the
@@ -508,24 +516,6 @@ fn qwen3_vl_tower(vc: &Value, text_hidden: u64) -> Result<(u64, Tower), ConfigEr
 /// fc1, fc2 with biases, two LayerNorms.
 fn vit_layer(h: u64, i: u64) -> u64 {
     4 * (h * h + h) + 2 * 2 * h + (h * i + i) + (i * h + h)
-}
-
-/// SiglipVisionModel without its pooling head (`vision_use_head` false in Gemma 3):
-/// patch conv with bias, learned positions, per layer q/k/v/o and fc1/fc2 with biases and
-/// two LayerNorms, a post LayerNorm.
-fn siglip_params(vc: &Value) -> Result<u64, ConfigError> {
-    let f = Fields { v: vc, defaults: SIGLIP };
-    let (h, i, l, p, img, c) = (
-        f.u64("hidden_size")?,
-        f.u64("intermediate_size")?,
-        f.u64("num_hidden_layers")?,
-        f.u64("patch_size")?,
-        f.u64("image_size")?,
-        f.u64("num_channels")?,
-    );
-    let positions = (img / p) * (img / p);
-    let layer = vit_layer(h, i);
-    Ok(c * p * p * h + h + positions * h + l * layer + 2 * h)
 }
 
 /// PixtralVisionModel: patch conv without bias, `ln_pre` RMSNorm, per layer two RMSNorms,

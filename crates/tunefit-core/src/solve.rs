@@ -160,9 +160,7 @@ pub fn max_seq(s: &Settings, vram: u64) -> Option<u32> {
 /// The shortest sequence the query's samples can have: their images' visual tokens (1 without).
 pub fn min_seq(s: &Settings) -> u32 {
     let q = s.query;
-    let tw = s.arch.layout.tower;
-    let (w, h) = tw.image(q.image_res);
-    (q.images as u64 * tw.tokens(w, h)).clamp(1, u32::MAX as u64) as u32
+    (q.images as u64 * s.arch.layout.tower.per_image(q.image_res).tokens).clamp(1, u32::MAX as u64) as u32
 }
 
 /// Fewest GPUs (multiples of tp, same nodes rule: 8 per node) under the query's sharding.

@@ -38,9 +38,7 @@ pub(super) fn check(q: &Query, a: &Architecture) -> Result<(), Error> {
     if q.images > 0 {
         // The processor writes each image's visual tokens into the sequence (Qwen2-VL's
         // `<|image_pad|>` repeated, Gemma 3's 256 soft tokens), which `seq` caps.
-        let tw = &a.layout.tower;
-        let (w, h) = tw.image(q.image_res);
-        let per_image = tw.tokens(w, h);
+        let per_image = a.layout.tower.per_image(q.image_res).tokens;
         if per_image * q.images as u64 > q.seq as u64 {
             return Err(Error::Refused(Refusal::VisualTokensOverSeq { images: q.images, per_image, seq: q.seq }));
         }

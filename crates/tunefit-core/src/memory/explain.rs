@@ -31,15 +31,14 @@ pub(super) fn model_info(r: &Run, preset: Option<&'static Preset>) -> ModelInfo 
 /// Notes on the architecture itself: a frozen vision tower, a guessed shape.
 pub(super) fn notes(r: &Run, warnings: &mut Vec<Warning>) {
     let (a, q) = (&r.a, r.q);
-    let tw = &a.layout.tower;
-    if q.images > 0 && tw.layers > 0 {
-        let (w, h) = tw.sides_of(tw.image(q.image_res));
+    if let Some(tw) = a.layout.described_tower().filter(|_| q.images > 0) {
+        let i = tw.per_image(q.image_res);
         warnings.push(Warning::VisionImages {
             images: q.images,
-            w,
-            h,
-            patches: tw.patches(w, h),
-            tokens: tw.tokens(w, h),
+            w: i.w,
+            h: i.h,
+            patches: i.patches,
+            tokens: i.tokens,
             training: q.tower,
             quantized: super::states::tower_quantized(r) > 0.0,
         });
@@ -121,11 +120,10 @@ fn why_large(run: &Run, m: &MemoryBreakdown, term: &str, saving: f64, tower: f64
         // The vision tower's own pass counts in the overhead when it is the run's peak: above
         // the step and the save both, so it is said first.
         "overhead" if share(m.overhead) && tower > 0.0 => {
-            let tw = &run.a.layout.tower;
-            let (w, h) = tw.sides_of(tw.image(q.image_res));
+            let tw = run.a.layout.tower;
             Some(Phrase::WhyVisionTower {
                 images: q.images as u64 * q.batch as u64,
-                patches: tw.patches(w, h),
+                patches: tw.per_image(q.image_res).patches,
                 resized: tw.fixed > 0,
                 eager: r.attn == crate::query::Attention::Eager,
                 trains: q.tower != crate::query::TowerTraining::Frozen,

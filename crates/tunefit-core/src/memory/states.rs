@@ -171,15 +171,11 @@ pub(super) fn states(r: &Run, warn: &mut Vec<Warning>) -> Result<States, Error> 
 /// its blocks' linears and the projector's, unless the framework keeps them in 16 bits
 /// (`Resolved::tower_quant`) or the tower trains in full.
 pub(super) fn tower_quantized(r: &Run) -> f64 {
-    let (q, tw) = (r.q, &r.a.layout.tower);
-    if q.method == Method::Qlora
-        && r.res.tower_quant
-        && q.tower != TowerTraining::Full
-        && r.a.layout.vision_params > 0
-        && tw.layers > 0
-    {
-        (tw.linear_params() + tw.projector_linears).min(r.a.layout.vision_params) as f64
-    } else {
-        0.0
+    let q = r.q;
+    match r.a.layout.described_tower() {
+        Some(tw) if q.method == Method::Qlora && r.res.tower_quant && q.tower != TowerTraining::Full => {
+            (tw.linear_params() + tw.projector_linears).min(r.a.layout.vision_params) as f64
+        }
+        _ => 0.0,
     }
 }

@@ -93,16 +93,13 @@ pub fn trainable(a: &Architecture, q: &Query) -> Result<Trainable, Error> {
 /// projector (LLaMA-Factory's `freeze_vision_tower: false` with `freeze_multi_modal_projector:
 /// false`; ms-swift's `--freeze_vit false --freeze_aligner false`).
 fn tower(a: &Architecture, q: &Query, t: &mut Trainable) -> Result<(), Error> {
-    let tw = &a.layout.tower;
     if q.tower == TowerTraining::Frozen && q.images == 0 {
         return Ok(());
     }
-    if a.layout.vision_params == 0 {
-        return Err(Error::Refused(Refusal::NoVisionTower { vision: false }));
-    }
-    if tw.layers == 0 {
-        return Err(Error::Refused(Refusal::NoVisionTower { vision: true }));
-    }
+    let Some(tw) = a.layout.described_tower() else {
+        // Loaded but known by its size only (Llama 4, Pixtral), or no tower at all.
+        return Err(Error::Refused(Refusal::NoVisionTower { vision: a.layout.vision_params > 0 }));
+    };
     if q.tower != TowerTraining::Frozen && (q.images == 0 || q.method == Method::Freeze) {
         return Err(Error::Refused(Refusal::TowerTrainsWithout { images: q.images }));
     }

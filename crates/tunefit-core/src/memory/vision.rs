@@ -23,12 +23,11 @@ pub(crate) struct TowerPass {
 /// checkpointing (its blocks are `GradientCheckpointingLayer`s, so
 /// `gradient_checkpointing_enable` reaches them), with the language model's kernels.
 pub(super) fn tower(r: &Run, block: &Block) -> TowerPass {
-    let (q, tw) = (r.q, &r.a.layout.tower);
-    if q.images == 0 || tw.layers == 0 || r.a.layout.vision_params == 0 {
+    let q = r.q;
+    let Some(tw) = r.a.layout.described_tower().filter(|_| q.images > 0) else {
         return TowerPass::default();
-    }
-    let (w, h) = tw.image(q.image_res);
-    let patches = tw.patches(w, h) as f64;
+    };
+    let patches = tw.per_image(q.image_res).patches as f64;
     let images = q.batch as f64 * q.images as f64;
     let tokens = images * patches;
     let b = Block {

@@ -67,12 +67,10 @@ pub struct TowerFlops {
 
 impl TowerFlops {
     pub fn of(q: &Query, arch: &crate::arch::Architecture) -> TowerFlops {
-        let tw = &arch.layout.tower;
-        if q.images == 0 || tw.layers == 0 || arch.layout.vision_params == 0 {
+        let Some(tw) = arch.layout.described_tower().filter(|_| q.images > 0) else {
             return TowerFlops::default();
-        }
-        let (w, h) = tw.image(q.image_res);
-        let patches = tw.patches(w, h) as f64;
+        };
+        let patches = tw.per_image(q.image_res).patches as f64;
         let per_token = q.images as f64 / q.seq.max(1) as f64;
         let layers = tw.layers as f64;
         let full_layers = (tw.full_attn_layers as f64).min(layers);
