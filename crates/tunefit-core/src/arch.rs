@@ -452,6 +452,23 @@ impl Layout {
         (self.vision_params > 0 && self.tower.layers > 0).then_some(self.tower)
     }
 
+    /// The tower's trainable parameters under `training`: LoRA at `rank` on its blocks'
+    /// linears `targets` names, or the whole tower and projector (the memory's trainable
+    /// count and the time model's both read it).
+    pub fn tower_trainable(
+        &self,
+        training: crate::query::TowerTraining,
+        rank: u64,
+        targets: crate::query::Targets,
+    ) -> u64 {
+        use crate::query::TowerTraining as T;
+        match (training, self.described_tower()) {
+            (T::Lora, Some(tw)) => tw.lora_params(rank, targets),
+            (T::Full, Some(_)) => self.vision_params,
+            _ => 0,
+        }
+    }
+
     pub const UNIFORM: Layout = Layout {
         dense_layers: 0,
         dense_ffn: 0,

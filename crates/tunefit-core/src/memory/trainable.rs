@@ -107,16 +107,16 @@ fn tower(a: &Architecture, q: &Query, t: &mut Trainable) -> Result<(), Error> {
         return Err(Error::Refused(Refusal::ImagesModelParallel { tp: q.tp, pp: q.pp, cp: q.cp }));
     }
     let linears = tw.block_linears();
+    let (r, trained) = (q.rank as u64, a.layout.tower_trainable(q.tower, q.rank as u64, q.targets));
     match q.tower {
         TowerTraining::Frozen => {}
         TowerTraining::Lora => {
-            let r = q.rank as u64;
-            t.adapter += tw.lora_params(r, q.targets);
+            t.adapter += trained;
             t.adafactor_elems += tw.layers * linears.iter().map(|(i, o)| 2 * r + i + o).sum::<u64>();
             t.largest_tensor = t.largest_tensor.max(r * tw.ffn.max(3 * tw.hidden));
         }
         TowerTraining::Full => {
-            t.base += a.layout.vision_params;
+            t.base += trained;
             let matrices = tw.layers * linears.iter().map(|(i, o)| i + o).sum::<u64>();
             t.adafactor_elems += matrices + a.layout.vision_params.saturating_sub(tw.linear_params());
             // The largest of a block's linears and a merger's first (2×2 patches wide, square).

@@ -88,7 +88,7 @@ impl TowerFlops {
             trains: q.tower != TowerTraining::Frozen,
             full: q.tower == TowerTraining::Full,
             params: (tw.linear_params() + tw.projector_linears) as f64,
-            trainable: 0.0,
+            trainable: arch.layout.tower_trainable(q.tower, q.rank as u64, q.targets) as f64,
         }
     }
 
@@ -143,14 +143,6 @@ impl FlopShape {
         let gated = matches!(arch.mlp, crate::arch::MlpKind::Gated);
         // The tower's adapters and weights run on its patches, in `tower`, not on every token.
         let tower = TowerFlops::of(q, arch);
-        let tower = TowerFlops {
-            trainable: match q.tower {
-                TowerTraining::Lora => arch.layout.tower.lora_params(q.rank as u64, q.targets) as f64,
-                TowerTraining::Full => arch.layout.vision_params as f64,
-                TowerTraining::Frozen => 0.0,
-            },
-            ..tower
-        };
         FlopShape {
             total: params as f64,
             active: params as f64 * active_ratio,
