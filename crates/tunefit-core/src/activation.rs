@@ -170,8 +170,11 @@ impl Block {
         let qkv_in_shared = self.full || (self.lora_input_cast_bytes == 0.0 && !self.lora_dropout && qkv_in);
         let mut attn = 0.0;
         // One 16-bit norm output shared by q, k and v; under autocast with trainable weights
-        // each projection keeps its own cast of the fp32 norm output (fused qkv: one).
-        let qkv_casts = if self.autocast && self.full && !a.quirks.fused_qkv { 3.0 } else { 1.0 };
+        // each projection keeps its own cast of the fp32 norm output. One fused linear, in the
+        // checkpoint or the framework's model code (litgpt's `attn`, torchvision's
+        // `in_proj_weight`), casts once.
+        let qkv_casts =
+            if self.autocast && self.full && !(a.quirks.fused_qkv || self.fused_qkv_linear) { 3.0 } else { 1.0 };
         if qkv_in_shared || quant_keep {
             attn += e * h * qkv_casts;
         }

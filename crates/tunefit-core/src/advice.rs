@@ -216,7 +216,7 @@ impl FitCache<'_> {
             return *d;
         }
         // `gpus` is the run's total: `count` per instance on every instance.
-        let q = self.s.query;
+        let q = &*self.s.query;
         let d = if count * instances == q.gpus && instances == q.nodes {
             Some(self.base.memory.device)
         } else {
@@ -243,7 +243,7 @@ pub fn rank_with(
     offers: &[Offer],
     extra_providers: &[Provider],
 ) -> Result<CostReport, Error> {
-    let q = s.query;
+    let q = &*s.query;
     let provider_of = |id: &str| extra_providers.iter().find(|p| p.id == id).or_else(|| dataset::provider(id));
     if q.provider.as_deref().is_some_and(|p| extra_providers.iter().any(|e| e.id == p)) {
         validate(&Query { provider: None, ..q.clone() })?;
@@ -559,7 +559,7 @@ fn cautions(q: &Query, all: &[RankedOffer], c: &RankedOffer) -> Vec<Warning> {
 /// The `time` figure for the query: on the named GPU (`gpu`, `gpus` × `nodes`), else on the
 /// cheapest offer's configuration.
 pub fn time_for(s: &Settings, est: &Estimate, cost: Option<&CostReport>) -> Option<TimeEstimate> {
-    let q = s.query;
+    let q = &*s.query;
     let shape = FlopShape::of(s, est.model.params, est.model.trainable_params);
     let provider = match (&q.gpu, cost.and_then(|c| c.cheapest.as_ref())) {
         (Some(_), _) => q.provider.as_deref().and_then(dataset::provider),

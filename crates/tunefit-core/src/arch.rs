@@ -107,6 +107,46 @@ pub struct Layout {
     pub shared_gate: bool,
     /// Blocks whose token mixer is linear attention instead (Qwen3-Next's Gated DeltaNet).
     pub linear_attn: LinearAttn,
+    /// An image encoder's input (ViT, CLIP's and SigLIP's vision models): its sequence is the
+    /// image's patches, so `image_res` decides it; `None` for a model that reads tokens.
+    pub image: Option<&'static ImageInput>,
+}
+
+/// What an image encoder trained on its own reads (transformers `ViTEmbeddings`,
+/// `CLIPVisionEmbeddings`, `SiglipVisionEmbeddings`; torchvision `VisionTransformer`): the
+/// image cut by one convolution into `patch`-pixel squares, a token each, behind a learned
+/// class token where the family has one, plus learned positions for the side it was trained
+/// at (interpolated for other sides: transformers' `interpolate_pos_encoding`). The encoder's
+/// blocks are the architecture's layers (`encoder_only`); `vocab` is the classifier's labels
+/// (`ViTForImageClassification.classifier`, `nn.Linear(hidden, num_labels)`), 0 for none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct ImageInput {
+    /// Pixels per patch side.
+    pub patch: u64,
+    /// The side the checkpoint was trained at: its position table and the default image.
+    pub side: u64,
+    /// A learned class token ahead of the patches (ViT, CLIP); SigLIP pools without one.
+    pub cls: bool,
+    /// The patch convolution has a bias (ViT, SigLIP); CLIP's has none.
+    pub conv_bias: bool,
+    /// LayerNorms outside the blocks: ViT's and SigLIP's final one, CLIP's pre- and post-norm.
+    pub norms: u64,
+}
+
+impl ImageInput {
+    /// Tokens one image becomes at `res` (the trained side when unset): the convolution's
+    /// output, each side's pixels over the patch rounded down, plus the class token.
+    pub fn tokens(&self, res: Option<crate::query::ImageSize>) -> u64 {
+        let (w, h) = res.map_or((self.side, self.side), |r| (u64::from(r.w), u64::from(r.h)));
+        (w / self.patch) * (h / self.patch) + u64::from(self.cls)
+    }
+    /// Parameters ahead of the blocks at width `hidden`: the patch convolution over three
+    /// channels, the class token and the position table of the trained side.
+    pub fn embedding_params(&self, hidden: u64) -> u64 {
+        let conv = 3 * self.patch * self.patch * hidden + if self.conv_bias { hidden } else { 0 };
+        let side = self.side / self.patch;
+        conv + u64::from(self.cls) * hidden + (side * side + u64::from(self.cls)) * hidden
+    }
 }
 
 /// A multimodal checkpoint's vision encoder as its blocks run: a ViT over the image's patches
@@ -482,6 +522,7 @@ impl Layout {
         attn_gate: false,
         shared_gate: false,
         linear_attn: LinearAttn { layers: 0, key_heads: 0, key_dim: 0, value_heads: 0, value_dim: 0, conv: 0 },
+        image: None,
     };
 }
 
@@ -716,7 +757,13 @@ impl Architecture {
         }
         let lm_head = if self.tied || self.encoder_only { 0 } else { v * h + if self.lm_head_bias { v } else { 0 } };
         let pooler = if self.encoder_only { h * h + h } else { 0 };
-        let head_extra = if self.encoder_only { pooler } else { self.norm_params() };
+        let mut head_extra = if self.encoder_only { pooler } else { self.norm_params() };
+        if let Some(img) = lay.image {
+            // No token table: the patch convolution, class token and positions; after the
+            // blocks, the family's norms and the classifier (with its bias), no pooler.
+            embedding = img.embedding_params(h);
+            head_extra = img.norms * self.norm_params() + v * h + v;
+        }
         // Largest module with its own parameters (recurse=False): the token embedding or LM
         // head in every LLM; a single expert projection could only win for absurd shapes.
         let linear_max = [h * self.q_dim(), h * self.ffn, h * lay.dense_ffn].into_iter().max().unwrap_or(0);
@@ -978,7 +1025,7 @@ impl Architecture {
             || self.layers == 0
             || self.head_dim == 0
             || self.ffn == 0
-            || self.vocab == 0
+            || (self.vocab == 0 && self.layout.image.is_none())
         {
             return Err(crate::diag::Error::Refused(crate::diag::Refusal::ArchZero));
         }

@@ -5,7 +5,7 @@
 //! reference notes, 2026-12). Each preset's `published` count is the number its model card or
 //! a machine log reports; `tests/catalog.rs` checks that the fields reproduce it exactly.
 
-use crate::arch::{Architecture, Layout, MlpKind, NormKind, Quirks, QwenGeneration, QwenVision, Tower};
+use crate::arch::{Architecture, ImageInput, Layout, MlpKind, NormKind, Quirks, QwenGeneration, QwenVision, Tower};
 
 /// One preset model.
 #[derive(Debug, Clone)]
@@ -304,6 +304,38 @@ const fn bert(layers: u64, hidden: u64, heads: u64) -> Architecture {
 /// — plus the projector 4096×5120, 20,971,520), the same in Scout and Maverick.
 const LLAMA4_VISION: u64 = 871_932_416;
 
+/// A vision transformer trained on its own (`encoder_only`, sequence = the image's patches):
+/// GPT-2's pre-norm block with biases everywhere and separate q, k, v (transformers
+/// `ViTLayer`, `CLIPEncoderLayer`, `SiglipEncoderLayer`), exact GELU (one saved input), no
+/// dropout (every checkpoint here has p = 0, which PyTorch's `dropout` returns unmasked),
+/// `labels` classifier outputs, and `image` for what comes before and after the blocks.
+const fn vit(layers: u64, hidden: u64, heads: u64, ffn: u64, labels: u64, image: &'static ImageInput) -> Architecture {
+    let mut a = gpt2(layers, hidden, heads);
+    a.ffn = ffn;
+    a.vocab = labels;
+    a.tied = false;
+    a.positions = 0;
+    a.dropout = false;
+    a.encoder_only = true;
+    a.quirks =
+        Quirks { act_extra_saves: 0, fused_qkv: false, softcap: false, norm_fp32_scale: false, softmax_fp32: false };
+    a.layout.image = Some(image);
+    a
+}
+/// CLIP's `quick_gelu` (`x * sigmoid(1.702 x)` in elementwise ops) keeps the sigmoid's
+/// output beside its input.
+const fn quick_gelu(mut a: Architecture) -> Architecture {
+    a.quirks.act_extra_saves = 1;
+    a
+}
+/// transformers `ViTConfig` (patch 16 or 14, class token, conv bias, a final LayerNorm).
+const VIT_16_224: ImageInput = ImageInput { patch: 16, side: 224, cls: true, conv_bias: true, norms: 1 };
+const VIT_14_224: ImageInput = ImageInput { patch: 14, side: 224, cls: true, conv_bias: true, norms: 1 };
+/// `CLIPVisionEmbeddings`: a bias-free patch convolution; `pre_layrnorm` and `post_layernorm`.
+const CLIP_14_224: ImageInput = ImageInput { patch: 14, side: 224, cls: true, conv_bias: false, norms: 2 };
+/// `SiglipVisionEmbeddings`: no class token; `post_layernorm`.
+const SIGLIP_14_384: ImageInput = ImageInput { patch: 14, side: 384, cls: false, conv_bias: true, norms: 1 };
+
 macro_rules! p {
     ($id:literal, $name:literal, $fam:literal, $pub:expr, $repo:literal, $a:expr) => {
         Preset { id: $id, name: $name, family: $fam, published: $pub, repo: $repo, arch: $a }
@@ -350,7 +382,13 @@ const fn deepseek_v3() -> Architecture {
 // page's wasm carries it as bytes. Published totals are the checkpoints' safetensors totals
 // (Hugging Face API `safetensors.total`, as copied in public files, read 2026-12); model
 // cards round them.
-const N_PRESETS: usize = 65;
+/// transformers 5.23.0 built on the meta device from each checkpoint's config:
+/// `ViTModel(config, add_pooling_layer=False)` (632,404,480 with the pooler the in21k
+/// checkpoint stores) and `SiglipVisionModel` with `vision_use_head=False` (428,225,600 with
+/// the head, the checkpoint's vision tower).
+const VIT_H_PARAMS: u64 = 630_764_800;
+const SIGLIP_SO400M_PARAMS: u64 = 412_987_248;
+const N_PRESETS: usize = 70;
 static PRESETS: [Preset; N_PRESETS] = [
     // Qwen3 (model_type qwen3 / qwen3_moe; per-head q/k RMSNorm, no biases, head_dim 128
     // whatever hidden/heads is). 0.6B: the checkpoint stores a copy of the tied
@@ -863,6 +901,57 @@ static PRESETS: [Preset; N_PRESETS] = [
     p!("gpt2-medium", "GPT-2 Medium", "GPT-2", 354_823_168, "openai-community/gpt2-medium", gpt2(24, 1024, 16)),
     p!("gpt2-large", "GPT-2 Large", "GPT-2", 774_030_080, "openai-community/gpt2-large", gpt2(36, 1280, 20)),
     p!("gpt2-xl", "GPT-2 XL", "GPT-2", 1_557_611_200, "openai-community/gpt2-xl", gpt2(48, 1600, 25)),
+    // Vision encoders (#21): the ImageNet-1k classifiers count their 1000-label head, which
+    // `vocab` sets (vocab=10 for a 10-class fine-tune); the others are the backbone alone.
+    // ViTForImageClassification google/vit-{base,large}-patch16-224, equal to torchvision's
+    // published vit_b_16 / vit_l_16 `num_params` (torchvision/models/vision_transformer.py
+    // @0d80848b _COMMON_META/ViT_B_16_Weights, ViT_L_16_Weights).
+    p!(
+        "vit-b",
+        "ViT-B/16 (224)",
+        "Vision encoders",
+        86_567_656,
+        "google/vit-base-patch16-224",
+        vit(12, 768, 12, 3072, 1000, &VIT_16_224)
+    ),
+    p!(
+        "vit-l",
+        "ViT-L/16 (224)",
+        "Vision encoders",
+        304_326_632,
+        "google/vit-large-patch16-224",
+        vit(24, 1024, 16, 4096, 1000, &VIT_16_224)
+    ),
+    // ViTModel(add_pooling_layer=False) of google/vit-huge-patch14-224-in21k's config: what
+    // ViTForImageClassification keeps of the checkpoint (its pooler is dropped).
+    p!(
+        "vit-h",
+        "ViT-H/14 (224, in21k)",
+        "Vision encoders",
+        VIT_H_PARAMS,
+        "google/vit-huge-patch14-224-in21k",
+        vit(32, 1280, 16, 5120, 0, &VIT_14_224)
+    ),
+    // CLIPVisionModel of openai/clip-vit-large-patch14 (303,179,776, the checkpoint's vision
+    // tower without its projection).
+    p!(
+        "clip-vit-l",
+        "CLIP ViT-L/14 vision (224)",
+        "Vision encoders",
+        303_179_776,
+        "openai/clip-vit-large-patch14",
+        quick_gelu(vit(24, 1024, 16, 4096, 0, &CLIP_14_224))
+    ),
+    // SiglipVisionModel of google/siglip-so400m-patch14-384 without its attention-pooling head
+    // (`vision_use_head=False`, as SiglipForImageClassification builds it).
+    p!(
+        "siglip-so400m",
+        "SigLIP So400m/14 vision (384)",
+        "Vision encoders",
+        SIGLIP_SO400M_PARAMS,
+        "google/siglip-so400m-patch14-384",
+        vit(27, 1152, 16, 4304, 0, &SIGLIP_14_384)
+    ),
     // BERT (BertModel with pooler; a 2-label classifier adds 2,050).
     p!(
         "bert-base-uncased",
@@ -904,8 +993,15 @@ pub fn describes_tower(q: &crate::query::Query) -> bool {
         && q.model.as_deref().and_then(preset).is_some_and(|p| p.arch.layout.described_tower().is_some())
 }
 
+/// The query's model is an image encoder (a `vit-l`, `clip-vit-l`, ...): its sequence is the
+/// image's patches, so `image_res` applies and `seq`, `images` and the tower's keys do not.
+pub fn is_image_encoder(q: &crate::query::Query) -> bool {
+    q.params.is_none() && q.model.as_deref().and_then(preset).is_some_and(|p| p.arch.layout.image.is_some())
+}
+
 /// After the model changed: the images and the tower's keys go back to their defaults unless
 /// the new model prices them, so that no key the page no longer shows can refuse the query.
+/// An image encoder prices no tower, so it starts from the side it was trained at.
 pub fn drop_unpriced_images(q: &mut crate::query::Query) {
     if !describes_tower(q) {
         q.images = 0;

@@ -39,6 +39,7 @@ pub enum Gives {
     Qlora,
     MoreGpus,
     ShorterSeq,
+    SmallerImages,
 }
 
 impl Gives {
@@ -68,6 +69,7 @@ impl Gives {
                 "shard weights, gradients and optimizer states over more GPUs (FSDP): more GPUs to rent"
             }
             (Lang::En, G::ShorterSeq) => "shorter sequences: longer samples are cut or split",
+            (Lang::En, G::SmallerImages) => "the side the checkpoint was trained at: fewer patches, less detail",
             (Lang::Ru, G::HostStateDict) => {
                 "собирать state dict чекпоинта в памяти CPU (FullStateDictConfig(offload_to_cpu=True, rank0_only=True); StateDictOptions(full_state_dict=True, cpu_offload=True)): тот же чекпоинт"
             }
@@ -93,6 +95,7 @@ impl Gives {
                 "шардировать веса, градиенты и состояния оптимизатора по большему числу GPU (FSDP): арендовать больше GPU"
             }
             (Lang::Ru, G::ShorterSeq) => "последовательности короче: длинные примеры обрезаются или делятся",
+            (Lang::Ru, G::SmallerImages) => "размер, на котором обучен чекпойнт: меньше патчей, меньше деталей",
         }
     }
 }
@@ -101,7 +104,7 @@ impl Gives {
 /// the query those keys make (derived from the keys, so the page's click applies exactly what
 /// was evaluated).
 fn candidates(s: &Settings, vram: u64) -> Vec<(String, Query, Gives)> {
-    let (q, r) = (s.query, s.resolved);
+    let (q, r) = (&*s.query, s.resolved);
     let mut out: Vec<(String, Query, Gives)> = Vec::new();
     let mut push = |set: String, note: Gives| {
         let mut c = q.clone();
@@ -138,7 +141,13 @@ fn candidates(s: &Settings, vram: u64) -> Vec<(String, Query, Gives)> {
     if !q.optim.is_bnb_8bit() && q.optim != Optimizer::Sgd {
         push("optim=adamw-8bit".into(), Gives::Adam8bit);
     }
-    if q.framework != Framework::Unsloth && q.gpus == 1 && matches!(q.method, Method::Lora | Method::Qlora) {
+    // Unsloth patches language models (and the VLMs' towers), not an image classifier.
+    let image = s.arch.layout.image;
+    if q.framework != Framework::Unsloth
+        && q.gpus == 1
+        && matches!(q.method, Method::Lora | Method::Qlora)
+        && image.is_none()
+    {
         push("framework=unsloth&precision=bf16-true".into(), Gives::Unsloth);
     }
     match q.method {
@@ -153,6 +162,13 @@ fn candidates(s: &Settings, vram: u64) -> Vec<(String, Query, Gives)> {
             let nodes = if q.nodes != 1 { "&nodes=1" } else { "" };
             push(format!("gpus={n}{nodes}&shard={shard}"), Gives::MoreGpus);
         }
+    }
+    // An image encoder's sequence is its image: back to the side it was trained at.
+    if let Some(img) = image {
+        if img.tokens(q.image_res) > img.tokens(None) {
+            push(format!("image_res={}", img.side), Gives::SmallerImages);
+        }
+        return out;
     }
     // The longest sequence that fits with the band, when shorter than the person's.
     let floor = crate::solve::min_seq(s);

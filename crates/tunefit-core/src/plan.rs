@@ -121,7 +121,7 @@ fn risk(q: &Query) -> u32 {
 /// Candidate settings around the person's own: a few values per setting a person would
 /// change, combined.
 fn candidates(s: &Settings) -> Vec<Query> {
-    let q = s.query;
+    let q = &*s.query;
     let mut methods = vec![q.method];
     for m in [Method::Lora, Method::Qlora] {
         if !methods.contains(&m) {

@@ -52,7 +52,7 @@ pub fn evaluate(q: &Query) -> Result<Report, Error> {
         None => None,
     };
     let cost = crate::advice::rank(&s, &est)?;
-    finish(&s, est, fit, cost)
+    finish(q, &s, est, fit, cost)
 }
 
 /// Adds the fixes for the chosen GPU (crate::fix) to a report of `q`, their notes in English.
@@ -198,10 +198,13 @@ pub fn evaluate_with_read_prices(q: &Query, prices: &crate::prices::PriceBook) -
     let market = prices.market();
     let mut cost = crate::advice::rank_with(&s, &est, &market.offers, &market.providers)?;
     cost.warnings.extend(market.warnings);
-    finish(&s, est, fit, cost)
+    finish(q, &s, est, fit, cost)
 }
 
+/// `given` is the person's query, echoed as they wrote it (an image encoder's settings carry
+/// its image's tokens as `seq`).
 fn finish(
+    given: &Query,
     s: &Settings,
     est: crate::memory::Estimate,
     fit: Option<Fit>,
@@ -209,7 +212,7 @@ fn finish(
 ) -> Result<Report, Error> {
     let time = crate::advice::time_for(s, &est, Some(&cost));
     Ok(Report {
-        query: s.query.to_query_string(),
+        query: given.to_query_string(),
         model: est.model,
         memory: est.memory,
         fit,

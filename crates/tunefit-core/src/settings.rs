@@ -3,6 +3,8 @@
 //! these settings, so they agree on what runs (checkpointing, attention, loss, packing, ...);
 //! only this file calls `framework::resolve`.
 
+use std::borrow::Cow;
+
 use crate::arch::Architecture;
 use crate::catalog::Preset;
 use crate::diag::Error;
@@ -12,7 +14,9 @@ use crate::query::Query;
 /// The query with its architecture and the framework's resolved behaviour.
 #[derive(Clone)]
 pub struct Settings<'q> {
-    pub query: &'q Query,
+    /// The query as the models read it: the person's, except that an image encoder's sequence
+    /// is its image's tokens (`image_res` decides it; `seq` has no meaning of its own there).
+    pub query: Cow<'q, Query>,
     /// The architecture as the checkpoint describes it (preset, inferred or overridden).
     pub arch: Architecture,
     /// The preset, when the architecture is one unchanged.
@@ -31,7 +35,11 @@ impl<'q> Settings<'q> {
     /// Resolves `q`; an unknown model or an impossible architecture is an error naming its key.
     pub fn resolve(q: &'q Query) -> Result<Settings<'q>, Error> {
         let (arch, preset) = architecture(q)?;
-        Ok(Settings { query: q, arch, preset, resolved: framework::resolve(q), cache_excess: None })
+        let query = match arch.layout.image.map(|img| img.tokens(q.image_res).clamp(1, u64::from(u32::MAX)) as u32) {
+            Some(tokens) if tokens != q.seq => Cow::Owned(Query { seq: tokens, ..q.clone() }),
+            _ => Cow::Borrowed(q),
+        };
+        Ok(Settings { query, arch, preset, resolved: framework::resolve(q), cache_excess: None })
     }
 
     /// The same settings for `q`, a variant of this query in micro-batch, sequence length or
@@ -40,13 +48,13 @@ impl<'q> Settings<'q> {
     /// the replay's cache share carries over unless the variant crosses from one GPU to several.
     pub fn variant<'v>(&self, q: &'v Query) -> Settings<'v> {
         Settings {
-            query: q,
+            query: Cow::Borrowed(q),
             arch: self.arch.clone(),
             preset: self.preset,
             resolved: self.resolved,
             // One GPU against several changes what the allocator caches (FSDP's gradients on
             // the reduce-scatter stream, DDP's buckets): a variant across that line replays.
-            cache_excess: self.cache_excess.filter(|_| several(self.query) == several(q)),
+            cache_excess: self.cache_excess.filter(|_| several(&self.query) == several(q)),
         }
     }
 }

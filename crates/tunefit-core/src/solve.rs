@@ -98,7 +98,7 @@ impl<'s, 'q> Variants<'s, 'q> {
     /// Replays the query unless its settings carry its share already.
     pub fn of(s: &'s Settings<'q>) -> Self {
         let own = s.cache_excess.or_else(|| crate::memory::estimate(s).ok().map(|e| e.cache_excess));
-        Variants { s, shares: own.map(|k| (crate::settings::several(s.query), k)).into_iter().collect() }
+        Variants { s, shares: own.map(|k| (crate::settings::several(&s.query), k)).into_iter().collect() }
     }
 
     /// Device memory of `q`, a variant of the settings' query.
@@ -139,7 +139,7 @@ fn largest(from: u32, hi: u32, mut fits: impl FnMut(u32) -> bool) -> Option<u32>
 /// Largest micro-batch at the query's sequence length.
 pub fn max_batch(s: &Settings, vram: u64) -> Option<u32> {
     let mut variants = Variants::of(s);
-    let mut q2 = s.query.clone();
+    let mut q2 = s.query.clone().into_owned();
     largest(1, 65_536, |b| {
         q2.batch = b;
         variants.device(&q2).is_some_and(|d| d <= vram)
@@ -148,9 +148,13 @@ pub fn max_batch(s: &Settings, vram: u64) -> Option<u32> {
 
 /// Longest sequence at the query's micro-batch, from the shortest that holds its images'
 /// visual tokens (`min_seq`).
+/// None for an image encoder, whose sequence is its image (`image_res`), not a length to choose.
 pub fn max_seq(s: &Settings, vram: u64) -> Option<u32> {
+    if s.arch.layout.image.is_some() {
+        return None;
+    }
     let mut variants = Variants::of(s);
-    let mut q2 = s.query.clone();
+    let mut q2 = s.query.clone().into_owned();
     largest(min_seq(s), 10_000_000, |n| {
         q2.seq = n;
         variants.device(&q2).is_some_and(|d| d <= vram)
@@ -159,14 +163,14 @@ pub fn max_seq(s: &Settings, vram: u64) -> Option<u32> {
 
 /// The shortest sequence the query's samples can have: their images' visual tokens (1 without).
 pub fn min_seq(s: &Settings) -> u32 {
-    let q = s.query;
+    let q = &*s.query;
     (q.images as u64 * s.arch.layout.tower.per_image(q.image_res).tokens).clamp(1, u32::MAX as u64) as u32
 }
 
 /// Fewest GPUs (multiples of tp, same nodes rule: 8 per node) under the query's sharding.
 pub fn min_gpus(s: &Settings, vram: u64) -> Option<u32> {
     let mut variants = Variants::of(s);
-    let q = s.query;
+    let q = &*s.query;
     let mut q2 = q.clone();
     let tp = q.tp.max(1);
     let mut fits = |n: u32| {

@@ -47,8 +47,8 @@ pub(super) struct Run<'a> {
 }
 
 impl<'a> Run<'a> {
-    pub fn new(s: &Settings<'a>, warnings: &mut Vec<Warning>) -> Result<Run<'a>, Error> {
-        let (q, res) = (s.query, s.resolved);
+    pub fn new(s: &'a Settings<'_>, warnings: &mut Vec<Warning>) -> Result<Run<'a>, Error> {
+        let (q, res) = (&*s.query, s.resolved);
         let mut a = s.arch.clone();
         // A framework that builds its own output projection holds a tied checkpoint untied.
         if res.profile.unties_embeddings && a.tied && !a.encoder_only {

@@ -131,7 +131,8 @@ fn tower(a: &Architecture, q: &Query, t: &mut Trainable) -> Result<(), Error> {
 /// embedding or LM-head targets trained in full.
 fn adapters(a: &Architecture, q: &Query, t: &mut Trainable) -> Result<(), Error> {
     let r = q.rank as u64;
-    let embed_rows = a.vocab * a.hidden;
+    // An image encoder has no token table; its `vocab` is the classifier's labels.
+    let embed_rows = if a.layout.image.is_some() { 0 } else { a.vocab * a.hidden };
     if q.rank as u64 > a.hidden {
         return Err(Error::Refused(Refusal::RankOverHidden { rank: q.rank, hidden: a.hidden }));
     }
@@ -163,6 +164,15 @@ fn adapters(a: &Architecture, q: &Query, t: &mut Trainable) -> Result<(), Error>
     if full > 0 {
         t.largest_tensor = t.largest_tensor.max(embed_rows);
         t.adafactor_elems += a.vocab + a.hidden;
+    }
+    if a.layout.image.is_some() && a.vocab > 0 {
+        // The classifier is new and trains in full beside the adapters: PEFT's
+        // image-classification guide passes `modules_to_save=["classifier"]` (its ViT-B/16
+        // with 101 labels prints 667,493 trainable: 589,824 LoRA weights and 77,669).
+        let head = a.vocab * a.hidden + a.vocab;
+        full += head;
+        t.adafactor_elems += a.vocab + a.hidden + a.vocab;
+        t.largest_tensor = t.largest_tensor.max(a.vocab * a.hidden);
     }
     t.base = full;
     Ok(())

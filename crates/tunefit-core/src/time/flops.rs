@@ -26,6 +26,9 @@ pub struct FlopShape {
     pub attn_layers: f64,
     /// Attention width heads·head_dim.
     pub attn_width: f64,
+    /// Each token attends only to those before it (a decoder): the kernels skip the masked
+    /// half of the scores. An encoder's (BERT, a ViT) attend to the whole sequence.
+    pub causal: bool,
     pub hidden: f64,
     pub kv_width: f64,
     /// MLP width a token passes through (gated MLPs: one of gate/up; MoE: routed experts').
@@ -110,7 +113,7 @@ impl TowerFlops {
 impl FlopShape {
     /// From the query's preset or inferred architecture, scaled to the memory model's counts.
     pub fn of(settings: &Settings, params: u64, trainable: u64) -> FlopShape {
-        let (q, arch) = (settings.query, &settings.arch);
+        let (q, arch) = (&*settings.query, &settings.arch);
         let total = arch.param_count().max(1) as f64;
         let active_ratio = (arch.active_params() as f64 / total).clamp(0.0, 1.0);
         // The memory model may count a few parameters differently (e.g. a pasted config);
@@ -150,6 +153,7 @@ impl FlopShape {
             layers: arch.layers as f64,
             attn_layers: (arch.layers - arch.linear_attn_blocks()) as f64,
             attn_width: (arch.heads * arch.head_dim) as f64,
+            causal: !arch.encoder_only,
             hidden: arch.hidden as f64,
             kv_width: arch.kv_dim() as f64,
             ffn_active: arch.active_ffn(),
@@ -201,7 +205,7 @@ fn passes(q: &Query, s: &FlopShape) -> (f64, f64) {
 /// `model_flops_per_token` counts them.
 /// Checkpointing is the resolved one, so memory and time agree on what is recomputed.
 pub fn flops_per_token(settings: &Settings, s: &FlopShape) -> f64 {
-    flops_per_token_with(settings.query, s, settings.resolved.ckpt)
+    flops_per_token_with(&settings.query, s, settings.resolved.ckpt)
 }
 
 pub fn flops_per_token_with(q: &Query, s: &FlopShape, ckpt: Checkpointing) -> f64 {
@@ -304,13 +308,13 @@ pub fn passes_executed(q: &Query, r: &Resolved, s: &FlopShape) -> Passes {
             });
     let gemm_flops = forwards * (fwd_lin + dora) + bwd_lin + dora + tower_gemm;
     let weight_reads = forwards * lin + reads_bwd + tower_reads;
-    let causal_fwd = 2.0 * s.attn_layers * s.attn_width * q.seq as f64;
+    let attn_fwd = if s.causal { 2.0 } else { 4.0 } * s.attn_layers * s.attn_width * q.seq as f64;
     // The per-op policy keeps the attention kernel's output: no attention recompute.
     let attn_recompute = match r.ckpt {
         Checkpointing::None | Checkpointing::Op => 0.0,
         _ => 1.0 / every,
     };
     let tower_attn = tw.attn * (tower_forwards + if tw.trains { 2.5 } else { 0.0 });
-    let attn_flops = causal_fwd * (1.0 + attn_recompute + 2.5 * backwards) + tower_attn;
+    let attn_flops = attn_fwd * (1.0 + attn_recompute + 2.5 * backwards) + tower_attn;
     Passes { gemm_flops, weight_reads, attn_flops, forwards, backwards }
 }

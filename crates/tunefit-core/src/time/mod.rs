@@ -135,7 +135,7 @@ pub fn timing(
     instances: u32,
     internode_gb_s: Option<f64>,
 ) -> Timing {
-    let (q, r) = (settings.query, settings.resolved);
+    let (q, r) = (&*settings.query, settings.resolved);
     let lay = Layout::new(q, count, instances);
     let (_, peak_lin, flagged) = kernels::linear_peak(q, g);
     let (_, peak16, _) = compute_peak(q.precision, g);

@@ -1,0 +1,125 @@
+//! Vision encoders trained on their own (ViT, CLIP's and SigLIP's vision models): the image's
+//! patches are the sequence (`image_res`), `vocab` is the classifier's labels
+//! (docs/memory-model.md "Vision encoders").
+use tunefit_core::diag::{Error, Refusal};
+use tunefit_core::settings::Settings;
+use tunefit_core::time::FlopShape;
+use tunefit_core::{evaluate, Query};
+
+fn q(s: &str) -> Query {
+    Query::parse(s).unwrap_or_else(|e| panic!("{s}: {e:?}"))
+}
+
+fn report(s: &str) -> tunefit_core::Report {
+    evaluate(&q(s)).unwrap_or_else(|e| panic!("{s}: {e:?}"))
+}
+
+fn seq_of(s: &str) -> u32 {
+    let query = q(s);
+    Settings::resolve(&query).unwrap().query.seq
+}
+
+#[test]
+fn an_images_tokens_are_its_patches_and_the_class_token() {
+    // ViT-L/16 at its trained 224: 14² patches and the class token.
+    assert_eq!(seq_of("model=vit-l"), 197);
+    // 384: 24² + 1; a side that is no multiple of 16 is cut as the convolution cuts it.
+    assert_eq!(seq_of("model=vit-l&image_res=384"), 577);
+    assert_eq!(seq_of("model=vit-l&image_res=250"), 15 * 15 + 1);
+    assert_eq!(seq_of("model=vit-l&image_res=320x160"), 20 * 10 + 1);
+    // ViT-H/14 and CLIP ViT-L/14 at 224: 16² + 1; SigLIP has no class token: 27² at 384.
+    assert_eq!(seq_of("model=vit-h"), 257);
+    assert_eq!(seq_of("model=clip-vit-l"), 257);
+    assert_eq!(seq_of("model=siglip-so400m"), 729);
+    // A language model keeps the person's sequence.
+    assert_eq!(seq_of("model=llama-3.1-8b&seq=4096&image_res=384"), 4096);
+}
+
+#[test]
+fn seq_means_nothing_to_an_image_encoder_and_the_link_keeps_what_was_written() {
+    let plain = report("model=vit-l&method=full&batch=32");
+    let with_seq = report("model=vit-l&method=full&batch=32&seq=8192");
+    assert_eq!(plain.memory.device, with_seq.memory.device);
+    assert_eq!(with_seq.query, q("model=vit-l&method=full&batch=32&seq=8192").to_query_string());
+}
+
+#[test]
+fn the_counts_are_transformers_and_peft_s() {
+    // PEFT's image-classification guide: google/vit-base-patch16-224-in21k with 101 labels,
+    // LoRA r=16 on query and value, modules_to_save=["classifier"]:
+    // "trainable params: 667493 || all params: 86466149" (85,876,325 before the adapters).
+    let r = report("model=vit-b&vocab=101&method=lora&rank=16&targets=q,v");
+    assert_eq!(r.model.params, 85_876_325);
+    assert_eq!(r.model.trainable_params, 667_493);
+    // A backbone without a classifier (CLIP's vision model) trains only its adapters.
+    let clip = report("model=clip-vit-l&method=lora&rank=16&targets=q,v");
+    assert_eq!(clip.model.trainable_params, 24 * 2 * 16 * (1024 + 1024));
+}
+
+#[test]
+fn memory_grows_with_the_image_and_the_batch() {
+    let at = |s: &str| report(&format!("model=vit-l&method=full&precision=bf16-true&{s}")).memory;
+    let (small, large) = (at("batch=16&image_res=224"), at("batch=16&image_res=384"));
+    // 577 tokens against 197: activations about three times as large (attention through SDPA
+    // keeps no s² scores).
+    let ratio = large.activations as f64 / small.activations as f64;
+    assert!((2.8..3.1).contains(&ratio), "{ratio}");
+    let double = at("batch=32&image_res=224");
+    let r = double.activations as f64 / small.activations as f64;
+    assert!((1.95..2.05).contains(&r), "{r}");
+}
+
+#[test]
+fn images_and_a_tower_belong_to_vision_language_models() {
+    for s in ["model=vit-l&images=1", "model=vit-l&tower=lora&images=1"] {
+        match evaluate(&q(s)) {
+            Err(Error::Refused(Refusal::NoVisionTower { .. })) => {}
+            other => panic!("{s}: {:?}", other.map(|r| r.memory.device)),
+        }
+    }
+}
+
+#[test]
+fn an_encoder_attends_to_the_whole_image() {
+    // The time model's kernels skip the masked half of a decoder's scores, not an encoder's.
+    let vit = q("model=vit-l");
+    let llm = q("model=llama-3.1-8b");
+    let shape = |query: &Query| FlopShape::of(&Settings::resolve(query).unwrap(), 1, 1);
+    assert!(!shape(&vit).causal);
+    assert!(shape(&llm).causal);
+    // A ViT-L/16 step at 384 px costs more than three times one at 224 (tokens ×2.9 and
+    // attention ×8.6): the longer images' attention is counted in full.
+    let step = |res: u32| {
+        report(&format!("model=vit-l&method=full&batch=64&image_res={res}&gpu=h100-sxm")).time.unwrap().step_s
+    };
+    let r = step(384) / step(224);
+    assert!(r > 2.9 && r < 4.0, "{r}");
+}
+
+#[test]
+fn no_sequence_to_solve_for_and_the_fix_is_the_trained_side() {
+    // ViT-H at 518 px does not fit a 24 GB card in fp32 at batch 64.
+    let r = tunefit_core::report::with_fixes(
+        report("model=vit-h&method=full&precision=fp32&batch=64&image_res=518&gpu=rtx-4090"),
+        &q("model=vit-h&method=full&precision=fp32&batch=64&image_res=518&gpu=rtx-4090"),
+    );
+    let fit = r.fit.as_ref().unwrap();
+    assert_eq!(fit.max_seq, None);
+    assert!(
+        r.fixes.iter().any(|f| f.set == "image_res=224"),
+        "{:?}",
+        r.fixes.iter().map(|f| &f.set).collect::<Vec<_>>()
+    );
+    assert!(!r.fixes.iter().any(|f| f.set.starts_with("seq=") || f.set.contains("framework=unsloth")));
+}
+
+#[test]
+fn a_model_change_starts_an_encoder_at_its_trained_side() {
+    let mut query = q("model=qwen2.5-vl-7b&images=2&image_res=1024&tower=lora");
+    query.model = Some("vit-l".into());
+    tunefit_core::catalog::drop_unpriced_images(&mut query);
+    assert_eq!((query.images, query.image_res), (0, None));
+    assert_eq!(query.tower, tunefit_core::query::TowerTraining::Frozen);
+    assert!(tunefit_core::catalog::is_image_encoder(&query));
+    assert!(evaluate(&query).is_ok());
+}
