@@ -6,7 +6,8 @@
 // `window.tunefit*` entries and the glue's exports are read by name. A file index.html pins
 // with `integrity` gets its new sha384, or the browser would refuse it.
 //
-// Each wasm module's imports get short names first (`renameImports`): wasm-bindgen names them
+// Each wasm module's imports get short names first (`renameImports`), and its
+// `target_features` section goes: wasm-bindgen names them
 // after the JavaScript they call plus a 16-digit hash (`__wbg_writeText_6b6a85b68a7dd3eb`), 151
 // of them in the page's module, written once in its import section and once as keys of the
 // glue's imports object; the hashes do not compress. The wasm's import section and the glue's
@@ -55,6 +56,12 @@ function renameImports(wasmName, glueName) {
     const id = wasm[o];
     const [size, body] = uleb(wasm, o + 1);
     const end = body + size;
+    // The linker's `target_features` record (which wasm features the objects were compiled
+    // with, for a later link step) is read by no browser: dropped, 148 bytes.
+    if (id === 0) {
+      const [nl, n] = uleb(wasm, body);
+      if (wasm.subarray(n, n + nl).toString('utf8') === 'target_features') { o = end; continue; }
+    }
     if (id !== 2) { parts.push(wasm.subarray(o, end)); o = end; continue; }
     let [count, p] = uleb(wasm, body);
     const entries = [leb(count)];

@@ -3,7 +3,7 @@
 //! Advanced disclosure (advanced.rs).
 
 use super::controls::Scale;
-use super::fields::{field, lora, only, section, slider, tower, Field, Kind};
+use super::fields::{field, lora, only, reads_tokens, section, sized_images, slider, tower, Field, Kind};
 use tunefit_core::query::Method;
 use tunefit_core::Query;
 
@@ -80,9 +80,9 @@ pub const METHOD: &[Field] = &[
 pub const RUN: &[Field] = &[
     section("run-section", |s| s.sec_run),
     slider("batch", "batch", |s| s.batch, |s| s.u_seqs, ranges::BATCH),
-    slider("seq", "seq", |s| s.seq, |s| s.u_tokens, ranges::SEQ),
+    only(slider("seq", "seq", |s| s.seq, |s| s.u_tokens, ranges::SEQ), reads_tokens),
     only(slider("images", "images", |s| s.images, |s| s.u_images, ranges::IMAGES), tower),
-    only(field("image-res", "image_res", |s| s.image_res, Kind::Text), tower),
+    only(field("image-res", "image_res", |s| s.image_res, Kind::Text), sized_images),
     slider("tokens", "tokens", |s| s.tokens, |s| s.u_tokens, ranges::TOKENS),
     slider("epochs", "epochs", |s| s.epochs, |s| s.u_count, ranges::EPOCHS),
 ];

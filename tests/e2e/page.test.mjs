@@ -795,6 +795,34 @@ test('a custom size: the parameter count and architecture fields reach the link;
   assert.deepEqual(page.problems, []);
 });
 
+test('a vision encoder: picked from the list, its image size replaces the sequence, the figures follow the CLI\'s and a fix says the trained side', async () => {
+  const page = await open('?v=2&model=qwen2.5-vl-7b&images=2&image_res=1024&gpu=rtx-4090&units=gib');
+  await Promise.all([page.waitForURL(/model=vit-l/), page.getByTestId('preset').selectOption('vit-l')]);
+  // The sequence is the image's patches: no sequence slider, the image box empty (224, the
+  // side ViT-L/16 was trained at), and the VLM's images and size gone from the link.
+  await page.waitForFunction(() => !document.querySelector('[data-testid=seq-input]'));
+  assert.equal(await page.getByTestId('images-input').count(), 0);
+  assert.equal(await page.getByTestId('image-res').inputValue(), '');
+  assert.doesNotMatch(page.url(), /images=|image_res=/);
+  const before = await total(page);
+  await page.getByTestId('image-res').fill('518');
+  await page.getByTestId('image-res').press('Enter');
+  await page.waitForURL(/image_res=518/);
+  await page.waitForFunction((b) => Number(document.querySelector('[data-testid=total-device]').textContent.replace(/[^0-9.]/g, '')) > b, before);
+  const r = cli(coreQuery(page));
+  assert.ok(Math.abs(await total(page) - r.memory.device / GIB) <= 0.005 + 1e-9, `${await total(page)} vs ${r.memory.device / GIB}`);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+  // 1024 px images (4,097 tokens) without checkpointing do not fit a 24 GB card; among the
+  // fixes is going back to the trained 224 px, and clicking it sets the link.
+  const big = await open('?v=2&model=vit-l&method=full&precision=bf16-true&batch=8&ckpt=none&image_res=1024&gpu=rtx-4090&units=gib');
+  const fix = big.locator('[data-testid=fix][data-set="image_res=224"]');
+  await fix.waitFor();
+  await Promise.all([big.waitForURL(/image_res=224/), fix.click()]);
+  assert.doesNotMatch(await big.locator('body').innerText(), /NaN|undefined|Infinity/);
+  assert.deepEqual(big.problems, []);
+});
+
 test('a vision-language model: images per sample and their size appear only for it, reach the link and the CLI\'s figures, and a bad size is said', async () => {
   // A text model shows no image fields.
   const text = await open('?v=2&model=llama-3.1-8b');

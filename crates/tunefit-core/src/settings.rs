@@ -36,7 +36,11 @@ impl<'q> Settings<'q> {
     pub fn resolve(q: &'q Query) -> Result<Settings<'q>, Error> {
         let (arch, preset) = architecture(q)?;
         let query = match arch.layout.image.map(|img| img.tokens(q.image_res).clamp(1, u64::from(u32::MAX)) as u32) {
-            Some(tokens) if tokens != q.seq => Cow::Owned(Query { seq: tokens, ..q.clone() }),
+            Some(tokens) if tokens != q.seq => {
+                let mut own = q.clone();
+                own.seq = tokens;
+                Cow::Owned(own)
+            }
             _ => Cow::Borrowed(q),
         };
         Ok(Settings { query, arch, preset, resolved: framework::resolve(q), cache_excess: None })
@@ -82,5 +86,9 @@ pub fn architecture(q: &Query) -> Result<(Architecture, Option<&'static Preset>)
     };
     a.apply(&q.arch);
     a.validate()?;
-    Ok((a, if q.arch.is_empty() { preset } else { None }))
+    // An image encoder's `vocab` is the head a fine-tune replaces (`num_labels`), not another
+    // checkpoint: the preset stays named.
+    let head_only =
+        a.layout.image.is_some() && q.arch == crate::query::ArchOverrides { vocab: q.arch.vocab, ..Default::default() };
+    Ok((a, if q.arch.is_empty() || head_only { preset } else { None }))
 }

@@ -73,7 +73,7 @@ fn memory_grows_with_the_image_and_the_batch() {
 fn images_and_a_tower_belong_to_vision_language_models() {
     for s in ["model=vit-l&images=1", "model=vit-l&tower=lora&images=1"] {
         match evaluate(&q(s)) {
-            Err(Error::Refused(Refusal::NoVisionTower { .. })) => {}
+            Err(Error::Refused(Refusal::ImagesOnImageEncoder)) => {}
             other => panic!("{s}: {:?}", other.map(|r| r.memory.device)),
         }
     }
@@ -122,4 +122,46 @@ fn a_model_change_starts_an_encoder_at_its_trained_side() {
     assert_eq!(query.tower, tunefit_core::query::TowerTraining::Frozen);
     assert!(tunefit_core::catalog::is_image_encoder(&query));
     assert!(evaluate(&query).is_ok());
+}
+
+fn exported(query: &str, fw: tunefit_core::query::Framework) -> Result<String, Error> {
+    tunefit_core::export::export(&q(query), fw)
+        .map(|e| e.files.into_iter().map(|f| f.content).collect::<Vec<_>>().join("\n"))
+}
+
+#[test]
+fn an_image_encoder_exports_as_transformers_image_classification() {
+    use tunefit_core::query::Framework;
+    let vit = exported("v=2&model=vit-l&vocab=10&method=lora&targets=q,v,o,up,down", Framework::Hf).unwrap();
+    assert!(vit.contains("AutoModelForImageClassification.from_pretrained("), "{vit}");
+    assert!(vit.contains("MODEL_ID = \"google/vit-large-patch16-224\""));
+    assert!(vit.contains("NUM_LABELS = 10") && vit.contains("ignore_mismatched_sizes=True"));
+    // transformers 5's ViT names (tools/calibrate/image_export_check.py runs the script).
+    assert!(vit.contains(r#"target_modules=["q_proj", "v_proj", "o_proj", "fc1", "fc2"]"#), "{vit}");
+    assert!(vit.contains(r#"modules_to_save=["classifier"]"#) && vit.contains("remove_unused_columns=False"));
+    // At the trained side the positions need no interpolation; at another they do.
+    assert!(!vit.contains("interpolate_pos_encoding"));
+    let clip = exported("v=2&model=clip-vit-l&method=lora&targets=q,v,o&image_res=336", Framework::Hf).unwrap();
+    assert!(clip.contains(r#"target_modules=["q_proj", "v_proj", "out_proj"]"#), "{clip}");
+    assert!(clip.contains("\"interpolate_pos_encoding\": True") && clip.contains("crop_size=IMAGE_SIZE"));
+    assert!(clip.contains("IMAGE_SIZE = {\"height\": 336, \"width\": 336}"));
+    let fsdp = exported("v=2&model=siglip-so400m&method=full&gpus=2&shard=fsdp", Framework::Hf).unwrap();
+    assert!(fsdp.contains("fsdp_transformer_layer_cls_to_wrap: \"SiglipEncoderLayer\""), "{fsdp}");
+    // The language-model frameworks refuse, naming the one that exports it.
+    for fw in [Framework::Torchtune, Framework::Litgpt, Framework::Unsloth, Framework::Axolotl, Framework::LlamaFactory]
+    {
+        match exported("v=2&model=vit-b", fw) {
+            Err(Error::Refused(Refusal::ExportImageEncoder { framework })) => assert_eq!(framework, fw.as_str()),
+            other => panic!("{fw:?}: {:?}", other.map(|s| s.len())),
+        }
+    }
+}
+
+#[test]
+fn a_new_head_keeps_the_checkpoint_named() {
+    let r = report("model=vit-l&vocab=10");
+    assert_eq!(r.model.id.as_deref(), Some("vit-l"));
+    assert_eq!(r.model.params, 303_311_882);
+    // Any other change is another architecture.
+    assert_eq!(report("model=vit-l&vocab=10&layers=12").model.id, None);
 }

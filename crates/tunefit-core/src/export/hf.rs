@@ -12,6 +12,9 @@ use super::{ExportFile, Note};
 use crate::query::{AdapterDtype, Attention, Loss, Method, Precision, Quant, ShardingStrategy};
 
 pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
+    if let Some(img) = ctx.arch.layout.image {
+        return super::hf_image::files(ctx, img);
+    }
     trainer_warnings(ctx);
     let mut py = String::new();
     header(ctx, &mut py);
@@ -213,7 +216,7 @@ fn data(ctx: &Ctx, py: &mut String) {
 }
 
 /// TrainingArguments' keyword arguments.
-fn training_args(ctx: &Ctx) -> Vec<String> {
+pub(super) fn training_args(ctx: &Ctx) -> Vec<String> {
     let q = &ctx.q;
     let mut ta = vec![
         "output_dir=\"out\"".to_string(),
@@ -274,7 +277,7 @@ fn train(ctx: &Ctx, py: &mut String) {
 }
 
 /// Launch line for a Trainer script: python on one GPU, accelerate or deepspeed on several.
-fn trainer_launch(ctx: &Ctx, script: &str) -> String {
+pub(super) fn trainer_launch(ctx: &Ctx, script: &str) -> String {
     let q = &ctx.q;
     let mut out = format!("#!/usr/bin/env bash\n# {}\nset -euo pipefail\n", origin(q));
     let node_args = if q.nodes > 1 {

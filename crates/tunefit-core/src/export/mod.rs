@@ -19,6 +19,7 @@ mod axolotl;
 mod context;
 mod emit;
 mod hf;
+mod hf_image;
 mod litgpt;
 mod llama_factory;
 mod models;
@@ -82,6 +83,9 @@ pub fn export_in(q: &Query, fw: Framework, lang: Lang) -> Result<ConfigExport, E
     // The same validation as the estimate: an export of an impossible configuration is an error.
     let settings = crate::settings::Settings::resolve(&q)?;
     crate::memory::estimate(&settings)?;
+    if settings.arch.layout.image.is_some() && fw != Framework::Hf {
+        return Err(Error::Refused(crate::diag::Refusal::ExportImageEncoder { framework: fw.as_str() }));
+    }
     let (arch, preset, res) = (settings.arch, settings.preset, settings.resolved);
     let mut ctx = Ctx {
         res,

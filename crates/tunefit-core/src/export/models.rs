@@ -51,6 +51,11 @@ pub(super) fn model_id(preset: Option<&str>) -> Option<&'static str> {
         "gpt2-xl" => "openai-community/gpt2-xl",
         "bert-base-uncased" => "google-bert/bert-base-uncased",
         "bert-large-uncased" => "google-bert/bert-large-uncased",
+        "vit-b" => "google/vit-base-patch16-224",
+        "vit-l" => "google/vit-large-patch16-224",
+        "vit-h" => "google/vit-huge-patch14-224-in21k",
+        "clip-vit-l" => "openai/clip-vit-large-patch14",
+        "siglip-so400m" => "google/siglip-so400m-patch14-384",
         _ => return None,
     })
 }
@@ -72,6 +77,11 @@ pub(super) enum Naming {
     Bert,
     /// Qwen v1 remote code: fused c_attn, attn.c_proj, w1 (up), w2 (gate), mlp.c_proj.
     QwenV1,
+    /// modeling_clip / modeling_siglip vision encoders: q_proj, k_proj, v_proj, out_proj, fc1, fc2.
+    Clip,
+    /// modeling_vit as transformers 5 writes it (5.23.0: `vit.layers.N.attention.q_proj`,
+    /// `o_proj`, `mlp.fc1`, `mlp.fc2`; 4.x had BERT's `query` … `output.dense`).
+    Vit,
 }
 
 pub(super) fn naming(preset: Option<&str>, a: &Architecture) -> Naming {
@@ -82,6 +92,8 @@ pub(super) fn naming(preset: Option<&str>, a: &Architecture) -> Naming {
         "qwen-7b" => Naming::QwenV1,
         p if p.starts_with("gpt2") => Naming::Gpt2,
         p if p.starts_with("bert") => Naming::Bert,
+        p if p.starts_with("clip") || p.starts_with("siglip") => Naming::Clip,
+        p if p.starts_with("vit") => Naming::Vit,
         _ if a.encoder_only => Naming::Bert,
         _ if a.mlp == MlpKind::Plain => Naming::Gpt2,
         _ => Naming::Llama,
@@ -96,7 +108,10 @@ impl Naming {
             Naming::Phi3 => "Phi3DecoderLayer",
             Naming::Phi => "PhiDecoderLayer",
             Naming::Gpt2 => "GPT2Block",
+            Naming::Vit => "ViTLayer",
             Naming::Bert => "BertLayer",
+            Naming::Clip if preset.is_some_and(|p| p.starts_with("siglip")) => "SiglipEncoderLayer",
+            Naming::Clip => "CLIPEncoderLayer",
             Naming::QwenV1 => "QWenBlock",
             Naming::Llama => match preset.unwrap_or("") {
                 p if p.starts_with("mistral") => "MistralDecoderLayer",
@@ -114,7 +129,9 @@ impl Naming {
         use TargetModule as T;
         let mut p = Picker { q, out: Vec::new(), note: None };
         match self {
-            Naming::Llama | Naming::Mixtral | Naming::Phi3 | Naming::Phi => self.decoder_targets(&mut p),
+            Naming::Llama | Naming::Mixtral | Naming::Phi3 | Naming::Phi | Naming::Clip | Naming::Vit => {
+                self.decoder_targets(&mut p)
+            }
             Naming::Gpt2 => {
                 p.fused(&[T::Q, T::K, T::V], "c_attn", &["q", "k", "v"]);
                 p.add(T::O, "attn.c_proj");
@@ -144,14 +161,21 @@ impl Naming {
                 p.add(T::V, "v_proj");
             }
         }
-        p.add(T::O, if self == Naming::Phi { "dense" } else { "o_proj" });
+        p.add(
+            T::O,
+            match self {
+                Naming::Phi => "dense",
+                Naming::Clip => "out_proj",
+                _ => "o_proj",
+            },
+        );
         match self {
             Naming::Phi3 => p.fused(&[T::Gate, T::Up], "gate_up_proj", &["gate", "up"]),
             Naming::Mixtral => {
                 p.add(T::Gate, "w1");
                 p.add(T::Up, "w3");
             }
-            Naming::Phi => p.add(T::Up, "fc1"),
+            Naming::Phi | Naming::Clip | Naming::Vit => p.add(T::Up, "fc1"),
             _ => {
                 p.add(T::Gate, "gate_proj");
                 p.add(T::Up, "up_proj");
@@ -159,7 +183,7 @@ impl Naming {
         }
         let down = match self {
             Naming::Mixtral => "w2",
-            Naming::Phi => "fc2",
+            Naming::Phi | Naming::Clip | Naming::Vit => "fc2",
             _ => "down_proj",
         };
         p.add(T::Down, down);

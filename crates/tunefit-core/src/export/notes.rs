@@ -143,6 +143,8 @@ pub enum Note {
     StateDictDevice { framework: Framework },
     /// Images or a trained vision tower: the exported config trains on text only.
     Vision { images: u32, tower: TowerTraining, framework: Framework },
+    /// An image classifier under a PEFT method made for language models: exported unwrapped.
+    ImageMethod { method: Method },
 }
 
 impl Note {
@@ -163,6 +165,7 @@ impl Note {
             N::OffloadFsdp => "export-offload-fsdp",
             N::StateDictDevice { .. } => "export-state-dict-device",
             N::Vision { .. } => "export-vision",
+            N::ImageMethod { .. } => "export-method",
             N::OffloadUnsharded { .. } => "export-offload-unsharded",
             N::OffloadParamStage => "export-offload-param-stage",
             N::MethodAdapter { .. } => "export-method-adapter",
@@ -297,6 +300,7 @@ fn english(n: &Note) -> String {
             "images={images}, tower={tower}: the exported {framework} config trains on text; images need the model's processor and a vision data collator, and the tower's training is yours to set ({})",
             vision_knob(*framework, Lang::En)
         ),
+        N::ImageMethod { method } => format!("method={method}: PEFT's prefix and prompt tuning and the Houlsby adapter are written for language models; the exported image classifier is left unwrapped, so every weight trains (set your own wrapper, or use method=lora)"),
     }
 }
 
@@ -390,6 +394,7 @@ fn russian(n: &Note) -> String {
             "images={images}, tower={tower}: экспортированная конфигурация {framework} обучает на тексте; изображениям нужны процессор модели и коллатор для изображений, а обучение энкодера изображений задаёте вы ({})",
             vision_knob(*framework, Lang::Ru)
         ),
+        N::ImageMethod { method } => format!("method={method}: prefix и prompt tuning из PEFT и адаптер Houlsby написаны для языковых моделей; экспортированный классификатор изображений остаётся без обёртки, так что обучаются все веса (добавьте свою обёртку или используйте method=lora)"),
     }
 }
 
@@ -463,9 +468,10 @@ mod tests {
             N::UnslothFp32 => 57,
             N::StateDictDevice { .. } => 58,
             N::Vision { .. } => 59,
+            N::ImageMethod { .. } => 60,
         }
     }
-    const VARIANTS: usize = 60;
+    const VARIANTS: usize = 61;
 
     /// At least one note of every variant, and a second one where a field changes the words.
     fn samples() -> Vec<Note> {
@@ -552,6 +558,7 @@ mod tests {
             N::Vision { images: 2, tower: TowerTraining::Lora, framework: Framework::Unsloth },
             N::Vision { images: 1, tower: TowerTraining::Frozen, framework: Framework::LlamaFactory },
             N::Vision { images: 0, tower: TowerTraining::Full, framework: Framework::Hf },
+            N::ImageMethod { method: Method::Prefix },
         ]
     }
 

@@ -1,0 +1,183 @@
+//! An image encoder (ViT, CLIP's and SigLIP's vision models) as transformers trains an image
+//! classifier: `AutoModelForImageClassification` with a new head of `vocab` labels
+//! (`ignore_mismatched_sizes=True`), the image processor at the query's size, PEFT's LoRA with
+//! the head in `modules_to_save` (PEFT's image-classification guide), the Trainer with
+//! `remove_unused_columns=False` (the collator needs the `image` column). The other frameworks
+//! train language models only and refuse (`Refusal::ExportImageEncoder`). Module names are
+//! transformers 5's (5.23.0), which renamed ViT's; tools/calibrate/image_export_check.py runs
+//! each family's script against transformers and PEFT on the CPU.
+
+use super::context::Ctx;
+use super::emit::{file, fmt_float, json_str, line, origin, py_bool, py_list};
+use super::hf::{trainer_launch, training_args};
+use super::models::Naming;
+use super::trainer::{accelerate_fsdp_yaml, deepspeed_json, trainer_warnings};
+use super::{ExportFile, Note};
+use crate::arch::ImageInput;
+use crate::query::{AdapterDtype, Attention, Method, Precision, Quant};
+
+pub(super) fn files(ctx: &mut Ctx, img: &ImageInput) -> Vec<ExportFile> {
+    trainer_warnings(ctx);
+    let q = ctx.q.clone();
+    let (w, h) = q.image_res.map_or((img.side, img.side), |r| (u64::from(r.w), u64::from(r.h)));
+    let mut py = String::new();
+    line(&mut py, &format!("# {}", origin(&q)));
+    line(
+        &mut py,
+        "# Transformers image classification: Trainer + PEFT. Fill in the dataset; everything else is what tunefit estimated.",
+    );
+    line(&mut py, "import torch");
+    line(
+        &mut py,
+        "from transformers import AutoImageProcessor, AutoModelForImageClassification, BitsAndBytesConfig, Trainer, TrainingArguments",
+    );
+    line(&mut py, "from peft import LoraConfig, get_peft_model, prepare_model_for_kbit_training");
+    line(&mut py, "");
+    line(&mut py, &format!("MODEL_ID = {}", json_str(ctx.model())));
+    line(&mut py, &format!("IMAGE_SIZE = {{\"height\": {h}, \"width\": {w}}}"));
+    if ctx.arch.vocab > 0 {
+        line(&mut py, &format!("NUM_LABELS = {}", ctx.arch.vocab));
+    } else {
+        line(&mut py, "NUM_LABELS = ...  # your number of classes (vocab=N in the link prices its head)");
+    }
+    line(&mut py, "");
+    load(ctx, &mut py);
+    adapt(ctx, &mut py);
+    line(&mut py, "");
+    // Another side than the checkpoint's: the position table is interpolated to the image
+    // (transformers' `interpolate_pos_encoding`, which ViT, CLIP and SigLIP take).
+    let interpolate = (w, h) != (img.side, img.side);
+    line(&mut py, "train_dataset = ...  # your dataset: an `image` (PIL) and a `label` (int) column");
+    line(&mut py, "processor = AutoImageProcessor.from_pretrained(MODEL_ID)");
+    line(&mut py, "");
+    line(&mut py, "def collate(examples):");
+    line(&mut py, "    images = [e[\"image\"].convert(\"RGB\") for e in examples]");
+    // CLIP's processor centre-crops to its own `crop_size` after resizing; ViT's and SigLIP's
+    // resize only.
+    let crop = if ctx.preset.is_some_and(|p| p.starts_with("clip")) { ", crop_size=IMAGE_SIZE" } else { "" };
+    line(
+        &mut py,
+        &format!("    pixels = processor(images, size=IMAGE_SIZE{crop}, return_tensors=\"pt\")[\"pixel_values\"]"),
+    );
+    let extra = if interpolate { ", \"interpolate_pos_encoding\": True" } else { "" };
+    line(
+        &mut py,
+        &format!("    return {{\"pixel_values\": pixels, \"labels\": torch.tensor([e[\"label\"] for e in examples]){extra}}}"),
+    );
+    line(&mut py, "");
+    let mut ta = training_args(ctx);
+    ta.push("remove_unused_columns=False".into());
+    line(&mut py, &format!("args = TrainingArguments(\n    {},\n)", ta.join(",\n    ")));
+    line(&mut py, "trainer = Trainer(model=model, args=args, train_dataset=train_dataset, data_collator=collate)");
+    line(&mut py, "trainer.train()");
+    let mut files = vec![file("train.py", "python", py)];
+    if let Some(j) = deepspeed_json(ctx) {
+        files.push(file("ds_config.json", "json", j));
+    }
+    if let Some(y) = accelerate_fsdp_yaml(ctx) {
+        files.push(file("accelerate_fsdp.yaml", "yaml", y));
+    }
+    files.push(file("launch.sh", "shell", trainer_launch(ctx, "train.py")));
+    files
+}
+
+/// The model with a new head, in the dtype the memory model stores it, 4-bit under QLoRA, and
+/// activation checkpointing.
+fn load(ctx: &Ctx, py: &mut String) {
+    let q = &ctx.q;
+    let peft = q.method.is_peft();
+    let dtype = match q.precision {
+        Precision::Fp32 => "torch.float32",
+        Precision::Bf16Mixed | Precision::Fp16Mixed if !peft => "torch.float32",
+        Precision::Fp16True | Precision::Fp16Mixed => "torch.float16",
+        Precision::Bf16True | Precision::Bf16Mixed => "torch.bfloat16",
+    };
+    let attn = match ctx.res.attn {
+        Attention::Flash => "flash_attention_2",
+        Attention::Sdpa => "sdpa",
+        Attention::Eager => "eager",
+    };
+    let mut args = vec![
+        "num_labels=NUM_LABELS".to_string(),
+        "ignore_mismatched_sizes=True".into(),
+        format!("dtype={dtype}"),
+        format!("attn_implementation={}", json_str(attn)),
+    ];
+    if q.method == Method::Qlora {
+        let bnb = match q.quant {
+            Quant::Int8 => "bnb_config = BitsAndBytesConfig(load_in_8bit=True, llm_int8_skip_modules=[\"classifier\"])".to_string(),
+            Quant::Nf4 | Quant::Fp4 => format!(
+                "bnb_config = BitsAndBytesConfig(\n    load_in_4bit=True,\n    bnb_4bit_quant_type={},\n    bnb_4bit_use_double_quant={},\n    bnb_4bit_compute_dtype={},\n    llm_int8_skip_modules=[\"classifier\"],\n)",
+                json_str(q.quant.as_str()),
+                py_bool(q.double_quant),
+                if ctx.fp16() { "torch.float16" } else { "torch.bfloat16" }
+            ),
+        };
+        line(py, &bnb);
+        args.push("quantization_config=bnb_config".into());
+    }
+    line(py, "# dtype= needs transformers >= 4.56 (older releases: torch_dtype=).");
+    line(
+        py,
+        &format!(
+            "model = AutoModelForImageClassification.from_pretrained(\n    MODEL_ID,\n    {},\n)",
+            args.join(",\n    ")
+        ),
+    );
+    if q.method == Method::Qlora {
+        line(
+            py,
+            &format!(
+                "model = prepare_model_for_kbit_training(model, use_gradient_checkpointing={})",
+                py_bool(ctx.ckpt_on())
+            ),
+        );
+    }
+    if ctx.ckpt_on() {
+        line(py, "model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={\"use_reentrant\": False})");
+    }
+}
+
+/// What trains: LoRA (and DoRA) with the new head in `modules_to_save`, the last blocks under
+/// freeze, everything under full.
+fn adapt(ctx: &mut Ctx, py: &mut String) {
+    let q = ctx.q.clone();
+    match q.method {
+        Method::Lora | Method::Qlora | Method::Dora => {
+            let (targets, note) = ctx.naming.peft_targets(&q);
+            if let Some(n) = note {
+                ctx.warn(n);
+            }
+            let mut args = vec![
+                format!("r={}", q.rank),
+                format!("lora_alpha={}", ctx.alpha()),
+                format!("lora_dropout={}", fmt_float(ctx.res.lora_dropout)),
+                format!("target_modules={}", py_list(&targets)),
+                "bias=\"none\"".into(),
+                "modules_to_save=[\"classifier\"]".into(),
+            ];
+            if q.method == Method::Dora {
+                args.push("use_dora=True".into());
+            }
+            line(py, &format!("peft_config = LoraConfig(\n    {},\n)", args.join(",\n    ")));
+            let autocast = ctx.res.adapter_dtype == AdapterDtype::Fp32;
+            line(
+                py,
+                &format!("model = get_peft_model(model, peft_config, autocast_adapter_dtype={})", py_bool(autocast)),
+            );
+        }
+        Method::Freeze => {
+            let n = q.train_layers;
+            let layers =
+                if ctx.naming == Naming::Clip { "model.vision_model.encoder.layers" } else { "model.vit.layers" };
+            line(py, &format!("# method=freeze: train only the last {n} blocks and the new head."));
+            line(py, "for p in model.parameters():\n    p.requires_grad_(False)");
+            line(
+                py,
+                &format!("for module in [*{layers}[-{n}:], model.classifier]:\n    for p in module.parameters():\n        p.requires_grad_(True)"),
+            );
+        }
+        Method::Adapter | Method::Prefix | Method::Prompt => ctx.warn(Note::ImageMethod { method: q.method }),
+        Method::Full => {}
+    }
+}
