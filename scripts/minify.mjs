@@ -62,6 +62,34 @@ function renameImports(wasmName, glueName) {
       const [nl, n] = uleb(wasm, body);
       if (wasm.subarray(n, n + nl).toString('utf8') === 'target_features') { o = end; continue; }
     }
+    // wasm-bindgen's closure shims are exported under their whole Rust paths
+    // (`wasm_bindgen_<hash>___convert__closures_____invoke___…`, up to 200 characters), each
+    // called once by the glue as `.<name>(`: both get short names (`$0`, `$1`, …).
+    if (id === 7) {
+      let [count, p] = uleb(wasm, body);
+      const entries = [leb(count)];
+      let shims = 0;
+      for (let i = 0; i < count; i++) {
+        const [nl, q] = uleb(wasm, p);
+        let name = wasm.subarray(q, q + nl).toString('utf8');
+        const [, r] = uleb(wasm, q + nl + 1);
+        if (name.startsWith('wasm_bindgen_') && name.includes('___convert__closures')) {
+          const short = `$${shims++}`;
+          const call = new RegExp(`\\.${name}\\(`, 'g');
+          const hits = glue.match(call)?.length ?? 0;
+          if (hits !== 1) throw new Error(`minify: ${glueName}: export ${name} is called ${hits} times, not once`);
+          glue = glue.replace(call, () => `.${short}(`);
+          name = short;
+        }
+        const n = Buffer.from(name);
+        entries.push(leb(n.length), n, wasm.subarray(q + nl, r));
+        p = r;
+      }
+      const section = Buffer.concat(entries);
+      parts.push(Buffer.from([7]), leb(section.length), section);
+      o = end;
+      continue;
+    }
     if (id !== 2) { parts.push(wasm.subarray(o, end)); o = end; continue; }
     let [count, p] = uleb(wasm, body);
     const entries = [leb(count)];

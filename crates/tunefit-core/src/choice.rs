@@ -115,7 +115,7 @@ macro_rules! query_keys {
         }
 
         $(#[doc = $xd])+
-        #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+        #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
         #[serde(default)]
         pub struct $a {
             $($(#[doc = $ad])+ pub $af: $at,)*

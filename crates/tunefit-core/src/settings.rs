@@ -88,7 +88,10 @@ pub fn architecture(q: &Query) -> Result<(Architecture, Option<&'static Preset>)
     a.validate()?;
     // An image encoder's `vocab` is the head a fine-tune replaces (`num_labels`), not another
     // checkpoint: the preset stays named.
-    let head_only =
-        a.layout.image.is_some() && q.arch == crate::query::ArchOverrides { vocab: q.arch.vocab, ..Default::default() };
+    let head_only = a.layout.image.is_some() && {
+        let mut others = q.arch;
+        others.vocab = None;
+        others.is_empty()
+    };
     Ok((a, if q.arch.is_empty() || head_only { preset } else { None }))
 }

@@ -59,13 +59,6 @@ pub enum Refusal {
     NoVisionTower {
         vision: bool,
     },
-    /// `images` or a trained tower for an image encoder, which reads one image per sample
-    /// (`image_res`).
-    ImagesOnImageEncoder,
-    /// A config export of an image encoder for a framework that trains language models only.
-    ExportImageEncoder {
-        framework: &'static str,
-    },
     /// A trained tower with no images to train on, or under freeze tuning (whose backward
     /// through the frozen blocks to the visual tokens is not modelled).
     TowerTrainsWithout {
@@ -146,8 +139,7 @@ impl Refusal {
             R::NodesOverGpus { .. } => "nodes",
             R::SeqOverPositions { .. } | R::BeyondAddressable => "seq",
             R::TrainLayersOverLayers { .. } => "train_layers",
-            R::NoVisionTower { .. } | R::ImagesModelParallel { .. } | R::ImagesOnImageEncoder => "images",
-            R::ExportImageEncoder { .. } => "framework",
+            R::NoVisionTower { .. } | R::ImagesModelParallel { .. } => "images",
             R::TowerTrainsWithout { .. } => "tower",
             R::VisualTokensOverSeq { .. } => "seq",
             R::BottleneckOverHidden { .. } => "bottleneck",

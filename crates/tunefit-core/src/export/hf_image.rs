@@ -3,7 +3,7 @@
 //! (`ignore_mismatched_sizes=True`), the image processor at the query's size, PEFT's LoRA with
 //! the head in `modules_to_save` (PEFT's image-classification guide), the Trainer with
 //! `remove_unused_columns=False` (the collator needs the `image` column). The other frameworks
-//! train language models only and refuse (`Refusal::ExportImageEncoder`). Module names are
+//! train language models only and refuse, naming the `framework` key (`notes::image_encoder_only_hf`). Module names are
 //! transformers 5's (5.23.0), which renamed ViT's; tools/calibrate/image_export_check.py runs
 //! each family's script against transformers and PEFT on the CPU.
 

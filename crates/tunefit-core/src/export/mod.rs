@@ -83,8 +83,9 @@ pub fn export_in(q: &Query, fw: Framework, lang: Lang) -> Result<ConfigExport, E
     // The same validation as the estimate: an export of an impossible configuration is an error.
     let settings = crate::settings::Settings::resolve(&q)?;
     crate::memory::estimate(&settings)?;
+    // Said here, not among the estimate's refusals: its words stay in the lazily loaded module.
     if settings.arch.layout.image.is_some() && fw != Framework::Hf {
-        return Err(Error::Refused(crate::diag::Refusal::ExportImageEncoder { framework: fw.as_str() }));
+        return Err(Error::invalid("framework", notes::image_encoder_only_hf(fw, lang)));
     }
     let (arch, preset, res) = (settings.arch, settings.preset, settings.resolved);
     let mut ctx = Ctx {

@@ -147,6 +147,14 @@ pub enum Note {
     ImageMethod { method: Method },
 }
 
+/// Why an image encoder exports for hf only: the other frameworks train language models.
+pub(super) fn image_encoder_only_hf(framework: Framework, lang: Lang) -> String {
+    match lang.built() {
+        Lang::Ru => format!("{framework} обучает языковые модели: энкодер изображений (ViT, CLIP, SigLIP) экспортируется для hf, как классификация изображений transformers с Trainer и PEFT"),
+        _ => format!("{framework} trains language models: an image encoder (ViT, CLIP, SigLIP) exports for hf, as transformers' image classification with the Trainer and PEFT"),
+    }
+}
+
 impl Note {
     /// The stable code (the profile's warnings keep their own).
     pub fn code(&self) -> &'static str {

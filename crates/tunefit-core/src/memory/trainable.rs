@@ -96,9 +96,6 @@ fn tower(a: &Architecture, q: &Query, t: &mut Trainable) -> Result<(), Error> {
     if q.tower == TowerTraining::Frozen && q.images == 0 {
         return Ok(());
     }
-    if a.layout.image.is_some() {
-        return Err(Error::Refused(Refusal::ImagesOnImageEncoder));
-    }
     let Some(tw) = a.layout.described_tower() else {
         // Loaded but known by its size only (Llama 4, Pixtral), or no tower at all.
         return Err(Error::Refused(Refusal::NoVisionTower { vision: a.layout.vision_params > 0 }));
