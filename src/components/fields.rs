@@ -101,11 +101,15 @@ pub(super) fn tower(q: &Query) -> bool {
 }
 /// A model that reads tokens: an image encoder's sequence is its image (`image_res`).
 pub(super) fn reads_tokens(q: &Query) -> bool {
-    !tunefit_core::catalog::is_image_encoder(q)
+    !image_encoder(q)
+}
+/// An image encoder: its dataset is counted in images.
+pub(super) fn image_encoder(q: &Query) -> bool {
+    tunefit_core::catalog::is_image_encoder(q)
 }
 /// The images' size applies: a multimodal model's, or an image encoder's one image.
 pub(super) fn sized_images(q: &Query) -> bool {
-    tower(q) || tunefit_core::catalog::is_image_encoder(q)
+    tower(q) || image_encoder(q)
 }
 /// Its tower under QLoRA, stored 4-bit or not.
 pub(super) fn tower_qlora(q: &Query) -> bool {

@@ -29,7 +29,7 @@ pub fn MemorySeqPlot() -> impl IntoView {
             return None;
         }
         let query = st.frame.with(|q| q.to_query_string());
-        let (lang, batch, gib) = (st.lang.get().built(), st.plot_batch.get(), st.units.get() == Units::GiB);
+        let (lang, batch, gib) = (st.lang.get().built(), st.plot_x() == PlotX::Batch, st.units.get() == Units::GiB);
         let s = lang.strings();
         Some((tunefit_memory_plot(&query, batch, lang.code(), gib), s.plot_loading, s.section_load_failed))
     });

@@ -3,7 +3,7 @@
 //! Advanced disclosure (advanced.rs).
 
 use super::controls::Scale;
-use super::fields::{field, lora, only, reads_tokens, section, sized_images, slider, tower, Field, Kind};
+use super::fields::{field, image_encoder, lora, only, reads_tokens, section, sized_images, slider, tower, Field, Kind};
 use tunefit_core::query::Method;
 use tunefit_core::Query;
 
@@ -83,7 +83,9 @@ pub const RUN: &[Field] = &[
     only(slider("seq", "seq", |s| s.seq, |s| s.u_tokens, ranges::SEQ), reads_tokens),
     only(slider("images", "images", |s| s.images, |s| s.u_images, ranges::IMAGES), tower),
     only(field("image-res", "image_res", |s| s.image_res, Kind::Text), sized_images),
-    slider("tokens", "tokens", |s| s.tokens, |s| s.u_tokens, ranges::TOKENS),
+    only(slider("tokens", "tokens", |s| s.tokens, |s| s.u_tokens, ranges::TOKENS), reads_tokens),
+    // An image encoder's dataset is counted in images (the core's `Settings::query`).
+    only(slider("dataset-images", "tokens", |s| s.dataset_images, |s| s.u_images, ranges::TOKENS), image_encoder),
     slider("epochs", "epochs", |s| s.epochs, |s| s.u_count, ranges::EPOCHS),
 ];
 

@@ -802,6 +802,10 @@ test('a vision encoder: picked from the list, its image size replaces the sequen
   // side ViT-L/16 was trained at), and the VLM's images and size gone from the link.
   await page.waitForFunction(() => !document.querySelector('[data-testid=seq-input]'));
   assert.equal(await page.getByTestId('images-input').count(), 0);
+  // Its dataset is counted in images, and the memory plot is against the micro-batch.
+  assert.equal(await page.getByTestId('tokens-input').count(), 0);
+  assert.equal(await page.getByTestId('dataset-images-input').count(), 1);
+  assert.equal(await page.locator('#plot-x').inputValue(), 'batch');
   assert.equal(await page.getByTestId('image-res').inputValue(), '');
   assert.doesNotMatch(page.url(), /images=|image_res=/);
   const before = await total(page);

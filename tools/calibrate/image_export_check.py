@@ -59,6 +59,8 @@ CASES = [
     ("v=2&model=vit-b&vocab=3&method=freeze&train_layers=1&batch=4&precision=fp32&optim=adamw&ckpt=none", "vit", 224, 16),
     ("v=2&model=clip-vit-l&vocab=3&method=lora&batch=4&precision=fp32&optim=adamw&image_res=252", "clip", 224, 14),
     ("v=2&model=siglip-so400m&vocab=3&method=full&batch=4&precision=fp32&optim=adamw", "siglip", 384, 14),
+    ("v=2&model=siglip-so400m&vocab=3&method=lora&targets=q,v,o,up,down&batch=4&precision=fp32&optim=adamw", "siglip", 384, 14),
+    ("v=2&model=clip-vit-l&layers=2&vocab=3&method=lora&batch=4&precision=fp32&optim=adamw", "clip", 224, 14),
 ]
 
 
@@ -82,6 +84,9 @@ def run(query, kind, side, patch):
         exec(compile(py, f"train.py for {query}", "exec"), env)
         trainer = env["trainer"]
         assert trainer.state.global_step == 2, trainer.state.global_step
+        # Adapters only on the encoder's blocks (SigLIP's unused pooling head has none).
+        adapted = [n for n, _ in env["model"].named_modules() if n.endswith("lora_A")]
+        assert not any(".head." in n for n in adapted), adapted
         print(f"ok: {query}: {trainer.state.global_step} steps, loss {trainer.state.log_history[-1].get('train_loss')}")
 
 

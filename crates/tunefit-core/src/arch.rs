@@ -131,6 +131,11 @@ pub struct ImageInput {
     pub conv_bias: bool,
     /// LayerNorms outside the blocks: ViT's and SigLIP's final one, CLIP's pre- and post-norm.
     pub norms: u64,
+    /// SigLIP's attention-pooling head (`SiglipMultiheadAttentionPoolingHead`: a probe, an
+    /// `nn.MultiheadAttention`, a LayerNorm and an MLP of the blocks' width), which
+    /// `SiglipForImageClassification` builds (`vision_use_head` defaults to True) but its
+    /// forward never calls: it mean-pools the last hidden state. Counted, never trained.
+    pub pool_head: bool,
 }
 
 impl ImageInput {
@@ -139,6 +144,20 @@ impl ImageInput {
     pub fn tokens(&self, res: Option<crate::query::ImageSize>) -> u64 {
         let (w, h) = res.map_or((self.side, self.side), |r| (u64::from(r.w), u64::from(r.h)));
         (w / self.patch) * (h / self.patch) + u64::from(self.cls)
+    }
+    /// The image's shorter side at `res` (the trained side when unset) and the patch: a side
+    /// shorter than one patch leaves the convolution nothing to cut.
+    pub fn smallest_side(&self, res: Option<crate::query::ImageSize>) -> (u64, u64) {
+        let side = res.map_or(self.side, |r| u64::from(r.w.min(r.h)));
+        (side, self.patch)
+    }
+    /// The pooling head's parameters at width `hidden` and MLP width `ffn` (0 without one).
+    pub fn pool_head_params(&self, hidden: u64, ffn: u64) -> u64 {
+        if !self.pool_head {
+            return 0;
+        }
+        let (h, f) = (hidden, ffn);
+        h + (4 * h * h + 4 * h) + 2 * h + (h * f + f) + (f * h + h)
     }
     /// Parameters ahead of the blocks at width `hidden`: the patch convolution over three
     /// channels, the class token and the position table of the trained side.
@@ -762,7 +781,7 @@ impl Architecture {
             // No token table: the patch convolution, class token and positions; after the
             // blocks, the family's norms and the classifier (with its bias), no pooler.
             embedding = img.embedding_params(h);
-            head_extra = img.norms * self.norm_params() + v * h + v;
+            head_extra = img.norms * self.norm_params() + img.pool_head_params(h, self.ffn) + v * h + v;
         }
         // Largest module with its own parameters (recurse=False): the token embedding or LM
         // head in every LLM; a single expert projection could only win for absurd shapes.

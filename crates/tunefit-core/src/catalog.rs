@@ -329,12 +329,16 @@ const fn quick_gelu(mut a: Architecture) -> Architecture {
     a
 }
 /// transformers `ViTConfig` (patch 16 or 14, class token, conv bias, a final LayerNorm).
-const VIT_16_224: ImageInput = ImageInput { patch: 16, side: 224, cls: true, conv_bias: true, norms: 1 };
-const VIT_14_224: ImageInput = ImageInput { patch: 14, side: 224, cls: true, conv_bias: true, norms: 1 };
+const VIT_16_224: ImageInput =
+    ImageInput { patch: 16, side: 224, cls: true, conv_bias: true, norms: 1, pool_head: false };
+const VIT_14_224: ImageInput =
+    ImageInput { patch: 14, side: 224, cls: true, conv_bias: true, norms: 1, pool_head: false };
 /// `CLIPVisionEmbeddings`: a bias-free patch convolution; `pre_layrnorm` and `post_layernorm`.
-const CLIP_14_224: ImageInput = ImageInput { patch: 14, side: 224, cls: true, conv_bias: false, norms: 2 };
-/// `SiglipVisionEmbeddings`: no class token; `post_layernorm`.
-const SIGLIP_14_384: ImageInput = ImageInput { patch: 14, side: 384, cls: false, conv_bias: true, norms: 1 };
+const CLIP_14_224: ImageInput =
+    ImageInput { patch: 14, side: 224, cls: true, conv_bias: false, norms: 2, pool_head: false };
+/// `SiglipVisionEmbeddings`: no class token; `post_layernorm`; the attention-pooling head.
+const SIGLIP_14_384: ImageInput =
+    ImageInput { patch: 14, side: 384, cls: false, conv_bias: true, norms: 1, pool_head: true };
 
 macro_rules! p {
     ($id:literal, $name:literal, $fam:literal, $pub:expr, $repo:literal, $a:expr) => {
@@ -382,12 +386,10 @@ const fn deepseek_v3() -> Architecture {
 // page's wasm carries it as bytes. Published totals are the checkpoints' safetensors totals
 // (Hugging Face API `safetensors.total`, as copied in public files, read 2026-12); model
 // cards round them.
-/// transformers 5.23.0 built on the meta device from each checkpoint's config:
+/// transformers 5.23.0 built on the meta device from the checkpoint's config:
 /// `ViTModel(config, add_pooling_layer=False)` (632,404,480 with the pooler the in21k
-/// checkpoint stores) and `SiglipVisionModel` with `vision_use_head=False` (428,225,600 with
-/// the head, the checkpoint's vision tower).
+/// checkpoint stores).
 const VIT_H_PARAMS: u64 = 630_764_800;
-const SIGLIP_SO400M_PARAMS: u64 = 412_987_248;
 const N_PRESETS: usize = 70;
 static PRESETS: [Preset; N_PRESETS] = [
     // Qwen3 (model_type qwen3 / qwen3_moe; per-head q/k RMSNorm, no biases, head_dim 128
@@ -942,13 +944,13 @@ static PRESETS: [Preset; N_PRESETS] = [
         "openai/clip-vit-large-patch14",
         quick_gelu(vit(24, 1024, 16, 4096, 0, &CLIP_14_224))
     ),
-    // SiglipVisionModel of google/siglip-so400m-patch14-384 without its attention-pooling head
-    // (`vision_use_head=False`, as SiglipForImageClassification builds it).
+    // SiglipVisionModel of google/siglip-so400m-patch14-384, its attention-pooling head
+    // included (the checkpoint's vision tower; SiglipForImageClassification builds it too).
     p!(
         "siglip-so400m",
         "SigLIP So400m/14 vision (384)",
         "Vision encoders",
-        SIGLIP_SO400M_PARAMS,
+        428_225_600,
         "google/siglip-so400m-patch14-384",
         vit(27, 1152, 16, 4304, 0, &SIGLIP_14_384)
     ),

@@ -104,7 +104,7 @@ impl Gives {
 /// the query those keys make (derived from the keys, so the page's click applies exactly what
 /// was evaluated).
 fn candidates(s: &Settings, vram: u64) -> Vec<(String, Query, Gives)> {
-    let (q, r) = (&*s.query, s.resolved);
+    let (q, r) = (s.given, s.resolved);
     let mut out: Vec<(String, Query, Gives)> = Vec::new();
     let mut push = |set: String, note: Gives| {
         let mut c = q.clone();

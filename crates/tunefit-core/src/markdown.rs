@@ -101,7 +101,15 @@ fn settings_table(md: &mut String, r: &Report, q: &Query) {
     );
     row(md, "Method", &method_line(q));
     row(md, "Precision", &format!("{}, optimizer {}", q.precision, q.optim));
-    let mut batch = format!("micro-batch {} × sequence {} tokens, gradient accumulation {}", q.batch, q.seq, q.ga);
+    // An image encoder's sample is one image, its tokens the patches (`Settings::query`).
+    let sample = match crate::settings::Settings::resolve(q) {
+        Ok(s) if s.arch.layout.image.is_some() => {
+            let side = |r: Option<crate::query::ImageSize>| r.map_or(String::new(), |r| format!("{}×{} ", r.w, r.h));
+            format!("one {}image ({} tokens)", side(q.image_res), s.query.seq)
+        }
+        _ => format!("sequence {} tokens", q.seq),
+    };
+    let mut batch = format!("micro-batch {} × {sample}, gradient accumulation {}", q.batch, q.ga);
     if let Some(c) = q.ckpt {
         let _ = write!(batch, ", checkpointing {c}");
     }

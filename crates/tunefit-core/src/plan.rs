@@ -121,7 +121,7 @@ fn risk(q: &Query) -> u32 {
 /// Candidate settings around the person's own: a few values per setting a person would
 /// change, combined.
 fn candidates(s: &Settings) -> Vec<Query> {
-    let q = &*s.query;
+    let q = s.given;
     let mut methods = vec![q.method];
     for m in [Method::Lora, Method::Qlora] {
         if !methods.contains(&m) {
@@ -140,7 +140,12 @@ fn candidates(s: &Settings) -> Vec<Query> {
     let resolved = s.resolved;
     let ckpts =
         if resolved.ckpt == Checkpointing::Full { vec![q.ckpt] } else { vec![q.ckpt, Some(Checkpointing::Full)] };
-    let losses = if resolved.loss == Loss::Chunked { vec![q.loss] } else { vec![q.loss, Some(Loss::Chunked)] };
+    // An encoder's loss reads one vector per sample: no logits for a chunked loss to split.
+    let losses = if resolved.loss == Loss::Chunked || s.arch.encoder_only {
+        vec![q.loss]
+    } else {
+        vec![q.loss, Some(Loss::Chunked)]
+    };
     let optims = if q.optim.is_bnb_8bit() { vec![q.optim] } else { vec![q.optim, Optimizer::AdamW8bit] };
     let shards = if q.gpus > 1 && q.shard != ShardingStrategy::Fsdp {
         vec![q.shard, ShardingStrategy::Fsdp]

@@ -15,8 +15,11 @@ use crate::query::Query;
 #[derive(Clone)]
 pub struct Settings<'q> {
     /// The query as the models read it: the person's, except that an image encoder's sequence
-    /// is its image's tokens (`image_res` decides it; `seq` has no meaning of its own there).
+    /// is its image's tokens (`image_res` decides it; `seq` has no meaning of its own there)
+    /// and its `tokens` (images per epoch there) those images' tokens.
     pub query: Cow<'q, Query>,
+    /// The query as the person wrote it: what candidate changes (plans, fixes) start from.
+    pub given: &'q Query,
     /// The architecture as the checkpoint describes it (preset, inferred or overridden).
     pub arch: Architecture,
     /// The preset, when the architecture is one unchanged.
@@ -35,15 +38,22 @@ impl<'q> Settings<'q> {
     /// Resolves `q`; an unknown model or an impossible architecture is an error naming its key.
     pub fn resolve(q: &'q Query) -> Result<Settings<'q>, Error> {
         let (arch, preset) = architecture(q)?;
-        let query = match arch.layout.image.map(|img| img.tokens(q.image_res).clamp(1, u64::from(u32::MAX)) as u32) {
-            Some(tokens) if tokens != q.seq => {
+        let query = match arch.layout.image {
+            Some(img) => {
+                let (side, patch) = img.smallest_side(q.image_res);
+                if side < patch {
+                    return Err(Error::Refused(crate::diag::Refusal::ImageUnderPatch { side, patch }));
+                }
+                let tokens = img.tokens(q.image_res).min(u64::from(u32::MAX));
                 let mut own = q.clone();
-                own.seq = tokens;
+                own.seq = tokens as u32;
+                // Its dataset is counted in images: each is `tokens` of the sequence.
+                own.tokens = q.tokens.saturating_mul(tokens);
                 Cow::Owned(own)
             }
-            _ => Cow::Borrowed(q),
+            None => Cow::Borrowed(q),
         };
-        Ok(Settings { query, arch, preset, resolved: framework::resolve(q), cache_excess: None })
+        Ok(Settings { query, given: q, arch, preset, resolved: framework::resolve(q), cache_excess: None })
     }
 
     /// The same settings for `q`, a variant of this query in micro-batch, sequence length or
@@ -53,6 +63,7 @@ impl<'q> Settings<'q> {
     pub fn variant<'v>(&self, q: &'v Query) -> Settings<'v> {
         Settings {
             query: Cow::Borrowed(q),
+            given: q,
             arch: self.arch.clone(),
             preset: self.preset,
             resolved: self.resolved,

@@ -268,7 +268,8 @@ fn device_along(q: &Query, xs: &[u32], share: Option<f64>, set: fn(&mut Query, u
     let Ok(mut s) = Settings::resolve(q) else { return Vec::new() };
     s.cache_excess = share;
     let mut variants = Variants::of(&s);
-    let mut q2 = q.clone();
+    // From the query the models read: an image encoder's sequence is its image's tokens.
+    let mut q2 = s.query.clone().into_owned();
     xs.iter()
         .filter_map(|&x| {
             set(&mut q2, x);

@@ -169,3 +169,67 @@ fn a_new_head_keeps_the_checkpoint_named() {
     // Any other change is another architecture.
     assert_eq!(report("model=vit-l&vocab=10&layers=12").model.id, None);
 }
+
+#[test]
+fn siglip_counts_its_unused_pooling_head_and_never_trains_it() {
+    // SiglipForImageClassification builds the head (`vision_use_head` True) and mean-pools.
+    let r = report("model=siglip-so400m&method=full");
+    assert_eq!(r.model.params, 428_225_600);
+    let (h, f) = (1152u64, 4304u64);
+    let head = h + 4 * h * h + 4 * h + 2 * h + h * f + f + f * h + h;
+    assert_eq!(head, 15_238_352);
+    assert_eq!(r.model.trainable_params, 428_225_600 - head);
+    let lora =
+        exported("v=2&model=siglip-so400m&method=lora&targets=q,v,o,up,down", tunefit_core::query::Framework::Hf)
+            .unwrap();
+    assert!(
+        lora.contains(
+            r#"target_modules=r".*\.encoder\.layers\.\d+\.(self_attn|mlp)\.(q_proj|v_proj|out_proj|fc1|fc2)""#
+        ),
+        "{lora}"
+    );
+}
+
+#[test]
+fn what_an_image_encoder_cannot_train_is_refused_by_name() {
+    let refused = |s: &str| match evaluate(&q(s)) {
+        Err(Error::Refused(r)) => r,
+        other => panic!("{s}: {:?}", other.map(|r| r.memory.device)),
+    };
+    assert_eq!(refused("model=siglip-so400m&image_res=8"), Refusal::ImageUnderPatch { side: 8, patch: 14 });
+    assert_eq!(refused("model=vit-l&image_res=13x1000"), Refusal::ImageUnderPatch { side: 13, patch: 16 });
+    assert_eq!(refused("model=clip-vit-l&method=lora&targets=embed"), Refusal::NoTargetExists);
+    for m in ["prefix", "prompt", "adapter"] {
+        assert!(matches!(refused(&format!("model=vit-b&method={m}")), Refusal::ImageEncoderMethod { .. }), "{m}");
+    }
+    // Freeze trains the last blocks and the new head, as the export does.
+    let blocks = report("model=vit-l&vocab=10&method=freeze&train_layers=2");
+    assert_eq!(blocks.model.trainable_params, 2 * 12_596_224 + 10 * 1024 + 10);
+}
+
+#[test]
+fn the_dataset_is_counted_in_images_and_a_larger_image_takes_longer() {
+    let hours = |res: u32| {
+        report(&format!("v=2&model=vit-l&method=full&batch=16&image_res={res}&tokens=1m&gpu=h100-sxm")).time.unwrap()
+    };
+    let (small, large) = (hours(224), hours(384));
+    assert!(large.hours > 2.0 * small.hours, "{} vs {}", large.hours, small.hours);
+    // One million images of 197 tokens a epoch, three epochs.
+    assert_eq!(small.training_tokens, 3.0 * 1e6 * 197.0);
+}
+
+#[test]
+fn the_plot_the_calibration_and_the_markdown_read_the_images_tokens() {
+    let s = "v=2&model=vit-l&method=full&precision=bf16-true&batch=4&gpu=rtx-4090";
+    let r = report(s);
+    let along = tunefit_core::solve::device_by_batch(&q(s), &[4], Some(r.cache_excess));
+    assert_eq!(along, vec![(4, r.memory.device)]);
+    let md = tunefit_core::markdown::report_markdown(&r);
+    assert!(md.contains("micro-batch 4 × one image (197 tokens)"), "{md}");
+    let plans =
+        tunefit_core::plan::plan(&q("v=2&model=vit-l&method=full&batch=16&gpu=rtx-4090&budget_usd=100")).unwrap();
+    assert!(!plans.is_empty());
+    for p in &plans {
+        assert!(!p.query.contains("seq=") && !p.query.contains("loss="), "{}", p.query);
+    }
+}

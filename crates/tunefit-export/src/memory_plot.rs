@@ -16,6 +16,8 @@ use tunefit_text::svg_axis::{self, Axis, H, MB, ML, MR, MT, W};
 pub fn html(query: &str, batch: bool, lang: &str, gib: bool) -> Html {
     let lang = Lang::from_code(lang);
     let Ok(q) = Query::parse(query) else { return Html::new() };
+    // An image encoder's sequence is its image: its curve is against the micro-batch.
+    let batch = batch || tunefit_core::catalog::is_image_encoder(&q);
     let Some(report) = crate::last_report::report(query, None) else { return Html::new() };
     let pts = memory_curve(&q, batch, Some(report.cache_excess));
     let units = if gib { Units::GiB } else { Units::GB };

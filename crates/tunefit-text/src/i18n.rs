@@ -189,6 +189,7 @@ pub struct Strings {
     pub download: &'static str,
     // job
     pub tokens: &'static str,
+    pub dataset_images: &'static str,
     pub epochs: &'static str,
     pub runs: &'static str,
     pub pricing: &'static str,
@@ -514,6 +515,7 @@ pub static EN: Strings = Strings {
     target_gpu: "Target GPU",
     gpu_none: "none (see the table)",
     tokens: "Dataset tokens",
+    dataset_images: "Dataset images",
     epochs: "Epochs",
     runs: "Runs",
     pricing: "Pricing",
@@ -730,6 +732,7 @@ pub static RU: Strings = Strings {
     target_gpu: "Целевой GPU",
     gpu_none: "нет (см. таблицу)",
     tokens: "Токенов в датасете",
+    dataset_images: "Изображений в датасете",
     epochs: "Эпохи",
     runs: "Запуски",
     pricing: "Цены",

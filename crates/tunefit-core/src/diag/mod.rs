@@ -59,6 +59,15 @@ pub enum Refusal {
     NoVisionTower {
         vision: bool,
     },
+    /// An image encoder's image smaller than one patch: its convolution cuts nothing.
+    ImageUnderPatch {
+        side: u64,
+        patch: u64,
+    },
+    /// A method an image encoder has no recipe for (prefix, prompt, bottleneck adapters).
+    ImageEncoderMethod {
+        method: crate::query::Method,
+    },
     /// A trained tower with no images to train on, or under freeze tuning (whose backward
     /// through the frozen blocks to the visual tokens is not modelled).
     TowerTrainsWithout {
@@ -140,6 +149,8 @@ impl Refusal {
             R::SeqOverPositions { .. } | R::BeyondAddressable => "seq",
             R::TrainLayersOverLayers { .. } => "train_layers",
             R::NoVisionTower { .. } | R::ImagesModelParallel { .. } => "images",
+            R::ImageUnderPatch { .. } => "image_res",
+            R::ImageEncoderMethod { .. } => "method",
             R::TowerTrainsWithout { .. } => "tower",
             R::VisualTokensOverSeq { .. } => "seq",
             R::BottleneckOverHidden { .. } => "bottleneck",

@@ -54,7 +54,7 @@ pub(super) fn files(ctx: &mut Ctx, img: &ImageInput) -> Vec<ExportFile> {
     line(&mut py, "    images = [e[\"image\"].convert(\"RGB\") for e in examples]");
     // CLIP's processor centre-crops to its own `crop_size` after resizing; ViT's and SigLIP's
     // resize only.
-    let crop = if ctx.preset.is_some_and(|p| p.starts_with("clip")) { ", crop_size=IMAGE_SIZE" } else { "" };
+    let crop = if ctx.naming == Naming::Clip { ", crop_size=IMAGE_SIZE" } else { "" };
     line(
         &mut py,
         &format!("    pixels = processor(images, size=IMAGE_SIZE{crop}, return_tensors=\"pt\")[\"pixel_values\"]"),
@@ -65,7 +65,9 @@ pub(super) fn files(ctx: &mut Ctx, img: &ImageInput) -> Vec<ExportFile> {
         &format!("    return {{\"pixel_values\": pixels, \"labels\": torch.tensor([e[\"label\"] for e in examples]){extra}}}"),
     );
     line(&mut py, "");
-    let mut ta = training_args(ctx);
+    // Liger's fused cross-entropy is for a language model's vocabulary; a classifier's loss
+    // reads one vector per image.
+    let mut ta: Vec<String> = training_args(ctx).into_iter().filter(|a| !a.starts_with("use_liger_kernel")).collect();
     ta.push("remove_unused_columns=False".into());
     line(&mut py, &format!("args = TrainingArguments(\n    {},\n)", ta.join(",\n    ")));
     line(&mut py, "trainer = Trainer(model=model, args=args, train_dataset=train_dataset, data_collator=collate)");
@@ -148,11 +150,19 @@ fn adapt(ctx: &mut Ctx, py: &mut String) {
             if let Some(n) = note {
                 ctx.warn(n);
             }
+            // SigLIP's unused pooling head has an `attention.out_proj` and `mlp.fc1`/`fc2` of its
+            // own: a pattern over the encoder's layers keeps the adapters off it (PEFT matches a
+            // string `target_modules` with `re.fullmatch` on each module's name).
+            let targets = if ctx.naming == Naming::Siglip {
+                format!(r#"r".*\.encoder\.layers\.\d+\.(self_attn|mlp)\.({})""#, targets.join("|"))
+            } else {
+                py_list(&targets)
+            };
             let mut args = vec![
                 format!("r={}", q.rank),
                 format!("lora_alpha={}", ctx.alpha()),
                 format!("lora_dropout={}", fmt_float(ctx.res.lora_dropout)),
-                format!("target_modules={}", py_list(&targets)),
+                format!("target_modules={targets}"),
                 "bias=\"none\"".into(),
                 "modules_to_save=[\"classifier\"]".into(),
             ];
@@ -165,6 +175,11 @@ fn adapt(ctx: &mut Ctx, py: &mut String) {
                 py,
                 &format!("model = get_peft_model(model, peft_config, autocast_adapter_dtype={})", py_bool(autocast)),
             );
+            if q.precision == Precision::Fp16Mixed {
+                // The model loads in fp16, and PEFT copies the head for `modules_to_save` in that
+                // dtype; fp16 AMP's GradScaler unscales fp32 gradients only.
+                line(py, "for p in model.parameters():\n    if p.requires_grad:\n        p.data = p.data.float()");
+            }
         }
         Method::Freeze => {
             let n = q.train_layers;

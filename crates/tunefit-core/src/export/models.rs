@@ -77,14 +77,26 @@ pub(super) enum Naming {
     Bert,
     /// Qwen v1 remote code: fused c_attn, attn.c_proj, w1 (up), w2 (gate), mlp.c_proj.
     QwenV1,
-    /// modeling_clip / modeling_siglip vision encoders: q_proj, k_proj, v_proj, out_proj, fc1, fc2.
+    /// modeling_clip's vision encoder: q_proj, k_proj, v_proj, out_proj, fc1, fc2.
     Clip,
+    /// modeling_siglip's: CLIP's names, and a pooling head whose `attention.out_proj` and
+    /// `mlp.fc1`/`fc2` those names would also reach.
+    Siglip,
     /// modeling_vit as transformers 5 writes it (5.23.0: `vit.layers.N.attention.q_proj`,
     /// `o_proj`, `mlp.fc1`, `mlp.fc2`; 4.x had BERT's `query` … `output.dense`).
     Vit,
 }
 
 pub(super) fn naming(preset: Option<&str>, a: &Architecture) -> Naming {
+    // An image encoder by its input, whatever overrides its link has: SigLIP has no class
+    // token, CLIP's patch convolution no bias.
+    if let Some(img) = a.layout.image {
+        return match (img.cls, img.conv_bias) {
+            (false, _) => Naming::Siglip,
+            (true, false) => Naming::Clip,
+            (true, true) => Naming::Vit,
+        };
+    }
     match preset.unwrap_or("") {
         "mixtral-8x7b" => Naming::Mixtral,
         "phi-3-mini" => Naming::Phi3,
@@ -92,8 +104,6 @@ pub(super) fn naming(preset: Option<&str>, a: &Architecture) -> Naming {
         "qwen-7b" => Naming::QwenV1,
         p if p.starts_with("gpt2") => Naming::Gpt2,
         p if p.starts_with("bert") => Naming::Bert,
-        p if p.starts_with("clip") || p.starts_with("siglip") => Naming::Clip,
-        p if p.starts_with("vit") => Naming::Vit,
         _ if a.encoder_only => Naming::Bert,
         _ if a.mlp == MlpKind::Plain => Naming::Gpt2,
         _ => Naming::Llama,
@@ -110,7 +120,7 @@ impl Naming {
             Naming::Gpt2 => "GPT2Block",
             Naming::Vit => "ViTLayer",
             Naming::Bert => "BertLayer",
-            Naming::Clip if preset.is_some_and(|p| p.starts_with("siglip")) => "SiglipEncoderLayer",
+            Naming::Siglip => "SiglipEncoderLayer",
             Naming::Clip => "CLIPEncoderLayer",
             Naming::QwenV1 => "QWenBlock",
             Naming::Llama => match preset.unwrap_or("") {
@@ -129,9 +139,13 @@ impl Naming {
         use TargetModule as T;
         let mut p = Picker { q, out: Vec::new(), note: None };
         match self {
-            Naming::Llama | Naming::Mixtral | Naming::Phi3 | Naming::Phi | Naming::Clip | Naming::Vit => {
-                self.decoder_targets(&mut p)
-            }
+            Naming::Llama
+            | Naming::Mixtral
+            | Naming::Phi3
+            | Naming::Phi
+            | Naming::Clip
+            | Naming::Siglip
+            | Naming::Vit => self.decoder_targets(&mut p),
             Naming::Gpt2 => {
                 p.fused(&[T::Q, T::K, T::V], "c_attn", &["q", "k", "v"]);
                 p.add(T::O, "attn.c_proj");
@@ -165,7 +179,7 @@ impl Naming {
             T::O,
             match self {
                 Naming::Phi => "dense",
-                Naming::Clip => "out_proj",
+                Naming::Clip | Naming::Siglip => "out_proj",
                 _ => "o_proj",
             },
         );
@@ -175,7 +189,7 @@ impl Naming {
                 p.add(T::Gate, "w1");
                 p.add(T::Up, "w3");
             }
-            Naming::Phi | Naming::Clip | Naming::Vit => p.add(T::Up, "fc1"),
+            Naming::Phi | Naming::Clip | Naming::Siglip | Naming::Vit => p.add(T::Up, "fc1"),
             _ => {
                 p.add(T::Gate, "gate_proj");
                 p.add(T::Up, "up_proj");
@@ -183,7 +197,7 @@ impl Naming {
         }
         let down = match self {
             Naming::Mixtral => "w2",
-            Naming::Phi | Naming::Clip | Naming::Vit => "fc2",
+            Naming::Phi | Naming::Clip | Naming::Siglip | Naming::Vit => "fc2",
             _ => "down_proj",
         };
         p.add(T::Down, down);

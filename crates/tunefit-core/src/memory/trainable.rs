@@ -27,8 +27,9 @@ pub fn trainable(a: &Architecture, q: &Query) -> Result<Trainable, Error> {
     let mut t = Trainable::default();
     match q.method {
         Method::Full => {
-            // A multimodal checkpoint's vision tower stays frozen.
-            t.base = a.text_params();
+            // A multimodal checkpoint's vision tower stays frozen; SigLIP's pooling head,
+            // which the classifier's forward never calls, gets no gradient.
+            t.base = a.text_params() - a.layout.image.map_or(0, |img| img.pool_head_params(a.hidden, a.ffn));
             // Factored second moment: each block matrix (rows + cols), vectors in full.
             let mut fac = 0u64;
             for tm in TargetModule::LINEAR {
@@ -45,7 +46,8 @@ pub fn trainable(a: &Architecture, q: &Query) -> Result<Trainable, Error> {
             if q.train_layers as u64 > l {
                 return Err(Error::Refused(Refusal::TrainLayersOverLayers { train_layers: q.train_layers, layers: l }));
             }
-            t.base = q.train_layers as u64 * a.layer_params();
+            // An image classifier's new head trains with the last blocks.
+            t.base = q.train_layers as u64 * a.layer_params() + classifier(a);
             let mut fac = 0u64;
             for tm in TargetModule::LINEAR {
                 if let Some(s) = a.linear(tm) {
@@ -56,6 +58,9 @@ pub fn trainable(a: &Architecture, q: &Query) -> Result<Trainable, Error> {
             t.largest_tensor = a.hidden * a.ffn.max(a.q_dim());
         }
         Method::Lora | Method::Qlora | Method::Dora => adapters(a, q, &mut t)?,
+        Method::Adapter | Method::Prefix | Method::Prompt if a.layout.image.is_some() => {
+            return Err(Error::Refused(Refusal::ImageEncoderMethod { method: q.method }));
+        }
         Method::Adapter => {
             if q.bottleneck as u64 > a.hidden {
                 return Err(Error::Refused(Refusal::BottleneckOverHidden {
@@ -149,7 +154,10 @@ fn adapters(a: &Architecture, q: &Query, t: &mut Trainable) -> Result<(), Error>
             t.largest_tensor = t.largest_tensor.max(r * s.input.max(s.output));
         }
     }
-    if adapter == 0 && !q.targets.contains(TargetModule::Embed) && !q.targets.contains(TargetModule::LmHead) {
+    // An image encoder has neither a token table nor an LM head: only its blocks' linears.
+    let whole = a.layout.image.is_none()
+        && (q.targets.contains(TargetModule::Embed) || q.targets.contains(TargetModule::LmHead));
+    if adapter == 0 && !whole {
         return Err(Error::Refused(Refusal::NoTargetExists));
     }
     t.adapter = adapter;
@@ -169,13 +177,22 @@ fn adapters(a: &Architecture, q: &Query, t: &mut Trainable) -> Result<(), Error>
         // The classifier is new and trains in full beside the adapters: PEFT's
         // image-classification guide passes `modules_to_save=["classifier"]` (its ViT-B/16
         // with 101 labels prints 667,493 trainable: 589,824 LoRA weights and 77,669).
-        let head = a.vocab * a.hidden + a.vocab;
-        full += head;
+        full += classifier(a);
         t.adafactor_elems += a.vocab + a.hidden + a.vocab;
         t.largest_tensor = t.largest_tensor.max(a.vocab * a.hidden);
     }
     t.base = full;
     Ok(())
+}
+
+/// An image classifier's head (`nn.Linear(hidden, labels)` with its bias), 0 for a backbone
+/// or a language model.
+fn classifier(a: &Architecture) -> u64 {
+    if a.layout.image.is_some() {
+        a.vocab * a.hidden + a.vocab
+    } else {
+        0
+    }
 }
 
 /// Parameters of the block modules `quant_skip` keeps in 16 bits (a pre-quantized
