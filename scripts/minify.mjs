@@ -18,6 +18,7 @@ import { readFileSync, writeFileSync, readdirSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { transformSync } from 'esbuild';
+import { execFileSync } from 'node:child_process';
 
 const dir = process.argv[2] ?? 'dist';
 const index = join(dir, 'index.html');
@@ -151,9 +152,51 @@ for (const name of readdirSync(dir).sort()) {
   after += out.length;
   pin(name, out);
 }
+/**
+ * Drops wasm-streams' exports from `wasmName` and the code only they reach. Leptos's
+ * server_fn depends on wasm-streams, whose `#[wasm_bindgen]` classes (IntoUnderlyingSource,
+ * IntoUnderlyingByteSource, IntoUnderlyingSink) are exports the linker must keep; they run only
+ * when Rust turns a stream into a ReadableStream, which the page never does (it calls no server
+ * function). The glue's classes stay, never constructed: the glue creates them in no import
+ * (no `__wrap`, no `new`), and only their methods and finalizers would call the dropped exports.
+ * binaryen's `--remove-unused-module-elements` then removes what nothing else reaches.
+ */
+function dropStreamExports(wasmName, glueName) {
+  const file = join(dir, wasmName);
+  const wasm = readFileSync(file);
+  const glue = readFileSync(join(dir, glueName), 'utf8');
+  if (/new [\w$]+\(\)\.__wrap|IntoUnderlying\w*\.__wrap/.test(glue)) throw new Error(`minify: ${glueName} constructs a stream class`);
+  const parts = [wasm.subarray(0, 8)];
+  let o = 8, dropped = 0;
+  while (o < wasm.length) {
+    const id = wasm[o];
+    const [size, body] = uleb(wasm, o + 1);
+    const end = body + size;
+    if (id !== 7) { parts.push(wasm.subarray(o, end)); o = end; continue; }
+    let [count, p] = uleb(wasm, body);
+    const keep = [];
+    for (let i = 0; i < count; i++) {
+      const [nl, q] = uleb(wasm, p);
+      const [, r] = uleb(wasm, q + nl + 1);
+      if (/^(__wbg_)?intounderlying/.test(wasm.subarray(q, q + nl).toString('utf8'))) dropped++;
+      else keep.push(wasm.subarray(p, r));
+      p = r;
+    }
+    const section = Buffer.concat([leb(keep.length), ...keep]);
+    parts.push(Buffer.from([7]), leb(section.length), section);
+    o = end;
+  }
+  if (!dropped) return;
+  writeFileSync(file, Buffer.concat(parts));
+  execFileSync('wasm-opt', [file, '--remove-unused-module-elements', '-o', file]);
+  const out = readFileSync(file);
+  console.log(`minify: ${wasmName}: ${dropped} wasm-streams exports dropped, ${((wasm.length - out.length) / 1024).toFixed(1)} KB less`);
+}
+
 // After the glue is minified: its imports object is then `{...,name:function(...){...},...}`.
 for (const name of readdirSync(dir).sort()) {
   if (!name.endsWith('_bg.wasm')) continue;
+  dropStreamExports(name, name.replace(/_bg\.wasm$/, '.js'));
   renameImports(name, name.replace(/_bg\.wasm$/, '.js'));
 }
 // Every file index.html pins must match its pin now: a pattern the rewrite missed (Trunk
