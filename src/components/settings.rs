@@ -3,7 +3,9 @@
 //! Advanced disclosure (advanced.rs).
 
 use super::controls::Scale;
-use super::fields::{field, image_encoder, lora, only, reads_tokens, section, sized_images, slider, tower, Field, Kind};
+use super::fields::{
+    field, image_encoder, lora, only, reads_tokens, section, sized_images, slider, tower, Field, Kind,
+};
 use tunefit_core::query::Method;
 use tunefit_core::Query;
 

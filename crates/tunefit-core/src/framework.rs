@@ -329,5 +329,8 @@ pub fn unsupported(q: &Query) -> Vec<Warning> {
     if fw == Framework::Torchtune && q.method == Method::Qlora && q.quant != crate::query::Quant::Nf4 {
         out.push(Warning::FrameworkQuant { quant: q.quant });
     }
+    if fw != Framework::Hf && crate::catalog::is_image_encoder(q) {
+        out.push(Warning::FrameworkImageEncoder { framework: fw });
+    }
     out
 }

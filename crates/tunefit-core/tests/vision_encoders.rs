@@ -233,3 +233,12 @@ fn the_plot_the_calibration_and_the_markdown_read_the_images_tokens() {
         assert!(!p.query.contains("seq=") && !p.query.contains("loss="), "{}", p.query);
     }
 }
+
+#[test]
+fn a_language_model_framework_says_it_prices_an_image_encoder_as_a_plain_loop() {
+    let code = |s: &str| report(s).warnings.iter().any(|w| w.code() == "framework-image-encoder");
+    assert!(code("model=vit-l&framework=unsloth"));
+    assert!(code("model=vit-l&framework=litgpt"));
+    assert!(!code("model=vit-l&framework=hf"));
+    assert!(!code("model=llama-3.1-8b&framework=unsloth"));
+}

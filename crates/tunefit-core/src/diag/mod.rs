@@ -308,6 +308,9 @@ pub enum Warning {
     QloraZero3Offload,
     /// torchtune's QLoRA quantizes to NF4 only.
     FrameworkQuant { quant: Quant },
+    /// The framework trains language models; an image encoder is priced with its profile's
+    /// defaults, as a plain PyTorch loop would run them.
+    FrameworkImageEncoder { framework: Framework },
     /// Paged optimizer states live in CUDA managed memory, outside torch's counters.
     PagedOptimizer,
     /// Sharding over one data-parallel rank.
@@ -399,6 +402,7 @@ impl Warning {
             Warning::FrameworkPrecision { .. } => "framework-precision",
             Warning::QloraZero3Offload => "qlora-zero3-offload",
             Warning::FrameworkQuant { .. } => "framework-quant",
+            Warning::FrameworkImageEncoder { .. } => "framework-image-encoder",
             Warning::PagedOptimizer => "paged-optimizer",
             Warning::ShardOneGpu => "shard-one-gpu",
             Warning::OffloadNeedsSharding => "offload-needs-sharding",
