@@ -80,10 +80,7 @@ fn method(ctx: &mut Ctx, top: &mut Entries) {
 /// The `adapter` and `lora_*` keys, with Axolotl's own LoRA kernels off.
 fn lora(ctx: &mut Ctx, top: &mut Entries) {
     let q = ctx.q.clone();
-    let (targets, note) = ctx.naming.peft_targets(&q);
-    if let Some(n) = note {
-        ctx.warn(n);
-    }
+    let targets = ctx.peft_targets();
     // Axolotl's "qlora" adapter is LoRA on a 4-bit model; int8 bases use "lora".
     let adapter = if q.method == Method::Qlora && q.quant != Quant::Int8 { "qlora" } else { "lora" };
     top.push(("adapter".into(), s(adapter)));

@@ -27,6 +27,14 @@ impl Ctx {
             self.warnings.push(note);
         }
     }
+    /// PEFT `target_modules` for the query's targets, a fused module's note added.
+    pub(super) fn peft_targets(&mut self) -> Vec<&'static str> {
+        let (targets, note) = self.naming.peft_targets(&self.q);
+        if let Some(n) = note {
+            self.warn(n);
+        }
+        targets
+    }
     pub(super) fn model(&self) -> &'static str {
         self.model.unwrap_or(PLACEHOLDER)
     }

@@ -27,6 +27,12 @@ pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
     if ctx.q.precision == Precision::Fp16True {
         ctx.warn(Note::Fp16True);
     }
+    trainer_files(ctx, py)
+}
+
+/// A Trainer script's files: `train.py`, DeepSpeed's or accelerate's FSDP config where the
+/// run shards, and `launch.sh`.
+pub(super) fn trainer_files(ctx: &Ctx, py: String) -> Vec<ExportFile> {
     let mut files = vec![file("train.py", "python", py)];
     if let Some(j) = deepspeed_json(ctx) {
         files.push(file("ds_config.json", "json", j));
@@ -36,6 +42,17 @@ pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
     }
     files.push(file("launch.sh", "shell", trainer_launch(ctx, "train.py")));
     files
+}
+
+/// The weights' dtype at load: 16-bit except fp32 training and full/freeze under AMP, as the
+/// memory model stores them (memory/mod.rs `frozen_bytes`).
+pub(super) fn load_dtype(q: &crate::query::Query) -> &'static str {
+    match q.precision {
+        Precision::Fp32 => "torch.float32",
+        Precision::Bf16Mixed | Precision::Fp16Mixed if !q.method.is_peft() => "torch.float32",
+        Precision::Bf16True | Precision::Bf16Mixed => "torch.bfloat16",
+        Precision::Fp16True | Precision::Fp16Mixed => "torch.float16",
+    }
 }
 
 /// train.py's header: the query, the imports, the model id and sequence length.
@@ -60,17 +77,7 @@ fn header(ctx: &Ctx, py: &mut String) {
 /// tokenizer, and activation checkpointing.
 fn load_model(ctx: &Ctx, py: &mut String) {
     let q = &ctx.q;
-    // Weights dtype at load: 16-bit except fp32 training and full/freeze under AMP, as the
-    // memory model stores them (memory/mod.rs `frozen_bytes`).
-    let peft = q.method.is_peft();
-    let load_dtype = match q.precision {
-        Precision::Fp32 => "torch.float32",
-        Precision::Bf16Mixed | Precision::Fp16Mixed if !peft => "torch.float32",
-        Precision::Bf16True => "torch.bfloat16",
-        Precision::Fp16True => "torch.float16",
-        Precision::Bf16Mixed => "torch.bfloat16",
-        Precision::Fp16Mixed => "torch.float16",
-    };
+    let load_dtype = load_dtype(q);
     let compute_dtype = if ctx.fp16() {
         "torch.float16"
     } else if q.precision == Precision::Fp32 {
@@ -104,7 +111,15 @@ fn load_model(ctx: &Ctx, py: &mut String) {
     );
     line(py, "tokenizer = AutoTokenizer.from_pretrained(MODEL_ID)");
     line(py, "tokenizer.pad_token = tokenizer.pad_token or tokenizer.eos_token");
-    if q.method == Method::Qlora {
+    prepare(ctx, py);
+    if ctx.ckpt_on() {
+        line(py, "model.enable_input_require_grads()");
+    }
+}
+
+/// After loading: bitsandbytes' preparation under QLoRA, and activation checkpointing.
+pub(super) fn prepare(ctx: &Ctx, py: &mut String) {
+    if ctx.q.method == Method::Qlora {
         line(
             py,
             &format!(
@@ -119,7 +134,6 @@ fn load_model(ctx: &Ctx, py: &mut String) {
         // activation_checkpointing_enable and keeps the old name as a deprecated alias, while
         // 4.x has only the old one (same choice as TrainingArguments below).
         line(py, "model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={\"use_reentrant\": False})");
-        line(py, "model.enable_input_require_grads()");
     }
 }
 
@@ -175,10 +189,7 @@ fn wrap_model(ctx: &mut Ctx, py: &mut String) {
 /// LoraConfig (DoRA through `use_dora`) and get_peft_model.
 fn lora(ctx: &mut Ctx, py: &mut String) {
     let q = ctx.q.clone();
-    let (targets, note) = ctx.naming.peft_targets(&q);
-    if let Some(n) = note {
-        ctx.warn(n);
-    }
+    let targets = ctx.peft_targets();
     let full = ctx.naming.full_modules(&q);
     let mut args = vec![
         format!("r={}", q.rank),

@@ -8,10 +8,10 @@
 //! each family's script against transformers and PEFT on the CPU.
 
 use super::context::Ctx;
-use super::emit::{file, fmt_float, json_str, line, origin, py_bool, py_list};
-use super::hf::{trainer_launch, training_args};
+use super::emit::{fmt_float, json_str, line, origin, py_bool, py_list};
+use super::hf::{load_dtype, prepare, trainer_files, training_args};
 use super::models::Naming;
-use super::trainer::{accelerate_fsdp_yaml, deepspeed_json, trainer_warnings};
+use super::trainer::trainer_warnings;
 use super::{ExportFile, Note};
 use crate::arch::ImageInput;
 use crate::query::{AdapterDtype, Attention, Method, Precision, Quant};
@@ -72,28 +72,14 @@ pub(super) fn files(ctx: &mut Ctx, img: &ImageInput) -> Vec<ExportFile> {
     line(&mut py, &format!("args = TrainingArguments(\n    {},\n)", ta.join(",\n    ")));
     line(&mut py, "trainer = Trainer(model=model, args=args, train_dataset=train_dataset, data_collator=collate)");
     line(&mut py, "trainer.train()");
-    let mut files = vec![file("train.py", "python", py)];
-    if let Some(j) = deepspeed_json(ctx) {
-        files.push(file("ds_config.json", "json", j));
-    }
-    if let Some(y) = accelerate_fsdp_yaml(ctx) {
-        files.push(file("accelerate_fsdp.yaml", "yaml", y));
-    }
-    files.push(file("launch.sh", "shell", trainer_launch(ctx, "train.py")));
-    files
+    trainer_files(ctx, py)
 }
 
 /// The model with a new head, in the dtype the memory model stores it, 4-bit under QLoRA, and
 /// activation checkpointing.
 fn load(ctx: &Ctx, py: &mut String) {
     let q = &ctx.q;
-    let peft = q.method.is_peft();
-    let dtype = match q.precision {
-        Precision::Fp32 => "torch.float32",
-        Precision::Bf16Mixed | Precision::Fp16Mixed if !peft => "torch.float32",
-        Precision::Fp16True | Precision::Fp16Mixed => "torch.float16",
-        Precision::Bf16True | Precision::Bf16Mixed => "torch.bfloat16",
-    };
+    let dtype = load_dtype(q);
     let attn = match ctx.res.attn {
         Attention::Flash => "flash_attention_2",
         Attention::Sdpa => "sdpa",
@@ -126,18 +112,7 @@ fn load(ctx: &Ctx, py: &mut String) {
             args.join(",\n    ")
         ),
     );
-    if q.method == Method::Qlora {
-        line(
-            py,
-            &format!(
-                "model = prepare_model_for_kbit_training(model, use_gradient_checkpointing={})",
-                py_bool(ctx.ckpt_on())
-            ),
-        );
-    }
-    if ctx.ckpt_on() {
-        line(py, "model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={\"use_reentrant\": False})");
-    }
+    prepare(ctx, py);
 }
 
 /// What trains: LoRA (and DoRA) with the new head in `modules_to_save`, the last blocks under
@@ -146,10 +121,7 @@ fn adapt(ctx: &mut Ctx, py: &mut String) {
     let q = ctx.q.clone();
     match q.method {
         Method::Lora | Method::Qlora | Method::Dora => {
-            let (targets, note) = ctx.naming.peft_targets(&q);
-            if let Some(n) = note {
-                ctx.warn(n);
-            }
+            let targets = ctx.peft_targets();
             // SigLIP's unused pooling head has an `attention.out_proj` and `mlp.fc1`/`fc2` of its
             // own: a pattern over the encoder's layers keeps the adapters off it (PEFT matches a
             // string `target_modules` with `re.fullmatch` on each module's name).

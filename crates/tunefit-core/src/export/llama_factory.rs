@@ -73,10 +73,7 @@ fn method(ctx: &mut Ctx, top: &mut Entries) {
     let q = ctx.q.clone();
     match q.method {
         Method::Lora | Method::Qlora | Method::Dora => {
-            let (targets, note) = ctx.naming.peft_targets(&q);
-            if let Some(n) = note {
-                ctx.warn(n);
-            }
+            let targets = ctx.peft_targets();
             top.push(("finetuning_type".into(), s("lora")));
             top.push(("lora_rank".into(), i(q.rank)));
             top.push(("lora_alpha".into(), i(ctx.alpha())));

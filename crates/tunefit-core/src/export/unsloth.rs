@@ -43,10 +43,7 @@ pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
         "model, tokenizer = FastLanguageModel.from_pretrained(\n    model_name={},\n    max_seq_length=MAX_SEQ_LENGTH,\n    dtype={dtype},\n    load_in_4bit={},\n    load_in_8bit={},\n    full_finetuning={},\n    use_gradient_checkpointing={gc},\n)",
         json_str(ctx.model()), py_bool(four), py_bool(eight), py_bool(full)));
     if !full {
-        let (targets, note) = ctx.naming.peft_targets(&q);
-        if let Some(n) = note {
-            ctx.warn(n);
-        }
+        let targets = ctx.peft_targets();
         let mut all: Vec<&str> = targets.clone();
         all.extend(ctx.naming.full_modules(&q));
         line(&mut py, &format!(
