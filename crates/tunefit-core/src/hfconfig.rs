@@ -52,6 +52,13 @@ pub enum ConfigProblem {
     OverLayers,
     /// Qwen3-Next-style blocks that link keys cannot say.
     LinearAttention,
+    /// An image encoder whose blocks, patch or side are no preset's: its input is not a key.
+    ImageEncoderShape {
+        layers: u64,
+        hidden: u64,
+        patch: u64,
+        side: u64,
+    },
 }
 
 impl ConfigProblem {
@@ -66,6 +73,7 @@ impl ConfigProblem {
             ConfigProblem::OverExperts => "exceeds the number of experts".into(),
             ConfigProblem::OverLayers => "exceeds num_hidden_layers".into(),
             ConfigProblem::LinearAttention => "describes linear-attention blocks or gated attention (Qwen3-Next style) that link keys cannot express unless it is a preset's exact shape (qwen3-next-80b-a3b)".into(),
+            ConfigProblem::ImageEncoderShape { layers, hidden, patch, side } => format!("describes an image encoder of {layers} blocks × {hidden}, {patch}-px patches at {side} px, which is no preset's (vit-b, vit-l, vit-h, clip-vit-l, siglip-so400m): pick the nearest preset and set image_res"),
         }
     }
 
@@ -80,6 +88,7 @@ impl ConfigProblem {
             ConfigProblem::OverExperts => "больше числа экспертов".into(),
             ConfigProblem::OverLayers => "больше num_hidden_layers".into(),
             ConfigProblem::LinearAttention => "описывает блоки с линейным вниманием или вниманием с затвором (как в Qwen3-Next), которые ключи ссылки не выражают, если это не точная форма пресета (qwen3-next-80b-a3b)".into(),
+            ConfigProblem::ImageEncoderShape { layers, hidden, patch, side } => format!("описывает энкодер изображений из {layers} блоков × {hidden}, патчи {patch} px при {side} px, и это не форма ни одного пресета (vit-b, vit-l, vit-h, clip-vit-l, siglip-so400m): выберите ближайший пресет и задайте image_res"),
         }
     }
 }
@@ -147,6 +156,11 @@ pub const FAMILIES: &[&str] = &[
     "phi",
     "gpt2",
     "bert",
+    "vit",
+    "clip",
+    "clip_vision_model",
+    "siglip",
+    "siglip_vision_model",
 ];
 
 /// A config object and the defaults its transformers config class applies to absent fields
@@ -298,6 +312,9 @@ pub fn from_value(v: &Value) -> Result<Architecture, ConfigError> {
         return Err(ConfigError::NotJson(None));
     }
     let ty = model_type(v)?;
+    if let Some(a) = image_encoder(v, ty)? {
+        return Ok(a);
+    }
     let text_type = match ty {
         "gemma3" => Some("gemma3_text"),
         "llama4" => Some("llama4_text"),
@@ -792,6 +809,73 @@ fn mixture(
 }
 
 /// The query string fragment (`layers=..&hidden=..`) that puts a pasted config into a link.
+/// `ViTConfig`'s and `CLIPVisionConfig`'s defaults for what a config leaves out (a CLIP or
+/// SigLIP checkpoint's `vision_config` writes only what differs; SigLIP's are `SIGLIP`).
+const VIT: &[(&str, u64)] = &[
+    ("hidden_size", 768),
+    ("intermediate_size", 3072),
+    ("num_hidden_layers", 12),
+    ("num_attention_heads", 12),
+    ("patch_size", 16),
+    ("image_size", 224),
+];
+const CLIP_VISION: &[(&str, u64)] = &[
+    ("hidden_size", 768),
+    ("intermediate_size", 3072),
+    ("num_hidden_layers", 12),
+    ("num_attention_heads", 12),
+    ("patch_size", 32),
+    ("image_size", 224),
+];
+
+/// An image encoder's config (`vit`; CLIP's and SigLIP's vision models, alone or as a whole
+/// checkpoint's `vision_config`) as the preset of its shape, its classifier's labels from
+/// `id2label`: its input (patch, side, class token) is no link key, so a shape that is no
+/// preset's is refused by name. `None` for any other model type.
+fn image_encoder(v: &Value, ty: &str) -> Result<Option<Architecture>, ConfigError> {
+    let empty = Value::Obj(Vec::new());
+    let (vc, defaults, family) = match ty {
+        "vit" => (v, VIT, "vit"),
+        "clip_vision_model" => (v, CLIP_VISION, "clip"),
+        "clip" => (v.get("vision_config").unwrap_or(&empty), CLIP_VISION, "clip"),
+        "siglip_vision_model" => (v, SIGLIP, "siglip"),
+        "siglip" => (v.get("vision_config").unwrap_or(&empty), SIGLIP, "siglip"),
+        _ => return Ok(None),
+    };
+    let f = Fields { v: vc, defaults };
+    let (layers, hidden, heads, ffn) = (
+        f.u64("num_hidden_layers")?,
+        f.u64("hidden_size")?,
+        f.u64("num_attention_heads")?,
+        f.u64("intermediate_size")?,
+    );
+    let (patch, side) = (f.u64("patch_size")?, f.u64("image_size")?);
+    let found = crate::catalog::presets().iter().find(|p| {
+        let a = &p.arch;
+        a.layout.image.is_some_and(|img| {
+            img.patch == patch
+                && img.side == side
+                && img.cls == (family != "siglip")
+                && img.conv_bias == (family != "clip")
+        }) && (a.layers, a.hidden, a.heads, a.ffn) == (layers, hidden, heads, ffn)
+    });
+    let Some(p) = found else {
+        return Err(ConfigError::Invalid {
+            field: "model_type".into(),
+            problem: ConfigProblem::ImageEncoderShape { layers, hidden, patch, side },
+        });
+    };
+    let mut a = p.arch.clone();
+    // A classifier's labels (`id2label`); a backbone's config has none, or transformers' two
+    // placeholder labels, which a fine-tune replaces.
+    let labels = match v.get("id2label") {
+        Some(Value::Obj(m)) => m.len() as u64,
+        _ => 0,
+    };
+    a.vocab = if ty == "vit" && labels > 2 { labels } else { a.vocab };
+    Ok(Some(a))
+}
+
 pub fn to_query_fragment(a: &Architecture) -> String {
     let o = a.to_overrides();
     let mut q = crate::Query { model: None, arch: o, ..Default::default() };
@@ -862,6 +946,14 @@ pub fn apply_link(q: &mut crate::Query, link: &str) -> Result<(), crate::QueryEr
 pub fn link_for(a: &Architecture) -> Result<String, ConfigError> {
     if let Some(p) = crate::catalog::presets().iter().find(|p| p.arch == *a) {
         return Ok(format!("v=1&model={}", p.id));
+    }
+    // An image encoder with its own head: the preset and the labels (`vocab`).
+    if a.layout.image.is_some() {
+        if let Some(p) =
+            crate::catalog::presets().iter().find(|p| Architecture { vocab: p.arch.vocab, ..a.clone() } == p.arch)
+        {
+            return Ok(format!("v=1&model={}&vocab={}", p.id, a.vocab));
+        }
     }
     let l = &a.layout;
     if l.linear_attn.layers > 0 || l.attn_gate || l.shared_gate {

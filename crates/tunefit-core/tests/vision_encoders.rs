@@ -242,3 +242,28 @@ fn a_language_model_framework_says_it_prices_an_image_encoder_as_a_plain_loop() 
     assert!(!code("model=vit-l&framework=hf"));
     assert!(!code("model=llama-3.1-8b&framework=unsloth"));
 }
+
+#[test]
+fn a_pasted_encoder_config_is_its_preset_with_its_labels_or_refused_by_name() {
+    use tunefit_core::hfconfig::{config_link, ConfigError, ConfigProblem};
+    // google/vit-large-patch16-224's fields with three labels: the preset and `vocab=3`.
+    let vit = r#"{"model_type":"vit","hidden_size":1024,"intermediate_size":4096,"num_attention_heads":16,
+        "num_hidden_layers":24,"patch_size":16,"image_size":224,"id2label":{"0":"a","1":"b","2":"c"}}"#;
+    assert_eq!(config_link(vit).unwrap().1, "v=1&model=vit-l&vocab=3");
+    // A whole CLIP checkpoint's config: its vision_config, CLIPVisionConfig's defaults for the rest.
+    let clip = r#"{"model_type":"clip","text_config":{},"vision_config":{"hidden_size":1024,
+        "intermediate_size":4096,"num_attention_heads":16,"num_hidden_layers":24,"patch_size":14}}"#;
+    assert_eq!(config_link(clip).unwrap().1, "v=1&model=clip-vit-l");
+    let siglip = r#"{"model_type":"siglip_vision_model","hidden_size":1152,"image_size":384,
+        "intermediate_size":4304,"num_attention_heads":16,"num_hidden_layers":27,"patch_size":14}"#;
+    assert_eq!(config_link(siglip).unwrap().1, "v=1&model=siglip-so400m");
+    // ViT-B/16 at 384 has a larger position table than the preset: refused, naming its shape.
+    let vit384 = r#"{"model_type":"vit","hidden_size":768,"num_hidden_layers":12,"num_attention_heads":12,
+        "intermediate_size":3072,"patch_size":16,"image_size":384}"#;
+    match config_link(vit384) {
+        Err(ConfigError::Invalid {
+            problem: ConfigProblem::ImageEncoderShape { layers: 12, side: 384, .. }, ..
+        }) => {}
+        other => panic!("{other:?}"),
+    }
+}
