@@ -72,8 +72,10 @@ pub(super) fn block(r: &Run) -> Block {
         tp,
         dora: q.method == Method::Dora,
         fused_qkv_linear: res.profile.fused_qkv_linear,
+        // An image encoder's samples are all its image's patches: no padding, no mask.
         masked: res.profile.mask_per_layer
             && res.attn == Attention::Sdpa
+            && a.layout.image.is_none()
             && ((!res.packing && q.batch > 1) || q.method == Method::Prefix),
         prefix_tokens: if q.method == Method::Prefix { q.virtual_tokens as f64 } else { 0.0 },
         native_gelu: !q.framework.uses_transformers(),
@@ -193,7 +195,7 @@ pub(super) fn saved(r: &Run, autocast_copies: f64) -> Saved {
     // Masks: transformers keeps one per layer (inside the block, above); torchtune's
     // packed samples use one block-causal boolean mask (b, s, s) for SDPA; eager attention
     // in transformers builds one additive mask shared by all layers.
-    if !res.profile.mask_per_layer && res.attn != Attention::Flash {
+    if !res.profile.mask_per_layer && res.attn != Attention::Flash && a.layout.image.is_none() {
         if res.packing {
             act += q.batch as f64 * seq * seq;
         } else if q.batch > 1 {
