@@ -819,6 +819,15 @@ const VIT: &[(&str, u64)] = &[
     ("patch_size", 16),
     ("image_size", 224),
 ];
+/// `SiglipVisionConfig`'s defaults (SIGLIP, the Gemma 3 tower's table, and its 12 heads).
+const SIGLIP_VISION: &[(&str, u64)] = &[
+    ("hidden_size", 768),
+    ("intermediate_size", 3072),
+    ("num_hidden_layers", 12),
+    ("num_attention_heads", 12),
+    ("patch_size", 16),
+    ("image_size", 224),
+];
 const CLIP_VISION: &[(&str, u64)] = &[
     ("hidden_size", 768),
     ("intermediate_size", 3072),
@@ -837,9 +846,12 @@ fn image_encoder(v: &Value, ty: &str) -> Result<Option<Architecture>, ConfigErro
     let (vc, defaults, family) = match ty {
         "vit" => (v, VIT, "vit"),
         "clip_vision_model" => (v, CLIP_VISION, "clip"),
-        "clip" => (v.get("vision_config").unwrap_or(&empty), CLIP_VISION, "clip"),
-        "siglip_vision_model" => (v, SIGLIP, "siglip"),
-        "siglip" => (v.get("vision_config").unwrap_or(&empty), SIGLIP, "siglip"),
+        // CLIPConfig still takes the older `vision_config_dict`.
+        "clip" => {
+            (v.get("vision_config").or_else(|| v.get("vision_config_dict")).unwrap_or(&empty), CLIP_VISION, "clip")
+        }
+        "siglip_vision_model" => (v, SIGLIP_VISION, "siglip"),
+        "siglip" => (v.get("vision_config").unwrap_or(&empty), SIGLIP_VISION, "siglip"),
         _ => return Ok(None),
     };
     let f = Fields { v: vc, defaults };
@@ -866,13 +878,20 @@ fn image_encoder(v: &Value, ty: &str) -> Result<Option<Architecture>, ConfigErro
         });
     };
     let mut a = p.arch.clone();
-    // A classifier's labels (`id2label`); a backbone's config has none, or transformers' two
-    // placeholder labels, which a fine-tune replaces.
-    let labels = match v.get("id2label") {
-        Some(Value::Obj(m)) => m.len() as u64,
-        _ => 0,
+    // A classifier's labels: `id2label`, else `num_labels` (as PretrainedConfig reads them);
+    // a backbone's config has none, or transformers' placeholders `LABEL_0`, `LABEL_1`, which
+    // a fine-tune replaces.
+    let placeholder = |m: &[(String, Value, usize)]| {
+        m.iter().enumerate().all(|(i, (_, l, _))| l.as_str() == Some(format!("LABEL_{i}").as_str()))
     };
-    a.vocab = if ty == "vit" && labels > 2 { labels } else { a.vocab };
+    let labels = match v.get("id2label") {
+        Some(Value::Obj(m)) if !placeholder(m) => m.len() as u64,
+        Some(Value::Obj(_)) => 0,
+        _ => Fields { v, defaults: &[] }.opt_u64("num_labels")?.unwrap_or(0),
+    };
+    if labels > 0 {
+        a.vocab = labels;
+    }
     Ok(Some(a))
 }
 

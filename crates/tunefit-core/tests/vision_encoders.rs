@@ -257,6 +257,25 @@ fn a_pasted_encoder_config_is_its_preset_with_its_labels_or_refused_by_name() {
     let siglip = r#"{"model_type":"siglip_vision_model","hidden_size":1152,"image_size":384,
         "intermediate_size":4304,"num_attention_heads":16,"num_hidden_layers":27,"patch_size":14}"#;
     assert_eq!(config_link(siglip).unwrap().1, "v=1&model=siglip-so400m");
+    // Labels from num_labels without id2label; transformers' placeholders are none; a CLIP
+    // classifier's too; SigLIP's heads default to 12.
+    let five = vit.replace(r#""id2label":{"0":"a","1":"b","2":"c"}"#, r#""num_labels":5"#);
+    assert_eq!(config_link(&five).unwrap().1, "v=1&model=vit-l&vocab=5");
+    let placeholders = vit.replace(r#"{"0":"a","1":"b","2":"c"}"#, r#"{"0":"LABEL_0","1":"LABEL_1"}"#);
+    assert_eq!(config_link(&placeholders).unwrap().1, "v=1&model=vit-l");
+    let two = vit.replace(r#"{"0":"a","1":"b","2":"c"}"#, r#"{"0":"cat","1":"dog"}"#);
+    assert_eq!(config_link(&two).unwrap().1, "v=1&model=vit-l&vocab=2");
+    let clip_labels = clip.replace(r#""text_config":{}"#, r#""text_config":{},"id2label":{"0":"a","1":"b","2":"c"}"#);
+    assert_eq!(config_link(&clip_labels).unwrap().1, "v=1&model=clip-vit-l&vocab=3");
+    let old_clip = clip.replace("vision_config", "vision_config_dict");
+    assert_eq!(config_link(&old_clip).unwrap().1, "v=1&model=clip-vit-l");
+    let no_heads = r#"{"model_type":"siglip_vision_model","hidden_size":768,"num_hidden_layers":12,"patch_size":16}"#;
+    match config_link(no_heads) {
+        Err(ConfigError::Invalid {
+            problem: ConfigProblem::ImageEncoderShape { layers: 12, hidden: 768, .. }, ..
+        }) => {}
+        other => panic!("{other:?}"),
+    }
     // ViT-B/16 at 384 has a larger position table than the preset: refused, naming its shape.
     let vit384 = r#"{"model_type":"vit","hidden_size":768,"num_hidden_layers":12,"num_attention_heads":12,
         "intermediate_size":3072,"patch_size":16,"image_size":384}"#;
@@ -287,7 +306,8 @@ fn allocated_memory_follows_real_vit_steps_on_the_cpu() {
         assert!((-0.06..0.03).contains(&err), "{query}: predicted {predicted}, measured {measured} ({err:+.3})");
         slopes.push((measured, predicted));
     }
-    // Four more blocks at batch 16 (records 0 and 1): what one block costs, within 2%.
+    // Four more blocks at batch 16 (records 0 and 1): what one block costs, within 0.3% (with
+    // an attention mask per layer it would be 0.7% over).
     let (m, p) = ((slopes[1].0 - slopes[0].0) / 4.0, (slopes[1].1 - slopes[0].1) / 4.0);
-    assert!((p / m - 1.0).abs() < 0.02, "a block: predicted {p}, measured {m}");
+    assert!((p / m - 1.0).abs() < 0.003, "a block: predicted {p}, measured {m}");
 }

@@ -309,7 +309,7 @@ pub enum Warning {
     /// torchtune's QLoRA quantizes to NF4 only.
     FrameworkQuant { quant: Quant },
     /// The framework trains language models; an image encoder is priced with its profile's
-    /// defaults, as a plain PyTorch loop would run them.
+    /// kernels and defaults all the same.
     FrameworkImageEncoder { framework: Framework },
     /// Paged optimizer states live in CUDA managed memory, outside torch's counters.
     PagedOptimizer,

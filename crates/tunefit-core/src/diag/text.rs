@@ -69,7 +69,7 @@ pub(super) fn english(w: &Warning) -> String {
             "unsloth loads the model in 16-bit; precision={precision} assumes fp32 weights: choose bf16-true (fp16-true on GPUs without bf16) to match it"
         ),
         W::QloraZero3Offload => "QLoRA with ZeRO-3 parameter offload: bitsandbytes 4-bit weights cannot be offloaded by DeepSpeed; expect failure or no saving".into(),
-        W::FrameworkImageEncoder { framework } => format!("{framework} trains language models: this image encoder is priced with its profile's defaults as a plain PyTorch loop runs them (transformers' Trainer: framework=hf)"),
+        W::FrameworkImageEncoder { framework } => format!("{framework} trains language models: this image encoder is priced with its profile's kernels and defaults all the same, which its code may not apply to a ViT (transformers' Trainer: framework=hf)"),
         W::FrameworkQuant { quant } => {
             format!("torchtune's QLoRA uses torchao NF4 only; quant={quant} is not available")
         }
@@ -166,7 +166,7 @@ pub(super) fn russian(w: &Warning) -> String {
             "unsloth загружает модель в 16 битах; precision={precision} предполагает веса в fp32: выберите bf16-true (fp16-true на GPU без bf16), чтобы совпадало"
         ),
         W::QloraZero3Offload => "QLoRA с выгрузкой параметров ZeRO-3: DeepSpeed не умеет выгружать 4-битные веса bitsandbytes; ждите ошибки или отсутствия экономии".into(),
-        W::FrameworkImageEncoder { framework } => format!("{framework} обучает языковые модели: этот энкодер изображений оценён с умолчаниями его профиля, как их выполнил бы простой цикл PyTorch (Trainer transformers: framework=hf)"),
+        W::FrameworkImageEncoder { framework } => format!("{framework} обучает языковые модели: этот энкодер изображений всё равно оценён с ядрами и умолчаниями его профиля, которые его код к ViT может не применять (Trainer transformers: framework=hf)"),
         W::FrameworkQuant { quant } => {
             format!("QLoRA в torchtune использует только NF4 из torchao; quant={quant} недоступен")
         }
