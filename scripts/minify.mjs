@@ -36,6 +36,14 @@ function leb(v) {
   do { let x = v % 128; v = Math.floor(v / 128); if (v) x |= 128; out.push(x); } while (v);
   return Buffer.from(out);
 }
+/** The sections of a wasm module in order: its id, where it starts, its body and its end. */
+function* sections(wasm) {
+  for (let o = 8; o < wasm.length;) {
+    const [size, body] = uleb(wasm, o + 1);
+    yield { id: wasm[o], start: o, body, end: body + size };
+    o = body + size;
+  }
+}
 /** A short identifier for the n-th name: a..z, A..Z, then two letters. */
 function shortName(n) {
   const a = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
@@ -52,16 +60,13 @@ function renameImports(wasmName, glueName) {
   const wasm = readFileSync(join(dir, wasmName));
   let glue = readFileSync(join(dir, glueName), 'utf8');
   const parts = [wasm.subarray(0, 8)];
-  let o = 8, renamed = 0;
-  while (o < wasm.length) {
-    const id = wasm[o];
-    const [size, body] = uleb(wasm, o + 1);
-    const end = body + size;
+  let renamed = 0;
+  for (const { id, start: o, body, end } of sections(wasm)) {
     // The linker's `target_features` record (which wasm features the objects were compiled
     // with, for a later link step) is read by no browser: dropped, 148 bytes.
     if (id === 0) {
       const [nl, n] = uleb(wasm, body);
-      if (wasm.subarray(n, n + nl).toString('utf8') === 'target_features') { o = end; continue; }
+      if (wasm.subarray(n, n + nl).toString('utf8') === 'target_features') continue;
     }
     // wasm-bindgen's closure shims are exported under their whole Rust paths
     // (`wasm_bindgen_<hash>___convert__closures_____invoke___…`, up to 200 characters), each
@@ -88,10 +93,9 @@ function renameImports(wasmName, glueName) {
       }
       const section = Buffer.concat(entries);
       parts.push(Buffer.from([7]), leb(section.length), section);
-      o = end;
       continue;
     }
-    if (id !== 2) { parts.push(wasm.subarray(o, end)); o = end; continue; }
+    if (id !== 2) { parts.push(wasm.subarray(o, end)); continue; }
     let [count, p] = uleb(wasm, body);
     const entries = [leb(count)];
     const modules = new Map();
@@ -128,7 +132,6 @@ function renameImports(wasmName, glueName) {
     }
     const section = Buffer.concat(entries);
     parts.push(Buffer.from([2]), leb(section.length), section);
-    o = end;
   }
   const out = Buffer.concat(parts);
   writeFileSync(join(dir, wasmName), out);
@@ -169,12 +172,9 @@ function dropStreamExports(wasmName, glueName) {
   // classes by now, so any `__wrap` call stops the build: none is made today.
   if (/\.__wrap\(/.test(glue)) throw new Error(`minify: ${glueName} constructs an exported class (.__wrap): its exports may be needed`);
   const parts = [wasm.subarray(0, 8)];
-  let o = 8, dropped = 0;
-  while (o < wasm.length) {
-    const id = wasm[o];
-    const [size, body] = uleb(wasm, o + 1);
-    const end = body + size;
-    if (id !== 7) { parts.push(wasm.subarray(o, end)); o = end; continue; }
+  let dropped = 0;
+  for (const { id, start: o, body, end } of sections(wasm)) {
+    if (id !== 7) { parts.push(wasm.subarray(o, end)); continue; }
     let [count, p] = uleb(wasm, body);
     const keep = [];
     for (let i = 0; i < count; i++) {
@@ -186,7 +186,6 @@ function dropStreamExports(wasmName, glueName) {
     }
     const section = Buffer.concat([leb(keep.length), ...keep]);
     parts.push(Buffer.from([7]), leb(section.length), section);
-    o = end;
   }
   if (!dropped) { console.log(`minify: ${wasmName}: no wasm-streams exports`); return; }
   writeFileSync(file, Buffer.concat(parts));

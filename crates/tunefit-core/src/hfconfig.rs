@@ -810,17 +810,9 @@ fn mixture(
 
 /// The query string fragment (`layers=..&hidden=..`) that puts a pasted config into a link.
 /// `ViTConfig`'s and `CLIPVisionConfig`'s defaults for what a config leaves out (a CLIP or
-/// SigLIP checkpoint's `vision_config` writes only what differs; SigLIP's are `SIGLIP`).
+/// SigLIP checkpoint's `vision_config` writes only what differs). `SiglipVisionConfig`'s are
+/// ViTConfig's: 768 wide, 3072, 12 blocks of 12 heads, 16-px patches at 224 px.
 const VIT: &[(&str, u64)] = &[
-    ("hidden_size", 768),
-    ("intermediate_size", 3072),
-    ("num_hidden_layers", 12),
-    ("num_attention_heads", 12),
-    ("patch_size", 16),
-    ("image_size", 224),
-];
-/// `SiglipVisionConfig`'s defaults (SIGLIP, the Gemma 3 tower's table, and its 12 heads).
-const SIGLIP_VISION: &[(&str, u64)] = &[
     ("hidden_size", 768),
     ("intermediate_size", 3072),
     ("num_hidden_layers", 12),
@@ -850,8 +842,8 @@ fn image_encoder(v: &Value, ty: &str) -> Result<Option<Architecture>, ConfigErro
         "clip" => {
             (v.get("vision_config").or_else(|| v.get("vision_config_dict")).unwrap_or(&empty), CLIP_VISION, "clip")
         }
-        "siglip_vision_model" => (v, SIGLIP_VISION, "siglip"),
-        "siglip" => (v.get("vision_config").unwrap_or(&empty), SIGLIP_VISION, "siglip"),
+        "siglip_vision_model" => (v, VIT, "siglip"),
+        "siglip" => (v.get("vision_config").unwrap_or(&empty), VIT, "siglip"),
         _ => return Ok(None),
     };
     let f = Fields { v: vc, defaults };
