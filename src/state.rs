@@ -109,9 +109,8 @@ impl AppState {
         self.lang.get().strings()
     }
 
-    /// The memory plot's horizontal axis (tracks it).
-    /// The memory plot's axis: an image encoder's sequence is its image, so it plots against
-    /// the micro-batch.
+    /// The memory plot's horizontal axis (tracks it): an image encoder's sequence is its
+    /// image, so it plots against the micro-batch.
     pub fn plot_x(&self) -> PlotX {
         if self.plot_batch.get() || self.query.with(tunefit_core::catalog::is_image_encoder) {
             PlotX::Batch

@@ -44,16 +44,10 @@ pub fn render(r: &Report) -> String {
             "time on {}× {} ({} instance(s), {} data-parallel)  {:.2} h per run\n",
             t.gpus, t.gpu, t.instances, t.dp, t.hours
         );
-        // An image encoder's sample is one image of `seq` tokens (the core's `Settings::query`).
-        let images = tunefit_core::Query::parse(&r.query)
-            .ok()
-            .and_then(|q| {
-                tunefit_core::settings::Settings::resolve(&q)
-                    .ok()
-                    .filter(|s| s.arch.layout.image.is_some())
-                    .map(|s| s.query.seq)
-            })
-            .map_or(String::new(), |seq| format!(" ({:.0} images/s)", t.tokens_per_s / f64::from(seq.max(1))));
+        // An image encoder's sample is one image.
+        let image_encoder =
+            tunefit_core::Query::parse(&r.query).is_ok_and(|q| tunefit_core::catalog::is_image_encoder(&q));
+        let images = if image_encoder { format!(" ({:.0} images/s)", t.samples_per_s) } else { String::new() };
         s += &format!(
             "  {:<22}{:>10.0} tokens/s{images}, MFU {:.1} %, {} matmuls at {:.0} TFLOPS{}\n",
             "throughput",

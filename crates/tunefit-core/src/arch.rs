@@ -781,7 +781,7 @@ impl Architecture {
             // No token table: the patch convolution, class token and positions; after the
             // blocks, the family's norms and the classifier (with its bias), no pooler.
             embedding = img.embedding_params(h);
-            head_extra = img.norms * self.norm_params() + img.pool_head_params(h, self.ffn) + v * h + v;
+            head_extra = img.norms * self.norm_params() + img.pool_head_params(h, self.ffn) + self.classifier_params();
         }
         // Largest module with its own parameters (recurse=False): the token embedding or LM
         // head in every LLM; a single expert projection could only win for absurd shapes.
@@ -820,6 +820,16 @@ impl Architecture {
         let moe = self.moe_layers() as f64;
         let per_moe = (self.ffn * self.experts_per_token + self.layout.shared_ffn) as f64;
         (moe * per_moe + self.dense_blocks() as f64 * self.layout.dense_ffn as f64) / self.layers.max(1) as f64
+    }
+
+    /// An image classifier's head (`nn.Linear(hidden, labels)` with its bias); 0 for a backbone
+    /// and for a language model, whose `vocab` is its token table.
+    pub fn classifier_params(&self) -> u64 {
+        if self.layout.image.is_some() {
+            self.vocab * self.hidden + self.vocab
+        } else {
+            0
+        }
     }
 
     /// The language model's parameters (without a multimodal checkpoint's vision tower).

@@ -16,7 +16,6 @@
 use crate::diag::Lang;
 use crate::query::Query;
 use crate::report::{evaluate, Error};
-use crate::settings::Settings;
 use serde::Serialize;
 use std::fmt;
 
@@ -212,9 +211,7 @@ pub fn calibrate(q: &Query, log: &str) -> Result<Calibration, Error> {
         } else if let Some(sps) = measured.samples_per_s {
             // Samples of the query's full sequence length; padded or packed shorter samples
             // make the run look faster than it is.
-            // An image encoder's sample is its image's tokens (`Settings::query`).
-            let seq = Settings::resolve(q).map_or(q.seq, |s| s.query.seq);
-            speed_ratio = Some(sps * seq as f64 / t.tokens_per_s);
+            speed_ratio = Some(sps / t.samples_per_s);
             speed_basis = SpeedBasis::Samples;
         }
     }

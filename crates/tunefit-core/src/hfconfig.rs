@@ -249,6 +249,7 @@ const SIGLIP: &[(&str, u64)] = &[
     ("hidden_size", 768),
     ("intermediate_size", 3072),
     ("num_hidden_layers", 12),
+    ("num_attention_heads", 12),
     ("patch_size", 16),
     ("image_size", 224),
     ("num_channels", 3),
@@ -808,18 +809,9 @@ fn mixture(
     Ok((experts, k))
 }
 
-/// The query string fragment (`layers=..&hidden=..`) that puts a pasted config into a link.
-/// `ViTConfig`'s and `CLIPVisionConfig`'s defaults for what a config leaves out (a CLIP or
-/// SigLIP checkpoint's `vision_config` writes only what differs). `SiglipVisionConfig`'s are
-/// ViTConfig's: 768 wide, 3072, 12 blocks of 12 heads, 16-px patches at 224 px.
-const VIT: &[(&str, u64)] = &[
-    ("hidden_size", 768),
-    ("intermediate_size", 3072),
-    ("num_hidden_layers", 12),
-    ("num_attention_heads", 12),
-    ("patch_size", 16),
-    ("image_size", 224),
-];
+/// `CLIPVisionConfig`'s defaults for what a config leaves out (a CLIP checkpoint's
+/// `vision_config` writes only what differs). `ViTConfig`'s are `SiglipVisionConfig`'s
+/// (`SIGLIP`): 768 wide, 3072, 12 blocks of 12 heads, 16-px patches at 224 px.
 const CLIP_VISION: &[(&str, u64)] = &[
     ("hidden_size", 768),
     ("intermediate_size", 3072),
@@ -836,14 +828,14 @@ const CLIP_VISION: &[(&str, u64)] = &[
 fn image_encoder(v: &Value, ty: &str) -> Result<Option<Architecture>, ConfigError> {
     let empty = Value::Obj(Vec::new());
     let (vc, defaults, family) = match ty {
-        "vit" => (v, VIT, "vit"),
+        "vit" => (v, SIGLIP, "vit"),
         "clip_vision_model" => (v, CLIP_VISION, "clip"),
         // CLIPConfig still takes the older `vision_config_dict`.
         "clip" => {
             (v.get("vision_config").or_else(|| v.get("vision_config_dict")).unwrap_or(&empty), CLIP_VISION, "clip")
         }
-        "siglip_vision_model" => (v, VIT, "siglip"),
-        "siglip" => (v.get("vision_config").unwrap_or(&empty), VIT, "siglip"),
+        "siglip_vision_model" => (v, SIGLIP, "siglip"),
+        "siglip" => (v.get("vision_config").unwrap_or(&empty), SIGLIP, "siglip"),
         _ => return Ok(None),
     };
     let f = Fields { v: vc, defaults };
@@ -887,6 +879,7 @@ fn image_encoder(v: &Value, ty: &str) -> Result<Option<Architecture>, ConfigErro
     Ok(Some(a))
 }
 
+/// The query string fragment (`layers=..&hidden=..`) that puts a pasted config into a link.
 pub fn to_query_fragment(a: &Architecture) -> String {
     let o = a.to_overrides();
     let mut q = crate::Query { model: None, arch: o, ..Default::default() };

@@ -47,7 +47,7 @@ pub fn trainable(a: &Architecture, q: &Query) -> Result<Trainable, Error> {
                 return Err(Error::Refused(Refusal::TrainLayersOverLayers { train_layers: q.train_layers, layers: l }));
             }
             // An image classifier's new head trains with the last blocks.
-            t.base = q.train_layers as u64 * a.layer_params() + classifier(a);
+            t.base = q.train_layers as u64 * a.layer_params() + a.classifier_params();
             let mut fac = 0u64;
             for tm in TargetModule::LINEAR {
                 if let Some(s) = a.linear(tm) {
@@ -177,22 +177,12 @@ fn adapters(a: &Architecture, q: &Query, t: &mut Trainable) -> Result<(), Error>
         // The classifier is new and trains in full beside the adapters: PEFT's
         // image-classification guide passes `modules_to_save=["classifier"]` (its ViT-B/16
         // with 101 labels prints 667,493 trainable: 589,824 LoRA weights and 77,669).
-        full += classifier(a);
+        full += a.classifier_params();
         t.adafactor_elems += a.vocab + a.hidden + a.vocab;
         t.largest_tensor = t.largest_tensor.max(a.vocab * a.hidden);
     }
     t.base = full;
     Ok(())
-}
-
-/// An image classifier's head (`nn.Linear(hidden, labels)` with its bias), 0 for a backbone
-/// or a language model.
-fn classifier(a: &Architecture) -> u64 {
-    if a.layout.image.is_some() {
-        a.vocab * a.hidden + a.vocab
-    } else {
-        0
-    }
 }
 
 /// Parameters of the block modules `quant_skip` keeps in 16 bits (a pre-quantized

@@ -364,6 +364,8 @@ pub struct TimeEstimate {
     pub flops_per_token: f64,
     pub model_flops_per_token: f64,
     pub tokens_per_s: f64,
+    /// Samples per second: sequences of `seq` tokens, or an image encoder's images.
+    pub samples_per_s: f64,
     /// Seconds per optimizer step (ga micro-batches on every GPU).
     pub step_s: f64,
     /// One micro-step on one GPU, by kind of work (seconds).
@@ -414,6 +416,8 @@ impl TimeEstimate {
             flops_per_token: t.flops_per_token,
             model_flops_per_token: t.model_flops_per_token,
             tokens_per_s: t.tokens_per_s,
+            // `q` is the query the models read: an image encoder's `seq` is its image's tokens.
+            samples_per_s: t.tokens_per_s / f64::from(q.seq.max(1)),
             step_s: t.step_s,
             micro_step: MicroStepJson {
                 gemm_s: m.gemm_s,
