@@ -127,12 +127,13 @@ row(preset_id="qwen-image", component="text_encoder (Qwen2.5-VL-7B language mode
 row(preset_id="qwen-image", component="vae (Qwen-Image VAE, Wan-style 3D causal)", trainable_in_typical_recipe="frozen", params="", params_kind="not found",
     latent_channels_in="16", vae_spatial="8", config_source=f"{D}:src/diffusers/pipelines/qwenimage/pipeline_qwenimage.py L170 (vae_scale_factor = 2**len(temperal_downsample))")
 # ---------------- HiDream
-row(preset_id="hidream-i1", component="transformer (dual+single stream, MoE FFN)", trainable_in_typical_recipe="yes (LoRA)", params="", params_kind="stated 17B (8.5B MoE)",
-    params_source=f"{ST}:documentation/QUICKSTART.md L21", layers="16 double + 32 single", hidden="2560", heads="20", head_dim="128",
-    mlp="MoE: 4 routed experts, 2 activated (+shared)", patch_size="2 (in_channels 64)", vae_spatial="8", latent_channels_in="16",
-    text_max_tokens="128 (pipeline default; Llama-3.1-8B + T5 + CLIP-L/G)", tokens_formula="(H/16)*(W/16) image tokens + text tokens",
-    config_source=f"{D}:src/diffusers/models/transformers/transformer_hidream_image.py HiDreamImageTransformer2DModel __init__ defaults (num_layers 16, num_single_layers 32, attention_head_dim 128, heads 20, num_routed_experts 4, num_activated_experts 2); {D}:src/diffusers/pipelines/hidream_image/pipeline_hidream_image.py L205",
-    note="exact count not computed (MoE + llama-layer injection). Four text encoders incl. Llama-3.1-8B; diffusion-pipe docs say Llama3 must stay loaded (not cached)")
+row(preset_id="hidream-i1-full", component="transformer (dual+single stream, MoE FFN)", trainable_in_typical_recipe="yes (LoRA)", params="17105733184",
+    params_kind="computed + built", params_source=f"{PC} hidream(): 546,260,544 outside the blocks (timestep, pooled-text and patch embedders, final layer, 49 caption projections 4096 -> 2560) + 16 x 424,089,600 + 32 x 305,438,720; equal to diffusers 0.42.1 HiDreamImageTransformer2DModel built on the meta device from the config in HiDream-I1-Full transformer/config.json as scripts/convert_hidream_to_diffusers.py of a diffusers branch writes it (read in the public code index; not in {D}) (tools/calibrate/dit_probe.py, 2026-12-07); stated 17B in {ST}:documentation/QUICKSTART.md L21",
+    layers="16 double + 32 single", hidden="2560", heads="20", head_dim="128",
+    mlp="MoE SwiGLU: shared expert 3584, 4 routed experts of 6912 with 2 per token; the double blocks' text stream SwiGLU 6912", patch_size="2 (in_channels 64)", vae_spatial="8", latent_channels_in="16",
+    text_max_tokens="128 per stream (pipeline default); the blocks see 3 x 128: T5, the last Llama layer, and each block's own Llama layer", tokens_formula="(H/16)*(W/16) image tokens (a non-square latent padded to 4096) + 384 text tokens",
+    config_source=f"scripts/convert_hidream_to_diffusers.py of a diffusers branch, read in the public code index (HiDream-I1-Full config: num_layers 16, num_single_layers 32, attention_head_dim 128, heads 20, num_routed_experts 4, num_activated_experts 2, caption_channels [4096, 4096], text_emb_dim 2048, in/out channels 16, patch 2, llama_layers 0..31 then 31 x 16); {D}:src/diffusers/models/transformers/transformer_hidream_image.py; {D}:src/diffusers/pipelines/hidream_image/pipeline_hidream_image.py L205",
+    note="Four text encoders: CLIP-L and CLIP-G with projection, T5-XXL, Llama-3.1-8B-Instruct (LlamaForCausalLM, output_hidden_states); diffusion-pipe docs say Llama3 must stay loaded (not cached)")
 # ---------------- PixArt-Sigma
 row(preset_id="pixart-sigma", component="transformer (DiT, cross-attention)", trainable_in_typical_recipe="yes (full or LoRA/LyCORIS)", params="610856096",
     params_kind="computed + cross-checked", params_source=f"{PC} pixart(); with PixArt-alpha's 2 size embedders (+493,056) = 611,349,152 ~ '611.350M' in {D}:docs/source/en/optimization/tgate.md L173; stated 0.6B in {D}:docs/source/en/api/pipelines/pixart_sigma.md L21",

@@ -189,6 +189,16 @@ for mdl, ex, meth, res, fr, bs, lines, ck, nock in sweep:
       latents_cached="yes", optimizer="per example config (adamw_bf16 / optimi-lion)", other_settings=ramtorch, figure_gb=f"{float(ck) * 1.073741824:.2f} GB ({ck} GiB)",
       figure_kind="peak VRAM GiB, measured (H100 80GB; L40S within 0.1 GiB)", gpu="H100 80GB", note=f"same run without checkpointing (mode none, L{lines.split('/')[1]}): {nock} GiB")
 
+# The same sweep at a later commit adds HiDream's quantized rows (int8-sdnq-hadamard and
+# fp8-torchao, layer mode; their `none` rows were not measured).
+ST_LATER = "bghira/SimpleTuner@363fbc3cc69cdebf667e2dc0279bf258e3d5bbfc"
+m(source=f"{ST_LATER}:documentation/experimental/SEGMENTED_CHECKPOINTING.md, HiDream table (int8-sdnq-hadamard, layer: 2.497 s / 17.99 GiB on H100; L40S 2.058 s / 17.93 GiB)",
+  model="hidream-i1-full", trainer="SimpleTuner", method="LoRA r128", resolution="512x512", batch="1",
+  base_weights_dtype="int8 (SDNQ with Hadamard rotation, sdnq_compile_mode=eager)", mixed_precision="bf16",
+  gradient_checkpointing="yes (per-layer, torch)", text_encoder_handling="cached (cache preparation excluded)", latents_cached="yes",
+  optimizer="per example config (optimi-lion)", figure_gb=f"{17.99 * 1.073741824:.2f} GB (17.99 GiB)",
+  figure_kind="peak VRAM GiB, measured (H100 80GB; L40S 17.93)", gpu="H100 80GB", note="fp8-torchao, layer: 18.10 GiB")
+
 with open(os.path.join(HERE, "measured.csv"), "w", newline="") as f:
     w = csv.DictWriter(f, fieldnames=cols)
     w.writeheader()

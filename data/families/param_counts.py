@@ -161,6 +161,32 @@ def hunyuanvideo_blocks(H=3072, heads=24, depth=20, depth_single=40):
     return dict(blocks=depth * f["per_double"] + depth_single * f["per_single"], per_double=f["per_double"], per_single=f["per_single"])
 
 
+# HiDream-I1 (diffusers transformer_hidream_image.py): HiDreamImageFeedForwardSwiGLU keeps
+# int(2*hidden/3) rounded up to a multiple of 256 (w1, w3: D -> h; w2: h -> D; no bias);
+# MOEFeedForwardSwiGLU = a shared expert (hidden 2D), `experts` routed ones (hidden 4D) and a
+# gate (experts x D); HiDreamAttention: to_q/k/v/out with bias and q/k RMSNorm(D), doubled
+# (`*_t`) in a double-stream block; adaLN Linear(D, 12D) / Linear(D, 6D) with bias. Outside
+# the blocks: t_embedder (256 -> D -> D), p_embedder (text_emb -> D -> D), x_embedder
+# (in_ch * p^2 -> D), the final layer (adaLN D -> 2D, linear D -> p^2 * out_ch) and
+# depth + depth_single + 1 caption projections (cap -> D, no bias).
+def hidream(D=2560, depth=16, depth_single=32, experts=4, text_emb=2048, cap=4096, in_ch=16, patch=2, out_ch=16):
+    lin = lambda i, o: i * o + o
+
+    def swiglu(hidden):
+        h = int(2 * hidden / 3)
+        h = 256 * ((h + 255) // 256)
+        return 3 * D * h
+
+    moe = swiglu(2 * D) + experts * swiglu(4 * D) + experts * D
+    attn = lambda streams: streams * (4 * lin(D, D) + 2 * D)
+    double = lin(D, 12 * D) + attn(2) + moe + swiglu(4 * D)
+    single = lin(D, 6 * D) + attn(1) + moe
+    outside = (lin(256, D) + lin(D, D)) + (lin(text_emb, D) + lin(D, D)) + lin(in_ch * patch * patch, D) \
+        + lin(D, 2 * D) + lin(D, patch * patch * out_ch) + (depth + depth_single + 1) * cap * D
+    return dict(total=outside + depth * double + depth_single * single, per_double=double, per_single=single,
+                non_block=outside)
+
+
 if __name__ == "__main__" and "--check" not in sys.argv:
     rows = {
         "flux.1-dev": flux(guidance=True),
@@ -178,6 +204,7 @@ if __name__ == "__main__" and "--check" not in sys.argv:
         "pixart-sigma": pixart(),
         "sana-1.6b": sana(),
         "hunyuanvideo(blocks only)": hunyuanvideo_blocks(),
+        "hidream-i1": hidream(),
     }
     for k, v in rows.items():
         print(f"{k:24s} " + " ".join(f"{a}={b:,}" for a, b in v.items()))
@@ -290,6 +317,7 @@ def check():
         ("qwen-image", "transformer"): qwen_image()["total"],
         ("pixart-sigma", "transformer"): pixart()["total"],
         ("sana-1.6b", "transformer"): sana()["total"],
+        ("hidream-i1-full", "transformer"): hidream()["total"],
         ("flux.1-dev", "vae"): vae_kl(16)["total"],
         ("sd3.5-large", "text_encoder_3"): t5_encoder(),
         ("vit-l", "vision"): vit(24, 1024, 4096, 16, 224),

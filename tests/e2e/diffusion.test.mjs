@@ -192,3 +192,26 @@ for (const [lang, viewport] of [['en', undefined], ['ru', { width: 390, height: 
     assert.deepEqual(result.violations.map((v) => `${v.id}: ${v.nodes.length} × ${v.nodes[0]?.target}`), []);
   });
 }
+
+test('diffusion: HiDream from the picker; a portrait bucket costs what 1024² does, one past 4096 tokens is named', async () => {
+  const page = await open('?v=2');
+  await page.getByTestId('memory-panel').waitFor();
+  await Promise.all([page.waitForURL(/model=hidream-i1-full/), page.getByTestId('preset').selectOption('dit:hidream-i1-full')]);
+  await page.getByTestId('dit-device').waitFor();
+  const square = await gib(page);
+  // 17.1B bf16 weights alone are 31.9 GiB.
+  assert.ok(square > 32 && square < 45, `${square} GiB`);
+
+  // HiDream pads a non-square latent to 4,096 tokens: 832x1216 holds what 1024² holds, and says why.
+  const portrait = await open('?model=hidream-i1-full&res=832x1216');
+  await portrait.getByTestId('dit-device').waitFor();
+  assert.equal(await gib(portrait), square);
+  assert.match(await portrait.getByTestId('dit-results').textContent(), /not square: padded to 4096 tokens/);
+
+  // A non-square image of more tokens fails in diffusers: named, no figure.
+  const big = await open('?model=hidream-i1-full&res=1216x1664');
+  await big.getByTestId('dit-errors').waitFor();
+  assert.match(await big.getByTestId('dit-errors').textContent(), /res.*4096/s);
+  assert.equal(await big.getByTestId('dit-device').count(), 0);
+  assert.deepEqual([...page.problems, ...portrait.problems, ...big.problems], []);
+});

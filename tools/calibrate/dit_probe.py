@@ -168,11 +168,32 @@ MODELS = {
         # heads of 128 and carried to its 48 (`widths`).
         widths=(12, 24, 48),
     ),
+    # HiDream-ai/HiDream-I1-Full transformer/config.json, as a diffusers branch's
+    # scripts/convert_hidream_to_diffusers.py writes it (17,105,733,184 parameters, the stated 17B): 16 double-stream and 32 single-stream
+    # blocks of 20 × 128, each with a MoE SwiGLU (a shared expert of 3584 and 4 routed of 6912,
+    # 2 per token), Llama 3.1's hidden states projected into every block (`llama_layers`, one
+    # per block: here as many as the probe's blocks) beside T5's.
+    "hidream": dict(
+        cls="HiDreamImageTransformer2DModel",
+        cfg=dict(patch_size=2, in_channels=16, out_channels=16, num_attention_heads=20, attention_head_dim=128,
+                 caption_channels=[4096, 4096], text_emb_dim=2048, num_routed_experts=4,
+                 num_activated_experts=2, axes_dims_rope=(64, 32, 32), max_resolution=(128, 128)),
+        kinds={"double": "num_layers", "single": "num_single_layers"},
+        layers=lambda c: {"llama_layers": list(range(c.get("double", 0) + c.get("single", 0)))},
+        init_bf16=True,
+        # Both streams' projections, as `targets=attn` means (diffusers' HiDream script's
+        # default list, to_k/to_q/to_v/to_out, reaches the image stream's only).
+        attn=["to_q", "to_k", "to_v", "to_out", "to_q_t", "to_k_t", "to_v_t", "to_out_t"],
+    ),
 }
 
 TEXT = 64  # text tokens, held fixed
 # CogVideoX's sin-cos positions cover exactly its 226 text positions: its records use them.
 TEXT_OF = {"cogvideox-2b": 226, "cogvideox-5b": 226}
+# HiDream's blocks see three text streams of TEXT tokens each: T5's and the last Llama layer's
+# (the double blocks' text stream, kept through the single blocks) and the block's own Llama
+# layer, appended to each block's input.
+TEXT_OF["hidream"] = 3 * TEXT
 
 
 def inputs(name: str, side: int, frames: int = 1):
@@ -226,6 +247,13 @@ def inputs(name: str, side: int, frames: int = 1):
         return dict(hidden_states=torch.randn(b, n, 128, dtype=DT), encoder_hidden_states=torch.randn(b, TEXT, 15360, dtype=DT),
                     timestep=torch.tensor([0.5]), img_ids=torch.zeros(n, 4), txt_ids=torch.zeros(TEXT, 4),
                     guidance=torch.tensor([4.0]), return_dict=False), n
+    if name == "hidream":
+        # A square latent: HiDream pads a non-square one to `max_resolution`'s 4,096 tokens.
+        n = (side // 2) ** 2
+        return dict(hidden_states=torch.randn(b, 16, side, side, dtype=DT), timesteps=torch.tensor([500]),
+                    encoder_hidden_states_t5=torch.randn(b, TEXT, 4096, dtype=DT),
+                    encoder_hidden_states_llama3=torch.randn(3, b, TEXT, 4096, dtype=DT),
+                    pooled_embeds=torch.randn(b, 2048, dtype=DT), return_dict=False), n
     if name == "ltx-video":
         n = frames * side * side
         return dict(hidden_states=torch.randn(b, n, 128, dtype=DT), encoder_hidden_states=torch.randn(b, TEXT, 4096, dtype=DT),
@@ -311,7 +339,7 @@ def build(name: str, counts: dict[str, int], training: str, heads: int | None = 
     model.requires_grad_(False)
     linears = {n.split(".")[-1] for n, m in model.named_modules() if isinstance(m, torch.nn.Linear)}
     if training == "lora_attn":
-        targets = [t for t in ATTN if any(n.endswith(t) for n, _ in model.named_modules())]
+        targets = [t for t in spec.get("attn", ATTN) if any(n.endswith(t) for n, _ in model.named_modules())]
     else:
         # Every linear inside the blocks.
         targets = [n for n, m in model.named_modules() if isinstance(m, torch.nn.Linear) and "blocks" in n]

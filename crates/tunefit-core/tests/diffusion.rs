@@ -84,6 +84,8 @@ fn activation_figures_are_the_recorded_ones() {
         ("flux.2-dev", 0, "flux.2-dev", "double"),
         ("flux.2-dev", 1, "flux.2-dev", "single"),
         ("qwen-image", 0, "qwen-image", "dual"),
+        ("hidream-i1-full", 0, "hidream", "double"),
+        ("hidream-i1-full", 1, "hidream", "single"),
         ("sd3.5-large", 0, "sd3.5-large", "joint"),
         ("sd3.5-medium", 0, "sd3.5-medium", "dual"),
         ("sd3.5-medium", 1, "sd3.5-medium", "joint"),
@@ -641,4 +643,39 @@ fn sana_attends_linearly_in_the_image_tokens() {
     // LoRA reaches the linears only, all of them attention: `attn` and `all` train the same.
     let trained = |t: &str| diffusion::evaluate(&format!("model=sana-1.6b&targets={t}")).unwrap().memory.trainable;
     assert_eq!(trained("attn"), trained("all"));
+}
+
+#[test]
+fn hidream_routes_each_token_through_two_of_four_experts_and_pads_a_non_square_latent() {
+    // Tokens: FLUX.1's (H/16)(W/16), three text streams of 128; a latent whose sides differ is
+    // padded to 4,096 tokens, so 832x1216 costs what 1024² does and 768² less.
+    let t = |q: &str| {
+        let j = parse(q).unwrap();
+        (j.image_tokens(), j.seq_tokens())
+    };
+    assert_eq!(t("model=hidream-i1-full"), (4096, 4096 + 384));
+    assert_eq!(t("model=hidream-i1-full&res=832x1216"), (4096, 4096 + 384));
+    assert_eq!(t("model=hidream-i1-full&res=512x768"), (4096, 4096 + 384));
+    assert_eq!(t("model=hidream-i1-full&res=768"), (48 * 48, 48 * 48 + 384));
+    let dev = |q: &str| diffusion::evaluate(q).unwrap().memory.device;
+    assert_eq!(dev("model=hidream-i1-full&res=832x1216"), dev("model=hidream-i1-full&res=1024"));
+    assert!(dev("model=hidream-i1-full&res=768") < dev("model=hidream-i1-full&res=1024"));
+    // One of more tokens fails in diffusers: refused by name.
+    let e = parse("model=hidream-i1-full&res=1216x1664").unwrap_err();
+    assert_eq!(e.0.iter().map(|e| e.key.as_str()).collect::<Vec<_>>(), ["res"]);
+    assert!(e.0[0].to_string().contains("4096"), "{}", e.0[0]);
+    assert!(parse("model=hidream-i1-full&res=1536").is_ok(), "a square image is never padded");
+    // The time model's GEMMs: every linear of a block on its tokens, a routed expert's on half
+    // of them. A full fine-tune without checkpointing runs each linear 3 times (forward, input
+    // and weight gradients), 2 FLOPs a weight a token; with no text the sequence is the image.
+    let (h, n) = (2560.0_f64, 4096.0_f64);
+    let per_token = |shared: f64, routed: f64| 4.0 * h * h + 3.0 * h * shared + 0.5 * 4.0 * 3.0 * h * routed;
+    let active = 48.0 * per_token(3584.0, 6912.0);
+    let (one, all) = (6.0 * n * active, 6.0 * n * (active + 48.0 * 0.5 * 4.0 * 3.0 * h * 6912.0));
+    let r = diffusion::evaluate("model=hidream-i1-full&method=full&ckpt=none&text_tokens=0&gpu=h100-sxm").unwrap();
+    let flops = r.time.unwrap().flops;
+    // Attention (4·n²·h a block) and the modulations come on top: within 25 % of the linears,
+    // and far from what every expert on every token would take.
+    assert!(flops > one && flops < one * 1.25, "{flops:e} against {one:e}");
+    assert!(flops < all * 0.8, "{flops:e} against every expert's {all:e}");
 }

@@ -207,7 +207,17 @@ impl Job {
         // The pipelines floor (`height // vae_scale_factor // patch_size`); at least one.
         let side = |px: u64| (px / t.spatial).max(1);
         let f = (self.frames.max(1) - 1).checked_div(t.temporal).map_or(1, |n| n + 1);
-        f * side(self.width) * side(self.height)
+        let own = f * side(self.width) * side(self.height);
+        if self.padded() {
+            own.max(self.model.padded_tokens)
+        } else {
+            own
+        }
+    }
+    /// The model pads this image's tokens: HiDream compares the latent's sides (the VAE's
+    /// 8× of the pixels) and pads a non-square one (`DitModel::padded_tokens`).
+    pub fn padded(&self) -> bool {
+        self.model.padded_tokens > 0 && self.width / 8 != self.height / 8
     }
     /// Samples through the transformer each micro-step.
     pub fn samples(&self) -> u64 {
@@ -594,6 +604,26 @@ fn consistency(j: &Job) -> Vec<QueryError> {
             "swap",
             Problem::OutOfRange { value: j.swap.to_string(), lo: "0".into(), hi: "0".into() },
         ));
+    }
+    if m.padded_tokens > 0 {
+        // Each bucket: diffusers' HiDream writes a non-square latent's tokens into a buffer of
+        // `max_seq` (4,096) and fails on more.
+        let side = |px: u64| px / m.tokens.spatial;
+        if let Some(&(w, h)) = j.buckets.iter().find(|&&(w, h)| w / 8 != h / 8 && side(w) * side(h) > m.padded_tokens) {
+            e.push(QueryError::new(
+                "res",
+                Problem::OutOfRange {
+                    value: format!(
+                        "{w}x{h}: {} tokens, not square ({} pads a non-square image to {} tokens and fails beyond)",
+                        side(w) * side(h),
+                        m.name,
+                        m.padded_tokens
+                    ),
+                    lo: "1".into(),
+                    hi: format!("{} tokens", m.padded_tokens),
+                },
+            ));
+        }
     }
     if m.kind == Kind::Image && j.frames != 1 {
         e.push(QueryError::new(

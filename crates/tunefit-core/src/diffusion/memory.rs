@@ -163,8 +163,9 @@ fn sizes(j: &Job) -> Sizes {
                 }
             }
             if matches!(l.role, Role::Mlp | Role::Fused) {
-                // A UNet's MLP runs on its level's feature map, a quarter of the pixels a level.
-                mlp_width = mlp_width.max(l.out.max(l.inp) as f64 * l.on.image_share());
+                // A UNet's MLP runs on its level's feature map, a quarter of the pixels a level;
+                // a routed expert's on the share of the tokens routed to it.
+                mlp_width = mlp_width.max(l.out.max(l.inp) as f64 * l.token_share());
             }
         }
         let other = (k.params - k.linear_params()) as f64;

@@ -118,11 +118,22 @@ pub fn evaluate(query: &str) -> Result<DiffusionReport, crate::diag::Error> {
     Ok(report(&j))
 }
 
+/// What follows an image's size in the assumptions: a video's frames, or that HiDream pads a
+/// non-square latent to its 4,096 tokens (models.rs `padded_tokens`).
+fn size_note(j: &Job, ru: bool) -> String {
+    match (j.model.kind == models::Kind::Video, j.padded(), ru) {
+        (true, ..) => format!(" × {}", j.frames),
+        (false, false, _) => String::new(),
+        (false, true, false) => format!(" (not square: padded to {} tokens)", j.model.padded_tokens),
+        (false, true, true) => format!(" (не квадрат: дополняется до {} токенов)", j.model.padded_tokens),
+    }
+}
+
 /// What the figures assume that no number on the report says, in `lang` (the CLI's and the
 /// JSON's English, the page's language).
 pub fn assumptions(j: &Job, lang: Lang) -> Vec<String> {
     let ru = lang.built() == Lang::Ru;
-    let frames = if j.model.kind == models::Kind::Video { format!(" × {}", j.frames) } else { String::new() };
+    let frames = size_note(j, ru);
     let (image, seq) = (j.image_tokens(), j.seq_tokens());
     let unet = j.model.between.is_some();
     let buckets = j.buckets.len();

@@ -67,10 +67,26 @@ pub struct Linear {
     pub count: u64,
     pub role: Role,
     pub on: Tokens,
+    /// The share of `on`'s tokens each of these linears runs on: 1, or a routed expert's
+    /// (HiDream's MoE sends every token to 2 of its 4 experts: 0.5).
+    pub share: f64,
 }
 
 pub(super) const fn lin(inp: u64, out: u64, count: u64, role: Role, on: Tokens) -> Linear {
-    Linear { inp, out, count, role, on }
+    Linear { inp, out, count, role, on, share: 1.0 }
+}
+
+/// Routed experts' linears: `count` of them in the block, each on `active`/`experts` of the
+/// tokens (a token goes to `active` of the `experts`).
+const fn routed(inp: u64, out: u64, count: u64, on: Tokens, active: u64, experts: u64) -> Linear {
+    Linear { inp, out, count, role: Role::Mlp, on, share: active as f64 / experts as f64 }
+}
+
+impl Linear {
+    /// The share of the image tokens this linear's rows are (a UNet level's, an expert's).
+    pub fn token_share(&self) -> f64 {
+        self.on.image_share() * self.share
+    }
 }
 
 /// Bytes one block saves for backward per image (or video) token and per text token, bf16
@@ -223,6 +239,12 @@ pub struct DitModel {
     pub text_tokens: u64,
     /// (width, height) and frames a run defaults to.
     pub default_res: (u64, u64),
+    /// Image tokens a non-square image is padded to, 0: none. HiDream's transformer pads a
+    /// latent whose sides differ to `max_resolution`'s 128 × 128 latent, 4,096 tokens
+    /// (`HiDreamImageTransformer2DModel.forward`: `out = torch.zeros((B, C, self.max_seq,
+    /// p * p))`, diffusers 0.42.1), so a 832×1216 bucket costs what 1024² does, and a
+    /// non-square one of more tokens fails there.
+    pub padded_tokens: u64,
     pub default_frames: u64,
     /// Frozen text encoders, empty where no cited count exists (then they can only be cached).
     pub text_encoders: &'static [Companion],
@@ -343,6 +365,41 @@ const PIXART: &[Linear] = &wan_linears(1152, 4608);
 /// diffusers `LTXVideoTransformerBlock`: self- and cross-attention (cross_attention_dim
 /// 2048), GELU MLP 4·h.
 const LTX: &[Linear] = &wan_linears(2048, 8192);
+
+const H_HIDREAM: u64 = 2560;
+/// HiDream's feed-forward widths: `HiDreamImageFeedForwardSwiGLU(dim, hidden)` keeps
+/// int(2·hidden/3) rounded up to a multiple of 256, so a routed expert (hidden 4·2560) is 6912
+/// wide and the shared expert (hidden 2·2560) 3584.
+const HIDREAM_EXPERT: u64 = 6912;
+const HIDREAM_SHARED: u64 = 3584;
+/// diffusers `HiDreamImageTransformerBlock`: a 12·h adaLN modulation, q/k/v/out for the image
+/// stream and `to_*_t` for the text stream (each with a bias; q and k RMS-normed), the image
+/// stream's MoE SwiGLU (`MOEFeedForwardSwiGLU`: a shared expert, 4 routed experts with 2 per
+/// token, a 4 × h gate) and the text stream's SwiGLU of 6912.
+const HIDREAM_DOUBLE: &[Linear] = &[
+    lin(H_HIDREAM, 12 * H_HIDREAM, 1, Mod, Ts),
+    lin(H_HIDREAM, H_HIDREAM, 4, Attn, I),
+    lin(H_HIDREAM, H_HIDREAM, 4, Attn, T),
+    lin(H_HIDREAM, HIDREAM_SHARED, 2, Mlp, I),
+    lin(HIDREAM_SHARED, H_HIDREAM, 1, Mlp, I),
+    routed(H_HIDREAM, HIDREAM_EXPERT, 8, I, 2, 4),
+    routed(HIDREAM_EXPERT, H_HIDREAM, 4, I, 2, 4),
+    lin(H_HIDREAM, HIDREAM_EXPERT, 2, Mlp, T),
+    lin(HIDREAM_EXPERT, H_HIDREAM, 1, Mlp, T),
+];
+/// diffusers `HiDreamImageSingleTransformerBlock`: a 6·h modulation, q/k/v/out and the MoE
+/// SwiGLU over the one sequence (the image tokens, the text streams behind them).
+const HIDREAM_SINGLE: &[Linear] = &[
+    lin(H_HIDREAM, 6 * H_HIDREAM, 1, Mod, Ts),
+    lin(H_HIDREAM, H_HIDREAM, 4, Attn, J),
+    lin(H_HIDREAM, HIDREAM_SHARED, 2, Mlp, J),
+    lin(HIDREAM_SHARED, H_HIDREAM, 1, Mlp, J),
+    routed(H_HIDREAM, HIDREAM_EXPERT, 8, J, 2, 4),
+    routed(HIDREAM_EXPERT, H_HIDREAM, 4, J, 2, 4),
+];
+/// Llama 3.1 8B Instruct as diffusers' HiDream pipeline and training script load it
+/// (`LlamaForCausalLM`, its `lm_head` included): the language-model catalog's exact count.
+const LLAMA31_8B: Companion = frozen("Llama 3.1 8B Instruct", 8_030_261_248);
 
 // components.csv: CLIP-L 12 layers × 768, OpenCLIP bigG 32 × 1280.
 pub(super) const CLIP_L_TEXT: Companion = clip("CLIP ViT-L/14 text", 123_060_480, 12, 768);
@@ -524,6 +581,19 @@ const SAVED_SANA: Saved = Saved {
     lora_attn: coef(211_872.0, 2_060_032.0, (202, 273)),
     lora_all: coef(211_872.0, 2_060_032.0, (202, 273)),
 };
+/// HiDream's records are made at 192 text tokens: three streams of the probe's 64 (T5's, the
+/// last Llama layer's, the block's own Llama layer). A routed expert's tokens follow the gate,
+/// so the per-token figures are not whole bytes.
+const SAVED_HIDREAM_DOUBLE: Saved = Saved {
+    full: coef_at(262_283.2, 30_383_132.8, 192.0, (254, 495)),
+    lora_attn: coef_at(207_244.8, 25_806_835.2, 192.0, (350, 459)),
+    lora_all: coef_at(359_372.0, 39_026_768.0, 192.0, (526, 861)),
+};
+const SAVED_HIDREAM_SINGLE: Saved = Saved {
+    full: coef_at(262_284.0, 50_404_624.0, 192.0, (187, 344)),
+    lora_attn: coef_at(207_244.0, 39_831_824.0, 192.0, (235, 283)),
+    lora_all: coef_at(359_372.0, 69_050_704.0, 192.0, (375, 606)),
+};
 const SAVED_LTX: Saved = Saved {
     full: coef(160_020.0, 1_605_888.0, (151, 308)),
     lora_attn: coef(139_924.0, 2_138_368.0, (247, 354)),
@@ -551,6 +621,7 @@ const fn wan(
         text: TextPath::Cross,
         tokens: TokenRule { spatial: 16, temporal: 4 },
         text_tokens: 512,
+        padded_tokens: 0,
         default_res: (832, 480),
         default_frames: 81,
         text_encoders: &[],
@@ -582,6 +653,7 @@ const fn cogvideox(
         text: TextPath::Joint,
         tokens: TokenRule { spatial: 16, temporal: 4 },
         text_tokens: 226,
+        padded_tokens: 0,
         default_res: (720, 480),
         default_frames: 49,
         text_encoders: &[T5_XXL],
@@ -607,6 +679,7 @@ pub static MODELS: &[DitModel] = &[
         tokens: TokenRule { spatial: 16, temporal: 0 },
         // diffusers train_dreambooth_lora_flux.py `--max_sequence_length` default 512.
         text_tokens: 512,
+        padded_tokens: 0,
         default_res: (1024, 1024),
         default_frames: 1,
         text_encoders: &[CLIP_L_TEXT, T5_XXL],
@@ -628,6 +701,7 @@ pub static MODELS: &[DitModel] = &[
         tokens: TokenRule { spatial: 16, temporal: 0 },
         // FluxPipeline: schnell's T5 max_sequence_length is 256.
         text_tokens: 256,
+        padded_tokens: 0,
         default_res: (1024, 1024),
         default_frames: 1,
         text_encoders: &[CLIP_L_TEXT, T5_XXL],
@@ -667,6 +741,7 @@ pub static MODELS: &[DitModel] = &[
         tokens: TokenRule { spatial: 16, temporal: 0 },
         // pipeline_flux2.py `max_sequence_length` 512.
         text_tokens: 512,
+        padded_tokens: 0,
         default_res: (1024, 1024),
         default_frames: 1,
         text_encoders: &[MISTRAL_SMALL_31],
@@ -702,6 +777,7 @@ pub static MODELS: &[DitModel] = &[
         tokens: TokenRule { spatial: 16, temporal: 0 },
         // 77 CLIP tokens concatenated with T5's (diffusers' SD3 DreamBooth script: 77).
         text_tokens: 77 + 77,
+        padded_tokens: 0,
         default_res: (1024, 1024),
         default_frames: 1,
         text_encoders: &[CLIP_L_TEXT_PROJ, CLIP_G_TEXT_PROJ, T5_XXL],
@@ -743,6 +819,7 @@ pub static MODELS: &[DitModel] = &[
         text: TextPath::Joint,
         tokens: TokenRule { spatial: 16, temporal: 0 },
         text_tokens: 77 + 77,
+        padded_tokens: 0,
         default_res: (1024, 1024),
         default_frames: 1,
         text_encoders: &[CLIP_L_TEXT_PROJ, CLIP_G_TEXT_PROJ, T5_XXL],
@@ -769,6 +846,7 @@ pub static MODELS: &[DitModel] = &[
         tokens: TokenRule { spatial: 16, temporal: 0 },
         // T5 prompts padded to 300 tokens (pipeline_pixart_sigma.py `max_sequence_length`).
         text_tokens: 300,
+        padded_tokens: 0,
         default_res: (1024, 1024),
         default_frames: 1,
         text_encoders: &[T5_XXL],
@@ -799,6 +877,7 @@ pub static MODELS: &[DitModel] = &[
         tokens: TokenRule { spatial: 32, temporal: 0 },
         // pipeline_sana.py `max_sequence_length` 300 (components.csv).
         text_tokens: 300,
+        padded_tokens: 0,
         default_res: (1024, 1024),
         default_frames: 1,
         text_encoders: &[GEMMA2_2B],
@@ -825,10 +904,53 @@ pub static MODELS: &[DitModel] = &[
         tokens: TokenRule { spatial: 16, temporal: 0 },
         // The prompt's own length after the template is dropped (no padding): a long caption.
         text_tokens: 256,
+        padded_tokens: 0,
         default_res: (1024, 1024),
         default_frames: 1,
         text_encoders: &[QWEN25_VL_7B_TEXT],
         vae: None,
+        latent_channels: 64,
+        outer: &[],
+        between: None,
+    },
+    DitModel {
+        id: "hidream-i1-full",
+        name: "HiDream-I1",
+        kind: Kind::Image,
+        repo: "HiDream-ai/HiDream-I1-Full",
+        // The timestep and pooled-text embedders, the patch embedder, the final layer, and
+        // 49 caption projections (4096 → h, no bias): one per block for its Llama layer and
+        // one for T5 (dit_probe.py builds it: 17,105,733,184 in all, the stated "17B").
+        non_block: 546_260_544,
+        blocks: &[
+            BlockKind {
+                name: "double_stream_blocks",
+                count: 16,
+                params: 424_089_600,
+                linears: HIDREAM_DOUBLE,
+                saved: SAVED_HIDREAM_DOUBLE,
+            },
+            BlockKind {
+                name: "single_stream_blocks",
+                count: 32,
+                params: 305_438_720,
+                linears: HIDREAM_SINGLE,
+                saved: SAVED_HIDREAM_SINGLE,
+            },
+        ],
+        hidden: H_HIDREAM,
+        text: TextPath::Joint,
+        // FLUX.1's VAE (16 channels, 8×) and 2 × 2 patches.
+        tokens: TokenRule { spatial: 16, temporal: 0 },
+        // Three text streams of the pipeline's `max_sequence_length` 128 each: T5's and the
+        // last Llama layer's (the double blocks' text stream), and each block's own Llama
+        // layer appended to its input (`HiDreamImageTransformer2DModel.forward`).
+        text_tokens: 384,
+        padded_tokens: 4096,
+        default_res: (1024, 1024),
+        default_frames: 1,
+        text_encoders: &[CLIP_L_TEXT_PROJ, CLIP_G_TEXT_PROJ, T5_XXL, LLAMA31_8B],
+        vae: Some(VAE_Z16),
         latent_channels: 64,
         outer: &[],
         between: None,
@@ -893,6 +1015,7 @@ pub static MODELS: &[DitModel] = &[
         text_tokens: 256,
         // musubi-tuner's dataset example: 960×544, target_frames [1, 25, 45]; the memory is
         // the longest clip's (kohya-ss/musubi-tuner dataset/dataset_config.md @484cf9ae).
+        padded_tokens: 0,
         default_res: (960, 544),
         default_frames: 45,
         text_encoders: &[CLIP_L_TEXT, LLAVA_LLAMA3_8B_TEXT],
@@ -919,6 +1042,7 @@ pub static MODELS: &[DitModel] = &[
         text: TextPath::Cross,
         tokens: TokenRule { spatial: 32, temporal: 8 },
         text_tokens: 128,
+        padded_tokens: 0,
         default_res: (768, 512),
         default_frames: 49,
         text_encoders: &[T5_XXL],
@@ -931,7 +1055,7 @@ pub static MODELS: &[DitModel] = &[
 
 /// The presets' ids, apart from their data: what the page's first load needs to recognize a
 /// diffusion link and list the models (the data loads with the lazy module).
-pub const IDS: [&str; 16] = [
+pub const IDS: [&str; 17] = [
     "sd1.5",
     "sdxl",
     "flux.1-dev",
@@ -942,6 +1066,7 @@ pub const IDS: [&str; 16] = [
     "pixart-sigma",
     "sana-1.6b",
     "qwen-image",
+    "hidream-i1-full",
     "wan2.1-1.3b",
     "wan2.1-14b",
     "cogvideox-2b",

@@ -104,9 +104,9 @@ fn work(j: &Job) -> Work {
     for k in m.blocks {
         let c = k.count as f64;
         for l in k.linears {
-            w.linear_fwd += c * 2.0 * (l.inp * l.out * l.count) as f64 * tokens(l.on);
+            w.linear_fwd += c * 2.0 * (l.inp * l.out * l.count) as f64 * tokens(l.on) * l.share;
             if !full && j.targets.on(l.role) {
-                w.lora_fwd += c * 2.0 * (j.rank * (l.inp + l.out) * l.count) as f64 * tokens(l.on);
+                w.lora_fwd += c * 2.0 * (j.rank * (l.inp + l.out) * l.count) as f64 * tokens(l.on) * l.share;
             }
         }
         // The block's kernels as dit_probe.py counted them: each forward (the recomputation

@@ -40,6 +40,7 @@ const fn unet(
         text: TextPath::Cross,
         tokens: TokenRule { spatial: 8, temporal: 0 },
         text_tokens: 77,
+        padded_tokens: 0,
         default_res: (side, side),
         default_frames: 1,
         text_encoders,
