@@ -936,7 +936,10 @@ pub fn apply_link(q: &mut crate::Query, link: &str) -> Result<(), crate::QueryEr
     q.params = None;
     q.arch = Default::default();
     q.quant_skip = Default::default();
-    for (k, v) in link.split('&').filter_map(|kv| kv.split_once('=')) {
+    // The config's link is a link of its own (`v=1&model=...`); applied over a person's query,
+    // its keys name the model only, and the query keeps its version and with it the defaults
+    // of every key it leaves out (a `v=2` page stays on v=2's defaults).
+    for (k, v) in link.split('&').filter_map(|kv| kv.split_once('=')).filter(|(k, _)| *k != "v") {
         q.set(k, v)?;
     }
     crate::catalog::drop_unpriced_images(q);

@@ -265,3 +265,21 @@ fn qwen_vl_configs_read_as_their_presets_tower_included() {
     assert_eq!(a.layout.tower.layers, 0);
     assert!(a.layout.vision_params > 400_000_000);
 }
+
+#[test]
+fn a_config_applied_over_a_link_keeps_the_links_version_and_its_defaults() {
+    // The page and `estimate --config` put a pasted config's model into the person's query:
+    // the config's own link says `v=1`, which must not turn a v=2 page into v=1's defaults.
+    let j = r#"{"model_type":"qwen2","hidden_size":896,"intermediate_size":4864,"num_attention_heads":14,"num_hidden_layers":24,"num_key_value_heads":2,"vocab_size":151936,"tie_word_embeddings":true}"#;
+    let (_, link) = tunefit_core::hfconfig::config_link(j).unwrap();
+    assert!(link.starts_with("v=1&"), "{link}");
+    let mut q = Query::parse("v=2&gpu=h100-sxm&batch=4").unwrap();
+    tunefit_core::hfconfig::apply_link(&mut q, &link).unwrap();
+    let want = Query::parse(&format!("v=2&gpu=h100-sxm&batch=4&model={}", link.trim_start_matches("v=1&model="))).unwrap();
+    assert_eq!(q.to_query_string(), want.to_query_string());
+    assert!(q.to_query_string().starts_with("v=2"), "{}", q.to_query_string());
+    // A v=1 link stays v=1.
+    let mut q = Query::parse("gpu=h100-sxm").unwrap();
+    tunefit_core::hfconfig::apply_link(&mut q, &link).unwrap();
+    assert!(!q.to_query_string().contains("v=2"), "{}", q.to_query_string());
+}
