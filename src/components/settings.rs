@@ -81,7 +81,9 @@ pub const METHOD: &[Field] = &[
 /// What every estimate needs in view: the micro-batch, the sequence length and the job's size.
 pub const RUN: &[Field] = &[
     section("run-section", |s| s.sec_run),
-    slider("batch", "batch", |s| s.batch, |s| s.u_seqs, ranges::BATCH),
+    only(slider("batch", "batch", |s| s.batch, |s| s.u_seqs, ranges::BATCH), reads_tokens),
+    // An image encoder's micro-batch is images (one field shows: the same id).
+    only(slider("batch", "batch", |s| s.batch, |s| s.u_images, ranges::BATCH), image_encoder),
     only(slider("seq", "seq", |s| s.seq, |s| s.u_tokens, ranges::SEQ), reads_tokens),
     only(slider("images", "images", |s| s.images, |s| s.u_images, ranges::IMAGES), tower),
     only(field("image-res", "image_res", |s| s.image_res, Kind::Text), sized_images),

@@ -806,6 +806,8 @@ test('a vision encoder: picked from the list, its image size replaces the sequen
   assert.equal(await page.getByTestId('tokens-input').count(), 0);
   assert.equal(await page.getByTestId('dataset-images-input').count(), 1);
   assert.equal(await page.locator('#plot-x').inputValue(), 'batch');
+  // Its micro-batch is images, not sequences.
+  assert.match(await page.getByTestId('batch-range').getAttribute('aria-valuetext'), /^\d+ images$/);
   assert.equal(await page.getByTestId('image-res').inputValue(), '');
   assert.doesNotMatch(page.url(), /images=|image_res=/);
   const before = await total(page);

@@ -275,7 +275,8 @@ fn a_config_applied_over_a_link_keeps_the_links_version_and_its_defaults() {
     assert!(link.starts_with("v=1&"), "{link}");
     let mut q = Query::parse("v=2&gpu=h100-sxm&batch=4").unwrap();
     tunefit_core::hfconfig::apply_link(&mut q, &link).unwrap();
-    let want = Query::parse(&format!("v=2&gpu=h100-sxm&batch=4&model={}", link.trim_start_matches("v=1&model="))).unwrap();
+    let want =
+        Query::parse(&format!("v=2&gpu=h100-sxm&batch=4&model={}", link.trim_start_matches("v=1&model="))).unwrap();
     assert_eq!(q.to_query_string(), want.to_query_string());
     assert!(q.to_query_string().starts_with("v=2"), "{}", q.to_query_string());
     // A v=1 link stays v=1.

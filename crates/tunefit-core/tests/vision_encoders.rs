@@ -199,6 +199,8 @@ fn what_an_image_encoder_cannot_train_is_refused_by_name() {
     assert_eq!(refused("model=siglip-so400m&image_res=8"), Refusal::ImageUnderPatch { side: 8, patch: 14 });
     assert_eq!(refused("model=vit-l&image_res=13x1000"), Refusal::ImageUnderPatch { side: 13, patch: 16 });
     assert_eq!(refused("model=clip-vit-l&method=lora&targets=embed"), Refusal::NoTargetExists);
+    // No trainer splits an image's tokens over GPUs (ring attention is for long text).
+    assert_eq!(refused("model=vit-l&cp=2&gpus=2"), Refusal::ImageEncoderContextParallel { cp: 2, tokens: 197 });
     for m in ["prefix", "prompt", "adapter"] {
         assert!(matches!(refused(&format!("model=vit-b&method={m}")), Refusal::ImageEncoderMethod { .. }), "{m}");
     }

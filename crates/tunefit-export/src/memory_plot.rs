@@ -16,12 +16,19 @@ use tunefit_text::svg_axis::{self, Axis, H, MB, ML, MR, MT, W};
 pub fn html(query: &str, batch: bool, lang: &str, gib: bool) -> Html {
     let lang = Lang::from_code(lang);
     let Ok(q) = Query::parse(query) else { return Html::new() };
-    // An image encoder's sequence is its image: its curve is against the micro-batch.
-    let batch = batch || tunefit_core::catalog::is_image_encoder(&q);
+    // An image encoder's sequence is its image: its curve is against the micro-batch of images.
+    let images = tunefit_core::catalog::is_image_encoder(&q);
+    let batch = batch || images;
     let Some(report) = crate::last_report::report(query, None) else { return Html::new() };
     let pts = memory_curve(&q, batch, Some(report.cache_excess));
     let units = if gib { Units::GiB } else { Units::GB };
-    curve_markup(lang.plot(), units, lang, batch, &pts, if batch { q.batch } else { q.seq })
+    let s = lang.plot();
+    let x_label = match (batch, images) {
+        (_, true) => s.axis_batch_images,
+        (true, false) => s.axis_batch,
+        (false, false) => s.axis_seq,
+    };
+    curve_markup(s, x_label, units, lang, batch, &pts, if batch { q.batch } else { q.seq })
 }
 
 /// Sequence lengths of the curve: powers of two from 128 to 128k, plus the current one.
@@ -85,9 +92,16 @@ fn vram_lines() -> Vec<(u64, String)> {
 
 /// The memory curve's SVG: device memory per GPU against sequence length or micro-batch
 /// (log), each GPU memory size as a dashed line, the query's own value as a dot.
-pub fn curve_markup(s: &PlotStrings, u: Units, lang: Lang, batch: bool, pts: &[(u32, u64)], current: u32) -> Html {
+pub fn curve_markup(
+    s: &PlotStrings,
+    x_label: &str,
+    u: Units,
+    lang: Lang,
+    batch: bool,
+    pts: &[(u32, u64)],
+    current: u32,
+) -> Html {
     let (x_lo, x_hi, x_ticks) = x_axis(batch);
-    let x_label = if batch { s.axis_batch } else { s.axis_seq };
     let mut h = Html::with_capacity(6 << 10);
     let lines = vram_lines();
     let cur_mem = pts.iter().find(|(x, _)| *x == current).map(|p| p.1).unwrap_or(0);

@@ -1101,6 +1101,8 @@ pub static COST_RU: CostStrings = CostStrings {
 pub struct PlotStrings {
     pub axis_seq: &'static str,
     pub axis_batch: &'static str,
+    /// An image encoder's micro-batch.
+    pub axis_batch_images: &'static str,
     pub axis_memory: &'static str,
 }
 
@@ -1116,11 +1118,13 @@ impl Lang {
 pub static PLOT_EN: PlotStrings = PlotStrings {
     axis_seq: "sequence length (tokens)",
     axis_batch: "micro-batch (sequences)",
+    axis_batch_images: "micro-batch (images)",
     axis_memory: "memory per GPU",
 };
 
 pub static PLOT_RU: PlotStrings = PlotStrings {
     axis_seq: "длина последовательности (токены)",
     axis_batch: "микробатч (последовательности)",
+    axis_batch_images: "микробатч (изображения)",
     axis_memory: "память на GPU",
 };

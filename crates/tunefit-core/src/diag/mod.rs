@@ -64,6 +64,11 @@ pub enum Refusal {
         side: u64,
         patch: u64,
     },
+    /// Context parallelism on an image encoder: no trainer splits an image's tokens over GPUs.
+    ImageEncoderContextParallel {
+        cp: u32,
+        tokens: u32,
+    },
     /// A method an image encoder has no recipe for (prefix, prompt, bottleneck adapters).
     ImageEncoderMethod {
         method: crate::query::Method,
@@ -151,6 +156,7 @@ impl Refusal {
             R::NoVisionTower { .. } | R::ImagesModelParallel { .. } => "images",
             R::ImageUnderPatch { .. } => "image_res",
             R::ImageEncoderMethod { .. } => "method",
+            R::ImageEncoderContextParallel { .. } => "cp",
             R::TowerTrainsWithout { .. } => "tower",
             R::VisualTokensOverSeq { .. } => "seq",
             R::BottleneckOverHidden { .. } => "bottleneck",

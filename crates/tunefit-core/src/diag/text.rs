@@ -330,6 +330,7 @@ pub(super) fn refusal_en(r: &super::Refusal) -> String {
         R::NoVisionTower { vision: true } => "this model's vision tower is not described block by block here (only its parameter count), so what its images cost is unknown; images are priced for Qwen3-VL, Qwen2.5-VL, Qwen2-VL and Gemma 3".into(),
         R::ImageUnderPatch { side, patch } => format!("an image side of {side} px is smaller than the model's {patch}-px patch: its convolution cuts no patch from it"),
         R::ImageEncoderMethod { method } => format!("method={method} is written for language models; an image encoder trains with full, freeze, lora, qlora or dora"),
+        R::ImageEncoderContextParallel { cp, tokens } => format!("cp={cp} splits long text over GPUs; no trainer splits an image's {tokens} tokens: use data parallelism (gpus)"),
         R::TowerTrainsWithout { images: 0 } => "tower=lora or tower=full trains a vision tower that sees no image: set images, or tower=frozen".into(),
         R::TowerTrainsWithout { .. } => "a trained vision tower under method=freeze needs the backward through every frozen block to reach the visual tokens, which is not modelled here: use LoRA, or tower=frozen".into(),
         R::ImagesModelParallel { tp, pp, cp } => format!(
@@ -372,6 +373,7 @@ pub(super) fn refusal_ru(r: &super::Refusal) -> String {
         R::NoVisionTower { vision: true } => "энкодер изображений этой модели здесь не описан по блокам (известно лишь число параметров), поэтому цена изображений неизвестна; изображения считаются для Qwen3-VL, Qwen2.5-VL, Qwen2-VL и Gemma 3".into(),
         R::ImageUnderPatch { side, patch } => format!("сторона изображения {side} px меньше патча модели ({patch} px): её свёртка не вырезает из него ни одного патча"),
         R::ImageEncoderMethod { method } => format!("method={method} написан для языковых моделей; энкодер изображений обучается методами full, freeze, lora, qlora или dora"),
+        R::ImageEncoderContextParallel { cp, tokens } => format!("cp={cp} делит длинный текст между GPU; {tokens} токенов изображения не делит ни один тренер: используйте параллелизм по данным (gpus)"),
         R::TowerTrainsWithout { images: 0 } => "tower=lora или tower=full обучает энкодер изображений, который не видит ни одного изображения: задайте images или tower=frozen".into(),
         R::TowerTrainsWithout { .. } => "обучаемому энкодеру изображений при method=freeze нужен обратный проход через все замороженные блоки до визуальных токенов, а он здесь не моделируется: используйте LoRA или tower=frozen".into(),
         R::ImagesModelParallel { tp, pp, cp } => format!(

@@ -26,6 +26,11 @@ pub(super) fn check(q: &Query, a: &Architecture) -> Result<(), Error> {
     if q.pp as u64 > a.layers {
         return Err(Error::Refused(Refusal::StagesOverLayers { pp: q.pp, layers: a.layers }));
     }
+    if a.layout.image.is_some() && q.cp > 1 {
+        // Ring attention splits a long text sequence; an image's few hundred tokens are not
+        // split by any trainer (its `seq` is the image's tokens, Settings::resolve).
+        return Err(Error::Refused(Refusal::ImageEncoderContextParallel { cp: q.cp, tokens: q.seq }));
+    }
     if !q.seq.is_multiple_of(q.cp) {
         return Err(Error::Refused(Refusal::CpDividesSeq { cp: q.cp, seq: q.seq }));
     }
