@@ -678,4 +678,14 @@ fn hidream_routes_each_token_through_two_of_four_experts_and_pads_a_non_square_l
     // and far from what every expert on every token would take.
     assert!(flops > one && flops < one * 1.25, "{flops:e} against {one:e}");
     assert!(flops < all * 0.8, "{flops:e} against every expert's {all:e}");
+    // Its four encoders on the GPU each read one 128-token stream of the 384: a forward of
+    // 2 FLOPs a parameter a token.
+    let at = |q: &str| diffusion::evaluate(q).unwrap().time.unwrap().flops;
+    let encoders = 2.0 * (123_650_304.0 + 694_659_840.0 + 4_762_310_656.0 + 8_030_261_248.0) * 128.0;
+    let q = "model=hidream-i1-full&gpu=h100-sxm";
+    let extra = at(&format!("{q}&text_enc=gpu")) - at(q);
+    assert!((extra / encoders - 1.0).abs() < 1e-9, "{extra:e} against {encoders:e}");
+    // No HiDream trainer trains its text encoders.
+    let e = parse("model=hidream-i1-full&text_enc=train").unwrap_err();
+    assert_eq!(e.0.iter().map(|e| e.key.as_str()).collect::<Vec<_>>(), ["text_enc"]);
 }

@@ -561,7 +561,7 @@ fn consistency(j: &Job) -> Vec<QueryError> {
         e.push(QueryError::new(
             "text_enc",
             Problem::NotOneOf {
-                value: format!("train ({} has no CLIP text encoder to train)", m.id),
+                value: format!("train (no trainer of {} trains its text encoders)", m.id),
                 accepted: if m.text_encoders.is_empty() { "cached" } else { "cached or gpu" }.into(),
             },
         ));

@@ -130,6 +130,21 @@ struct Sizes {
     text_trained: f64,
 }
 
+/// The widest MLP hidden state of one sample, elements: a linear's width over the rows it runs
+/// on (a stream's tokens, a UNet level's pixels, a routed expert's share of the tokens).
+fn mlp_hidden(j: &Job) -> f64 {
+    use super::models::Tokens;
+    let (n, t) = (j.image_tokens() as f64, j.text_tokens as f64);
+    let rows = |on: Tokens| match on {
+        Tokens::Image | Tokens::Level(_) => n * on.image_share(),
+        Tokens::Text => t,
+        Tokens::Joint => n + t,
+        Tokens::Timestep => 1.0,
+    };
+    let mlps = j.model.blocks.iter().flat_map(|k| k.linears).filter(|l| matches!(l.role, Role::Mlp | Role::Fused));
+    mlps.map(|l| l.out.max(l.inp) as f64 * rows(l.on) * l.share).fold(0.0, f64::max)
+}
+
 fn sizes(j: &Job) -> Sizes {
     let m: &DitModel = j.model;
     let blocks = m.block_count();
@@ -150,7 +165,6 @@ fn sizes(j: &Job) -> Sizes {
     let mut unchecked = 0.0;
     let mut largest = 0u64;
     let mut rebuilt_per_sample: f64 = 0.0;
-    let mut mlp_width: f64 = 0.0;
     for k in m.blocks {
         let share = k.count as f64 / blocks as f64;
         for l in k.linears {
@@ -161,11 +175,6 @@ fn sizes(j: &Job) -> Sizes {
                 } else if !lora {
                     block_trained.push(share * (l.inp * l.out) as f64);
                 }
-            }
-            if matches!(l.role, Role::Mlp | Role::Fused) {
-                // A UNet's MLP runs on its level's feature map, a quarter of the pixels a level;
-                // a routed expert's on the share of the tokens routed to it.
-                mlp_width = mlp_width.max(l.out.max(l.inp) as f64 * l.token_share());
             }
         }
         let other = (k.params - k.linear_params()) as f64;
@@ -230,8 +239,8 @@ fn sizes(j: &Job) -> Sizes {
         held,
         rebuilt,
         act_grad: stream,
-        mlp_hidden: seq * mlp_width * 2.0 * b,
-        mlp_backward: 2.0 * seq * mlp_width * 2.0 * b,
+        mlp_hidden: mlp_hidden(j) * 2.0 * b,
+        mlp_backward: 2.0 * mlp_hidden(j) * 2.0 * b,
         dequant: if j.weights.quantized() { largest as f64 * 2.0 } else { 0.0 },
         // The block being copied in: the last kind's, where swapping starts.
         swap_in_flight: if j.swap > 0 { m.blocks.last().map_or(0.0, |k| j.block_bytes(k)) } else { 0.0 },

@@ -118,6 +118,18 @@ pub fn evaluate(query: &str) -> Result<DiffusionReport, crate::diag::Error> {
     Ok(report(&j))
 }
 
+/// The text tokens, and the streams they are made of where there are several (HiDream).
+fn text_note(j: &Job, ru: bool) -> String {
+    match (j.model.text_streams, ru) {
+        (0 | 1, false) => format!("{} text tokens (key text_tokens)", j.text_tokens),
+        (0 | 1, true) => format!("{} токенов текста (ключ text_tokens)", j.text_tokens),
+        (n, false) => format!("{} text tokens: {n} streams of {} (key text_tokens)", j.text_tokens, j.text_tokens / n),
+        (n, true) => {
+            format!("{} токенов текста: {n} потока по {} (ключ text_tokens)", j.text_tokens, j.text_tokens / n)
+        }
+    }
+}
+
 /// What follows an image's size in the assumptions: a video's frames, or that HiDream pads a
 /// non-square latent to its 4,096 tokens (models.rs `padded_tokens`).
 fn size_note(j: &Job, ru: bool) -> String {
@@ -154,7 +166,7 @@ pub fn assumptions(j: &Job, lang: Lang) -> Vec<String> {
                     j.width, j.height
                 )
             },
-            format!("{} токенов текста (ключ text_tokens)", j.text_tokens),
+            text_note(j, true),
             text_encoders(j, true),
             if latents {
                 "латенты посчитаны заранее, VAE выгружен (ключ latents)"
@@ -182,7 +194,7 @@ pub fn assumptions(j: &Job, lang: Lang) -> Vec<String> {
                     j.width, j.height
                 )
             },
-            format!("{} text tokens (key text_tokens)", j.text_tokens),
+            text_note(j, false),
             text_encoders(j, false),
             if latents {
                 "latents cached before training, VAE unloaded (key latents)"

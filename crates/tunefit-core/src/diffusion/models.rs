@@ -82,13 +82,6 @@ const fn routed(inp: u64, out: u64, count: u64, on: Tokens, active: u64, experts
     Linear { inp, out, count, role: Role::Mlp, on, share: active as f64 / experts as f64 }
 }
 
-impl Linear {
-    /// The share of the image tokens this linear's rows are (a UNet level's, an expert's).
-    pub fn token_share(&self) -> f64 {
-        self.on.image_share() * self.share
-    }
-}
-
 /// Bytes one block saves for backward per image (or video) token and per text token, bf16
 /// (dit_probe.py's `bytes_per_image_token`, and `bytes_per_block_at_text_tokens` over its 64
 /// text tokens), and the aten ops one block dispatches in a forward and in its backward
@@ -245,6 +238,10 @@ pub struct DitModel {
     /// p * p))`, diffusers 0.42.1), so a 832×1216 bucket costs what 1024² does, and a
     /// non-square one of more tokens fails there.
     pub padded_tokens: u64,
+    /// Streams `text_tokens` is made of, each an encoder's prompt of the same length (HiDream:
+    /// T5's and Llama's, and each block's own Llama layer: 3); 1 elsewhere. An encoder reads
+    /// one stream's tokens.
+    pub text_streams: u64,
     pub default_frames: u64,
     /// Frozen text encoders, empty where no cited count exists (then they can only be cached).
     pub text_encoders: &'static [Companion],
@@ -622,6 +619,7 @@ const fn wan(
         tokens: TokenRule { spatial: 16, temporal: 4 },
         text_tokens: 512,
         padded_tokens: 0,
+        text_streams: 1,
         default_res: (832, 480),
         default_frames: 81,
         text_encoders: &[],
@@ -654,6 +652,7 @@ const fn cogvideox(
         tokens: TokenRule { spatial: 16, temporal: 4 },
         text_tokens: 226,
         padded_tokens: 0,
+        text_streams: 1,
         default_res: (720, 480),
         default_frames: 49,
         text_encoders: &[T5_XXL],
@@ -680,6 +679,7 @@ pub static MODELS: &[DitModel] = &[
         // diffusers train_dreambooth_lora_flux.py `--max_sequence_length` default 512.
         text_tokens: 512,
         padded_tokens: 0,
+        text_streams: 1,
         default_res: (1024, 1024),
         default_frames: 1,
         text_encoders: &[CLIP_L_TEXT, T5_XXL],
@@ -702,6 +702,7 @@ pub static MODELS: &[DitModel] = &[
         // FluxPipeline: schnell's T5 max_sequence_length is 256.
         text_tokens: 256,
         padded_tokens: 0,
+        text_streams: 1,
         default_res: (1024, 1024),
         default_frames: 1,
         text_encoders: &[CLIP_L_TEXT, T5_XXL],
@@ -742,6 +743,7 @@ pub static MODELS: &[DitModel] = &[
         // pipeline_flux2.py `max_sequence_length` 512.
         text_tokens: 512,
         padded_tokens: 0,
+        text_streams: 1,
         default_res: (1024, 1024),
         default_frames: 1,
         text_encoders: &[MISTRAL_SMALL_31],
@@ -778,6 +780,7 @@ pub static MODELS: &[DitModel] = &[
         // 77 CLIP tokens concatenated with T5's (diffusers' SD3 DreamBooth script: 77).
         text_tokens: 77 + 77,
         padded_tokens: 0,
+        text_streams: 1,
         default_res: (1024, 1024),
         default_frames: 1,
         text_encoders: &[CLIP_L_TEXT_PROJ, CLIP_G_TEXT_PROJ, T5_XXL],
@@ -820,6 +823,7 @@ pub static MODELS: &[DitModel] = &[
         tokens: TokenRule { spatial: 16, temporal: 0 },
         text_tokens: 77 + 77,
         padded_tokens: 0,
+        text_streams: 1,
         default_res: (1024, 1024),
         default_frames: 1,
         text_encoders: &[CLIP_L_TEXT_PROJ, CLIP_G_TEXT_PROJ, T5_XXL],
@@ -847,6 +851,7 @@ pub static MODELS: &[DitModel] = &[
         // T5 prompts padded to 300 tokens (pipeline_pixart_sigma.py `max_sequence_length`).
         text_tokens: 300,
         padded_tokens: 0,
+        text_streams: 1,
         default_res: (1024, 1024),
         default_frames: 1,
         text_encoders: &[T5_XXL],
@@ -878,6 +883,7 @@ pub static MODELS: &[DitModel] = &[
         // pipeline_sana.py `max_sequence_length` 300 (components.csv).
         text_tokens: 300,
         padded_tokens: 0,
+        text_streams: 1,
         default_res: (1024, 1024),
         default_frames: 1,
         text_encoders: &[GEMMA2_2B],
@@ -905,6 +911,7 @@ pub static MODELS: &[DitModel] = &[
         // The prompt's own length after the template is dropped (no padding): a long caption.
         text_tokens: 256,
         padded_tokens: 0,
+        text_streams: 1,
         default_res: (1024, 1024),
         default_frames: 1,
         text_encoders: &[QWEN25_VL_7B_TEXT],
@@ -947,9 +954,18 @@ pub static MODELS: &[DitModel] = &[
         // layer appended to its input (`HiDreamImageTransformer2DModel.forward`).
         text_tokens: 384,
         padded_tokens: 4096,
+        text_streams: 3,
         default_res: (1024, 1024),
         default_frames: 1,
-        text_encoders: &[CLIP_L_TEXT_PROJ, CLIP_G_TEXT_PROJ, T5_XXL, LLAMA31_8B],
+        // No HiDream trainer trains a text encoder (diffusers' script has no
+        // --train_text_encoder; ai-toolkit's config: "wont work with hidream"), so its CLIPs
+        // are frozen companions here.
+        text_encoders: &[
+            frozen("CLIP ViT-L/14 text + projection", 123_650_304),
+            frozen("OpenCLIP bigG/14 text + projection", 694_659_840),
+            T5_XXL,
+            LLAMA31_8B,
+        ],
         vae: Some(VAE_Z16),
         latent_channels: 64,
         outer: &[],
@@ -1016,6 +1032,7 @@ pub static MODELS: &[DitModel] = &[
         // musubi-tuner's dataset example: 960×544, target_frames [1, 25, 45]; the memory is
         // the longest clip's (kohya-ss/musubi-tuner dataset/dataset_config.md @484cf9ae).
         padded_tokens: 0,
+        text_streams: 1,
         default_res: (960, 544),
         default_frames: 45,
         text_encoders: &[CLIP_L_TEXT, LLAVA_LLAMA3_8B_TEXT],
@@ -1043,6 +1060,7 @@ pub static MODELS: &[DitModel] = &[
         tokens: TokenRule { spatial: 32, temporal: 8 },
         text_tokens: 128,
         padded_tokens: 0,
+        text_streams: 1,
         default_res: (768, 512),
         default_frames: 49,
         text_encoders: &[T5_XXL],

@@ -210,6 +210,8 @@ fn one_bucket(j: &Job, g: &Gpu) -> DiffusionTime {
     let m = j.model;
     let b = j.samples() as f64;
     let t = j.text_tokens as f64;
+    // Each encoder reads one stream's tokens (HiDream's 384 are three of 128).
+    let t_enc = t / m.text_streams.max(1) as f64;
     let fw = forwards(j);
     // Backward: input gradients always (the blocks below train or pass the gradient on),
     // weight gradients only when the weights train.
@@ -219,11 +221,11 @@ fn one_bucket(j: &Job, g: &Gpu) -> DiffusionTime {
     // Trained ones run a backward too: input gradients, and weight gradients when every
     // weight trains (LoRA's own matmuls are a few percent of it, left out).
     let encoders = match j.text_encoders {
-        super::job::TextEncoders::Gpu => m.text_encoders.iter().map(|c| 2.0 * c.params as f64 * t).sum(),
+        super::job::TextEncoders::Gpu => m.text_encoders.iter().map(|c| 2.0 * c.params as f64 * t_enc).sum(),
         super::job::TextEncoders::Train => m
             .text_encoders
             .iter()
-            .map(|c| 2.0 * c.params as f64 * t * if c.tower.is_some() { 1.0 + bw } else { 1.0 })
+            .map(|c| 2.0 * c.params as f64 * t_enc * if c.tower.is_some() { 1.0 + bw } else { 1.0 })
             .sum(),
         super::job::TextEncoders::Cached => 0.0,
     };

@@ -41,6 +41,7 @@ const fn unet(
         tokens: TokenRule { spatial: 8, temporal: 0 },
         text_tokens: 77,
         padded_tokens: 0,
+        text_streams: 1,
         default_res: (side, side),
         default_frames: 1,
         text_encoders,
