@@ -101,6 +101,11 @@ def grid():
         case(L, method="lora"),
         case(L, method="lora", precision="fp32"),
         case(L, method="lora", targets="all", ckpt="full"),
+        # Autocast's weight copies: saved by an unchecked block, cached for the forward when
+        # the weights train, neither for a checkpointed block's frozen base.
+        case(L, precision="bf16-mixed", ckpt="full"),
+        case(L, method="lora", precision="bf16-mixed"),
+        case(L, method="lora", precision="bf16-mixed", ckpt="full"),
         case(T),
         case(T, method="lora"),
         case(G),

@@ -192,7 +192,7 @@ pub fn estimate(s: &Settings) -> Result<Estimate, Error> {
     let r = run::Run::new(s, &mut warnings)?;
     let st = states::states(&r, &mut warnings)?;
     let pg = parallel::per_gpu(&r, &st, &mut warnings);
-    let sv = saved::saved(&r, st.autocast_copies);
+    let sv = saved::saved(&r, st.autocast_copies, st.autocast_head);
     let lp = logits::loss_path(&r, sv.head_trains);
     let staged = parallel::pipeline(&r, sv.act, lp.logits);
     let bf = buffers::buffers(&r, &st, &pg);

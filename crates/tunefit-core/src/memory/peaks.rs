@@ -85,7 +85,7 @@ pub(super) fn peaks(
         layer_bytes,
         recompute,
         act_pre_pp,
-        autocast: (st.autocast_copies / tp, st.head_params > 0.0),
+        autocast: sv.autocast,
         act,
         loss: lp.program.scaled(if lp.logits > 0.0 { logits / lp.logits } else { 0.0 }),
         step_temp,

@@ -30,6 +30,29 @@ pub(super) struct Saved {
     pub head_trains: bool,
     /// The vision tower's own pass: what it keeps (in `act`) and its working set.
     pub tower: super::vision::TowerPass,
+    /// Autocast's 16-bit weight copies as the run keeps them (in `act` and `recompute`).
+    pub autocast: AutocastCopies,
+}
+
+/// Autocast's 16-bit copies of fp32 matmul weights on one GPU, bytes. A matmul whose input
+/// needs a gradient saves its weight's copy for backward, unless its block is checkpointed:
+/// the checkpointed forward saves only the block's inputs and the recomputation casts again
+/// (tools/calibrate/autocast_probe.py, data/calibration/autocast-saved.json). Autocast also
+/// caches the cast of a leaf that requires grad until the autocast region exits
+/// (aten/src/ATen/autocast_mode.cpp `cached_cast`: `arg.requires_grad() && arg.is_leaf()`),
+/// so a trained fp32 weight's copy lives through the forward, checkpointed or not; a frozen
+/// one (LoRA's base) is cast per matmul and dropped.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct AutocastCopies {
+    /// Per kept block on average: the copies its graph saves until its backward.
+    pub saved: f64,
+    /// Per kept block on average: the copies autocast's cache holds until the forward (and
+    /// the loss inside it) returns, of checkpointed blocks whose weights train.
+    pub cached: f64,
+    /// The recomputed block's copies (checkpointing), during its backward.
+    pub rebuilt: f64,
+    /// The LM head's copy, made as the head runs and saved until its backward.
+    pub head: f64,
 }
 
 /// One block as this run executes it: what its ops save follows from the method, the
@@ -94,7 +117,7 @@ pub(super) fn block(r: &Run) -> Block {
     }
 }
 
-pub(super) fn saved(r: &Run, autocast_copies: f64) -> Saved {
+pub(super) fn saved(r: &Run, autocast_copies: f64, autocast_head: f64) -> Saved {
     let (q, a, res, tp) = (r.q, &r.a, r.res, r.tp);
     let (seq, tokens, act_bytes) = (r.seq, r.tokens, r.act_bytes);
     let block = block(r);
@@ -126,6 +149,7 @@ pub(super) fn saved(r: &Run, autocast_copies: f64) -> Saved {
             _ => {}
         }
     }
+    let autocast = autocast_kept(r, autocast_copies, autocast_head, layers_with_grad, checkpointed);
     // Activation offloading (torchtune OffloadActivations, Unsloth's offloaded checkpointing):
     // each block's saved tensors are copied to pinned host memory on a side stream as the
     // forward moves on, and prefetched one block ahead in backward, so about two blocks' worth
@@ -182,8 +206,10 @@ pub(super) fn saved(r: &Run, autocast_copies: f64) -> Saved {
     act += head_saved;
     // Token ids and labels (int64) and the RoPE cos/sin tables.
     let misc_saved = 16.0 * tokens + 4.0 * seq * a.head_dim as f64;
-    // Autocast's 16-bit weight copies are saved by the matmuls that need them for backward.
-    act += autocast_copies / tp;
+    // Autocast's 16-bit weight copies: saved by the unchecked blocks' matmuls, cached for the
+    // trained ones', and the head's.
+    act += (autocast.saved + autocast.cached) * layers_with_grad + autocast.head;
+    recompute += autocast.rebuilt;
     // A trained vision tower runs first and is backpropagated last: what it keeps lives
     // through the whole language model's forward and backward.
     let tower = super::vision::tower(r, &block);
@@ -214,5 +240,26 @@ pub(super) fn saved(r: &Run, autocast_copies: f64) -> Saved {
         host_act,
         head_trains,
         tower,
+        autocast,
+    }
+}
+
+/// Where autocast's copies live in this run (`AutocastCopies`): `copies` is every block
+/// linear's and the head's, `head` the head's alone, for one replica.
+fn autocast_kept(r: &Run, copies: f64, head: f64, layers_with_grad: f64, checkpointed: f64) -> AutocastCopies {
+    let (q, a, tp) = (r.q, &r.a, r.tp);
+    if copies <= 0.0 || layers_with_grad <= 0.0 {
+        return AutocastCopies { head: head / tp, ..AutocastCopies::default() };
+    }
+    let per_block = (copies - head).max(0.0) / a.layers.max(1) as f64 / tp;
+    // The blocks whose fp32 weights train: every block in a full fine-tune, the trained ones
+    // under freeze (`layers_with_grad`); adapters' bases are frozen.
+    let trained = matches!(q.method, Method::Full | Method::Freeze);
+    let unchecked = layers_with_grad - checkpointed;
+    AutocastCopies {
+        saved: unchecked * per_block / layers_with_grad,
+        cached: if trained { checkpointed * per_block / layers_with_grad } else { 0.0 },
+        rebuilt: if checkpointed > 0.0 { per_block } else { 0.0 },
+        head: head / tp,
     }
 }

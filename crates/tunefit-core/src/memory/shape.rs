@@ -32,9 +32,9 @@ pub struct Input {
     pub recompute: f64,
     /// Activations before and after the pipeline's per-stage accounting.
     pub act_pre_pp: f64,
-    /// Autocast's 16-bit weight copies (this GPU's), and whether the head is quantized (then
-    /// none of them is the head's).
-    pub autocast: (f64, bool),
+    /// Autocast's 16-bit weight copies (this GPU's): saved by a block, cached through the
+    /// forward, rebuilt with a recomputed block, the head's.
+    pub autocast: super::saved::AutocastCopies,
     pub act: f64,
     /// The loss path's tensors, scaled by the pipeline's staging as `logits` is (the last
     /// stage's).
@@ -147,7 +147,7 @@ pub(super) fn timeline_shape(i: &Input) -> Shape {
     let (master, states) = (i.o * i.master_share, i.o * (1.0 - i.master_share));
     let block_states = pack_small(per_block(states));
     let other_states = if peft { vec![] } else { split(states * (1.0 - block_share), &[embed, head]) };
-    let Activations { saved, recompute, head_saved, head_copy } = activations(i, embed);
+    let Activations { saved, recompute, head_saved, head_copy, forward_cache } = activations(i);
     let layers_with_grad =
         ((i.layers_with_grad / i.pp).round() as usize).clamp(usize::from(i.layers_with_grad > 0.0), layers);
     let workspace = workspace(i);
@@ -170,6 +170,7 @@ pub(super) fn timeline_shape(i: &Input) -> Shape {
         backward_workspace: 0.0,
         head_saved,
         head_copy,
+        forward_cache,
         loss: i.loss.clone(),
         act_grad: i.tokens * h * i.act_bytes / i.tp,
         step_temp: i.step_temp,
@@ -205,9 +206,10 @@ struct Activations {
     recompute: Vec<f64>,
     head_saved: f64,
     head_copy: f64,
+    forward_cache: f64,
 }
 
-fn activations(i: &Input, embed: f64) -> Activations {
+fn activations(i: &Input) -> Activations {
     let a = &i.a;
     // Activations: each kept block's saved tensors (the pipeline's first stage holds several
     // micro-batches: scaled as the terms are), the rest outside the blocks.
@@ -221,19 +223,16 @@ fn activations(i: &Input, embed: f64) -> Activations {
     // are the loss path's: there each tensor's own size decides.
     let kinds = [p.norms, p.attention, p.attention_scores, p.mlp, p.adapters, p.dropout_masks, p.norm_stats];
     let mut saved = split(i.layer_bytes * in_flight, &kinds);
-    // Autocast caches each weight's 16-bit copy as its block's forward first casts it
-    // (torch/csrc/autograd/autocast_mode.cpp `cached_cast`: leaves that require grad, kept
-    // until the autocast region exits); the matmuls save them, so they go with the block.
-    // The head's copy is made when the head runs, in the loss phase.
-    let (autocast, head_quantized) = i.autocast;
-    let autocast_head = if autocast > 0.0 && !a.encoder_only && !head_quantized { embed * 2.0 / i.tp } else { 0.0 };
-    let autocast_block = (autocast - autocast_head).max(0.0) / a.layers.max(1) as f64;
-    if autocast_block > 0.0 {
-        saved.push(autocast_block * in_flight);
+    // Autocast's 16-bit weight copies (saved.rs `AutocastCopies`): an unchecked block's matmuls
+    // save them, so they go with the block; the cached ones of a checkpointed trained block
+    // live until the forward returns; the head's is made when the head runs, in the loss phase.
+    let c = i.autocast;
+    if c.saved > 0.0 {
+        saved.push(c.saved * in_flight);
     }
     let saved = pack_small(saved);
     let blocks = i.layers_with_grad * i.layer_bytes;
-    let outside = i.act_pre_pp - blocks - i.recompute - autocast_block * i.layers_with_grad - autocast_head;
+    let outside = i.act_pre_pp - blocks - i.recompute - (c.saved + c.cached) * i.layers_with_grad - c.head;
     let head_saved = (outside * scale).max(0.0);
     // The recomputation rebuilds what the checkpointed block did not keep, by kind.
     let rebuilt = BlockSaved {
@@ -245,8 +244,13 @@ fn activations(i: &Input, embed: f64) -> Activations {
         adapters: (full.adapters - p.adapters).max(0.0),
         dropout_masks: (full.dropout_masks - p.dropout_masks).max(0.0),
     };
-    let recompute = if i.recompute > 0.0 { pack_small(split(i.recompute, &tensors(&rebuilt, gated))) } else { vec![] };
-    Activations { saved, recompute, head_saved, head_copy: autocast_head * scale }
+    let mut recompute =
+        if i.recompute > c.rebuilt { split(i.recompute - c.rebuilt, &tensors(&rebuilt, gated)) } else { vec![] };
+    if c.rebuilt > 0.0 {
+        recompute.push(c.rebuilt);
+    }
+    let recompute = pack_small(recompute);
+    Activations { saved, recompute, head_saved, head_copy: c.head * scale, forward_cache: c.cached * in_flight }
 }
 
 /// A block's recomputed bytes as the tensors autograd keeps, by kind (docs/saved-tensors.md): the

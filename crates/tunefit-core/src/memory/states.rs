@@ -31,8 +31,10 @@ pub(super) struct States {
     pub paged: bool,
     /// A quantized LM head's parameters (0 when the head stays 16-bit).
     pub head_params: f64,
-    /// Autocast's 16-bit copies of fp32 matmul weights, kept for backward.
+    /// Autocast's 16-bit copies of fp32 matmul weights: the block linears' and the LM head's
+    /// (all of them), and the head's alone.
     pub autocast_copies: f64,
+    pub autocast_head: f64,
     pub state_bytes_base: f64,
     pub state_bytes_ad: f64,
     /// What GaLore projects, once for its states and its step temporaries.
@@ -111,6 +113,11 @@ pub(super) fn states(r: &Run, warn: &mut Vec<Warning>) -> Result<States, Error> 
         lin - quantized - mx + head
     };
     let autocast_copies = if mixed && !zero_mixed { matmul_params * 2.0 } else { 0.0 };
+    let autocast_head = if autocast_copies > 0.0 && !a.encoder_only && !head_quantized {
+        (a.vocab * a.hidden) as f64 * 2.0
+    } else {
+        0.0
+    };
     let weights_full = frozen_weight + adapter_weight + base_w;
     let grads_full = base_g + tr.adapter as f64 * adapter_bytes;
     // Optimizer states.
@@ -161,6 +168,7 @@ pub(super) fn states(r: &Run, warn: &mut Vec<Warning>) -> Result<States, Error> 
         paged,
         head_params,
         autocast_copies,
+        autocast_head,
         state_bytes_base,
         state_bytes_ad,
         galore,

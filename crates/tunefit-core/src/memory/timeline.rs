@@ -114,6 +114,10 @@ pub struct Shape {
     /// Autocast's 16-bit copy of the head's weight, made as the head runs and kept for its
     /// backward.
     pub head_copy: f64,
+    /// Autocast's cached 16-bit copies of one checkpointed block's trained fp32 weights: made
+    /// as its forward casts them, dropped when the autocast region (the forward and the loss
+    /// inside it) exits, before the backward.
+    pub forward_cache: f64,
     /// The loss path tensor by tensor: the forward after the head, the backward of the loss.
     pub loss: LossProgram,
     /// Gradient of one block's output flowing backward (two live at a time).
@@ -401,6 +405,7 @@ fn micro_step(r: &mut Run, s: &Shape, first: bool, grads: &mut Vec<Allocation>) 
     let stride = s.saved.len();
     let mut saved: Vec<Option<Allocation>> = Vec::with_capacity(s.layers * stride);
     let mut gathered: Vec<Allocation> = Vec::new();
+    let mut cached: Vec<Allocation> = Vec::new();
     for l in 0..s.layers {
         r.at(Phase::Forward, l as i32, first);
         if s.gathered_unit > 0.0 {
@@ -418,6 +423,9 @@ fn micro_step(r: &mut Run, s: &Shape, first: bool, grads: &mut Vec<Allocation>) 
             let h = if keeps { r.alloc(b, COMPUTE) } else { None };
             saved.push(h);
         }
+        if keeps {
+            cached.extend(r.alloc(s.forward_cache, COMPUTE));
+        }
         r.note();
         r.free(ws);
         r.free(d);
@@ -434,6 +442,9 @@ fn micro_step(r: &mut Run, s: &Shape, first: bool, grads: &mut Vec<Allocation>) 
     let head_copy = r.alloc(s.head_copy, COMPUTE);
     let mut loss = Vec::with_capacity(8);
     loss_events(r, &s.loss.forward, &mut loss);
+    // The forward returns: autocast's cache goes (accelerate and Fabric wrap the model's
+    // forward in the autocast region; transformers' loss runs inside it).
+    r.free_all(cached);
     // ---- backward ----
     let (grad_stream, unsharded_stream) = if s.grads_on_reduce { (REDUCE, COMPUTE) } else { (COMPUTE, REDUCE) };
     r.at(Phase::Backward, -1, first);
@@ -618,6 +629,7 @@ mod tests {
             backward_workspace: 0.0,
             head_saved: 20e6,
             head_copy: 0.0,
+            forward_cache: 0.0,
             loss: LossProgram {
                 forward: vec![LossEvent::Alloc(400e6), LossEvent::Alloc(800e6), LossEvent::Free(1)],
                 backward: vec![],
@@ -657,6 +669,21 @@ mod tests {
             "{}",
             r.peak_allocated as f64 / GIB
         );
+    }
+
+    #[test]
+    fn autocast_s_cache_lives_through_the_forward_and_the_loss_and_goes_before_the_backward() {
+        // 250 MB of cached weight copies per checkpointed trained block: all four at the loss,
+        // none once the backward starts.
+        let mut s = shape();
+        s.forward_cache = 250e6;
+        let with = replay(&s, Config::default()).points();
+        let without = replay(&shape(), Config::default()).points();
+        let at =
+            |pts: &[Point], phase: Phase| pts.iter().filter(|p| p.phase == phase).map(|p| p.allocated).max().unwrap();
+        let diff = |phase| at(&with, phase) as f64 - at(&without, phase) as f64;
+        assert!((diff(Phase::Loss) - 1e9).abs() < 2e6, "{}", diff(Phase::Loss));
+        assert!(diff(Phase::Backward).abs() < 2e6, "{}", diff(Phase::Backward));
     }
 
     #[test]
