@@ -275,3 +275,20 @@ fn unsloth_trains_embeddings_of_an_fp16_model_in_fp32() {
     let (h16, hb) = (mem(&format!("{hf}&precision=fp16-true")), mem(&format!("{hf}&precision=bf16-true")));
     assert_eq!(h16.weights, hb.weights);
 }
+
+#[test]
+fn deepspeed_holds_a_mixed_run_in_16_bits_and_fsdp_under_autocast_in_fp32() {
+    // DeepSpeed's engine casts every floating parameter to bf16 and runs no autocast; FSDP's
+    // shards stay fp32 under autocast. LoRA on Llama 2 7B, bf16-mixed, two GPUs: the frozen
+    // base sharded over both, 2 B a weight against 4.
+    let base = "v=2&model=llama-2-7b&method=lora&rank=8&targets=q,v&precision=bf16-mixed&gpus=2&framework=hf&ckpt=none";
+    let ds = mem(&format!("{base}&shard=zero3"));
+    let fsdp = mem(&format!("{base}&shard=fsdp"));
+    let ratio = fsdp.weights as f64 / ds.weights as f64;
+    assert!((ratio - 2.0).abs() < 0.02, "{ratio}");
+    // Without autocast nothing casts the norms' fp32 outputs or the weights for the matmuls:
+    // the same run under DeepSpeed keeps what a bf16-true run keeps.
+    let true16 = mem(&format!("{}&shard=zero3", base.replace("bf16-mixed", "bf16-true")));
+    assert_eq!(ds.activations, true16.activations);
+    assert!(fsdp.activations > ds.activations);
+}

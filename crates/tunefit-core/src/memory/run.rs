@@ -21,7 +21,13 @@ pub(super) struct Run<'a> {
     pub seq: f64,
     /// Tokens of one micro-batch on this GPU.
     pub tokens: f64,
+    /// A 16-bit precision with fp32 master weights (`*-mixed`).
     pub mixed: bool,
+    /// `*-mixed` as torch autocast over an fp32 model (the Trainer, Fabric, FSDP): false under
+    /// DeepSpeed, whose engine holds the model in 16 bits and runs no autocast.
+    pub autocast: bool,
+    /// DeepSpeed with fp16 or bf16: every floating parameter, adapters included, in 16 bits.
+    pub sixteen_bit_engine: bool,
     pub true16: bool,
     pub fp32: bool,
     /// Bytes of an activation element.
@@ -72,9 +78,16 @@ impl<'a> Run<'a> {
         let true16 = q.precision.is_true16();
         let fp32 = q.precision == Precision::Fp32;
         let act_bytes = q.precision.compute_bytes();
+        // DeepSpeed's engine casts every floating parameter, frozen ones included, to its
+        // fp16/bf16 dtype (deepspeed/runtime/engine.py @edaa72212 `_configure_distributed_model`
+        // -> `_cast_module_mixed_precision`; before 2026-06 `self.module.half()`/`.bfloat16()`),
+        // keeping the fp32 master in the optimizer, and accelerate runs no autocast under it
+        // (src/accelerate/accelerator.py @16cb6eb8: `native_amp` only outside DEEPSPEED).
+        let deepspeed = matches!(q.shard, ShardingStrategy::Zero1 | ShardingStrategy::Zero2 | ShardingStrategy::Zero3);
+        let autocast = mixed && !deepspeed;
         // Frozen base: 16-bit under `*-true`, fp32 otherwise. Mixed precision means an fp32 model under autocast (the Trainer's `bf16=True` on a
-        // model loaded in fp32): frozen weights are fp32 too. A 16-bit-loaded model is `*-true`.
-        let frozen_bytes = if fp32 || mixed { 4.0 } else { 2.0 };
+        // model loaded in fp32): frozen weights are fp32 too; DeepSpeed's are 16-bit. A 16-bit-loaded model is `*-true`.
+        let frozen_bytes = if fp32 || autocast { 4.0 } else { 2.0 };
         let adapter_bytes = match res.adapter_dtype {
             AdapterDtype::Fp32 => 4.0,
             AdapterDtype::Bf16 => {
@@ -102,6 +115,8 @@ impl<'a> Run<'a> {
             seq,
             tokens,
             mixed,
+            autocast,
+            sixteen_bit_engine: deepspeed && !fp32,
             true16,
             fp32,
             act_bytes,

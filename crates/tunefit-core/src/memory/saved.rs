@@ -59,7 +59,8 @@ pub struct AutocastCopies {
 /// precision and the framework's kernels (crate::activation counts the bytes).
 pub(super) fn block(r: &Run) -> Block {
     let (q, a, res, tp) = (r.q, &r.a, r.res, r.tp);
-    let (act_bytes, mixed, fp32, adapter_bytes) = (r.act_bytes, r.mixed, r.fp32, r.adapter_bytes);
+    // Autocast decides what the ops keep: under DeepSpeed a mixed run is a 16-bit model.
+    let (act_bytes, mixed, fp32, adapter_bytes) = (r.act_bytes, r.autocast, r.fp32, r.adapter_bytes);
     let quant_saves = q.method == Method::Qlora && res.profile.nf4_bnb && res.profile.quant_saves_input;
     let block = Block {
         act_bytes,
@@ -69,7 +70,8 @@ pub(super) fn block(r: &Run) -> Block {
         // PEFT casts the adapter input to the adapter dtype; under autocast the fp32 adapter's
         // matmul then casts it back to 16 bits, and that cast is the copy lora_A keeps (its
         // rank-r output is 16-bit too: the probe's bf16-mixed LoRA records).
-        lora_input_cast_bytes: if res.profile.lora_casts_input && adapter_bytes > act_bytes {
+        // DeepSpeed casts the adapters to 16 bits with the rest: no cast of their input.
+        lora_input_cast_bytes: if res.profile.lora_casts_input && adapter_bytes > act_bytes && !r.sixteen_bit_engine {
             if mixed {
                 act_bytes
             } else {

@@ -58,7 +58,7 @@ impl States {
 
 pub(super) fn states(r: &Run, warn: &mut Vec<Warning>) -> Result<States, Error> {
     let (q, a, tr, res) = (r.q, &r.a, r.tr, r.res);
-    let (mixed, frozen_bytes, adapter_bytes) = (r.mixed, r.frozen_bytes, r.adapter_bytes);
+    let (frozen_bytes, adapter_bytes) = (r.frozen_bytes, r.adapter_bytes);
     let (base_train_bytes, zero_mixed, p_total) = (r.base_train_bytes, r.zero_mixed, r.p_total);
     // Frozen parameters, possibly quantized.
     let frozen = p_total - tr.base;
@@ -112,7 +112,7 @@ pub(super) fn states(r: &Run, warn: &mut Vec<Warning>) -> Result<States, Error> 
         let _ = m;
         lin - quantized - mx + head
     };
-    let autocast_copies = if mixed && !zero_mixed { matmul_params * 2.0 } else { 0.0 };
+    let autocast_copies = if r.autocast && !zero_mixed { matmul_params * 2.0 } else { 0.0 };
     let autocast_head = if autocast_copies > 0.0 && !a.encoder_only && !head_quantized {
         (a.vocab * a.hidden) as f64 * 2.0
     } else {

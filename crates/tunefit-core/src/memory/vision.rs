@@ -42,7 +42,7 @@ pub(super) fn tower(r: &Run, block: &Block) -> TowerPass {
         fused_qkv_linear: tw.fused_qkv,
         // nn.LayerNorm is PyTorch's native kernel (input and statistics); Qwen2.5-VL's
         // RMSNorm is transformers' upcasting one, as the language model's.
-        norm: if tw.norm == crate::arch::NormKind::Layer && !r.mixed { NormImpl::Fused } else { block.norm },
+        norm: if tw.norm == crate::arch::NormKind::Layer && !r.autocast { NormImpl::Fused } else { block.norm },
         ..*block
     };
     let ta = tw.blocks();
