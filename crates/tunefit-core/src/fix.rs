@@ -135,7 +135,8 @@ fn candidates(s: &Settings, vram: u64) -> Vec<(String, Query, Gives)> {
         }
         b /= 2;
     }
-    if q.precision.keeps_fp32_master() {
+    // Under DeepSpeed a mixed run is already a 16-bit model (memory/run.rs `autocast`).
+    if q.precision.keeps_fp32_master() && !q.shard.is_deepspeed() {
         push(format!("precision={}", q.precision.sixteen_bit()), Gives::SixteenBit);
     }
     if !q.optim.is_bnb_8bit() && q.optim != Optimizer::Sgd {

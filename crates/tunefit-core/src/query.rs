@@ -233,6 +233,10 @@ impl ShardingStrategy {
     pub fn shards_params(self) -> bool {
         matches!(self, ShardingStrategy::Zero3 | ShardingStrategy::Fsdp)
     }
+    /// DeepSpeed's ZeRO (its engine holds a 16-bit model: memory/run.rs).
+    pub fn is_deepspeed(self) -> bool {
+        matches!(self, ShardingStrategy::Zero1 | ShardingStrategy::Zero2 | ShardingStrategy::Zero3)
+    }
 }
 choice!(
     /// What is moved to host memory.

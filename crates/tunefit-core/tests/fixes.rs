@@ -90,3 +90,13 @@ fn a_state_dict_gathered_on_the_gpu_is_fixed_by_gathering_it_on_the_host() {
     assert!(!tp.fixes.is_empty());
     assert!(!tp.fixes.iter().any(|f| f.set.starts_with("state_dict")), "{:?}", tp.fixes);
 }
+
+#[test]
+fn loading_in_16_bits_is_offered_under_autocast_not_under_deepspeed() {
+    // A mixed run that does not fit: under the Trainer's autocast the fp32 model can be loaded
+    // in bf16; DeepSpeed already holds it in bf16, so that change would save nothing.
+    let sets = |s: &str| evaluate(&q(s)).unwrap().fixes.into_iter().map(|f| f.set).collect::<Vec<_>>();
+    let base = "v=2&model=llama-2-70b&method=lora&precision=bf16-mixed&gpus=2&gpu=rtx-4090";
+    assert!(sets(&format!("{base}&shard=fsdp")).iter().any(|s| s == "precision=bf16-true"));
+    assert!(!sets(&format!("{base}&shard=zero3")).iter().any(|s| s.starts_with("precision=")));
+}

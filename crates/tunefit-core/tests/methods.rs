@@ -291,4 +291,9 @@ fn deepspeed_holds_a_mixed_run_in_16_bits_and_fsdp_under_autocast_in_fp32() {
     let true16 = mem(&format!("{}&shard=zero3", base.replace("bf16-mixed", "bf16-true")));
     assert_eq!(ds.activations, true16.activations);
     assert!(fsdp.activations > ds.activations);
+    // DeepSpeed keeps the fp32 master of what trains whatever the model was loaded in: a full
+    // fine-tune's optimizer holds the same under bf16-true as under bf16-mixed.
+    let full = "v=2&model=llama-3.1-8b&method=full&gpus=8&shard=zero3&framework=hf";
+    let opt = |p: &str| mem(&format!("{full}&precision={p}")).optimizer;
+    assert_eq!(opt("bf16-true"), opt("bf16-mixed"));
 }

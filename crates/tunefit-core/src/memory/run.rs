@@ -83,7 +83,7 @@ impl<'a> Run<'a> {
         // -> `_cast_module_mixed_precision`; before 2026-06 `self.module.half()`/`.bfloat16()`),
         // keeping the fp32 master in the optimizer, and accelerate runs no autocast under it
         // (src/accelerate/accelerator.py @16cb6eb8: `native_amp` only outside DEEPSPEED).
-        let deepspeed = matches!(q.shard, ShardingStrategy::Zero1 | ShardingStrategy::Zero2 | ShardingStrategy::Zero3);
+        let deepspeed = q.shard.is_deepspeed();
         let autocast = mixed && !deepspeed;
         // Frozen base: 16-bit under `*-true`, fp32 otherwise. Mixed precision means an fp32 model under autocast (the Trainer's `bf16=True` on a
         // model loaded in fp32): frozen weights are fp32 too; DeepSpeed's are 16-bit. A 16-bit-loaded model is `*-true`.
@@ -106,7 +106,11 @@ impl<'a> Run<'a> {
             q.shard,
             ShardingStrategy::Zero1 | ShardingStrategy::Zero2 | ShardingStrategy::Zero3 | ShardingStrategy::Fsdp
         );
-        let zero_mixed = sharded && mixed; // ZeRO bookkeeping: 16-bit params and grads, fp32 master in K.
+        // ZeRO bookkeeping: 16-bit params and grads, fp32 master in K. DeepSpeed keeps the fp32
+        // master whatever the model was loaded in, `*-true` too (`master_weights_and_grads_dtype`
+        // is fp32 unless fp16/bf16 master weights are asked for: deepspeed/runtime/base_optimizer.py
+        // @edaa72212 `_configure_master_weights`, called by ZeRO-1/2 and ZeRO-3).
+        let zero_mixed = sharded && (mixed || (deepspeed && !fp32));
         Ok(Run {
             q,
             res,

@@ -37,7 +37,7 @@ pub(super) struct Saved {
 /// Autocast's 16-bit copies of fp32 matmul weights on one GPU, bytes. A matmul whose input
 /// needs a gradient saves its weight's copy for backward, unless its block is checkpointed:
 /// the checkpointed forward saves only the block's inputs and the recomputation casts again
-/// (tools/calibrate/autocast_probe.py, data/calibration/autocast-saved.json). Autocast also
+/// (the bf16-mixed records of data/calibration/timelines.json, tools/calibrate/timeline.py). Autocast also
 /// caches the cast of a leaf that requires grad until the autocast region exits
 /// (aten/src/ATen/autocast_mode.cpp `cached_cast`: `arg.requires_grad() && arg.is_leaf()`),
 /// so a trained fp32 weight's copy lives through the forward, checkpointed or not; a frozen

@@ -225,7 +225,8 @@ fn activations(i: &Input) -> Activations {
     let mut saved = split(i.layer_bytes * in_flight, &kinds);
     // Autocast's 16-bit weight copies (saved.rs `AutocastCopies`): an unchecked block's matmuls
     // save them, so they go with the block; the cached ones of a checkpointed trained block
-    // live until the forward returns; the head's is made when the head runs, in the loss phase.
+    // live until the forward returns (one micro-batch's forward: not scaled by the pipeline's
+    // micro-batches in flight); the head's is made when the head runs, in the loss phase.
     let c = i.autocast;
     if c.saved > 0.0 {
         saved.push(c.saved * in_flight);
@@ -250,7 +251,7 @@ fn activations(i: &Input) -> Activations {
         recompute.push(c.rebuilt);
     }
     let recompute = pack_small(recompute);
-    Activations { saved, recompute, head_saved, head_copy: c.head * scale, forward_cache: c.cached * in_flight }
+    Activations { saved, recompute, head_saved, head_copy: c.head * scale, forward_cache: c.cached }
 }
 
 /// A block's recomputed bytes as the tensors autograd keeps, by kind (docs/saved-tensors.md): the

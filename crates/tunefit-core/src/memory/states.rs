@@ -122,7 +122,9 @@ pub(super) fn states(r: &Run, warn: &mut Vec<Warning>) -> Result<States, Error> 
     let grads_full = base_g + tr.adapter as f64 * adapter_bytes;
     // Optimizer states.
     // Optimizer states take the dtype of the parameter they follow.
-    let state_bytes_base = r.base_train_bytes;
+    // ZeRO's optimizer steps its fp32 master partition: its states are fp32 as well, also for a
+    // model DeepSpeed holds in 16 bits from the load (`*-true`).
+    let state_bytes_base = if zero_mixed { 4.0 } else { r.base_train_bytes };
     let state_bytes_ad = adapter_bytes;
     let states =
         |per: f64| tr.base as f64 * per * state_bytes_base / 4.0 + tr.adapter as f64 * per * state_bytes_ad / 4.0;
