@@ -163,12 +163,15 @@ fn unet_figures_are_the_recorded_ones() {
     assert_eq!(unets, 2);
 }
 
+/// A link's image tokens and the tokens of each block's sequence.
+fn tokens(q: &str) -> (u64, u64) {
+    let j = parse(q).unwrap();
+    (j.image_tokens(), j.seq_tokens())
+}
+
 #[test]
 fn tokens_follow_each_architecture() {
-    let t = |q: &str| {
-        let j = parse(q).unwrap();
-        (j.image_tokens(), j.seq_tokens())
-    };
+    let t = tokens;
     // Flux: 8x VAE, 2x2 packing: (H/16)(W/16), text joins the sequence.
     assert_eq!(t("model=flux.1-dev&res=1024"), (4096, 4096 + 512));
     assert_eq!(t("model=flux.1-dev&res=512x768&text_tokens=77"), (1536, 1613));
@@ -649,10 +652,7 @@ fn sana_attends_linearly_in_the_image_tokens() {
 fn hidream_routes_each_token_through_two_of_four_experts_and_pads_a_non_square_latent() {
     // Tokens: FLUX.1's (H/16)(W/16), three text streams of 128; a latent whose sides differ is
     // padded to 4,096 tokens, so 832x1216 costs what 1024² does and 768² less.
-    let t = |q: &str| {
-        let j = parse(q).unwrap();
-        (j.image_tokens(), j.seq_tokens())
-    };
+    let t = tokens;
     assert_eq!(t("model=hidream-i1-full"), (4096, 4096 + 384));
     assert_eq!(t("model=hidream-i1-full&res=832x1216"), (4096, 4096 + 384));
     assert_eq!(t("model=hidream-i1-full&res=512x768"), (4096, 4096 + 384));
