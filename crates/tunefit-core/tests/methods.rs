@@ -297,3 +297,20 @@ fn deepspeed_holds_a_mixed_run_in_16_bits_and_fsdp_under_autocast_in_fp32() {
     let opt = |p: &str| mem(&format!("{full}&precision={p}")).optimizer;
     assert_eq!(opt("bf16-true"), opt("bf16-mixed"));
 }
+
+#[test]
+fn deepspeed_allocates_its_gradient_buckets_whole_on_any_number_of_gpus() {
+    // ZeRO-2 copies each gradient into contiguous buckets of reduce_bucket_size (5e8 elements,
+    // bf16), two with the exported config's overlap_comm: about 2 GB beside a LoRA whose own
+    // gradients are a few MB, on one GPU as on four.
+    for gpus in [1, 4] {
+        let at = |shard: &str| {
+            mem(&format!(
+                "v=2&model=llama-3.2-1b&method=lora&rank=8&precision=bf16-true&gpus={gpus}&shard={shard}&framework=hf"
+            ))
+            .overhead as f64
+        };
+        let extra = at("zero2") - at("none");
+        assert!(extra > 1.85e9 && extra < 2.1e9, "{gpus} GPU(s): {extra:e}");
+    }
+}

@@ -19,6 +19,10 @@ pub(super) struct Buffers {
     pub g: f64,
 }
 
+/// DeepSpeed's `reduce_bucket_size` default, elements (deepspeed/runtime/zero/config.py
+/// @edaa72212 `reduce_bucket_size: int = Field(pp_int(5e8))`).
+const DEEPSPEED_REDUCE_BUCKET: f64 = 5e8;
+
 pub(super) fn buffers(r: &Run, st: &States, pg: &PerGpu) -> Buffers {
     let (q, a, tr, res, tp, pp, dp) = (r.q, &r.a, r.tr, r.res, r.tp, r.pp, r.dp);
     let (grads_full, head_params, galore) = (st.grads_full, st.head_params, &st.galore);
@@ -45,14 +49,23 @@ pub(super) fn buffers(r: &Run, st: &States, pg: &PerGpu) -> Buffers {
     };
     buffers += dequant_buf;
     let mut bucket_buf = 0.0;
-    if q.gpus > 1 && dp > 1.0 {
+    if q.shard.is_deepspeed() {
+        // DeepSpeed copies each gradient into a contiguous "ipg" bucket of `reduce_bucket_size`
+        // elements in the optimizer's dtype, allocated whole whatever the gradients' size and
+        // the number of ranks: ZeRO-1/2 at every backward, a second one with `overlap_comm`
+        // (deepspeed/runtime/zero/stage_1_and_2.py @edaa72212 `setup_buckets`), ZeRO-3 one from
+        // initialisation (stage3.py). `reduce_bucket_size` is DeepSpeed's default, 5e8
+        // (zero/config.py), which the config tunefit exports leaves, with `overlap_comm` on
+        // (export/trainer.rs); HF's "auto" would make it hidden², Qwen's zero2 config 2e8.
+        let ipg = if q.shard == ShardingStrategy::Zero3 { 1.0 } else { 2.0 };
+        let bytes = if r.fp32 { 4.0 } else { 2.0 };
+        bucket_buf = DEEPSPEED_REDUCE_BUCKET * bytes * ipg;
+        buffers += bucket_buf;
+    } else if q.gpus > 1 && dp > 1.0 {
         bucket_buf = match q.shard {
             // DDP reducer buckets hold a second copy of every gradient.
             ShardingStrategy::None => grads_full / tp / pp,
-            // DeepSpeed's contiguous reduce bucket: reduce_bucket_size = 5e8 elements, 16-bit.
-            ShardingStrategy::Zero1 | ShardingStrategy::Zero2 | ShardingStrategy::Zero3 => {
-                (5e8 * 2.0f64).min(grads_full / tp / pp)
-            }
+            ShardingStrategy::Zero1 | ShardingStrategy::Zero2 | ShardingStrategy::Zero3 => 0.0,
             // FSDP reduce-scatters one unit's gradients at a time. With a PEFT model the
             // Trainer wraps every module holding trainable weights in its own unit (transformers
             // `_fsdp_qlora_plugin_updates` → peft `fsdp_auto_wrap_policy`), so frozen units

@@ -174,10 +174,12 @@ pub(super) fn timeline_shape(i: &Input) -> Shape {
         loss: i.loss.clone(),
         act_grad: i.tokens * h * i.act_bytes / i.tp,
         step_temp: i.step_temp,
-        persistent: if q.shard == ShardingStrategy::None { i.bucket } else { 0.0 },
+        // DDP's reducer buckets and DeepSpeed's contiguous gradient buckets (buffers.rs) live
+        // through the run; FSDP's reduce-scatter input is one unit's, per block.
+        persistent: if q.shard == ShardingStrategy::None || q.shard.is_deepspeed() { i.bucket } else { 0.0 },
         gathered_unit: dp.gathered_unit,
         root_unit: dp.root_unit,
-        reduce_unit: if q.shard.shards_grads() { i.bucket } else { 0.0 },
+        reduce_unit: if q.shard == ShardingStrategy::Fsdp { i.bucket } else { 0.0 },
         grads_on_reduce: i.grads_on_reduce,
         dequant: i.dequant,
         // bitsandbytes quantizes on the GPU: each 16-bit weight is moved there first
