@@ -208,16 +208,17 @@ pub(super) fn saved(r: &Run, autocast_copies: f64, autocast_head: f64) -> Saved 
     act += head_saved;
     // Token ids and labels (int64) and the RoPE cos/sin tables.
     let misc_saved = 16.0 * tokens + 4.0 * seq * a.head_dim as f64;
-    // Autocast's 16-bit weight copies: saved by the unchecked blocks' matmuls, cached for the
-    // trained ones', and the head's.
-    act += (autocast.saved + autocast.cached) * layers_with_grad + autocast.head;
+    // Autocast's 16-bit weight copies: saved by the unchecked blocks' matmuls, and the head's.
+    act += autocast.saved * layers_with_grad + autocast.head;
     recompute += autocast.rebuilt;
     // A trained vision tower runs first and is backpropagated last: what it keeps lives
     // through the whole language model's forward and backward.
     let tower = super::vision::tower(r, &block);
     act += tower.saved;
     let blocks_saved = act;
-    act += recompute;
+    // On top, the larger of what never coexists: autocast's cache of the trained weights'
+    // copies, held to the forward's end, and the block the backward rebuilds.
+    act += recompute.max(autocast.cached * layers_with_grad);
     // Padded batches carry a 4D additive mask (model dtype) shared by all layers; packed
     // batches a block-causal boolean mask; flash-attn uses neither.
     // Masks: transformers keeps one per layer (inside the block, above); torchtune's

@@ -235,7 +235,9 @@ fn activations(i: &Input) -> Activations {
     }
     let saved = pack_small(saved);
     let blocks = i.layers_with_grad * i.layer_bytes;
-    let outside = i.act_pre_pp - blocks - i.recompute - (c.saved + c.cached) * i.layers_with_grad - c.head;
+    // The terms hold the larger of the cache and the rebuilt block (saved.rs), never both.
+    let on_top = i.recompute.max(c.cached * i.layers_with_grad);
+    let outside = i.act_pre_pp - blocks - on_top - c.saved * i.layers_with_grad - c.head;
     let head_saved = (outside * scale).max(0.0);
     // The recomputation rebuilds what the checkpointed block did not keep, by kind.
     let rebuilt = BlockSaved {
