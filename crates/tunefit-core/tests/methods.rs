@@ -300,9 +300,9 @@ fn deepspeed_holds_a_mixed_run_in_16_bits_and_fsdp_under_autocast_in_fp32() {
 
 #[test]
 fn deepspeed_allocates_its_gradient_buckets_whole_on_any_number_of_gpus() {
-    // ZeRO-2 copies each gradient into contiguous buckets of reduce_bucket_size (5e8 elements,
-    // bf16), two with the exported config's overlap_comm: about 2 GB beside a LoRA whose own
-    // gradients are a few MB, on one GPU as on four.
+    // ZeRO-2 copies each gradient into a contiguous bucket of reduce_bucket_size (5e8 elements,
+    // bf16; one: DeepSpeed turns overlap_comm on for ZeRO-3 only): about 1 GB beside a LoRA
+    // whose own gradients are a few MB, on one GPU as on four.
     for gpus in [1, 4] {
         let at = |shard: &str| {
             mem(&format!(
@@ -311,6 +311,6 @@ fn deepspeed_allocates_its_gradient_buckets_whole_on_any_number_of_gpus() {
             .overhead as f64
         };
         let extra = at("zero2") - at("none");
-        assert!(extra > 1.85e9 && extra < 2.1e9, "{gpus} GPU(s): {extra:e}");
+        assert!(extra > 0.85e9 && extra < 1.1e9, "{gpus} GPU(s): {extra:e}");
     }
 }

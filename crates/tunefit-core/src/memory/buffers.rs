@@ -13,6 +13,8 @@ pub(super) struct Buffers {
     pub total: f64,
     pub dequant: f64,
     pub bucket: f64,
+    /// `total` less what lives in the backward only (ZeRO-1/2's bucket): the optimizer step's.
+    pub after_backward: f64,
     /// The optimizer step's temporaries.
     pub step_temp: f64,
     /// Gradients alive at once (one tensor's when the optimizer steps inside backward).
@@ -52,14 +54,15 @@ pub(super) fn buffers(r: &Run, st: &States, pg: &PerGpu) -> Buffers {
     if q.shard.is_deepspeed() {
         // DeepSpeed copies each gradient into a contiguous "ipg" bucket of `reduce_bucket_size`
         // elements in the optimizer's dtype, allocated whole whatever the gradients' size and
-        // the number of ranks: ZeRO-1/2 at every backward, a second one with `overlap_comm`
-        // (deepspeed/runtime/zero/stage_1_and_2.py @edaa72212 `setup_buckets`), ZeRO-3 one from
-        // initialisation (stage3.py). `reduce_bucket_size` is DeepSpeed's default, 5e8
-        // (zero/config.py), which the config tunefit exports leaves, with `overlap_comm` on
-        // (export/trainer.rs); HF's "auto" would make it hidden², Qwen's zero2 config 2e8.
-        let ipg = if q.shard == ShardingStrategy::Zero3 { 1.0 } else { 2.0 };
+        // the number of ranks. ZeRO-1/2 make it at each backward's first gradient and release
+        // it at its end, before the step (deepspeed/runtime/zero/stage_1_and_2.py @edaa72212
+        // `setup_buckets`, `_release_ipg_buffers`); ZeRO-3 holds one from initialisation
+        // (stage3.py). One each: a second comes only with `overlap_comm`, which DeepSpeed turns
+        // on for ZeRO-3 alone (zero/config.py `overlap_comm_valid`) and tunefit's export sets
+        // for ZeRO-3 alone (export/trainer.rs). The size is DeepSpeed's default, 5e8 elements,
+        // which the export leaves; HF's "auto" would make it hidden², Qwen's zero2 config 2e8.
         let bytes = if r.fp32 { 4.0 } else { 2.0 };
-        bucket_buf = DEEPSPEED_REDUCE_BUCKET * bytes * ipg;
+        bucket_buf = DEEPSPEED_REDUCE_BUCKET * bytes;
         buffers += bucket_buf;
     } else if q.gpus > 1 && dp > 1.0 {
         bucket_buf = match q.shard {
@@ -126,5 +129,7 @@ pub(super) fn buffers(r: &Run, st: &States, pg: &PerGpu) -> Buffers {
     } else {
         (g, step_temp)
     };
-    Buffers { total: buffers, dequant: dequant_buf, bucket: bucket_buf, step_temp, g }
+    let in_backward = matches!(q.shard, ShardingStrategy::Zero1 | ShardingStrategy::Zero2);
+    let after_backward = buffers - if in_backward { bucket_buf } else { 0.0 };
+    Buffers { total: buffers, dequant: dequant_buf, bucket: bucket_buf, after_backward, step_temp, g }
 }

@@ -63,10 +63,10 @@ pub(super) fn peaks(
     let held = (w + o_torch + g_fwd + act + ret.output + ret.previous - fb).max(0.0);
     let peak_fb = fb + held + buffers;
     // With the step inside backward, its temporaries sit on top of the activations still
-    // held there.
-    let peak_step = if q.optim_in_bwd { peak_fb + step_temp } else { w + o_torch + g + step_temp + buffers };
+    // held there; otherwise ZeRO-1/2's gradient bucket is gone by the step (buffers.rs).
+    let peak_step = if q.optim_in_bwd { peak_fb + step_temp } else { w + o_torch + g + step_temp + bf.after_backward };
     // The save and the vision tower's own pass (overhead when the larger moment).
-    let m = moments(r, st, sv, peak_fb.max(peak_step), w + o_torch + buffers, g);
+    let m = moments(r, st, sv, peak_fb.max(peak_step), w + o_torch + bf.after_backward, g);
     let (state_dict, allocated, saving, tower_excess) = (m.state_dict, m.allocated, m.saving, m.tower);
     // The run's tensors, for the event-by-event replay through the allocator (timeline.rs).
     let timeline_input = Box::new(shape::Input {

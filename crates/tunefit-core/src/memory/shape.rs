@@ -174,9 +174,8 @@ pub(super) fn timeline_shape(i: &Input) -> Shape {
         loss: i.loss.clone(),
         act_grad: i.tokens * h * i.act_bytes / i.tp,
         step_temp: i.step_temp,
-        // DDP's reducer buckets and DeepSpeed's contiguous gradient buckets (buffers.rs) live
-        // through the run; FSDP's reduce-scatter input is one unit's, per block.
-        persistent: if q.shard == ShardingStrategy::None || q.shard.is_deepspeed() { i.bucket } else { 0.0 },
+        persistent: buckets(i).0,
+        backward_bucket: buckets(i).1,
         gathered_unit: dp.gathered_unit,
         root_unit: dp.root_unit,
         reduce_unit: if q.shard == ShardingStrategy::Fsdp { i.bucket } else { 0.0 },
@@ -198,6 +197,17 @@ pub(super) fn timeline_shape(i: &Input) -> Shape {
         },
         grads_persist: super::run::grads_kept(q),
         micro_steps: (q.ga as usize).min(2),
+    }
+}
+
+/// The gradient buckets (buffers.rs): DDP's reducer buckets and ZeRO-3's contiguous bucket
+/// live through the run, ZeRO-1/2's through each backward; FSDP's reduce-scatter input is one
+/// unit's, per block (`reduce_unit`). (persistent, backward only).
+fn buckets(i: &Input) -> (f64, f64) {
+    match i.q.shard {
+        ShardingStrategy::None | ShardingStrategy::Zero3 => (i.bucket, 0.0),
+        ShardingStrategy::Zero1 | ShardingStrategy::Zero2 => (0.0, i.bucket),
+        ShardingStrategy::Fsdp => (0.0, 0.0),
     }
 }
 

@@ -124,8 +124,12 @@ pub struct Shape {
     pub act_grad: f64,
     /// Per-step temporary of the optimizer (foreach lists).
     pub step_temp: f64,
-    /// Persistent framework buffers on the compute stream (DDP buckets).
+    /// Persistent framework buffers on the compute stream (DDP's buckets, ZeRO-3's gradient
+    /// bucket).
     pub persistent: f64,
+    /// A buffer made at the backward's first gradient and released at its end (ZeRO-1/2's
+    /// contiguous gradient bucket).
+    pub backward_bucket: f64,
     /// One unit gathered by FSDP/ZeRO-3 (16-bit or packed), 0 without parameter sharding.
     pub gathered_unit: f64,
     /// FSDP's root unit (what no block unit holds: embedding, final norm, head) gathered in
@@ -454,6 +458,7 @@ fn micro_step(r: &mut Run, s: &Shape, first: bool, grads: &mut Vec<Allocation>) 
     if grads.is_empty() {
         other_grads = r.alloc_all(&s.other_grads, grad_stream);
     }
+    let bucket = r.alloc(s.backward_bucket, COMPUTE);
     let mut ag = r.alloc(s.act_grad, COMPUTE);
     r.note();
     for h in loss {
@@ -495,6 +500,7 @@ fn micro_step(r: &mut Run, s: &Shape, first: bool, grads: &mut Vec<Allocation>) 
         r.note();
     }
     r.free(ag);
+    r.free(bucket);
     r.free(root);
     for h in saved {
         r.free(h);
@@ -630,6 +636,7 @@ mod tests {
             head_saved: 20e6,
             head_copy: 0.0,
             forward_cache: 0.0,
+            backward_bucket: 0.0,
             loss: LossProgram {
                 forward: vec![LossEvent::Alloc(400e6), LossEvent::Alloc(800e6), LossEvent::Free(1)],
                 backward: vec![],
@@ -684,6 +691,21 @@ mod tests {
         let diff = |phase| at(&with, phase) as f64 - at(&without, phase) as f64;
         assert!((diff(Phase::Loss) - 1e9).abs() < 2e6, "{}", diff(Phase::Loss));
         assert!(diff(Phase::Backward).abs() < 2e6, "{}", diff(Phase::Backward));
+    }
+
+    #[test]
+    fn zero_1_2_s_gradient_bucket_lives_through_the_backward_only() {
+        let mut s = shape();
+        s.backward_bucket = 500e6;
+        let with = replay(&s, Config::default()).phase_peaks();
+        let without = replay(&shape(), Config::default()).phase_peaks();
+        let at = |pts: &[PhasePeak], phase: Phase| {
+            pts.iter().filter(|p| p.phase == phase).map(|p| p.requested).max().unwrap()
+        };
+        let diff = |phase| at(&with, phase) as f64 - at(&without, phase) as f64;
+        assert!((diff(Phase::Backward) - 500e6).abs() < 2e6, "{}", diff(Phase::Backward));
+        assert!(diff(Phase::OptimizerStep).abs() < 2e6, "{}", diff(Phase::OptimizerStep));
+        assert!(diff(Phase::Forward).abs() < 2e6, "{}", diff(Phase::Forward));
     }
 
     #[test]
