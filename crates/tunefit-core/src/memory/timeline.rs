@@ -678,31 +678,30 @@ mod tests {
         );
     }
 
+    /// What a change to the test shape adds to each phase's most requested bytes.
+    fn added_per_phase(change: impl Fn(&mut Shape)) -> impl Fn(Phase) -> f64 {
+        let mut s = shape();
+        change(&mut s);
+        let (with, without) =
+            (replay(&s, Config::default()).phase_peaks(), replay(&shape(), Config::default()).phase_peaks());
+        let at = |pts: &[PhasePeak], phase: Phase| {
+            pts.iter().filter(|p| p.phase == phase).map(|p| p.requested).max().unwrap()
+        };
+        move |phase| at(&with, phase) as f64 - at(&without, phase) as f64
+    }
+
     #[test]
     fn autocast_s_cache_lives_through_the_forward_and_the_loss_and_goes_before_the_backward() {
         // 250 MB of cached weight copies per checkpointed trained block: all four at the loss,
         // none once the backward starts.
-        let mut s = shape();
-        s.forward_cache = 250e6;
-        let with = replay(&s, Config::default()).points();
-        let without = replay(&shape(), Config::default()).points();
-        let at =
-            |pts: &[Point], phase: Phase| pts.iter().filter(|p| p.phase == phase).map(|p| p.allocated).max().unwrap();
-        let diff = |phase| at(&with, phase) as f64 - at(&without, phase) as f64;
+        let diff = added_per_phase(|s| s.forward_cache = 250e6);
         assert!((diff(Phase::Loss) - 1e9).abs() < 2e6, "{}", diff(Phase::Loss));
         assert!(diff(Phase::Backward).abs() < 2e6, "{}", diff(Phase::Backward));
     }
 
     #[test]
     fn zero_1_2_s_gradient_bucket_lives_through_the_backward_only() {
-        let mut s = shape();
-        s.backward_bucket = 500e6;
-        let with = replay(&s, Config::default()).phase_peaks();
-        let without = replay(&shape(), Config::default()).phase_peaks();
-        let at = |pts: &[PhasePeak], phase: Phase| {
-            pts.iter().filter(|p| p.phase == phase).map(|p| p.requested).max().unwrap()
-        };
-        let diff = |phase| at(&with, phase) as f64 - at(&without, phase) as f64;
+        let diff = added_per_phase(|s| s.backward_bucket = 500e6);
         assert!((diff(Phase::Backward) - 500e6).abs() < 2e6, "{}", diff(Phase::Backward));
         assert!(diff(Phase::OptimizerStep).abs() < 2e6, "{}", diff(Phase::OptimizerStep));
         assert!(diff(Phase::Forward).abs() < 2e6, "{}", diff(Phase::Forward));
