@@ -214,10 +214,22 @@ impl Job {
             own
         }
     }
-    /// The model pads this image's tokens: HiDream compares the latent's sides (the VAE's
-    /// 8× of the pixels) and pads a non-square one (`DitModel::padded_tokens`).
+    /// The model pads this image's tokens (`DitModel::pads`).
     pub fn padded(&self) -> bool {
-        self.model.padded_tokens > 0 && self.width / 8 != self.height / 8
+        self.model.pads(self.width, self.height)
+    }
+    /// The rows one sample's pass runs a linear on: its stream's tokens (a UNet level's pixels,
+    /// one timestep vector), times the share routed to it (a MoE expert's).
+    pub fn rows(&self, l: &models::Linear) -> f64 {
+        use models::Tokens;
+        let (n, t) = (self.image_tokens() as f64, self.text_tokens as f64);
+        let rows = match l.on {
+            Tokens::Image | Tokens::Level(_) => n * l.on.image_share(),
+            Tokens::Text => t,
+            Tokens::Joint => n + t,
+            Tokens::Timestep => 1.0,
+        };
+        rows * l.share
     }
     /// Samples through the transformer each micro-step.
     pub fn samples(&self) -> u64 {
@@ -609,7 +621,7 @@ fn consistency(j: &Job) -> Vec<QueryError> {
         // Each bucket: diffusers' HiDream writes a non-square latent's tokens into a buffer of
         // `max_seq` (4,096) and fails on more.
         let side = |px: u64| px / m.tokens.spatial;
-        if let Some(&(w, h)) = j.buckets.iter().find(|&&(w, h)| w / 8 != h / 8 && side(w) * side(h) > m.padded_tokens) {
+        if let Some(&(w, h)) = j.buckets.iter().find(|&&(w, h)| m.pads(w, h) && side(w) * side(h) > m.padded_tokens) {
             e.push(QueryError::new(
                 "res",
                 Problem::OutOfRange {

@@ -133,16 +133,8 @@ struct Sizes {
 /// The widest MLP hidden state of one sample, elements: a linear's width over the rows it runs
 /// on (a stream's tokens, a UNet level's pixels, a routed expert's share of the tokens).
 fn mlp_hidden(j: &Job) -> f64 {
-    use super::models::Tokens;
-    let (n, t) = (j.image_tokens() as f64, j.text_tokens as f64);
-    let rows = |on: Tokens| match on {
-        Tokens::Image | Tokens::Level(_) => n * on.image_share(),
-        Tokens::Text => t,
-        Tokens::Joint => n + t,
-        Tokens::Timestep => 1.0,
-    };
     let mlps = j.model.blocks.iter().flat_map(|k| k.linears).filter(|l| matches!(l.role, Role::Mlp | Role::Fused));
-    mlps.map(|l| l.out.max(l.inp) as f64 * rows(l.on) * l.share).fold(0.0, f64::max)
+    mlps.map(|l| l.out.max(l.inp) as f64 * j.rows(l)).fold(0.0, f64::max)
 }
 
 fn sizes(j: &Job) -> Sizes {
@@ -198,6 +190,7 @@ fn sizes(j: &Job) -> Sizes {
     let text = text_training(j);
     trainable += text.params as u64;
     let stream = seq * h * 2.0 * b;
+    let mlp = mlp_hidden(j) * 2.0 * b;
     // Offloaded checkpoints leave one block's inputs on the GPU, the one being rebuilt (its
     // copy back counts with the rebuilt block). A UNet's tensors between the blocks are
     // spread over them, so that the replay holds them as the forward makes them.
@@ -239,8 +232,8 @@ fn sizes(j: &Job) -> Sizes {
         held,
         rebuilt,
         act_grad: stream,
-        mlp_hidden: mlp_hidden(j) * 2.0 * b,
-        mlp_backward: 2.0 * mlp_hidden(j) * 2.0 * b,
+        mlp_hidden: mlp,
+        mlp_backward: 2.0 * mlp,
         dequant: if j.weights.quantized() { largest as f64 * 2.0 } else { 0.0 },
         // The block being copied in: the last kind's, where swapping starts.
         swap_in_flight: if j.swap > 0 { m.blocks.last().map_or(0.0, |k| j.block_bytes(k)) } else { 0.0 },

@@ -266,6 +266,11 @@ impl DitModel {
     pub fn block_count(&self) -> u64 {
         self.blocks.iter().map(|b| b.count).sum()
     }
+    /// A `w`×`h` px image is padded to `padded_tokens`: HiDream compares its latent's sides
+    /// (the VAE's 8× fewer than the pixels) and pads a non-square one.
+    pub fn pads(&self, w: u64, h: u64) -> bool {
+        self.padded_tokens > 0 && w / 8 != h / 8
+    }
 }
 
 use Role::{Attn, Fused, Mlp, Modulation as Mod};

@@ -82,13 +82,6 @@ struct Work {
 fn work(j: &Job) -> Work {
     let m = j.model;
     let (n, t) = (j.image_tokens() as f64, j.text_tokens as f64);
-    let tokens = |s: Tokens| match s {
-        Tokens::Image => n,
-        Tokens::Text => t,
-        Tokens::Joint => n + t,
-        Tokens::Timestep => 1.0,
-        Tokens::Level(_) => n * s.image_share(),
-    };
     let full = j.method == Method::Full;
     let fw = forwards(j);
     let h = m.hidden as f64;
@@ -104,9 +97,9 @@ fn work(j: &Job) -> Work {
     for k in m.blocks {
         let c = k.count as f64;
         for l in k.linears {
-            w.linear_fwd += c * 2.0 * (l.inp * l.out * l.count) as f64 * tokens(l.on) * l.share;
+            w.linear_fwd += c * 2.0 * (l.inp * l.out * l.count) as f64 * j.rows(l);
             if !full && j.targets.on(l.role) {
-                w.lora_fwd += c * 2.0 * (j.rank * (l.inp + l.out) * l.count) as f64 * tokens(l.on) * l.share;
+                w.lora_fwd += c * 2.0 * (j.rank * (l.inp + l.out) * l.count) as f64 * j.rows(l);
             }
         }
         // The block's kernels as dit_probe.py counted them: each forward (the recomputation
@@ -126,9 +119,9 @@ fn work(j: &Job) -> Work {
     // A UNet's layers between the blocks run once a pass (not recomputed), and its ops there
     // with the whole backward's as unet_probe.py counted them.
     for l in m.outer {
-        w.outer_fwd += 2.0 * (l.inp * l.out * l.count) as f64 * tokens(l.on);
+        w.outer_fwd += 2.0 * (l.inp * l.out * l.count) as f64 * j.rows(l);
         if !full && j.targets.on(l.role) {
-            w.outer_lora_fwd += 2.0 * (j.rank * (l.inp + l.out) * l.count) as f64 * tokens(l.on);
+            w.outer_lora_fwd += 2.0 * (j.rank * (l.inp + l.out) * l.count) as f64 * j.rows(l);
         }
     }
     if let Some(bt) = m.between {
