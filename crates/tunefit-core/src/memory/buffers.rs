@@ -25,6 +25,12 @@ pub(super) struct Buffers {
 /// @edaa72212 `reduce_bucket_size: int = Field(pp_int(5e8))`).
 const DEEPSPEED_REDUCE_BUCKET: f64 = 5e8;
 
+/// ZeRO-1/2's gradient bucket lives through each backward only; DDP's and ZeRO-3's through the
+/// run; FSDP's reduce-scatter input is one unit's, per block (see `buffers`).
+pub(super) fn bucket_in_backward_only(shard: ShardingStrategy) -> bool {
+    matches!(shard, ShardingStrategy::Zero1 | ShardingStrategy::Zero2)
+}
+
 pub(super) fn buffers(r: &Run, st: &States, pg: &PerGpu) -> Buffers {
     let (q, a, tr, res, tp, pp, dp) = (r.q, &r.a, r.tr, r.res, r.tp, r.pp, r.dp);
     let (grads_full, head_params, galore) = (st.grads_full, st.head_params, &st.galore);
@@ -50,8 +56,8 @@ pub(super) fn buffers(r: &Run, st: &States, pg: &PerGpu) -> Buffers {
         0.0
     };
     buffers += dequant_buf;
-    let mut bucket_buf = 0.0;
-    if q.shard.is_deepspeed() {
+    let multi = q.gpus > 1 && dp > 1.0;
+    let bucket_buf = match q.shard {
         // DeepSpeed copies each gradient into a contiguous "ipg" bucket of `reduce_bucket_size`
         // elements in the optimizer's dtype, allocated whole whatever the gradients' size and
         // the number of ranks. ZeRO-1/2 make it at each backward's first gradient and release
@@ -61,28 +67,22 @@ pub(super) fn buffers(r: &Run, st: &States, pg: &PerGpu) -> Buffers {
         // on for ZeRO-3 alone (zero/config.py `overlap_comm_valid`) and tunefit's export sets
         // for ZeRO-3 alone (export/trainer.rs). The size is DeepSpeed's default, 5e8 elements,
         // which the export leaves; HF's "auto" would make it hidden², Qwen's zero2 config 2e8.
-        let bytes = if r.fp32 { 4.0 } else { 2.0 };
-        bucket_buf = DEEPSPEED_REDUCE_BUCKET * bytes;
-        buffers += bucket_buf;
-    } else if q.gpus > 1 && dp > 1.0 {
-        bucket_buf = match q.shard {
-            // DDP reducer buckets hold a second copy of every gradient.
-            ShardingStrategy::None => grads_full / tp / pp,
-            ShardingStrategy::Zero1 | ShardingStrategy::Zero2 | ShardingStrategy::Zero3 => 0.0,
-            // FSDP reduce-scatters one unit's gradients at a time. With a PEFT model the
-            // Trainer wraps every module holding trainable weights in its own unit (transformers
-            // `_fsdp_qlora_plugin_updates` → peft `fsdp_auto_wrap_policy`), so frozen units
-            // carry no gradient and a unit's gradients are one layer's adapters.
-            ShardingStrategy::Fsdp => {
-                if q.method.is_peft() {
-                    tr.adapter as f64 / a.layers.max(1) as f64 * adapter_bytes / tp
-                } else {
-                    a.layer_params() as f64 * 2.0 / tp
-                }
-            }
-        };
-        buffers += bucket_buf;
-    }
+        ShardingStrategy::Zero1 | ShardingStrategy::Zero2 | ShardingStrategy::Zero3 => {
+            DEEPSPEED_REDUCE_BUCKET * if r.fp32 { 4.0 } else { 2.0 }
+        }
+        // DDP reducer buckets hold a second copy of every gradient.
+        ShardingStrategy::None if multi => grads_full / tp / pp,
+        // FSDP reduce-scatters one unit's gradients at a time. With a PEFT model the
+        // Trainer wraps every module holding trainable weights in its own unit (transformers
+        // `_fsdp_qlora_plugin_updates` → peft `fsdp_auto_wrap_policy`), so frozen units
+        // carry no gradient and a unit's gradients are one layer's adapters.
+        ShardingStrategy::Fsdp if multi && q.method.is_peft() => {
+            tr.adapter as f64 / a.layers.max(1) as f64 * adapter_bytes / tp
+        }
+        ShardingStrategy::Fsdp if multi => a.layer_params() as f64 * 2.0 / tp,
+        ShardingStrategy::None | ShardingStrategy::Fsdp => 0.0,
+    };
+    buffers += bucket_buf;
     buffers += gathered + pg.root;
     let step_temp = match q.optim {
         // torch AdamW foreach: one second-moment-sized list (`_foreach_sqrt`) for the whole
@@ -129,7 +129,6 @@ pub(super) fn buffers(r: &Run, st: &States, pg: &PerGpu) -> Buffers {
     } else {
         (g, step_temp)
     };
-    let in_backward = matches!(q.shard, ShardingStrategy::Zero1 | ShardingStrategy::Zero2);
-    let after_backward = buffers - if in_backward { bucket_buf } else { 0.0 };
+    let after_backward = buffers - if bucket_in_backward_only(q.shard) { bucket_buf } else { 0.0 };
     Buffers { total: buffers, dequant: dequant_buf, bucket: bucket_buf, after_backward, step_temp, g }
 }

@@ -85,6 +85,7 @@ impl<'a> Run<'a> {
         // (src/accelerate/accelerator.py @16cb6eb8: `native_amp` only outside DEEPSPEED).
         let deepspeed = q.shard.is_deepspeed();
         let autocast = mixed && !deepspeed;
+        let sixteen_bit_engine = deepspeed && !fp32;
         // Frozen base: 16-bit under `*-true`, fp32 otherwise. Mixed precision means an fp32 model under autocast (the Trainer's `bf16=True` on a
         // model loaded in fp32): frozen weights are fp32 too; DeepSpeed's are 16-bit. A 16-bit-loaded model is `*-true`.
         let frozen_bytes = if fp32 || autocast { 4.0 } else { 2.0 };
@@ -110,7 +111,7 @@ impl<'a> Run<'a> {
         // master whatever the model was loaded in, `*-true` too (`master_weights_and_grads_dtype`
         // is fp32 unless fp16/bf16 master weights are asked for: deepspeed/runtime/base_optimizer.py
         // @edaa72212 `_configure_master_weights`, called by ZeRO-1/2 and ZeRO-3).
-        let zero_mixed = sharded && (mixed || (deepspeed && !fp32));
+        let zero_mixed = sharded && (mixed || sixteen_bit_engine);
         Ok(Run {
             q,
             res,
@@ -120,7 +121,7 @@ impl<'a> Run<'a> {
             tokens,
             mixed,
             autocast,
-            sixteen_bit_engine: deepspeed && !fp32,
+            sixteen_bit_engine,
             true16,
             fp32,
             act_bytes,

@@ -60,7 +60,7 @@ pub struct AutocastCopies {
 pub(super) fn block(r: &Run) -> Block {
     let (q, a, res, tp) = (r.q, &r.a, r.res, r.tp);
     // Autocast decides what the ops keep: under DeepSpeed a mixed run is a 16-bit model.
-    let (act_bytes, mixed, fp32, adapter_bytes) = (r.act_bytes, r.autocast, r.fp32, r.adapter_bytes);
+    let (act_bytes, autocast, fp32, adapter_bytes) = (r.act_bytes, r.autocast, r.fp32, r.adapter_bytes);
     let quant_saves = q.method == Method::Qlora && res.profile.nf4_bnb && res.profile.quant_saves_input;
     let block = Block {
         act_bytes,
@@ -72,7 +72,7 @@ pub(super) fn block(r: &Run) -> Block {
         // rank-r output is 16-bit too: the probe's bf16-mixed LoRA records).
         // DeepSpeed casts the adapters to 16 bits with the rest: no cast of their input.
         lora_input_cast_bytes: if res.profile.lora_casts_input && adapter_bytes > act_bytes && !r.sixteen_bit_engine {
-            if mixed {
+            if autocast {
                 act_bytes
             } else {
                 adapter_bytes
@@ -82,14 +82,14 @@ pub(super) fn block(r: &Run) -> Block {
         },
         lora_dropout: res.lora_dropout > 0.0 && q.method.is_lora(),
         quant_saves_input: quant_saves,
-        norm: if mixed && res.profile.norm == NormImpl::Fused && a.norm == crate::arch::NormKind::Layer {
+        norm: if autocast && res.profile.norm == NormImpl::Fused && a.norm == crate::arch::NormKind::Layer {
             NormImpl::Upcast
         } else {
             res.profile.norm
         },
         attn: res.attn,
         // Autocast runs softmax in fp32; transformers' shared eager path upcasts too.
-        eager_softmax_fp32: mixed || (!fp32 && a.quirks.softmax_fp32),
+        eager_softmax_fp32: autocast || (!fp32 && a.quirks.softmax_fp32),
         expand_kv: res.profile.expand_kv,
         dropout: a.dropout,
         bottleneck: if q.method == Method::Adapter { q.bottleneck as f64 } else { 0.0 },
@@ -104,12 +104,15 @@ pub(super) fn block(r: &Run) -> Block {
             && ((!res.packing && q.batch > 1) || q.method == Method::Prefix),
         prefix_tokens: if q.method == Method::Prefix { q.virtual_tokens as f64 } else { 0.0 },
         native_gelu: !q.framework.uses_transformers(),
-        autocast: mixed,
+        autocast,
     };
     // LayerNorm (GPT-2/BERT) runs PyTorch's native kernel: input + stats, no fp32 copy
     // unless autocast runs it in fp32 on a 16-bit input.
-    let block =
-        if a.norm == crate::arch::NormKind::Layer && !mixed { Block { norm: NormImpl::Fused, ..block } } else { block };
+    let block = if a.norm == crate::arch::NormKind::Layer && !autocast {
+        Block { norm: NormImpl::Fused, ..block }
+    } else {
+        block
+    };
     // Sequence parallelism splits the norms', dropouts' and residuals' activations over the
     // tensor-parallel group too (Korthikanti et al. 2022, §4.2.2): the whole block divides by t.
     if q.sp && q.tp > 1 {

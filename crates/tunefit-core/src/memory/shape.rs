@@ -200,14 +200,13 @@ pub(super) fn timeline_shape(i: &Input) -> Shape {
     }
 }
 
-/// The gradient buckets (buffers.rs): DDP's reducer buckets and ZeRO-3's contiguous bucket
-/// live through the run, ZeRO-1/2's through each backward; FSDP's reduce-scatter input is one
-/// unit's, per block (`reduce_unit`). (persistent, backward only).
+/// The gradient bucket (buffers.rs) as (through the run, through each backward); FSDP's
+/// reduce-scatter input is one unit's, per block (`reduce_unit`).
 fn buckets(i: &Input) -> (f64, f64) {
     match i.q.shard {
-        ShardingStrategy::None | ShardingStrategy::Zero3 => (i.bucket, 0.0),
-        ShardingStrategy::Zero1 | ShardingStrategy::Zero2 => (0.0, i.bucket),
         ShardingStrategy::Fsdp => (0.0, 0.0),
+        s if super::buffers::bucket_in_backward_only(s) => (0.0, i.bucket),
+        _ => (i.bucket, 0.0),
     }
 }
 
