@@ -46,7 +46,7 @@ pub fn ModelSection() -> impl IntoView {
                 }
                 q.params = None;
                 q.arch = ArchOverrides::default();
-                catalog::drop_unpriced_images(q);
+                catalog::adapt_to_model(q);
             }),
             Source::Custom => {
                 // Start from the size of what is shown now, so switching does not jump.
@@ -55,7 +55,7 @@ pub fn ModelSection() -> impl IntoView {
                     q.model = None;
                     q.params = Some(p);
                     q.arch = ArchOverrides::default();
-                    catalog::drop_unpriced_images(q);
+                    catalog::adapt_to_model(q);
                 });
             }
             Source::Config => {}
@@ -150,7 +150,7 @@ fn PresetPicker() -> impl IntoView {
                             q.model = Some(p.id.to_string());
                             q.params = None;
                             q.arch = ArchOverrides::default();
-                            catalog::drop_unpriced_images(q);
+                            catalog::adapt_to_model(q);
                         });
                     }
                 }
@@ -164,7 +164,7 @@ fn PresetPicker() -> impl IntoView {
                         q.model = Some(v);
                         q.params = None;
                         q.arch = ArchOverrides::default();
-                        catalog::drop_unpriced_images(q);
+                        catalog::adapt_to_model(q);
                     });
                 }
             }

@@ -127,6 +127,31 @@ impl Block {
         self.checkpointed(a, tokens, ckpt, s)
     }
 
+    /// What one of the block's norms keeps over `tokens` rows, its row statistics included.
+    pub fn one_norm(&self, a: &Architecture, tokens: f64) -> f64 {
+        let (norms, stats) = self.norms(a, tokens);
+        (norms + stats) / a.norms_per_layer.max(1) as f64
+    }
+
+    /// What one adapted linear of `input` features keeps per row beyond its base (lora_A's
+    /// private input copy when cast or dropped out, the rank-r intermediate, DoRA's rescaled
+    /// output of `output` features); 0 when `t` carries no adapter.
+    pub fn adapter_row(&self, t: TargetModule, input: f64, output: f64) -> f64 {
+        if !self.lora.contains(t) {
+            return 0.0;
+        }
+        let (e, cast) = (self.act_bytes, self.lora_input_cast_bytes);
+        let copy = if self.lora_dropout { input * (1.0 + if cast > 0.0 { cast } else { e }) } else { input * cast };
+        let rb = if cast > 0.0 { cast } else { e };
+        copy + self.rank * rb + if self.dora { output * (rb + e) } else { 0.0 }
+    }
+
+    /// Whether the linear `t` keeps its input for its weight's gradient (every weight trains)
+    /// or for its adapter's.
+    pub fn trains_linear(&self, t: TargetModule) -> bool {
+        self.trains(t)
+    }
+
     /// Two norms per block (pre-attention, pre-MLP); extra post-norms (Gemma 2) act on outputs
     /// that are summed into the residual and keep their input too. `(norms, row statistics)`.
     fn norms(&self, a: &Architecture, tokens: f64) -> (f64, f64) {

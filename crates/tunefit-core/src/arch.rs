@@ -110,6 +110,49 @@ pub struct Layout {
     /// An image encoder's input (ViT, CLIP's and SigLIP's vision models): its sequence is the
     /// image's patches, so `image_res` decides it; `None` for a model that reads tokens.
     pub image: Option<&'static ImageInput>,
+    /// An encoder-decoder speech model's audio encoder (Whisper): the architecture's blocks
+    /// are the decoder's, each with a cross-attention over the encoder's frames; `None` for a
+    /// model without one.
+    pub speech: Option<&'static SpeechEncoder>,
+}
+
+/// Whisper's audio encoder and the decoder's cross-attention (transformers
+/// `modeling_whisper.py`: `WhisperEncoder`, `WhisperDecoderLayer.encoder_attn`): two
+/// convolutions over a clip's log-mel frames (`conv1` k 3, `conv2` k 3 stride 2, GELU after
+/// each), sinusoidal positions the encoder never trains (`embed_positions.requires_grad_(False)`),
+/// `layers` pre-norm blocks of the decoder's width, heads and MLP with bidirectional attention,
+/// a final LayerNorm. Every attention (the encoder's, the decoder's self- and cross-attention)
+/// has q, v and out biases and an unbiased k. The feature extractor pads or cuts every clip to
+/// 30 s, so the encoder always sees `frames` mel frames and `frames / 2` positions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct SpeechEncoder {
+    pub layers: u64,
+    /// Log-mel bins (`num_mel_bins`: 80, large-v3's 128).
+    pub mels: u64,
+    /// Mel frames of one clip (`max_source_positions` × 2: 3000, 30 s at a 10 ms hop).
+    pub frames: u64,
+}
+
+impl SpeechEncoder {
+    /// Encoder positions per clip: `conv2`'s stride halves the frames.
+    pub fn positions(&self) -> u64 {
+        self.frames / 2
+    }
+    /// One attention of width `h` (q, k, v, out; k unbiased).
+    pub fn attention_params(h: u64) -> u64 {
+        4 * h * h + 3 * h
+    }
+    /// The encoder at width `h` and MLP width `f`: its convolutions, its (frozen) positions, its
+    /// blocks (an attention, fc1 and fc2 with biases, two LayerNorms) and its final LayerNorm.
+    pub fn params(&self, h: u64, f: u64) -> u64 {
+        let convs = self.mels * h * 3 + h + h * h * 3 + h;
+        let block = Self::attention_params(h) + 2 * h * f + f + h + 4 * h;
+        convs + self.positions() * h + self.layers * block + 2 * h
+    }
+    /// The encoder's block linears' weights and biases (what an 8-bit or 4-bit load converts).
+    pub fn linear_params(&self, h: u64, f: u64) -> u64 {
+        self.layers * (Self::attention_params(h) + 2 * h * f + f + h)
+    }
 }
 
 /// What an image encoder trained on its own reads (transformers `ViTEmbeddings`,
@@ -542,6 +585,7 @@ impl Layout {
         shared_gate: false,
         linear_attn: LinearAttn { layers: 0, key_heads: 0, key_dim: 0, value_heads: 0, value_dim: 0, conv: 0 },
         image: None,
+        speech: None,
     };
 }
 
@@ -682,6 +726,13 @@ impl Architecture {
             // q, k, v and o exist in the softmax-attention blocks only (Gated DeltaNet blocks
             // have their own in_proj_qkvz / out_proj, which these names do not match).
             let blocks = if t.is_attention() { self.layers - self.linear_attn_blocks() } else { self.layers };
+            // Whisper: PEFT's names (`q_proj`, `fc1`, ...) match the decoder's self- and
+            // cross-attention and the encoder's blocks alike, all of one width.
+            let blocks = match self.layout.speech {
+                Some(sp) if t.is_attention() => 2 * blocks + sp.layers,
+                Some(sp) => blocks + sp.layers,
+                None => blocks,
+            };
             return vec![LinearShape { count: s.count * blocks, ..s }];
         }
         let lay = &self.layout;
@@ -755,6 +806,9 @@ impl Architecture {
                 + m.kv_rank
                 + m.kv_rank * self.heads * (self.head_dim - m.rope_dim + m.v_dim);
             q + kv + self.heads * m.v_dim * h
+        } else if lay.speech.is_some() {
+            // Whisper's decoder block: its self-attention and its cross-attention.
+            2 * SpeechEncoder::attention_params(h)
         } else {
             let qkv_bias = if self.qkv_bias { self.q_dim() + 2 * self.kv_dim() } else { 0 };
             let gate = if lay.attn_gate { h * self.q_dim() } else { 0 };
@@ -855,7 +909,12 @@ impl Architecture {
     /// Exact total parameter count as the checkpoint stores it (tied weights counted once;
     /// a multimodal checkpoint's vision tower included).
     pub fn param_count(&self) -> u64 {
-        self.text_params() + self.layout.vision_params
+        self.text_params() + self.layout.vision_params + self.speech_encoder_params()
+    }
+
+    /// A speech model's audio encoder (0 without one); its cross-attentions are the decoder's.
+    pub fn speech_encoder_params(&self) -> u64 {
+        self.layout.speech.map_or(0, |sp| sp.params(self.hidden, self.ffn))
     }
 
     /// Parameters that a token actually passes through (MoE: only the routed experts' MLPs;

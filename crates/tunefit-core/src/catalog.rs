@@ -5,7 +5,9 @@
 //! reference notes, 2026-12). Each preset's `published` count is the number its model card or
 //! a machine log reports; `tests/catalog.rs` checks that the fields reproduce it exactly.
 
-use crate::arch::{Architecture, ImageInput, Layout, MlpKind, NormKind, Quirks, QwenGeneration, QwenVision, Tower};
+use crate::arch::{
+    Architecture, ImageInput, Layout, MlpKind, NormKind, Quirks, QwenGeneration, QwenVision, SpeechEncoder, Tower,
+};
 
 /// One preset model.
 #[derive(Debug, Clone)]
@@ -340,6 +342,28 @@ const CLIP_14_224: ImageInput =
 const SIGLIP_14_384: ImageInput =
     ImageInput { patch: 14, side: 384, cls: false, conv_bias: true, norms: 1, pool_head: true };
 
+/// Whisper (transformers `WhisperForConditionalGeneration`): the architecture's blocks are
+/// the decoder's (`decoder_layers` of a pre-norm self-attention, a cross-attention over the
+/// encoder's frames and a GELU MLP of 4·d with biases, three LayerNorms, 448 learned
+/// positions), `proj_out` tied to the token table; `speech` is the audio encoder. Exact GELU,
+/// softmax in the model dtype (`eager_attention_forward`), dropout 0 in every checkpoint.
+const fn whisper(decoder: u64, hidden: u64, heads: u64, vocab: u64, speech: &'static SpeechEncoder) -> Architecture {
+    let mut a = gpt2(decoder, hidden, heads);
+    a.vocab = vocab;
+    a.positions = 448;
+    a.norms_per_layer = 3;
+    a.dropout = false;
+    a.quirks =
+        Quirks { act_extra_saves: 0, fused_qkv: false, softcap: false, norm_fp32_scale: false, softmax_fp32: false };
+    a.layout.speech = Some(speech);
+    a
+}
+const WHISPER_SMALL: SpeechEncoder = SpeechEncoder { layers: 12, mels: 80, frames: 3000 };
+const WHISPER_MEDIUM: SpeechEncoder = SpeechEncoder { layers: 24, mels: 80, frames: 3000 };
+const WHISPER_LARGE: SpeechEncoder = SpeechEncoder { layers: 32, mels: 80, frames: 3000 };
+/// large-v3 (and its turbo): 128 mel bins.
+const WHISPER_LARGE_V3: SpeechEncoder = SpeechEncoder { layers: 32, mels: 128, frames: 3000 };
+
 macro_rules! p {
     ($id:literal, $name:literal, $fam:literal, $pub:expr, $repo:literal, $a:expr) => {
         Preset { id: $id, name: $name, family: $fam, published: $pub, repo: $repo, arch: $a }
@@ -390,7 +414,7 @@ const fn deepseek_v3() -> Architecture {
 /// `ViTModel(config, add_pooling_layer=False)` (632,404,480 with the pooler the in21k
 /// checkpoint stores).
 const VIT_H_PARAMS: u64 = 630_764_800;
-const N_PRESETS: usize = 70;
+const N_PRESETS: usize = 75;
 static PRESETS: [Preset; N_PRESETS] = [
     // Qwen3 (model_type qwen3 / qwen3_moe; per-head q/k RMSNorm, no biases, head_dim 128
     // whatever hidden/heads is). 0.6B: the checkpoint stores a copy of the tied
@@ -954,6 +978,50 @@ static PRESETS: [Preset; N_PRESETS] = [
         "google/siglip-so400m-patch14-384",
         vit(27, 1152, 16, 4304, 0, &SIGLIP_14_384)
     ),
+    // Whisper (#21): encoder + decoder as WhisperForConditionalGeneration counts them (proj_out
+    // tied). small, medium and large-v2 equal keras-hub's whisper_presets.py counts
+    // (data/families/README.md); large-v3 has 128 mel bins and one more token (51866,
+    // openai/whisper-large-v3 config.json), its turbo 4 decoder blocks (openai/whisper-large-v3-turbo).
+    p!(
+        "whisper-large-v3",
+        "Whisper large-v3",
+        "Whisper",
+        1_543_490_560,
+        "openai/whisper-large-v3",
+        whisper(32, 1280, 20, 51866, &WHISPER_LARGE_V3)
+    ),
+    p!(
+        "whisper-large-v3-turbo",
+        "Whisper large-v3 turbo",
+        "Whisper",
+        808_878_080,
+        "openai/whisper-large-v3-turbo",
+        whisper(4, 1280, 20, 51866, &WHISPER_LARGE_V3)
+    ),
+    p!(
+        "whisper-large-v2",
+        "Whisper large-v2",
+        "Whisper",
+        1_543_304_960,
+        "openai/whisper-large-v2",
+        whisper(32, 1280, 20, 51865, &WHISPER_LARGE)
+    ),
+    p!(
+        "whisper-medium",
+        "Whisper medium",
+        "Whisper",
+        763_857_920,
+        "openai/whisper-medium",
+        whisper(24, 1024, 16, 51865, &WHISPER_MEDIUM)
+    ),
+    p!(
+        "whisper-small",
+        "Whisper small",
+        "Whisper",
+        241_734_912,
+        "openai/whisper-small",
+        whisper(12, 768, 12, 51865, &WHISPER_SMALL)
+    ),
     // BERT (BertModel with pooler; a 2-label classifier adds 2,050).
     p!(
         "bert-base-uncased",
@@ -1001,10 +1069,24 @@ pub fn is_image_encoder(q: &crate::query::Query) -> bool {
     q.params.is_none() && q.model.as_deref().and_then(preset).is_some_and(|p| p.arch.layout.image.is_some())
 }
 
+/// The query's model is Whisper (encoder-decoder speech): its samples are clips, its `seq`
+/// their labels, at most its decoder's 448 positions.
+pub fn is_speech(q: &crate::query::Query) -> bool {
+    q.params.is_none() && q.model.as_deref().and_then(preset).is_some_and(|p| p.arch.layout.speech.is_some())
+}
+
 /// After the model changed: the images and the tower's keys go back to their defaults unless
 /// the new model prices them, so that no key the page no longer shows can refuse the query.
-/// An image encoder prices no tower, so it starts from the side it was trained at.
-pub fn drop_unpriced_images(q: &mut crate::query::Query) {
+/// An image encoder prices no tower, so it starts from the side it was trained at. A sequence
+/// longer than a preset's learned positions (Whisper's 448 labels, GPT-2's 1024) becomes
+/// that many, the longest the checkpoint reads.
+pub fn adapt_to_model(q: &mut crate::query::Query) {
+    if let Some(p) = q.model.as_deref().and_then(preset).filter(|_| q.params.is_none()) {
+        let positions = p.arch.positions;
+        if positions > 0 && p.arch.layout.image.is_none() && u64::from(q.seq) > positions {
+            q.seq = positions as u32;
+        }
+    }
     if !describes_tower(q) {
         q.images = 0;
         q.image_res = None;

@@ -942,7 +942,7 @@ pub fn apply_link(q: &mut crate::Query, link: &str) -> Result<(), crate::QueryEr
     for (k, v) in link.split('&').filter_map(|kv| kv.split_once('=')).filter(|(k, _)| *k != "v") {
         q.set(k, v)?;
     }
-    crate::catalog::drop_unpriced_images(q);
+    crate::catalog::adapt_to_model(q);
     Ok(())
 }
 

@@ -16,7 +16,8 @@ use crate::query::Query;
 pub struct Settings<'q> {
     /// The query as the models read it: the person's, except that an image encoder's sequence
     /// is its image's tokens (`image_res` decides it; `seq` has no meaning of its own there)
-    /// and its `tokens` (images per epoch there) those images' tokens.
+    /// and its `tokens` (images per epoch there) those images' tokens; Whisper's `tokens` (clips)
+    /// are its clips' label sequences.
     pub query: Cow<'q, Query>,
     /// The query as the person wrote it: what candidate changes (plans, fixes) start from.
     pub given: &'q Query,
@@ -49,6 +50,12 @@ impl<'q> Settings<'q> {
                 own.seq = tokens as u32;
                 // Its dataset is counted in images: each is `tokens` of the sequence.
                 own.tokens = q.tokens.saturating_mul(tokens);
+                Cow::Owned(own)
+            }
+            // Whisper's dataset is counted in clips, each one sequence of labels.
+            None if arch.layout.speech.is_some() => {
+                let mut own = q.clone();
+                own.tokens = q.tokens.saturating_mul(u64::from(q.seq));
                 Cow::Owned(own)
             }
             None => Cow::Borrowed(q),

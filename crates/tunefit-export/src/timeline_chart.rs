@@ -29,7 +29,7 @@ static EN: Strings = Strings {
         format!("{n} allocation events of loading and one training step, replayed through PyTorch's caching allocator.")
     },
     none: "This configuration has no replay to draw.",
-    tower: "the vision tower's own pass, which the curve of the language model's events does not draw",
+    tower: "the encoder's own pass, which the curve of the decoder's events does not draw",
 };
 
 static RU: Strings = Strings {
@@ -44,7 +44,7 @@ static RU: Strings = Strings {
         format!("{n} {events} выделения памяти при загрузке и одном шаге обучения, {replayed} через кэширующий аллокатор PyTorch.")
     },
     none: "Для этой конфигурации нет прогона, который можно нарисовать.",
-    tower: "собственный проход энкодера изображений, которого нет на кривой событий языковой модели",
+    tower: "собственный проход энкодера, которого нет на кривой событий декодера",
 };
 
 /// A coordinate as the SVG is written: one decimal.
@@ -123,10 +123,10 @@ pub fn html(query: &str, lang: &str, gib: bool) -> Html {
     };
     let Some(points) = r.memory.timeline.as_ref().filter(|p| p.len() > 1) else { return warning(s.none) };
     let capacity = q.gpu.as_deref().and_then(tunefit_core::dataset::gpu).map(|g| g.vram_bytes as f64);
-    // A peak at the vision tower's own pass is the run's, not the curve's: its figures are
+    // A peak at an encoder's own pass (a vision tower's, Whisper's) is the run's, not the curve's: its figures are
     // the report's.
     let (moment, figures) = match r.memory.peak_moment {
-        Some(m) if m.is_vision_tower() => {
+        Some(m) if m.is_encoder_pass() => {
             (format!("{} ({})", m.text(core), s.tower), Some((r.memory.allocated, r.memory.reserved)))
         }
         Some(m) => (m.text(core), None),
@@ -259,7 +259,7 @@ mod tests {
             true,
         )
         .into_string();
-        assert!(tower.contains("forward of the vision tower (the vision tower&#39;s own pass"), "{tower}");
+        assert!(tower.contains("forward of the vision tower (the encoder&#39;s own pass"), "{tower}");
         // With the run's figures, not the curve's lower peak.
         let run = tunefit_core::evaluate(
             &tunefit_core::Query::parse(

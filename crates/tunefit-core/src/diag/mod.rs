@@ -73,6 +73,13 @@ pub enum Refusal {
     ImageEncoderMethod {
         method: crate::query::Method,
     },
+    /// What no Whisper trainer runs, by its key and value: prefix, prompt or bottleneck
+    /// adapters (`method`), a framework other than transformers' Seq2SeqTrainer and Unsloth
+    /// (`framework`), tensor, pipeline or context parallelism (`tp`, `pp`, `cp`).
+    SpeechRecipe {
+        key: &'static str,
+        value: String,
+    },
     /// A trained tower with no images to train on, or under freeze tuning (whose backward
     /// through the frozen blocks to the visual tokens is not modelled).
     TowerTrainsWithout {
@@ -156,6 +163,7 @@ impl Refusal {
             R::NoVisionTower { .. } | R::ImagesModelParallel { .. } => "images",
             R::ImageUnderPatch { .. } => "image_res",
             R::ImageEncoderMethod { .. } => "method",
+            R::SpeechRecipe { key, .. } => key,
             R::ImageEncoderContextParallel { .. } => "cp",
             R::TowerTrainsWithout { .. } => "tower",
             R::VisualTokensOverSeq { .. } => "seq",

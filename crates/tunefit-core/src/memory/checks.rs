@@ -26,6 +26,21 @@ pub(super) fn check(q: &Query, a: &Architecture) -> Result<(), Error> {
     if q.pp as u64 > a.layers {
         return Err(Error::Refused(Refusal::StagesOverLayers { pp: q.pp, layers: a.layers }));
     }
+    if a.layout.speech.is_some() {
+        use crate::query::{Framework, Method};
+        let refuse = |key, value: String| Err(Error::Refused(Refusal::SpeechRecipe { key, value }));
+        if matches!(q.method, Method::Adapter | Method::Prefix | Method::Prompt) {
+            return refuse("method", q.method.to_string());
+        }
+        if !matches!(q.framework, Framework::Hf | Framework::Unsloth) {
+            return refuse("framework", q.framework.as_str().to_string());
+        }
+        for (key, v) in [("tp", q.tp), ("pp", q.pp), ("cp", q.cp)] {
+            if v > 1 {
+                return refuse(key, v.to_string());
+            }
+        }
+    }
     if a.layout.image.is_some() && q.cp > 1 {
         // Ring attention splits a long text sequence; an image's few hundred tokens are not
         // split by any trainer (its `seq` is the image's tokens, Settings::resolve).

@@ -119,7 +119,8 @@ fn why_large(run: &Run, m: &MemoryBreakdown, term: &str, saving: f64, tower: f64
         }
         // The vision tower's own pass counts in the overhead when it is the run's peak: above
         // the step and the save both, so it is said first.
-        "overhead" if share(m.overhead) && tower > 0.0 => {
+        // (Whisper's encoder pass is named by the peak's moment, "backward of the audio encoder".)
+        "overhead" if share(m.overhead) && tower > 0.0 && run.a.layout.speech.is_none() => {
             let tw = run.a.layout.tower;
             Some(Phrase::WhyVisionTower {
                 images: q.images as u64 * q.batch as u64,

@@ -98,7 +98,13 @@ pub(super) fn loss_path(r: &Run, head_trains: bool) -> LossPath {
     let (tokens, act_bytes, true16) = (r.tokens, r.act_bytes, r.true16);
     let h = a.hidden as f64;
     let v = a.vocab as f64 / tp;
-    let logits_impl = logits_impl(&res);
+    // Whisper's loss is `CrossEntropyLoss` on the head's output as it comes
+    // (modeling_whisper.py `WhisperForConditionalGeneration.forward`): no `.float()`, so a
+    // 16-bit model's log-softmax stays 16-bit; under autocast it runs in fp32 as the upcast.
+    let logits_impl = match logits_impl(&res) {
+        LogitsImpl::Fp32Upcast if a.layout.speech.is_some() && !r.autocast && act_bytes < 4.0 => LogitsImpl::ModelDtype,
+        x => x,
+    };
     let loss_saved = if a.encoder_only {
         0.0
     } else {

@@ -23,6 +23,7 @@ mod peaks;
 mod retained;
 mod run;
 mod saved;
+mod speech;
 mod states;
 mod trainable;
 mod vision;

@@ -160,7 +160,9 @@ fn peak_moment(
     tower_excess: f64,
     replay: Option<&super::timeline::Replay>,
 ) -> Option<super::timeline::Moment> {
-    if tower_excess > 0.0 {
+    if tower_excess > 0.0 && r.a.layout.speech.is_some() {
+        Some(super::timeline::Moment::audio_encoder(r.q.method != crate::query::Method::Freeze))
+    } else if tower_excess > 0.0 {
         Some(super::timeline::Moment::vision_tower(r.q.tower != crate::query::TowerTraining::Frozen))
     } else {
         replay.map(|x| x.peak_moment)
@@ -201,7 +203,12 @@ fn tower_peak(r: &Run, sv: &Saved, states: f64, g: f64) -> f64 {
     if sv.tower.working <= 0.0 {
         return 0.0;
     }
-    let grads = if r.q.tower != crate::query::TowerTraining::Frozen || super::run::grads_kept(r.q) { g } else { 0.0 };
+    let trains = if r.a.layout.speech.is_some() {
+        r.q.method != crate::query::Method::Freeze
+    } else {
+        r.q.tower != crate::query::TowerTraining::Frozen
+    };
+    let grads = if trains || super::run::grads_kept(r.q) { g } else { 0.0 };
     states + grads + sv.tower.working
 }
 

@@ -98,9 +98,11 @@ pub(super) fn block(r: &Run) -> Block {
         dora: q.method == Method::Dora,
         fused_qkv_linear: res.profile.fused_qkv_linear,
         // An image encoder's samples are all its image's patches: no padding, no mask.
+        // Whisper's collator pads the labels with -100 and passes no decoder mask.
         masked: res.profile.mask_per_layer
             && res.attn == Attention::Sdpa
             && a.layout.image.is_none()
+            && a.layout.speech.is_none()
             && ((!res.packing && q.batch > 1) || q.method == Method::Prefix),
         prefix_tokens: if q.method == Method::Prefix { q.virtual_tokens as f64 } else { 0.0 },
         native_gelu: !q.framework.uses_transformers(),
@@ -122,13 +124,23 @@ pub(super) fn block(r: &Run) -> Block {
     }
 }
 
+/// One block's saved tensors under `ckpt`: Whisper's decoder blocks add a cross-attention
+/// over the encoder's frames (memory/speech.rs), none of it kept by a checkpointed block.
+fn block_saved(r: &Run, block: &Block, ckpt: Checkpointing) -> BlockSaved {
+    let mut b = block.saved(&r.a, r.tokens, r.seq, ckpt);
+    if ckpt == Checkpointing::None {
+        b.attention += super::speech::cross(r, block);
+    }
+    b
+}
+
 pub(super) fn saved(r: &Run, autocast_copies: f64, autocast_head: f64) -> Saved {
     let (q, a, res, tp) = (r.q, &r.a, r.res, r.tp);
     let (seq, tokens, act_bytes) = (r.seq, r.tokens, r.act_bytes);
     let block = block(r);
     let sp = q.sp && q.tp > 1;
     let sp_div = if sp { tp } else { 1.0 };
-    let per_layer = block.saved(a, tokens, seq, res.ckpt);
+    let per_layer = block_saved(r, &block, res.ckpt);
     let layer_bytes = per_layer.total() / sp_div;
     let layers_with_grad = match q.method {
         Method::Freeze => q.train_layers as f64,
@@ -137,7 +149,7 @@ pub(super) fn saved(r: &Run, autocast_copies: f64, autocast_head: f64) -> Saved 
     // What the blocks keep at the end of the forward pass, and (full checkpointing) the one
     // block recomputed during backward on top of it.
     let unchecked =
-        if res.ckpt == Checkpointing::None { per_layer } else { block.saved(a, tokens, seq, Checkpointing::None) };
+        if res.ckpt == Checkpointing::None { per_layer } else { block_saved(r, &block, Checkpointing::None) };
     let none_bytes = unchecked.total() / sp_div;
     // Checkpointing every n-th block only (torchtitan's `selective_ac_option: "n"`): the
     // other blocks keep everything.
@@ -216,7 +228,9 @@ pub(super) fn saved(r: &Run, autocast_copies: f64, autocast_head: f64) -> Saved 
     recompute += autocast.rebuilt;
     // A trained vision tower runs first and is backpropagated last: what it keeps lives
     // through the whole language model's forward and backward.
-    let tower = super::vision::tower(r, &block);
+    // Whisper's audio encoder is the same: first in the forward, last in the backward.
+    let tower =
+        if a.layout.speech.is_some() { super::speech::encoder(r, &block) } else { super::vision::tower(r, &block) };
     act += tower.saved;
     let blocks_saved = act;
     // On top, the larger of what never coexists: autocast's cache of the trained weights'

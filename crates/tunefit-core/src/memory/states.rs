@@ -73,7 +73,8 @@ pub(super) fn states(r: &Run, warn: &mut Vec<Warning>) -> Result<States, Error> 
     let head_params = if head_quantized { (a.vocab * a.hidden) as f64 } else { 0.0 };
     if q.method == Method::Qlora {
         // Modules the checkpoint keeps in 16 bits (`quant_skip`) are not quantized.
-        let lin = a.block_linear_params() as f64 + head_params + tower_quantized(r) - quant_skipped(a, q)?;
+        let lin = a.block_linear_params() as f64 + speech_linears(a) + head_params + tower_quantized(r)
+            - quant_skipped(a, q)?;
         let bits = quant_bits(q.quant, q.double_quant, a.hidden);
         frozen_weight = (frozen as f64 - lin) * frozen_bytes + lin * bits / 8.0;
     }
@@ -104,7 +105,7 @@ pub(super) fn states(r: &Run, warn: &mut Vec<Warning>) -> Result<States, Error> 
     // Quantized linears are dequantized by their own kernel instead.
     let matmul_params = {
         let m = a.modules();
-        let lin = a.block_linear_params() as f64;
+        let lin = a.block_linear_params() as f64 + speech_linears(a);
         let head = if a.encoder_only { 0.0 } else { (a.vocab * a.hidden) as f64 };
         let quantized = if q.method == Method::Qlora { lin + head_params } else { 0.0 };
         // MXFP4 experts are dequantized by their own kernel, never cast by autocast.
@@ -175,6 +176,12 @@ pub(super) fn states(r: &Run, warn: &mut Vec<Warning>) -> Result<States, Error> 
         state_bytes_ad,
         galore,
     })
+}
+
+/// Whisper's encoder's block linears: quantized by an 8-bit or 4-bit load and cast by autocast
+/// like the decoder's (its convolutions are not `nn.Linear`s).
+fn speech_linears(a: &crate::arch::Architecture) -> f64 {
+    a.layout.speech.map_or(0.0, |sp| sp.linear_params(a.hidden, a.ffn) as f64)
 }
 
 /// Parameters of a multimodal checkpoint's vision tower that a 4-bit load stores quantized:

@@ -37,6 +37,9 @@ const FINAL_NORM: i32 = -1;
 /// The block number of a moment in a multimodal model's vision tower (memory/vision.rs), which
 /// the replay does not run: its own pass, first in the forward and last in the backward.
 const VISION_TOWER: i32 = -3;
+/// The block number of a moment in Whisper's audio encoder (memory/speech.rs), which the
+/// replay does not run either.
+const AUDIO_ENCODER: i32 = -4;
 
 /// Where in the run an event happens.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -242,9 +245,16 @@ impl Moment {
         Moment { phase: if backward { Phase::Backward } else { Phase::Forward }, block: VISION_TOWER, first: false }
     }
 
-    /// The vision tower's own pass, not an event of the replay.
-    pub fn is_vision_tower(self) -> bool {
-        self.block == VISION_TOWER
+    /// Whisper's audio encoder's own pass (memory/speech.rs): its forward when frozen, its
+    /// backward when it trains.
+    pub fn audio_encoder(backward: bool) -> Moment {
+        Moment { phase: if backward { Phase::Backward } else { Phase::Forward }, block: AUDIO_ENCODER, first: false }
+    }
+
+    /// An encoder's own pass (a vision tower's, Whisper's audio encoder's), not an event of
+    /// the replay.
+    pub fn is_encoder_pass(self) -> bool {
+        self.block == VISION_TOWER || self.block == AUDIO_ENCODER
     }
 
     fn words(self) -> String {
@@ -262,6 +272,8 @@ impl Moment {
                     (Phase::Forward, FINAL_NORM) => "forward of the final norm".to_string(),
                     (Phase::Forward, VISION_TOWER) => "forward of the vision tower".to_string(),
                     (Phase::Backward, VISION_TOWER) => "backward of the vision tower".to_string(),
+                    (Phase::Forward, AUDIO_ENCODER) => "forward of the audio encoder".to_string(),
+                    (Phase::Backward, AUDIO_ENCODER) => "backward of the audio encoder".to_string(),
                     (Phase::Forward, b) => format!("forward of block {b}"),
                     (Phase::Loss, _) => "loss (logits and their fp32 path)".to_string(),
                     (Phase::Backward, -1) => "backward of the loss".to_string(),
@@ -283,6 +295,8 @@ impl Moment {
                     (Phase::Forward, FINAL_NORM) => "прямой проход финальной нормализации".to_string(),
                     (Phase::Forward, VISION_TOWER) => "прямой проход энкодера изображений".to_string(),
                     (Phase::Backward, VISION_TOWER) => "обратный проход энкодера изображений".to_string(),
+                    (Phase::Forward, AUDIO_ENCODER) => "прямой проход энкодера звука".to_string(),
+                    (Phase::Backward, AUDIO_ENCODER) => "обратный проход энкодера звука".to_string(),
                     (Phase::Forward, b) => format!("прямой проход блока {b}"),
                     (Phase::Loss, _) => "потери (логиты и их путь в fp32)".to_string(),
                     (Phase::Backward, -1) => "обратный проход через потери".to_string(),

@@ -41,6 +41,19 @@ pub fn trainable(a: &Architecture, q: &Query) -> Result<Trainable, Error> {
             t.adafactor_elems =
                 l * (fac + vectors) + (a.vocab + a.hidden) * if a.tied || a.encoder_only { 1 } else { 2 } + a.hidden;
             t.largest_tensor = m.largest_module;
+            if let Some(sp) = a.layout.speech {
+                // Whisper's encoder trains too, all but its sinusoidal positions
+                // (`embed_positions.requires_grad_(False)`); a decoder block's second
+                // attention (its cross-attention) and the encoder's blocks are factored alike.
+                let (h, f) = (a.hidden, a.ffn);
+                t.base += a.speech_encoder_params() - sp.positions() * h;
+                let attention = 4 * (h + h);
+                t.adafactor_elems += (l + sp.layers) * attention
+                    + sp.layers * (2 * (h + f) + 4 * h + f + 4 * h)
+                    + sp.mels * 3
+                    + h * 3
+                    + 4 * h;
+            }
         }
         Method::Freeze => {
             if q.train_layers as u64 > l {

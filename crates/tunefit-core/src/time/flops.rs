@@ -70,6 +70,9 @@ pub struct TowerFlops {
 
 impl TowerFlops {
     pub fn of(q: &Query, arch: &crate::arch::Architecture) -> TowerFlops {
+        if let Some(sp) = arch.layout.speech {
+            return TowerFlops::speech(q, arch, sp);
+        }
         let Some(tw) = arch.layout.described_tower().filter(|_| q.images > 0) else {
             return TowerFlops::default();
         };
@@ -92,6 +95,42 @@ impl TowerFlops {
             full: q.tower == TowerTraining::Full,
             params: (tw.linear_params() + tw.projector_linears) as f64,
             trainable: arch.layout.tower_trainable(q.tower, q.rank as u64, q.targets) as f64,
+        }
+    }
+
+    /// Whisper's audio encoder and the decoder's cross-attention keys and values, which run on
+    /// each clip's encoder positions (one clip per sequence of labels), spread over the labels:
+    /// the convolutions (`conv1` over the mel frames, `conv2` over the positions, kernel 3),
+    /// the encoder's linears, every decoder block's k_proj and v_proj over the positions (less
+    /// the once per label token the decoder's active count charges them), bidirectional
+    /// attention over the positions and each label's cross-attention over them.
+    fn speech(q: &Query, arch: &crate::arch::Architecture, sp: &crate::arch::SpeechEncoder) -> TowerFlops {
+        use crate::query::TargetModule as M;
+        let per_token = 1.0 / q.seq.max(1) as f64;
+        let (h, f) = (arch.hidden as f64, arch.ffn as f64);
+        let (positions, decoder, encoder) = (sp.positions() as f64, arch.layers as f64, sp.layers as f64);
+        let convs = 3.0 * h * (sp.frames as f64 * sp.mels as f64 + positions * h);
+        let linear = sp.linear_params(arch.hidden, arch.ffn) as f64;
+        let cross_kv = 2.0 * h * h * decoder;
+        let trains = q.method != Method::Freeze;
+        let rank = q.rank as f64;
+        let lora = |t: M| if q.method.is_lora() && q.targets.contains(t) { rank } else { 0.0 };
+        let encoder_lora = encoder
+            * ([M::Q, M::K, M::V, M::O].iter().map(|t| lora(*t) * 2.0 * h).sum::<f64>()
+                + (lora(M::Up) + lora(M::Down)) * (h + f));
+        let cross_lora = decoder * (lora(M::K) + lora(M::V)) * 2.0 * h;
+        TowerFlops {
+            fwd: per_token * 2.0 * (convs + (linear + cross_kv) * positions) - 2.0 * cross_kv,
+            attn: per_token * 4.0 * h * positions * positions * encoder + 4.0 * h * positions * decoder,
+            adapter: per_token * 2.0 * (encoder_lora + cross_lora) * positions,
+            trains,
+            full: q.method == Method::Full,
+            params: linear,
+            trainable: if q.method == Method::Full {
+                arch.speech_encoder_params() as f64
+            } else {
+                encoder_lora + cross_lora
+            },
         }
     }
 
