@@ -15,6 +15,9 @@ pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
     if let Some(img) = ctx.arch.layout.image {
         return super::hf_image::files(ctx, img);
     }
+    if ctx.arch.layout.speech.is_some() {
+        return super::hf_speech::files(ctx);
+    }
     trainer_warnings(ctx);
     let mut py = String::new();
     header(ctx, &mut py);

@@ -20,6 +20,7 @@ mod context;
 mod emit;
 mod hf;
 mod hf_image;
+mod hf_speech;
 mod litgpt;
 mod llama_factory;
 mod models;
@@ -86,6 +87,11 @@ pub fn export_in(q: &Query, fw: Framework, lang: Lang) -> Result<ConfigExport, E
     // Said here, not among the estimate's refusals: its words stay in the lazily loaded module.
     if settings.arch.layout.image.is_some() && fw != Framework::Hf {
         return Err(Error::invalid("framework", notes::image_encoder_only_hf(fw, lang)));
+    }
+    // Unsloth trains Whisper through its own FastModel notebook, which an export does not
+    // write: the Seq2SeqTrainer script is Whisper's export (the estimate refuses the others).
+    if settings.arch.layout.speech.is_some() && fw != Framework::Hf {
+        return Err(Error::invalid("framework", notes::speech_only_hf(fw, lang)));
     }
     let (arch, preset, res) = (settings.arch, settings.preset, settings.resolved);
     let mut ctx = Ctx {

@@ -56,6 +56,11 @@ pub(super) fn model_id(preset: Option<&str>) -> Option<&'static str> {
         "vit-h" => "google/vit-huge-patch14-224-in21k",
         "clip-vit-l" => "openai/clip-vit-large-patch14",
         "siglip-so400m" => "google/siglip-so400m-patch14-384",
+        "whisper-small" => "openai/whisper-small",
+        "whisper-medium" => "openai/whisper-medium",
+        "whisper-large-v2" => "openai/whisper-large-v2",
+        "whisper-large-v3" => "openai/whisper-large-v3",
+        "whisper-large-v3-turbo" => "openai/whisper-large-v3-turbo",
         _ => return None,
     })
 }
@@ -82,6 +87,9 @@ pub(super) enum Naming {
     /// modeling_siglip's: CLIP's names, and a pooling head whose `attention.out_proj` and
     /// `mlp.fc1`/`fc2` those names would also reach.
     Siglip,
+    /// modeling_whisper: the encoder's and the decoder's `self_attn` and the decoder's
+    /// `encoder_attn`, each q_proj, k_proj, v_proj, out_proj; fc1, fc2.
+    Whisper,
     /// modeling_vit as transformers 5 writes it (5.23.0: `vit.layers.N.attention.q_proj`,
     /// `o_proj`, `mlp.fc1`, `mlp.fc2`; 4.x had BERT's `query` … `output.dense`).
     Vit,
@@ -96,6 +104,9 @@ pub(super) fn naming(preset: Option<&str>, a: &Architecture) -> Naming {
             (true, false) => Naming::Clip,
             (true, true) => Naming::Vit,
         };
+    }
+    if a.layout.speech.is_some() {
+        return Naming::Whisper;
     }
     match preset.unwrap_or("") {
         "mixtral-8x7b" => Naming::Mixtral,
@@ -119,6 +130,8 @@ impl Naming {
             Naming::Phi => "PhiDecoderLayer",
             Naming::Gpt2 => "GPT2Block",
             Naming::Vit => "ViTLayer",
+            // accelerate's `fsdp_transformer_layer_cls_to_wrap` takes a comma-separated list.
+            Naming::Whisper => "WhisperEncoderLayer,WhisperDecoderLayer",
             Naming::Bert => "BertLayer",
             Naming::Siglip => "SiglipEncoderLayer",
             Naming::Clip => "CLIPEncoderLayer",
@@ -145,6 +158,7 @@ impl Naming {
             | Naming::Phi
             | Naming::Clip
             | Naming::Siglip
+            | Naming::Whisper
             | Naming::Vit => self.decoder_targets(&mut p),
             Naming::Gpt2 => {
                 p.fused(&[T::Q, T::K, T::V], "c_attn", &["q", "k", "v"]);
@@ -179,7 +193,7 @@ impl Naming {
             T::O,
             match self {
                 Naming::Phi => "dense",
-                Naming::Clip | Naming::Siglip => "out_proj",
+                Naming::Clip | Naming::Siglip | Naming::Whisper => "out_proj",
                 _ => "o_proj",
             },
         );
@@ -189,7 +203,7 @@ impl Naming {
                 p.add(T::Gate, "w1");
                 p.add(T::Up, "w3");
             }
-            Naming::Phi | Naming::Clip | Naming::Siglip | Naming::Vit => p.add(T::Up, "fc1"),
+            Naming::Phi | Naming::Clip | Naming::Siglip | Naming::Vit | Naming::Whisper => p.add(T::Up, "fc1"),
             _ => {
                 p.add(T::Gate, "gate_proj");
                 p.add(T::Up, "up_proj");
@@ -197,7 +211,7 @@ impl Naming {
         }
         let down = match self {
             Naming::Mixtral => "w2",
-            Naming::Phi | Naming::Clip | Naming::Siglip | Naming::Vit => "fc2",
+            Naming::Phi | Naming::Clip | Naming::Siglip | Naming::Vit | Naming::Whisper => "fc2",
             _ => "down_proj",
         };
         p.add(T::Down, down);

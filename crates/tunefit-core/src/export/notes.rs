@@ -155,6 +155,13 @@ pub(super) fn image_encoder_only_hf(framework: Framework, lang: Lang) -> String 
     }
 }
 
+pub(super) fn speech_only_hf(framework: Framework, lang: Lang) -> String {
+    match lang.built() {
+        Lang::Ru => format!("для {framework} экспорта Whisper нет: Whisper экспортируется для hf, как распознавание речи transformers с Seq2SeqTrainer и PEFT"),
+        _ => format!("no {framework} export for Whisper: Whisper exports for hf, as transformers' speech recognition with Seq2SeqTrainer and PEFT"),
+    }
+}
+
 impl Note {
     /// The stable code (the profile's warnings keep their own).
     pub fn code(&self) -> &'static str {

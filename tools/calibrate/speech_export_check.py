@@ -1,0 +1,123 @@
+"""Runs the Whisper train.py that `tunefit export --framework hf` writes against the real
+transformers, PEFT and Seq2SeqTrainer, on the CPU.
+
+Each case's checkpoint is replaced by a two-block Whisper of the same class saved to a
+temporary directory (no download) with a real `WhisperProcessor`: the feature extractor at the
+checkpoint's mel bins and a byte-level tokenizer written here (every byte a token, Whisper's
+special tokens after them). The dataset placeholder becomes eight random clips with
+transcripts. The script then runs as exported for two optimizer steps: the model and
+processor classes, the LoRA target names over the encoder's and the decoder's attentions,
+freeze's decoder blocks, gradient checkpointing with the first convolution's hook, the
+collator's features and label padding and `Seq2SeqTrainingArguments` are what is checked (a wrong keyword
+or module name raises).
+
+Usage: tools/calibrate/.venv/bin/python tools/calibrate/speech_export_check.py
+(needs target/release/tunefit: cargo build --release -p tunefit-cli)
+"""
+
+import json
+import pathlib
+import re
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import torch
+from transformers import (
+    WhisperConfig,
+    WhisperFeatureExtractor,
+    WhisperForConditionalGeneration,
+    WhisperProcessor,
+    WhisperTokenizer,
+)
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+CLI = ROOT / "target" / "release" / "tunefit"
+
+
+def bytes_to_unicode():
+    """GPT-2's byte-to-character table (the byte-level BPE's alphabet)."""
+    bs = list(range(ord("!"), ord("~") + 1)) + list(range(ord("\xa1"), ord("\xac") + 1)) + list(range(ord("\xae"), ord("\xff") + 1))
+    cs = bs[:]
+    n = 0
+    for b in range(256):
+        if b not in bs:
+            bs.append(b)
+            cs.append(256 + n)
+            n += 1
+    return dict(zip(bs, map(chr, cs)))
+
+
+SPECIALS = ["<|endoftext|>", "<|startoftranscript|>", "<|en|>", "<|translate|>", "<|transcribe|>",
+            "<|startoflm|>", "<|startofprev|>", "<|nocaptions|>", "<|notimestamps|>"]
+
+
+def tiny(d, mels):
+    """A two-block Whisper and its processor, saved to `d`."""
+    vocab = {c: i for i, c in enumerate(bytes_to_unicode().values())}
+    for s in SPECIALS:
+        vocab[s] = len(vocab)
+    pathlib.Path(d, "vocab.json").write_text(json.dumps(vocab))
+    pathlib.Path(d, "merges.txt").write_text("#version: 0.2\n")
+    tok = WhisperTokenizer(str(pathlib.Path(d, "vocab.json")), str(pathlib.Path(d, "merges.txt")),
+                           unk_token="<|endoftext|>", bos_token="<|endoftext|>", eos_token="<|endoftext|>",
+                           pad_token="<|endoftext|>")
+    tok.add_special_tokens({"additional_special_tokens": SPECIALS[1:]})
+    processor = WhisperProcessor(WhisperFeatureExtractor(feature_size=mels), tok)
+    ids = {s: tok.convert_tokens_to_ids(s) for s in SPECIALS}
+    cfg = WhisperConfig(vocab_size=len(tok), num_mel_bins=mels, d_model=64, encoder_layers=2, decoder_layers=2,
+                        encoder_attention_heads=4, decoder_attention_heads=4, encoder_ffn_dim=128,
+                        decoder_ffn_dim=128, pad_token_id=ids["<|endoftext|>"], bos_token_id=ids["<|endoftext|>"],
+                        eos_token_id=ids["<|endoftext|>"], decoder_start_token_id=ids["<|startoftranscript|>"])
+    model = WhisperForConditionalGeneration(cfg)
+    model.save_pretrained(d)
+    processor.save_pretrained(d)
+
+
+CASES = [
+    # (query, mel bins of the checkpoint)
+    ("v=2&model=whisper-small&method=lora&targets=q,v&rank=8&batch=4&seq=32&precision=fp32&optim=adamw", 80),
+    ("v=2&model=whisper-large-v3&method=lora&targets=q,k,v,o,up,down&rank=8&batch=4&seq=32&precision=fp32&optim=adamw&ckpt=none", 128),
+    ("v=2&model=whisper-small&method=full&batch=4&seq=32&precision=fp32&optim=adamw", 80),
+    ("v=2&model=whisper-medium&method=freeze&train_layers=1&batch=4&seq=32&precision=fp32&optim=adamw", 80),
+    ("v=2&model=whisper-large-v3-turbo&method=dora&targets=q,v&rank=8&batch=4&seq=32&precision=fp32&optim=adamw", 128),
+]
+
+
+def run(query, mels):
+    script = subprocess.run([str(CLI), "export", "--framework", "hf", query], check=True, capture_output=True, text=True).stdout
+    py = script.split("==> train.py (python) <==\n", 1)[1].split("\n==> ", 1)[0]
+    with tempfile.TemporaryDirectory() as d:
+        tiny(d, mels)
+        py = re.sub(r'MODEL_ID = ".*"', f"MODEL_ID = {d!r}", py)
+        data = (
+            "train_dataset = [{'audio': {'array': np.random.randn(16000 * (1 + i % 3)).astype(np.float32), "
+            "'sampling_rate': 16000}, 'sentence': 'clip number %d' % i} for i in range(8)]"
+        )
+        py = re.sub(r"train_dataset = \.\.\..*", data, py)
+        py = py.replace("report_to=\"none\",", "report_to=\"none\", max_steps=2, use_cpu=True,")
+        py = py.replace("output_dir=\"out\"", f"output_dir={d + '/out'!r}")
+        py = "import numpy as np\n" + py
+        env = {"__name__": "__main__"}
+        exec(compile(py, f"train.py for {query}", "exec"), env)
+        trainer = env["trainer"]
+        assert trainer.state.global_step == 2, trainer.state.global_step
+        model = env["model"]
+        adapted = [n for n, _ in model.named_modules() if n.endswith("lora_A")]
+        if "method=lora" in query or "method=dora" in query:
+            # PEFT's names reach the encoder's blocks and the decoder's cross-attention alike.
+            assert any(".encoder.layers." in n for n in adapted), adapted
+            assert any(".encoder_attn." in n for n in adapted), adapted
+        trained = [n for n, p in model.named_parameters() if p.requires_grad]
+        if "method=freeze" in query:
+            assert trained and all(n.startswith("model.decoder.layers.1.") for n in trained), trained
+        print(f"ok: {query}: {trainer.state.global_step} steps, loss {trainer.state.log_history[-1].get('train_loss')}")
+
+
+if __name__ == "__main__":
+    if not CLI.exists():
+        sys.exit(f"{CLI} is missing: cargo build --release -p tunefit-cli")
+    torch.manual_seed(0)
+    for case in CASES:
+        run(*case)
