@@ -4,7 +4,7 @@
 
 use super::controls::Scale;
 use super::fields::{
-    field, image_encoder, lora, only, reads_tokens, section, sized_images, slider, tower, Field, Kind,
+    field, image_encoder, lora, only, reads_text, section, sized_images, slider, speech, tower, Field, Kind,
 };
 use tunefit_core::query::Method;
 use tunefit_core::Query;
@@ -81,13 +81,17 @@ pub const METHOD: &[Field] = &[
 /// What every estimate needs in view: the micro-batch, the sequence length and the job's size.
 pub const RUN: &[Field] = &[
     section("run-section", |s| s.sec_run),
-    only(slider("batch", "batch", |s| s.batch, |s| s.u_seqs, ranges::BATCH), reads_tokens),
-    // An image encoder's micro-batch is images (one field shows: the same id).
+    only(slider("batch", "batch", |s| s.batch, |s| s.u_seqs, ranges::BATCH), reads_text),
+    // An image encoder's micro-batch is images, Whisper's clips (one field shows: the same id).
     only(slider("batch", "batch", |s| s.batch, |s| s.u_images, ranges::BATCH), image_encoder),
-    only(slider("seq", "seq", |s| s.seq, |s| s.u_tokens, ranges::SEQ), reads_tokens),
+    only(slider("batch", "batch", |s| s.batch, |s| s.u_clips, ranges::BATCH), speech),
+    only(slider("seq", "seq", |s| s.seq, |s| s.u_tokens, ranges::SEQ), reads_text),
+    only(slider("seq", "seq", |s| s.labels, |s| s.u_tokens, ranges::SEQ), speech),
     only(slider("images", "images", |s| s.images, |s| s.u_images, ranges::IMAGES), tower),
     only(field("image-res", "image_res", |s| s.image_res, Kind::Text), sized_images),
-    only(slider("tokens", "tokens", |s| s.tokens, |s| s.u_tokens, ranges::TOKENS), reads_tokens),
+    only(slider("tokens", "tokens", |s| s.tokens, |s| s.u_tokens, ranges::TOKENS), reads_text),
+    // Whisper's dataset is counted in clips.
+    only(slider("dataset-clips", "tokens", |s| s.dataset_clips, |s| s.u_clips, ranges::TOKENS), speech),
     // An image encoder's dataset is counted in images (the core's `Settings::query`).
     only(slider("dataset-images", "tokens", |s| s.dataset_images, |s| s.u_images, ranges::TOKENS), image_encoder),
     slider("epochs", "epochs", |s| s.epochs, |s| s.u_count, ranges::EPOCHS),

@@ -829,6 +829,32 @@ test('a vision encoder: picked from the list, its image size replaces the sequen
   assert.deepEqual(big.problems, []);
 });
 
+test('Whisper: picked from the list, its sequence becomes its 448 label positions, batch and dataset count clips, the figures follow the CLI\'s', async () => {
+  const page = await open('?v=2&seq=2048&gpu=rtx-4090&units=gib');
+  await Promise.all([page.waitForURL(/model=whisper-small/), page.getByTestId('preset').selectOption('whisper-small')]);
+  // A 2048-token sequence is longer than the decoder's 448 learned positions: the page takes
+  // the longest the checkpoint reads instead of refusing the model.
+  await page.waitForURL(/seq=448/);
+  assert.equal(await page.getByTestId('seq-input').inputValue(), '448');
+  assert.match(await page.locator('label[for=seq]').innerText(), /Label tokens per clip/);
+  // Its samples are 30 s clips: the micro-batch and the dataset are counted in clips.
+  assert.match(await page.getByTestId('batch-range').getAttribute('aria-valuetext'), /^\d+ clips$/);
+  assert.equal(await page.getByTestId('tokens-input').count(), 0);
+  assert.equal(await page.getByTestId('dataset-clips-input').count(), 1);
+  await page.getByTestId('seq-input').fill('128');
+  await page.getByTestId('seq-input').press('Enter');
+  await page.waitForURL(/seq=128/);
+  const r = cli(coreQuery(page));
+  await page.waitForFunction((want) => Math.abs(Number(document.querySelector('[data-testid=total-device]').textContent.replace(/[^0-9.]/g, '')) - want) <= 0.005 + 1e-9, r.memory.device / GIB);
+  // Past 448 labels the core refuses, naming the key; the page says so and keeps the rest.
+  await page.getByTestId('seq-input').fill('600');
+  await page.getByTestId('seq-input').press('Enter');
+  await page.waitForFunction(() => /448/.test(document.body.innerText) && /seq/.test(document.body.innerText));
+  assert.doesNotMatch(await page.locator('body').innerText(), /NaN|undefined|Infinity/);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
 test('a vision-language model: images per sample and their size appear only for it, reach the link and the CLI\'s figures, and a bad size is said', async () => {
   // A text model shows no image fields.
   const text = await open('?v=2&model=llama-3.1-8b');
