@@ -1,7 +1,7 @@
 //! Writes the data files the core compiles in (`OUT_DIR/{gpus,providers,offers}.csv`) from
 //! data/, emptying the columns the page never shows (src/dataset.rs reads them either way):
-//! `source`, `note` and the offers' `url` without the `provenance` feature; the GPUs'
-//! `int8_tops` and `tdp_w` and the offers' per-instance facts (`gpu_link`, `internode_network`,
+//! `source`, `note`, the offers' `url` and their derivable `id` without the `provenance` feature; the GPUs'
+//! `int8_tops`, `tdp_w`, `memory_type` and `interconnect` and the offers' per-instance facts (`gpu_link`, `internode_network`,
 //! `internode_gbit_s`, `local_disk_gb`) without `datasheet`. The CLI turns both on; the page
 //! builds the core with neither. `currency.csv` keeps its short `source` (the page names the
 //! rate's source beside the figures) and drops its `note` and `url` without `provenance`.
@@ -15,9 +15,23 @@ fn main() {
         let mut drop: Vec<&str> = Vec::new();
         if env::var_os("CARGO_FEATURE_PROVENANCE").is_none() {
             drop.extend(if name == "currency.csv" { &["note", "url"][..] } else { &["source", "note", "url"][..] });
+            // An offer's id is its provider, tier, aggregator, GPU and count (data/pipeline.py),
+            // which src/dataset.rs derives again from those columns.
+            if name == "offers.csv" {
+                drop.push("id");
+            }
         }
         if env::var_os("CARGO_FEATURE_DATASHEET").is_none() {
-            drop.extend(["int8_tops", "tdp_w", "gpu_link", "internode_network", "internode_gbit_s", "local_disk_gb"]);
+            drop.extend([
+                "int8_tops",
+                "tdp_w",
+                "memory_type",
+                "interconnect",
+                "gpu_link",
+                "internode_network",
+                "internode_gbit_s",
+                "local_disk_gb",
+            ]);
         }
         let out = if drop.is_empty() { text } else { strip(&text, &drop) };
         fs::write(PathBuf::from(env::var("OUT_DIR").unwrap()).join(name), out).expect("OUT_DIR");

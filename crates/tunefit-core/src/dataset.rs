@@ -381,7 +381,8 @@ fn parse_gpus() -> Result<Vec<Gpu>, DataError> {
                 launch_year: r.num("launch_year")? as u32,
                 class,
                 vram_bytes: (r.num("vram_gb")? * GIB).round() as u64,
-                memory_type: r.req("memory_type")?,
+                // Emptied without the `datasheet` feature (build.rs), required with it.
+                memory_type: if cfg!(feature = "datasheet") { r.req("memory_type")? } else { "" },
                 mem_bandwidth_gb_s: r.num("mem_bandwidth_gb_s")?,
                 fp32_tflops: r.opt_num("fp32_tflops")?,
                 tf32_tflops: r.opt_num("tf32_tflops")?,
@@ -398,7 +399,7 @@ fn parse_gpus() -> Result<Vec<Gpu>, DataError> {
                 fabric_gb_s: r.num("fabric_gb_s")?,
                 pcie_gb_s: r.num("pcie_gb_s")?,
                 tdp_w: r.opt_num("tdp_w")?,
-                interconnect: r.req("interconnect")?,
+                interconnect: if cfg!(feature = "datasheet") { r.req("interconnect")? } else { "" },
                 confidence: r.req("confidence")?,
                 source: source(&r)?,
                 date: r.req("date")?,
@@ -440,7 +441,27 @@ fn parse_providers() -> Result<Vec<Provider>, DataError> {
         .collect()
 }
 
+/// An offer's id as data/pipeline.py writes it: `provider[-tier][-via-aggregator]/gpu/count`,
+/// with `-k` after the k-th listing of the same (k ≥ 2, in file order). The page's build
+/// empties the column (build.rs) and derives it here; `seen` holds the ids so far, each
+/// without its `-k`.
+fn offer_id(r: &Row, seen: &mut Vec<&'static str>) -> Result<&'static str, DataError> {
+    let mut id = String::new();
+    for (sep, col) in [("", "provider"), ("-", "tier"), ("-via-", "via"), ("/", "gpu"), ("/", "count")] {
+        let v = r.get(col)?;
+        if !v.is_empty() {
+            id += sep;
+            id += v;
+        }
+    }
+    let base: &'static str = Box::leak(id.into_boxed_str());
+    let k = seen.iter().filter(|b| **b == base).count() + 1;
+    seen.push(base);
+    Ok(if k == 1 { base } else { Box::leak(format!("{base}-{k}").into_boxed_str()) })
+}
+
 fn parse_offers() -> Result<Vec<Offer>, DataError> {
+    let mut seen = Vec::new();
     rows("offers.csv", OFFERS_CSV)?
         .into_iter()
         .map(|r| {
@@ -448,8 +469,13 @@ fn parse_offers() -> Result<Vec<Offer>, DataError> {
             if count < 1.0 || count.fract() != 0.0 {
                 return Err(r.err("count", "must be a whole number >= 1".into()));
             }
+            let derived = offer_id(&r, &mut seen)?;
+            // With the column compiled in (the CLI's build), it must be what the rule derives.
+            if cfg!(feature = "provenance") && r.get("id")? != derived {
+                return Err(r.err("id", format!("is not {derived}, its provider, tier, aggregator, GPU and count")));
+            }
             Ok(Offer {
-                id: r.req("id")?,
+                id: derived,
                 provider: r.req("provider")?,
                 gpu: r.req("gpu")?,
                 count: count as u32,
