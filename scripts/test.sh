@@ -19,6 +19,7 @@ cargo fmt --all --check
 cargo clippy --workspace --exclude tunefit-app --all-targets -- -D warnings
 cargo clippy -p tunefit-app --target wasm32-unknown-unknown --all-targets -- -D warnings
 cargo clippy -p tunefit-app --target wasm32-unknown-unknown --no-default-features --bin tunefit-app -- -D warnings
+cargo clippy -p tunefit-app --target wasm32-unknown-unknown --features ru-only --bin tunefit-app-ru -- -D warnings
 
 tier "component tests (wasm-bindgen-test, headless Chromium)"
 cargo test -p tunefit-app --target wasm32-unknown-unknown

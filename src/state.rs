@@ -155,8 +155,9 @@ impl AppState {
                     pending.set_value(false);
                     let s = untrack(|| st.query.with(|q| url::encode(q, &st.prefs(), st.default_lang)));
                     url::replace_search(&s);
-                    // The English build has no Russian strings: the link, now saying Russian,
-                    // is loaded again and public/boot.js picks the Russian build.
+                    // The English build has no Russian strings, the Russian build no English
+                    // ones: the link, now saying the other language, is loaded again and
+                    // public/boot.js picks that language's build.
                     if untrack(|| st.lang.get()) != untrack(|| st.lang.get()).built() && url::russian_build_loads() {
                         url::reload();
                     }

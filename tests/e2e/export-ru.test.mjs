@@ -1,6 +1,6 @@
 // The Russian page's Copy-config panel (issue #5): the exporter is asked in the page's
 // language and its notes come back in Russian, with the CLI's codes and figures; switching the
-// page to English asks again and shows the CLI's English sentences.
+// page to English loads the English build, whose panel shows the CLI's English sentences.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -41,8 +41,12 @@ test('the Russian page shows the exporter\'s warnings in Russian, with their fig
     // The files are the CLI's, whatever the language.
     assert.equal(await page.getByTestId('export-file').textContent(), cli.files[0].content);
 
-    // English: the panel asks again and shows the CLI's own sentences.
-    await page.getByTestId('lang').selectOption('en');
+    // English: the Russian build has no English sentences, so the page loads again in the
+    // English build, and its panel shows the CLI's own sentences.
+    await Promise.all([page.waitForEvent('load'), page.getByTestId('lang').selectOption('en')]);
+    await page.waitForFunction(() => document.documentElement.lang === 'en' && !document.querySelector('#prerender'));
+    await page.getByTestId('total-device').waitFor();
+    await page.getByTestId('export').locator('summary').click();
     await page.waitForFunction((t) => document.querySelector('[data-testid=export-warnings] li')?.textContent === t, cli.warnings[0].message);
     assert.deepEqual((await items(page)).map((w) => w.text), cli.warnings.map((w) => w.message));
     assert.deepEqual(problems, []);

@@ -59,6 +59,9 @@ impl Lang {
     /// Russian is chosen (state.rs). A constant there, so no Russian text is linked.
     pub fn built(self) -> Lang {
         match self.core().built() {
+            // The page's Russian build (`ru-only`): Russian whatever is asked; choosing English
+            // reloads into the English build (state.rs).
+            tunefit_core::diag::Lang::Ru if cfg!(feature = "ru-only") => Lang::Ru,
             tunefit_core::diag::Lang::Ru => self,
             tunefit_core::diag::Lang::En => Lang::En,
         }

@@ -286,8 +286,12 @@ impl Lang {
     /// The language this build renders `self` in: itself with the `ru` feature, English
     /// without it (the page's first load), as a constant there, so that no Russian text is
     /// linked into that build.
+    /// The page's Russian build (`ru-only`) renders everything in Russian: it reloads into the
+    /// English build when English is chosen, so no English sentence is linked into it.
     pub fn built(self) -> Lang {
-        if cfg!(feature = "ru") {
+        if cfg!(feature = "ru-only") {
+            Lang::Ru
+        } else if cfg!(feature = "ru") {
             self
         } else {
             Lang::En
