@@ -7,7 +7,8 @@ checkpoint's mel bins and a byte-level tokenizer written here (every byte a toke
 special tokens after them). The dataset placeholder becomes eight random clips with
 transcripts. The script then runs as exported for two optimizer steps: the model and
 processor classes, the LoRA target names over the encoder's and the decoder's attentions,
-freeze's decoder blocks, gradient checkpointing with the first convolution's hook, the
+freeze's decoder blocks, non-reentrant gradient checkpointing and PEFT's hook on the first
+convolution (the estimate's assumption), the
 collator's features and label padding and `Seq2SeqTrainingArguments` are what is checked (a wrong keyword
 or module name raises).
 
@@ -109,6 +110,12 @@ def run(query, mels):
             # PEFT's names reach the encoder's blocks and the decoder's cross-attention alike.
             assert any(".encoder.layers." in n for n in adapted), adapted
             assert any(".encoder_attn." in n for n in adapted), adapted
+        # Under checkpointing PEFT hooks conv1 so that its output requires grad
+        # (`enable_input_require_grads`); the estimate counts what the frozen convolutions then
+        # keep (memory/speech.rs), and nothing without checkpointing.
+        conv1 = next(m for n, m in model.named_modules() if n.endswith("encoder.conv1"))
+        peft_ckpt = "ckpt=none" not in query and any(f"method={m}" in query for m in ("lora", "dora", "qlora"))
+        assert bool(conv1._forward_hooks) == peft_ckpt, (query, conv1._forward_hooks)
         trained = [n for n, p in model.named_parameters() if p.requires_grad]
         if "method=freeze" in query:
             assert trained and all(n.startswith("model.decoder.layers.1.") for n in trained), trained

@@ -11,7 +11,9 @@ collects every tensor autograd saves, storages deduplicated by identity, paramet
 (as probe.py and vision_probe.py do); dropout keeps a 1-byte mask, as on a GPU. Trainings: every parameter (`full`; the encoder's
 sinusoidal positions stay frozen, as `WhisperEncoder.__init__` sets them) and PEFT LoRA r 32
 on q_proj and v_proj, without dropout and with PEFT's Whisper example's 0.05 (its fp32
-adapters cast their input: each adapted linear keeps an fp32 copy).
+adapters cast their input: each adapted linear keeps an fp32 copy); and whisper-small's fp32
+weights under bf16 autocast (`bf16-mixed`: the Trainer's bf16=True over an fp32 load), full and
+LoRA on every attention linear.
 
 Usage:  .venv/bin/python whisper_probe.py --out data/calibration/whisper-saved.json   (~5 min)
 """
@@ -72,9 +74,14 @@ def saved_bytes(width, labels, training, clips):
     torch.manual_seed(0)
     cfg = transformers.WhisperConfig(**WIDTHS[width])
     cfg._attn_implementation = "sdpa"
-    model = transformers.WhisperForConditionalGeneration._from_config(cfg, dtype=DT).train()
+    # `*-mixed`: fp32 weights under bf16 autocast (the Trainer's bf16=True over an fp32 load).
+    mixed = training.endswith("-mixed")
+    training = training.removesuffix("-mixed")
+    model = transformers.WhisperForConditionalGeneration._from_config(
+        cfg, dtype=torch.float32 if mixed else DT).train()
     if training.startswith("lora"):
-        lcfg = peft.LoraConfig(r=32, lora_alpha=64, target_modules=["q_proj", "v_proj"],
+        targets = ["q_proj", "k_proj", "v_proj", "out_proj"] if training == "lora-attn" else ["q_proj", "v_proj"]
+        lcfg = peft.LoraConfig(r=32, lora_alpha=64, target_modules=targets,
                                lora_dropout=0.05 if training == "lora-dropout" else 0.0)
         model = peft.get_peft_model(model, lcfg)
     params = {p.untyped_storage()._cdata for p in model.parameters()}
@@ -87,9 +94,10 @@ def saved_bytes(width, labels, training, clips):
                 seen[st._cdata] = st.nbytes()
         return t
 
-    feats = torch.randn(clips, cfg.num_mel_bins, 3000, dtype=DT)
+    feats = torch.randn(clips, cfg.num_mel_bins, 3000, dtype=torch.float32 if mixed else DT)
     ids = torch.randint(0, cfg.vocab_size, (clips, labels))
-    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t), \
+            torch.autocast("cpu", dtype=torch.bfloat16, enabled=mixed):
         out = model(input_features=feats, labels=ids)
     del out
     return sum(seen.values())
@@ -99,6 +107,8 @@ QUERY = {
     "full": "method=full",
     "lora": "method=lora&targets=q,v&rank=32&lora_dropout=0",
     "lora-dropout": "method=lora&targets=q,v&rank=32&lora_dropout=0.05",
+    "full-mixed": "method=full",
+    "lora-attn-mixed": "method=lora&targets=q,k,v,o&rank=32&lora_dropout=0",
 }
 
 
@@ -116,9 +126,16 @@ def main():
     records = []
     for width in WIDTHS:
         for training in QUERY:
-            # large-v3-turbo at two clips would hold ~9 GB on the CPU: one clip.
-            for labels, clips in ((64, 1), (128, 1), (64, 2))[: 3 if width == "whisper-small" else 2]:
-                query = (f"framework=hf&model={width}&{QUERY[training]}&precision=bf16-true&batch={clips}"
+            # large-v3-turbo at two clips would hold ~9 GB on the CPU: one clip; under autocast
+            # whisper-small only, at one clip and 64 labels.
+            grid = ((64, 1), (128, 1), (64, 2))[: 3 if width == "whisper-small" else 2]
+            if training.endswith("-mixed"):
+                if width != "whisper-small":
+                    continue
+                grid = grid[:1]
+            for labels, clips in grid:
+                precision = "bf16-mixed" if training.endswith("-mixed") else "bf16-true"
+                query = (f"framework=hf&model={width}&{QUERY[training]}&precision={precision}&batch={clips}"
                          f"&seq={labels}&ckpt=none&attn=sdpa")
                 one = subprocess.run([sys.executable, __file__, "--one", width, str(labels), training, str(clips)],
                                      check=True, capture_output=True, text=True).stdout.split()[-1]

@@ -117,8 +117,9 @@ fn candidates(s: &Settings, vram: u64) -> Vec<(String, Query, Gives)> {
     if q.gathers_state_dict_on_device() {
         push("state_dict=host".into(), Gives::HostStateDict);
     }
-    // Only the fp32-upcast path keeps full logits that a chunked loss would split.
-    if crate::memory::logits_impl(&r) == crate::framework::LogitsImpl::Fp32Upcast {
+    // Only the fp32-upcast path keeps full logits that a chunked loss would split (Whisper's
+    // own loss has no chunked form).
+    if crate::memory::logits_impl(&r) == crate::framework::LogitsImpl::Fp32Upcast && s.arch.layout.speech.is_none() {
         push("loss=chunked".into(), Gives::ChunkedLoss);
     }
     if r.ckpt != Checkpointing::Full {

@@ -69,7 +69,7 @@ fn the_fine_tuning_events_batch_sizes_fit() {
     // autocast) and AdamW, on transformers of late 2022 (eager attention). Label length is not
     // stated: 128 tokens assumed (the collator pads to the batch's longest). Each is an upper
     // bound, and a table of the largest batch that ran: the device peak stays under the GPU's
-    // memory and above half of it.
+    // memory and above 70% of it (a table of what fits lists about the largest that does).
     for (case, gpu_gib) in [
         ("model=whisper-small&batch=16&gpu=v100-16gb", 16.0),
         ("model=whisper-medium&batch=2&gpu=v100-16gb", 16.0),
@@ -80,7 +80,7 @@ fn the_fine_tuning_events_batch_sizes_fit() {
         let r = evaluate(&q(&s)).unwrap();
         let device = r.memory.device as f64 / (1u64 << 30) as f64;
         println!("{device:6.2} GiB of {gpu_gib}  {s}");
-        assert!(device <= gpu_gib && device > gpu_gib / 2.0, "{s}: {device:.2} GiB");
+        assert!(device <= gpu_gib && device > 0.7 * gpu_gib, "{s}: {device:.2} GiB");
     }
 }
 
@@ -91,14 +91,16 @@ fn eager_attention_over_the_clips_is_the_encoders_backward() {
     ))
     .unwrap();
     assert_eq!(r.memory.peak_phase.as_deref(), Some("backward of the audio encoder"));
-    // Each clip adds the eager softmax over 12 heads × 1500² positions in the rebuilt block
-    // (fp32 and its 16-bit cast) and its gradients (16-bit, fp32 cast, fp32): 16 B a score.
+    // Each clip adds the eager softmax over 12 heads × 1500² positions at the softmax's
+    // backward in the rebuilt block: the fp32 probabilities, their fp32 gradient and the
+    // softmax's fp32 result (the 16-bit cast and gradient freed by then): 12 B a score.
     let b17 =
         evaluate(&q("model=whisper-small&batch=17&seq=128&method=full&precision=fp16-mixed&ckpt=full&attn=eager"))
             .unwrap();
     let per_clip = (b17.memory.allocated - r.memory.allocated) as f64;
-    let scores = 12.0 * 1500.0 * 1500.0 * 16.0;
-    assert!(per_clip > scores && per_clip < scores * 1.3, "{per_clip}");
+    let scores = 12.0 * 1500.0 * 1500.0 * 12.0;
+    // Beside them the clip's other tensors (its labels' logits, the blocks' inputs): at most half as much.
+    assert!(per_clip > scores && per_clip < scores * 1.5, "{per_clip}");
 }
 
 #[test]
@@ -127,4 +129,29 @@ fn what_no_whisper_trainer_runs_is_refused_by_key() {
     ] {
         evaluate(&q(ok)).unwrap_or_else(|e| panic!("{ok}: {e}"));
     }
+}
+
+#[test]
+fn model_flops_per_clip_are_the_encoders_and_the_decoders_counted_by_hand() {
+    // whisper-small in full at 64 labels, forward FLOPs of one clip (2 a multiply-add):
+    let (d, positions, labels) = (768.0f64, 1500.0, 64.0);
+    let encoder_linears = 12.0 * (4.0 * d * d + 3.0 * d + 2.0 * d * 3072.0 + 3072.0 + d);
+    let cross_kv = 12.0 * 2.0 * d * d;
+    let convs = 2.0 * 3.0 * d * (3000.0 * 80.0 + positions * d);
+    let encoder = 2.0 * (encoder_linears + cross_kv) * positions + convs + 4.0 * d * positions * positions * 12.0;
+    // The decoder's 153,580,800 parameters on every label, less its cross k/v (run on the
+    // positions above), its self-attention (the non-causal count) and each label's
+    // cross-attention over the positions.
+    let decoder = 2.0 * (153_580_800.0 - cross_kv) * labels
+        + 4.0 * 12.0 * d * labels * labels
+        + 4.0 * d * positions * 12.0 * labels;
+    // A full fine-tune's backward is twice its forward.
+    let want = 3.0 * (encoder + decoder);
+    let r = evaluate(&q("model=whisper-small&method=full&seq=64&batch=1&gpu=a100-80gb")).unwrap();
+    let got = r.time.as_ref().unwrap().model_flops_per_token * labels;
+    assert!((got / want - 1.0).abs() < 0.005, "{got:e} vs {want:e}");
+    // The encoder is most of a clip's work at 64 labels: twice the labels is far from twice it.
+    let r = evaluate(&q("model=whisper-small&method=full&seq=128&batch=1&gpu=a100-80gb")).unwrap();
+    let per_clip_128 = r.time.as_ref().unwrap().model_flops_per_token * 128.0;
+    assert!(per_clip_128 < 1.3 * got, "{per_clip_128:e} vs {got:e}");
 }

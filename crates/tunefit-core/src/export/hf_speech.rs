@@ -2,14 +2,13 @@
 //! fine-tune-whisper.md@17e0c1d1, PEFT's int8 Whisper example): `WhisperForConditionalGeneration`,
 //! its processor (log-mel features of 30 s clips, the tokenizer for the labels), a collator that
 //! pads the labels with -100, `Seq2SeqTrainer`. PEFT's module names match the encoder's and the
-//! decoder's attentions and MLPs alike (q_proj … out_proj, fc1, fc2). Under checkpointing with
-//! adapters the first convolution's output is made to require grad, as PEFT's example does
-//! (the frozen convolutions give the checkpointed blocks no input that needs a gradient).
+//! decoder's attentions and MLPs alike (q_proj … out_proj, fc1, fc2). Checkpointing is
+//! non-reentrant.
 //! Only transformers' Trainer and Unsloth train Whisper; the estimate refuses the others.
 
 use super::context::Ctx;
 use super::emit::{fmt_float, json_str, line, origin, py_bool, py_list};
-use super::hf::{load_dtype, prepare, trainer_files, training_args};
+use super::hf::{load_dtype, trainer_files, training_args};
 use super::trainer::trainer_warnings;
 use super::ExportFile;
 use crate::query::{AdapterDtype, Attention, Method, Quant};
@@ -60,6 +59,9 @@ pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
         "trainer = Seq2SeqTrainer(model=model, args=args, train_dataset=train_dataset, data_collator=collate)",
     );
     line(&mut py, "trainer.train()");
+    if q.precision == crate::query::Precision::Fp16True {
+        ctx.warn(super::Note::Fp16True);
+    }
     trainer_files(ctx, py)
 }
 
@@ -96,12 +98,21 @@ fn load(ctx: &Ctx, py: &mut String) {
     );
     line(py, "processor = WhisperProcessor.from_pretrained(MODEL_ID)");
     line(py, "model.generation_config.forced_decoder_ids = None");
-    prepare(ctx, py);
-    if ctx.ckpt_on() && q.method.is_peft() {
+    // PEFT makes the input embeddings' output require grad under checkpointing
+    // (`prepare_model_for_kbit_training`, and PeftModel for an unquantized model:
+    // `enable_input_require_grads`), which in transformers 5 hooks the encoder's conv1 too; the
+    // estimate counts what the frozen convolutions then keep (memory/speech.rs).
+    if q.method == Method::Qlora {
         line(
             py,
-            "model.model.encoder.conv1.register_forward_hook(lambda module, inputs, output: output.requires_grad_(True))",
+            &format!(
+                "model = prepare_model_for_kbit_training(model, use_gradient_checkpointing={})",
+                py_bool(ctx.ckpt_on())
+            ),
         );
+    }
+    if ctx.ckpt_on() {
+        line(py, "model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={\"use_reentrant\": False})");
     }
 }
 
@@ -138,7 +149,9 @@ fn adapt(ctx: &mut Ctx, py: &mut String) {
                 &format!("for block in model.model.decoder.layers[-{n}:]:\n    for p in block.parameters():\n        p.requires_grad_(True)"),
             );
         }
+        // Everything trains: no code.
+        Method::Full => {}
         // Refused by the estimate (memory/checks.rs) before an export is written.
-        Method::Adapter | Method::Prefix | Method::Prompt | Method::Full => {}
+        Method::Adapter | Method::Prefix | Method::Prompt => {}
     }
 }

@@ -35,6 +35,14 @@ pub(super) fn check(q: &Query, a: &Architecture) -> Result<(), Error> {
         if !matches!(q.framework, Framework::Hf | Framework::Unsloth) {
             return refuse("framework", q.framework.as_str().to_string());
         }
+        // Whisper's forward computes its own CrossEntropyLoss, which no kernel library patches,
+        // and its collator pads clips and labels: no packing.
+        if let Some(l) = q.loss.filter(|l| *l != crate::query::Loss::Standard) {
+            return refuse("loss", l.to_string());
+        }
+        if q.packing == Some(true) {
+            return refuse("packing", "1".into());
+        }
         for (key, v) in [("tp", q.tp), ("pp", q.pp), ("cp", q.cp)] {
             if v > 1 {
                 return refuse(key, v.to_string());

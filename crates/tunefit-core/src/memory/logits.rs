@@ -101,8 +101,11 @@ pub(super) fn loss_path(r: &Run, head_trains: bool) -> LossPath {
     // Whisper's loss is `CrossEntropyLoss` on the head's output as it comes
     // (modeling_whisper.py `WhisperForConditionalGeneration.forward`): no `.float()`, so a
     // 16-bit model's log-softmax stays 16-bit; under autocast it runs in fp32 as the upcast.
+    // No framework replaces it (Liger and Unsloth patch causal LMs' losses, not Whisper's), and
+    // `loss` other than standard is refused for Whisper (checks.rs).
     let logits_impl = match logits_impl(&res) {
-        LogitsImpl::Fp32Upcast if a.layout.speech.is_some() && !r.autocast && act_bytes < 4.0 => LogitsImpl::ModelDtype,
+        _ if a.layout.speech.is_some() && !r.autocast && act_bytes < 4.0 => LogitsImpl::ModelDtype,
+        _ if a.layout.speech.is_some() => LogitsImpl::Fp32Upcast,
         x => x,
     };
     let loss_saved = if a.encoder_only {

@@ -105,7 +105,8 @@ pub(super) fn states(r: &Run, warn: &mut Vec<Warning>) -> Result<States, Error> 
     // Quantized linears are dequantized by their own kernel instead.
     let matmul_params = {
         let m = a.modules();
-        let lin = a.block_linear_params() as f64 + speech_linears(a);
+        // (Whisper's encoder's copies are its pass's: memory/speech.rs.)
+        let lin = a.block_linear_params() as f64;
         let head = if a.encoder_only { 0.0 } else { (a.vocab * a.hidden) as f64 };
         let quantized = if q.method == Method::Qlora { lin + head_params } else { 0.0 };
         // MXFP4 experts are dequantized by their own kernel, never cast by autocast.
@@ -178,8 +179,8 @@ pub(super) fn states(r: &Run, warn: &mut Vec<Warning>) -> Result<States, Error> 
     })
 }
 
-/// Whisper's encoder's block linears: quantized by an 8-bit or 4-bit load and cast by autocast
-/// like the decoder's (its convolutions are not `nn.Linear`s).
+/// Whisper's encoder's block linears: quantized by an 8-bit or 4-bit load like the decoder's
+/// (its convolutions are not `nn.Linear`s).
 fn speech_linears(a: &crate::arch::Architecture) -> f64 {
     a.layout.speech.map_or(0.0, |sp| sp.linear_params(a.hidden, a.ffn) as f64)
 }

@@ -112,13 +112,14 @@ impl TowerFlops {
         let convs = 3.0 * h * (sp.frames as f64 * sp.mels as f64 + positions * h);
         let linear = sp.linear_params(arch.hidden, arch.ffn) as f64;
         let cross_kv = 2.0 * h * h * decoder;
-        let trains = q.method != Method::Freeze;
         let rank = q.rank as f64;
         let lora = |t: M| if q.method.is_lora() && q.targets.contains(t) { rank } else { 0.0 };
         let encoder_lora = encoder
             * ([M::Q, M::K, M::V, M::O].iter().map(|t| lora(*t) * 2.0 * h).sum::<f64>()
                 + (lora(M::Up) + lora(M::Down)) * (h + f));
         let cross_lora = decoder * (lora(M::K) + lora(M::V)) * 2.0 * h;
+        // The encoder trains in full, or through adapters its linears carry (memory/speech.rs).
+        let trains = q.method == Method::Full || encoder_lora > 0.0;
         TowerFlops {
             fwd: per_token * 2.0 * (convs + (linear + cross_kv) * positions) - 2.0 * cross_kv,
             attn: per_token * 4.0 * h * positions * positions * encoder + 4.0 * h * positions * decoder,
