@@ -246,6 +246,15 @@ test('language and theme switch, and persist in the link', async () => {
   await page.locator('#prerender').waitFor({ state: 'detached' });
   assert.equal(await page.locator('#mem-title').textContent(), 'Память на GPU');
   assert.equal(await page.locator('html').getAttribute('data-theme'), 'dark');
+  // And back: the Russian build has no English strings either, so English loads the English
+  // build again, the theme kept.
+  fetched.length = 0;
+  await page.getByTestId('lang').selectOption('en');
+  await page.locator('#mem-title', { hasText: 'Per-GPU memory' }).waitFor();
+  assert.ok(fetched.some((f) => /^tunefit-app-[0-9a-f]{8,16}_bg\.wasm$/.test(f)), fetched.join(' '));
+  assert.equal(await page.locator('html').getAttribute('lang'), 'en');
+  assert.doesNotMatch(page.url(), /lang=ru/);
+  assert.equal(await page.locator('html').getAttribute('data-theme'), 'dark');
   assert.deepEqual(page.problems, []);
 });
 
