@@ -8,7 +8,8 @@ decoder blocks of 1280, 20 heads, 5120, 128 mel bins) with random bf16 weights o
 download). One training forward runs over `clips` 30-second clips (3000 mel frames, 1500 encoder
 positions) and `labels` decoder tokens, with SDPA; `torch.autograd.graph.saved_tensors_hooks`
 collects every tensor autograd saves, storages deduplicated by identity, parameters left out
-(as probe.py and vision_probe.py do); dropout keeps a 1-byte mask, as on a GPU. Trainings: every parameter (`full`; the encoder's
+(as probe.py and vision_probe.py do); dropout keeps a 1-byte mask, as on a GPU; the loss's
+log-softmax runs in fp32, as under the Trainer's autocast. Trainings: every parameter (`full`; the encoder's
 sinusoidal positions stay frozen, as `WhisperEncoder.__init__` sets them) and PEFT LoRA r 32
 on q_proj and v_proj, without dropout and with PEFT's Whisper example's 0.05 (its fp32
 adapters cast their input: each adapted linear keeps an fp32 copy); and whisper-small's fp32
@@ -96,10 +97,15 @@ def saved_bytes(width, labels, training, clips):
 
     feats = torch.randn(clips, cfg.num_mel_bins, 3000, dtype=torch.float32 if mixed else DT)
     ids = torch.randint(0, cfg.vocab_size, (clips, labels))
+    # The loss as a 16-bit Trainer run computes it: accelerate wraps the forward in autocast
+    # (its bf16/fp16 flag), where log_softmax runs in fp32 (autocast's fp32 list), so the saved
+    # log-probabilities are fp32 whatever the weights; the logits themselves stay 16-bit.
+    start = torch.full((clips, 1), cfg.decoder_start_token_id)
     with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t), \
             torch.autocast("cpu", dtype=torch.bfloat16, enabled=mixed):
-        out = model(input_features=feats, labels=ids)
-    del out
+        out = model(input_features=feats, decoder_input_ids=torch.cat([start, ids[:, :-1]], dim=1))
+        loss = torch.nn.functional.cross_entropy(out.logits.float().view(-1, cfg.vocab_size), ids.view(-1))
+    del out, loss
     return sum(seen.values())
 
 

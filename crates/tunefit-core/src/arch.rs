@@ -110,6 +110,10 @@ pub struct Layout {
     /// An image encoder's input (ViT, CLIP's and SigLIP's vision models): its sequence is the
     /// image's patches, so `image_res` decides it; `None` for a model that reads tokens.
     pub image: Option<&'static ImageInput>,
+    /// The model's own forward computes its loss, `CrossEntropyLoss` on the head's output as
+    /// it comes, with no `.float()` (Qwen v1's remote code `QWenLMHeadModel.forward`, Whisper):
+    /// a 16-bit model without autocast keeps 16-bit log-probabilities (memory/logits.rs).
+    pub own_loss: bool,
     /// An encoder-decoder speech model's audio encoder (Whisper): the architecture's blocks
     /// are the decoder's, each with a cross-attention over the encoder's frames; `None` for a
     /// model without one.
@@ -585,6 +589,7 @@ impl Layout {
         shared_gate: false,
         linear_attn: LinearAttn { layers: 0, key_heads: 0, key_dim: 0, value_heads: 0, value_dim: 0, conv: 0 },
         image: None,
+        own_loss: false,
         speech: None,
     };
 }

@@ -99,6 +99,13 @@ const fn qk_norm(mut a: Architecture, full: bool) -> Architecture {
     a.layout.qk_norm_full = full;
     a
 }
+/// Qwen v1's remote code (Qwen/Qwen-7B `modeling_qwen.py`, vendored at alibaba/MNN@4b3d1f81
+/// transformers/llm/export/llm_models/Qwen-7B-Chat/modeling_qwen.py): `QWenLMHeadModel.forward`
+/// takes `CrossEntropyLoss` of `lm_logits[..., :-1, :].contiguous()` in the head's dtype.
+const fn own_loss(mut a: Architecture) -> Architecture {
+    a.layout.own_loss = true;
+    a
+}
 /// A multimodal checkpoint's frozen vision tower and projector.
 const fn vision(mut a: Architecture, params: u64) -> Architecture {
     a.layout.vision_params = params;
@@ -356,6 +363,7 @@ const fn whisper(decoder: u64, hidden: u64, heads: u64, vocab: u64, speech: &'st
     a.quirks =
         Quirks { act_extra_saves: 0, fused_qkv: false, softcap: false, norm_fp32_scale: false, softmax_fp32: false };
     a.layout.speech = Some(speech);
+    a.layout.own_loss = true;
     a
 }
 const WHISPER_SMALL: SpeechEncoder = SpeechEncoder { layers: 12, mels: 80, frames: 3000 };
@@ -621,7 +629,7 @@ static PRESETS: [Preset; N_PRESETS] = [
         "Qwen",
         7_721_324_544,
         "Qwen/Qwen-7B",
-        with_qkv_bias(llama(32, 4096, 32, 32, 128, 11008, 151936, false))
+        own_loss(with_qkv_bias(llama(32, 4096, 32, 32, 128, 11008, 151936, false)))
     ),
     // Llama 4 (Llama4ForConditionalGeneration: the text model plus a frozen vision tower).
     p!(

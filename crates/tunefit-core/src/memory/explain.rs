@@ -104,7 +104,7 @@ fn why_large(run: &Run, m: &MemoryBreakdown, term: &str, saving: f64, tower: f64
             Some(Phrase::WhyFp32Weights { precision: q.precision, params: run.p_total })
         }
         "logits" if share(m.logits) => {
-            let how = super::logits::logits_impl(r);
+            let how = super::logits::run_impl(run);
             Some(Phrase::WhyLogits {
                 vocab: run.a.vocab,
                 tokens: run.tokens.round() as u64,

@@ -66,6 +66,28 @@ impl LossProgram {
     /// `_log_softmax_backward_data`'s fp32 result, then the first two go and `.float()`'s
     /// backward casts the result to the head's dtype, the gradient the head consumes.
     /// `extra`: what a logit soft-cap keeps beside the log-probs (its tanh output).
+    /// A model's own `CrossEntropyLoss` on its 16-bit head output (`Layout::own_loss`), tensor by
+    /// tensor: forward, the logits, Qwen v1's `lm_logits[..., :-1, :].contiguous()` copy
+    /// (`shift`; freed as the loss returns), the 16-bit log-probs `log_softmax` saves, the
+    /// logits gone with the model's output before backward. Backward: `nll_loss_backward`'s
+    /// gradient and `_log_softmax_backward_data`'s result, then the first two go; after a shift
+    /// the slice's backward writes the result into a zero-filled gradient of the whole logits,
+    /// the one the head consumes. Three V-wide 16-bit tensors at most.
+    fn own(tv: f64, e: f64, shift: bool) -> LossProgram {
+        use LossEvent::{Alloc, Free};
+        if shift {
+            LossProgram {
+                forward: vec![Alloc(tv * e), Alloc(tv * e), Alloc(tv * e), Free(1), Free(0)],
+                backward: vec![Alloc(tv * e), Alloc(tv * e), Free(3), Free(2), Alloc(tv * e), Free(4)],
+            }
+        } else {
+            LossProgram {
+                forward: vec![Alloc(tv * e), Alloc(tv * e), Free(0)],
+                backward: vec![Alloc(tv * e), Alloc(tv * e), Free(2), Free(1)],
+            }
+        }
+    }
+
     fn upcast(tv: f64, act_bytes: f64, extra: f64) -> LossProgram {
         use LossEvent::{Alloc, Free};
         if act_bytes >= 4.0 {
@@ -93,21 +115,49 @@ pub fn logits_impl(res: &crate::framework::Resolved) -> LogitsImpl {
     }
 }
 
+/// A model computing its own loss in 16 bits: no autocast upcasts its log-softmax. A 16-bit
+/// run of the Trainer (or of Unsloth's) sets its bf16/fp16 flag, and accelerate then wraps the
+/// model's forward, the loss inside it, in autocast (accelerator.py `prepare_model`:
+/// `get_mixed_precision_context_manager` around `model.forward`), where `log_softmax` runs in
+/// fp32; DeepSpeed's 16-bit engine runs none (`native_amp` is off under it).
+fn own_16bit(r: &Run) -> bool {
+    r.a.layout.own_loss
+        && !r.autocast
+        && r.act_bytes < 4.0
+        && (r.sixteen_bit_engine || !r.q.framework.uses_transformers())
+}
+
+/// How this run's loss runs: the framework's (`logits_impl`), or the model's own.
+pub(super) fn run_impl(r: &Run) -> LogitsImpl {
+    // A model computing its own loss (`Layout::own_loss`: Qwen v1's remote code, Whisper's
+    // `WhisperForConditionalGeneration.forward`) takes `CrossEntropyLoss` of the head's output
+    // as it comes: no `.float()`, so a 16-bit model's log-softmax stays 16-bit, three 16-bit
+    // V-wide tensors at most (`LossProgram::own`); under autocast log-softmax runs in fp32, as
+    // the upcast path counts.
+    // Whisper's loss no framework replaces (Liger and Unsloth patch causal LMs' losses), and
+    // its `loss` other than standard is refused (checks.rs); Qwen v1's follows the `loss` key.
+    match logits_impl(&r.res) {
+        LogitsImpl::Fp32Upcast | LogitsImpl::ModelDtype if own_16bit(r) => LogitsImpl::ModelDtype,
+        _ if r.a.layout.speech.is_some() && own_16bit(r) => LogitsImpl::ModelDtype,
+        _ if r.a.layout.speech.is_some() => LogitsImpl::Fp32Upcast,
+        x => x,
+    }
+}
+
 pub(super) fn loss_path(r: &Run, head_trains: bool) -> LossPath {
     let (q, a, res, tp) = (r.q, &r.a, r.res, r.tp);
     let (tokens, act_bytes, true16) = (r.tokens, r.act_bytes, r.true16);
     let h = a.hidden as f64;
     let v = a.vocab as f64 / tp;
-    // Whisper's loss is `CrossEntropyLoss` on the head's output as it comes
-    // (modeling_whisper.py `WhisperForConditionalGeneration.forward`): no `.float()`, so a
-    // 16-bit model's log-softmax stays 16-bit; under autocast it runs in fp32 as the upcast.
-    // No framework replaces it (Liger and Unsloth patch causal LMs' losses, not Whisper's), and
-    // `loss` other than standard is refused for Whisper (checks.rs).
-    let logits_impl = match logits_impl(&res) {
-        _ if a.layout.speech.is_some() && !r.autocast && act_bytes < 4.0 => LogitsImpl::ModelDtype,
-        _ if a.layout.speech.is_some() => LogitsImpl::Fp32Upcast,
-        x => x,
-    };
+    let logits_impl = run_impl(r);
+    if own_16bit(r) && logits_impl == LogitsImpl::ModelDtype && !a.encoder_only {
+        let tv = tokens * v;
+        return LossPath {
+            loss_saved: tv * act_bytes,
+            logits: 3.0 * tv * act_bytes,
+            program: LossProgram::own(tv, act_bytes, a.layout.speech.is_none()),
+        };
+    }
     let loss_saved = if a.encoder_only {
         0.0
     } else {
@@ -220,6 +270,17 @@ mod tests {
         // fp32: no copy, and the log-softmax result is the head's gradient.
         let (f, b, rest) = walk(&LossProgram::upcast(1.0, 4.0, 0.0));
         assert_eq!((f, b, rest), (8.0, 12.0, 4.0));
+    }
+
+    #[test]
+    fn a_models_own_16bit_loss_holds_three_vocabulary_wide_tensors_at_most() {
+        // Qwen v1: logits, their shifted copy and the log-probs; then the log-probs, their
+        // gradient and the result; the logits' whole gradient stays for the head.
+        let (f, b, rest) = walk(&LossProgram::own(1.0, 2.0, true));
+        assert_eq!((f, b, rest), (6.0, 6.0, 2.0));
+        // Whisper: no shift, the log-softmax's result is the head's gradient.
+        let (f, b, rest) = walk(&LossProgram::own(1.0, 2.0, false));
+        assert_eq!((f, b, rest), (4.0, 6.0, 2.0));
     }
 
     #[test]
