@@ -12,9 +12,6 @@ Usage: tools/calibrate/.venv/bin/python tools/calibrate/image_export_check.py
 (needs target/release/tunefit: cargo build --release -p tunefit-cli)
 """
 
-import pathlib
-import re
-import subprocess
 import sys
 import tempfile
 
@@ -34,8 +31,8 @@ from transformers import (
     ViTImageProcessor,
 )
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-CLI = ROOT / "target" / "release" / "tunefit"
+sys.path.insert(0, __file__.rsplit("/", 1)[0])
+from exported import CLI, run_two_steps  # noqa: E402
 
 
 def tiny(kind, side, patch):
@@ -65,29 +62,16 @@ CASES = [
 
 
 def run(query, kind, side, patch):
-    script = subprocess.run([str(CLI), "export", "--framework", "hf", query], check=True, capture_output=True, text=True).stdout
-    py = script.split("==> train.py (python) <==\n", 1)[1].split("\n==> ", 1)[0]
     with tempfile.TemporaryDirectory() as d:
         model, processor = tiny(kind, side, patch)
         model.save_pretrained(d)
         processor.save_pretrained(d)
-        py = re.sub(r'MODEL_ID = ".*"', f"MODEL_ID = {d!r}", py)
-        data = (
-            "import numpy as np\n"
-            "train_dataset = [{'image': Image.fromarray(np.random.randint(0, 255, (300, 280, 3), dtype=np.uint8)), 'label': i % 3} for i in range(8)]"
-        )
-        py = re.sub(r"train_dataset = \.\.\..*", data, py)
-        py = py.replace("report_to=\"none\",", "report_to=\"none\", max_steps=2, use_cpu=True,")
-        py = py.replace("output_dir=\"out\"", f"output_dir={d + '/out'!r}")
-        py = "from PIL import Image\n" + py
-        env = {"__name__": "__main__"}
-        exec(compile(py, f"train.py for {query}", "exec"), env)
-        trainer = env["trainer"]
-        assert trainer.state.global_step == 2, trainer.state.global_step
+        data = ("train_dataset = [{'image': Image.fromarray(np.random.randint(0, 255, (300, 280, 3), dtype=np.uint8)), "
+                "'label': i % 3} for i in range(8)]")
+        env = run_two_steps(query, d, data, "import numpy as np\nfrom PIL import Image")
         # Adapters only on the encoder's blocks (SigLIP's unused pooling head has none).
         adapted = [n for n, _ in env["model"].named_modules() if n.endswith("lora_A")]
         assert not any(".head." in n for n in adapted), adapted
-        print(f"ok: {query}: {trainer.state.global_step} steps, loss {trainer.state.log_history[-1].get('train_loss')}")
 
 
 if __name__ == "__main__":

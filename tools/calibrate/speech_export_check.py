@@ -18,13 +18,12 @@ Usage: tools/calibrate/.venv/bin/python tools/calibrate/speech_export_check.py
 
 import json
 import pathlib
-import re
-import subprocess
 import sys
 import tempfile
 
 import numpy as np
 import torch
+from transformers.convert_slow_tokenizer import bytes_to_unicode  # GPT-2's byte alphabet
 from transformers import (
     WhisperConfig,
     WhisperFeatureExtractor,
@@ -33,21 +32,8 @@ from transformers import (
     WhisperTokenizer,
 )
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-CLI = ROOT / "target" / "release" / "tunefit"
-
-
-def bytes_to_unicode():
-    """GPT-2's byte-to-character table (the byte-level BPE's alphabet)."""
-    bs = list(range(ord("!"), ord("~") + 1)) + list(range(ord("\xa1"), ord("\xac") + 1)) + list(range(ord("\xae"), ord("\xff") + 1))
-    cs = bs[:]
-    n = 0
-    for b in range(256):
-        if b not in bs:
-            bs.append(b)
-            cs.append(256 + n)
-            n += 1
-    return dict(zip(bs, map(chr, cs)))
+sys.path.insert(0, __file__.rsplit("/", 1)[0])
+from exported import CLI, run_two_steps  # noqa: E402
 
 
 SPECIALS = ["<|endoftext|>", "<|startoftranscript|>", "<|en|>", "<|translate|>", "<|transcribe|>",
@@ -87,23 +73,13 @@ CASES = [
 
 
 def run(query, mels):
-    script = subprocess.run([str(CLI), "export", "--framework", "hf", query], check=True, capture_output=True, text=True).stdout
-    py = script.split("==> train.py (python) <==\n", 1)[1].split("\n==> ", 1)[0]
     with tempfile.TemporaryDirectory() as d:
         tiny(d, mels)
-        py = re.sub(r'MODEL_ID = ".*"', f"MODEL_ID = {d!r}", py)
         data = (
             "train_dataset = [{'audio': {'array': np.random.randn(16000 * (1 + i % 3)).astype(np.float32), "
             "'sampling_rate': 16000}, 'sentence': 'clip number %d' % i} for i in range(8)]"
         )
-        py = re.sub(r"train_dataset = \.\.\..*", data, py)
-        py = py.replace("report_to=\"none\",", "report_to=\"none\", max_steps=2, use_cpu=True,")
-        py = py.replace("output_dir=\"out\"", f"output_dir={d + '/out'!r}")
-        py = "import numpy as np\n" + py
-        env = {"__name__": "__main__"}
-        exec(compile(py, f"train.py for {query}", "exec"), env)
-        trainer = env["trainer"]
-        assert trainer.state.global_step == 2, trainer.state.global_step
+        env = run_two_steps(query, d, data, "import numpy as np")
         model = env["model"]
         adapted = [n for n, _ in model.named_modules() if n.endswith("lora_A")]
         if "method=lora" in query or "method=dora" in query:
@@ -119,7 +95,6 @@ def run(query, mels):
         trained = [n for n, p in model.named_parameters() if p.requires_grad]
         if "method=freeze" in query:
             assert trained and all(n.startswith("model.decoder.layers.1.") for n in trained), trained
-        print(f"ok: {query}: {trainer.state.global_step} steps, loss {trainer.state.log_history[-1].get('train_loss')}")
 
 
 if __name__ == "__main__":

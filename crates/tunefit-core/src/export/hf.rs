@@ -120,6 +120,60 @@ fn load_model(ctx: &Ctx, py: &mut String) {
     }
 }
 
+/// An encoder model's load (an image classifier, Whisper): `model = {class}.from_pretrained(...)`
+/// in the estimate's dtype and attention kernel, `extra` keyword arguments first, under QLoRA
+/// a bitsandbytes config whose `llm_int8_skip_modules` keeps `skip` in 16 bits.
+pub(super) fn load_encoder(ctx: &Ctx, py: &mut String, class: &str, extra: &[&str], skip: &[&str]) {
+    let q = &ctx.q;
+    let attn = match ctx.res.attn {
+        Attention::Flash => "flash_attention_2",
+        Attention::Sdpa => "sdpa",
+        Attention::Eager => "eager",
+    };
+    let mut args: Vec<String> = extra.iter().map(|a| a.to_string()).collect();
+    args.push(format!("dtype={}", load_dtype(q)));
+    args.push(format!("attn_implementation={}", json_str(attn)));
+    if q.method == Method::Qlora {
+        let skip = if skip.is_empty() { String::new() } else { format!("llm_int8_skip_modules={}", py_list(skip)) };
+        let bnb = match q.quant {
+            Quant::Int8 if skip.is_empty() => "bnb_config = BitsAndBytesConfig(load_in_8bit=True)".to_string(),
+            Quant::Int8 => format!("bnb_config = BitsAndBytesConfig(load_in_8bit=True, {skip})"),
+            Quant::Nf4 | Quant::Fp4 => format!(
+                "bnb_config = BitsAndBytesConfig(\n    load_in_4bit=True,\n    bnb_4bit_quant_type={},\n    bnb_4bit_use_double_quant={},\n    bnb_4bit_compute_dtype={},\n{})",
+                json_str(q.quant.as_str()),
+                py_bool(q.double_quant),
+                if ctx.fp16() { "torch.float16" } else { "torch.bfloat16" },
+                if skip.is_empty() { String::new() } else { format!("    {skip},\n") }
+            ),
+        };
+        line(py, &bnb);
+        args.push("quantization_config=bnb_config".into());
+    }
+    line(py, "# dtype= needs transformers >= 4.56 (older releases: torch_dtype=).");
+    line(py, &format!("model = {class}.from_pretrained(\n    MODEL_ID,\n    {},\n)", args.join(",\n    ")));
+}
+
+/// PEFT's LoraConfig for `targets` (a Python list or pattern) with `extra` arguments (DoRA's
+/// `use_dora` among them, `DORA`), and get_peft_model with the adapters in fp32 where the
+/// profile keeps them so.
+pub(super) const DORA: &str = "use_dora=True";
+
+pub(super) fn lora_config(ctx: &Ctx, py: &mut String, targets: &str, extra: &[&str]) {
+    let q = &ctx.q;
+    let mut args = vec![
+        format!("r={}", q.rank),
+        format!("lora_alpha={}", ctx.alpha()),
+        format!("lora_dropout={}", fmt_float(ctx.res.lora_dropout)),
+        format!("target_modules={targets}"),
+        "bias=\"none\"".into(),
+    ];
+    args.extend(extra.iter().map(|a| a.to_string()));
+    line(py, &format!("peft_config = LoraConfig(\n    {},\n)", args.join(",\n    ")));
+    // autocast_adapter_dtype=True (PEFT's default) keeps adapters in fp32.
+    let autocast = ctx.res.adapter_dtype == AdapterDtype::Fp32;
+    line(py, &format!("model = get_peft_model(model, peft_config, autocast_adapter_dtype={})", py_bool(autocast)));
+}
+
 /// After loading: bitsandbytes' preparation under QLoRA, and activation checkpointing.
 pub(super) fn prepare(ctx: &Ctx, py: &mut String) {
     if ctx.q.method == Method::Qlora {
@@ -192,30 +246,21 @@ fn wrap_model(ctx: &mut Ctx, py: &mut String) {
 /// LoraConfig (DoRA through `use_dora`) and get_peft_model.
 fn lora(ctx: &mut Ctx, py: &mut String) {
     let q = ctx.q.clone();
-    let targets = ctx.peft_targets();
+    let targets = py_list(&ctx.peft_targets());
     let full = ctx.naming.full_modules(&q);
-    let mut args = vec![
-        format!("r={}", q.rank),
-        format!("lora_alpha={}", ctx.alpha()),
-        format!("lora_dropout={}", fmt_float(ctx.res.lora_dropout)),
-        format!("target_modules={}", py_list(&targets)),
-        "bias=\"none\"".into(),
-        "task_type=\"CAUSAL_LM\"".into(),
-    ];
+    let mut extra = vec!["task_type=\"CAUSAL_LM\"".to_string()];
     if !full.is_empty() {
-        args.push(format!("modules_to_save={}", py_list(&full)));
+        extra.push(format!("modules_to_save={}", py_list(&full)));
     }
     if q.method == Method::Dora {
-        args.push("use_dora=True".into());
+        extra.push(DORA.into());
     }
     // GPT-2's Conv1D stores weights transposed (PEFT sets this itself, with a warning).
     if ctx.naming == Naming::Gpt2 {
-        args.push("fan_in_fan_out=True".into());
+        extra.push("fan_in_fan_out=True".into());
     }
-    line(py, &format!("peft_config = LoraConfig(\n    {},\n)", args.join(",\n    ")));
-    // autocast_adapter_dtype=True (PEFT's default) keeps adapters in fp32.
-    let autocast = ctx.res.adapter_dtype == AdapterDtype::Fp32;
-    line(py, &format!("model = get_peft_model(model, peft_config, autocast_adapter_dtype={})", py_bool(autocast)));
+    let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
+    lora_config(ctx, py, &targets, &extra);
 }
 
 /// The dataset placeholder and the collator (padding-free under packing).

@@ -8,13 +8,13 @@
 //! each family's script against transformers and PEFT on the CPU.
 
 use super::context::Ctx;
-use super::emit::{fmt_float, json_str, line, origin, py_bool, py_list};
-use super::hf::{load_dtype, prepare, trainer_files, training_args};
+use super::emit::{json_str, line, origin, py_list};
+use super::hf::{load_encoder, lora_config, prepare, trainer_files, training_args, DORA};
 use super::models::Naming;
 use super::trainer::trainer_warnings;
 use super::{ExportFile, Note};
 use crate::arch::ImageInput;
-use crate::query::{AdapterDtype, Attention, Method, Precision, Quant};
+use crate::query::{Method, Precision};
 
 pub(super) fn files(ctx: &mut Ctx, img: &ImageInput) -> Vec<ExportFile> {
     trainer_warnings(ctx);
@@ -78,39 +78,12 @@ pub(super) fn files(ctx: &mut Ctx, img: &ImageInput) -> Vec<ExportFile> {
 /// The model with a new head, in the dtype the memory model stores it, 4-bit under QLoRA, and
 /// activation checkpointing.
 fn load(ctx: &Ctx, py: &mut String) {
-    let q = &ctx.q;
-    let dtype = load_dtype(q);
-    let attn = match ctx.res.attn {
-        Attention::Flash => "flash_attention_2",
-        Attention::Sdpa => "sdpa",
-        Attention::Eager => "eager",
-    };
-    let mut args = vec![
-        "num_labels=NUM_LABELS".to_string(),
-        "ignore_mismatched_sizes=True".into(),
-        format!("dtype={dtype}"),
-        format!("attn_implementation={}", json_str(attn)),
-    ];
-    if q.method == Method::Qlora {
-        let bnb = match q.quant {
-            Quant::Int8 => "bnb_config = BitsAndBytesConfig(load_in_8bit=True, llm_int8_skip_modules=[\"classifier\"])".to_string(),
-            Quant::Nf4 | Quant::Fp4 => format!(
-                "bnb_config = BitsAndBytesConfig(\n    load_in_4bit=True,\n    bnb_4bit_quant_type={},\n    bnb_4bit_use_double_quant={},\n    bnb_4bit_compute_dtype={},\n    llm_int8_skip_modules=[\"classifier\"],\n)",
-                json_str(q.quant.as_str()),
-                py_bool(q.double_quant),
-                if ctx.fp16() { "torch.float16" } else { "torch.bfloat16" }
-            ),
-        };
-        line(py, &bnb);
-        args.push("quantization_config=bnb_config".into());
-    }
-    line(py, "# dtype= needs transformers >= 4.56 (older releases: torch_dtype=).");
-    line(
+    load_encoder(
+        ctx,
         py,
-        &format!(
-            "model = AutoModelForImageClassification.from_pretrained(\n    MODEL_ID,\n    {},\n)",
-            args.join(",\n    ")
-        ),
+        "AutoModelForImageClassification",
+        &["num_labels=NUM_LABELS", "ignore_mismatched_sizes=True"],
+        &["classifier"],
     );
     prepare(ctx, py);
 }
@@ -130,23 +103,8 @@ fn adapt(ctx: &mut Ctx, py: &mut String) {
             } else {
                 py_list(&targets)
             };
-            let mut args = vec![
-                format!("r={}", q.rank),
-                format!("lora_alpha={}", ctx.alpha()),
-                format!("lora_dropout={}", fmt_float(ctx.res.lora_dropout)),
-                format!("target_modules={targets}"),
-                "bias=\"none\"".into(),
-                "modules_to_save=[\"classifier\"]".into(),
-            ];
-            if q.method == Method::Dora {
-                args.push("use_dora=True".into());
-            }
-            line(py, &format!("peft_config = LoraConfig(\n    {},\n)", args.join(",\n    ")));
-            let autocast = ctx.res.adapter_dtype == AdapterDtype::Fp32;
-            line(
-                py,
-                &format!("model = get_peft_model(model, peft_config, autocast_adapter_dtype={})", py_bool(autocast)),
-            );
+            const HEAD: &str = "modules_to_save=[\"classifier\"]";
+            lora_config(ctx, py, &targets, if q.method == Method::Dora { &[HEAD, DORA] } else { &[HEAD] });
             if q.precision == Precision::Fp16Mixed {
                 // The model loads in fp16, and PEFT copies the head for `modules_to_save` in that
                 // dtype; fp16 AMP's GradScaler unscales fp32 gradients only.

@@ -7,11 +7,11 @@
 //! Only transformers' Trainer and Unsloth train Whisper; the estimate refuses the others.
 
 use super::context::Ctx;
-use super::emit::{fmt_float, json_str, line, origin, py_bool, py_list};
-use super::hf::{load_dtype, trainer_files, training_args};
+use super::emit::{json_str, line, origin, py_list};
+use super::hf::{load_encoder, lora_config, prepare, trainer_files, training_args, DORA};
 use super::trainer::trainer_warnings;
 use super::ExportFile;
-use crate::query::{AdapterDtype, Attention, Method, Quant};
+use crate::query::Method;
 
 pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
     trainer_warnings(ctx);
@@ -68,52 +68,14 @@ pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
 /// The model in the dtype the memory model stores it, 8- or 4-bit under QLoRA, its processor,
 /// and activation checkpointing.
 fn load(ctx: &Ctx, py: &mut String) {
-    let q = &ctx.q;
-    let attn = match ctx.res.attn {
-        Attention::Flash => "flash_attention_2",
-        Attention::Sdpa => "sdpa",
-        Attention::Eager => "eager",
-    };
-    let mut args = vec![format!("dtype={}", load_dtype(q)), format!("attn_implementation={}", json_str(attn))];
-    if q.method == Method::Qlora {
-        let bnb = match q.quant {
-            Quant::Int8 => "bnb_config = BitsAndBytesConfig(load_in_8bit=True)".to_string(),
-            Quant::Nf4 | Quant::Fp4 => format!(
-                "bnb_config = BitsAndBytesConfig(\n    load_in_4bit=True,\n    bnb_4bit_quant_type={},\n    bnb_4bit_use_double_quant={},\n    bnb_4bit_compute_dtype={},\n)",
-                json_str(q.quant.as_str()),
-                py_bool(q.double_quant),
-                if ctx.fp16() { "torch.float16" } else { "torch.bfloat16" }
-            ),
-        };
-        line(py, &bnb);
-        args.push("quantization_config=bnb_config".into());
-    }
-    line(py, "# dtype= needs transformers >= 4.56 (older releases: torch_dtype=).");
-    line(
-        py,
-        &format!(
-            "model = WhisperForConditionalGeneration.from_pretrained(\n    MODEL_ID,\n    {},\n)",
-            args.join(",\n    ")
-        ),
-    );
+    load_encoder(ctx, py, "WhisperForConditionalGeneration", &[], &[]);
     line(py, "processor = WhisperProcessor.from_pretrained(MODEL_ID)");
     line(py, "model.generation_config.forced_decoder_ids = None");
     // PEFT makes the input embeddings' output require grad under checkpointing
     // (`prepare_model_for_kbit_training`, and PeftModel for an unquantized model:
     // `enable_input_require_grads`), which in transformers 5 hooks the encoder's conv1 too; the
     // estimate counts what the frozen convolutions then keep (memory/speech.rs).
-    if q.method == Method::Qlora {
-        line(
-            py,
-            &format!(
-                "model = prepare_model_for_kbit_training(model, use_gradient_checkpointing={})",
-                py_bool(ctx.ckpt_on())
-            ),
-        );
-    }
-    if ctx.ckpt_on() {
-        line(py, "model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={\"use_reentrant\": False})");
-    }
+    prepare(ctx, py);
 }
 
 /// What trains: LoRA (and DoRA) on the named linears of the encoder and the decoder, the last
@@ -122,23 +84,8 @@ fn adapt(ctx: &mut Ctx, py: &mut String) {
     let q = ctx.q.clone();
     match q.method {
         Method::Lora | Method::Qlora | Method::Dora => {
-            let targets = ctx.peft_targets();
-            let mut args = vec![
-                format!("r={}", q.rank),
-                format!("lora_alpha={}", ctx.alpha()),
-                format!("lora_dropout={}", fmt_float(ctx.res.lora_dropout)),
-                format!("target_modules={}", py_list(&targets)),
-                "bias=\"none\"".into(),
-            ];
-            if q.method == Method::Dora {
-                args.push("use_dora=True".into());
-            }
-            line(py, &format!("peft_config = LoraConfig(\n    {},\n)", args.join(",\n    ")));
-            let autocast = ctx.res.adapter_dtype == AdapterDtype::Fp32;
-            line(
-                py,
-                &format!("model = get_peft_model(model, peft_config, autocast_adapter_dtype={})", py_bool(autocast)),
-            );
+            let targets = py_list(&ctx.peft_targets());
+            lora_config(ctx, py, &targets, if q.method == Method::Dora { &[DORA] } else { &[] });
         }
         Method::Freeze => {
             let n = q.train_layers;
