@@ -1,7 +1,8 @@
 //! Writes the data files the core compiles in (`OUT_DIR/{gpus,providers,offers}.csv`) from
 //! data/, emptying the columns the page never shows (src/dataset.rs reads them either way):
 //! `source`, `note`, the offers' `url` and their derivable `id` without the `provenance` feature; the GPUs'
-//! `int8_tops`, `tdp_w`, `memory_type` and `interconnect` and the offers' per-instance facts (`gpu_link`, `internode_network`,
+//! `int8_tops`, `tdp_w`, `memory_type` and `interconnect`, the GPUs' and providers' `confidence`
+//! and `date`, and the offers' per-instance facts (`gpu_link`, `internode_network`,
 //! `internode_gbit_s`, `local_disk_gb`) without `datasheet`. The CLI turns both on; the page
 //! builds the core with neither. `currency.csv` keeps its short `source` (the page names the
 //! rate's source beside the figures) and drops its `note` and `url` without `provenance`.
@@ -32,6 +33,11 @@ fn main() {
                 "internode_gbit_s",
                 "local_disk_gb",
             ]);
+            // What the GPUs' and providers' rows say of their own sourcing (the offers' confidence
+            // and date the page shows).
+            if name == "gpus.csv" || name == "providers.csv" {
+                drop.extend(["confidence", "date"]);
+            }
         }
         let out = if drop.is_empty() { text } else { strip(&text, &drop) };
         fs::write(PathBuf::from(env::var("OUT_DIR").unwrap()).join(name), out).expect("OUT_DIR");

@@ -101,6 +101,8 @@ pub struct Gpu {
     pub pcie_gb_s: f64,
     /// Board power (TDP/TBP) in watts, the vendor's maximum where it is configurable.
     pub tdp_w: Option<f64>,
+    /// The interconnect's name, the row's confidence and date: empty without the `datasheet`
+    /// feature (the page's build; build.rs).
     pub interconnect: &'static str,
     pub confidence: &'static str,
     pub source: &'static str,
@@ -155,6 +157,7 @@ pub struct Provider {
     pub jupyter: bool,
     /// Inter-node bandwidth per GPU, GB/s one way; None: single-node only.
     pub internode_gb_s: Option<f64>,
+    /// The row's confidence and date: empty without the `datasheet` feature (build.rs).
     pub confidence: &'static str,
     pub source: &'static str,
     pub date: &'static str,
@@ -400,9 +403,9 @@ fn parse_gpus() -> Result<Vec<Gpu>, DataError> {
                 pcie_gb_s: r.num("pcie_gb_s")?,
                 tdp_w: r.opt_num("tdp_w")?,
                 interconnect: if cfg!(feature = "datasheet") { r.req("interconnect")? } else { "" },
-                confidence: r.req("confidence")?,
+                confidence: if cfg!(feature = "datasheet") { r.req("confidence")? } else { "" },
                 source: source(&r)?,
-                date: r.req("date")?,
+                date: if cfg!(feature = "datasheet") { r.req("date")? } else { "" },
             })
         })
         .collect()
@@ -432,9 +435,9 @@ fn parse_providers() -> Result<Vec<Provider>, DataError> {
                 docker: r.yes("docker")?,
                 jupyter: r.yes("jupyter")?,
                 internode_gb_s: r.opt_num("internode_gb_s")?,
-                confidence: r.req("confidence")?,
+                confidence: if cfg!(feature = "datasheet") { r.req("confidence")? } else { "" },
                 source: source(&r)?,
-                date: r.req("date")?,
+                date: if cfg!(feature = "datasheet") { r.req("date")? } else { "" },
                 note: r.get("note")?,
             })
         })
