@@ -41,21 +41,23 @@ pub fn ModelSection() -> impl IntoView {
         source.set(s);
         match s {
             Source::Preset => st.edit(|q| {
+                let before = q.clone();
                 if q.model.is_none() {
                     q.model = tunefit_core::Query::default().model;
                 }
                 q.params = None;
                 q.arch = ArchOverrides::default();
-                catalog::adapt_to_model(q);
+                catalog::adapt_to_model(&before, q);
             }),
             Source::Custom => {
                 // Start from the size of what is shown now, so switching does not jump.
                 let p = st.report.with_untracked(|r| r.as_ref().map(|r| r.model.params).ok()).unwrap_or(8_000_000_000);
                 st.edit(|q| {
+                    let before = q.clone();
                     q.model = None;
                     q.params = Some(p);
                     q.arch = ArchOverrides::default();
-                    catalog::adapt_to_model(q);
+                    catalog::adapt_to_model(&before, q);
                 });
             }
             Source::Config => {}
@@ -147,10 +149,11 @@ fn PresetPicker() -> impl IntoView {
                 if let Some(p) = catalog::by_repo(&v) {
                     if st.query.with_untracked(|q| q.model.as_deref() != Some(p.id)) {
                         st.edit(|q| {
+                            let before = q.clone();
                             q.model = Some(p.id.to_string());
                             q.params = None;
                             q.arch = ArchOverrides::default();
-                            catalog::adapt_to_model(q);
+                            catalog::adapt_to_model(&before, q);
                         });
                     }
                 }
@@ -161,10 +164,11 @@ fn PresetPicker() -> impl IntoView {
                     open_diffusion(dit, st.lang.get_untracked());
                 } else if catalog::preset(&v).is_some() {
                     st.edit(|q| {
+                        let before = q.clone();
                         q.model = Some(v);
                         q.params = None;
                         q.arch = ArchOverrides::default();
-                        catalog::adapt_to_model(q);
+                        catalog::adapt_to_model(&before, q);
                     });
                 }
             }

@@ -1083,12 +1083,21 @@ pub fn is_speech(q: &crate::query::Query) -> bool {
     q.params.is_none() && q.model.as_deref().and_then(preset).is_some_and(|p| p.arch.layout.speech.is_some())
 }
 
-/// After the model changed: the images and the tower's keys go back to their defaults unless
-/// the new model prices them, so that no key the page no longer shows can refuse the query.
-/// An image encoder prices no tower, so it starts from the side it was trained at. A sequence
-/// longer than a preset's learned positions (Whisper's 448 labels, GPT-2's 1024) becomes
-/// that many, the longest the checkpoint reads.
-pub fn adapt_to_model(q: &mut crate::query::Query) {
+/// After the model changed from `before`'s: the images and the tower's keys go back to their
+/// defaults unless the new model prices them, so that no key the page no longer shows can
+/// refuse the query. An image encoder prices no tower, so it starts from the side it was
+/// trained at. A sequence longer than a preset's learned positions (Whisper's 448 labels,
+/// GPT-2's 1024) becomes that many, the longest the checkpoint reads. The dataset keeps its
+/// samples where its unit changes: a language model's `tokens` are sequences of `seq`, an
+/// image encoder's images and Whisper's clips are samples themselves.
+pub fn adapt_to_model(before: &crate::query::Query, q: &mut crate::query::Query) {
+    let per_sample =
+        |x: &crate::query::Query| (!is_image_encoder(x) && !is_speech(x)).then_some(u64::from(x.seq.max(1)));
+    match (per_sample(before), per_sample(q)) {
+        (Some(seq), None) => q.tokens = (before.tokens / seq).max(1),
+        (None, Some(seq)) => q.tokens = before.tokens.saturating_mul(seq),
+        _ => {}
+    }
     if let Some(p) = q.model.as_deref().and_then(preset).filter(|_| q.params.is_none()) {
         let positions = p.arch.positions;
         if positions > 0 && p.arch.layout.image.is_none() && u64::from(q.seq) > positions {

@@ -932,6 +932,7 @@ pub fn config_link(text: &str) -> Result<(Architecture, String), ConfigError> {
 /// model is the link's (a preset, or architecture keys on an inferred base), every other
 /// setting stays the query's. The page and the CLI's `--config` both apply configs so.
 pub fn apply_link(q: &mut crate::Query, link: &str) -> Result<(), crate::QueryError> {
+    let before = q.clone();
     q.model = None;
     q.params = None;
     q.arch = Default::default();
@@ -942,7 +943,7 @@ pub fn apply_link(q: &mut crate::Query, link: &str) -> Result<(), crate::QueryEr
     for (k, v) in link.split('&').filter_map(|kv| kv.split_once('=')).filter(|(k, _)| *k != "v") {
         q.set(k, v)?;
     }
-    crate::catalog::adapt_to_model(q);
+    crate::catalog::adapt_to_model(&before, q);
     Ok(())
 }
 

@@ -155,3 +155,22 @@ fn model_flops_per_clip_are_the_encoders_and_the_decoders_counted_by_hand() {
     let per_clip_128 = r.time.as_ref().unwrap().model_flops_per_token * 128.0;
     assert!(per_clip_128 < 1.3 * got, "{per_clip_128:e} vs {got:e}");
 }
+
+#[test]
+fn choosing_whisper_after_a_language_model_keeps_the_datasets_samples() {
+    // 10M tokens of 2048-token sequences are 4882 samples: 4882 clips, and back again.
+    let lm = q("v=2&model=llama-3.1-8b&seq=2048&tokens=10m");
+    let mut w = lm.clone();
+    w.model = Some("whisper-small".into());
+    tunefit_core::catalog::adapt_to_model(&lm, &mut w);
+    assert_eq!((w.tokens, w.seq), (4882, 448));
+    let mut back = w.clone();
+    back.model = Some("llama-3.1-8b".into());
+    tunefit_core::catalog::adapt_to_model(&w, &mut back);
+    assert_eq!(back.tokens, 4882 * 448);
+    // Between two models of one unit nothing changes.
+    let mut medium = w.clone();
+    medium.model = Some("whisper-medium".into());
+    tunefit_core::catalog::adapt_to_model(&w, &mut medium);
+    assert_eq!(medium.tokens, 4882);
+}

@@ -298,11 +298,13 @@ fn qwen2_5_vl_windows_its_eager_attention() {
 #[test]
 fn a_model_change_drops_image_keys_the_new_model_cannot_price() {
     let mut q = q_of("v=2&model=qwen2.5-vl-7b&images=2&image_res=1024&tower=lora&tower_quant=1");
+    let before = q.clone();
     q.model = Some("qwen2-vl-7b".into());
-    tunefit_core::catalog::adapt_to_model(&mut q);
+    tunefit_core::catalog::adapt_to_model(&before, &mut q);
     assert_eq!((q.images, q.tower), (2, tunefit_core::query::TowerTraining::Lora), "another VLM keeps them");
+    let before = q.clone();
     q.model = Some("llama-3.1-8b".into());
-    tunefit_core::catalog::adapt_to_model(&mut q);
+    tunefit_core::catalog::adapt_to_model(&before, &mut q);
     assert_eq!(q.to_query_string(), q_of("v=2&model=llama-3.1-8b").to_query_string());
     assert!(evaluate(&q).is_ok());
     // A pasted text config applied over a VLM link: the same.

@@ -117,8 +117,9 @@ fn no_sequence_to_solve_for_and_the_fix_is_the_trained_side() {
 #[test]
 fn a_model_change_starts_an_encoder_at_its_trained_side() {
     let mut query = q("model=qwen2.5-vl-7b&images=2&image_res=1024&tower=lora");
+    let before = query.clone();
     query.model = Some("vit-l".into());
-    tunefit_core::catalog::adapt_to_model(&mut query);
+    tunefit_core::catalog::adapt_to_model(&before, &mut query);
     assert_eq!((query.images, query.image_res), (0, None));
     assert_eq!(query.tower, tunefit_core::query::TowerTraining::Frozen);
     assert!(tunefit_core::catalog::is_image_encoder(&query));
