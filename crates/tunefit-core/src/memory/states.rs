@@ -120,7 +120,13 @@ pub(super) fn states(r: &Run, warn: &mut Vec<Warning>) -> Result<States, Error> 
     } else {
         0.0
     };
-    let weights_full = frozen_weight + adapter_weight + base_w;
+    // PEFT trains a module it cannot adapt (the token table, the head, an image classifier) as
+    // `modules_to_save`: `ModulesToSaveWrapper.update` deep-copies it and keeps the original,
+    // frozen, beside the trained copy (peft 0.21.2 utils/other.py; a tied head shares the
+    // table's copy), so those weights are held twice.
+    let originals =
+        if q.method.is_lora() && q.framework.uses_transformers() { tr.base as f64 * frozen_bytes } else { 0.0 };
+    let weights_full = frozen_weight + adapter_weight + base_w + originals;
     let grads_full = base_g + tr.adapter as f64 * adapter_bytes;
     // Optimizer states.
     // Optimizer states take the dtype of the parameter they follow.
