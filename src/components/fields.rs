@@ -99,14 +99,10 @@ pub(super) fn galore(q: &Query) -> bool {
 pub(super) fn tower(q: &Query) -> bool {
     tunefit_core::catalog::describes_tower(q)
 }
-/// A model that reads tokens: an image encoder's sequence is its image (`image_res`).
-fn reads_tokens(q: &Query) -> bool {
-    !image_encoder(q)
-}
-/// A model reading text of its own length: not an image encoder, nor Whisper (whose `seq` is a
-/// clip's labels and whose samples are clips).
+/// A model reading text of its own length: not an image encoder (whose sequence is its image,
+/// `image_res`), nor Whisper (whose `seq` is a clip's labels and whose samples are clips).
 pub(super) fn reads_text(q: &Query) -> bool {
-    reads_tokens(q) && !speech(q)
+    !image_encoder(q) && !speech(q)
 }
 /// Whisper: its samples are 30 s clips, its `seq` their labels.
 pub(super) fn speech(q: &Query) -> bool {

@@ -153,6 +153,14 @@ impl SpeechEncoder {
         let block = Self::attention_params(h) + 2 * h * f + f + h + 4 * h;
         convs + self.positions() * h + self.layers * block + 2 * h
     }
+    /// The encoder trains under `q`: every weight in a full fine-tune, or adapters on its
+    /// linears (PEFT's module names match its blocks as the decoder's); `freeze` trains decoder
+    /// blocks only. The memory model (its pass), the peak's moment and the time model ask this.
+    pub fn trains(q: &crate::query::Query) -> bool {
+        use crate::query::{Method, TargetModule as T};
+        q.method == Method::Full
+            || q.method.is_lora() && [T::Q, T::K, T::V, T::O, T::Up, T::Down].iter().any(|t| q.targets.contains(*t))
+    }
     /// The encoder's block linears' weights and biases (what an 8-bit or 4-bit load converts).
     pub fn linear_params(&self, h: u64, f: u64) -> u64 {
         self.layers * (Self::attention_params(h) + 2 * h * f + f + h)

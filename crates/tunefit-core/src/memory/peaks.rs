@@ -161,7 +161,7 @@ fn peak_moment(
     replay: Option<&super::timeline::Replay>,
 ) -> Option<super::timeline::Moment> {
     if tower_excess > 0.0 && r.a.layout.speech.is_some() {
-        Some(super::timeline::Moment::audio_encoder(r.q.method != crate::query::Method::Freeze))
+        Some(super::timeline::Moment::audio_encoder(crate::arch::SpeechEncoder::trains(r.q)))
     } else if tower_excess > 0.0 {
         Some(super::timeline::Moment::vision_tower(r.q.tower != crate::query::TowerTraining::Frozen))
     } else {
@@ -204,7 +204,7 @@ fn tower_peak(r: &Run, sv: &Saved, states: f64, g: f64) -> f64 {
         return 0.0;
     }
     let trains = if r.a.layout.speech.is_some() {
-        r.q.method != crate::query::Method::Freeze
+        crate::arch::SpeechEncoder::trains(r.q)
     } else {
         r.q.tower != crate::query::TowerTraining::Frozen
     };

@@ -12,13 +12,6 @@ use crate::activation::Block;
 use crate::arch::{Architecture, SpeechEncoder};
 use crate::query::{Attention, Checkpointing, Method, TargetModule as T};
 
-/// The encoder trains: every weight in a full fine-tune, its linears' adapters under LoRA
-/// (PEFT's module names match its blocks as the decoder's); `freeze` trains decoder blocks only.
-fn encoder_trains(r: &Run, block: &Block) -> bool {
-    r.q.method != Method::Freeze
-        && (block.full || [T::Q, T::K, T::V, T::O, T::Up, T::Down].iter().any(|t| block.lora.contains(*t)))
-}
-
 /// The encoder's blocks as crate::activation counts them: the decoder's width, heads and MLP,
 /// bidirectional attention over one clip's positions, no mask.
 fn encoder_blocks(a: &Architecture, sp: &SpeechEncoder) -> Architecture {
@@ -98,7 +91,7 @@ pub(super) fn encoder(r: &Run, block: &Block) -> TowerPass {
     let frames = frames(r, sp);
     let ea = encoder_blocks(&r.a, sp);
     let positions = sp.positions() as f64;
-    let trains = encoder_trains(r, block);
+    let trains = SpeechEncoder::trains(r.q);
     // The output: fp32 under autocast (its final LayerNorm runs in fp32). Every checkpointed
     // decoder block takes it as an input, which non-reentrant checkpointing keeps until that
     // block's backward; unchecked, k_proj and v_proj keep it where a trained base weight or an

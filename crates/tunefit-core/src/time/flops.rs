@@ -118,13 +118,11 @@ impl TowerFlops {
             * ([M::Q, M::K, M::V, M::O].iter().map(|t| lora(*t) * 2.0 * h).sum::<f64>()
                 + (lora(M::Up) + lora(M::Down)) * (h + f));
         let cross_lora = decoder * (lora(M::K) + lora(M::V)) * 2.0 * h;
-        // The encoder trains in full, or through adapters its linears carry (memory/speech.rs).
-        let trains = q.method == Method::Full || encoder_lora > 0.0;
         TowerFlops {
             fwd: per_token * 2.0 * (convs + (linear + cross_kv) * positions) - 2.0 * cross_kv,
             attn: per_token * 4.0 * h * positions * positions * encoder + 4.0 * h * positions * decoder,
             adapter: per_token * 2.0 * (encoder_lora + cross_lora) * positions,
-            trains,
+            trains: crate::arch::SpeechEncoder::trains(q),
             full: q.method == Method::Full,
             params: linear,
             trainable: if q.method == Method::Full {
