@@ -112,9 +112,10 @@ pub(super) fn speech(q: &Query) -> bool {
 pub(super) fn image_encoder(q: &Query) -> bool {
     tunefit_core::catalog::is_image_encoder(q)
 }
-/// The images' size applies: a multimodal model's, or an image encoder's one image.
+/// The images' size applies: a multimodal model's, or an image encoder's one image (not SAM's,
+/// which reads 1024² only).
 pub(super) fn sized_images(q: &Query) -> bool {
-    tower(q) || image_encoder(q)
+    tower(q) || (image_encoder(q) && !tunefit_core::catalog::fixed_image(q))
 }
 /// Its tower under QLoRA, stored 4-bit or not.
 pub(super) fn tower_qlora(q: &Query) -> bool {

@@ -33,7 +33,8 @@ pub mod ranges {
     pub const DOWNLOAD_GB: Scale = Scale::linear(0.0, 2000.0, 40, false);
     pub const BOTTLENECK: Scale = Scale::pow2(1.0, 4096.0, 12);
     pub const VIRTUAL_TOKENS: Scale = Scale::pow2(1.0, 1024.0, 10);
-    pub const TRAIN_LAYERS: Scale = Scale::log(1.0, 200.0, 60, true);
+    /// 0 (an image model's head alone: SAM's mask decoder, a linear probe) to 200 blocks.
+    pub const TRAIN_LAYERS: Scale = Scale::linear(0.0, 200.0, 200, true);
     /// 1M to 1T tokens in 1-2-5 steps.
     pub const TOKENS: Scale = Scale::one_two_five(1e6, 1e12, 18, true);
     pub const EPOCHS: Scale = Scale::one_two_five(0.1, 100.0, 9, false);

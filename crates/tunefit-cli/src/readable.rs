@@ -164,12 +164,14 @@ fn memory(r: &Report) -> String {
     s += &format!("  {:<22}{}   nvidia-smi (CUDA context included)\n", "peak device", gib(m.device));
     s += &format!("  {:<22}{}   per node\n", "host RAM", gib(m.host_ram));
     if let Some(phase) = &m.peak_phase {
-        // An encoder's own pass (a vision tower's, Whisper's) is a moment the replay does not
-        // run (memory/vision.rs, memory/speech.rs).
+        // An encoder's own pass (a vision tower's, Whisper's, SAM's global attention) is a
+        // moment the replay does not run (memory/vision.rs, memory/speech.rs, memory/sam.rs).
         let whose = if phase.contains("vision tower") {
             "the vision tower's own pass, beside the allocator replay"
         } else if phase.contains("audio encoder") {
             "the audio encoder's own pass, beside the allocator replay"
+        } else if phase.contains("global-attention block") {
+            "SAM's whole-image attention bias, beside the allocator replay"
         } else {
             "the allocator replay's allocated peak"
         };

@@ -191,6 +191,111 @@ pub struct ImageInput {
     /// `SiglipForImageClassification` builds (`vision_use_head` defaults to True) but its
     /// forward never calls: it mean-pools the last hidden state. Counted, never trained.
     pub pool_head: bool,
+    /// Segment Anything's parts around the blocks (windowed attention, the neck, the prompt
+    /// encoder and the mask decoder); `None` for a classifier or backbone.
+    pub sam: Option<&'static Sam>,
+}
+
+/// Segment Anything (transformers `modeling_sam.py`, `SamModel`): a ViT image encoder
+/// (`SamVisionEncoder`) over a 1024² image (64×64 patches of 16; `SamPatchEmbeddings` refuses
+/// any other size) whose blocks attend within `window`² windows of the zero-padded grid, but
+/// for `global` blocks that attend over the whole image; each attention adds decomposed
+/// relative positions (`rel_pos_h`, `rel_pos_w`: 2·span − 1 rows of one head's width) as a
+/// float bias of one score per query and key. A neck (`SamVisionNeck`: a 1×1 and a 3×3
+/// convolution to `channels`, two channels-first LayerNorms), then the prompt encoder and the
+/// mask decoder, the same in every checkpoint. The blocks are the architecture's layers;
+/// `vocab` is 0.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Sam {
+    /// Side of a window, in patches (`window_size` 14).
+    pub window: u64,
+    /// Blocks with global attention (`global_attn_indexes`: 4 in base, large and huge).
+    pub global: u64,
+    /// The neck's and the decoder's width (`output_channels` 256).
+    pub channels: u64,
+}
+
+impl Sam {
+    /// `SamPromptEncoder`: the mask embedding's three convolutions (1→4→16 with 2×2 kernels,
+    /// 16→256 1×1, biases) and two LayerNorms (4, 16), the no-mask, four point and
+    /// not-a-point embeddings of 256; and `SamModel.shared_image_embedding`, a 2×128 random
+    /// Fourier table.
+    pub const PROMPT_ENCODER: u64 =
+        (4 * 4 + 4) + (16 * 4 * 4 + 16) + (256 * 16 + 256) + 2 * 4 + 2 * 16 + 6 * 256 + 2 * 128;
+    /// `SamMaskDecoder` at width 256: the IoU token and 4 mask tokens; a two-way transformer of
+    /// 2 layers (a self-attention of 256, two cross-attentions down-sampled to 128, an MLP of
+    /// 2048, four LayerNorms) and a final token-to-image attention with its norm; two
+    /// transposed 2×2 convolutions (256→64→32) and a LayerNorm; four hypernetwork MLPs
+    /// (256→256→256→32) and the IoU head (256→256→256→4).
+    pub const MASK_DECODER: u64 = {
+        let c = 256;
+        let self_attn = 4 * (c * c + c);
+        let cross = 3 * (c * 128 + 128) + (128 * c + c);
+        let mlp = c * 2048 + 2048 + 2048 * c + c;
+        let layer = self_attn + 2 * cross + 4 * 2 * c + mlp;
+        let upscale = (c * 64 * 4 + 64) + (64 * 32 * 4 + 32) + 2 * 64;
+        let hyper = 2 * (c * c + c) + (c * 32 + 32);
+        let iou = 2 * (c * c + c) + (c * 4 + 4);
+        5 * c + 2 * layer + cross + 2 * c + upscale + 4 * hyper + iou
+    };
+
+    /// Windows per image side and the padded side, for an image of `side` patches.
+    pub fn windows_per_side(&self, side: u64) -> u64 {
+        side.div_ceil(self.window.max(1))
+    }
+
+    /// The parameters outside the blocks' ViT linears and norms: every block's relative
+    /// position tables (a windowed block's span is its window, a global one's the image), the
+    /// neck at encoder width `h`, the prompt encoder and the shared embedding. The mask decoder
+    /// is the model's head (`Architecture::classifier_params`).
+    pub fn extra_params(&self, layers: u64, h: u64, head_dim: u64, side: u64) -> u64 {
+        let global = self.global.min(layers);
+        let rel = (layers - global) * 2 * (2 * self.window - 1) * head_dim + global * 2 * (2 * side - 1) * head_dim;
+        let c = self.channels;
+        let neck = h * c + 2 * c + c * c * 9 + 2 * c;
+        rel + neck + Self::PROMPT_ENCODER
+    }
+
+    /// The mask decoder's work per image patch, as parameters applied once per patch (2 FLOPs
+    /// each): in each of its 2 layers, the token-to-image attention's k and v and the
+    /// image-to-token attention's q and out over the image's positions (256 → 128 and back),
+    /// the final attention's k and v, and the two transposed 2×2 convolutions (256 → 64 over
+    /// the 64² grid, 64 → 32 over the 128² one, four outputs per input). Its MLPs and
+    /// self-attention run on its 7 tokens only.
+    pub fn decoder_work_per_patch(&self) -> u64 {
+        let c = self.channels;
+        let attention = c * 128;
+        2 * 4 * attention + 2 * attention + c * 64 * 4 + 4 * (64 * 32 * 4)
+    }
+
+    /// Attention work of the encoder per image, in score units (a query, a key and one head's
+    /// dimension; 4·width FLOPs each counting both matmuls): a window's q·k and p·v over its
+    /// `window`² positions, plus the two einsums with the relative position tables (`span` keys
+    /// each, per axis), over the padded grid in windowed blocks and the image in global ones.
+    pub fn attention_work(&self, layers: u64, side: u64) -> f64 {
+        let global = self.global.min(layers) as f64;
+        let (w, side_f) = (self.window as f64, side as f64);
+        let padded = (self.windows_per_side(side) * self.window) as f64;
+        let windowed = padded * padded * (w * w + w);
+        let whole = side_f * side_f * (side_f * side_f + side_f);
+        (layers as f64 - global) * windowed + global * whole
+    }
+
+    /// Tokens a windowed block's linears run over beyond the image's: the padding to whole
+    /// windows (70² against 64² for 14-patch windows).
+    pub fn padding(&self, side: u64) -> u64 {
+        let padded = self.windows_per_side(side) * self.window;
+        padded * padded - side * side
+    }
+
+    /// The relative position tables of the top `n` blocks (the last block is global in every
+    /// checkpoint: `global_attn_indexes` ends at `layers − 1`, one in every `layers / global`).
+    pub fn top_rel_params(&self, n: u64, layers: u64, head_dim: u64, side: u64) -> u64 {
+        let n = n.min(layers);
+        let every = (layers / self.global.max(1)).max(1);
+        let global = n.div_ceil(every).min(self.global);
+        (n - global) * 2 * (2 * self.window - 1) * head_dim + global * 2 * (2 * side - 1) * head_dim
+    }
 }
 
 impl ImageInput {
@@ -849,6 +954,9 @@ impl Architecture {
             // blocks, the family's norms and the classifier (with its bias), no pooler.
             embedding = img.embedding_params(h);
             head_extra = img.norms * self.norm_params() + img.pool_head_params(h, self.ffn) + self.classifier_params();
+            if let Some(sam) = img.sam {
+                head_extra += sam.extra_params(self.layers, h, self.head_dim, img.side / img.patch);
+            }
         }
         // Largest module with its own parameters (recurse=False): the token embedding or LM
         // head in every LLM; a single expert projection could only win for absurd shapes.
@@ -889,13 +997,13 @@ impl Architecture {
         (moe * per_moe + self.dense_blocks() as f64 * self.layout.dense_ffn as f64) / self.layers.max(1) as f64
     }
 
-    /// An image classifier's head (`nn.Linear(hidden, labels)` with its bias); 0 for a backbone
-    /// and for a language model, whose `vocab` is its token table.
+    /// An image classifier's head (`nn.Linear(hidden, labels)` with its bias), or SAM's mask
+    /// decoder: what trains beside the blocks; 0 for a backbone and for a language model,
+    /// whose `vocab` is its token table.
     pub fn classifier_params(&self) -> u64 {
-        if self.layout.image.is_some() {
-            self.vocab * self.hidden + self.vocab
-        } else {
-            0
+        match self.layout.image {
+            Some(img) => self.vocab * self.hidden + self.vocab + img.sam.map_or(0, |_| Sam::MASK_DECODER),
+            None => 0,
         }
     }
 

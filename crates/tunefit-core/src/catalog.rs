@@ -6,7 +6,7 @@
 //! a machine log reports; `tests/catalog.rs` checks that the fields reproduce it exactly.
 
 use crate::arch::{
-    Architecture, ImageInput, Layout, MlpKind, NormKind, Quirks, QwenGeneration, QwenVision, SpeechEncoder, Tower,
+    Architecture, ImageInput, Layout, MlpKind, NormKind, Quirks, QwenGeneration, QwenVision, Sam, SpeechEncoder, Tower,
 };
 
 /// One preset model.
@@ -339,15 +339,35 @@ const fn quick_gelu(mut a: Architecture) -> Architecture {
 }
 /// transformers `ViTConfig` (patch 16 or 14, class token, conv bias, a final LayerNorm).
 const VIT_16_224: ImageInput =
-    ImageInput { patch: 16, side: 224, cls: true, conv_bias: true, norms: 1, pool_head: false };
+    ImageInput { patch: 16, side: 224, cls: true, conv_bias: true, norms: 1, pool_head: false, sam: None };
 const VIT_14_224: ImageInput =
-    ImageInput { patch: 14, side: 224, cls: true, conv_bias: true, norms: 1, pool_head: false };
+    ImageInput { patch: 14, side: 224, cls: true, conv_bias: true, norms: 1, pool_head: false, sam: None };
 /// `CLIPVisionEmbeddings`: a bias-free patch convolution; `pre_layrnorm` and `post_layernorm`.
 const CLIP_14_224: ImageInput =
-    ImageInput { patch: 14, side: 224, cls: true, conv_bias: false, norms: 2, pool_head: false };
+    ImageInput { patch: 14, side: 224, cls: true, conv_bias: false, norms: 2, pool_head: false, sam: None };
 /// `SiglipVisionEmbeddings`: no class token; `post_layernorm`; the attention-pooling head.
 const SIGLIP_14_384: ImageInput =
-    ImageInput { patch: 14, side: 384, cls: false, conv_bias: true, norms: 1, pool_head: true };
+    ImageInput { patch: 14, side: 384, cls: false, conv_bias: true, norms: 1, pool_head: true, sam: None };
+
+/// Segment Anything (transformers `SamModel`, arch::Sam): a ViT of `layers` blocks with MLP
+/// 4·hidden (`mlp_dim`), exact GELU, one fused `qkv` linear with biases, learned absolute
+/// positions over the 64×64 patch grid, no class token, no final norm; dropout 0.
+const fn sam(layers: u64, hidden: u64, heads: u64) -> Architecture {
+    let mut a = vit(layers, hidden, heads, 4 * hidden, 0, &SAM_1024);
+    a.quirks.fused_qkv = true;
+    a
+}
+/// `SamVisionConfig` of facebook/sam-vit-{base,large,huge}: 1024² images in 16-pixel patches,
+/// 14×14 windows, four global blocks, a 256-channel neck.
+const SAM_1024: ImageInput = ImageInput {
+    patch: 16,
+    side: 1024,
+    cls: false,
+    conv_bias: true,
+    norms: 0,
+    pool_head: false,
+    sam: Some(&Sam { window: 14, global: 4, channels: 256 }),
+};
 
 /// Whisper (transformers `WhisperForConditionalGeneration`): the architecture's blocks are
 /// the decoder's (`decoder_layers` of a pre-norm self-attention, a cross-attention over the
@@ -422,7 +442,7 @@ const fn deepseek_v3() -> Architecture {
 /// `ViTModel(config, add_pooling_layer=False)` (632,404,480 with the pooler the in21k
 /// checkpoint stores).
 const VIT_H_PARAMS: u64 = 630_764_800;
-const N_PRESETS: usize = 75;
+const N_PRESETS: usize = 78;
 static PRESETS: [Preset; N_PRESETS] = [
     // Qwen3 (model_type qwen3 / qwen3_moe; per-head q/k RMSNorm, no biases, head_dim 128
     // whatever hidden/heads is). 0.6B: the checkpoint stores a copy of the tied
@@ -986,6 +1006,20 @@ static PRESETS: [Preset; N_PRESETS] = [
         "google/siglip-so400m-patch14-384",
         vit(27, 1152, 16, 4304, 0, &SIGLIP_14_384)
     ),
+    // Segment Anything (#21): SamModel of facebook/sam-vit-{base,large,huge} (configs:
+    // 768/12/12, 1024/24/16, 1280/32/16 with global blocks 2,5,8,11 / 5,11,17,23 / 7,15,23,31).
+    // The totals equal keras-hub's sam_presets.py (93,735,728; 312,343,088; 641,090,864, its
+    // large and huge labels swapped); tools/calibrate builds the same from transformers 5.23.
+    p!("sam-vit-base", "SAM ViT-B (1024)", "Segment Anything", 93_735_728, "facebook/sam-vit-base", sam(12, 768, 12)),
+    p!(
+        "sam-vit-large",
+        "SAM ViT-L (1024)",
+        "Segment Anything",
+        312_343_088,
+        "facebook/sam-vit-large",
+        sam(24, 1024, 16)
+    ),
+    p!("sam-vit-huge", "SAM ViT-H (1024)", "Segment Anything", 641_090_864, "facebook/sam-vit-huge", sam(32, 1280, 16)),
     // Whisper (#21): encoder + decoder as WhisperForConditionalGeneration counts them (proj_out
     // tied). small, medium and large-v2 equal keras-hub's whisper_presets.py counts
     // (data/families/README.md); large-v3 has 128 mel bins and one more token (51866,
@@ -1077,6 +1111,13 @@ pub fn is_image_encoder(q: &crate::query::Query) -> bool {
     q.params.is_none() && q.model.as_deref().and_then(preset).is_some_and(|p| p.arch.layout.image.is_some())
 }
 
+/// The query's model reads one image size only (SAM's 1024²: `SamPatchEmbeddings` refuses any
+/// other), so `image_res` does not apply.
+pub fn fixed_image(q: &crate::query::Query) -> bool {
+    q.params.is_none()
+        && q.model.as_deref().and_then(preset).is_some_and(|p| p.arch.layout.image.is_some_and(|img| img.sam.is_some()))
+}
+
 /// The query's model is Whisper (encoder-decoder speech): its samples are clips, its `seq`
 /// their labels, at most its decoder's 448 positions.
 pub fn is_speech(q: &crate::query::Query) -> bool {
@@ -1089,7 +1130,8 @@ pub fn is_speech(q: &crate::query::Query) -> bool {
 /// trained at. A sequence longer than a preset's learned positions (Whisper's 448 labels,
 /// GPT-2's 1024) becomes that many, the longest the checkpoint reads. The dataset keeps its
 /// samples where its unit changes: a language model's `tokens` are sequences of `seq`, an
-/// image encoder's images and Whisper's clips are samples themselves.
+/// image encoder's images and Whisper's clips are samples themselves. SAM, which has no flash
+/// path, attends through SDPA instead of a chosen `attn=flash`.
 pub fn adapt_to_model(before: &crate::query::Query, q: &mut crate::query::Query) {
     let per_sample =
         |x: &crate::query::Query| (!is_image_encoder(x) && !is_speech(x)).then_some(u64::from(x.seq.max(1)));
@@ -1103,6 +1145,10 @@ pub fn adapt_to_model(before: &crate::query::Query, q: &mut crate::query::Query)
         if positions > 0 && p.arch.layout.image.is_none() && u64::from(q.seq) > positions {
             q.seq = positions as u32;
         }
+    }
+    // SAM has no flash-attention path: SDPA is its default.
+    if fixed_image(q) && q.attn == Some(crate::query::Attention::Flash) {
+        q.attn = None;
     }
     if !describes_tower(q) {
         q.images = 0;

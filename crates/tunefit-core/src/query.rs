@@ -679,7 +679,7 @@ query_keys! {
             /// Block modules a pre-quantized QLoRA checkpoint keeps in 16 bits.
             "quant_skip" quant_skip: QuantSkip = QuantSkip::default(), List;
             /// Freeze tuning: the last N blocks train.
-            "train_layers" train_layers: u32 = 2, Whole(1, 1_000);
+            "train_layers" train_layers: u32 = 2, Whole(0, 1_000);
             /// Houlsby adapter bottleneck width.
             "bottleneck" bottleneck: u32 = 64, Whole(1, 65_536);
             /// Virtual tokens of prefix and prompt tuning.

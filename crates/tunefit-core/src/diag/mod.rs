@@ -101,6 +101,16 @@ pub enum Refusal {
         train_layers: u32,
         layers: u64,
     },
+    /// Freeze tuning of no block on a model with no head that trains beside them (a language
+    /// model, a backbone): nothing would train.
+    FreezeTrainsNothing,
+    /// What SAM's recipes do not run, by key and value: prefix, prompt or bottleneck adapters;
+    /// an image other than its 1024² (`SamPatchEmbeddings` refuses any other); flash
+    /// attention (`SamPreTrainedModel` has no flash path); tensor or pipeline parallelism.
+    SamRecipe {
+        key: &'static str,
+        value: String,
+    },
     BottleneckOverHidden {
         bottleneck: u32,
         hidden: u64,
@@ -159,7 +169,8 @@ impl Refusal {
             R::CpDividesSeq { .. } => "cp",
             R::NodesOverGpus { .. } => "nodes",
             R::SeqOverPositions { .. } | R::BeyondAddressable => "seq",
-            R::TrainLayersOverLayers { .. } => "train_layers",
+            R::TrainLayersOverLayers { .. } | R::FreezeTrainsNothing => "train_layers",
+            R::SamRecipe { key, .. } => key,
             R::NoVisionTower { .. } | R::ImagesModelParallel { .. } => "images",
             R::ImageUnderPatch { .. } => "image_res",
             R::ImageEncoderMethod { .. } => "method",

@@ -13,6 +13,9 @@ use crate::query::{AdapterDtype, Attention, Loss, Method, Precision, Quant, Shar
 
 pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
     if let Some(img) = ctx.arch.layout.image {
+        if img.sam.is_some() {
+            return super::hf_sam::files(ctx);
+        }
         return super::hf_image::files(ctx, img);
     }
     if ctx.arch.layout.speech.is_some() {

@@ -20,6 +20,7 @@ mod context;
 mod emit;
 mod hf;
 mod hf_image;
+mod hf_sam;
 mod hf_speech;
 mod litgpt;
 mod llama_factory;

@@ -61,6 +61,9 @@ pub(super) fn model_id(preset: Option<&str>) -> Option<&'static str> {
         "whisper-large-v2" => "openai/whisper-large-v2",
         "whisper-large-v3" => "openai/whisper-large-v3",
         "whisper-large-v3-turbo" => "openai/whisper-large-v3-turbo",
+        "sam-vit-base" => "facebook/sam-vit-base",
+        "sam-vit-large" => "facebook/sam-vit-large",
+        "sam-vit-huge" => "facebook/sam-vit-huge",
         _ => return None,
     })
 }
@@ -90,6 +93,9 @@ pub(super) enum Naming {
     /// modeling_whisper: the encoder's and the decoder's `self_attn` and the decoder's
     /// `encoder_attn`, each q_proj, k_proj, v_proj, out_proj; fc1, fc2.
     Whisper,
+    /// modeling_sam: the image encoder's `vision_encoder.layers.N.attn.qkv` (one fused linear),
+    /// `attn.proj`, `mlp.lin1`, `mlp.lin2`.
+    Sam,
     /// modeling_vit as transformers 5 writes it (5.23.0: `vit.layers.N.attention.q_proj`,
     /// `o_proj`, `mlp.fc1`, `mlp.fc2`; 4.x had BERT's `query` … `output.dense`).
     Vit,
@@ -99,6 +105,9 @@ pub(super) fn naming(preset: Option<&str>, a: &Architecture) -> Naming {
     // An image encoder by its input, whatever overrides its link has: SigLIP has no class
     // token, CLIP's patch convolution no bias.
     if let Some(img) = a.layout.image {
+        if img.sam.is_some() {
+            return Naming::Sam;
+        }
         return match (img.cls, img.conv_bias) {
             (false, _) => Naming::Siglip,
             (true, false) => Naming::Clip,
@@ -130,6 +139,7 @@ impl Naming {
             Naming::Phi => "PhiDecoderLayer",
             Naming::Gpt2 => "GPT2Block",
             Naming::Vit => "ViTLayer",
+            Naming::Sam => "SamVisionLayer",
             // accelerate's `fsdp_transformer_layer_cls_to_wrap` takes a comma-separated list.
             Naming::Whisper => "WhisperEncoderLayer,WhisperDecoderLayer",
             Naming::Bert => "BertLayer",
@@ -174,6 +184,12 @@ impl Naming {
                 p.add(T::Down, "mlp.c_proj");
             }
             Naming::Bert => bert_targets(&mut p),
+            Naming::Sam => {
+                p.fused(&[T::Q, T::K, T::V], "qkv", &["q", "k", "v"]);
+                p.add(T::O, "proj");
+                p.add(T::Up, "lin1");
+                p.add(T::Down, "lin2");
+            }
         }
         (p.out, p.note)
     }

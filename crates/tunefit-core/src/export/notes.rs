@@ -150,8 +150,8 @@ pub enum Note {
 /// Why an image encoder exports for hf only: the other frameworks train language models.
 pub(super) fn image_encoder_only_hf(framework: Framework, lang: Lang) -> String {
     match lang.built() {
-        Lang::Ru => format!("{framework} обучает языковые модели: энкодер изображений (ViT, CLIP, SigLIP) экспортируется для hf, как классификация изображений transformers с Trainer и PEFT"),
-        _ => format!("{framework} trains language models: an image encoder (ViT, CLIP, SigLIP) exports for hf, as transformers' image classification with the Trainer and PEFT"),
+        Lang::Ru => format!("{framework} обучает языковые модели: энкодер изображений (ViT, CLIP, SigLIP; SAM) экспортируется для hf, как классификация изображений (сегментация для SAM) transformers с Trainer и PEFT"),
+        _ => format!("{framework} trains language models: an image encoder (ViT, CLIP, SigLIP; SAM) exports for hf, as transformers' image classification (SAM's segmentation) with the Trainer and PEFT"),
     }
 }
 

@@ -49,6 +49,24 @@ pub(super) fn check(q: &Query, a: &Architecture) -> Result<(), Error> {
             }
         }
     }
+    if let Some(img) = a.layout.image.filter(|img| img.sam.is_some()) {
+        use crate::query::{Attention, Method};
+        let refuse = |key, value: String| Err(Error::Refused(Refusal::SamRecipe { key, value }));
+        if !matches!(q.method, Method::Full | Method::Freeze | Method::Lora | Method::Qlora | Method::Dora) {
+            return refuse("method", q.method.to_string());
+        }
+        if let Some(r) = q.image_res.filter(|r| u64::from(r.w) != img.side || u64::from(r.h) != img.side) {
+            return refuse("image_res", format!("{}x{}", r.w, r.h));
+        }
+        if q.attn == Some(Attention::Flash) {
+            return refuse("attn", "flash".into());
+        }
+        for (key, v) in [("tp", q.tp), ("pp", q.pp)] {
+            if v > 1 {
+                return refuse(key, v.to_string());
+            }
+        }
+    }
     if a.layout.image.is_some() && q.cp > 1 {
         // Ring attention splits a long text sequence; an image's few hundred tokens are not
         // split by any trainer (its `seq` is the image's tokens, Settings::resolve).

@@ -53,7 +53,7 @@ pub(super) fn notes(r: &Run, warnings: &mut Vec<Warning>) {
     }
 }
 
-pub(super) fn explain(run: &Run, m: &MemoryBreakdown, saving: f64, tower: f64) -> Vec<Explanation> {
+pub(super) fn explain(run: &Run, m: &MemoryBreakdown, saving: f64, tower: (f64, bool)) -> Vec<Explanation> {
     let (q, r, a, t) = (run.q, &run.res, &run.a, &run.tr);
     let fw = q.framework;
     let ex = |term: &str, formula: Phrase, assumptions: Vec<Phrase>| Explanation {
@@ -93,7 +93,13 @@ pub const LARGE_SHARE: f64 = 0.25;
 
 /// The one-sentence reason a large term has, where a setting the person can change causes it.
 /// `saving`: what the save's device state dict adds above the run's other peaks.
-fn why_large(run: &Run, m: &MemoryBreakdown, term: &str, saving: f64, tower: f64) -> Option<Phrase> {
+fn why_large(
+    run: &Run,
+    m: &MemoryBreakdown,
+    term: &str,
+    saving: f64,
+    (tower, tower_backward): (f64, bool),
+) -> Option<Phrase> {
     let (q, r) = (run.q, &run.res);
     let stacked = m.terms().iter().map(|(_, b)| b).sum::<u64>() as f64;
     let share = |bytes: u64| stacked > 0.0 && bytes as f64 >= LARGE_SHARE * stacked;
@@ -120,6 +126,15 @@ fn why_large(run: &Run, m: &MemoryBreakdown, term: &str, saving: f64, tower: f64
         // The vision tower's own pass counts in the overhead when it is the run's peak: above
         // the step and the save both, so it is said first.
         // (Whisper's encoder pass is named by the peak's moment, "backward of the audio encoder".)
+        "overhead" if share(m.overhead) && tower > 0.0 && run.a.layout.image.is_some_and(|i| i.sam.is_some()) => {
+            Some(Phrase::WhyGlobalAttention {
+                images: q.batch as u64,
+                heads: run.a.heads,
+                patches: run.seq.round() as u64,
+                backward: tower_backward,
+                eager: r.attn == crate::query::Attention::Eager,
+            })
+        }
         "overhead" if share(m.overhead) && tower > 0.0 && run.a.layout.speech.is_none() => {
             let tw = run.a.layout.tower;
             Some(Phrase::WhyVisionTower {
@@ -234,6 +249,15 @@ pub enum Phrase {
         eager: bool,
         trains: bool,
     },
+    /// Why: SAM's global attention holds a bias score per head for every pair of the image's
+    /// patches (memory/sam.rs): a frozen block's forward, or the last block's backward.
+    WhyGlobalAttention {
+        images: u64,
+        heads: u64,
+        patches: u64,
+        backward: bool,
+        eager: bool,
+    },
     /// Why: the optimizer keeps states for every trainable parameter.
     WhyOptimizerStates {
         optim: Optimizer,
@@ -290,6 +314,11 @@ impl Phrase {
                 if *trains { "backward (everything its blocks kept, one block rebuilt and its gradients)" } else { "forward" },
                 if *eager { ", eager attention's scores over every pair of patches included (attn=sdpa or flash never builds them)" } else { "" },
                 if *resized { "fewer images per sample" } else { "a smaller image_res or fewer images per sample" }
+            ),
+            P::WhyGlobalAttention { images, heads, patches, backward, eager } => format!(
+                "large because a global-attention block's relative-position bias holds a score for every pair of an image's {patches} patches in each of {heads} heads, for {images} image(s), {}{}; fewer images per micro-batch lowers it",
+                if *backward { "at the last block's backward beside everything kept and the bias's gradient" } else { "at a frozen block's forward" },
+                if *eager { ", eager attention's fp32 softmax over them included (attn=sdpa keeps the bias alone)" } else { "" }
             ),
             P::WhyNoCheckpointing { layers } => format!(
                 "large because without activation checkpointing each of the {layers} blocks keeps every tensor it saves for backward; ckpt=full keeps one input per block and recomputes the rest (about a third more compute)"
@@ -358,6 +387,11 @@ impl Phrase {
                 if *trains { "обратный проход (всё сохранённое его блоками, один пересчитанный блок и его градиенты)" } else { "прямой проход" },
                 if *eager { ", включая оценки eager-внимания по всем парам патчей (attn=sdpa или flash их не строят)" } else { "" },
                 if *resized { "меньше изображений на пример снижает" } else { "меньший image_res или меньше изображений на пример снижают" }
+            ),
+            P::WhyGlobalAttention { images, heads, patches, backward, eager } => format!(
+                "много, потому что смещение относительных позиций в блоке с глобальным вниманием хранит оценку на каждую пару из {patches} патчей изображения в каждой из {heads} голов, для {images} изобр., {}{}; меньше изображений в микробатче снижает это",
+                if *backward { "в обратном проходе последнего блока рядом со всем сохранённым и градиентом смещения" } else { "в прямом проходе замороженного блока" },
+                if *eager { ", включая fp32-softmax eager-внимания по ним (attn=sdpa хранит только смещение)" } else { "" }
             ),
             P::WhyNoCheckpointing { layers } => format!(
                 "много, потому что без чекпоинтинга активаций каждый из {layers} блоков хранит все тензоры, сохранённые для обратного прохода; ckpt=full хранит по одному входу на блок и пересчитывает остальное (примерно на треть больше вычислений)"

@@ -22,6 +22,7 @@ mod parallel;
 mod peaks;
 mod retained;
 mod run;
+mod sam;
 mod saved;
 mod speech;
 mod states;
@@ -199,7 +200,7 @@ pub fn estimate(s: &Settings) -> Result<Estimate, Error> {
     let bf = buffers::buffers(&r, &st, &pg);
     let p = peaks::peaks(&r, &st, &pg, &sv, &lp, staged, &bf)?;
     explain::notes(&r, &mut warnings);
-    let explanations = explain::explain(&r, &p.memory, p.saving, p.tower_excess);
+    let explanations = explain::explain(&r, &p.memory, p.saving, (p.tower_excess, sv.tower.backward));
     Ok(Estimate {
         model: explain::model_info(&r, s.preset),
         memory: p.memory,

@@ -135,7 +135,7 @@ pub(super) fn peaks(
         timeline: None,
         // In words only where a report is written out (`report::with_peak_phase`).
         peak_phase: None,
-        peak_moment: peak_moment(r, tower_excess, replay.as_deref()),
+        peak_moment: peak_moment(r, tower_excess, sv.tower.backward, replay.as_deref()),
         replay_reserved: replay.as_ref().map(|_| reserved as u64),
     };
     let detail = Detail {
@@ -158,10 +158,13 @@ pub(super) fn peaks(
 fn peak_moment(
     r: &Run,
     tower_excess: f64,
+    backward: bool,
     replay: Option<&super::timeline::Replay>,
 ) -> Option<super::timeline::Moment> {
     if tower_excess > 0.0 && r.a.layout.speech.is_some() {
         Some(super::timeline::Moment::audio_encoder(crate::arch::SpeechEncoder::trains(r.q)))
+    } else if tower_excess > 0.0 && r.a.layout.image.is_some_and(|img| img.sam.is_some()) {
+        Some(super::timeline::Moment::global_attention(backward))
     } else if tower_excess > 0.0 {
         Some(super::timeline::Moment::vision_tower(r.q.tower != crate::query::TowerTraining::Frozen))
     } else {
@@ -205,6 +208,8 @@ fn tower_peak(r: &Run, sv: &Saved, states: f64, g: f64) -> f64 {
     }
     let trains = if r.a.layout.speech.is_some() {
         crate::arch::SpeechEncoder::trains(r.q)
+    } else if r.a.layout.image.is_some_and(|img| img.sam.is_some()) {
+        sv.tower.backward
     } else {
         r.q.tower != crate::query::TowerTraining::Frozen
     };

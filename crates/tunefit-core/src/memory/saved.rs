@@ -134,28 +134,53 @@ fn block_saved(r: &Run, block: &Block, ckpt: Checkpointing) -> BlockSaved {
     b
 }
 
+/// An encoder's own pass: a vision tower's or Whisper's audio encoder's, which keeps its own
+/// tensors through the language model's pass; SAM's encoder keeps nothing beyond its blocks,
+/// and its pass is the global attention's working set on top of everything kept (`act`, and
+/// the block backward rebuilds, `rebuilt`).
+fn encoder_pass(r: &Run, block: &Block, act: f64, rebuilt: f64) -> super::vision::TowerPass {
+    if r.a.layout.speech.is_some() {
+        super::speech::encoder(r, block)
+    } else if r.a.layout.image.is_some_and(|img| img.sam.is_some()) {
+        let rebuilt = if r.res.ckpt == Checkpointing::None { 0.0 } else { rebuilt };
+        super::sam::pass(r, block, act, rebuilt)
+    } else {
+        super::vision::tower(r, block)
+    }
+}
+
+/// A block under the run's checkpointing; the largest block unchecked, which backward rebuilds
+/// (the same block but in SAM, memory/sam.rs, whose global blocks are the largest); the
+/// average block unchecked.
+fn blocks(r: &Run, block: &Block) -> (BlockSaved, BlockSaved, BlockSaved) {
+    let ckpt = r.res.ckpt;
+    super::sam::blocks(r, block, ckpt).unwrap_or_else(|| {
+        let per_layer = block_saved(r, block, ckpt);
+        let unchecked =
+            if ckpt == Checkpointing::None { per_layer } else { block_saved(r, block, Checkpointing::None) };
+        (per_layer, unchecked, unchecked)
+    })
+}
+
 pub(super) fn saved(r: &Run, autocast_copies: f64, autocast_head: f64) -> Saved {
     let (q, a, res, tp) = (r.q, &r.a, r.res, r.tp);
     let (seq, tokens, act_bytes) = (r.seq, r.tokens, r.act_bytes);
     let block = block(r);
     let sp = q.sp && q.tp > 1;
     let sp_div = if sp { tp } else { 1.0 };
-    let per_layer = block_saved(r, &block, res.ckpt);
+    let (per_layer, unchecked, unchecked_avg) = blocks(r, &block);
     let layer_bytes = per_layer.total() / sp_div;
     let layers_with_grad = match q.method {
         Method::Freeze => q.train_layers as f64,
         _ => a.layers as f64,
     };
-    // What the blocks keep at the end of the forward pass, and (full checkpointing) the one
-    // block recomputed during backward on top of it.
-    let unchecked =
-        if res.ckpt == Checkpointing::None { per_layer } else { block_saved(r, &block, Checkpointing::None) };
     let none_bytes = unchecked.total() / sp_div;
+    let none_avg = unchecked_avg.total() / sp_div;
     // Checkpointing every n-th block only (torchtitan's `selective_ac_option: "n"`): the
     // other blocks keep everything.
     let checkpointed =
         if res.ckpt == Checkpointing::None { 0.0 } else { (layers_with_grad / q.ckpt_every.max(1) as f64).floor() };
-    let mut act = checkpointed * layer_bytes + (layers_with_grad - checkpointed) * none_bytes;
+    let mut act = checkpointed * layer_bytes + (layers_with_grad - checkpointed) * none_avg;
     let mut recompute = 0.0;
     if checkpointed > 0.0 {
         // Backward recomputes one block at a time: all of it (full), or what the per-op
@@ -188,11 +213,15 @@ pub(super) fn saved(r: &Run, autocast_copies: f64, autocast_head: f64) -> Saved 
     } else {
         act_bytes
     };
+    let sam = a.layout.image.is_some_and(|img| img.sam.is_some());
+    // SAM under freeze: the first trained block's norm weight trains, so it keeps its input.
     let frozen_input = matches!(
         q.method,
         Method::Lora | Method::Qlora | Method::Dora | Method::Adapter | Method::Freeze | Method::Prefix
     ) && !q.targets.contains(TargetModule::Embed)
-        && res.ckpt != Checkpointing::Full;
+        && res.ckpt != Checkpointing::Full
+        && layers_with_grad > 0.0
+        && !(sam && q.method == Method::Freeze);
     if frozen_input {
         act -= first_norm * h * tokens;
     }
@@ -220,6 +249,8 @@ pub(super) fn saved(r: &Run, autocast_copies: f64, autocast_head: f64) -> Saved 
         && a.positions > 0
         && !q.targets.contains(TargetModule::Embed);
     let head_saved = head_saved + if embed_leaf { tokens * h * act_bytes } else { 0.0 };
+    // SAM has no final norm or classifier: its neck and mask decoder instead.
+    let head_saved = if sam { super::sam::outside(r) } else { head_saved };
     act += head_saved;
     // Token ids and labels (int64) and the RoPE cos/sin tables.
     let misc_saved = 16.0 * tokens + 4.0 * seq * a.head_dim as f64;
@@ -229,8 +260,7 @@ pub(super) fn saved(r: &Run, autocast_copies: f64, autocast_head: f64) -> Saved 
     // A trained vision tower runs first and is backpropagated last: what it keeps lives
     // through the whole language model's forward and backward.
     // Whisper's audio encoder is the same: first in the forward, last in the backward.
-    let tower =
-        if a.layout.speech.is_some() { super::speech::encoder(r, &block) } else { super::vision::tower(r, &block) };
+    let tower = encoder_pass(r, &block, act, none_bytes);
     act += tower.saved;
     let blocks_saved = act;
     // On top, the larger of what never coexists: autocast's cache of the trained weights'

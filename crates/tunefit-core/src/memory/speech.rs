@@ -111,7 +111,7 @@ pub(super) fn encoder(r: &Run, block: &Block) -> TowerPass {
     if !trains {
         // No graph: one block's tensors at a time, its MLP's hidden states or its scores.
         let mlp = frames * f * e * 2.0;
-        return TowerPass { saved: output, working: output + 2.0 * frames * d * e + mlp.max(scores) };
+        return TowerPass { saved: output, working: output + 2.0 * frames * d * e + mlp.max(scores), backward: false };
     }
     let eb = Block { masked: false, ..*block };
     // Autocast's 16-bit copies of the encoder's weights, saved by each matmul whose input needs
@@ -166,5 +166,5 @@ pub(super) fn encoder(r: &Run, block: &Block) -> TowerPass {
     // and the softmax's: 2e beyond.
     let softmax_backward = probs * if block.eager_softmax_fp32 { 8.0 - e } else { 2.0 * e };
     let grad = softmax_backward.max(frames * f * e);
-    TowerPass { saved, working: saved + output_grad + rebuilt + grad }
+    TowerPass { saved, working: saved + output_grad + rebuilt + grad, backward: true }
 }

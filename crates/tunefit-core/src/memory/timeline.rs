@@ -40,6 +40,9 @@ const VISION_TOWER: i32 = -3;
 /// The block number of a moment in Whisper's audio encoder (memory/speech.rs), which the
 /// replay does not run either.
 const AUDIO_ENCODER: i32 = -4;
+/// The block number of a moment in a global-attention block of SAM's image encoder
+/// (memory/sam.rs): its whole-image bias, which the replay does not build.
+const GLOBAL_ATTENTION: i32 = -5;
 
 /// Where in the run an event happens.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -251,10 +254,21 @@ impl Moment {
         Moment { phase: if backward { Phase::Backward } else { Phase::Forward }, block: AUDIO_ENCODER, first: false }
     }
 
-    /// An encoder's own pass (a vision tower's, Whisper's audio encoder's), not an event of
-    /// the replay.
+    /// SAM's global attention over the whole image (memory/sam.rs): a frozen block's forward,
+    /// or the last block's backward when the encoder trains.
+    pub fn global_attention(backward: bool) -> Moment {
+        Moment { phase: if backward { Phase::Backward } else { Phase::Forward }, block: GLOBAL_ATTENTION, first: false }
+    }
+
+    /// The moment is in a backward pass.
+    pub fn is_backward(self) -> bool {
+        self.phase == Phase::Backward
+    }
+
+    /// An encoder's own pass (a vision tower's, Whisper's audio encoder's, SAM's global
+    /// attention), not an event of the replay.
     pub fn is_encoder_pass(self) -> bool {
-        self.block == VISION_TOWER || self.block == AUDIO_ENCODER
+        self.block == VISION_TOWER || self.block == AUDIO_ENCODER || self.block == GLOBAL_ATTENTION
     }
 
     fn words(self) -> String {
@@ -274,6 +288,8 @@ impl Moment {
                     (Phase::Backward, VISION_TOWER) => "backward of the vision tower".to_string(),
                     (Phase::Forward, AUDIO_ENCODER) => "forward of the audio encoder".to_string(),
                     (Phase::Backward, AUDIO_ENCODER) => "backward of the audio encoder".to_string(),
+                    (Phase::Forward, GLOBAL_ATTENTION) => "forward of a frozen global-attention block".to_string(),
+                    (Phase::Backward, GLOBAL_ATTENTION) => "backward of the last global-attention block".to_string(),
                     (Phase::Forward, b) => format!("forward of block {b}"),
                     (Phase::Loss, _) => "loss (logits and their fp32 path)".to_string(),
                     (Phase::Backward, -1) => "backward of the loss".to_string(),
@@ -297,6 +313,12 @@ impl Moment {
                     (Phase::Backward, VISION_TOWER) => "обратный проход энкодера изображений".to_string(),
                     (Phase::Forward, AUDIO_ENCODER) => "прямой проход энкодера звука".to_string(),
                     (Phase::Backward, AUDIO_ENCODER) => "обратный проход энкодера звука".to_string(),
+                    (Phase::Forward, GLOBAL_ATTENTION) => {
+                        "прямой проход замороженного блока с глобальным вниманием".to_string()
+                    }
+                    (Phase::Backward, GLOBAL_ATTENTION) => {
+                        "обратный проход последнего блока с глобальным вниманием".to_string()
+                    }
                     (Phase::Forward, b) => format!("прямой проход блока {b}"),
                     (Phase::Loss, _) => "потери (логиты и их путь в fp32)".to_string(),
                     (Phase::Backward, -1) => "обратный проход через потери".to_string(),

@@ -59,8 +59,18 @@ pub fn trainable(a: &Architecture, q: &Query) -> Result<Trainable, Error> {
             if q.train_layers as u64 > l {
                 return Err(Error::Refused(Refusal::TrainLayersOverLayers { train_layers: q.train_layers, layers: l }));
             }
-            // An image classifier's new head trains with the last blocks.
+            if q.train_layers == 0 && a.classifier_params() == 0 {
+                return Err(Error::Refused(Refusal::FreezeTrainsNothing));
+            }
+            // An image classifier's new head trains with the last blocks; SAM's mask decoder
+            // with its last blocks and their relative positions (train_layers=0: the decoder
+            // alone, the fine-tuning notebook's recipe).
             t.base = q.train_layers as u64 * a.layer_params() + a.classifier_params();
+            if let Some(img) = a.layout.image {
+                if let Some(sam) = img.sam {
+                    t.base += sam.top_rel_params(q.train_layers as u64, l, a.head_dim, img.side / img.patch);
+                }
+            }
             let mut fac = 0u64;
             for tm in TargetModule::LINEAR {
                 if let Some(s) = a.linear(tm) {
@@ -156,8 +166,26 @@ fn adapters(a: &Architecture, q: &Query, t: &mut Trainable) -> Result<(), Error>
     }
     let mut adapter = 0u64;
     let mut fac = 0u64;
+    let mut qkv_done = false;
     for tm in q.targets.iter() {
-        for s in a.linear_stack(tm) {
+        // A checkpoint that fuses q, k and v into one linear (Phi-3's `qkv_proj`, SAM's `qkv`)
+        // gives PEFT one module to adapt, whichever of the three a person names: one
+        // r·(hidden + q + 2·kv) pair, one magnitude of the fused width. litgpt's
+        // LoRAQKVLinear has r rows per enabled projection and Unsloth loads Phi "llama-fied"
+        // (q, k and v apart), which the per-projection count is.
+        let fused = a.quirks.fused_qkv
+            && q.framework.runs_hf_trainer()
+            && matches!(tm, TargetModule::Q | TargetModule::K | TargetModule::V);
+        if fused && std::mem::replace(&mut qkv_done, true) {
+            continue;
+        }
+        let stack = if fused {
+            let l = a.layers - a.linear_attn_blocks();
+            vec![crate::arch::LinearShape { input: a.hidden, output: a.q_dim() + 2 * a.kv_dim(), count: l }]
+        } else {
+            a.linear_stack(tm)
+        };
+        for s in stack {
             adapter += s.count * r * (s.input + s.output);
             fac += s.count * (r + s.input + s.output + r);
             if q.method == Method::Dora {
@@ -186,7 +214,7 @@ fn adapters(a: &Architecture, q: &Query, t: &mut Trainable) -> Result<(), Error>
         t.largest_tensor = t.largest_tensor.max(embed_rows);
         t.adafactor_elems += a.vocab + a.hidden;
     }
-    if a.layout.image.is_some() && a.vocab > 0 {
+    if a.layout.image.is_some() && a.classifier_params() > 0 {
         // The classifier is new and trains in full beside the adapters: PEFT's
         // image-classification guide passes `modules_to_save=["classifier"]` (its ViT-B/16
         // with 101 labels prints 667,493 trainable: 589,824 LoRA weights and 77,669).

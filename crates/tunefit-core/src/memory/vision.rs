@@ -16,6 +16,9 @@ pub(crate) struct TowerPass {
     /// forward (one block's tensors), a trained one's backward (everything it kept, one block
     /// rebuilt and that block's largest gradient).
     pub working: f64,
+    /// The working set is a backward's (SAM's global attention, memory/sam.rs, which says so;
+    /// the vision tower and Whisper's encoder are read from the query).
+    pub backward: bool,
 }
 
 /// The tower's pass: each block over every patch of the micro-batch's images (attention
@@ -58,7 +61,7 @@ pub(super) fn tower(r: &Run, block: &Block) -> TowerPass {
     if q.tower == TowerTraining::Frozen {
         // No graph: one block's tensors at a time, its MLP's hidden states or its scores.
         let mlp = tokens * tw.ffn as f64 * e * if tw.gated { 3.0 } else { 2.0 };
-        return TowerPass { saved: 0.0, working: 2.0 * tokens * hd * e + mlp.max(scores) };
+        return TowerPass { saved: 0.0, working: 2.0 * tokens * hd * e + mlp.max(scores), backward: false };
     }
     // Blocks attending over the whole image, and windowed ones (Qwen2.5-VL: 28 of 32 over
     // 8×8-patch windows), whose eager scores are per window.
@@ -96,5 +99,5 @@ pub(super) fn tower(r: &Run, block: &Block) -> TowerPass {
     // rebuilt first. The largest gradient of the block: the scores' (eager) or the MLP's.
     let rebuilt = if r.res.ckpt == Checkpointing::None { 0.0 } else { unchecked.total() };
     let grad = (unchecked.attention_scores).max(tokens * tw.ffn as f64 * e);
-    TowerPass { saved, working: saved + rebuilt + grad }
+    TowerPass { saved, working: saved + rebuilt + grad, backward: true }
 }

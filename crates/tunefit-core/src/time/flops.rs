@@ -184,12 +184,27 @@ impl FlopShape {
         let gated = matches!(arch.mlp, crate::arch::MlpKind::Gated);
         // The tower's adapters and weights run on its patches, in `tower`, not on every token.
         let tower = TowerFlops::of(q, arch);
+        let mut active = params as f64 * active_ratio;
+        let mut attn_layers = (arch.layers - arch.linear_attn_blocks()) as f64;
+        if let Some((img, sam)) = arch.layout.image.and_then(|img| img.sam.map(|s| (img, s))) {
+            // SAM: the position table is added, not multiplied; the prompt encoder and the
+            // mask decoder run once per image, the decoder's image-side linears over its
+            // patches (`decoder_work_per_patch`); windowed blocks' attention linears run over
+            // the padded grid; attention spans a window, or the image in global blocks.
+            let side = img.side / img.patch;
+            let (h, n) = (arch.hidden, side * side);
+            let outside = side * side * h + crate::arch::Sam::PROMPT_ENCODER + crate::arch::Sam::MASK_DECODER;
+            let windowed = arch.layers - sam.global.min(arch.layers);
+            let padded = windowed * (4 * h * h + 4 * h) * sam.padding(side);
+            active += (sam.decoder_work_per_patch() as f64 - outside as f64) * scale + padded as f64 / n as f64;
+            attn_layers = sam.attention_work(arch.layers, side) / (n * n) as f64;
+        }
         FlopShape {
             total: params as f64,
-            active: params as f64 * active_ratio,
+            active,
             trainable: trainable as f64,
             layers: arch.layers as f64,
-            attn_layers: (arch.layers - arch.linear_attn_blocks()) as f64,
+            attn_layers,
             attn_width: (arch.heads * arch.head_dim) as f64,
             causal: !arch.encoder_only,
             hidden: arch.hidden as f64,

@@ -1,0 +1,182 @@
+//! Segment Anything (#21, arch::Sam): exact counts, what trains in each recipe, the saved
+//! tensors of real training forwards (data/calibration/sam-saved.json,
+//! tools/calibrate/sam_probe.py), the attention over the whole image, its FLOPs, and what SAM
+//! refuses.
+use serde_json::Value;
+use tunefit_core::{evaluate, Error, Query};
+
+fn q(s: &str) -> Query {
+    Query::parse(s).unwrap_or_else(|e| panic!("{s}: {e}"))
+}
+
+fn report(s: &str) -> tunefit_core::Report {
+    evaluate(&q(s)).unwrap_or_else(|e| panic!("{s}: {e:?}"))
+}
+
+fn refused_key(s: &str) -> &'static str {
+    match evaluate(&q(s)) {
+        Err(Error::Refused(r)) => r.key(),
+        other => panic!("{s}: expected a refusal, got {:?}", other.map(|r| r.memory.allocated)),
+    }
+}
+
+#[test]
+fn counts_are_the_checkpoints() {
+    // SamModel of facebook/sam-vit-{base,large,huge}'s configs: keras-hub's sam_presets.py
+    // counts (93,735,728; 312,343,088; 641,090,864), which transformers 5.23 builds too.
+    for (id, params) in [("sam-vit-base", 93_735_728u64), ("sam-vit-large", 312_343_088), ("sam-vit-huge", 641_090_864)]
+    {
+        assert_eq!(report(&format!("model={id}")).model.params, params, "{id}");
+    }
+}
+
+#[test]
+fn what_each_recipe_trains_is_peft_s_count() {
+    // The fine-tuning notebook trains the mask decoder alone (its 4,058,340 parameters, the
+    // same in every SAM); PEFT's LoRA r 16 on `qkv` with modules_to_save=["mask_decoder"]
+    // prints "trainable params: 4,648,164" for sam-vit-base (peft 0.21.2): one adapter per
+    // fused qkv, r·(768 + 2304) in each of 12 blocks, whichever of q, k and v is named.
+    assert_eq!(report("model=sam-vit-base&method=freeze&train_layers=0").model.trainable_params, 4_058_340);
+    for targets in ["q,k,v", "q,v", "k"] {
+        let r = report(&format!("model=sam-vit-base&method=lora&rank=16&targets={targets}"));
+        assert_eq!(r.model.trainable_params, 4_648_164, "{targets}");
+    }
+    // With `proj` too: 4,943,076.
+    assert_eq!(report("model=sam-vit-base&method=lora&rank=16&targets=q,k,v,o").model.trainable_params, 4_943_076);
+    // In full, everything trains.
+    let full = report("model=sam-vit-huge&method=full");
+    assert_eq!(full.model.trainable_params, full.model.params);
+    // The last block (global) and the decoder: the block's linears and norms and its two
+    // 127-row relative position tables of one head's width (80 in huge).
+    let h = 1280u64;
+    let block = 4 * h * h + 4 * h + 2 * h * 4 * h + 5 * h + 4 * h + 2 * 127 * 80;
+    assert_eq!(report("model=sam-vit-huge&method=freeze&train_layers=1").model.trainable_params, block + 4_058_340);
+}
+
+#[test]
+fn freezing_every_block_of_a_model_without_a_head_trains_nothing() {
+    assert_eq!(refused_key("model=llama-3.1-8b&method=freeze&train_layers=0"), "train_layers");
+    assert_eq!(refused_key("model=clip-vit-l&method=freeze&train_layers=0"), "train_layers");
+    // A classifier's head trains alone (a linear probe).
+    assert_eq!(report("model=vit-b&vocab=10&method=freeze&train_layers=0").model.trainable_params, 7690);
+}
+
+#[test]
+fn saved_tensors_match_the_probe_within_2_percent() {
+    let path = format!("{}/../../data/calibration/sam-saved.json", env!("CARGO_MANIFEST_DIR"));
+    let data: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let recs = data["records"].as_array().unwrap();
+    assert!(recs.len() >= 10, "{} records", recs.len());
+    let mut worst: f64 = 0.0;
+    for r in recs {
+        let qs = r["query"].as_str().unwrap();
+        let measured = r["saved_bytes"].as_f64().unwrap();
+        let predicted = report(qs).memory.saved_for_backward as f64;
+        let e = predicted / measured - 1.0;
+        println!("{:+6.2}%  measured {measured:>13} predicted {predicted:>13}  {qs}", e * 100.0);
+        worst = worst.max(e.abs());
+    }
+    assert!(worst <= 0.02, "worst {:+.2}%", worst * 100.0);
+}
+
+#[test]
+fn the_whole_image_bias_is_the_frozen_encoder_s_peak() {
+    // The notebook's recipe (fp32, batch 2): a frozen global block's forward holds 12 heads ×
+    // 4096² fp32 scores per image, 1.5 GiB for two, above everything the step keeps.
+    let r = report("model=sam-vit-base&method=freeze&train_layers=0&precision=fp32&batch=2&attn=sdpa");
+    let bias = 2.0 * 12.0 * 4096.0 * 4096.0 * 4.0;
+    let m = &r.memory;
+    assert!(m.allocated as f64 > m.weights as f64 + bias, "{} vs {}", m.allocated, m.weights as f64 + bias);
+    assert!((m.allocated as f64) < m.weights as f64 + 1.3 * bias, "{}", m.allocated);
+    let moment = m.peak_moment.expect("a peak moment");
+    assert!(moment.is_encoder_pass() && !moment.is_backward(), "{moment:?}");
+    // Eager attention's fp32 softmax beside the bias costs more.
+    let eager = report("model=sam-vit-base&method=freeze&train_layers=0&precision=fp32&batch=2&attn=eager");
+    assert!(eager.memory.allocated > m.allocated + (bias as u64) / 2);
+    // Twice the images, twice the bias.
+    let four = report("model=sam-vit-base&method=freeze&train_layers=0&precision=fp32&batch=4&attn=sdpa");
+    let grown = (four.memory.allocated - m.allocated) as f64;
+    assert!((0.95 * bias..1.2 * bias).contains(&grown), "{grown}");
+}
+
+#[test]
+fn a_trained_encoder_peaks_in_the_last_global_block_s_backward() {
+    let none = report("model=sam-vit-huge&method=full&precision=bf16-true&batch=2&ckpt=none");
+    let ckpt = report("model=sam-vit-huge&method=full&precision=bf16-true&batch=2&ckpt=full");
+    for r in [&none, &ckpt] {
+        let moment = r.memory.peak_moment.expect("a peak moment");
+        assert!(moment.is_encoder_pass() && moment.is_backward(), "{moment:?}");
+    }
+    // Checkpointing keeps one input per block: the activations shrink several times.
+    assert!(ckpt.memory.activations * 4 < none.memory.activations);
+}
+
+#[test]
+fn flops_per_image_are_a_hand_count() {
+    // sam-vit-base in full: 3 × the forward. Per image: 12 blocks' qkv and proj (4·768²) over
+    // their tokens (70² padded in the 8 windowed blocks, 64² in the 4 global ones), the MLPs
+    // (2·768·3072) over 64²; the patch convolution (3·16²·768) and the neck (768·256 +
+    // 256·256·9) over 64²; attention 4·768 per score over 14² windows' and the image's
+    // pairs, with the relative-position einsums (4·768 per query and table row); the mask
+    // decoder's image-side linears and upscaler (425,984 per patch).
+    let (h, n, p) = (768.0, 4096.0, 4900.0);
+    let linears = 8.0 * 4.0 * h * h * p + 4.0 * 4.0 * h * h * n + 12.0 * 2.0 * h * 3072.0 * n;
+    let outside = (3.0 * 256.0 * h + h * 256.0 + 256.0 * 256.0 * 9.0 + 425_984.0) * n;
+    let attention = 4.0 * h * (8.0 * p * (196.0 + 14.0) + 4.0 * n * (n + 64.0)) / 2.0;
+    let forward = 2.0 * (linears + outside) + 2.0 * attention;
+    let r = report("model=sam-vit-base&method=full&precision=bf16-true&batch=1&ckpt=none&gpu=h100-sxm");
+    let per_image = r.time.as_ref().unwrap().model_flops_per_token * n;
+    let e = per_image / (3.0 * forward) - 1.0;
+    assert!(e.abs() < 0.01, "{per_image} against {} ({:+.2}%)", 3.0 * forward, e * 100.0);
+}
+
+#[test]
+fn what_sam_refuses_names_its_key() {
+    assert_eq!(refused_key("model=sam-vit-base&image_res=512"), "image_res");
+    assert_eq!(refused_key("model=sam-vit-base&method=prefix"), "method");
+    assert_eq!(refused_key("model=sam-vit-base&method=adapter"), "method");
+    assert_eq!(refused_key("model=sam-vit-base&attn=flash"), "attn");
+    assert_eq!(refused_key("model=sam-vit-base&gpus=2&tp=2"), "tp");
+    // Its own side is accepted.
+    assert!(evaluate(&q("model=sam-vit-base&image_res=1024")).is_ok());
+}
+
+fn exported(query: &str, fw: tunefit_core::query::Framework) -> Result<String, Error> {
+    tunefit_core::export::export(&q(query), fw)
+        .map(|e| e.files.into_iter().map(|f| f.content).collect::<Vec<_>>().join("\n"))
+}
+
+#[test]
+fn sam_exports_as_its_fine_tuning_notebook() {
+    use tunefit_core::query::Framework;
+    // tools/calibrate/sam_export_check.py runs these scripts against transformers and PEFT.
+    let lora = exported("v=2&model=sam-vit-huge&method=lora&targets=q,v,o&rank=16", Framework::Hf).unwrap();
+    assert!(lora.contains("SamModel.from_pretrained(") && lora.contains("MODEL_ID = \"facebook/sam-vit-huge\""));
+    // One fused qkv whichever of q, k and v is named; the pattern keeps the adapters off the
+    // mask decoder's own linears, which trains beside them.
+    assert!(lora.contains(r#"target_modules=r".*vision_encoder\.layers\.\d+\.(attn|mlp)\.(qkv|proj)""#), "{lora}");
+    assert!(lora.contains(r#"modules_to_save=["mask_decoder"]"#));
+    assert!(lora.contains("compute_loss_func=sam_loss") && lora.contains("\"multimask_output\": False"));
+    let decoder = exported("v=2&model=sam-vit-base&method=freeze&train_layers=0", Framework::Hf).unwrap();
+    assert!(decoder.contains("p.requires_grad_(name.startswith(\"mask_decoder.\"))"), "{decoder}");
+    assert!(!decoder.contains("vision_encoder.layers[-"));
+    let top = exported("v=2&model=sam-vit-base&method=freeze&train_layers=2", Framework::Hf).unwrap();
+    assert!(top.contains("model.vision_encoder.layers[-2:]"));
+    let fsdp = exported("v=2&model=sam-vit-huge&method=full&gpus=2&shard=fsdp", Framework::Hf).unwrap();
+    assert!(fsdp.contains("fsdp_transformer_layer_cls_to_wrap: \"SamVisionLayer\""), "{fsdp}");
+    // The language-model frameworks refuse, naming the one that exports it.
+    assert!(matches!(exported("v=2&model=sam-vit-base", Framework::Axolotl), Err(Error::Invalid { .. })));
+}
+
+#[test]
+fn choosing_sam_keeps_nothing_it_would_refuse() {
+    // From a ViT at 384 with flash attention: SAM's one side and SDPA; the dataset keeps its
+    // images.
+    let vit = q("model=vit-l&image_res=384&attn=flash&tokens=5000");
+    let mut sam = vit.clone();
+    sam.model = Some("sam-vit-base".into());
+    tunefit_core::catalog::adapt_to_model(&vit, &mut sam);
+    assert_eq!((sam.image_res, sam.attn, sam.tokens), (None, None, 5000));
+    assert!(tunefit_core::catalog::fixed_image(&sam) && !tunefit_core::catalog::fixed_image(&vit));
+    assert!(evaluate(&sam).is_ok());
+}
