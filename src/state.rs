@@ -82,7 +82,14 @@ impl AppState {
         let st = AppState {
             query,
             frame: crate::components::deferred::frame_copy(query),
-            report: Memo::new(move |_| query.with(|q| prices.with(|p| evaluate_with_read_prices(q, p)))),
+            // Every recomputation counts as a change: the query and the prices it reads are what
+            // decide the report, and comparing two reports field by field linked ~2 KB
+            // (gzipped) of derived `PartialEq` into the first load for the rare case of a key
+            // that changes nothing.
+            report: Memo::new_with_compare(
+                move |_| query.with(|q| prices.with(|p| evaluate_with_read_prices(q, p))),
+                |_, _| true,
+            ),
             prices,
             prices_notice,
             link_prices: RwSignal::new(linked.prices),

@@ -866,6 +866,36 @@ test('Whisper: picked from the list, its sequence becomes its 448 label position
   await page.close();
 });
 
+test('Segment Anything: picked from the list, no image size to choose, its mask decoder trained alone at train_layers 0, the figures and the peak\'s moment the CLI\'s', async () => {
+  const page = await open('?v=2&model=vit-l&image_res=384&attn=flash&gpu=t4&units=gib');
+  await Promise.all([page.waitForURL(/model=sam-vit-base/), page.getByTestId('preset').selectOption('sam-vit-base')]);
+  // SAM reads 1024x1024 only and has no flash path: the ViT's side and kernel are not carried over.
+  assert.doesNotMatch(page.url(), /image_res=|attn=flash/);
+  assert.equal(await page.getByTestId('image-res').count(), 0);
+  assert.match(await page.getByTestId('batch-range').getAttribute('aria-valuetext'), /^\d+ images$/);
+  // The fine-tuning notebook's recipe: freeze with no block trained, fp32, two images.
+  await page.getByTestId('method').selectOption('freeze');
+  await page.waitForURL(/method=freeze/);
+  for (const [id, v] of [['train-layers-input', '0'], ['batch-input', '2']]) {
+    await page.getByTestId(id).fill(v);
+    await page.getByTestId(id).press('Enter');
+  }
+  await page.waitForURL(/train_layers=0/);
+  await page.waitForURL(/batch=2(&|$)/);
+  const r = cli(coreQuery(page));
+  assert.equal(r.model.trainable_params, 4058340);
+  await page.waitForFunction((want) => Math.abs(Number(document.querySelector('[data-testid=total-device]').textContent.replace(/[^0-9.]/g, '')) - want) <= 0.005 + 1e-9, r.memory.device / GIB);
+  // The peak is a frozen global-attention block's forward: the page names it.
+  assert.match(r.memory.peak_phase, /global-attention/);
+  await page.waitForFunction(() => /global-attention/.test(document.body.innerText));
+  // Another image side is refused by its key; the rest of the settings stay.
+  await page.goto(page.url() + '&image_res=512');
+  await page.waitForFunction(() => /image_res/.test(document.body.innerText) && /1024/.test(document.body.innerText));
+  assert.doesNotMatch(await page.locator('body').innerText(), /NaN|undefined|Infinity/);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
 test('a vision-language model: images per sample and their size appear only for it, reach the link and the CLI\'s figures, and a bad size is said', async () => {
   // A text model shows no image fields.
   const text = await open('?v=2&model=llama-3.1-8b');

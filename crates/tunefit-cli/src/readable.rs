@@ -47,7 +47,12 @@ pub fn render(r: &Report) -> String {
         // An image encoder's sample is one image.
         let image_encoder =
             tunefit_core::Query::parse(&r.query).is_ok_and(|q| tunefit_core::catalog::is_image_encoder(&q));
-        let images = if image_encoder { format!(" ({:.0} images/s)", t.samples_per_s) } else { String::new() };
+        // SAM's few images a second need their decimals.
+        let images = match (image_encoder, t.samples_per_s) {
+            (false, _) => String::new(),
+            (true, n) if n < 10.0 => format!(" ({n:.2} images/s)"),
+            (true, n) => format!(" ({n:.0} images/s)"),
+        };
         s += &format!(
             "  {:<22}{:>10.0} tokens/s{images}, MFU {:.1} %, {} matmuls at {:.0} TFLOPS{}\n",
             "throughput",

@@ -40,6 +40,7 @@ pub enum Gives {
     MoreGpus,
     ShorterSeq,
     SmallerImages,
+    DecoderOnly,
 }
 
 impl Gives {
@@ -70,6 +71,9 @@ impl Gives {
             }
             (Lang::En, G::ShorterSeq) => "shorter sequences: longer samples are cut or split",
             (Lang::En, G::SmallerImages) => "the side the checkpoint was trained at: fewer patches, less detail",
+            (Lang::En, G::DecoderOnly) => {
+                "train the mask decoder alone, the image encoder frozen (the SAM fine-tuning notebook's recipe): its blocks keep nothing for backward"
+            }
             (Lang::Ru, G::HostStateDict) => {
                 "собирать state dict чекпоинта в памяти CPU (FullStateDictConfig(offload_to_cpu=True, rank0_only=True); StateDictOptions(full_state_dict=True, cpu_offload=True)): тот же чекпоинт"
             }
@@ -96,6 +100,9 @@ impl Gives {
             }
             (Lang::Ru, G::ShorterSeq) => "последовательности короче: длинные примеры обрезаются или делятся",
             (Lang::Ru, G::SmallerImages) => "размер, на котором обучен чекпойнт: меньше патчей, меньше деталей",
+            (Lang::Ru, G::DecoderOnly) => {
+                "обучать только декодер масок при замороженном энкодере изображений (рецепт ноутбука дообучения SAM): его блоки ничего не хранят для обратного прохода"
+            }
         }
     }
 }
@@ -165,8 +172,12 @@ fn candidates(s: &Settings, vram: u64) -> Vec<(String, Query, Gives)> {
             push(format!("gpus={n}{nodes}&shard={shard}"), Gives::MoreGpus);
         }
     }
-    // An image encoder's sequence is its image: back to the side it was trained at.
+    // An image encoder's sequence is its image: back to the side it was trained at. SAM's is
+    // fixed; its mask decoder trains alone.
     if let Some(img) = image {
+        if img.sam.is_some() && !(q.method == Method::Freeze && q.train_layers == 0) {
+            push("method=freeze&train_layers=0".into(), Gives::DecoderOnly);
+        }
         if img.tokens(q.image_res) > img.tokens(None) {
             push(format!("image_res={}", img.side), Gives::SmallerImages);
         }

@@ -180,3 +180,16 @@ fn choosing_sam_keeps_nothing_it_would_refuse() {
     assert!(tunefit_core::catalog::fixed_image(&sam) && !tunefit_core::catalog::fixed_image(&vit));
     assert!(evaluate(&sam).is_ok());
 }
+
+#[test]
+fn a_sam_that_does_not_fit_is_offered_its_decoder_alone() {
+    use tunefit_core::solve::Verdict;
+    // ViT-H in full, fp32 AdamW, 8 images on a 24 GB card: far over.
+    let query = q("model=sam-vit-huge&method=full&precision=fp32&batch=8&optim=adamw&gpu=rtx-4090");
+    let r = tunefit_core::report::with_fixes(evaluate(&query).unwrap(), &query);
+    assert_eq!(r.fit.as_ref().unwrap().verdict, Verdict::DoesNotFit);
+    let decoder = r.fixes.iter().find(|f| f.set == "method=freeze&train_layers=0").expect("the decoder-alone fix");
+    assert!(decoder.device < r.memory.device);
+    // No fix offers another image side.
+    assert!(!r.fixes.iter().any(|f| f.set.contains("image_res")));
+}
