@@ -82,21 +82,22 @@ fn saved_tensors_match_the_probe_within_2_percent() {
 #[test]
 fn the_whole_image_bias_is_the_frozen_encoder_s_peak() {
     // The notebook's recipe (fp32, batch 2): a frozen global block's forward holds 12 heads ×
-    // 4096² fp32 scores per image, 1.5 GiB for two, above everything the step keeps.
+    // 4096² fp32 scores per image, 1.5 GiB for two, twice while `.reshape` makes it
+    // contiguous, above everything the step keeps (sam_peak.py measures the same).
     let r = report("model=sam-vit-base&method=freeze&train_layers=0&precision=fp32&batch=2&attn=sdpa");
     let bias = 2.0 * 12.0 * 4096.0 * 4096.0 * 4.0;
     let m = &r.memory;
-    assert!(m.allocated as f64 > m.weights as f64 + bias, "{} vs {}", m.allocated, m.weights as f64 + bias);
-    assert!((m.allocated as f64) < m.weights as f64 + 1.3 * bias, "{}", m.allocated);
+    assert!(m.allocated as f64 > m.weights as f64 + 2.0 * bias, "{} vs {}", m.allocated, m.weights as f64 + bias);
+    assert!((m.allocated as f64) < m.weights as f64 + 2.3 * bias, "{}", m.allocated);
     let moment = m.peak_moment.expect("a peak moment");
     assert!(moment.is_encoder_pass() && !moment.is_backward(), "{moment:?}");
     // Eager attention's fp32 softmax beside the bias costs more.
     let eager = report("model=sam-vit-base&method=freeze&train_layers=0&precision=fp32&batch=2&attn=eager");
     assert!(eager.memory.allocated > m.allocated + (bias as u64) / 2);
-    // Twice the images, twice the bias.
+    // Twice the images, twice the biases.
     let four = report("model=sam-vit-base&method=freeze&train_layers=0&precision=fp32&batch=4&attn=sdpa");
     let grown = (four.memory.allocated - m.allocated) as f64;
-    assert!((0.95 * bias..1.2 * bias).contains(&grown), "{grown}");
+    assert!((1.95 * bias..2.3 * bias).contains(&grown), "{grown}");
 }
 
 #[test]
@@ -192,4 +193,29 @@ fn a_sam_that_does_not_fit_is_offered_its_decoder_alone() {
     assert!(decoder.device < r.memory.device);
     // No fix offers another image side.
     assert!(!r.fixes.iter().any(|f| f.set.contains("image_res")));
+}
+
+#[test]
+fn the_step_s_peak_matches_a_real_first_step_within_3_percent() {
+    // tools/calibrate/sam_peak.py: the most live at once in a first training step, above the
+    // weights (no optimizer states yet: AdamW makes them at its first step). The estimate's is
+    // a steady step's, its optimizer states included: they are taken off here.
+    let path = format!("{}/../../data/calibration/sam-peaks.json", env!("CARGO_MANIFEST_DIR"));
+    let data: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let recs = data["records"].as_array().unwrap();
+    assert!(recs.len() >= 6, "{} records", recs.len());
+    let mut worst: f64 = 0.0;
+    for r in recs {
+        let qs = r["query"].as_str().unwrap();
+        let measured = r["forward_peak_bytes"].as_f64().unwrap().max(r["backward_peak_bytes"].as_f64().unwrap());
+        let m = report(qs).memory;
+        let predicted = (m.allocated - m.weights - m.optimizer) as f64;
+        let e = predicted / measured - 1.0;
+        println!("{:+6.2}%  measured {measured:>13} predicted {predicted:>13}  {qs}", e * 100.0);
+        worst = worst.max(e.abs());
+        // The moment is SAM's own, forward when the encoder is frozen.
+        let moment = m.peak_moment.expect("a moment");
+        assert!(moment.is_encoder_pass() && moment.is_backward() != qs.contains("train_layers=0"), "{qs}: {moment:?}");
+    }
+    assert!(worst <= 0.03, "worst {:+.2}%", worst * 100.0);
 }

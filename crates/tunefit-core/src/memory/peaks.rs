@@ -213,7 +213,15 @@ fn tower_peak(r: &Run, sv: &Saved, states: f64, g: f64) -> f64 {
     } else {
         r.q.tower != crate::query::TowerTraining::Frozen
     };
-    let grads = if trains || super::run::grads_kept(r.q) { g } else { 0.0 };
+    let grads = if super::run::grads_kept(r.q) {
+        g
+    } else if trains {
+        // SAM's peak is its last block's backward, the encoder's first: only the gradients of
+        // what comes after the encoder's other blocks exist yet.
+        g * super::sam::grads_alive(r)
+    } else {
+        0.0
+    };
     states + grads + sv.tower.working
 }
 

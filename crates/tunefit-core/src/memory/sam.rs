@@ -207,8 +207,8 @@ pub(super) fn outside(r: &Run) -> f64 {
 }
 
 /// The encoder's own moments beyond what the step keeps, as a tower's pass (vision.rs): a
-/// frozen global block's forward holds the bias of every head over the whole image with the
-/// block's working tensors (the residual, the norm's output, qkv's output and its head-major
+/// frozen global block's forward holds the bias of every head over the whole image (twice
+/// while it is made contiguous) with the block's working tensors (the residual, the norm's output, qkv's output and its head-major
 /// copy, the attention's output: 9 hidden-wide tensors); a trained encoder's backward reaches
 /// the last block, global, with everything kept (`kept`), that block rebuilt under
 /// checkpointing (`rebuilt`), and the kernel's gradient of the bias (eager: the
@@ -223,11 +223,14 @@ pub(super) fn pass(r: &Run, b: &Block, kept: f64, rebuilt: f64) -> TowerPass {
     let working = 9.0 * h * e * r.tokens;
     let frozen_blocks = r.q.method == Method::Freeze && (r.q.train_layers as u64) < r.a.layers;
     let forward = if frozen_blocks {
-        // Eager: the scores, the bias and their sum (3e a score), then the sum, the bias and
-        // the fp32 softmax with its cast.
+        // The bias is built twice: torch's einsum returns `rel_h` and `rel_w` as permuted views
+        // of its bmm, their broadcast sum takes that layout, and `.reshape` to (b, heads, n, n)
+        // copies it (2e a score). Eager: the same copy beside the scores (3e), then the scores'
+        // sum with the bias beside both (3e), then the sum, the bias and the fp32 softmax with
+        // its cast.
         let per_score = match b.attn {
             Attention::Eager => (3.0 * e).max(2.0 * e + 4.0 + if e < 4.0 { e } else { 0.0 }),
-            _ => e,
+            _ => 2.0 * e,
         };
         scores * per_score + working
     } else {
@@ -243,4 +246,28 @@ pub(super) fn pass(r: &Run, b: &Block, kept: f64, rebuilt: f64) -> TowerPass {
         0.0
     };
     TowerPass { saved: 0.0, working: forward.max(backward), backward: backward > forward }
+}
+
+/// The share of the gradients that exist when backward reaches the last block (the encoder's
+/// first in backward order): the mask decoder's, the prompt encoder's, the neck's and that
+/// block's own; not yet the other blocks' nor the patch embedding's and position table's.
+/// 1 without SAM.
+pub(super) fn grads_alive(r: &Run) -> f64 {
+    let Some(img) = r.a.layout.image else { return 1.0 };
+    let Some(sam) = img.sam else { return 1.0 };
+    let total = r.tr.total as f64;
+    if total <= 0.0 {
+        return 1.0;
+    }
+    let (l, side) = (r.a.layers, img.side / img.patch);
+    let blocks = |n: u64| (n * r.a.layer_params() + sam.top_rel_params(n, l, r.a.head_dim, side)) as f64;
+    let (in_blocks, trained) = match r.q.method {
+        Method::Full => (blocks(l), l),
+        Method::Freeze => (blocks(u64::from(r.q.train_layers)), u64::from(r.q.train_layers)),
+        // Adapters sit in the blocks; the decoder trains beside them.
+        _ => (r.tr.adapter as f64, l),
+    };
+    let embedding = if r.q.method == Method::Full { img.embedding_params(r.a.hidden) as f64 } else { 0.0 };
+    let later = in_blocks * (1.0 - 1.0 / trained.max(1) as f64) + embedding;
+    ((total - later) / total).clamp(0.0, 1.0)
 }
