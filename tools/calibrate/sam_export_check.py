@@ -26,6 +26,7 @@ from exported import CLI, run_two_steps  # noqa: E402
 
 
 def tiny(d):
+    torch.manual_seed(0)
     cfg = SamConfig(vision_config=SamVisionConfig(hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
                                                   mlp_dim=64, global_attn_indexes=[1]))
     SamModel(cfg).save_pretrained(d)
@@ -44,6 +45,11 @@ train_dataset = [_example(i) for i in range(6)]
 
 CASES = [
     "v=2&model=sam-vit-base&method=lora&targets=q,k,v&rank=8&batch=2&precision=fp32&optim=adamw",
+    # The same two optimizer steps as micro-batches of one: the same loss (the Trainer does not
+    # divide a compute_loss_func's loss by the accumulation steps; sam_loss scales it).
+    "v=2&model=sam-vit-base&method=lora&targets=q,k,v&rank=8&batch=1&ga=2&precision=fp32&optim=adamw",
+    # bf16 autocast over 16-bit weights with fp32 adapters and decoder copy (CPU autocast).
+    "v=2&model=sam-vit-base&method=lora&targets=q,k,v&rank=8&batch=2&precision=bf16-mixed&optim=adamw",
     "v=2&model=sam-vit-large&method=dora&targets=q,k,v,o,up,down&rank=8&batch=2&precision=fp32&optim=adamw&ckpt=full",
     "v=2&model=sam-vit-base&method=full&batch=2&precision=fp32&optim=adamw&ckpt=full",
     "v=2&model=sam-vit-base&method=freeze&train_layers=0&batch=2&precision=fp32&optim=adamw",
@@ -54,7 +60,7 @@ CASES = [
 def run(query):
     with tempfile.TemporaryDirectory() as d:
         tiny(d)
-        env = run_two_steps(query, d, DATA, "import numpy as np\nfrom PIL import Image")
+        env = run_two_steps(query, d, DATA, "import numpy as np\nfrom PIL import Image\nnp.random.seed(0)")
         model = env["model"]
         adapted = [n for n, _ in model.named_modules() if n.endswith("lora_A")]
         trained = [n for n, p in model.named_parameters() if p.requires_grad]
@@ -70,9 +76,12 @@ def run(query):
             assert len(trained) == len(list(model.parameters()))
 
 
+        return env["trainer"].state.log_history[-1]["train_loss"]
+
+
 if __name__ == "__main__":
     if not CLI.exists():
         sys.exit(f"{CLI} is missing: cargo build --release -p tunefit-cli")
-    torch.manual_seed(0)
-    for case in CASES:
-        run(case)
+    losses = [run(case) for case in CASES]
+    # batch=2 and batch=1&ga=2 train on the same images in the same order.
+    assert abs(losses[1] / losses[0] - 1) < 0.02, losses[:2]

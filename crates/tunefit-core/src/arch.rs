@@ -961,7 +961,9 @@ impl Architecture {
         // Largest module with its own parameters (recurse=False): the token embedding or LM
         // head in every LLM; a single expert projection could only win for absurd shapes.
         let linear_max = [h * self.q_dim(), h * self.ffn, h * lay.dense_ffn].into_iter().max().unwrap_or(0);
-        let largest_module = (v * h).max(lm_head).max(linear_max);
+        // SAM's 64×64 position table is one parameter wider than any of its linears.
+        let pos_table = lay.image.filter(|img| img.sam.is_some()).map_or(0, |img| (img.side / img.patch).pow(2) * h);
+        let largest_module = (v * h).max(lm_head).max(linear_max).max(pos_table);
         let linear_attention = if lay.linear_attn.layers > 0 { lay.linear_attn.params(h) } else { 0 };
         ModuleCounts {
             embedding,

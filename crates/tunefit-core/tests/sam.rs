@@ -54,6 +54,18 @@ fn what_each_recipe_trains_is_peft_s_count() {
 }
 
 #[test]
+fn a_fused_qkv_is_one_peft_module_under_the_trainer() {
+    // Phi-3's qkv_proj: r·(3072 + 9216) in each of 32 blocks whichever of q, k, v is named;
+    // Unsloth loads Phi "llama-fied" (q, k and v apart) and litgpt's LoRAQKVLinear has r rows
+    // per enabled projection: r·(3072 + 3072) per projection.
+    let count = |s: &str| report(&format!("model=phi-3-mini&method=lora&rank=16&{s}")).model.trainable_params;
+    assert_eq!(count("targets=q,k,v&framework=hf"), 6_291_456);
+    assert_eq!(count("targets=q&framework=hf"), 6_291_456);
+    assert_eq!(count("targets=q,k,v&framework=unsloth"), 9_437_184);
+    assert_eq!(count("targets=q,k,v&framework=litgpt"), 9_437_184);
+}
+
+#[test]
 fn freezing_every_block_of_a_model_without_a_head_trains_nothing() {
     assert_eq!(refused_key("model=llama-3.1-8b&method=freeze&train_layers=0"), "train_layers");
     assert_eq!(refused_key("model=clip-vit-l&method=freeze&train_layers=0"), "train_layers");
@@ -165,6 +177,17 @@ fn sam_exports_as_its_fine_tuning_notebook() {
     assert!(top.contains("model.vision_encoder.layers[-2:]"));
     let fsdp = exported("v=2&model=sam-vit-huge&method=full&gpus=2&shard=fsdp", Framework::Hf).unwrap();
     assert!(fsdp.contains("fsdp_transformer_layer_cls_to_wrap: \"SamVisionLayer\""), "{fsdp}");
+    // One mask per prompt leaves the IoU head without a gradient: DDP must look for it.
+    assert!(fsdp.contains("ddp_find_unused_parameters=True"));
+    assert!(!lora.contains("ddp_find_unused_parameters"));
+    // The Trainer does not divide a compute_loss_func's loss by the accumulation steps.
+    assert!(lora.contains("loss = loss * labels.numel() / num_items_in_batch"));
+    // fp16 AMP: the decoder's copy is made fp32 for the GradScaler.
+    let fp16 = exported("v=2&model=sam-vit-base&method=lora&precision=fp16-mixed", Framework::Hf).unwrap();
+    assert!(fp16.contains("p.data = p.data.float()"));
+    // A ViT's linear probe trains its head alone: `[-0:]` would be every block.
+    let probe = exported("v=2&model=vit-b&vocab=10&method=freeze&train_layers=0", Framework::Hf).unwrap();
+    assert!(!probe.contains("[-0:]") && probe.contains("model.classifier.parameters()"), "{probe}");
     // The language-model frameworks refuse, naming the one that exports it.
     assert!(matches!(exported("v=2&model=sam-vit-base", Framework::Axolotl), Err(Error::Invalid { .. })));
 }

@@ -115,12 +115,18 @@ fn adapt(ctx: &mut Ctx, py: &mut String) {
             let n = q.train_layers;
             let layers =
                 if ctx.naming == Naming::Clip { "model.vision_model.encoder.layers" } else { "model.vit.layers" };
-            line(py, &format!("# method=freeze: train only the last {n} blocks and the new head."));
             line(py, "for p in model.parameters():\n    p.requires_grad_(False)");
-            line(
-                py,
-                &format!("for module in [*{layers}[-{n}:], model.classifier]:\n    for p in module.parameters():\n        p.requires_grad_(True)"),
-            );
+            // `[-0:]` is the whole list in Python: no block at train_layers=0 (a linear probe).
+            if n == 0 {
+                line(py, "# method=freeze, train_layers=0: train only the new head (a linear probe).");
+                line(py, "for p in model.classifier.parameters():\n    p.requires_grad_(True)");
+            } else {
+                line(py, &format!("# method=freeze: train only the last {n} blocks and the new head."));
+                line(
+                    py,
+                    &format!("for module in [*{layers}[-{n}:], model.classifier]:\n    for p in module.parameters():\n        p.requires_grad_(True)"),
+                );
+            }
         }
         Method::Adapter | Method::Prefix | Method::Prompt => ctx.warn(Note::ImageMethod { method: q.method }),
         Method::Full => {}

@@ -40,49 +40,15 @@ pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
     prepare(ctx, &mut py);
     adapt(ctx, &mut py);
     line(&mut py, "");
-    line(&mut py, "train_dataset = ...  # your dataset: an `image` (PIL) and a `mask` (the object's 0/1 mask, the image's size) column");
-    line(&mut py, "");
-    line(&mut py, "def box(mask):");
-    line(&mut py, "    # The prompt: the mask's bounding box in the image's pixels.");
-    line(&mut py, "    ys, xs = np.nonzero(mask)");
-    line(&mut py, "    return [float(xs.min()), float(ys.min()), float(xs.max()), float(ys.max())]");
-    line(&mut py, "");
-    line(&mut py, "def target(mask):");
-    line(
-        &mut py,
-        "    # The decoder predicts 256x256 masks of the processor's frame: the image scaled to a longer side of 1024, padded to 1024x1024.",
-    );
-    line(&mut py, "    h, w = mask.shape");
-    line(&mut py, "    s = 1024 / max(h, w)");
-    line(&mut py, "    m = torch.from_numpy(mask.astype(np.float32))[None, None]");
-    line(&mut py, "    m = F.interpolate(m, size=(int(h * s + 0.5), int(w * s + 0.5)), mode=\"nearest\")");
-    line(&mut py, "    m = F.pad(m, (0, 1024 - m.shape[-1], 0, 1024 - m.shape[-2]))");
-    line(&mut py, "    return F.interpolate(m, size=(256, 256), mode=\"nearest\")[0]");
-    line(&mut py, "");
-    line(&mut py, "def collate(examples):");
-    line(&mut py, "    masks = [np.array(e[\"mask\"]) > 0 for e in examples]");
-    line(
-        &mut py,
-        "    batch = processor([e[\"image\"].convert(\"RGB\") for e in examples], input_boxes=[[box(m)] for m in masks], return_tensors=\"pt\")",
-    );
-    line(&mut py, "    return {");
-    line(&mut py, "        \"pixel_values\": batch[\"pixel_values\"].to(DTYPE),");
-    line(&mut py, "        \"input_boxes\": batch[\"input_boxes\"].to(DTYPE),");
-    line(&mut py, "        \"multimask_output\": False,");
-    line(&mut py, "        \"labels\": torch.stack([target(m) for m in masks]),");
-    line(&mut py, "    }");
-    line(&mut py, "");
-    line(&mut py, "def sam_loss(outputs, labels, num_items_in_batch=None):");
-    line(&mut py, "    # monai's DiceCELoss(sigmoid=True, squared_pred=True), as the notebook uses it, in fp32.");
-    line(&mut py, "    logits = outputs.pred_masks.squeeze(1).float()");
-    line(&mut py, "    labels = labels.float()");
-    line(&mut py, "    ce = F.binary_cross_entropy_with_logits(logits, labels)");
-    line(&mut py, "    p = torch.sigmoid(logits)");
-    line(&mut py, "    dice = 1 - (2 * (p * labels).sum() + 1e-5) / ((p * p).sum() + (labels * labels).sum() + 1e-5)");
-    line(&mut py, "    return ce + dice");
+    py.push_str(DATA_AND_LOSS);
     line(&mut py, "");
     let mut ta: Vec<String> = training_args(ctx).into_iter().filter(|a| !a.starts_with("use_liger_kernel")).collect();
     ta.push("remove_unused_columns=False".into());
+    // With one mask per prompt the IoU head (and, in full, parts of the prompt encoder) gets no
+    // gradient; DDP refuses unused trainable parameters unless told to look for them.
+    if ctx.q.gpus > 1 {
+        ta.push("ddp_find_unused_parameters=True".into());
+    }
     line(&mut py, &format!("args = TrainingArguments(\n    {},\n)", ta.join(",\n    ")));
     line(
         &mut py,
@@ -106,6 +72,11 @@ fn adapt(ctx: &mut Ctx, py: &mut String) {
             let pattern = format!(r#"r".*vision_encoder\.layers\.\d+\.(attn|mlp)\.({})""#, targets.join("|"));
             const DECODER: &str = "modules_to_save=[\"mask_decoder\"]";
             lora_config(ctx, py, &pattern, if q.method == Method::Dora { &[DECODER, DORA] } else { &[DECODER] });
+            if q.precision == Precision::Fp16Mixed {
+                // The model loads in fp16 and PEFT copies the decoder for `modules_to_save` in
+                // that dtype; fp16 AMP's GradScaler unscales fp32 gradients only.
+                line(py, "for p in model.parameters():\n    if p.requires_grad:\n        p.data = p.data.float()");
+            }
         }
         Method::Freeze => {
             let n = q.train_layers;
@@ -131,3 +102,55 @@ fn adapt(ctx: &mut Ctx, py: &mut String) {
         Method::Adapter | Method::Prefix | Method::Prompt => {}
     }
 }
+
+/// The dataset's placeholder, the collator (a box prompt from each mask, the 256×256 target in
+/// the processor's frame) and the loss, the same in every SAM export.
+const DATA_AND_LOSS: &str = r#"train_dataset = ...  # your dataset: an `image` (PIL) and a `mask` (the object's 0/1 mask, the image's size) column
+
+def as_mask(m):
+    # A 0/1 array of the image's size; an RGB or RGBA mask image reads its first channel.
+    m = np.array(m)
+    return (m[..., 0] if m.ndim == 3 else m) > 0
+
+def box(mask):
+    # The prompt: the mask's bounding box in the image's pixels (the whole image for an empty mask).
+    ys, xs = np.nonzero(mask)
+    if len(xs) == 0:
+        return [0.0, 0.0, float(mask.shape[1] - 1), float(mask.shape[0] - 1)]
+    return [float(xs.min()), float(ys.min()), float(xs.max()), float(ys.max())]
+
+def target(mask):
+    # The decoder predicts 256x256 masks of the processor's frame: the image scaled to a longer side of 1024, padded to 1024x1024.
+    h, w = mask.shape
+    s = 1024 / max(h, w)
+    m = torch.from_numpy(mask.astype(np.float32))[None, None]
+    m = F.interpolate(m, size=(int(h * s + 0.5), int(w * s + 0.5)), mode="nearest")
+    m = F.pad(m, (0, 1024 - m.shape[-1], 0, 1024 - m.shape[-2]))
+    return F.interpolate(m, size=(256, 256), mode="nearest")[0]
+
+def collate(examples):
+    masks = [as_mask(e["mask"]) for e in examples]
+    batch = processor([e["image"].convert("RGB") for e in examples], input_boxes=[[box(m)] for m in masks], return_tensors="pt")
+    return {
+        "pixel_values": batch["pixel_values"].to(DTYPE),
+        # Box coordinates stay fp32: the prompt encoder casts them itself (bf16 would round them to 4 px).
+        "input_boxes": batch["input_boxes"],
+        "multimask_output": False,
+        "labels": torch.stack([target(m) for m in masks]),
+    }
+
+def sam_loss(outputs, labels, num_items_in_batch=None):
+    # monai's DiceCELoss(sigmoid=True, squared_pred=True), as the notebook uses it, in fp32: Dice per mask, then the mean.
+    logits = outputs.pred_masks.squeeze(1).float()
+    labels = labels.float()
+    ce = F.binary_cross_entropy_with_logits(logits, labels)
+    p = torch.sigmoid(logits)
+    inter = (p * labels).sum((-2, -1))
+    dice = (1 - (2 * inter + 1e-5) / ((p * p).sum((-2, -1)) + (labels * labels).sum((-2, -1)) + 1e-5)).mean()
+    loss = ce + dice
+    # The Trainer neither divides a compute_loss_func's loss by the accumulation steps nor averages it over GPUs:
+    # num_items_in_batch counts the labels of every accumulated micro-batch on every GPU; this one's share scales it.
+    if num_items_in_batch is not None:
+        loss = loss * labels.numel() / num_items_in_batch
+    return loss
+"#;

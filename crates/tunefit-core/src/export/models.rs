@@ -292,7 +292,10 @@ impl Picker<'_> {
         if n > 0 {
             self.out.push(name);
             if n < parts.len() {
-                self.note = Some(Note::TargetsFused { parts: what, module: name });
+                // memory/trainable.rs counts a fused q, k and v as one module under the
+                // Trainer-based frameworks.
+                let counted = self.q.framework.runs_hf_trainer() && parts.contains(&TargetModule::Q);
+                self.note = Some(Note::TargetsFused { parts: what, module: name, counted });
             }
         }
     }

@@ -29,7 +29,9 @@ pub enum Note {
     /// torchtune has no fused linear cross-entropy; its chunked loss stands in.
     LossFusedLinear,
     /// One fused linear holds several of the chosen projections (`parts`); LoRA adapts all.
-    TargetsFused { parts: &'static [&'static str], module: &'static str },
+    /// `counted`: the estimate counts the whole fused module (q, k and v under the Trainer-based
+    /// frameworks, memory/trainable.rs), so only the adapted parts differ from the person's.
+    TargetsFused { parts: &'static [&'static str], module: &'static str, counted: bool },
     /// BERT's MLP output name also matches the attention output.
     TargetsBertOutput,
     /// Optimizer-only offload under FSDP is not exported.
@@ -252,7 +254,11 @@ fn english(n: &Note) -> String {
         N::OptimFp8 => "optim=adamw-fp8-ao: Transformers has no name for torchao's fp8 AdamW; the export uses its 8-bit AdamW (adamw_torch_8bit), same memory".into(),
         N::OptimGalore { framework } => format!("optim=galore-adamw: {} has no GaLore optimizer; the export uses AdamW, whose full-size states take more memory than estimated", framework.as_str()),
         N::LossFusedLinear => "loss=fused-linear: torchtune has no fused linear cross-entropy kernel; the export uses its chunked loss, which holds every chunk's fp32 log-probabilities (more memory than estimated)".into(),
-        N::TargetsFused { parts, module } => format!("targets: this model fuses {} into one {module} linear; LoRA on {module} adapts all of them (more trainable parameters than estimated)", list(parts, "and")),
+        N::TargetsFused { parts, module, counted } => format!(
+            "targets: this model fuses {} into one {module} linear; LoRA on {module} adapts all of them ({})",
+            list(parts, "and"),
+            if *counted { "as the estimate counts it" } else { "more trainable parameters than estimated" }
+        ),
         N::TargetsBertOutput => "targets: BERT's MLP output is named output.dense, which PEFT also matches in attention.output.dense; the attention output is adapted too".into(),
         N::OffloadFsdp => "offload=optimizer with FSDP: FSDP offloads parameters and optimizer together (fsdp_offload_params); the export keeps everything on the GPU. Use shard=zero2/zero3 for optimizer-only offload".into(),
         N::OffloadUnsharded { offload } => format!("offload={offload}: offload needs DeepSpeed ZeRO or FSDP; with shard=none the export has no offload"),
@@ -346,7 +352,11 @@ fn russian(n: &Note) -> String {
         N::OptimFp8 => "optim=adamw-fp8-ao: в Transformers нет имени для fp8 AdamW из torchao; экспорт берёт его 8-битный AdamW (adamw_torch_8bit), памяти столько же".into(),
         N::OptimGalore { framework } => format!("optim=galore-adamw: в {} нет оптимизатора GaLore; экспорт берёт AdamW, его полноразмерные состояния занимают больше памяти, чем в оценке", framework.as_str()),
         N::LossFusedLinear => "loss=fused-linear: в torchtune нет слитого ядра линейного слоя и кросс-энтропии; экспорт берёт его поблочную функцию потерь, она хранит fp32 лог-вероятности каждого блока (памяти больше, чем в оценке)".into(),
-        N::TargetsFused { parts, module } => format!("targets: эта модель объединяет {} в один линейный слой {module}; LoRA на {module} адаптирует их все (обучаемых параметров больше, чем в оценке)", list(parts, "и")),
+        N::TargetsFused { parts, module, counted } => format!(
+            "targets: эта модель объединяет {} в один линейный слой {module}; LoRA на {module} адаптирует их все ({})",
+            list(parts, "и"),
+            if *counted { "так их и считает оценка" } else { "обучаемых параметров больше, чем в оценке" }
+        ),
         N::TargetsBertOutput => "targets: выход MLP в BERT называется output.dense, и PEFT находит это имя и в attention.output.dense; выход внимания тоже адаптируется".into(),
         N::OffloadFsdp => "offload=optimizer с FSDP: FSDP выгружает параметры и оптимизатор только вместе (fsdp_offload_params); экспорт оставляет всё на GPU. Для выгрузки одного оптимизатора выберите shard=zero2/zero3".into(),
         N::OffloadUnsharded { offload } => format!("offload={offload}: выгрузке нужен DeepSpeed ZeRO или FSDP; при shard=none в экспорте выгрузки нет"),
@@ -504,8 +514,8 @@ mod tests {
             N::OptimGalore { framework: tt },
             N::OptimGalore { framework: Framework::Litgpt },
             N::LossFusedLinear,
-            N::TargetsFused { parts: &["q", "k", "v"], module: "c_attn" },
-            N::TargetsFused { parts: &["gate", "up"], module: "gate_up_proj" },
+            N::TargetsFused { parts: &["q", "k", "v"], module: "c_attn", counted: true },
+            N::TargetsFused { parts: &["gate", "up"], module: "gate_up_proj", counted: false },
             N::TargetsBertOutput,
             N::OffloadFsdp,
             N::OffloadUnsharded { offload: Offload::Optimizer },
@@ -623,9 +633,11 @@ mod tests {
 
     #[test]
     fn figures_land_in_their_places() {
-        let fused = Note::TargetsFused { parts: &["q", "k", "v"], module: "c_attn" };
+        let fused = Note::TargetsFused { parts: &["q", "k", "v"], module: "c_attn", counted: false };
         assert_eq!(fused.text(Lang::En), "targets: this model fuses q, k and v into one c_attn linear; LoRA on c_attn adapts all of them (more trainable parameters than estimated)");
         assert_eq!(fused.text(Lang::Ru), "targets: эта модель объединяет q, k и v в один линейный слой c_attn; LoRA на c_attn адаптирует их все (обучаемых параметров больше, чем в оценке)");
+        let counted = Note::TargetsFused { parts: &["q", "v"], module: "qkv", counted: true };
+        assert_eq!(counted.text(Lang::En), "targets: this model fuses q and v into one qkv linear; LoRA on qkv adapts all of them (as the estimate counts it)");
         let method = Note::LitgptMethod { method: Method::Prefix, rank: 16 };
         assert_eq!(
             method.text(Lang::Ru),

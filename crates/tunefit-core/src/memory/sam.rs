@@ -72,8 +72,10 @@ fn block(r: &Run, b: &Block, img: &ImageInput, sam: &Sam, global: bool, ckpt: Ch
     let images = n / r.seq.max(1.0);
     // Under autocast over fp32 weights the residual stream is fp32: the fp32 position table is
     // added to the patch embedding's 16-bit output (adapters' 16-bit base keeps it 16-bit).
+    // QLoRA's `prepare_model_for_kbit_training` casts every parameter that is not 4-bit to fp32,
+    // the position table with them, and the fp32 norms keep the stream fp32.
     let table = if r.q.method == Method::Full { r.base_train_bytes } else { r.frozen_bytes };
-    let resid = if r.autocast && table >= 4.0 { 4.0 } else { e };
+    let resid = if (r.autocast && table >= 4.0) || r.q.method == Method::Qlora { 4.0 } else { e };
     if ckpt != Checkpointing::None {
         return BlockSaved { attention: resid * h * n, ..BlockSaved::default() };
     }
@@ -196,7 +198,10 @@ pub(super) fn outside(r: &Run) -> f64 {
         bytes += images * 3.0 * (img.side * img.side) as f64 * e;
     }
     if encoder_trains(r) {
-        bytes += n * (h * e + 3.0 * c * e + 2.0 * 8.0);
+        // conv1's and conv2's inputs, and the two LayerNorms' (fp32 under autocast, whose
+        // fp32 list LayerNorm is on) with their statistics.
+        let norm_in = if r.autocast { 4.0 } else { e };
+        bytes += n * (h * e + c * e + 2.0 * c * norm_in + 2.0 * 8.0);
     }
     // Under autocast the neck's last LayerNorm runs in fp32, so the decoder's two residual sums
     // with the image's positional encoding are fp32 (two tensors count twice) and its upscaler
