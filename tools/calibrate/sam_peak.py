@@ -20,17 +20,18 @@ gradient whole, as the kernel does. Each record's query is the tunefit link of t
 Usage:  .venv/bin/python sam_peak.py --out data/calibration/sam-peaks.json   (~4 min, 2 cores)
 """
 import argparse
-import datetime
 import json
 import math
-import subprocess
 import sys
 
 import peft
 import torch
-import torch._C._profiler as P
 import transformers
 from torch.profiler import ProfilerActivity, profile
+
+sys.path.insert(0, __file__.rsplit("/", 1)[0])
+import records as records_io  # noqa: E402
+from timeline import allocations  # noqa: E402  (every CPU allocator event, in order)
 
 
 class EffSdpa(torch.autograd.Function):
@@ -127,17 +128,7 @@ def peaks(dtype, training, images, ckpt, attn):
         loss.backward()
         mark = torch.empty(10011, dtype=torch.uint8)
         del mark
-    ev = []
-
-    def walk(n):
-        t = n.typed
-        if t[0] == P._EventType.Allocation and t[1].device.type == "cpu":
-            ev.append((n.start_time_ns, len(ev), t[1].alloc_size, t[1].total_allocated))
-        for ch in n.children:
-            walk(ch)
-    for n in prof.profiler.kineto_results.experimental_event_tree():
-        walk(n)
-    ev.sort()
+    ev = allocations(prof)
     i0 = next(i for i, e in enumerate(ev) if e[2] == 10007)
     i1 = next(i for i, e in enumerate(ev) if e[2] == 10009)
     i2 = next(i for i, e in enumerate(ev) if e[2] == 10011)
@@ -178,24 +169,15 @@ def main():
         precision = {"fp32": "fp32", "bf16": "bf16-true"}[d]
         query = (f"framework=hf&model=sam-vit-base&{QUERY[training]}&precision={precision}&batch={images}"
                  f"&ckpt={'full' if ckpt else 'none'}&attn={attn}&optim=adamw")
-        line = subprocess.run([sys.executable, __file__, "--one", d, training, str(images), str(int(ckpt)), attn],
-                              check=True, capture_output=True, text=True).stdout.split()[-2:]
-        rec = dict(query=query, forward_peak_bytes=int(line[0]), backward_peak_bytes=int(line[1]))
+        fwd, bwd = records_io.in_child(__file__, d, training, images, int(ckpt), attn)[-2:]
+        rec = dict(query=query, forward_peak_bytes=int(fwd), backward_peak_bytes=int(bwd))
         print(json.dumps(rec), flush=True)
         records.append(rec)
-    doc = dict(
-        note="Peaks of live bytes above the weights in the first training step of SamModel (sam-vit-base's "
-             "config, random weights, CPU allocator under torch.profiler; CUDA's memory-efficient SDPA "
-             "emulated): tools/calibrate/sam_peak.py. No optimizer states exist in a first step.",
-        generated=datetime.date.today().isoformat(),
-        versions=dict(torch=torch.__version__, transformers=transformers.__version__, peft=peft.__version__),
-        records=records,
-    )
     if args.out:
-        with open(args.out, "w") as f:
-            json.dump(doc, f, indent=1)
-            f.write("\n")
-
+        records_io.write(args.out, "Peaks of live bytes above the weights in the first training step of SamModel "
+                         "(sam-vit-base's config, random weights, CPU allocator under torch.profiler; CUDA's "
+                         "memory-efficient SDPA emulated): tools/calibrate/sam_peak.py. No optimizer states "
+                         "exist in a first step.", records)
 
 if __name__ == "__main__":
     main()

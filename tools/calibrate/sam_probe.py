@@ -29,15 +29,16 @@ Usage:  .venv/bin/python sam_probe.py --out data/calibration/sam-saved.json   (~
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
 import math
-import subprocess
 import sys
 
 import peft
 import torch
 import transformers
+
+sys.path.insert(0, __file__.rsplit("/", 1)[0])
+import records as records_io  # noqa: E402
 
 
 class GpuSdpa(torch.autograd.Function):
@@ -102,21 +103,10 @@ def saved_bytes(dtype, training, attn, images):
     elif training == "lora":
         model = peft.get_peft_model(model, peft.LoraConfig(
             r=16, lora_alpha=16, lora_dropout=0.0, target_modules=["qkv"], modules_to_save=["mask_decoder"]))
-    params = {p.untyped_storage()._cdata for p in model.parameters()}
-    seen = {}
-
-    def pack(t):
-        if isinstance(t, torch.Tensor):
-            st = t.untyped_storage()
-            if st._cdata not in params:
-                seen[st._cdata] = st.nbytes()
-        return t
-
     pixels = torch.randn(images, 3, 1024, 1024, dtype=dt)
     boxes = torch.tensor([[[100.0, 120.0, 700.0, 640.0]]]).repeat(images, 1, 1)
     truth = (torch.rand(images, 1, 256, 256) > 0.5).float()
-    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t), \
-            torch.autocast("cpu", dtype=torch.bfloat16, enabled=mixed):
+    with records_io.SavedBytes(model) as saved, torch.autocast("cpu", dtype=torch.bfloat16, enabled=mixed):
         out = model(pixel_values=pixels, input_boxes=boxes, multimask_output=False)
         logits = out.pred_masks.squeeze(1).float()
         ce = torch.nn.functional.binary_cross_entropy_with_logits(logits, truth)
@@ -124,7 +114,7 @@ def saved_bytes(dtype, training, attn, images):
         dice = 1 - (2 * (p * truth).sum() + 1e-5) / ((p * p).sum() + (truth * truth).sum() + 1e-5)
         loss = ce + dice
     del out, loss
-    return sum(seen.values())
+    return saved.bytes
 
 
 QUERY = {
@@ -164,23 +154,14 @@ def main():
     for d, training, attn, images in GRID:
         query = (f"framework=hf&model=sam-vit-base&{QUERY[training]}&precision={PRECISION[d]}"
                  f"&batch={images}&ckpt=none&attn={attn}")
-        one = subprocess.run([sys.executable, __file__, "--one", d, training, attn, str(images)],
-                             check=True, capture_output=True, text=True).stdout.split()[-1]
-        rec = dict(query=query, saved_bytes=int(one))
+        rec = dict(query=query, saved_bytes=int(records_io.in_child(__file__, d, training, attn, images)[-1]))
         print(json.dumps(rec), flush=True)
         records.append(rec)
-    doc = dict(
-        note="Bytes autograd saves in one training forward of SamModel (sam-vit-base's config, random "
-             "weights on the CPU, CUDA's memory-efficient SDPA saves emulated; storages deduplicated, "
-             "parameters left out): tools/calibrate/sam_probe.py. Each query is the tunefit link of that forward.",
-        generated=datetime.date.today().isoformat(),
-        versions=dict(torch=torch.__version__, transformers=transformers.__version__, peft=peft.__version__),
-        records=records,
-    )
     if args.out:
-        with open(args.out, "w") as f:
-            json.dump(doc, f, indent=1)
-            f.write("\n")
+        records_io.write(args.out, "Bytes autograd saves in one training forward of SamModel (sam-vit-base's config, "
+                         "random weights on the CPU, CUDA's memory-efficient SDPA saves emulated; storages "
+                         "deduplicated, parameters left out): tools/calibrate/sam_probe.py. Each query is the "
+                         "tunefit link of that forward.", records)
 
 
 if __name__ == "__main__":

@@ -2,23 +2,9 @@
 //! tensors of real training forwards (data/calibration/sam-saved.json,
 //! tools/calibrate/sam_probe.py), the attention over the whole image, its FLOPs, and what SAM
 //! refuses.
-use serde_json::Value;
-use tunefit_core::{evaluate, Error, Query};
-
-fn q(s: &str) -> Query {
-    Query::parse(s).unwrap_or_else(|e| panic!("{s}: {e}"))
-}
-
-fn report(s: &str) -> tunefit_core::Report {
-    evaluate(&q(s)).unwrap_or_else(|e| panic!("{s}: {e:?}"))
-}
-
-fn refused_key(s: &str) -> &'static str {
-    match evaluate(&q(s)) {
-        Err(Error::Refused(r)) => r.key(),
-        other => panic!("{s}: expected a refusal, got {:?}", other.map(|r| r.memory.allocated)),
-    }
-}
+mod common;
+use common::{query as q, refused_key, report};
+use tunefit_core::{evaluate, Error};
 
 #[test]
 fn counts_are_the_checkpoints() {
@@ -75,14 +61,9 @@ fn freezing_every_block_of_a_model_without_a_head_trains_nothing() {
 
 #[test]
 fn saved_tensors_match_the_probe_within_2_percent() {
-    let path = format!("{}/../../data/calibration/sam-saved.json", env!("CARGO_MANIFEST_DIR"));
-    let data: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    let recs = data["records"].as_array().unwrap();
-    assert!(recs.len() >= 10, "{} records", recs.len());
     let mut worst: f64 = 0.0;
-    for r in recs {
-        let qs = r["query"].as_str().unwrap();
-        let measured = r["saved_bytes"].as_f64().unwrap();
+    for (qs, measured) in common::calibration("sam-saved.json", "saved_bytes", 10) {
+        let qs = qs.as_str();
         let predicted = report(qs).memory.saved_for_backward as f64;
         let e = predicted / measured - 1.0;
         println!("{:+6.2}%  measured {measured:>13} predicted {predicted:>13}  {qs}", e * 100.0);
@@ -223,14 +204,12 @@ fn the_step_s_peak_matches_a_real_first_step_within_3_percent() {
     // tools/calibrate/sam_peak.py: the most live at once in a first training step, above the
     // weights (no optimizer states yet: AdamW makes them at its first step). The estimate's is
     // a steady step's, its optimizer states included: they are taken off here.
-    let path = format!("{}/../../data/calibration/sam-peaks.json", env!("CARGO_MANIFEST_DIR"));
-    let data: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    let recs = data["records"].as_array().unwrap();
-    assert!(recs.len() >= 6, "{} records", recs.len());
+    let forward = common::calibration("sam-peaks.json", "forward_peak_bytes", 6);
+    let backward = common::calibration("sam-peaks.json", "backward_peak_bytes", 6);
     let mut worst: f64 = 0.0;
-    for r in recs {
-        let qs = r["query"].as_str().unwrap();
-        let measured = r["forward_peak_bytes"].as_f64().unwrap().max(r["backward_peak_bytes"].as_f64().unwrap());
+    for ((qs, f), (_, b)) in forward.into_iter().zip(backward) {
+        let qs = qs.as_str();
+        let measured = f.max(b);
         let m = report(qs).memory;
         let predicted = (m.allocated - m.weights - m.optimizer) as f64;
         let e = predicted / measured - 1.0;

@@ -1,19 +1,9 @@
 //! Whisper (#21, speech): exact counts, PEFT's trainable count, the saved tensors of real
 //! training forwards (data/calibration/whisper-saved.json, tools/calibrate/whisper_probe.py),
 //! the community fine-tuning event's batch sizes that fit, and what a Whisper query refuses.
-use serde_json::Value;
-use tunefit_core::{evaluate, Error, Query};
-
-fn q(s: &str) -> Query {
-    Query::parse(s).unwrap_or_else(|e| panic!("{s}: {e}"))
-}
-
-fn refused_key(s: &str) -> &'static str {
-    match evaluate(&q(s)) {
-        Err(Error::Refused(r)) => r.key(),
-        other => panic!("{s}: expected a refusal, got {:?}", other.map(|r| r.memory.allocated)),
-    }
-}
+mod common;
+use common::{query as q, refused_key};
+use tunefit_core::evaluate;
 
 #[test]
 fn counts_are_the_checkpoints() {
@@ -48,13 +38,8 @@ fn peft_whisper_example_trainable_count() {
 
 #[test]
 fn saved_tensors_match_the_probe_within_2_percent() {
-    let path = format!("{}/../../data/calibration/whisper-saved.json", env!("CARGO_MANIFEST_DIR"));
-    let data: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    let recs = data["records"].as_array().unwrap();
-    assert!(recs.len() >= 12, "{} records", recs.len());
-    for r in recs {
-        let qs = r["query"].as_str().unwrap();
-        let measured = r["saved_bytes"].as_f64().unwrap();
+    for (qs, measured) in common::calibration("whisper-saved.json", "saved_bytes", 12) {
+        let qs = qs.as_str();
         let predicted = evaluate(&q(qs)).unwrap().memory.saved_for_backward as f64;
         let e = predicted / measured - 1.0;
         println!("{:+6.2}%  measured {measured:>13} predicted {predicted:>13}  {qs}", e * 100.0);

@@ -61,3 +61,36 @@ pub fn rows() -> Vec<Row> {
         })
         .collect()
 }
+
+/// A link the test writes, parsed (a bad one fails the test, naming it).
+pub fn query(s: &str) -> Query {
+    Query::parse(s).unwrap_or_else(|e| panic!("{s}: {e}"))
+}
+
+/// The report of a link that must evaluate.
+pub fn report(s: &str) -> Report {
+    evaluate(&query(s)).unwrap_or_else(|e| panic!("{s}: {e:?}"))
+}
+
+/// The key a refused link names.
+pub fn refused_key(s: &str) -> &'static str {
+    match evaluate(&query(s)) {
+        Err(tunefit_core::Error::Refused(r)) => r.key(),
+        other => panic!("{s}: expected a refusal, got {:?}", other.map(|r| r.memory.allocated)),
+    }
+}
+
+/// A calibration file's records (data/calibration/`file`, written by tools/calibrate): each
+/// record's link and its `field`, at least `min` of them.
+pub fn calibration(file: &str, field: &str, min: usize) -> Vec<(String, f64)> {
+    let path = format!("{}/../../data/calibration/{file}", env!("CARGO_MANIFEST_DIR"));
+    let data: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let recs: Vec<(String, f64)> = data["records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["query"].as_str().unwrap().to_string(), r[field].as_f64().unwrap()))
+        .collect();
+    assert!(recs.len() >= min, "{file}: {} records", recs.len());
+    recs
+}

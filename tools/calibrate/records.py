@@ -1,0 +1,64 @@
+"""What the calibration probes share: one record per child process, and the JSON document the
+Rust tests read (data/calibration/*.json).
+
+A record runs in its own process because a full-size model's forward and what it leaves in
+the process (the allocator's free lists, Python's garbage) would add to the next record's
+bytes and peak.
+"""
+import datetime
+import json
+import subprocess
+import sys
+
+import peft
+import torch
+import transformers
+
+
+def in_child(script, *args):
+    """The whitespace-separated words `script --one args…` prints last (its record)."""
+    out = subprocess.run([sys.executable, script, "--one", *map(str, args)], check=True, capture_output=True,
+                         text=True).stdout
+    return out.splitlines()[-1].split()
+
+
+def write(path, note, records):
+    """The document: what it records (`note`), when, with which libraries, and the records."""
+    doc = dict(
+        note=note,
+        generated=datetime.date.today().isoformat(),
+        versions=dict(torch=torch.__version__, transformers=transformers.__version__, peft=peft.__version__),
+        records=records,
+    )
+    with open(path, "w") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
+
+
+class SavedBytes:
+    """What autograd saves inside `with SavedBytes(model) as saved:`, in `saved.bytes`: every
+    saved tensor's storage once (a view keeps its whole storage alive), the model's parameters
+    left out."""
+
+    def __init__(self, model):
+        self.params = {p.untyped_storage()._cdata for p in model.parameters()}
+        self.seen = {}
+        self.hooks = torch.autograd.graph.saved_tensors_hooks(self.pack, lambda t: t)
+
+    def pack(self, t):
+        if isinstance(t, torch.Tensor):
+            st = t.untyped_storage()
+            if st._cdata not in self.params:
+                self.seen[st._cdata] = st.nbytes()
+        return t
+
+    def __enter__(self):
+        self.hooks.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        return self.hooks.__exit__(*exc)
+
+    @property
+    def bytes(self):
+        return sum(self.seen.values())
