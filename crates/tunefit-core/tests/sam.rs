@@ -122,6 +122,14 @@ fn flops_per_image_are_a_hand_count() {
     let per_image = r.time.as_ref().unwrap().model_flops_per_token * n;
     let e = per_image / (3.0 * forward) - 1.0;
     assert!(e.abs() < 0.01, "{per_image} against {} ({:+.2}%)", 3.0 * forward, e * 100.0);
+    // The decoder alone: the same forward, and a backward through the decoder only (its
+    // image-side work twice; its MLPs and self-attention run on 7 tokens).
+    let r =
+        report("model=sam-vit-base&method=freeze&train_layers=0&precision=bf16-true&batch=1&ckpt=none&gpu=h100-sxm");
+    let per_image = r.time.as_ref().unwrap().model_flops_per_token * n;
+    let want = forward + 2.0 * 2.0 * 425_984.0 * n;
+    let e = per_image / want - 1.0;
+    assert!(e.abs() < 0.01, "{per_image} against {want} ({:+.2}%)", e * 100.0);
 }
 
 #[test]

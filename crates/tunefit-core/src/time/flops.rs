@@ -43,6 +43,10 @@ pub struct FlopShape {
     pub linears_per_layer: f64,
     /// A multimodal model's vision tower on the samples' images, per language-model token.
     pub tower: TowerFlops,
+    /// Trainable parameters a token's backward does not run through once each (SAM's mask
+    /// decoder, which runs once per image; its per-patch work is in `active`): taken off the
+    /// trained weights' backward.
+    pub once_per_image: f64,
 }
 
 /// The vision tower's work spread over the language model's tokens (`images` per sample of
@@ -186,6 +190,7 @@ impl FlopShape {
         let tower = TowerFlops::of(q, arch);
         let mut active = params as f64 * active_ratio;
         let mut attn_layers = (arch.layers - arch.linear_attn_blocks()) as f64;
+        let mut once_per_image = 0.0;
         if let Some((img, sam)) = arch.layout.image.and_then(|img| img.sam.map(|s| (img, s))) {
             // SAM: the position table is added, not multiplied; the prompt encoder and the
             // mask decoder run once per image, the decoder's image-side linears over its
@@ -198,6 +203,7 @@ impl FlopShape {
             let padded = windowed * (4 * h * h + 4 * h) * sam.padding(side);
             active += (sam.decoder_work_per_patch() as f64 - outside as f64) * scale + padded as f64 / n as f64;
             attn_layers = sam.attention_work(arch.layers, side) / (n * n) as f64;
+            once_per_image = (crate::arch::Sam::MASK_DECODER - sam.decoder_work_per_patch()) as f64 * scale;
         }
         FlopShape {
             total: params as f64,
@@ -216,6 +222,7 @@ impl FlopShape {
             adapted: adapted * scale,
             linears_per_layer: if gated { 7.0 } else { 4.0 },
             tower,
+            once_per_image,
         }
     }
 
@@ -244,11 +251,12 @@ fn passes(q: &Query, s: &FlopShape) -> (f64, f64) {
         Method::Full => (2.0 * s.active + attn, 4.0 * s.active + 2.0 * attn),
         Method::Freeze => {
             // Backward runs only through the trained top layers.
-            let frac = (s.trainable / s.active.max(1.0)).clamp(0.0, 1.0);
-            (2.0 * s.active + attn, 4.0 * s.trainable + 2.0 * attn * frac)
+            let trained = (s.trainable - s.once_per_image).max(0.0);
+            let frac = (trained / s.active.max(1.0)).clamp(0.0, 1.0);
+            (2.0 * s.active + attn, 4.0 * trained + 2.0 * attn * frac)
         }
         m => {
-            let t = s.adapter(m);
+            let t = (s.adapter(m) - s.once_per_image).max(0.0);
             (2.0 * (s.active + t) + attn, 2.0 * s.active + 4.0 * t + 2.0 * attn)
         }
     }
