@@ -25,7 +25,10 @@ extern "C" {
 #[component]
 pub fn CostSection() -> impl IntoView {
     let st = use_state();
-    let time = Memo::new(move |_| st.report.with(|r| r.as_ref().ok().and_then(|r| r.time.clone())));
+    // Each new report is a change (state.rs): comparing the time estimates field by field
+    // would link their derived `PartialEq` into the first load for nothing.
+    let time =
+        Memo::new_with_compare(move |_| st.report.with(|r| r.as_ref().ok().and_then(|r| r.time.clone())), |_, _| true);
     let show_all = RwSignal::new(false);
     // The "show all" button, which its own click rewrites, keeps the keyboard focus.
     let ranking = NodeRef::<leptos::html::Div>::new();

@@ -145,11 +145,13 @@ fn select_value(q: &Query, f: &Field) -> String {
     }
 }
 
-/// Which fields show, as bits (field `i` is bit `i + 1`), with the language in bit 0: the
-/// markup is rewritten when this changes. A table has at most `MAX_FIELDS` fields, so no two
+/// Which fields show, as bits (field `i` is bit `i + 1`), with the language in bit 0, and the
+/// model's family: the markup is rewritten when this changes. A table has at most `MAX_FIELDS` fields, so no two
 /// share a bit.
-fn layout(fields: &[Field], q: &Query, lang: Lang) -> u64 {
-    fields.iter().enumerate().fold(lang as u64, |bits, (i, f)| bits | (u64::from((f.when)(q)) << (i + 1)))
+fn layout(fields: &[Field], q: &Query, lang: Lang) -> (u64, u8) {
+    let shown = fields.iter().enumerate().fold(lang as u64, |bits, (i, f)| bits | (u64::from((f.when)(q)) << (i + 1)));
+    // The model's family decides which choices a select offers (`catalog::offers`).
+    (shown, tunefit_core::catalog::control_family(q))
 }
 
 /// The most fields one table may hold (`layout`'s bits).
@@ -185,7 +187,8 @@ fn write(h: &mut Html, fields: &[Field], q: &Query, lang: Lang) {
                     write_html!(h, r#"<option value="""#, if current.is_empty() { " selected" } else { "" });
                     write_html!(h, ">", s.profile_default, "</option>");
                 }
-                for c in choices.split('|') {
+                // A choice the model's family is refused is not offered, unless it is the link's.
+                for c in choices.split('|').filter(|c| *c == current || tunefit_core::catalog::offers(q, f.key, c)) {
                     write_html!(h, r#"<option value=""#, c, r#"""#, if c == current { " selected" } else { "" });
                     write_html!(h, ">", value_label(lang, c), "</option>");
                 }

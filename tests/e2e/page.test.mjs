@@ -873,6 +873,12 @@ test('Segment Anything: picked from the list, no image size to choose, its mask 
   assert.doesNotMatch(page.url(), /image_res=|attn=flash/);
   assert.equal(await page.getByTestId('image-res').count(), 0);
   assert.match(await page.getByTestId('batch-range').getAttribute('aria-valuetext'), /^\d+ images$/);
+  // Nor does it offer what SAM is refused: the language models' methods, flash attention.
+  const options = async (id) => page.getByTestId(id).locator('option').evaluateAll((os) => os.map((o) => o.value));
+  assert.ok(!(await options('method')).includes('prefix'));
+  await openAdvanced(page);
+  assert.ok(!(await options('attn')).includes('flash'));
+  assert.ok((await options('attn')).includes('eager'));
   // The fine-tuning notebook's recipe: freeze with no block trained, fp32, two images.
   await page.getByTestId('method').selectOption('freeze');
   await page.waitForURL(/method=freeze/);
@@ -894,6 +900,12 @@ test('Segment Anything: picked from the list, no image size to choose, its mask 
   assert.doesNotMatch(await page.locator('body').innerText(), /NaN|undefined|Infinity/);
   assert.deepEqual(page.problems, []);
   await page.close();
+  // A language model is offered both.
+  const lm = await open('?v=2&model=llama-3.1-8b');
+  await openAdvanced(lm);
+  const lmOptions = async (id) => lm.getByTestId(id).locator('option').evaluateAll((os) => os.map((o) => o.value));
+  assert.ok((await lmOptions('method')).includes('prefix') && (await lmOptions('attn')).includes('flash'));
+  await lm.close();
 });
 
 test('a vision-language model: images per sample and their size appear only for it, reach the link and the CLI\'s figures, and a bad size is said', async () => {

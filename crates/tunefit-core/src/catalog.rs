@@ -1111,6 +1111,31 @@ pub fn is_image_encoder(q: &crate::query::Query) -> bool {
     q.params.is_none() && q.model.as_deref().and_then(preset).is_some_and(|p| p.arch.layout.image.is_some())
 }
 
+/// Whether the page offers `value` for `key` with the query's model: not the methods written
+/// for language models (prefix, prompt, bottleneck adapters) to an image encoder or Whisper,
+/// nor flash attention to SAM, which has no flash path. Each would be refused by its key.
+pub fn offers(q: &crate::query::Query, key: &str, value: &str) -> bool {
+    match (key, value) {
+        ("method", "adapter" | "prefix" | "prompt") => !is_image_encoder(q) && !is_speech(q),
+        ("attn", "flash") => !fixed_image(q),
+        _ => true,
+    }
+}
+
+/// The query's model family as the page's controls see it (what `offers` and the fields'
+/// visibility read): 0 a language model, 1 an image encoder, 2 SAM, 3 Whisper.
+pub fn control_family(q: &crate::query::Query) -> u8 {
+    if fixed_image(q) {
+        2
+    } else if is_image_encoder(q) {
+        1
+    } else if is_speech(q) {
+        3
+    } else {
+        0
+    }
+}
+
 /// The query's model reads one image size only (SAM's 1024²: `SamPatchEmbeddings` refuses any
 /// other), so `image_res` does not apply.
 pub fn fixed_image(q: &crate::query::Query) -> bool {

@@ -229,3 +229,23 @@ fn the_step_s_peak_matches_a_real_first_step_within_3_percent() {
     }
     assert!(worst <= 0.03, "worst {:+.2}%", worst * 100.0);
 }
+
+#[test]
+fn the_page_offers_no_choice_the_family_is_refused() {
+    use tunefit_core::catalog::offers;
+    let (sam, vit, whisper, lm) =
+        (q("model=sam-vit-base"), q("model=vit-l"), q("model=whisper-small"), q("model=llama-3.1-8b"));
+    assert!(!offers(&sam, "attn", "flash") && offers(&vit, "attn", "flash") && offers(&lm, "attn", "flash"));
+    for m in ["adapter", "prefix", "prompt"] {
+        assert!(
+            !offers(&sam, "method", m)
+                && !offers(&vit, "method", m)
+                && !offers(&whisper, "method", m)
+                && offers(&lm, "method", m)
+        );
+    }
+    // What is not offered is what the core refuses, by that key.
+    assert_eq!(refused_key("model=sam-vit-base&attn=flash"), "attn");
+    assert_eq!(refused_key("model=whisper-small&method=prompt"), "method");
+    assert!(offers(&sam, "method", "lora") && offers(&sam, "attn", "eager"));
+}
