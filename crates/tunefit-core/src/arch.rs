@@ -288,12 +288,17 @@ impl Sam {
         padded * padded - side * side
     }
 
-    /// The relative position tables of the top `n` blocks (the last block is global in every
+    /// Global blocks among the top `n` of `layers` (the last block is global in every
     /// checkpoint: `global_attn_indexes` ends at `layers − 1`, one in every `layers / global`).
+    pub fn global_in_top(&self, n: u64, layers: u64) -> u64 {
+        let every = (layers / self.global.max(1)).max(1);
+        n.min(layers).div_ceil(every).min(self.global)
+    }
+
+    /// The relative position tables of the top `n` blocks.
     pub fn top_rel_params(&self, n: u64, layers: u64, head_dim: u64, side: u64) -> u64 {
         let n = n.min(layers);
-        let every = (layers / self.global.max(1)).max(1);
-        let global = n.div_ceil(every).min(self.global);
+        let global = self.global_in_top(n, layers);
         (n - global) * 2 * (2 * self.window - 1) * head_dim + global * 2 * (2 * side - 1) * head_dim
     }
 }
@@ -665,6 +670,11 @@ impl Default for Layout {
 }
 
 impl Layout {
+    /// SAM's image input and parts (`ImageInput::sam`); `None` for any other model.
+    pub fn sam(&self) -> Option<(&'static ImageInput, &'static Sam)> {
+        self.image.and_then(|img| img.sam.map(|s| (img, s)))
+    }
+
     /// The vision tower whose images can be priced: loaded (`vision_params`) and described
     /// block by block. The one answer the memory, time and notes read.
     pub fn described_tower(&self) -> Option<&'static Tower> {
@@ -962,7 +972,7 @@ impl Architecture {
         // head in every LLM; a single expert projection could only win for absurd shapes.
         let linear_max = [h * self.q_dim(), h * self.ffn, h * lay.dense_ffn].into_iter().max().unwrap_or(0);
         // SAM's 64×64 position table is one parameter wider than any of its linears.
-        let pos_table = lay.image.filter(|img| img.sam.is_some()).map_or(0, |img| (img.side / img.patch).pow(2) * h);
+        let pos_table = lay.sam().map_or(0, |(img, _)| (img.side / img.patch).pow(2) * h);
         let largest_module = (v * h).max(lm_head).max(linear_max).max(pos_table);
         let linear_attention = if lay.linear_attn.layers > 0 { lay.linear_attn.params(h) } else { 0 };
         ModuleCounts {

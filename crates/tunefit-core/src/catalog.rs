@@ -1139,8 +1139,7 @@ pub fn control_family(q: &crate::query::Query) -> u8 {
 /// The query's model reads one image size only (SAM's 1024²: `SamPatchEmbeddings` refuses any
 /// other), so `image_res` does not apply.
 pub fn fixed_image(q: &crate::query::Query) -> bool {
-    q.params.is_none()
-        && q.model.as_deref().and_then(preset).is_some_and(|p| p.arch.layout.image.is_some_and(|img| img.sam.is_some()))
+    q.params.is_none() && q.model.as_deref().and_then(preset).is_some_and(|p| p.arch.layout.sam().is_some())
 }
 
 /// The query's model is Whisper (encoder-decoder speech): its samples are clips, its `seq`

@@ -49,7 +49,7 @@ pub(super) fn check(q: &Query, a: &Architecture) -> Result<(), Error> {
             }
         }
     }
-    if let Some(img) = a.layout.image.filter(|img| img.sam.is_some()) {
+    if let Some((img, _)) = a.layout.sam() {
         use crate::query::{Attention, Method};
         let refuse = |key, value: String| Err(Error::Refused(Refusal::SamRecipe { key, value }));
         if !matches!(q.method, Method::Full | Method::Freeze | Method::Lora | Method::Qlora | Method::Dora) {

@@ -126,7 +126,7 @@ fn why_large(
         // The vision tower's own pass counts in the overhead when it is the run's peak: above
         // the step and the save both, so it is said first.
         // (Whisper's encoder pass is named by the peak's moment, "backward of the audio encoder".)
-        "overhead" if share(m.overhead) && tower > 0.0 && run.a.layout.image.is_some_and(|i| i.sam.is_some()) => {
+        "overhead" if share(m.overhead) && tower > 0.0 && run.a.layout.sam().is_some() => {
             Some(Phrase::WhyGlobalAttention {
                 images: q.batch as u64,
                 heads: run.a.heads,

@@ -163,7 +163,7 @@ fn peak_moment(
 ) -> Option<super::timeline::Moment> {
     if tower_excess > 0.0 && r.a.layout.speech.is_some() {
         Some(super::timeline::Moment::audio_encoder(crate::arch::SpeechEncoder::trains(r.q)))
-    } else if tower_excess > 0.0 && r.a.layout.image.is_some_and(|img| img.sam.is_some()) {
+    } else if tower_excess > 0.0 && r.a.layout.sam().is_some() {
         Some(super::timeline::Moment::global_attention(backward))
     } else if tower_excess > 0.0 {
         Some(super::timeline::Moment::vision_tower(r.q.tower != crate::query::TowerTraining::Frozen))
@@ -208,7 +208,7 @@ fn tower_peak(r: &Run, sv: &Saved, states: f64, g: f64) -> f64 {
     }
     let trains = if r.a.layout.speech.is_some() {
         crate::arch::SpeechEncoder::trains(r.q)
-    } else if r.a.layout.image.is_some_and(|img| img.sam.is_some()) {
+    } else if r.a.layout.sam().is_some() {
         sv.tower.backward
     } else {
         r.q.tower != crate::query::TowerTraining::Frozen

@@ -143,14 +143,11 @@ fn block(r: &Run, b: &Block, img: &ImageInput, sam: &Sam, global: bool, ckpt: Ch
 /// The encoder's blocks: (the average block under the run's checkpointing, the largest block
 /// unchecked — a global one, which backward rebuilds —, the average block unchecked).
 pub(super) fn blocks(r: &Run, b: &Block, ckpt: Checkpointing) -> Option<(BlockSaved, BlockSaved, BlockSaved)> {
-    let img = r.a.layout.image?;
-    let sam = img.sam?;
-    let layers = r.a.layers.max(1) as f64;
-    // The trained blocks are the top ones under freeze; the last block is global, and one in
-    // every layers/global is.
-    let trained = if r.q.method == Method::Freeze { (r.q.train_layers as f64).min(layers) } else { layers };
-    let every = (layers / sam.global.max(1) as f64).max(1.0);
-    let global = (trained / every).ceil().min(sam.global as f64);
+    let (img, sam) = r.a.layout.sam()?;
+    // The trained blocks are the top ones under freeze.
+    let trained = trained_blocks(r);
+    let global = sam.global_in_top(trained, r.a.layers) as f64;
+    let trained = trained as f64;
     let mix = |c: Checkpointing| {
         let (w, g) = (block(r, b, img, sam, false, c), block(r, b, img, sam, true, c));
         let share = if trained > 0.0 { global / trained } else { 0.0 };
@@ -167,6 +164,15 @@ pub(super) fn blocks(r: &Run, b: &Block, ckpt: Checkpointing) -> Option<(BlockSa
     };
     let largest = block(r, b, img, sam, true, Checkpointing::None);
     Some((mix(ckpt), largest, mix(Checkpointing::None)))
+}
+
+/// The encoder's blocks that train: the top `train_layers` under freeze, all otherwise.
+fn trained_blocks(r: &Run) -> u64 {
+    if r.q.method == Method::Freeze {
+        u64::from(r.q.train_layers).min(r.a.layers)
+    } else {
+        r.a.layers
+    }
 }
 
 /// Whether any gradient reaches the encoder (its weights or adapters train).
@@ -187,8 +193,7 @@ pub(super) fn encoder_trains(r: &Run) -> bool {
 /// q, k, v and outputs over the positions (5), the upscaler's 128² and 256² maps (7) and the
 /// positional table's product (0.5) —, and the loss's three fp32 256² maps.
 pub(super) fn outside(r: &Run) -> f64 {
-    let Some(img) = r.a.layout.image else { return 0.0 };
-    let Some(sam) = img.sam else { return 0.0 };
+    let Some((img, sam)) = r.a.layout.sam() else { return 0.0 };
     let e = r.act_bytes;
     let n = r.tokens;
     let images = n / r.seq.max(1.0);
@@ -219,15 +224,15 @@ pub(super) fn outside(r: &Run) -> f64 {
 /// checkpointing (`rebuilt`), and the kernel's gradient of the bias (eager: the
 /// probabilities' gradient, 16-bit then fp32, and the softmax's fp32 input gradient).
 pub(super) fn pass(r: &Run, b: &Block, kept: f64, rebuilt: f64) -> TowerPass {
-    let Some(img) = r.a.layout.image else { return TowerPass::default() };
-    let Some(sam) = img.sam else { return TowerPass::default() };
+    let Some((img, sam)) = r.a.layout.sam() else { return TowerPass::default() };
     let (e, h, heads) = (r.act_bytes, r.a.hidden as f64, r.a.heads as f64);
     let images = r.tokens / r.seq.max(1.0);
     let global = Span::of(r, img, sam, true);
     let scores = heads * global.scores(images);
     let working = 9.0 * h * e * r.tokens;
-    let frozen_blocks = r.q.method == Method::Freeze && (r.q.train_layers as u64) < r.a.layers;
-    let forward = if frozen_blocks {
+    // A global block is frozen when the trained top blocks do not hold all of them.
+    let frozen_global = sam.global_in_top(trained_blocks(r), r.a.layers) < sam.global.min(r.a.layers);
+    let forward = if frozen_global {
         // The bias is built twice: torch's einsum returns `rel_h` and `rel_w` as permuted views
         // of its bmm, their broadcast sum takes that layout, and `.reshape` to (b, heads, n, n)
         // copies it (2e a score). Eager: the same copy beside the scores (3e), then the scores'
@@ -258,19 +263,18 @@ pub(super) fn pass(r: &Run, b: &Block, kept: f64, rebuilt: f64) -> TowerPass {
 /// block's own; not yet the other blocks' nor the patch embedding's and position table's.
 /// 1 without SAM.
 pub(super) fn grads_alive(r: &Run) -> f64 {
-    let Some(img) = r.a.layout.image else { return 1.0 };
-    let Some(sam) = img.sam else { return 1.0 };
+    let Some((img, sam)) = r.a.layout.sam() else { return 1.0 };
     let total = r.tr.total as f64;
     if total <= 0.0 {
         return 1.0;
     }
     let (l, side) = (r.a.layers, img.side / img.patch);
     let blocks = |n: u64| (n * r.a.layer_params() + sam.top_rel_params(n, l, r.a.head_dim, side)) as f64;
-    let (in_blocks, trained) = match r.q.method {
-        Method::Full => (blocks(l), l),
-        Method::Freeze => (blocks(u64::from(r.q.train_layers)), u64::from(r.q.train_layers)),
+    let trained = trained_blocks(r);
+    let in_blocks = match r.q.method {
+        Method::Full | Method::Freeze => blocks(trained),
         // Adapters sit in the blocks; the decoder trains beside them.
-        _ => (r.tr.adapter as f64, l),
+        _ => r.tr.adapter as f64,
     };
     let embedding = if r.q.method == Method::Full { img.embedding_params(r.a.hidden) as f64 } else { 0.0 };
     let later = in_blocks * (1.0 - 1.0 / trained.max(1) as f64) + embedding;

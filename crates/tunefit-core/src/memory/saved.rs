@@ -141,7 +141,7 @@ fn block_saved(r: &Run, block: &Block, ckpt: Checkpointing) -> BlockSaved {
 fn encoder_pass(r: &Run, block: &Block, act: f64, rebuilt: f64) -> super::vision::TowerPass {
     if r.a.layout.speech.is_some() {
         super::speech::encoder(r, block)
-    } else if r.a.layout.image.is_some_and(|img| img.sam.is_some()) {
+    } else if r.a.layout.sam().is_some() {
         let rebuilt = if r.res.ckpt == Checkpointing::None { 0.0 } else { rebuilt };
         super::sam::pass(r, block, act, rebuilt)
     } else {
@@ -213,7 +213,7 @@ pub(super) fn saved(r: &Run, autocast_copies: f64, autocast_head: f64) -> Saved 
     } else {
         act_bytes
     };
-    let sam = a.layout.image.is_some_and(|img| img.sam.is_some());
+    let sam = a.layout.sam().is_some();
     // SAM under freeze: the first trained block's norm weight trains, so it keeps its input.
     let frozen_input = matches!(
         q.method,

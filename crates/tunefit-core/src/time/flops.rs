@@ -191,7 +191,7 @@ impl FlopShape {
         let mut active = params as f64 * active_ratio;
         let mut attn_layers = (arch.layers - arch.linear_attn_blocks()) as f64;
         let mut once_per_image = 0.0;
-        if let Some((img, sam)) = arch.layout.image.and_then(|img| img.sam.map(|s| (img, s))) {
+        if let Some((img, sam)) = arch.layout.sam() {
             // SAM: the position table is added, not multiplied; the prompt encoder and the
             // mask decoder run once per image, the decoder's image-side linears over its
             // patches (`decoder_work_per_patch`); windowed blocks' attention linears run over
