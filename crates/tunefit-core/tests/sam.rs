@@ -3,7 +3,7 @@
 //! tools/calibrate/sam_probe.py), the attention over the whole image, its FLOPs, and what SAM
 //! refuses.
 mod common;
-use common::{query as q, refused_key, report};
+use common::{exported, query as q, refused_key, report};
 use tunefit_core::{evaluate, Error};
 
 #[test]
@@ -141,11 +141,6 @@ fn what_sam_refuses_names_its_key() {
     assert_eq!(refused_key("model=sam-vit-base&gpus=2&tp=2"), "tp");
     // Its own side is accepted.
     assert!(evaluate(&q("model=sam-vit-base&image_res=1024")).is_ok());
-}
-
-fn exported(query: &str, fw: tunefit_core::query::Framework) -> Result<String, Error> {
-    tunefit_core::export::export(&q(query), fw)
-        .map(|e| e.files.into_iter().map(|f| f.content).collect::<Vec<_>>().join("\n"))
 }
 
 #[test]

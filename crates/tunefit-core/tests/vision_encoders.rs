@@ -6,6 +6,9 @@ use tunefit_core::settings::Settings;
 use tunefit_core::time::FlopShape;
 use tunefit_core::{evaluate, Query};
 
+mod common;
+use common::exported;
+
 fn q(s: &str) -> Query {
     Query::parse(s).unwrap_or_else(|e| panic!("{s}: {e:?}"))
 }
@@ -124,11 +127,6 @@ fn a_model_change_starts_an_encoder_at_its_trained_side() {
     assert_eq!(query.tower, tunefit_core::query::TowerTraining::Frozen);
     assert!(tunefit_core::catalog::is_image_encoder(&query));
     assert!(evaluate(&query).is_ok());
-}
-
-fn exported(query: &str, fw: tunefit_core::query::Framework) -> Result<String, Error> {
-    tunefit_core::export::export(&q(query), fw)
-        .map(|e| e.files.into_iter().map(|f| f.content).collect::<Vec<_>>().join("\n"))
 }
 
 #[test]

@@ -175,6 +175,12 @@ pub(super) fn lora_config(ctx: &Ctx, py: &mut String, targets: &str, extra: &[&s
     // autocast_adapter_dtype=True (PEFT's default) keeps adapters in fp32.
     let autocast = ctx.res.adapter_dtype == AdapterDtype::Fp32;
     line(py, &format!("model = get_peft_model(model, peft_config, autocast_adapter_dtype={})", py_bool(autocast)));
+    if q.precision == Precision::Fp16Mixed && extra.iter().any(|a| a.starts_with("modules_to_save")) {
+        // The model loads in fp16 and PEFT copies each `modules_to_save` module in that dtype
+        // (an image classifier's head, SAM's mask decoder); fp16 AMP's GradScaler unscales
+        // fp32 gradients only.
+        line(py, "for p in model.parameters():\n    if p.requires_grad:\n        p.data = p.data.float()");
+    }
 }
 
 /// After loading: bitsandbytes' preparation under QLoRA, and activation checkpointing.

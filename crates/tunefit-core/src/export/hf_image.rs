@@ -14,7 +14,7 @@ use super::models::Naming;
 use super::trainer::trainer_warnings;
 use super::{ExportFile, Note};
 use crate::arch::ImageInput;
-use crate::query::{Method, Precision};
+use crate::query::Method;
 
 pub(super) fn files(ctx: &mut Ctx, img: &ImageInput) -> Vec<ExportFile> {
     trainer_warnings(ctx);
@@ -105,11 +105,6 @@ fn adapt(ctx: &mut Ctx, py: &mut String) {
             };
             const HEAD: &str = "modules_to_save=[\"classifier\"]";
             lora_config(ctx, py, &targets, if q.method == Method::Dora { &[HEAD, DORA] } else { &[HEAD] });
-            if q.precision == Precision::Fp16Mixed {
-                // The model loads in fp16, and PEFT copies the head for `modules_to_save` in that
-                // dtype; fp16 AMP's GradScaler unscales fp32 gradients only.
-                line(py, "for p in model.parameters():\n    if p.requires_grad:\n        p.data = p.data.float()");
-            }
         }
         Method::Freeze => {
             let n = q.train_layers;

@@ -72,11 +72,6 @@ fn adapt(ctx: &mut Ctx, py: &mut String) {
             let pattern = format!(r#"r".*vision_encoder\.layers\.\d+\.(attn|mlp)\.({})""#, targets.join("|"));
             const DECODER: &str = "modules_to_save=[\"mask_decoder\"]";
             lora_config(ctx, py, &pattern, if q.method == Method::Dora { &[DECODER, DORA] } else { &[DECODER] });
-            if q.precision == Precision::Fp16Mixed {
-                // The model loads in fp16 and PEFT copies the decoder for `modules_to_save` in
-                // that dtype; fp16 AMP's GradScaler unscales fp32 gradients only.
-                line(py, "for p in model.parameters():\n    if p.requires_grad:\n        p.data = p.data.float()");
-            }
         }
         Method::Freeze => {
             let n = q.train_layers;

@@ -94,3 +94,9 @@ pub fn calibration(file: &str, field: &str, min: usize) -> Vec<(String, f64)> {
     assert!(recs.len() >= min, "{file}: {} records", recs.len());
     recs
 }
+
+/// Every file of `query`'s export for `fw`, one text.
+pub fn exported(query_text: &str, fw: tunefit_core::query::Framework) -> Result<String, tunefit_core::Error> {
+    tunefit_core::export::export(&query(query_text), fw)
+        .map(|e| e.files.into_iter().map(|f| f.content).collect::<Vec<_>>().join("\n"))
+}
