@@ -21,14 +21,15 @@ Usage:  .venv/bin/python whisper_probe.py --out data/calibration/whisper-saved.j
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
-import subprocess
 import sys
 
 import peft
 import torch
 import transformers
+
+sys.path.insert(0, __file__.rsplit("/", 1)[0])
+import records as records_io  # noqa: E402
 
 DT = torch.bfloat16
 WIDTHS = {
@@ -85,28 +86,17 @@ def saved_bytes(width, labels, training, clips):
         lcfg = peft.LoraConfig(r=32, lora_alpha=64, target_modules=targets,
                                lora_dropout=0.05 if training == "lora-dropout" else 0.0)
         model = peft.get_peft_model(model, lcfg)
-    params = {p.untyped_storage()._cdata for p in model.parameters()}
-    seen = {}
-
-    def pack(t):
-        if isinstance(t, torch.Tensor):
-            st = t.untyped_storage()
-            if st._cdata not in params:
-                seen[st._cdata] = st.nbytes()
-        return t
-
     feats = torch.randn(clips, cfg.num_mel_bins, 3000, dtype=torch.float32 if mixed else DT)
     ids = torch.randint(0, cfg.vocab_size, (clips, labels))
     # The loss as a 16-bit Trainer run computes it: accelerate wraps the forward in autocast
     # (its bf16/fp16 flag), where log_softmax runs in fp32 (autocast's fp32 list), so the saved
     # log-probabilities are fp32 whatever the weights; the logits themselves stay 16-bit.
     start = torch.full((clips, 1), cfg.decoder_start_token_id)
-    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t), \
-            torch.autocast("cpu", dtype=torch.bfloat16, enabled=mixed):
+    with records_io.SavedBytes(model) as saved, torch.autocast("cpu", dtype=torch.bfloat16, enabled=mixed):
         out = model(input_features=feats, decoder_input_ids=torch.cat([start, ids[:, :-1]], dim=1))
         loss = torch.nn.functional.cross_entropy(out.logits.float().view(-1, cfg.vocab_size), ids.view(-1))
     del out, loss
-    return sum(seen.values())
+    return saved.bytes
 
 
 QUERY = {
@@ -143,23 +133,14 @@ def main():
                 precision = "bf16-mixed" if training.endswith("-mixed") else "bf16-true"
                 query = (f"framework=hf&model={width}&{QUERY[training]}&precision={precision}&batch={clips}"
                          f"&seq={labels}&ckpt=none&attn=sdpa")
-                one = subprocess.run([sys.executable, __file__, "--one", width, str(labels), training, str(clips)],
-                                     check=True, capture_output=True, text=True).stdout.split()[-1]
+                one = records_io.in_child(__file__, width, labels, training, clips)[-1]
                 rec = dict(query=query, saved_bytes=int(one))
                 print(json.dumps(rec), flush=True)
                 records.append(rec)
-    doc = dict(
-        note="Bytes autograd saves in one training forward of WhisperForConditionalGeneration "
-             "(random bf16 weights on the CPU, SDPA; storages deduplicated, parameters left out): "
-             "tools/calibrate/whisper_probe.py. Each query is the tunefit link of that forward.",
-        generated=datetime.date.today().isoformat(),
-        versions=dict(torch=torch.__version__, transformers=transformers.__version__, peft=peft.__version__),
-        records=records,
-    )
     if args.out:
-        with open(args.out, "w") as f:
-            json.dump(doc, f, indent=1)
-            f.write("\n")
+        records_io.write(args.out, "Bytes autograd saves in one training forward of WhisperForConditionalGeneration "
+                         "(random bf16 weights on the CPU, SDPA; storages deduplicated, parameters left out): "
+                         "tools/calibrate/whisper_probe.py. Each query is the tunefit link of that forward.", records)
 
 
 if __name__ == "__main__":
