@@ -158,6 +158,9 @@ pub(super) fn loss_path(r: &Run, head_trains: bool) -> LossPath {
             program: LossProgram::own(tv, act_bytes, a.layout.speech.is_none()),
         };
     }
+    if let Some(path) = compiled_upcast(r, logits_impl, tokens * v) {
+        return path;
+    }
     let loss_saved = if a.encoder_only {
         0.0
     } else {
@@ -174,12 +177,9 @@ pub(super) fn loss_path(r: &Run, head_trains: bool) -> LossPath {
         0.0
     } else {
         match logits_impl {
-            // Backward of log-softmax: saved fp32 output, incoming grad and result, 4 B each;
-            // Inductor fuses nll and log-softmax backward, dropping one.
+            // Backward of log-softmax: saved fp32 output, incoming grad and result, 4 B each.
             // Gemma 2's logit soft-cap keeps a tanh output of the same width.
-            LogitsImpl::Fp32Upcast => {
-                tokens * v * (if res.compile { 8.0 } else { 12.0 } + if a.quirks.softcap { act_bytes } else { 0.0 })
-            }
+            LogitsImpl::Fp32Upcast => tokens * v * (12.0 + if a.quirks.softcap { act_bytes } else { 0.0 }),
             // litgpt: logits and log-probs in the model dtype, plus their two gradients.
             LogitsImpl::ModelDtype => tokens * v * 4.0 * act_bytes,
             // fp32 log-probs of every chunk are saved; one chunk's fp32 copy and grads live.
@@ -230,14 +230,79 @@ pub(super) fn loss_path(r: &Run, head_trains: bool) -> LossPath {
         _ => logits,
     };
     let program = match logits_impl {
-        // Compiled, Inductor fuses the loss's kernels and their buffers: known by its totals.
-        LogitsImpl::Fp32Upcast if !a.encoder_only && !res.compile => {
+        LogitsImpl::Fp32Upcast if !a.encoder_only => {
             let extra = if a.quirks.softcap { tokens * v * act_bytes } else { 0.0 };
             LossProgram::upcast(tokens * v, act_bytes, extra)
         }
         _ => LossProgram::lumped(loss_saved, forward, logits),
     };
     LossPath { loss_saved, logits, program }
+}
+
+/// The upcast loss under torch.compile, where Inductor fuses the upcast, the log-softmax and
+/// their backward, so what lives depends on where the `.float()` sits
+/// (`tools/calibrate/loss_compile_probe.py`, `data/calibration/loss-compile.json`: the peak's
+/// V-wide part measured on the CPU allocator, eager 12 B per token·vocab entry in every place):
+/// - inside the compiled forward: transformers' models compute their loss in their own forward
+///   (`ForCausalLMLoss`: `logits = logits.float()`, then `cross_entropy`), and the Trainer's
+///   `torch_compile` compiles that forward whole. The forward keeps the head's 16-bit logits
+///   (its output and the loss's saved input); the backward adds two tensors of the model's dtype,
+///   AOTAutograd's zero-filled tangent for the `logits` output the step never used
+///   (torch/_functorch/_aot_autograd/runtime_wrappers.py, the compiled function's backward
+///   materialises `None` gradients of its outputs) and the logits' gradient: 3·e bytes, 6 in
+///   bf16 and 12 in fp32.
+/// - outside it: torchtune's model returns fp32 logits (`TransformerDecoder.unembed`:
+///   `self.output(h).float()`) and `training.compile_loss` compiles the loss alone, which keeps
+///   its fp32 input and writes an fp32 gradient that `.float()`'s backward casts back: 8 bytes.
+///
+/// None where the run is not compiled or does not upcast.
+fn compiled_upcast(r: &Run, how: LogitsImpl, tv: f64) -> Option<LossPath> {
+    if how != LogitsImpl::Fp32Upcast || !r.res.compile || r.a.encoder_only {
+        return None;
+    }
+    let e = r.act_bytes;
+    // Gemma 2's soft-cap (a tanh output of the logits' width) is not in the probe: counted once
+    // beside what the loss keeps, as in the eager path.
+    let extra = if r.a.quirks.softcap { tv * e } else { 0.0 };
+    Some(if r.q.framework.uses_transformers() {
+        LossPath {
+            loss_saved: tv * e + extra,
+            logits: 3.0 * tv * e + extra,
+            program: LossProgram::compiled_with_model(tv, e, extra),
+        }
+    } else {
+        LossPath {
+            loss_saved: tv * 4.0 + extra,
+            logits: tv * 8.0 + extra,
+            program: LossProgram::compiled_alone(tv, e, extra),
+        }
+    })
+}
+
+impl LossProgram {
+    /// The upcast loss compiled with the model's forward (`compiled_upcast`): the 16-bit
+    /// logits, then the unused output's zero tangent and the logits' gradient.
+    fn compiled_with_model(tv: f64, e: f64, extra: f64) -> LossProgram {
+        use LossEvent::{Alloc, Free};
+        LossProgram {
+            forward: vec![Alloc(tv * e + extra)],
+            backward: vec![Alloc(tv * e), Alloc(tv * e), Free(0), Free(1)],
+        }
+    }
+
+    /// The loss compiled alone on the model's fp32 logits (`compiled_upcast`): the head's
+    /// 16-bit output and its fp32 copy, the copy kept; backward's fp32 gradient, then its
+    /// 16-bit cast. An fp32 model has no copy and no cast.
+    fn compiled_alone(tv: f64, e: f64, extra: f64) -> LossProgram {
+        use LossEvent::{Alloc, Free};
+        if e >= 4.0 {
+            return LossProgram { forward: vec![Alloc(tv * 4.0 + extra)], backward: vec![Alloc(tv * 4.0), Free(0)] };
+        }
+        LossProgram {
+            forward: vec![Alloc(tv * e), Alloc(tv * 4.0 + extra), Free(0)],
+            backward: vec![Alloc(tv * 4.0), Free(1), Alloc(tv * e), Free(2)],
+        }
+    }
 }
 
 #[cfg(test)]
@@ -281,6 +346,17 @@ mod tests {
         // Whisper: no shift, the log-softmax's result is the head's gradient.
         let (f, b, rest) = walk(&LossProgram::own(1.0, 2.0, false));
         assert_eq!((f, b, rest), (4.0, 6.0, 2.0));
+    }
+
+    #[test]
+    fn compiled_upcast_paths_hold_what_the_probe_measured() {
+        // data/calibration/loss-compile.json: forward and backward peaks per token·vocab.
+        // With the model (hf): 2 then 6 in bf16, 4 then 12 in fp32; the gradient stays.
+        assert_eq!(walk(&LossProgram::compiled_with_model(1.0, 2.0, 0.0)), (2.0, 6.0, 2.0));
+        assert_eq!(walk(&LossProgram::compiled_with_model(1.0, 4.0, 0.0)), (4.0, 12.0, 4.0));
+        // Alone on fp32 logits (torchtune): 6 then 8 in bf16, 4 then 8 in fp32.
+        assert_eq!(walk(&LossProgram::compiled_alone(1.0, 2.0, 0.0)), (6.0, 8.0, 2.0));
+        assert_eq!(walk(&LossProgram::compiled_alone(1.0, 4.0, 0.0)), (4.0, 8.0, 4.0));
     }
 
     #[test]
