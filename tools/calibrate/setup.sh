@@ -12,4 +12,8 @@ if [ ! -x "$here/.venv/bin/python" ]; then
 fi
 "$here/.venv/bin/pip" install --quiet --upgrade pip
 "$here/.venv/bin/pip" install --quiet -r "$here/requirements.txt"
+# litgpt_probe.py runs litgpt's model code (litgpt.lora, litgpt.utils), which imports Lightning.
+# Without dependencies: litgpt's own metadata pins a Lightning nightly and packages the probe
+# never imports, and resolving them would move the pinned torch.
+"$here/.venv/bin/pip" install --quiet --no-deps litgpt==0.5.13 lightning==2.4.0 lightning-utilities==0.15.3 torchmetrics==1.9.0
 "$here/.venv/bin/python" -c 'import torch, transformers, peft; print("probe env ready: torch", torch.__version__, "transformers", transformers.__version__, "peft", peft.__version__)'

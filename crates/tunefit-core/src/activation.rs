@@ -218,21 +218,25 @@ impl Block {
                 // the framework's model code (litgpt `attn`, whose `qkv.view/permute/split`
                 // leaves v a view for MHA; with GQA its `expand` + `reshape` copies k and v).
                 let fused = a.quirks.fused_qkv || self.fused_qkv_linear;
+                // A `cat`-built rotary q (litgpt's `apply_rope` + `cat`, Phi-3's partial
+                // rotary) is contiguous head-major, and the kernel's output follows q's layout,
+                // so `transpose(1, 2)` + `contiguous()`/`reshape` copies it for the
+                // o-projection, which keeps the copy when its weight trains (Phi-3's `clone`)
+                // or an adapter reads it uncast and undropped (an adapter that casts its input
+                // keeps its own fp32 copy instead).
+                let o_reads_copy = fused
+                    && a.positions == 0
+                    && (self.full
+                        || (self.lora.contains(T::O) && self.lora_input_cast_bytes == 0.0 && !self.lora_dropout));
+                if o_reads_copy {
+                    attn += e * qd / t;
+                }
                 if fused && !expand && self.prefix_tokens == 0.0 {
                     // v is a view of the fused projection's output, which the kernel's saved v
                     // keeps alive whole (autograd saves the view, i.e. its whole storage);
                     // rotary q and k are new tensors (learned positions: q, k are views too).
                     let roped = if a.positions == 0 { qd + kvd } else { 0.0 };
                     attn += e * (roped + qd + 2.0 * kvd) / t + e * qd / t + 4.0 * heads / t;
-                    // A `cat`-built rotary q is contiguous head-major, and the kernel's output
-                    // follows q's layout, so `transpose(1, 2).contiguous()` copies it for
-                    // o_proj, which keeps the copy when its weight trains (Phi-3's `clone`).
-                    // (An adapter that casts its input keeps its own fp32 copy instead.)
-                    let o_reads_copy = self.full
-                        || (self.lora.contains(T::O) && self.lora_input_cast_bytes == 0.0 && !self.lora_dropout);
-                    if a.positions == 0 && o_reads_copy {
-                        attn += e * qd / t;
-                    }
                 } else {
                     // With prefix keys/values, k and v are new (`cat`) tensors; a q that is a
                     // view of the fused projection (no rotary: GPT-2) still keeps it whole.
@@ -382,6 +386,23 @@ impl Block {
                     shape.output as f64
                 };
                 ad += active * (out / if tm.is_column_parallel() { t } else { 1.0 }) * (rb + e);
+            }
+        }
+        // litgpt's LoRAQKVLinear adapts some of q, k and v through one fused linear: its
+        // `zero_pad` writes lora_B's output into a zero-filled q + k + v-wide tensor with
+        // `index_copy` (litgpt/lora.py @00af8b0d lines 330–347 and @26857050 lines 309–326;
+        // lit_gpt/lora.py @8641822 lines 256–297, where the source is a `reshape` copy), whose
+        // backward formula reads `source` (pytorch tools/autograd/derivatives.yaml, index_copy:
+        // `grad.index_select(dim, index).expand_as(source)`), so autograd keeps lora_B's
+        // output, the enabled projections' width. With all three enabled `zero_pad` returns its
+        // input untouched and nothing more is kept.
+        if self.fused_qkv_linear && !a.quirks.fused_qkv {
+            let on = |x: T| self.lora.contains(x);
+            if (on(T::Q) || on(T::K) || on(T::V)) && !(on(T::Q) && on(T::K) && on(T::V)) {
+                let width =
+                    [(T::Q, qd), (T::K, kvd), (T::V, kvd)].iter().filter(|(x, _)| on(*x)).map(|(_, w)| w).sum::<f64>();
+                let rb = if self.lora_input_cast_bytes > 0.0 { self.lora_input_cast_bytes } else { e };
+                ad += width / t * rb;
             }
         }
         if self.bottleneck > 0.0 {

@@ -58,3 +58,25 @@ fn every_probe_record_within_2_percent_or_a_listed_miss() {
     println!("within 2%: {within} of {}; listed misses: {seen}", recs.len());
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// litgpt's own model code (tools/calibrate/litgpt_probe.py, data/calibration/litgpt-saved.json):
+/// one LoRA block's saved tensors, three blocks less two, each record within 2%. Among them the
+/// lora_B output that `LoRAQKVLinear.zero_pad`'s `index_copy_` keeps when only some of q, k, v
+/// are adapted.
+#[test]
+fn a_litgpt_lora_block_keeps_what_litgpt_keeps() {
+    let data = load("litgpt-saved.json");
+    let records = data["records"].as_array().unwrap();
+    assert!(records.len() >= 7, "{} records", records.len());
+    let saved = |q: &str| evaluate(&Query::parse(q).unwrap()).unwrap().memory.saved_for_backward as f64;
+    let mut worst: f64 = 0.0;
+    for r in records {
+        let q = r["query"].as_str().unwrap();
+        let measured = r["saved_per_block"].as_f64().unwrap();
+        let predicted = saved(&format!("{q}&layers=3")) - saved(&format!("{q}&layers=2"));
+        let e = predicted / measured - 1.0;
+        println!("{:+6.2}%  measured {measured:>11} predicted {predicted:>11}  {q}", e * 100.0);
+        worst = worst.max(e.abs());
+    }
+    assert!(worst <= TOLERANCE, "worst {:+.2}%", worst * 100.0);
+}
