@@ -16,4 +16,8 @@ fi
 # Without dependencies: litgpt's own metadata pins a Lightning nightly and packages the probe
 # never imports, and resolving them would move the pinned torch.
 "$here/.venv/bin/pip" install --quiet --no-deps litgpt==0.5.13 lightning==2.4.0 lightning-utilities==0.15.3 torchmetrics==1.9.0
+# torchtune_probe.py runs torchtune's model code over torchao's NF4Tensor (torchao 0.10 is the
+# last release with torchao.dtypes.nf4tensor, which torchtune 0.6.1 imports); the probe stubs
+# the data stack torchtune imports at package import, so it installs without dependencies too.
+"$here/.venv/bin/pip" install --quiet --no-deps torchtune==0.6.1 torchao==0.10.0 omegaconf==2.4.0 antlr4-python3-runtime==4.9.3
 "$here/.venv/bin/python" -c 'import torch, transformers, peft; print("probe env ready: torch", torch.__version__, "transformers", transformers.__version__, "peft", peft.__version__)'
