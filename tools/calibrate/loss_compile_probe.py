@@ -1,5 +1,6 @@
 """The loss path's bytes per token and vocabulary entry, eager and under torch.compile, as the
-frameworks run it: the most live at once during one training step, as a multiple of T·V
+frameworks run it (and their chunked losses: torchtune's CEWithChunkedOutputLoss, litgpt's
+chunked head and cross-entropy): the most live at once during one training step, as a multiple of T·V
 (tokens × vocabulary), in the forward and in the backward.
 
 Three places the fp32 upcast can sit:
@@ -56,9 +57,46 @@ def peak(place, compiled, dtype, vocab):
     def tune_loss(logits, labels):
         return torch.nn.functional.cross_entropy(logits, labels)
 
+    kept = []
     if place == "hf":
         run = torch.compile(model) if compiled else model
         step = lambda: run(input_ids=ids, labels=ids).loss  # noqa: E731
+    elif place == "tune-chunked":
+        # torchtune's recipes: the model's `chunked_output` (the head over 8 sequence chunks,
+        # 16-bit), CEWithChunkedOutputLoss (each chunk upcast and cross-entropied; compiled per
+        # chunk by `training.compile_loss` under `compile`), the logits deleted before backward.
+        from torchtune_probe import _stub_data_stack
+        _stub_data_stack()
+        from torchtune.modules.loss import CEWithChunkedOutputLoss
+        from torchtune.training import compile_loss
+        loss_fn = CEWithChunkedOutputLoss(num_output_chunks=8)
+        if compiled:
+            loss_fn = compile_loss(loss_fn, verbose=False)
+
+        def step():
+            h = model.model(input_ids=ids).last_hidden_state
+            logits = [model.lm_head(c) for c in h.chunk(8, dim=1)]
+            loss = loss_fn(logits, ids)
+            del logits
+            return loss
+    elif place == "litgpt":
+        # litgpt's finetune loop: the head in 128-token chunks (`lm_head_chunk_size=128`), each
+        # chunk cross-entropied in the model dtype (`chunked_cross_entropy`), and `logits` kept
+        # by the loop through backward.
+        import litgpt
+        from litgpt.utils import chunked_cross_entropy
+        cfg = litgpt.Config(block_size=SEQ, vocab_size=vocab, padded_vocab_size=vocab, n_layer=1, n_head=4,
+                            n_embd=HIDDEN, rotary_percentage=1.0, parallel_residual=False, bias=False,
+                            norm_class_name="RMSNorm", mlp_class_name="LLaMAMLP", intermediate_size=128)
+        model = litgpt.GPT(cfg).to(dt).train()
+        model.transformer.wte.weight.requires_grad_(False)
+        model.lm_head.weight.requires_grad_(False)
+
+        def step():
+            logits = model(ids, lm_head_chunk_size=128)
+            logits[-1] = logits[-1][..., :-1, :]
+            kept[:] = [logits]
+            return chunked_cross_entropy(logits, ids[..., 1:])
     else:
         loss_fn = titan_loss if place == "titan" else tune_loss
         loss_fn = torch.compile(loss_fn) if compiled else loss_fn
@@ -89,9 +127,11 @@ def peak(place, compiled, dtype, vocab):
     return fwd, bwd
 
 
-GRID = [(p, c, d) for p in ("hf", "titan", "tune") for c in (0, 1) for d in ("bf16", "fp32")]
+GRID = [(p, c, d) for p in ("hf", "titan", "tune") for c in (0, 1) for d in ("bf16", "fp32")] + [
+    ("tune-chunked", 0, "bf16"), ("tune-chunked", 1, "bf16"), ("litgpt", 0, "bf16")]
 # The tunefit link of each place (torchtitan's has no framework profile).
-FRAMEWORK = {"hf": "framework=hf&loss=standard", "tune": "framework=torchtune&loss=standard", "titan": None}
+FRAMEWORK = {"hf": "framework=hf&loss=standard", "tune": "framework=torchtune&loss=standard", "titan": None,
+             "tune-chunked": "framework=torchtune&loss=chunked", "litgpt": "framework=litgpt&loss=chunked"}
 
 
 def query(place, c, dtype):
@@ -117,9 +157,11 @@ def main():
                             forward_per_token_vocab=round(fwd, 3), backward_per_token_vocab=round(bwd, 3)))
         print(f"{place:6} compile={c} {dtype}: forward {fwd:.3f}, backward {bwd:.3f} B per token·vocab", flush=True)
     if args.out:
-        write(args.out, "The loss path's peak bytes per token·vocab entry, eager and compiled, by where the fp32 "
-              "upcast sits (loss_compile_probe.py; CPU allocator under torch.profiler, inductor's CPU backend).",
-              records)
+        write(args.out, "The loss path's peak bytes per token·vocab entry in the forward and in the backward, eager "
+              "and compiled: by where the fp32 upcast sits (hf, titan, tune) and for the chunked losses (tune-chunked: "
+              "torchtune's CEWithChunkedOutputLoss over the model's 8 output chunks; litgpt: 128-token head chunks and "
+              "chunked_cross_entropy in the model dtype). loss_compile_probe.py; CPU allocator under torch.profiler, "
+              "inductor's CPU backend.", records)
 
 
 if __name__ == "__main__":

@@ -180,16 +180,20 @@ pub(super) fn loss_path(r: &Run, head_trains: bool) -> LossPath {
             // Backward of log-softmax: saved fp32 output, incoming grad and result, 4 B each.
             // Gemma 2's logit soft-cap keeps a tanh output of the same width.
             LogitsImpl::Fp32Upcast => tokens * v * (12.0 + if a.quirks.softcap { act_bytes } else { 0.0 }),
-            // litgpt: logits and log-probs in the model dtype, plus their two gradients.
-            LogitsImpl::ModelDtype => tokens * v * 4.0 * act_bytes,
-            // fp32 log-probs of every chunk are saved; one chunk's fp32 copy and grads live.
-            // Compiled, the loss saves its 16-bit input chunks instead and recomputes the
-            // softmax in backward (one chunk's fp32 grad and its 16-bit cast live).
+            // litgpt: the head's 128-token chunks and their log-probs in the model dtype, kept
+            // together; the gradient and the log-softmax result of one chunk at a time.
+            LogitsImpl::ModelDtype => tokens * v * act_bytes * (2.0 + 2.0 / litgpt_chunks(r)),
+            // The model's 16-bit chunks, every chunk's saved fp32 log-probs and the last
+            // chunk's fp32 copy at the end of the loss's forward (the recipe deletes the chunks
+            // only after it); in backward one chunk's gradient and result beside the log-probs.
+            // Compiled per chunk, the loss saves its 16-bit input chunks instead and writes one
+            // chunk's 16-bit gradient at a time.
             LogitsImpl::ChunkedFp32 { chunks } => {
+                let c = chunks as f64;
                 if res.compile {
-                    tokens * v * act_bytes + tokens * v * (4.0 + act_bytes) / chunks as f64
+                    tokens * v * act_bytes * (1.0 + 1.0 / c)
                 } else {
-                    tokens * v * 4.0 + tokens * v * 8.0 / chunks as f64
+                    tokens * v * (act_bytes + 4.0 + 4.0 / c).max(4.0 + 8.0 / c)
                 }
             }
             // Unsloth: logits in the model dtype, gradient written in place; fp32 logsumexp.
@@ -229,11 +233,16 @@ pub(super) fn loss_path(r: &Run, head_trains: bool) -> LossPath {
         }
         _ => logits,
     };
+    let tv = tokens * v;
     let program = match logits_impl {
         LogitsImpl::Fp32Upcast if !a.encoder_only => {
-            let extra = if a.quirks.softcap { tokens * v * act_bytes } else { 0.0 };
-            LossProgram::upcast(tokens * v, act_bytes, extra)
+            let extra = if a.quirks.softcap { tv * act_bytes } else { 0.0 };
+            LossProgram::upcast(tv, act_bytes, extra)
         }
+        LogitsImpl::ChunkedFp32 { chunks } if !a.encoder_only && !res.compile => {
+            LossProgram::chunked_upcast(tv, act_bytes, chunks as f64)
+        }
+        LogitsImpl::ModelDtype if !a.encoder_only => LossProgram::chunked_model_dtype(tv, act_bytes, litgpt_chunks(r)),
         _ => LossProgram::lumped(loss_saved, forward, logits),
     };
     LossPath { loss_saved, logits, program }
@@ -279,7 +288,37 @@ fn compiled_upcast(r: &Run, how: LogitsImpl, tv: f64) -> Option<LossPath> {
     })
 }
 
+/// litgpt's head runs in 128-token chunks along the sequence (`lm_head_chunk_size=128`,
+/// litgpt/finetune/lora.py), so one chunk is 128 / seq of the logits.
+fn litgpt_chunks(r: &Run) -> f64 {
+    (r.seq / 128.0).ceil().max(1.0)
+}
+
 impl LossProgram {
+    /// torchtune's chunked loss tensor by tensor (`CEWithChunkedOutputLoss`, data/calibration/
+    /// loss-compile.json, place `tune-chunked`): forward, the model's 16-bit chunks, every
+    /// chunk's saved fp32 log-probs, the last chunk's fp32 copy (freed as the loss returns),
+    /// then the chunks (`del outputs` in the recipes' `_loss_step`); backward, one chunk's fp32
+    /// gradient and result. 6.5 then 5 bytes per token·vocab entry in bf16 with 8 chunks.
+    fn chunked_upcast(tv: f64, e: f64, c: f64) -> LossProgram {
+        use LossEvent::{Alloc, Free};
+        LossProgram {
+            forward: vec![Alloc(tv * e), Alloc(tv * 4.0), Alloc(tv * 4.0 / c), Free(2), Free(0)],
+            backward: vec![Alloc(tv * 8.0 / c), Free(3)],
+        }
+    }
+
+    /// litgpt's chunked head and loss (`chunked_cross_entropy` in the model dtype, place
+    /// `litgpt`): forward, the head's chunks (which the loop keeps), every chunk's saved
+    /// log-probs and one chunk's working copy; backward, one chunk's gradient and result.
+    fn chunked_model_dtype(tv: f64, e: f64, c: f64) -> LossProgram {
+        use LossEvent::{Alloc, Free};
+        LossProgram {
+            forward: vec![Alloc(tv * e), Alloc(tv * e), Alloc(tv * e / c), Free(2)],
+            backward: vec![Alloc(tv * 2.0 * e / c), Free(3)],
+        }
+    }
+
     /// The upcast loss compiled with the model's forward (`compiled_upcast`): the 16-bit
     /// logits, then the unused output's zero tangent and the logits' gradient.
     fn compiled_with_model(tv: f64, e: f64, extra: f64) -> LossProgram {
@@ -357,6 +396,15 @@ mod tests {
         // Alone on fp32 logits (torchtune): 6 then 8 in bf16, 4 then 8 in fp32.
         assert_eq!(walk(&LossProgram::compiled_alone(1.0, 2.0, 0.0)), (6.0, 8.0, 2.0));
         assert_eq!(walk(&LossProgram::compiled_alone(1.0, 4.0, 0.0)), (4.0, 8.0, 4.0));
+    }
+
+    #[test]
+    fn chunked_paths_hold_what_the_probe_measured() {
+        // torchtune's 8 chunks in bf16: 6.5 at the end of the forward, 5 in backward; the
+        // fp32 log-probs stay for the head's backward.
+        assert_eq!(walk(&LossProgram::chunked_upcast(1.0, 2.0, 8.0)), (6.5, 5.0, 4.0));
+        // litgpt's 128-token chunks of a 1024-token sequence: 4.25, then 4.5.
+        assert_eq!(walk(&LossProgram::chunked_model_dtype(1.0, 2.0, 8.0)), (4.25, 4.5, 4.0));
     }
 
     #[test]
