@@ -56,7 +56,9 @@ impl Scale {
             Snap::Digits => {
                 let t = pos as f64 / self.steps as f64;
                 let v = if self.log {
-                    self.min * (self.max / self.min).powf(t)
+                    // log2/exp2 rather than powf: both are in the page already, and powf would
+                    // link libm's pow (2 KB of wasm) for this one line.
+                    self.min * ((self.max / self.min).log2() * t).exp2()
                 } else {
                     self.min + t * (self.max - self.min)
                 };
