@@ -1,6 +1,6 @@
 """The loss path's bytes per token and vocabulary entry, eager and under torch.compile, as the
 frameworks run it (and their chunked losses: torchtune's CEWithChunkedOutputLoss, litgpt's
-chunked head and cross-entropy): the most live at once during one training step, as a multiple of T·V
+chunked head and cross-entropy, and its full fine-tune's unchunked head): the most live at once during one training step, as a multiple of T·V
 (tokens × vocabulary), in the forward and in the backward.
 
 Three places the fp32 upcast can sit:
@@ -79,7 +79,7 @@ def peak(place, compiled, dtype, vocab):
             loss = loss_fn(logits, ids)
             del logits
             return loss
-    elif place == "litgpt":
+    elif place in ("litgpt", "litgpt-full"):
         # litgpt's finetune loop: the head in 128-token chunks (`lm_head_chunk_size=128`), each
         # chunk cross-entropied in the model dtype (`chunked_cross_entropy`), and `logits` kept
         # by the loop through backward.
@@ -93,6 +93,11 @@ def peak(place, compiled, dtype, vocab):
         model.lm_head.weight.requires_grad_(False)
 
         def step():
+            if place == "litgpt-full":
+                # finetune/full.py (full and freeze): the head whole, the loss on its slice.
+                logits = model(ids)
+                kept[:] = [logits]
+                return chunked_cross_entropy(logits[..., :-1, :], ids[..., 1:])
             logits = model(ids, lm_head_chunk_size=128)
             logits[-1] = logits[-1][..., :-1, :]
             kept[:] = [logits]
@@ -128,10 +133,11 @@ def peak(place, compiled, dtype, vocab):
 
 
 GRID = [(p, c, d) for p in ("hf", "titan", "tune") for c in (0, 1) for d in ("bf16", "fp32")] + [
-    ("tune-chunked", 0, "bf16"), ("tune-chunked", 1, "bf16"), ("litgpt", 0, "bf16")]
+    ("tune-chunked", 0, "bf16"), ("tune-chunked", 1, "bf16"), ("litgpt", 0, "bf16"), ("litgpt-full", 0, "bf16")]
 # The tunefit link of each place (torchtitan's has no framework profile).
 FRAMEWORK = {"hf": "framework=hf&loss=standard", "tune": "framework=torchtune&loss=standard", "titan": None,
-             "tune-chunked": "framework=torchtune&loss=chunked", "litgpt": "framework=litgpt&loss=chunked"}
+             "tune-chunked": "framework=torchtune&loss=chunked", "litgpt": "framework=litgpt&loss=chunked",
+             "litgpt-full": "framework=litgpt&loss=chunked&method=full"}
 
 
 def query(place, c, dtype):
@@ -160,7 +166,8 @@ def main():
         write(args.out, "The loss path's peak bytes per token·vocab entry in the forward and in the backward, eager "
               "and compiled: by where the fp32 upcast sits (hf, titan, tune) and for the chunked losses (tune-chunked: "
               "torchtune's CEWithChunkedOutputLoss over the model's 8 output chunks; litgpt: 128-token head chunks and "
-              "chunked_cross_entropy in the model dtype). loss_compile_probe.py; CPU allocator under torch.profiler, "
+              "chunked_cross_entropy in the model dtype; litgpt-full: finetune/full.py's unchunked head). "
+              "loss_compile_probe.py; CPU allocator under torch.profiler, "
               "inductor's CPU backend.", records)
 
 

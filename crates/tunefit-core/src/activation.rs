@@ -224,7 +224,11 @@ impl Block {
                 // o-projection, which keeps the copy when its weight trains (Phi-3's `clone`)
                 // or an adapter reads it uncast and undropped (an adapter that casts its input
                 // keeps its own fp32 copy instead).
+                // Where k and v are expanded, only litgpt's own `attn` is probed
+                // (tools/calibrate/litgpt_probe.py); torchtune splits Phi-3's fused checkpoint
+                // and applies rotary before its transpose, which copies nothing.
                 let o_reads_copy = fused
+                    && (!expand || self.fused_qkv_linear)
                     && a.positions == 0
                     && (self.full
                         || (self.lora.contains(T::O) && self.lora_input_cast_bytes == 0.0 && !self.lora_dropout));

@@ -182,6 +182,9 @@ pub(super) fn loss_path(r: &Run, head_trains: bool) -> LossPath {
             LogitsImpl::Fp32Upcast => tokens * v * (12.0 + if a.quirks.softcap { act_bytes } else { 0.0 }),
             // litgpt: the head's 128-token chunks and their log-probs in the model dtype, kept
             // together; the gradient and the log-softmax result of one chunk at a time.
+            // Full and freeze runs (finetune/full.py) take the head whole: 3·e (see
+            // `litgpt_program`).
+            LogitsImpl::ModelDtype if !litgpt_chunks_head(r) => tokens * v * act_bytes * 3.0,
             LogitsImpl::ModelDtype => tokens * v * act_bytes * (2.0 + 2.0 / litgpt_chunks(r)),
             // The model's 16-bit chunks, every chunk's saved fp32 log-probs and the last
             // chunk's fp32 copy at the end of the loss's forward (the recipe deletes the chunks
@@ -242,6 +245,9 @@ pub(super) fn loss_path(r: &Run, head_trains: bool) -> LossPath {
         LogitsImpl::ChunkedFp32 { chunks } if !a.encoder_only && !res.compile => {
             LossProgram::chunked_upcast(tv, act_bytes, chunks as f64)
         }
+        LogitsImpl::ModelDtype if !a.encoder_only && !litgpt_chunks_head(r) => {
+            LossProgram::lumped(tv * act_bytes, tv * 3.0 * act_bytes, tv * 3.0 * act_bytes)
+        }
         LogitsImpl::ModelDtype if !a.encoder_only => LossProgram::chunked_model_dtype(tv, act_bytes, litgpt_chunks(r)),
         _ => LossProgram::lumped(loss_saved, forward, logits),
     };
@@ -294,6 +300,15 @@ fn litgpt_chunks(r: &Run) -> f64 {
     (r.seq / 128.0).ceil().max(1.0)
 }
 
+/// litgpt's LoRA and adapter scripts chunk the head (`model(input_ids, lm_head_chunk_size=128)`);
+/// finetune/full.py, which full and freeze runs use, calls `model(input_ids)` and hands
+/// `chunked_cross_entropy` the whole logits' `[..., :-1, :]` slice, whose `reshape` copies it:
+/// the logits, that copy and the log-probs, 3·e bytes per token·vocab entry in the forward and
+/// again in backward (measured with loss_compile_probe.py's method, place `litgpt-full`).
+fn litgpt_chunks_head(r: &Run) -> bool {
+    !matches!(r.q.method, crate::query::Method::Full | crate::query::Method::Freeze)
+}
+
 impl LossProgram {
     /// torchtune's chunked loss tensor by tensor (`CEWithChunkedOutputLoss`, data/calibration/
     /// loss-compile.json, place `tune-chunked`): forward, the model's 16-bit chunks, every
@@ -304,7 +319,9 @@ impl LossProgram {
         use LossEvent::{Alloc, Free};
         LossProgram {
             forward: vec![Alloc(tv * e), Alloc(tv * 4.0), Alloc(tv * 4.0 / c), Free(2), Free(0)],
-            backward: vec![Alloc(tv * 8.0 / c), Free(3)],
+            // Each chunk's backward frees its log-probs; the chunks' 16-bit gradients wait for
+            // the head.
+            backward: vec![Alloc(tv * 8.0 / c), Free(3), Free(1), Alloc(tv * e)],
         }
     }
 
@@ -401,8 +418,8 @@ mod tests {
     #[test]
     fn chunked_paths_hold_what_the_probe_measured() {
         // torchtune's 8 chunks in bf16: 6.5 at the end of the forward, 5 in backward; the
-        // fp32 log-probs stay for the head's backward.
-        assert_eq!(walk(&LossProgram::chunked_upcast(1.0, 2.0, 8.0)), (6.5, 5.0, 4.0));
+        // chunks' 16-bit gradients stay for the head's backward.
+        assert_eq!(walk(&LossProgram::chunked_upcast(1.0, 2.0, 8.0)), (6.5, 5.0, 2.0));
         // litgpt's 128-token chunks of a 1024-token sequence: 4.25, then 4.5.
         assert_eq!(walk(&LossProgram::chunked_model_dtype(1.0, 2.0, 8.0)), (4.25, 4.5, 4.0));
     }
