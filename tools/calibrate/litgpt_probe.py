@@ -22,7 +22,7 @@ import sys
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from records import SavedBytes, in_child, write  # noqa: E402
+from records import SavedBytes, per_block, write  # noqa: E402
 
 BATCH, SEQ = 2, 256
 # litgpt's config name -> tunefit preset.
@@ -80,12 +80,9 @@ def main():
         return
     records = []
     for name, targets, rank in GRID:
-        two, three = (int(in_child(__file__, name, n, targets, rank)[0]) for n in (2, 3))
         query = (f"framework=litgpt&model={MODELS[name]}&method=lora&rank={rank}&targets={targets}"
                  f"&lora_dropout=0&precision=bf16-true&batch={BATCH}&seq={SEQ}&ckpt=none&packing=1")
-        records.append(dict(query=query, litgpt=name, saved_two_blocks=two, saved_three_blocks=three,
-                            saved_per_block=three - two))
-        print(f"{three - two:>12} per block  {query}", flush=True)
+        records.append(dict(per_block(__file__, query, name, targets, rank), litgpt=name))
     if args.out:
         from importlib.metadata import version
         write(args.out, "What one litgpt LoRA block keeps for backward: saved tensors of a real forward of litgpt "

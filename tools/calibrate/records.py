@@ -22,6 +22,14 @@ def in_child(script, *args):
     return out.splitlines()[-1].split()
 
 
+def per_block(script, query, name, *args):
+    """One block's saved bytes, as `script --one name LAYERS args…` prints them for three blocks
+    less two (litgpt_probe.py, torchtune_probe.py): the record's fields, printed as it goes."""
+    two, three = (int(in_child(script, name, layers, *args)[0]) for layers in (2, 3))
+    print(f"{three - two:>12} per block  {query}", flush=True)
+    return dict(query=query, saved_two_blocks=two, saved_three_blocks=three, saved_per_block=three - two)
+
+
 def write(path, note, records):
     """The document: what it records (`note`), when, with which libraries, and the records."""
     doc = dict(

@@ -25,7 +25,7 @@ import types
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from records import SavedBytes, in_child, write  # noqa: E402
+from records import SavedBytes, per_block, write  # noqa: E402
 
 BATCH, SEQ = 2, 256
 ATTN = {"q": "q_proj", "k": "k_proj", "v": "v_proj", "o": "output_proj"}
@@ -137,10 +137,7 @@ def main():
         return
     records = []
     for model, targets, rank, quant in GRID:
-        two, three = (int(in_child(__file__, model, n, targets, rank, quant)[0]) for n in (2, 3))
-        q = query(model, targets, rank, quant)
-        records.append(dict(query=q, saved_two_blocks=two, saved_three_blocks=three, saved_per_block=three - two))
-        print(f"{three - two:>12} per block  {q}", flush=True)
+        records.append(per_block(__file__, query(model, targets, rank, quant), model, targets, rank, quant))
     if args.out:
         from importlib.metadata import version
         write(args.out, "What one torchtune block keeps for backward: saved tensors of a real forward of torchtune "
