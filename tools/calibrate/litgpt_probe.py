@@ -26,7 +26,8 @@ from records import SavedBytes, per_block, write  # noqa: E402
 
 BATCH, SEQ = 2, 256
 # litgpt's config name -> tunefit preset.
-MODELS = {"Llama-2-7b-hf": "llama-2-7b", "Llama-3.2-1B": "llama-3.2-1b", "phi-1_5": "phi-1.5"}
+MODELS = {"Llama-2-7b-hf": "llama-2-7b", "Llama-3.2-1B": "llama-3.2-1b", "phi-1_5": "phi-1.5",
+          "Phi-3-mini-4k-instruct": "phi-3-mini"}
 # tunefit targets -> litgpt's LoRA switches.
 SWITCHES = {"q": "lora_query", "k": "lora_key", "v": "lora_value", "o": "lora_projection"}
 
@@ -66,6 +67,9 @@ GRID = [
     ("Llama-3.2-1B", "k,v", 32),
     ("Llama-3.2-1B", "all", 32),
     ("phi-1_5", "q,v", 8),
+    # Phi-3's checkpoint fuses qkv and gate_up; litgpt converts it to its own `attn` and LLaMAMLP.
+    ("Phi-3-mini-4k-instruct", "q,v", 8),
+    ("Phi-3-mini-4k-instruct", "all", 8),
 ]
 
 

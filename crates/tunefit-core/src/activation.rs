@@ -400,7 +400,7 @@ impl Block {
         // `grad.index_select(dim, index).expand_as(source)`), so autograd keeps lora_B's
         // output, the enabled projections' width. With all three enabled `zero_pad` returns its
         // input untouched and nothing more is kept.
-        if self.fused_qkv_linear && !a.quirks.fused_qkv {
+        if self.fused_qkv_linear {
             let on = |x: T| self.lora.contains(x);
             if (on(T::Q) || on(T::K) || on(T::V)) && !(on(T::Q) && on(T::K) && on(T::V)) {
                 let width =

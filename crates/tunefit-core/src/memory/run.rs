@@ -60,6 +60,13 @@ impl<'a> Run<'a> {
         if res.profile.unties_embeddings && a.tied && !a.encoder_only {
             a.tied = false;
         }
+        // A checkpoint's fused q/k/v (and Phi-3's gate/up) is transformers' module layout;
+        // litgpt, torchtune and Unsloth convert it to their own (litgpt's `attn` with
+        // `LLaMAMLP`, torchtune's and Unsloth's llama-fied Phi: q, k, v, gate and up apart),
+        // whose fusion, where there is one, the profile says (`fused_qkv_linear`).
+        if !q.framework.runs_hf_trainer() && a.layout.sam().is_none() {
+            a.quirks.fused_qkv = false;
+        }
         let tr = trainable(&a, q)?;
         warnings.extend(framework::unsupported(q));
         super::checks::check(q, &a)?;
