@@ -88,7 +88,11 @@ impl LossProgram {
         }
     }
 
-    fn upcast(tv: f64, act_bytes: f64, extra: f64) -> LossProgram {
+    /// `in_model`: torchtune's model upcasts its own output (`self.output(h).float()`), so the
+    /// 16-bit logits go as it returns and the recipe's fp32 logits go after the loss (`del`):
+    /// 8 bytes per token·vocab entry at the forward's end, not 10 (data/calibration/
+    /// loss-compile.json, place `tune`).
+    fn upcast(tv: f64, act_bytes: f64, extra: f64, in_model: bool) -> LossProgram {
         use LossEvent::{Alloc, Free};
         if act_bytes >= 4.0 {
             // `.float()` of an fp32 tensor is the tensor itself: no copy and no cast back.
@@ -97,8 +101,13 @@ impl LossProgram {
                 backward: vec![Alloc(tv * 4.0), Alloc(tv * 4.0), Free(2), Free(1)],
             };
         }
+        let forward = if in_model {
+            vec![Alloc(tv * act_bytes), Alloc(tv * 4.0), Free(0), Alloc(tv * 4.0 + extra), Free(1)]
+        } else {
+            vec![Alloc(tv * act_bytes), Alloc(tv * 4.0), Alloc(tv * 4.0 + extra), Free(1), Free(0)]
+        };
         LossProgram {
-            forward: vec![Alloc(tv * act_bytes), Alloc(tv * 4.0), Alloc(tv * 4.0 + extra), Free(1), Free(0)],
+            forward,
             backward: vec![Alloc(tv * 4.0), Alloc(tv * 4.0), Free(3), Free(2), Alloc(tv * act_bytes), Free(4)],
         }
     }
@@ -240,7 +249,7 @@ pub(super) fn loss_path(r: &Run, head_trains: bool) -> LossPath {
     let program = match logits_impl {
         LogitsImpl::Fp32Upcast if !a.encoder_only => {
             let extra = if a.quirks.softcap { tv * act_bytes } else { 0.0 };
-            LossProgram::upcast(tv, act_bytes, extra)
+            LossProgram::upcast(tv, act_bytes, extra, q.framework == crate::query::Framework::Torchtune)
         }
         LogitsImpl::ChunkedFp32 { chunks } if !a.encoder_only && !res.compile => {
             LossProgram::chunked_upcast(tv, act_bytes, chunks as f64)
@@ -386,10 +395,10 @@ mod tests {
     fn hf_upcast_path_holds_the_totals_the_terms_count() {
         // bf16: forward 2 + 4 + 4 bytes per token·vocab, backward 4 saved + 4 + 4, and the
         // 16-bit gradient the head consumes stays.
-        let (f, b, rest) = walk(&LossProgram::upcast(1.0, 2.0, 0.0));
+        let (f, b, rest) = walk(&LossProgram::upcast(1.0, 2.0, 0.0, false));
         assert_eq!((f, b, rest), (10.0, 12.0, 2.0));
         // fp32: no copy, and the log-softmax result is the head's gradient.
-        let (f, b, rest) = walk(&LossProgram::upcast(1.0, 4.0, 0.0));
+        let (f, b, rest) = walk(&LossProgram::upcast(1.0, 4.0, 0.0, false));
         assert_eq!((f, b, rest), (8.0, 12.0, 4.0));
     }
 
@@ -413,6 +422,12 @@ mod tests {
         // Alone on fp32 logits (torchtune): 6 then 8 in bf16, 4 then 8 in fp32.
         assert_eq!(walk(&LossProgram::compiled_alone(1.0, 2.0, 0.0)), (6.0, 8.0, 2.0));
         assert_eq!(walk(&LossProgram::compiled_alone(1.0, 4.0, 0.0)), (4.0, 8.0, 4.0));
+    }
+
+    #[test]
+    fn torchtune_s_model_side_upcast_ends_its_forward_at_8_bytes() {
+        // loss-compile.json, place `tune`, eager: forward 8, backward 12 in bf16.
+        assert_eq!(walk(&LossProgram::upcast(1.0, 2.0, 0.0, true)), (8.0, 12.0, 2.0));
     }
 
     #[test]
