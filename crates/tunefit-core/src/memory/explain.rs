@@ -114,9 +114,7 @@ fn why_large(
             Some(Phrase::WhyLogits {
                 vocab: run.a.vocab,
                 tokens: run.tokens.round() as u64,
-                // Compiled with the model's forward, Inductor fuses the upcast away (logits.rs
-                // `compiled_upcast`).
-                fp32_copy: (how == LogitsImpl::Fp32Upcast && !(r.compile && q.framework.uses_transformers()))
+                fp32_copy: (how == LogitsImpl::Fp32Upcast && !super::logits::upcast_compiled_with_model(run))
                     || (matches!(how, LogitsImpl::ChunkedFp32 { .. }) && !r.compile),
                 // Only the fp32-upcast path keeps full logits that a chunked loss would split.
                 standard_loss: how == LogitsImpl::Fp32Upcast,

@@ -280,6 +280,12 @@ pub(super) fn loss_path(r: &Run, head_trains: bool) -> LossPath {
 ///   its fp32 input and writes an fp32 gradient that `.float()`'s backward casts back: 8 bytes.
 ///
 /// None where the run is not compiled or does not upcast.
+/// The Trainer-based frameworks compile the loss inside the model's forward, upcast included
+/// (`compiled_upcast`): no fp32 copy of the logits lives.
+pub(super) fn upcast_compiled_with_model(r: &Run) -> bool {
+    r.res.compile && r.q.framework.uses_transformers()
+}
+
 fn compiled_upcast(r: &Run, how: LogitsImpl, tv: f64) -> Option<LossPath> {
     if how != LogitsImpl::Fp32Upcast || !r.res.compile || r.a.encoder_only {
         return None;
@@ -288,7 +294,7 @@ fn compiled_upcast(r: &Run, how: LogitsImpl, tv: f64) -> Option<LossPath> {
     // Gemma 2's soft-cap (a tanh output of the logits' width) is not in the probe: counted once
     // beside what the loss keeps, as in the eager path.
     let extra = if r.a.quirks.softcap { tv * e } else { 0.0 };
-    Some(if r.q.framework.uses_transformers() {
+    Some(if upcast_compiled_with_model(r) {
         LossPath {
             loss_saved: tv * e + extra,
             logits: 3.0 * tv * e + extra,
