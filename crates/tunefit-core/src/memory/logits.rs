@@ -47,6 +47,21 @@ impl LossProgram {
         LossProgram { forward: f(&self.forward), backward: f(&self.backward) }
     }
 
+    /// The most this path holds at once, over its forward and its backward: the `logits` term
+    /// of every path the program spells out tensor by tensor.
+    fn peak(&self) -> f64 {
+        let mut live: Vec<f64> = Vec::new();
+        let mut peak: f64 = 0.0;
+        for e in self.forward.iter().chain(&self.backward) {
+            match *e {
+                LossEvent::Alloc(b) => live.push(b),
+                LossEvent::Free(i) => live[i] = 0.0,
+            }
+            peak = peak.max(live.iter().sum());
+        }
+        peak
+    }
+
     /// A path known only by its totals: what it keeps, its forward peak and its backward peak,
     /// each one block.
     fn lumped(saved: f64, forward: f64, peak: f64) -> LossProgram {
@@ -161,11 +176,8 @@ pub(super) fn loss_path(r: &Run, head_trains: bool) -> LossPath {
     let logits_impl = run_impl(r);
     if own_16bit(r) && logits_impl == LogitsImpl::ModelDtype && !a.encoder_only {
         let tv = tokens * v;
-        return LossPath {
-            loss_saved: tv * act_bytes,
-            logits: 3.0 * tv * act_bytes,
-            program: LossProgram::own(tv, act_bytes, a.layout.speech.is_none()),
-        };
+        let program = LossProgram::own(tv, act_bytes, a.layout.speech.is_none());
+        return LossPath { loss_saved: tv * act_bytes, logits: program.peak(), program };
     }
     if let Some(path) = compiled_upcast(r, logits_impl, tokens * v) {
         return path;
@@ -182,32 +194,35 @@ pub(super) fn loss_path(r: &Run, head_trains: bool) -> LossPath {
             LogitsImpl::FusedLinear => tokens * h * act_bytes,
         }
     };
+    let tv = tokens * v;
+    // The paths spelled out tensor by tensor: their peak is the program's (`LossProgram::peak`).
+    let spelled = match logits_impl {
+        _ if a.encoder_only => None,
+        LogitsImpl::Fp32Upcast => {
+            let extra = if a.quirks.softcap { tv * act_bytes } else { 0.0 };
+            Some(LossProgram::upcast(tv, act_bytes, extra, q.framework == crate::query::Framework::Torchtune))
+        }
+        LogitsImpl::ChunkedFp32 { chunks } if !res.compile => {
+            Some(LossProgram::chunked_upcast(tv, act_bytes, chunks as f64))
+        }
+        LogitsImpl::ModelDtype if !litgpt_chunks_head(r) => {
+            Some(LossProgram::lumped(tv * act_bytes, tv * 3.0 * act_bytes, tv * 3.0 * act_bytes))
+        }
+        LogitsImpl::ModelDtype => Some(LossProgram::chunked_model_dtype(tv, act_bytes, litgpt_chunks(r))),
+        _ => None,
+    };
+    if let Some(program) = spelled {
+        return LossPath { loss_saved, logits: program.peak(), program };
+    }
     let logits = if a.encoder_only {
         0.0
     } else {
         match logits_impl {
-            // Backward of log-softmax: saved fp32 output, incoming grad and result, 4 B each.
-            // Gemma 2's logit soft-cap keeps a tanh output of the same width.
-            LogitsImpl::Fp32Upcast => tokens * v * (12.0 + if a.quirks.softcap { act_bytes } else { 0.0 }),
-            // litgpt: the head's 128-token chunks and their log-probs in the model dtype, kept
-            // together; the gradient and the log-softmax result of one chunk at a time.
-            // Full and freeze runs (finetune/full.py) take the head whole: 3·e (see
-            // `litgpt_program`).
-            LogitsImpl::ModelDtype if !litgpt_chunks_head(r) => tokens * v * act_bytes * 3.0,
-            LogitsImpl::ModelDtype => tokens * v * act_bytes * (2.0 + 2.0 / litgpt_chunks(r)),
-            // The model's 16-bit chunks, every chunk's saved fp32 log-probs and the last
-            // chunk's fp32 copy at the end of the loss's forward (the recipe deletes the chunks
-            // only after it); in backward one chunk's gradient and result beside the log-probs.
-            // Compiled per chunk, the loss saves its 16-bit input chunks instead and writes one
-            // chunk's 16-bit gradient at a time.
-            LogitsImpl::ChunkedFp32 { chunks } => {
-                let c = chunks as f64;
-                if res.compile {
-                    tokens * v * act_bytes * (1.0 + 1.0 / c)
-                } else {
-                    tokens * v * (act_bytes + 4.0 + 4.0 / c).max(4.0 + 8.0 / c)
-                }
-            }
+            // Compiled per chunk, the loss saves its 16-bit input chunks and writes one chunk's
+            // 16-bit gradient at a time.
+            LogitsImpl::ChunkedFp32 { chunks } => tv * act_bytes * (1.0 + 1.0 / chunks as f64),
+            // Spelled out above.
+            LogitsImpl::Fp32Upcast | LogitsImpl::ModelDtype => 0.0,
             // Unsloth: logits in the model dtype, gradient written in place; fp32 logsumexp.
             // Its CausalLM forward casts the logits to `config.torch_dtype`, the checkpoint's
             // dtype (unsloth/models/llama.py @b140367a: `logits.to(self.config.torch_dtype)`),
@@ -231,35 +246,8 @@ pub(super) fn loss_path(r: &Run, head_trains: bool) -> LossPath {
             }
         }
     };
-    // HF's loss upcasts the head's output and takes its log-softmax (transformers
-    // loss/loss_utils.py `ForCausalLMLoss`: `logits = logits.float()`, then `cross_entropy`):
-    // during the forward the 16-bit logits, their fp32 copy (none when the model is fp32:
-    // `.float()` returns the tensor itself) and the saved log-probs live together. The 12·V
-    // bytes per token of `logits` come only at the start of backward, when the log-probs, their
-    // incoming gradient and log-softmax's result coexist (the logits are dropped with the
-    // model's output by then). The other paths keep their peak in the forward, as counted.
-    let forward = match logits_impl {
-        LogitsImpl::Fp32Upcast if !a.encoder_only => {
-            let copy = if act_bytes < 4.0 { 4.0 } else { 0.0 };
-            (loss_saved + tokens * v * (act_bytes + copy)).min(logits)
-        }
-        _ => logits,
-    };
-    let tv = tokens * v;
-    let program = match logits_impl {
-        LogitsImpl::Fp32Upcast if !a.encoder_only => {
-            let extra = if a.quirks.softcap { tv * act_bytes } else { 0.0 };
-            LossProgram::upcast(tv, act_bytes, extra, q.framework == crate::query::Framework::Torchtune)
-        }
-        LogitsImpl::ChunkedFp32 { chunks } if !a.encoder_only && !res.compile => {
-            LossProgram::chunked_upcast(tv, act_bytes, chunks as f64)
-        }
-        LogitsImpl::ModelDtype if !a.encoder_only && !litgpt_chunks_head(r) => {
-            LossProgram::lumped(tv * act_bytes, tv * 3.0 * act_bytes, tv * 3.0 * act_bytes)
-        }
-        LogitsImpl::ModelDtype if !a.encoder_only => LossProgram::chunked_model_dtype(tv, act_bytes, litgpt_chunks(r)),
-        _ => LossProgram::lumped(loss_saved, forward, logits),
-    };
+    // These paths keep their peak in the forward.
+    let program = LossProgram::lumped(loss_saved, logits, logits);
     LossPath { loss_saved, logits, program }
 }
 
@@ -294,19 +282,12 @@ fn compiled_upcast(r: &Run, how: LogitsImpl, tv: f64) -> Option<LossPath> {
     // Gemma 2's soft-cap (a tanh output of the logits' width) is not in the probe: counted once
     // beside what the loss keeps, as in the eager path.
     let extra = if r.a.quirks.softcap { tv * e } else { 0.0 };
-    Some(if upcast_compiled_with_model(r) {
-        LossPath {
-            loss_saved: tv * e + extra,
-            logits: 3.0 * tv * e + extra,
-            program: LossProgram::compiled_with_model(tv, e, extra),
-        }
+    let (loss_saved, program) = if upcast_compiled_with_model(r) {
+        (tv * e + extra, LossProgram::compiled_with_model(tv, e, extra))
     } else {
-        LossPath {
-            loss_saved: tv * 4.0 + extra,
-            logits: tv * 8.0 + extra,
-            program: LossProgram::compiled_alone(tv, e, extra),
-        }
-    })
+        (tv * 4.0 + extra, LossProgram::compiled_alone(tv, e, extra))
+    };
+    Some(LossPath { loss_saved, logits: program.peak(), program })
 }
 
 /// litgpt's head runs in 128-token chunks along the sequence (`lm_head_chunk_size=128`,
