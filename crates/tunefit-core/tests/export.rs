@@ -252,6 +252,41 @@ fn hf_qlora_bits_and_fsdp() {
     assert!(get(&e, "train.py").content.contains("    dtype=torch.float32,"));
 }
 
+/// A 16-bit `*-true` run under FSDP: accelerate's mixed precision would upcast every trained
+/// parameter to fp32 before sharding (src/accelerate/accelerator.py @16cb6eb8, "FSDP upcast of
+/// low precision parameters"), doubling the weights, gradients and optimizer states the
+/// estimate counts, so the Trainer-based exports turn it off there and only there.
+#[test]
+fn true_16_bit_under_fsdp_turns_accelerates_mixed_precision_off() {
+    let mixed = |fw: Framework, qs: &str| {
+        let e = ex(fw, qs);
+        let acc = get(&e, "accelerate_fsdp.yaml").content.clone();
+        let line = acc.lines().find(|l| l.starts_with("mixed_precision:")).unwrap_or_else(|| panic!("{acc}"));
+        line.trim_start_matches("mixed_precision:").trim().trim_matches('"').to_string()
+    };
+    for p in ["bf16-true", "fp16-true"] {
+        let qs = format!("method=full&precision={p}&gpus=4&shard=fsdp");
+        assert_eq!(mixed(Framework::Hf, &qs), "no", "hf ?{qs}");
+        assert_eq!(mixed(Framework::LlamaFactory, &qs), "no", "llama-factory ?{qs}");
+        let py = get(&ex(Framework::Hf, &qs), "train.py").content.clone();
+        assert!(py.contains("bf16=False") && py.contains("fp16=False"), "?{qs}:\n{py}");
+    }
+    let qs = "method=full&precision=bf16-true&gpus=4&shard=fsdp";
+    let lf = get(&ex(Framework::LlamaFactory, qs), "llamafactory.yaml").content.clone();
+    assert!(lf.contains("pure_bf16: true") && lf.contains("bf16: false"), "{lf}");
+    // Mixed precision keeps its AMP flag and accelerate's bf16 under FSDP.
+    let qs = "method=full&precision=bf16-mixed&gpus=4&shard=fsdp";
+    assert_eq!(mixed(Framework::Hf, qs), "bf16");
+    assert_eq!(mixed(Framework::LlamaFactory, qs), "bf16");
+    assert!(get(&ex(Framework::Hf, qs), "train.py").content.contains("bf16=True"));
+    // Without FSDP nothing is upcast: a bf16-true run keeps the Trainer's bf16 flag.
+    for qs in ["method=full&precision=bf16-true", "method=full&precision=bf16-true&gpus=2&shard=zero2"] {
+        assert!(get(&ex(Framework::Hf, qs), "train.py").content.contains("bf16=True"), "?{qs}");
+        let lf = get(&ex(Framework::LlamaFactory, qs), "llamafactory.yaml").content.clone();
+        assert!(lf.contains("bf16: true"), "?{qs}:\n{lf}");
+    }
+}
+
 #[test]
 fn torchtune_carries_values() {
     let e = ex(Framework::Torchtune, Z3);

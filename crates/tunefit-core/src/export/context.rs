@@ -60,6 +60,18 @@ impl Ctx {
     pub(super) fn fp16(&self) -> bool {
         self.q.precision.is_fp16()
     }
+    /// Whether a Trainer-based export turns on accelerate's mixed precision (the Trainer's
+    /// `bf16`/`fp16` flags, accelerate's `mixed_precision`). Not for a 16-bit `*-true` run
+    /// under FSDP: with mixed precision on, accelerate upcasts every trainable parameter that
+    /// is not fp32 to fp32 before sharding ("FSDP upcast of low precision parameters",
+    /// src/accelerate/accelerator.py @16cb6eb8 `prepare_model` for FSDP1, since v0.30.0;
+    /// src/accelerate/utils/fsdp_utils.py @16cb6eb8 `fsdp2_prepare_model` for FSDP2, unless
+    /// the model holds 4-bit weights), so the run would keep fp32 weights, gradients and
+    /// optimizer states: a `*-mixed` run's memory, where the estimate counts 16-bit ones.
+    /// Without it the model computes in the dtype it was loaded in, as `*-true` means.
+    pub(super) fn trainer_amp(&self) -> bool {
+        !(self.q.precision.is_true16() && self.q.shard == ShardingStrategy::Fsdp)
+    }
     pub(super) fn ckpt_on(&self) -> bool {
         self.res.ckpt != Checkpointing::None
     }

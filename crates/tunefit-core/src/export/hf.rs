@@ -291,7 +291,8 @@ pub(super) fn training_args(ctx: &Ctx) -> Vec<String> {
         format!("per_device_train_batch_size={}", q.batch),
         format!("gradient_accumulation_steps={}", q.ga),
         format!("num_train_epochs={}", fmt_float(q.epochs)),
-        format!("bf16={}", py_bool(q.precision.is_bf16())),
+        // Off for a `*-true` run under FSDP (`Ctx::trainer_amp`): accelerate would upcast.
+        format!("bf16={}", py_bool(q.precision.is_bf16() && ctx.trainer_amp())),
         // fp16 AMP needs fp32 master weights; pure fp16 ("fp16-true") runs without the scaler.
         format!("fp16={}", py_bool(q.precision == Precision::Fp16Mixed)),
         format!("gradient_checkpointing={}", py_bool(ctx.ckpt_on())),
@@ -339,6 +340,16 @@ fn train(ctx: &Ctx, py: &mut String) {
     // are the only spelling that runs on both 4.5x and 5.x.
     line(py, "# gradient_checkpointing: transformers 5 calls it activation_checkpointing and accepts this name as a");
     line(py, "# deprecated alias (FutureWarning); 4.x knows only this name, so it runs on both.");
+    if !ctx.trainer_amp() {
+        line(
+            py,
+            "# bf16=False: under FSDP, accelerate's mixed precision would upcast the trained weights to fp32 (fp32",
+        );
+        line(
+            py,
+            "# weights, gradients and optimizer states); without it the model trains in the 16-bit dtype it loads in.",
+        );
+    }
     line(py, &format!("args = TrainingArguments(\n    {},\n)", ta.join(",\n    ")));
     line(py, "trainer = Trainer(model=model, args=args, train_dataset=train_dataset, data_collator=data_collator)");
     line(py, "trainer.train()");

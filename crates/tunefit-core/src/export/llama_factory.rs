@@ -124,7 +124,10 @@ fn training(ctx: &Ctx) -> Entries {
     ("num_train_epochs".into(), Y::F(q.epochs)),
     // With use_galore LLaMA-Factory builds GaLore itself (create_custom_optimizer).
     ("optim".into(), s(if q.optim == Optimizer::GaloreAdamW { "adamw_torch" } else { hf_optim(ctx) })),
-    ("bf16".into(), Y::B(ctx.bf16())),
+    // Off for pure_bf16 under FSDP (`Ctx::trainer_amp`): accelerate would upcast the trained
+    // weights to fp32; LLaMA-Factory's own pure_bf16 runs leave bf16 off (its web UI's
+    // compute_type "pure_bf16" sets bf16=False: src/llamafactory/webui/runner.py @ff6d4d12e).
+    ("bf16".into(), Y::B(ctx.bf16() && ctx.trainer_amp())),
     ("fp16".into(), Y::B(q.precision == Precision::Fp16Mixed)),
     // pure_bf16: train in bf16 without fp32 master weights ("bf16-true").
     // LLaMA-Factory rejects pure_bf16 with DeepSpeed ZeRO-3 (hparams/parser.py).

@@ -100,16 +100,24 @@ pub(super) fn accelerate_fsdp_yaml(ctx: &Ctx) -> Option<String> {
     if ctx.q.shard != ShardingStrategy::Fsdp {
         return None;
     }
-    let mixed = if ctx.bf16() {
+    // `ctx.trainer_amp()`: a `*-true` run says "no", or accelerate would upcast the trained
+    // weights to fp32.
+    let mixed = if !ctx.trainer_amp() {
+        "no"
+    } else if ctx.bf16() {
         "bf16"
     } else if ctx.fp16() {
         "fp16"
     } else {
         "no"
     };
-    Some(yaml(&[
-        comment(origin(&ctx.q)),
-        ("compute_environment".into(), s("LOCAL_MACHINE")),
+    let mut entries = vec![comment(origin(&ctx.q)), ("compute_environment".into(), s("LOCAL_MACHINE"))];
+    if !ctx.trainer_amp() {
+        entries.push(comment(
+            "mixed_precision no: with bf16/fp16 accelerate upcasts the trained weights to fp32 before sharding",
+        ));
+    }
+    entries.extend([
         ("distributed_type".into(), s("FSDP")),
         ("mixed_precision".into(), s(mixed)),
         ("num_machines".into(), i(ctx.q.nodes)),
@@ -131,7 +139,8 @@ pub(super) fn accelerate_fsdp_yaml(ctx: &Ctx) -> Option<String> {
                 ("fsdp_activation_checkpointing".into(), Y::B(false)),
             ]),
         ),
-    ]))
+    ]);
+    Some(yaml(&entries))
 }
 
 /// Warnings shared by the Trainer-based exports.
