@@ -315,6 +315,8 @@ fn shape(s: &Sizes, j: &Job) -> Shape {
     let sp = split(s, j);
     let share = sp.share;
     let mut sh = Shape {
+        // cuBLAS's workspaces on the job's GPU (memory/workspace.rs).
+        blas_workspace: crate::memory::workspace::blas_workspace(j.gpu.as_deref().and_then(crate::dataset::gpu)),
         layers: s.blocks as usize,
         // Sub-MiB tensors one block makes together are packed as the language models' are
         // (memory/shape.rs `pack_small`): the small pool carves them from the same segments.
@@ -436,7 +438,10 @@ pub fn estimate(j: &Job) -> DiffusionMemory {
     let workspace = s.dequant + s.swap_in_flight + s.mlp_backward + 2.0 * sp.gathered + sp.root + sp.reduce;
     // The VAE encodes before the forward, when only the persistent tensors are alive.
     let persistent = weights + s.companions + s.vae + adapters + optimizer;
-    let vae_peak = persistent + s.vae_encode;
+    // From the first step's backward on, cuBLAS's two workspaces sit beside them (the
+    // replay's peaks include them).
+    let libraries = crate::memory::workspace::step_workspaces(j.gpu.as_deref().and_then(crate::dataset::gpu));
+    let vae_peak = persistent + s.vae_encode + libraries;
     let allocated = (rp.peak_allocated as f64).max(vae_peak);
     let cache = rp.peak_reserved.saturating_sub(rp.peak_allocated);
     // When the VAE's encoder sets the peak, it is the step's start, before the forward.

@@ -28,11 +28,13 @@ mod speech;
 mod states;
 mod trainable;
 mod vision;
+pub(crate) mod workspace;
 
 pub use explain::Phrase;
 pub use logits::logits_impl;
 pub use states::quant_bits;
 pub use trainable::{trainable, Trainable};
+pub use workspace::step_workspaces;
 
 use crate::diag::{Error, Warning};
 use crate::settings::Settings;

@@ -45,8 +45,7 @@ pub(super) fn peaks(
         (sv.act, sv.head_trains, sv.host_act, sv.blocks_saved, sv.misc_saved);
     let (loss_saved, (act, logits)) = (lp.loss_saved, staged);
     let (buffers, step_temp, g, dequant_buf, bucket_buf) = (bf.total, bf.step_temp, bf.g, bf.dequant, bf.bucket);
-    let paged_bytes = if paged { o } else { 0.0 };
-    let o_torch = o - paged_bytes;
+    let (paged_bytes, o_torch) = if paged { (o, 0.0) } else { (0.0, o) };
     let g_first = if head_trains || q.method == Method::Full {
         (a.vocab * a.hidden) as f64 * if zero_mixed { 2.0 } else { base_train_bytes } / tp
     } else {
@@ -98,6 +97,7 @@ pub(super) fn peaks(
         // FSDP1 switches to NO_SHARD on one rank (gradients all-reduced in place).
         grads_on_reduce: q.shard == ShardingStrategy::Fsdp && r.dp > 1.0,
         alloc: super::allocator::Config::of(res.alloc),
+        blas_workspace: m.libraries / 2.0,
     });
     let cache = super::cache::cache(&timeline_input, act + logits + step_temp, r.cache_excess);
     let (fragmentation, replay) = (cache.bytes, cache.replay);
@@ -125,8 +125,8 @@ pub(super) fn peaks(
         optimizer: o as u64,
         activations: act as u64,
         logits: logits as u64,
-        overhead: (fragmentation + context + nccl + buffers + held + saving + tower_excess + calibrated).max(0.0)
-            as u64,
+        overhead: (fragmentation + context + nccl + buffers + m.libraries + held + saving + tower_excess + calibrated)
+            .max(0.0) as u64,
         allocated: allocated as u64,
         reserved: reserved as u64,
         device: device as u64,
@@ -182,6 +182,8 @@ struct Moments {
     saving: f64,
     /// What the tower's pass adds above both.
     tower: f64,
+    /// cuBLAS's two workspaces (workspace.rs), in `allocated`.
+    libraries: f64,
 }
 
 /// `step`: the step's allocated peak; `states`: weights, torch-held optimizer states and
@@ -190,9 +192,12 @@ fn moments(r: &Run, st: &States, sv: &Saved, step: f64, states: f64, g: f64) -> 
     // The save, gradients freed by `zero_grad(set_to_none=True)`.
     let (state_dict, peak_save) = save_peak(r, st, states + g * f64::from(!r.q.set_to_none));
     let peak_tower = tower_peak(r, sv, states, g);
+    // cuBLAS's workspaces are live from the first backward on: at each of these moments.
+    let libraries = super::workspace::step_workspaces(r.q.gpu.as_deref().and_then(crate::dataset::gpu));
     Moments {
         state_dict,
-        allocated: step.max(peak_save).max(peak_tower),
+        libraries,
+        allocated: step.max(peak_save).max(peak_tower) + libraries,
         saving: (peak_save - step).max(0.0),
         tower: (peak_tower - step.max(peak_save)).max(0.0),
     }

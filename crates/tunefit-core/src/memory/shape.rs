@@ -55,6 +55,8 @@ pub struct Input {
     /// A full state dict gathered on the device at save (`state_dict=device`), bytes; 0 when
     /// it goes to the host tensor by tensor.
     pub state_dict: f64,
+    /// One cuBLAS handle's workspace on the run's GPU (workspace.rs).
+    pub blas_workspace: f64,
 }
 
 /// Tensors under the small pool's limit (1 MiB, `kSmallSize`) that one block makes and frees
@@ -197,6 +199,7 @@ pub(super) fn timeline_shape(i: &Input) -> Shape {
         },
         grads_persist: super::run::grads_kept(q),
         micro_steps: (q.ga as usize).min(2),
+        blas_workspace: i.blas_workspace,
     }
 }
 

@@ -163,6 +163,10 @@ pub struct Shape {
     /// Gradients stay allocated across steps (ga > 1 accumulates; set_to_none=0 keeps zeros).
     pub grads_persist: bool,
     pub micro_steps: usize,
+    /// One cuBLAS handle's workspace (memory/workspace.rs): the forward's thread takes one at
+    /// its first GEMM, the autograd engine's thread another at the first backward, and both
+    /// stay. Allocated, not requested: no tensor asks for it, and the CPU has none.
+    pub blas_workspace: f64,
 }
 
 /// One point of the timeline: after an event, the allocator's figures.
@@ -350,6 +354,8 @@ struct Raw {
 
 struct Run {
     a: CachingAllocator,
+    /// cuBLAS workspaces taken so far (the forward's thread, the autograd engine's).
+    blas: [bool; 2],
     requested: u64,
     /// Requested bytes of each live allocation, by its block (a block holds one at a time).
     sizes: Vec<u64>,
@@ -369,6 +375,14 @@ impl Run {
             requested: self.requested,
             reserved: self.a.reserved,
         });
+    }
+    /// Thread `t`'s cuBLAS workspace at its first GEMM (0 the forward's, 1 the backward's):
+    /// allocated and kept, and outside `requested`.
+    fn blas(&mut self, t: usize, bytes: f64) {
+        if !self.blas[t] && bytes >= 1.0 {
+            self.blas[t] = true;
+            let _kept = self.a.malloc(bytes as u64, COMPUTE);
+        }
     }
     fn at(&mut self, phase: Phase, block: i32, first: bool) {
         self.now = Moment { phase, block, first };
@@ -457,6 +471,7 @@ fn micro_step(r: &mut Run, s: &Shape, first: bool, grads: &mut Vec<Allocation>) 
             }
         }
         let keeps = l >= s.layers - s.layers_with_grad.min(s.layers);
+        r.blas(0, s.blas_workspace);
         let d = r.alloc(s.dequant, COMPUTE);
         let ws = r.alloc(s.workspace, COMPUTE);
         for &b in &s.saved {
@@ -495,6 +510,8 @@ fn micro_step(r: &mut Run, s: &Shape, first: bool, grads: &mut Vec<Allocation>) 
         other_grads = r.alloc_all(&s.other_grads, grad_stream);
     }
     let bucket = r.alloc(s.backward_bucket, COMPUTE);
+    // The head's backward GEMM, the autograd engine's first.
+    r.blas(1, s.blas_workspace);
     let mut ag = r.alloc(s.act_grad, COMPUTE);
     r.note();
     for h in loss {
@@ -569,6 +586,7 @@ pub fn replay(s: &Shape, cfg: Config) -> Replay {
     let load = Moment { phase: Phase::Load, block: -1, first: false };
     let mut r = Run {
         a: CachingAllocator::new(cfg),
+        blas: [false; 2],
         requested: 0,
         sizes: Vec::with_capacity(256),
         points: Vec::with_capacity(8 * s.layers + 16),
@@ -691,7 +709,30 @@ mod tests {
             save_clones: vec![],
             grads_persist: false,
             micro_steps: 1,
+            blas_workspace: 0.0,
         }
+    }
+
+    /// cuBLAS's workspaces: one from the first forward GEMM, a second from the first backward
+    /// GEMM, kept; in `allocated` (the caching allocator's), never in `requested` (tensors').
+    #[test]
+    fn blas_workspaces_are_allocated_twice_and_kept_but_not_requested() {
+        let ws = 8519680.0;
+        let without = replay(&shape(), Config::default());
+        let with = replay(&Shape { blas_workspace: ws, ..shape() }, Config::default());
+        let (a, b) = (without.phase_peaks(), with.phase_peaks());
+        assert_eq!(a.len(), b.len());
+        let rounded = |x: f64| (x / 512.0).ceil() as u64 * 512;
+        for (p, q) in a.iter().zip(&b) {
+            assert_eq!(p.requested, q.requested, "{:?}", q.phase);
+            let kept = match (q.phase, q.first) {
+                (Phase::Load, _) => 0,
+                (Phase::Forward | Phase::Loss, true) => rounded(ws),
+                _ => 2 * rounded(ws),
+            };
+            assert_eq!(q.peak - p.peak, kept, "{:?} first={}", q.phase, q.first);
+        }
+        assert_eq!(with.peak_allocated - without.peak_allocated, 2 * rounded(ws));
     }
 
     #[test]
