@@ -378,10 +378,11 @@ impl Run {
     }
     /// Thread `t`'s cuBLAS workspace at its first GEMM (0 the forward's, 1 the backward's):
     /// allocated and kept, and outside `requested`.
+    #[inline(never)]
     fn blas(&mut self, t: usize, bytes: f64) {
-        if !self.blas[t] && bytes >= 1.0 {
-            self.blas[t] = true;
-            let _kept = self.a.malloc(bytes as u64, COMPUTE);
+        if !std::mem::replace(&mut self.blas[t], true) {
+            let _kept = self.alloc(bytes, COMPUTE);
+            self.requested = self.requested.saturating_sub(bytes as u64);
         }
     }
     fn at(&mut self, phase: Phase, block: i32, first: bool) {

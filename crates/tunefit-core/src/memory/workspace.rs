@@ -22,6 +22,7 @@ const MIB: f64 = 1048576.0;
 
 /// One handle's workspace on `gpu`, bytes (with no GPU named, the size every NVIDIA GPU but
 /// Hopper takes).
+#[inline(never)]
 pub(crate) fn blas_workspace(gpu: Option<&Gpu>) -> f64 {
     let default = 4096.0 * 1024.0 * 2.0 + 16.0 * 1024.0 * 8.0;
     let Some(g) = gpu else { return default };
