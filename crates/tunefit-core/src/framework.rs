@@ -318,10 +318,27 @@ pub fn unsupported(q: &Query) -> Vec<Warning> {
     if fw == Framework::Unsloth && (q.gpus > 1 || q.shard != S::None) {
         out.push(Warning::FrameworkMultiGpu);
     }
-    if fw == Framework::Unsloth && !q.precision.is_true16() {
+    // `*-mixed` counts an fp32 model under autocast (memory/run.rs `frozen_bytes`). Under
+    // DeepSpeed the engine holds a 16-bit model with an fp32 master whatever was loaded, as
+    // the estimate counts it there.
+    let mixed_outside_deepspeed = q.precision.keeps_fp32_master() && !q.shard.is_deepspeed();
+    let loads_16_bit = match fw {
         // FastLanguageModel.from_pretrained loads in 16-bit (dtype=None: bf16, or fp16 without
-        // bf16 support) and never upcasts the frozen weights; *-mixed here means an fp32 model.
-        out.push(Warning::FrameworkPrecision { precision: q.precision });
+        // bf16 support) and never upcasts the frozen weights.
+        Framework::Unsloth => !q.precision.is_true16(),
+        // axolotl's `bf16`/`fp16` set the load dtype (`cfg.torch_dtype`,
+        // src/axolotl/utils/config/__init__.py @067b021c8) and nothing upcasts the trained
+        // weights: weights and optimizer states stay 16-bit, PEFT's adapters aside.
+        Framework::Axolotl => mixed_outside_deepspeed,
+        // LLaMA-Factory loads the checkpoint's dtype (`torch_dtype="auto"`,
+        // src/llamafactory/model/loader.py @ff6d4d12e) and casts only the trained parameters to
+        // fp32 (`cast_trainable_params_to_fp32`, model/adapter.py): a full fine-tune is the
+        // fp32 model the estimate counts, a PEFT or freeze base is not.
+        Framework::LlamaFactory => mixed_outside_deepspeed && q.method != Method::Full,
+        _ => false,
+    };
+    if loads_16_bit {
+        out.push(Warning::FrameworkPrecision { framework: fw, precision: q.precision });
     }
     if q.method == Method::Qlora && q.shard == S::Zero3 && q.offload == Offload::All {
         out.push(Warning::QloraZero3Offload);

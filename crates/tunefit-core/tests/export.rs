@@ -252,6 +252,33 @@ fn hf_qlora_bits_and_fsdp() {
     assert!(get(&e, "train.py").content.contains("    dtype=torch.float32,"));
 }
 
+/// The exported script loads the weights in the dtype the estimate stores the frozen base in:
+/// `*-mixed` is an fp32 model under autocast (memory/run.rs `frozen_bytes`), for a PEFT
+/// method as for full fine-tuning, so the exported run holds the weights the estimate counts.
+#[test]
+fn hf_loads_the_weights_in_the_dtype_the_estimate_counts() {
+    for (p, dtype, bytes) in [
+        ("bf16-mixed", "torch.float32", 4.0),
+        ("fp16-mixed", "torch.float32", 4.0),
+        ("bf16-true", "torch.bfloat16", 2.0),
+        ("fp32", "torch.float32", 4.0),
+    ] {
+        for m in ["lora", "full"] {
+            let qs = format!("v=2&model=llama-3.2-1b&method={m}&precision={p}");
+            let py = get(&ex(Framework::Hf, &qs), "train.py").content.clone();
+            assert!(py.contains(&format!("    dtype={dtype},")), "?{qs}:\n{py}");
+            if m == "lora" {
+                let q = Query::parse(&qs).unwrap();
+                let est = tunefit_core::evaluate(&q).unwrap();
+                let base = est.model.params as f64 * bytes;
+                let w = est.memory.weights as f64;
+                // The adapters (fp32, a few percent) ride on top.
+                assert!((w - base).abs() / base < 0.03, "?{qs}: weights {w} against {base}");
+            }
+        }
+    }
+}
+
 /// A 16-bit `*-true` run under FSDP: accelerate's mixed precision would upcast every trained
 /// parameter to fp32 before sharding (src/accelerate/accelerator.py @16cb6eb8, "FSDP upcast of
 /// low precision parameters"), doubling the weights, gradients and optimizer states the
@@ -841,9 +868,12 @@ fn transformers_and_peft_keywords_are_their_own() {
             assert_known("BitsAndBytesConfig", &py_kwargs(&py, "BitsAndBytesConfig"), BNB);
         }
     }
-    let py = get(&ex(Framework::Hf, "gpus=4&shard=fsdp"), "train.py").content.clone();
-    // bnb_4bit_quant_storage takes a torch dtype (or one of its names) and defaults to uint8.
-    assert!(py.contains("bnb_4bit_quant_storage=torch.bfloat16"), "{py}");
+    // bnb_4bit_quant_storage takes a torch dtype (or one of its names) and defaults to uint8;
+    // the export stores the packed weights in the load dtype, so FSDP flattens one dtype.
+    let py = get(&ex(Framework::Hf, "gpus=4&shard=fsdp&precision=bf16-true"), "train.py").content.clone();
+    assert!(py.contains("bnb_4bit_quant_storage=torch.bfloat16") && py.contains("dtype=torch.bfloat16,"), "{py}");
+    let py = get(&ex(Framework::Hf, "gpus=4&shard=fsdp&precision=bf16-mixed"), "train.py").content.clone();
+    assert!(py.contains("bnb_4bit_quant_storage=torch.float32") && py.contains("dtype=torch.float32,"), "{py}");
     let py = get(&ex(Framework::Hf, "method=lora&packing=1"), "train.py").content.clone();
     assert!(py.contains("data_collator = DataCollatorWithFlattening()"), "{py}");
     assert!(

@@ -122,6 +122,29 @@ fn unsupported_combinations_warn_by_name() {
     assert!(w("method=qlora&shard=zero3&offload=all&gpus=2").contains(&"qlora-zero3-offload"));
     assert!(w("framework=unsloth").contains(&"framework-precision"));
     assert!(!w("framework=unsloth&precision=bf16-true").contains(&"framework-precision"));
+    // axolotl loads in 16-bit under bf16 and never upcasts; LLaMA-Factory upcasts only what
+    // trains, so its full fine-tune is the fp32 model `*-mixed` counts. DeepSpeed's engine
+    // holds a 16-bit model with an fp32 master whatever was loaded.
+    let precision = |q: &str| w(q).contains(&"framework-precision");
+    assert!(precision("framework=axolotl&method=lora&precision=bf16-mixed"));
+    assert!(precision("framework=axolotl&method=full&precision=fp16-mixed"));
+    assert!(!precision("framework=axolotl&method=lora&precision=bf16-true"));
+    assert!(!precision("framework=axolotl&method=full&precision=bf16-mixed&gpus=2&shard=zero2"));
+    assert!(precision("framework=llama-factory&method=lora&precision=bf16-mixed"));
+    assert!(precision("framework=llama-factory&method=freeze&precision=bf16-mixed"));
+    assert!(!precision("framework=llama-factory&method=full&precision=bf16-mixed"));
+    assert!(!precision("framework=hf&method=lora&precision=bf16-mixed"));
+    let text = |q: &str| {
+        let r = evaluate(&Query::parse(q).unwrap()).unwrap();
+        r.warnings
+            .iter()
+            .find(|w| w.code() == "framework-precision")
+            .map(|w| w.text(tunefit_core::report::Lang::En))
+            .unwrap()
+    };
+    assert!(text("framework=axolotl&precision=bf16-mixed").starts_with("axolotl loads the model in 16-bit"));
+    assert!(text("framework=llama-factory&method=lora&precision=bf16-mixed").contains("fp32 frozen base"));
+    assert!(text("framework=unsloth").starts_with("unsloth loads the model in 16-bit"));
     let e = Query::parse("framework=megatron").unwrap_err();
     assert!(e.0[0].message.contains("hf|torchtune|litgpt|unsloth|axolotl|llama-factory"));
 }

@@ -331,8 +331,9 @@ pub enum Warning {
     FrameworkMethod { framework: Framework, method: Method },
     /// Unsloth's open-source release trains on one GPU.
     FrameworkMultiGpu,
-    /// Unsloth loads in 16 bits; a mixed or fp32 precision assumes fp32 weights.
-    FrameworkPrecision { precision: Precision },
+    /// The framework loads the model in 16 bits where the precision counts fp32 weights:
+    /// Unsloth always, axolotl under `*-mixed`, LLaMA-Factory's frozen base under `*-mixed`.
+    FrameworkPrecision { framework: Framework, precision: Precision },
     /// bitsandbytes' 4-bit weights cannot be offloaded by DeepSpeed ZeRO-3.
     QloraZero3Offload,
     /// torchtune's QLoRA quantizes to NF4 only.

@@ -50,14 +50,14 @@ pub(super) fn trainer_files(ctx: &Ctx, py: String) -> Vec<ExportFile> {
     files
 }
 
-/// The weights' dtype at load: 16-bit except fp32 training and full/freeze under AMP, as the
-/// memory model stores them (memory/mod.rs `frozen_bytes`).
+/// The weights' dtype at load, as the memory model stores them (memory/run.rs
+/// `frozen_bytes`): `*-mixed` is an fp32 model under autocast, the frozen base of a PEFT
+/// method included; a 16-bit-loaded model is `*-true`.
 pub(super) fn load_dtype(q: &crate::query::Query) -> &'static str {
     match q.precision {
-        Precision::Fp32 => "torch.float32",
-        Precision::Bf16Mixed | Precision::Fp16Mixed if !q.method.is_peft() => "torch.float32",
-        Precision::Bf16True | Precision::Bf16Mixed => "torch.bfloat16",
-        Precision::Fp16True | Precision::Fp16Mixed => "torch.float16",
+        Precision::Fp32 | Precision::Bf16Mixed | Precision::Fp16Mixed => "torch.float32",
+        Precision::Bf16True => "torch.bfloat16",
+        Precision::Fp16True => "torch.float16",
     }
 }
 
