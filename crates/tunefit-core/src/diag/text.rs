@@ -65,15 +65,7 @@ pub(super) fn english(w: &Warning) -> String {
         W::FrameworkMultiGpu => {
             "unsloth (open-source) trains on one GPU; multi-GPU and sharding are not supported".into()
         }
-        W::FrameworkPrecision { framework: Framework::Axolotl, precision } => format!(
-            "axolotl loads the model in 16-bit under bf16/fp16 and keeps the trained weights and their optimizer states there (PEFT's adapters aside); precision={precision} counts an fp32 model: choose bf16-true (fp16-true on GPUs without bf16) to match it"
-        ),
-        W::FrameworkPrecision { framework: Framework::LlamaFactory, precision } => format!(
-            "llama-factory loads the model in the checkpoint's 16-bit dtype and casts only the trained parameters to fp32; precision={precision} counts an fp32 frozen base: choose bf16-true (fp16-true on GPUs without bf16) to match it"
-        ),
-        W::FrameworkPrecision { framework, precision } => format!(
-            "{framework} loads the model in 16-bit; precision={precision} assumes fp32 weights: choose bf16-true (fp16-true on GPUs without bf16) to match it"
-        ),
+        W::FrameworkPrecision { framework, precision } => framework_precision_en(*framework, *precision),
         W::QloraZero3Offload => "QLoRA with ZeRO-3 parameter offload: bitsandbytes 4-bit weights cannot be offloaded by DeepSpeed; expect failure or no saving".into(),
         W::FrameworkImageEncoder { framework } => format!("{framework} trains language models: this image encoder is priced with its profile's kernels and defaults all the same, which its code may not apply to a ViT (transformers' Trainer: framework=hf)"),
         W::FrameworkQuant { quant } => {
@@ -168,15 +160,7 @@ pub(super) fn russian(w: &Warning) -> String {
         W::FrameworkMultiGpu => {
             "unsloth (открытая версия) обучает на одном GPU; несколько GPU и шардирование не поддерживаются".into()
         }
-        W::FrameworkPrecision { framework: Framework::Axolotl, precision } => format!(
-            "axolotl при bf16/fp16 загружает модель в 16 битах и оставляет в них обучаемые веса и состояния оптимизатора (кроме адаптеров PEFT); precision={precision} считает модель в fp32: выберите bf16-true (fp16-true на GPU без bf16), чтобы совпадало"
-        ),
-        W::FrameworkPrecision { framework: Framework::LlamaFactory, precision } => format!(
-            "llama-factory загружает модель в 16-битном типе чекпойнта и переводит в fp32 только обучаемые параметры; precision={precision} считает замороженную основу в fp32: выберите bf16-true (fp16-true на GPU без bf16), чтобы совпадало"
-        ),
-        W::FrameworkPrecision { framework, precision } => format!(
-            "{framework} загружает модель в 16 битах; precision={precision} предполагает веса в fp32: выберите bf16-true (fp16-true на GPU без bf16), чтобы совпадало"
-        ),
+        W::FrameworkPrecision { framework, precision } => framework_precision_ru(*framework, *precision),
         W::QloraZero3Offload => "QLoRA с выгрузкой параметров ZeRO-3: DeepSpeed не умеет выгружать 4-битные веса bitsandbytes; ждите ошибки или отсутствия экономии".into(),
         W::FrameworkImageEncoder { framework } => format!("{framework} обучает языковые модели: этот энкодер изображений всё равно оценён с ядрами и умолчаниями его профиля, которые его код к ViT может не применять (Trainer transformers: framework=hf)"),
         W::FrameworkQuant { quant } => {
@@ -417,6 +401,36 @@ pub(super) fn refusal_ru(r: &super::Refusal) -> String {
         R::UnknownModel { id, accepted } => format!("неизвестная модель «{id}»; допустимые: {accepted}"),
         R::UnknownProvider { id, accepted } => format!("неизвестный провайдер «{id}»; допустимые: {accepted}"),
         R::UnknownGpu { id, accepted } => format!("неизвестный GPU «{id}»; допустимые: {accepted}"),
+    }
+}
+
+/// `framework-precision`: which framework loads a 16-bit model, and how.
+fn framework_precision_en(framework: Framework, precision: crate::query::Precision) -> String {
+    match framework {
+        Framework::Axolotl => format!(
+            "axolotl loads the model in 16-bit under bf16/fp16 and keeps the trained weights and their optimizer states there (PEFT's adapters aside); precision={precision} counts an fp32 model: choose bf16-true (fp16-true on GPUs without bf16) to match it"
+        ),
+        Framework::LlamaFactory => format!(
+            "llama-factory loads the model in the checkpoint's 16-bit dtype and casts only the trained parameters to fp32; precision={precision} counts an fp32 frozen base: choose bf16-true (fp16-true on GPUs without bf16) to match it"
+        ),
+        _ => format!(
+            "{framework} loads the model in 16-bit; precision={precision} assumes fp32 weights: choose bf16-true (fp16-true on GPUs without bf16) to match it"
+        ),
+    }
+}
+
+/// `framework-precision`: which framework loads a 16-bit model, and how.
+fn framework_precision_ru(framework: Framework, precision: crate::query::Precision) -> String {
+    match framework {
+        Framework::Axolotl => format!(
+            "axolotl при bf16/fp16 загружает модель в 16 битах и оставляет в них обучаемые веса и состояния оптимизатора (кроме адаптеров PEFT); precision={precision} считает модель в fp32: выберите bf16-true (fp16-true на GPU без bf16), чтобы совпадало"
+        ),
+        Framework::LlamaFactory => format!(
+            "llama-factory загружает модель в 16-битном типе чекпойнта и переводит в fp32 только обучаемые параметры; precision={precision} считает замороженную основу в fp32: выберите bf16-true (fp16-true на GPU без bf16), чтобы совпадало"
+        ),
+        _ => format!(
+            "{framework} загружает модель в 16 битах; precision={precision} предполагает веса в fp32: выберите bf16-true (fp16-true на GPU без bf16), чтобы совпадало"
+        ),
     }
 }
 
