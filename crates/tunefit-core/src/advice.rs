@@ -266,6 +266,7 @@ pub fn rank_with(
         }
     };
     used(q.currency.code());
+    let own_ws = crate::memory::step_workspaces(q.gpu.as_deref().and_then(dataset::gpu));
     for o in offers {
         if q.provider.as_deref().is_some_and(|p| p != o.provider) {
             continue;
@@ -279,10 +280,14 @@ pub fn rank_with(
         if !q.need.iter().all(|n| has(p, n)) {
             continue;
         }
-        // Smallest number of instances on which the configuration fits.
+        // Smallest number of instances on which the configuration fits, with the offer's GPU's
+        // cuBLAS workspaces in place of the query's (memory/workspace.rs: 32 MiB a thread on
+        // Hopper, 8.1 MiB elsewhere).
+        let ws = crate::memory::step_workspaces(Some(g)) - own_ws;
+        let on_g = |d: u64| (d as f64 + ws) as u64 <= g.vram_bytes;
         let mut k = 1;
         let instances = loop {
-            if fits.device(o.count, k).is_some_and(|d| d <= g.vram_bytes) {
+            if fits.device(o.count, k).is_some_and(on_g) {
                 break Some(k);
             }
             if !sharded || o.internode_gb_s(p).is_none() || k >= MAX_INSTANCES {
@@ -297,7 +302,7 @@ pub fn rank_with(
         // The person's own layout too (`nodes` instances of the offer's GPUs, when that is
         // what `gpus` and `nodes` say): the time card prices it, so the ranking must list it.
         let own = q.nodes > 1 && o.count * q.nodes == q.gpus && q.nodes != k && o.internode_gb_s(p).is_some();
-        let own = own && fits.device(o.count, q.nodes).is_some_and(|d| d <= g.vram_bytes);
+        let own = own && fits.device(o.count, q.nodes).is_some_and(on_g);
         for k in std::iter::once(k).chain(own.then_some(q.nodes)) {
             let key = (o.gpu, o.count, k, o.fabric(g), o.internode_gb_s(p));
             let t = match timings.iter().find(|(have, _)| *have == key) {

@@ -226,28 +226,48 @@ pub fn fit_on(s: &Settings, est: &Estimate, gpu: &crate::dataset::Gpu) -> Fit {
     }
 }
 
-/// The fit of `q` on every GPU of the dataset, in dataset order. A fit depends on the GPU only
-/// through its memory size, and many GPUs share one (80, 48, 24 GiB ...), so the solvers run
-/// once per distinct size and the result is reused under each GPU's id.
+/// The fit of `q` on every GPU of the dataset, in dataset order. A fit depends on the GPU
+/// through its memory size and its cuBLAS workspace (memory/workspace.rs: 32 MiB a thread on
+/// Hopper, 8.1 MiB on other NVIDIA GPUs), and many GPUs share both (80, 48, 24 GiB ...), so
+/// the solvers run once per distinct pair and the result is reused under each GPU's id; the
+/// run is estimated (and replayed) once per distinct workspace, as with that GPU chosen.
 ///
 /// `replayed`: the query's own replay's cache share when a report of it has one
 /// (`Report::cache_excess`), so that the table does not replay it again.
 pub fn fit_every_gpu(q: &Query, replayed: Option<f64>) -> Result<Vec<Fit>, Error> {
+    use crate::memory::step_workspaces;
     let mut s = Settings::resolve(q)?;
     s.cache_excess = replayed;
     let est = crate::memory::estimate_replayed(&mut s)?;
-    let mut by_size: Vec<Fit> = Vec::new();
-    Ok(crate::dataset::gpus()
-        .iter()
-        .map(|g| match by_size.iter().find(|f| f.vram == g.vram_bytes) {
-            Some(f) => Fit { gpu: g.id.to_string(), ..f.clone() },
-            None => {
-                let f = fit_on(&s, &est, g);
-                by_size.push(f.clone());
-                f
-            }
-        })
-        .collect())
+    let own = step_workspaces(q.gpu.as_deref().and_then(crate::dataset::gpu));
+    // One query per other workspace size, as with a GPU of that size chosen.
+    let mut chosen: Vec<(f64, Query)> = Vec::new();
+    for g in crate::dataset::gpus() {
+        let ws = step_workspaces(Some(g));
+        if ws != own && !chosen.iter().any(|(w, _)| *w == ws) {
+            chosen.push((ws, Query { gpu: Some(g.id.to_string()), ..q.clone() }));
+        }
+    }
+    let mut estimates = vec![(own, s, est)];
+    for (ws, cq) in &chosen {
+        let mut s2 = Settings::resolve(cq)?;
+        let e2 = crate::memory::estimate_replayed(&mut s2)?;
+        estimates.push((*ws, s2, e2));
+    }
+    let mut by_size: Vec<(f64, Fit)> = Vec::new();
+    let mut out = Vec::with_capacity(crate::dataset::gpus().len());
+    for g in crate::dataset::gpus() {
+        let ws = step_workspaces(Some(g));
+        if let Some((_, f)) = by_size.iter().find(|(w, f)| f.vram == g.vram_bytes && *w == ws) {
+            out.push(Fit { gpu: g.id.to_string(), ..f.clone() });
+            continue;
+        }
+        let (_, s, e) = estimates.iter().find(|(w, ..)| *w == ws).expect("one estimate per workspace");
+        let f = fit_on(s, e, g);
+        by_size.push((ws, f.clone()));
+        out.push(f);
+    }
+    Ok(out)
 }
 
 /// Per-GPU device memory at each sequence length of `seqs` (lengths the model rejects, such
@@ -294,9 +314,11 @@ mod tests {
             assert!(a.verdict == b.verdict && a.max_batch == b.max_batch && a.min_gpus == b.min_gpus, "{a:?} {b:?}");
             assert!((a.headroom - b.headroom).abs() <= 4096, "{a:?} {b:?}");
         }
-        let s = Settings::resolve(&q).unwrap();
-        let est = crate::memory::estimate(&s).unwrap();
+        // Each row is the fit with that GPU chosen (its cuBLAS workspaces are its own).
         for (g, f) in crate::dataset::gpus().iter().zip(&all) {
+            let chosen = Query { gpu: Some(g.id.to_string()), ..q.clone() };
+            let s = Settings::resolve(&chosen).unwrap();
+            let est = crate::memory::estimate(&s).unwrap();
             assert_eq!(f, &fit(&s, &est, g.id).unwrap(), "{}", g.id);
         }
     }

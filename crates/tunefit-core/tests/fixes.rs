@@ -100,3 +100,23 @@ fn loading_in_16_bits_is_offered_under_autocast_not_under_deepspeed() {
     assert!(sets(&format!("{base}&shard=fsdp")).iter().any(|s| s == "precision=bf16-true"));
     assert!(!sets(&format!("{base}&shard=zero3")).iter().any(|s| s.starts_with("precision=")));
 }
+
+/// The GPU table's rows are the fits of the query with each GPU chosen: a Hopper GPU's
+/// cuBLAS workspaces (32 MiB a thread, memory/workspace.rs) are its own, not the query's GPU's.
+#[test]
+fn every_gpu_row_is_the_fit_with_that_gpu_chosen() {
+    let base = "v=2&model=llama-3.1-8b&method=lora&batch=2&seq=2048";
+    for own in ["", "&gpu=a100-80gb", "&gpu=h100-sxm"] {
+        let rows = tunefit_core::solve::fit_every_gpu(&q(&format!("{base}{own}")), None).unwrap();
+        for id in ["h100-sxm", "h200", "a100-80gb", "rtx-4090", "mi300x"] {
+            let chosen = evaluate(&q(&format!("{base}&gpu={id}"))).unwrap().fit.unwrap();
+            let row = rows.iter().find(|f| f.gpu == id).unwrap();
+            assert_eq!(row.headroom, chosen.headroom, "{id} from ?{own}");
+            assert_eq!(
+                (row.max_batch, row.max_seq, row.verdict),
+                (chosen.max_batch, chosen.max_seq, chosen.verdict),
+                "{id} from ?{own}"
+            );
+        }
+    }
+}
