@@ -252,6 +252,70 @@ fn hf_qlora_bits_and_fsdp() {
     assert!(get(&e, "train.py").content.contains("    dtype=torch.float32,"));
 }
 
+/// What the estimate counts and the framework cannot be told is said, and what it can be told
+/// is written: activation offloading, AdamW's implementation, a chunked loss, and QLoRA's
+/// 16-bit non-quantized modules.
+#[test]
+fn estimate_settings_are_written_or_named() {
+    let off = "v=2&model=llama-3.1-8b&method=lora&ckpt=full&act_offload=1";
+    for fw in [Framework::Hf, Framework::LlamaFactory, Framework::Litgpt] {
+        assert!(has_warning(&ex(fw, off), "export-act-offload"), "{fw}");
+    }
+    let e = ex(Framework::Axolotl, off);
+    assert!(
+        !has_warning(&e, "export-act-offload")
+            && get(&e, "axolotl.yaml").content.contains("activation_offloading: true")
+    );
+    assert!(get(&ex(Framework::Axolotl, "v=2&method=lora&act_offload=0"), "axolotl.yaml")
+        .content
+        .contains("activation_offloading: false"));
+    let e = ex(Framework::Torchtune, off);
+    assert!(
+        !has_warning(&e, "export-act-offload")
+            && get(&e, "launch.sh").content.contains("enable_activation_offloading=True")
+    );
+    assert!(!has_warning(&ex(Framework::Unsloth, off), "export-act-offload"));
+    assert!(has_warning(&ex(Framework::Unsloth, "v=2&method=lora&ckpt=none&act_offload=1"), "export-act-offload"));
+    assert!(!has_warning(&ex(Framework::Hf, "v=2&method=lora&ckpt=full"), "export-act-offload"));
+
+    // AdamW's implementation: torchtune and litgpt write it; the Trainer's names cannot say for-loop.
+    let tt = |i: &str| {
+        get(&ex(Framework::Torchtune, &format!("v=2&method=lora&optim=adamw&optim_impl={i}")), "launch.sh")
+            .content
+            .clone()
+    };
+    assert!(tt("fused").contains("optimizer.fused=True") && !tt("fused").contains("optimizer.foreach"));
+    assert!(tt("foreach").contains("optimizer.fused=False") && !tt("foreach").contains("optimizer.foreach"));
+    assert!(tt("for-loop").contains("optimizer.fused=False") && tt("for-loop").contains("optimizer.foreach=False"));
+    let lit = |i: &str| {
+        get(&ex(Framework::Litgpt, &format!("v=2&method=lora&optim=adamw&optim_impl={i}")), "finetune.sh")
+            .content
+            .clone()
+    };
+    assert!(lit("fused").contains("--optimizer.init_args.fused true"), "{}", lit("fused"));
+    assert!(lit("for-loop").contains("--optimizer.init_args.foreach false"));
+    assert!(lit("foreach").contains("--optimizer AdamW") && !lit("foreach").contains("init_args"));
+    for fw in [Framework::Hf, Framework::Axolotl, Framework::LlamaFactory, Framework::Unsloth] {
+        assert!(has_warning(&ex(fw, "v=2&method=lora&optim=adamw&optim_impl=for-loop"), "export-optim-impl"), "{fw}");
+        assert!(!has_warning(&ex(fw, "v=2&method=lora&optim=adamw&optim_impl=fused"), "export-optim-impl"), "{fw}");
+    }
+
+    // transformers has no chunked loss: Liger's fused linear one is written, and said.
+    for fw in [Framework::Hf, Framework::Axolotl, Framework::LlamaFactory] {
+        assert!(has_warning(&ex(fw, "v=2&method=lora&loss=chunked"), "export-loss-chunked"), "{fw}");
+        assert!(!has_warning(&ex(fw, "v=2&method=lora&loss=fused-linear"), "export-loss-chunked"), "{fw}");
+    }
+
+    // QLoRA: prepare_model_for_kbit_training casts the 16-bit non-quantized modules to fp32.
+    let py = get(&ex(Framework::Hf, "v=2&method=qlora&precision=bf16-true&ckpt=full"), "train.py").content.clone();
+    assert!(
+        !py.contains("model = prepare_model_for_kbit_training(") && py.contains("gradient_checkpointing_enable("),
+        "{py}"
+    );
+    let py = get(&ex(Framework::Hf, "v=2&method=qlora&precision=bf16-mixed"), "train.py").content.clone();
+    assert!(py.contains("model = prepare_model_for_kbit_training("), "{py}");
+}
+
 /// The exported script loads the weights in the dtype the estimate stores the frozen base in:
 /// `*-mixed` is an fp32 model under autocast (memory/run.rs `frozen_bytes`), for a PEFT
 /// method as for full fine-tuning, so the exported run holds the weights the estimate counts.

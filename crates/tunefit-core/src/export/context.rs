@@ -8,7 +8,7 @@ use super::Note;
 use super::PLACEHOLDER;
 use crate::arch::Architecture;
 use crate::framework::Resolved;
-use crate::query::{Checkpointing, Framework, Optimizer, Query, ShardingStrategy, TowerTraining};
+use crate::query::{Checkpointing, Framework, Loss, Optimizer, OptimizerImpl, Query, ShardingStrategy, TowerTraining};
 
 pub(super) struct Ctx {
     pub(super) q: Query,
@@ -110,6 +110,29 @@ impl Ctx {
             && matches!(framework, Framework::Hf | Framework::Axolotl | Framework::LlamaFactory)
         {
             self.warn(Note::OptimFp8);
+        }
+        let trainer = matches!(framework, Framework::Hf | Framework::Axolotl | Framework::LlamaFactory);
+        // transformers has no chunked loss: the Trainer-based exports turn on Liger's fused one.
+        if trainer && self.res.loss == Loss::Chunked {
+            self.warn(Note::LossChunked { framework });
+        }
+        // Activation offloading: torchtune's `enable_activation_offloading`, axolotl's
+        // `activation_offloading` and Unsloth's checkpointing mode carry it; nothing else does.
+        let offload_written = match framework {
+            Framework::Torchtune | Framework::Axolotl => true,
+            Framework::Unsloth => self.ckpt_on(),
+            _ => false,
+        };
+        if self.res.act_offload && !offload_written {
+            self.warn(Note::ActOffload { framework });
+        }
+        // The Trainer's AdamW names are fused (`adamw_torch_fused`) or torch's default
+        // (`adamw_torch`: foreach on CUDA); torchtune and litgpt write the implementation.
+        if (trainer || framework == Framework::Unsloth)
+            && self.q.optim == Optimizer::AdamW
+            && self.res.optimizer_impl == OptimizerImpl::ForLoop
+        {
+            self.warn(Note::OptimImpl { optim_impl: self.res.optimizer_impl, framework });
         }
     }
 }

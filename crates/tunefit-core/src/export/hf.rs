@@ -185,7 +185,13 @@ pub(super) fn lora_config(ctx: &Ctx, py: &mut String, targets: &str, extra: &[&s
 
 /// After loading: bitsandbytes' preparation under QLoRA, and activation checkpointing.
 pub(super) fn prepare(ctx: &Ctx, py: &mut String) {
-    if ctx.q.method == Method::Qlora {
+    // prepare_model_for_kbit_training casts every 16-bit parameter that is not 4-bit (the token
+    // table, the head, the norms) to fp32 (peft utils/other.py, 0.21.2); a `*-true` estimate
+    // holds them in 16 bits, so that run freezes and checkpoints without it.
+    if ctx.q.method == Method::Qlora && ctx.q.precision.is_true16() {
+        line(py, "# No prepare_model_for_kbit_training: it casts the embeddings, head and norms to fp32, which a");
+        line(py, &format!("# {} run keeps in 16 bits. get_peft_model freezes the base.", ctx.q.precision));
+    } else if ctx.q.method == Method::Qlora {
         line(
             py,
             &format!(

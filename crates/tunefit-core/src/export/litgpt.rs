@@ -6,7 +6,7 @@
 use super::context::Ctx;
 use super::emit::{file, fmt_float, origin, sh};
 use super::{ExportFile, Note};
-use crate::query::{Framework, Method, Offload, Optimizer, Precision, Quant, TargetModule};
+use crate::query::{Framework, Method, Offload, Optimizer, OptimizerImpl, Precision, Quant, TargetModule};
 
 /// litgpt's checkpoint name where its config.py names the HF repo differently.
 fn litgpt_model(preset: Option<&str>, hf: Option<&'static str>) -> Option<&'static str> {
@@ -190,6 +190,13 @@ fn optimizer_flags(ctx: &mut Ctx, flags: &mut Flags) {
             ctx.warn(Note::LitgptOptimizer { optim: q.optim });
         }
         flags.add("--optimizer", "AdamW".into());
+    } else if q.optim == Optimizer::AdamW && ctx.res.optimizer_impl != OptimizerImpl::Foreach {
+        // litgpt builds `torch.optim.AdamW` with the init_args given (instantiate_torch_optimizer,
+        // litgpt/utils.py): torch's default on CUDA is foreach, so fused and for-loop are said.
+        flags.add("--optimizer.class_path", "torch.optim.AdamW".into());
+        let (key, value) =
+            if ctx.res.optimizer_impl == OptimizerImpl::Fused { ("fused", "true") } else { ("foreach", "false") };
+        flags.add(&format!("--optimizer.init_args.{key}"), value.into());
     } else if q.optim == Optimizer::SgdMomentum {
         // A string names the class only; arguments need the class_path/init_args form that
         // instantiate_torch_optimizer (litgpt/utils.py) reads.

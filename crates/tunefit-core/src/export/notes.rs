@@ -5,7 +5,9 @@
 
 use super::PLACEHOLDER;
 use crate::diag::{Lang, Warning};
-use crate::query::{Checkpointing, Framework, Method, Offload, Optimizer, Precision, ShardingStrategy, TowerTraining};
+use crate::query::{
+    Checkpointing, Framework, Method, Offload, Optimizer, OptimizerImpl, Precision, ShardingStrategy, TowerTraining,
+};
 
 /// A note of an export, before it is rendered in a language.
 #[derive(Debug, Clone, PartialEq)]
@@ -28,6 +30,12 @@ pub enum Note {
     OptimGalore { framework: Framework },
     /// torchtune has no fused linear cross-entropy; its chunked loss stands in.
     LossFusedLinear,
+    /// The Trainer-based frameworks have no chunked loss; Liger's fused linear one stands in.
+    LossChunked { framework: Framework },
+    /// Activation offloading has no switch the export can write for the framework.
+    ActOffload { framework: Framework },
+    /// The framework's AdamW name cannot say for-loop (hf family) or the implementation at all.
+    OptimImpl { optim_impl: OptimizerImpl, framework: Framework },
     /// One fused linear holds several of the chosen projections (`parts`); LoRA adapts all.
     /// `counted`: the estimate counts the whole fused module (q, k and v under the Trainer-based
     /// frameworks, memory/trainable.rs), so only the adapted parts differ from the person's.
@@ -178,6 +186,9 @@ impl Note {
             N::OptimFp8 => "export-optim-fp8",
             N::OptimGalore { .. } => "export-optim-galore",
             N::LossFusedLinear => "export-loss-fused-linear",
+            N::LossChunked { .. } => "export-loss-chunked",
+            N::ActOffload { .. } => "export-act-offload",
+            N::OptimImpl { .. } => "export-optim-impl",
             N::TargetsFused { .. } | N::TargetsBertOutput => "export-targets-fused",
             N::OffloadFsdp => "export-offload-fsdp",
             N::StateDictDevice { .. } => "export-state-dict-device",
@@ -254,6 +265,9 @@ fn english(n: &Note) -> String {
         N::OptimFp8 => "optim=adamw-fp8-ao: Transformers has no name for torchao's fp8 AdamW; the export uses its 8-bit AdamW (adamw_torch_8bit), same memory".into(),
         N::OptimGalore { framework } => format!("optim=galore-adamw: {} has no GaLore optimizer; the export uses AdamW, whose full-size states take more memory than estimated", framework.as_str()),
         N::LossFusedLinear => "loss=fused-linear: torchtune has no fused linear cross-entropy kernel; the export uses its chunked loss, which holds every chunk's fp32 log-probabilities (more memory than estimated)".into(),
+        N::LossChunked { framework } => format!("loss=chunked: {framework} has no chunked cross-entropy; the export turns on Liger's fused linear cross-entropy, which never holds the full logits (less memory than estimated: loss=fused-linear estimates that run)"),
+        N::ActOffload { framework } => format!("act_offload=1: {framework} has no setting the export can write to offload saved activations, so the exported run keeps them on the GPU (more memory than estimated: act_offload=0 estimates that run)"),
+        N::OptimImpl { optim_impl, framework } => format!("optim_impl={optim_impl}: {framework}'s AdamW runs torch's default implementation (foreach) or the fused one, not this one; the exported step's temporaries differ from the estimate's"),
         N::TargetsFused { parts, module, counted } => format!(
             "targets: this model fuses {} into one {module} linear; LoRA on {module} adapts all of them ({})",
             list(parts, "and"),
@@ -352,6 +366,9 @@ fn russian(n: &Note) -> String {
         N::OptimFp8 => "optim=adamw-fp8-ao: в Transformers нет имени для fp8 AdamW из torchao; экспорт берёт его 8-битный AdamW (adamw_torch_8bit), памяти столько же".into(),
         N::OptimGalore { framework } => format!("optim=galore-adamw: в {} нет оптимизатора GaLore; экспорт берёт AdamW, его полноразмерные состояния занимают больше памяти, чем в оценке", framework.as_str()),
         N::LossFusedLinear => "loss=fused-linear: в torchtune нет слитого ядра линейного слоя и кросс-энтропии; экспорт берёт его поблочную функцию потерь, она хранит fp32 лог-вероятности каждого блока (памяти больше, чем в оценке)".into(),
+        N::LossChunked { framework } => format!("loss=chunked: в {framework} нет поблочной кросс-энтропии; экспорт включает слитую линейную кросс-энтропию Liger, которая никогда не держит все логиты целиком (памяти меньше, чем в оценке: такой запуск оценивает loss=fused-linear)"),
+        N::ActOffload { framework } => format!("act_offload=1: в {framework} нет настройки, которую экспорт мог бы записать для выгрузки сохранённых активаций, поэтому экспортированный запуск держит их на GPU (памяти больше, чем в оценке: такой запуск оценивает act_offload=0)"),
+        N::OptimImpl { optim_impl, framework } => format!("optim_impl={optim_impl}: AdamW в {framework} работает в реализации torch по умолчанию (foreach) или в слитой, но не в этой; временные буферы шага экспортированного запуска отличаются от оценки"),
         N::TargetsFused { parts, module, counted } => format!(
             "targets: эта модель объединяет {} в один линейный слой {module}; LoRA на {module} адаптирует их все ({})",
             list(parts, "и"),
@@ -442,6 +459,7 @@ mod tests {
             N::OptimFp8 => 6,
             N::OptimGalore { .. } => 7,
             N::LossFusedLinear => 8,
+
             N::TargetsFused { .. } => 9,
             N::TargetsBertOutput => 10,
             N::OffloadFsdp => 11,
@@ -494,9 +512,12 @@ mod tests {
             N::StateDictDevice { .. } => 58,
             N::Vision { .. } => 59,
             N::ImageMethod { .. } => 60,
+            N::LossChunked { .. } => 61,
+            N::ActOffload { .. } => 62,
+            N::OptimImpl { .. } => 63,
         }
     }
-    const VARIANTS: usize = 61;
+    const VARIANTS: usize = 64;
 
     /// At least one note of every variant, and a second one where a field changes the words.
     fn samples() -> Vec<Note> {
@@ -514,6 +535,9 @@ mod tests {
             N::OptimGalore { framework: tt },
             N::OptimGalore { framework: Framework::Litgpt },
             N::LossFusedLinear,
+            N::LossChunked { framework: Framework::Hf },
+            N::ActOffload { framework: Framework::Litgpt },
+            N::OptimImpl { optim_impl: OptimizerImpl::ForLoop, framework: Framework::Axolotl },
             N::TargetsFused { parts: &["q", "k", "v"], module: "c_attn", counted: true },
             N::TargetsFused { parts: &["gate", "up"], module: "gate_up_proj", counted: false },
             N::TargetsBertOutput,

@@ -7,7 +7,9 @@
 use super::context::Ctx;
 use super::emit::{comment, file, i, origin, s, sh, strs, yaml, yaml_scalar, Entries, Y};
 use super::{ExportFile, Note};
-use crate::query::{Attention, Framework, Loss, Method, Offload, Optimizer, Precision, ShardingStrategy, TargetModule};
+use crate::query::{
+    Attention, Framework, Loss, Method, Offload, Optimizer, OptimizerImpl, Precision, ShardingStrategy, TargetModule,
+};
 
 /// (builder module, builder name, config folder, config size) of presets torchtune ships.
 fn torchtune_model(preset: Option<&str>) -> Option<(&'static str, &'static str, &'static str, &'static str)> {
@@ -390,17 +392,30 @@ fn dtype(ctx: &mut Ctx) -> &'static str {
     dtype
 }
 
+/// torch's AdamW with the estimate's implementation (`optim_impl`): `fused`, else torch's
+/// default on CUDA (foreach), or `foreach: False` for the for-loop step.
+fn adamw(ctx: &Ctx) -> Y {
+    let mut m = vec![
+        ("_component_".into(), s("torch.optim.AdamW")),
+        ("fused".into(), Y::B(ctx.res.optimizer_impl == OptimizerImpl::Fused)),
+    ];
+    if ctx.res.optimizer_impl == OptimizerImpl::ForLoop {
+        m.push(("foreach".into(), Y::B(false)));
+    }
+    Y::M(m)
+}
+
 /// The `optimizer` section: the optimizer class as torchtune instantiates it.
 fn optimizer(ctx: &mut Ctx) -> Y {
     match ctx.q.optim {
-        Optimizer::AdamW => Y::M(vec![("_component_".into(), s("torch.optim.AdamW")), ("fused".into(), Y::B(true))]),
+        Optimizer::AdamW => adamw(ctx),
         Optimizer::AdamW8bit => Y::M(vec![("_component_".into(), s("bitsandbytes.optim.AdamW8bit"))]),
         Optimizer::AdamW8bitAo => Y::M(vec![("_component_".into(), s("torchao.optim.AdamW8bit"))]),
         Optimizer::AdamW4bitAo => Y::M(vec![("_component_".into(), s("torchao.optim.AdamW4bit"))]),
         Optimizer::AdamWFp8Ao => Y::M(vec![("_component_".into(), s("torchao.optim.AdamWFp8"))]),
         Optimizer::GaloreAdamW => {
             ctx.warn(Note::OptimGalore { framework: Framework::Torchtune });
-            Y::M(vec![("_component_".into(), s("torch.optim.AdamW")), ("fused".into(), Y::B(true))])
+            adamw(ctx)
         }
         Optimizer::PagedAdamW => Y::M(vec![("_component_".into(), s("bitsandbytes.optim.PagedAdamW"))]),
         Optimizer::PagedAdamW8bit => Y::M(vec![("_component_".into(), s("bitsandbytes.optim.PagedAdamW8bit"))]),
