@@ -300,6 +300,19 @@ fn estimate_settings_are_written_or_named() {
         assert!(!has_warning(&ex(fw, "v=2&method=lora&optim=adamw&optim_impl=fused"), "export-optim-impl"), "{fw}");
     }
 
+    // An optimizer without `fused` over a shipped config whose optimizer has it: the key goes
+    // (torchtune's `~key`), or bitsandbytes' AdamW8bit is built with fused=True and raises.
+    let sh = get(&ex(Framework::Torchtune, "v=2&model=llama-3.1-8b&method=lora&optim=adamw-8bit"), "launch.sh")
+        .content
+        .clone();
+    assert!(sh.contains("'~optimizer.fused'") && sh.contains("--config llama3_1/8B_lora_single_device"), "{sh}");
+    // The single-device full config ships PagedAdamW8bit without it: removing it would raise.
+    let sh = get(&ex(Framework::Torchtune, "v=2&model=llama-3.1-8b&method=full&optim=adamw-8bit"), "launch.sh")
+        .content
+        .clone();
+    assert!(!sh.contains("~optimizer.fused") && sh.contains("--config llama3_1/8B_full_single_device"), "{sh}");
+    assert!(!tt("foreach").contains("~optimizer.fused"));
+
     // transformers has no chunked loss: Liger's fused linear one is written, and said.
     for fw in [Framework::Hf, Framework::Axolotl, Framework::LlamaFactory] {
         assert!(has_warning(&ex(fw, "v=2&method=lora&loss=chunked"), "export-loss-chunked"), "{fw}");

@@ -216,6 +216,9 @@ pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
     let model = model_section(ctx, module, builder);
     let dtype = dtype(ctx);
     let optimizer = optimizer(ctx);
+    // An optimizer written without `fused` over a base config whose optimizer has it keeps the
+    // base's `fused: True`, which bitsandbytes' and torchao's optimizers (and Adafactor) reject.
+    let drop_fused = base_has_fused(&base) && !matches!(&optimizer, Y::M(m) if m.iter().any(|(k, _)| k == "fused"));
     let loss = loss(ctx);
     // D1 of the export check (docs/frameworks.md): the shipped configs point at the *Instruct*
     // download folder (torchtune v0.6.1 recipes/configs/llama3_1/8B_lora_single_device.yaml:
@@ -246,6 +249,11 @@ pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
         ("batch_size".into(), i(q.batch)),
         ("gradient_accumulation_steps".into(), i(q.ga)),
         ("epochs".into(), i(q.epochs.ceil() as i64)),
+    ]);
+    if drop_fused {
+        top.push(comment(format!("Delete optimizer.fused from {base} (launch.sh passes ~optimizer.fused): this optimizer takes no fused argument")));
+    }
+    top.extend([
         ("optimizer".into(), optimizer),
         ("loss".into(), Y::M(vec![("_component_".into(), s(loss))])),
         ("dtype".into(), s(dtype)),
@@ -262,8 +270,36 @@ pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
         ctx.warn(Note::TorchtuneAttn);
     }
     let y = yaml(&top);
-    let shl = launch(ctx, &recipe, &base, ckpt.as_ref(), &download_dir, &dotted_overrides(&top));
+    let mut dotted = dotted_overrides(&top);
+    if drop_fused {
+        // torchtune's `~key` removes a key of the config (torchtune/config/_utils.py
+        // `_merge_yaml_and_cli_args`, since 8f93a1c7, 2024-06).
+        dotted.push("~optimizer.fused".into());
+    }
+    let shl = launch(ctx, &recipe, &base, ckpt.as_ref(), &download_dir, &dotted);
     vec![file("torchtune_overrides.yaml", "yaml", y), file("launch.sh", "shell", shl)]
+}
+
+/// Whether the shipped config's `optimizer` has a `fused` key: every config `torchtune_configs`
+/// names does except the single-device full configs that ship bitsandbytes' PagedAdamW or
+/// PagedAdamW8bit (recipes/configs/*/*.yaml @bd2a0fc7c; qwen2_5/0.5B_full_single_device ships
+/// fused AdamW).
+fn base_has_fused(config: &str) -> bool {
+    const NO_FUSED: &[&str] = &[
+        "llama2/7B_full_low_memory",
+        "code_llama2/7B_full_low_memory",
+        "llama3/8B_full_single_device",
+        "llama3_1/8B_full_single_device",
+        "llama3_2/1B_full_single_device",
+        "llama3_2/3B_full_single_device",
+        "mistral/7B_full_low_memory",
+        "qwen2/7B_full_single_device",
+        "qwen2_5/1.5B_full_single_device",
+        "qwen2_5/3B_full_single_device",
+        "qwen2_5/7B_full_single_device",
+        "phi3/mini_full_low_memory",
+    ];
+    !NO_FUSED.contains(&config)
 }
 
 /// The recipe (`lora_finetune_*` or `full_finetune_*`, distributed or single-device) and the
