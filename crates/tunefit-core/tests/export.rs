@@ -313,6 +313,15 @@ fn estimate_settings_are_written_or_named() {
     assert!(!sh.contains("~optimizer.fused") && sh.contains("--config llama3_1/8B_full_single_device"), "{sh}");
     assert!(!tt("foreach").contains("~optimizer.fused"));
 
+    // 16-bit adapters: axolotl turns PEFT's fp32 upcast off; LLaMA-Factory cannot, and says so.
+    let y = get(&ex(Framework::Axolotl, "v=2&method=lora&adapter_dtype=bf16"), "axolotl.yaml").content.clone();
+    assert!(y.contains("peft_autocast_adapter_dtype: false"), "{y}");
+    assert!(!get(&ex(Framework::Axolotl, "v=2&method=lora"), "axolotl.yaml")
+        .content
+        .contains("peft_autocast_adapter_dtype"));
+    assert!(has_warning(&ex(Framework::LlamaFactory, "v=2&method=lora&adapter_dtype=bf16"), "export-adapter-dtype"));
+    assert!(!has_warning(&ex(Framework::LlamaFactory, "v=2&method=lora"), "export-adapter-dtype"));
+
     // transformers has no chunked loss: Liger's fused linear one is written, and said.
     for fw in [Framework::Hf, Framework::Axolotl, Framework::LlamaFactory] {
         assert!(has_warning(&ex(fw, "v=2&method=lora&loss=chunked"), "export-loss-chunked"), "{fw}");

@@ -8,7 +8,7 @@ use super::emit::{comment, file, i, origin, s, strs, yaml, Entries, Y};
 use super::models::Naming;
 use super::trainer::{deepspeed_json, hf_optim, hf_optim_args, trainer_warnings, GALORE_TARGETS};
 use super::{ExportFile, Note};
-use crate::query::{Attention, Loss, Method, Offload, Optimizer, Precision, Quant, ShardingStrategy};
+use crate::query::{AdapterDtype, Attention, Loss, Method, Offload, Optimizer, Precision, Quant, ShardingStrategy};
 
 pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
     trainer_warnings(ctx);
@@ -88,6 +88,11 @@ fn lora(ctx: &mut Ctx, top: &mut Entries) {
     top.push(("lora_alpha".into(), i(ctx.alpha())));
     top.push(("lora_dropout".into(), Y::F(ctx.res.lora_dropout)));
     top.push(("lora_target_modules".into(), strs(&targets)));
+    // 16-bit adapters: PEFT's autocast_adapter_dtype off (axolotl loaders/adapter.py
+    // @067b021c8 passes `peft_autocast_adapter_dtype` to get_peft_model); its default keeps fp32.
+    if ctx.res.adapter_dtype == AdapterDtype::Bf16 {
+        top.push(("peft_autocast_adapter_dtype".into(), Y::B(false)));
+    }
     let full = ctx.naming.full_modules(&q);
     if !full.is_empty() {
         top.push(("lora_modules_to_save".into(), strs(&full)));

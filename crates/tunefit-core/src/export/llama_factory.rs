@@ -9,7 +9,7 @@ use super::context::Ctx;
 use super::emit::{comment, file, i, origin, s, yaml, Entries, Y};
 use super::trainer::{accelerate_fsdp_yaml, deepspeed_json, hf_optim, hf_optim_args, trainer_warnings};
 use super::{ExportFile, Note};
-use crate::query::{Attention, Loss, Method, Optimizer, Precision, Quant};
+use crate::query::{AdapterDtype, Attention, Framework, Loss, Method, Optimizer, Precision, Quant};
 
 pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
     trainer_warnings(ctx);
@@ -78,6 +78,11 @@ fn method(ctx: &mut Ctx, top: &mut Entries) {
             top.push(("lora_rank".into(), i(q.rank)));
             top.push(("lora_alpha".into(), i(ctx.alpha())));
             top.push(("lora_dropout".into(), Y::F(ctx.res.lora_dropout)));
+            // LLaMA-Factory's own LoRA calls get_peft_model with PEFT's default, which keeps the
+            // adapters fp32 (src/llamafactory/model/adapter.py @ff6d4d12e `_setup_lora_tuning`).
+            if ctx.res.adapter_dtype == AdapterDtype::Bf16 {
+                ctx.warn(Note::AdapterDtype { framework: Framework::LlamaFactory });
+            }
             // lora_target is one comma-separated string in LLaMA-Factory's FinetuningArguments.
             top.push(("lora_target".into(), s(targets.join(","))));
             let full = ctx.naming.full_modules(&q);
