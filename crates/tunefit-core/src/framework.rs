@@ -306,6 +306,11 @@ pub fn resolve(q: &Query) -> Resolved {
     }
 }
 
+/// The framework's default attention kernel.
+fn p_attn(fw: Framework) -> crate::query::Attention {
+    profile(fw).attn_default
+}
+
 /// Combinations a framework cannot run.
 pub fn unsupported(q: &Query) -> Vec<Warning> {
     use crate::query::{Offload, ShardingStrategy as S};
@@ -339,6 +344,20 @@ pub fn unsupported(q: &Query) -> Vec<Warning> {
     };
     if loads_16_bit {
         out.push(Warning::FrameworkPrecision { framework: fw, precision: q.precision });
+    }
+    // axolotl's `_configure_embedding_dtypes` (src/axolotl/loaders/model.py @067b021c8): outside
+    // FSDP it casts the embedding modules (token table, head) and every `norm` to fp32, and
+    // casts them back only with an adapter, FSDP, or an attention other than sdpa/eager
+    // (`attn_needs_dtype_cast`, utils/schemas/enums.py ATTN_IMPLS_WITHOUT_DTYPE_CAST);
+    // DeepSpeed's engine casts the module to 16 bits itself.
+    let axolotl_attn = q.attn.unwrap_or(p_attn(fw));
+    if fw == Framework::Axolotl
+        && matches!(q.method, Method::Full | Method::Freeze)
+        && q.shard == S::None
+        && q.precision.is_true16()
+        && matches!(axolotl_attn, crate::query::Attention::Sdpa | crate::query::Attention::Eager)
+    {
+        out.push(Warning::AxolotlFp32Modules);
     }
     if q.method == Method::Qlora && q.shard == S::Zero3 && q.offload == Offload::All {
         out.push(Warning::QloraZero3Offload);

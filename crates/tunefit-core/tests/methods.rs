@@ -145,6 +145,14 @@ fn unsupported_combinations_warn_by_name() {
     assert!(text("framework=axolotl&precision=bf16-mixed").starts_with("axolotl loads the model in 16-bit"));
     assert!(text("framework=llama-factory&method=lora&precision=bf16-mixed").contains("fp32 frozen base"));
     assert!(text("framework=unsloth").starts_with("unsloth loads the model in 16-bit"));
+    // axolotl's fp32 token table, head and norms: full or freeze, sdpa or eager, no sharding.
+    let fp32_modules = |q: &str| w(q).contains(&"axolotl-fp32-modules");
+    assert!(fp32_modules("framework=axolotl&method=full&precision=bf16-true&attn=sdpa"));
+    assert!(fp32_modules("framework=axolotl&method=freeze&precision=bf16-true&attn=eager"));
+    assert!(!fp32_modules("framework=axolotl&method=full&precision=bf16-true"), "flash by default: cast back");
+    assert!(!fp32_modules("framework=axolotl&method=lora&precision=bf16-true&attn=sdpa"));
+    assert!(!fp32_modules("framework=axolotl&method=full&precision=bf16-true&attn=sdpa&gpus=2&shard=fsdp"));
+    assert!(!fp32_modules("framework=hf&method=full&precision=bf16-true&attn=sdpa"));
     let e = Query::parse("framework=megatron").unwrap_err();
     assert!(e.0[0].message.contains("hf|torchtune|litgpt|unsloth|axolotl|llama-factory"));
 }

@@ -336,6 +336,10 @@ pub enum Warning {
     FrameworkPrecision { framework: Framework, precision: Precision },
     /// bitsandbytes' 4-bit weights cannot be offloaded by DeepSpeed ZeRO-3.
     QloraZero3Offload,
+    /// axolotl keeps the token table, the head and the norms in fp32 for a full or freeze
+    /// fine-tune with SDPA or eager attention outside FSDP and DeepSpeed; the estimate counts
+    /// them in 16 bits.
+    AxolotlFp32Modules,
     /// torchtune's QLoRA quantizes to NF4 only.
     FrameworkQuant { quant: Quant },
     /// The framework trains language models; an image encoder is priced with its profile's
@@ -431,6 +435,7 @@ impl Warning {
             Warning::FrameworkMultiGpu => "framework-multi-gpu",
             Warning::FrameworkPrecision { .. } => "framework-precision",
             Warning::QloraZero3Offload => "qlora-zero3-offload",
+            Warning::AxolotlFp32Modules => "axolotl-fp32-modules",
             Warning::FrameworkQuant { .. } => "framework-quant",
             Warning::FrameworkImageEncoder { .. } => "framework-image-encoder",
             Warning::PagedOptimizer => "paged-optimizer",

@@ -67,6 +67,7 @@ pub(super) fn english(w: &Warning) -> String {
         }
         W::FrameworkPrecision { framework, precision } => framework_precision_en(*framework, *precision),
         W::QloraZero3Offload => "QLoRA with ZeRO-3 parameter offload: bitsandbytes 4-bit weights cannot be offloaded by DeepSpeed; expect failure or no saving".into(),
+        W::AxolotlFp32Modules => "axolotl casts the token table, the LM head and the norms to fp32 for a full or freeze fine-tune and casts them back only for flash-style attention, FSDP or an adapter: with attn=sdpa or eager they train in fp32 (about 8 more bytes a parameter of them: weights, gradients, AdamW states) and the residual stream runs in fp32, which the estimate does not count; attn=flash avoids it".into(),
         W::FrameworkImageEncoder { framework } => format!("{framework} trains language models: this image encoder is priced with its profile's kernels and defaults all the same, which its code may not apply to a ViT (transformers' Trainer: framework=hf)"),
         W::FrameworkQuant { quant } => {
             format!("torchtune's QLoRA uses torchao NF4 only; quant={quant} is not available")
@@ -162,6 +163,7 @@ pub(super) fn russian(w: &Warning) -> String {
         }
         W::FrameworkPrecision { framework, precision } => framework_precision_ru(*framework, *precision),
         W::QloraZero3Offload => "QLoRA с выгрузкой параметров ZeRO-3: DeepSpeed не умеет выгружать 4-битные веса bitsandbytes; ждите ошибки или отсутствия экономии".into(),
+        W::AxolotlFp32Modules => "axolotl при полном дообучении и дообучении последних слоёв переводит таблицу токенов, выходной слой и нормализации в fp32 и возвращает их обратно только для внимания в духе flash, FSDP или адаптера: при attn=sdpa или eager они обучаются в fp32 (примерно на 8 байт больше на каждый их параметр: веса, градиенты, состояния AdamW), а остаточный поток идёт в fp32, чего оценка не учитывает; attn=flash этого избегает".into(),
         W::FrameworkImageEncoder { framework } => format!("{framework} обучает языковые модели: этот энкодер изображений всё равно оценён с ядрами и умолчаниями его профиля, которые его код к ViT может не применять (Trainer transformers: framework=hf)"),
         W::FrameworkQuant { quant } => {
             format!("QLoRA в torchtune использует только NF4 из torchao; quant={quant} недоступен")
