@@ -293,7 +293,7 @@ impl Phrase {
             P::GradientsZeroFilled => "set_to_none=0: zero-filled gradients stay allocated through the forward pass".into(),
             P::LogitsFormula => "tokens × vocab × bytes of the loss path".into(),
             P::LossImpl { loss, framework } => format!("loss {loss} as {framework} implements it"),
-            P::OverheadFormula => "allocator cache (reserved − allocated, from the allocator replay) + CUDA context + framework buffers".into(),
+            P::OverheadFormula => "allocator cache (reserved − allocated, from the allocator replay) + CUDA context + framework buffers + cuBLAS workspaces (one per GEMM thread)".into(),
             P::CudaContext { mib } => format!("CUDA context {mib} MiB"),
             P::WhyFp32Weights { precision, params } => format!(
                 "large because precision={precision} keeps all {} parameters in fp32 (4 bytes each) and computes in 16 bits; precision={} keeps the checkpoint's own 16-bit type, as from_pretrained loads it since transformers 5, and halves this",
@@ -366,7 +366,7 @@ impl Phrase {
                 };
                 format!("функция потерь {loss}, как её реализует {framework}")
             }
-            P::OverheadFormula => "кэш аллокатора (reserved − allocated, из воспроизведения аллокатора) + контекст CUDA + буферы фреймворка".into(),
+            P::OverheadFormula => "кэш аллокатора (reserved − allocated, из воспроизведения аллокатора) + контекст CUDA + буферы фреймворка + рабочие области cuBLAS (по одной на поток с GEMM)".into(),
             P::CudaContext { mib } => format!("контекст CUDA {mib} МиБ"),
             P::WhyFp32Weights { precision, params } => format!(
                 "много, потому что precision={precision} держит все {} параметров в fp32 (4 байта на каждый) и считает в 16 битах; precision={} оставляет 16-битный тип чекпойнта, как его загружает from_pretrained начиная с transformers 5, и вдвое сокращает это",
