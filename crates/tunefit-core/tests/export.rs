@@ -322,6 +322,11 @@ fn estimate_settings_are_written_or_named() {
     assert!(has_warning(&ex(Framework::LlamaFactory, "v=2&method=lora&adapter_dtype=bf16"), "export-adapter-dtype"));
     assert!(!has_warning(&ex(Framework::LlamaFactory, "v=2&method=lora"), "export-adapter-dtype"));
 
+    // Packed samples under SDPA get transformers' block-causal mask; flash-attn packs without.
+    assert!(has_warning(&ex(Framework::Hf, "v=2&method=lora&packing=1&attn=sdpa"), "export-packing-sdpa"));
+    assert!(!has_warning(&ex(Framework::Hf, "v=2&method=lora&packing=1&attn=flash"), "export-packing-sdpa"));
+    assert!(!has_warning(&ex(Framework::Hf, "v=2&method=lora&packing=0&attn=sdpa"), "export-packing-sdpa"));
+
     // transformers has no chunked loss: Liger's fused linear one is written, and said.
     for fw in [Framework::Hf, Framework::Axolotl, Framework::LlamaFactory] {
         assert!(has_warning(&ex(fw, "v=2&method=lora&loss=chunked"), "export-loss-chunked"), "{fw}");

@@ -116,6 +116,15 @@ impl Ctx {
         if trainer && self.res.loss == Loss::Chunked {
             self.warn(Note::LossChunked { framework });
         }
+        // Packed samples: the Trainer-based exports restart position ids per sample
+        // (DataCollatorWithFlattening, axolotl's and LLaMA-Factory's packing), from which
+        // transformers builds a block-causal mask that SDPA cannot skip (masking_utils.py,
+        // transformers 5.23.0: `find_packed_sequence_indices`, `allow_is_causal_skip = False`),
+        // and with a mask its SDPA path repeats k and v (`use_gqa_in_sdpa`); the estimate's
+        // packed samples are unpadded rows without one (the calibration probe's).
+        if trainer && self.res.packing && self.res.attn == crate::query::Attention::Sdpa {
+            self.warn(Note::PackingSdpa { framework });
+        }
         // Activation offloading: torchtune's `enable_activation_offloading`, axolotl's
         // `activation_offloading` and Unsloth's checkpointing mode carry it; nothing else does.
         let offload_written = match framework {

@@ -36,6 +36,8 @@ pub enum Note {
     ActOffload { framework: Framework },
     /// The framework keeps LoRA adapters in fp32 whatever is asked.
     AdapterDtype { framework: Framework },
+    /// Packed samples under SDPA: transformers builds a block-causal mask.
+    PackingSdpa { framework: Framework },
     /// The framework's AdamW name cannot say for-loop (hf family) or the implementation at all.
     OptimImpl { optim_impl: OptimizerImpl, framework: Framework },
     /// One fused linear holds several of the chosen projections (`parts`); LoRA adapts all.
@@ -191,6 +193,7 @@ impl Note {
             N::LossChunked { .. } => "export-loss-chunked",
             N::ActOffload { .. } => "export-act-offload",
             N::AdapterDtype { .. } => "export-adapter-dtype",
+            N::PackingSdpa { .. } => "export-packing-sdpa",
             N::OptimImpl { .. } => "export-optim-impl",
             N::TargetsFused { .. } | N::TargetsBertOutput => "export-targets-fused",
             N::OffloadFsdp => "export-offload-fsdp",
@@ -269,6 +272,7 @@ fn english(n: &Note) -> String {
         N::OptimGalore { framework } => format!("optim=galore-adamw: {} has no GaLore optimizer; the export uses AdamW, whose full-size states take more memory than estimated", framework.as_str()),
         N::LossFusedLinear => "loss=fused-linear: torchtune has no fused linear cross-entropy kernel; the export uses its chunked loss, which holds every chunk's fp32 log-probabilities (more memory than estimated)".into(),
         N::LossChunked { framework } => format!("loss=chunked: {framework} has no chunked cross-entropy; the export turns on Liger's fused linear cross-entropy, which never holds the full logits (less memory than estimated: loss=fused-linear estimates that run)"),
+        N::PackingSdpa { framework } => format!("packing=1 with attn=sdpa: {framework} packs samples with restarting position ids, from which transformers builds a block-causal mask, so SDPA repeats k and v to every head and each layer keeps the mask (more memory than estimated, which counts unpadded samples without a mask); attn=flash packs without one"),
         N::AdapterDtype { framework } => format!("adapter_dtype=bf16: {framework} keeps the LoRA adapters in fp32 (PEFT's default), so the exported run holds fp32 adapters and the fp32 copies of their inputs (more memory than estimated: adapter_dtype=fp32 estimates that run)"),
         N::ActOffload { framework } => format!("act_offload=1: {framework} has no setting the export can write to offload saved activations, so the exported run keeps them on the GPU (more memory than estimated: act_offload=0 estimates that run)"),
         N::OptimImpl { optim_impl, framework } => format!("optim_impl={optim_impl}: {framework}'s AdamW runs torch's default implementation (foreach) or the fused one, not this one; the exported step's temporaries differ from the estimate's"),
@@ -371,6 +375,7 @@ fn russian(n: &Note) -> String {
         N::OptimGalore { framework } => format!("optim=galore-adamw: в {} нет оптимизатора GaLore; экспорт берёт AdamW, его полноразмерные состояния занимают больше памяти, чем в оценке", framework.as_str()),
         N::LossFusedLinear => "loss=fused-linear: в torchtune нет слитого ядра линейного слоя и кросс-энтропии; экспорт берёт его поблочную функцию потерь, она хранит fp32 лог-вероятности каждого блока (памяти больше, чем в оценке)".into(),
         N::LossChunked { framework } => format!("loss=chunked: в {framework} нет поблочной кросс-энтропии; экспорт включает слитую линейную кросс-энтропию Liger, которая никогда не держит все логиты целиком (памяти меньше, чем в оценке: такой запуск оценивает loss=fused-linear)"),
+        N::PackingSdpa { framework } => format!("packing=1 с attn=sdpa: {framework} упаковывает примеры с перезапускаемыми номерами позиций, по которым transformers строит блочно-причинную маску, так что SDPA повторяет k и v на все головы, а каждый слой хранит маску (памяти больше, чем в оценке, которая считает примеры без паддинга и без маски); attn=flash упаковывает без неё"),
         N::AdapterDtype { framework } => format!("adapter_dtype=bf16: {framework} держит адаптеры LoRA в fp32 (по умолчанию PEFT), так что экспортированный запуск хранит адаптеры в fp32 и fp32-копии их входов (памяти больше, чем в оценке: такой запуск оценивает adapter_dtype=fp32)"),
         N::ActOffload { framework } => format!("act_offload=1: в {framework} нет настройки, которую экспорт мог бы записать для выгрузки сохранённых активаций, поэтому экспортированный запуск держит их на GPU (памяти больше, чем в оценке: такой запуск оценивает act_offload=0)"),
         N::OptimImpl { optim_impl, framework } => format!("optim_impl={optim_impl}: AdamW в {framework} работает в реализации torch по умолчанию (foreach) или в слитой, но не в этой; временные буферы шага экспортированного запуска отличаются от оценки"),
@@ -521,9 +526,10 @@ mod tests {
             N::ActOffload { .. } => 62,
             N::OptimImpl { .. } => 63,
             N::AdapterDtype { .. } => 64,
+            N::PackingSdpa { .. } => 65,
         }
     }
-    const VARIANTS: usize = 65;
+    const VARIANTS: usize = 66;
 
     /// At least one note of every variant, and a second one where a field changes the words.
     fn samples() -> Vec<Note> {
@@ -544,6 +550,7 @@ mod tests {
             N::LossChunked { framework: Framework::Hf },
             N::ActOffload { framework: Framework::Litgpt },
             N::AdapterDtype { framework: Framework::LlamaFactory },
+            N::PackingSdpa { framework: Framework::Hf },
             N::OptimImpl { optim_impl: OptimizerImpl::ForLoop, framework: Framework::Axolotl },
             N::TargetsFused { parts: &["q", "k", "v"], module: "c_attn", counted: true },
             N::TargetsFused { parts: &["gate", "up"], module: "gate_up_proj", counted: false },
