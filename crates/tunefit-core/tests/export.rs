@@ -327,6 +327,12 @@ fn estimate_settings_are_written_or_named() {
     assert!(!has_warning(&ex(Framework::Hf, "v=2&method=lora&packing=1&attn=flash"), "export-packing-sdpa"));
     assert!(!has_warning(&ex(Framework::Hf, "v=2&method=lora&packing=0&attn=sdpa"), "export-packing-sdpa"));
 
+    // TRL's SFTConfig checkpoints by default: Unsloth's script turns it off where the estimate does.
+    let py = get(&ex(Framework::Unsloth, "v=2&method=lora&ckpt=none"), "train_unsloth.py").content.clone();
+    assert!(py.contains("gradient_checkpointing=False"), "{py}");
+    let py = get(&ex(Framework::Unsloth, "v=2&method=lora&ckpt=full"), "train_unsloth.py").content.clone();
+    assert!(!py.contains("gradient_checkpointing=False"), "{py}");
+
     // transformers has no chunked loss: Liger's fused linear one is written, and said.
     for fw in [Framework::Hf, Framework::Axolotl, Framework::LlamaFactory] {
         assert!(has_warning(&ex(fw, "v=2&method=lora&loss=chunked"), "export-loss-chunked"), "{fw}");

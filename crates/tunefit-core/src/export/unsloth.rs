@@ -65,6 +65,13 @@ pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
         "report_to=\"none\"".into(),
     ];
     args.extend(hf_optim_kwargs(ctx));
+    // TRL's SFTConfig turns checkpointing on by default (trl/trainer/base_config.py @f2cd5771
+    // `gradient_checkpointing: bool = field(default=True)`), which the Trainer applies to the
+    // model: a run without it says so here too (the TrainingArguments name, which transformers
+    // 5 keeps as an alias).
+    if !ctx.ckpt_on() {
+        args.push("gradient_checkpointing=False".into());
+    }
     // TRL renamed SFTTrainer's tokenizer argument to processing_class (trl/trainer/sft_trainer.py).
     line(&mut py, &format!("trainer = SFTTrainer(\n    model=model,\n    processing_class=tokenizer,\n    train_dataset=train_dataset,\n    args=SFTConfig(\n        {},\n    ),\n)", args.join(",\n        ")));
     line(&mut py, "trainer.train()");
