@@ -275,6 +275,19 @@ fn estimate_settings_are_written_or_named() {
             && get(&e, "launch.sh").content.contains("enable_activation_offloading=True")
     );
     assert!(!has_warning(&ex(Framework::Unsloth, off), "export-act-offload"));
+    // Without checkpointing torchtune's recipes and axolotl's validation reject offloading:
+    // nothing is written, and the note says so.
+    let bare = "v=2&model=llama-3.1-8b&method=lora&ckpt=none&act_offload=1";
+    let e = ex(Framework::Axolotl, bare);
+    assert!(
+        has_warning(&e, "export-act-offload")
+            && get(&e, "axolotl.yaml").content.contains("activation_offloading: false")
+    );
+    let e = ex(Framework::Torchtune, bare);
+    assert!(
+        has_warning(&e, "export-act-offload")
+            && get(&e, "launch.sh").content.contains("enable_activation_offloading=False")
+    );
     assert!(has_warning(&ex(Framework::Unsloth, "v=2&method=lora&ckpt=none&act_offload=1"), "export-act-offload"));
     assert!(!has_warning(&ex(Framework::Hf, "v=2&method=lora&ckpt=full"), "export-act-offload"));
 

@@ -131,7 +131,7 @@ fn training(ctx: &Ctx) -> Entries {
         ("gradient_checkpointing".into(), Y::B(ctx.ckpt_on())),
         // `activation_offloading: true` (axolotl utils/schemas/config.py @067b021c8: saved
         // activations to host memory, TRL's offloader), as the estimate's act_offload.
-        ("activation_offloading".into(), Y::B(ctx.res.act_offload)),
+        ("activation_offloading".into(), Y::B(ctx.res.act_offload && ctx.ckpt_on())),
         // axolotl 0.21.0 utils/schemas/config.py:1645 normalize_attn_implementation: the
         // legacy flash_attention/sdp_attention flags are deprecated (utils/schemas/enums.py
         // LEGACY_ATTN_FLAG_TO_IMPL), and combining them with attn_implementation is an error.

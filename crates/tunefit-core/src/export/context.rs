@@ -126,12 +126,12 @@ impl Ctx {
             self.warn(Note::PackingSdpa { framework });
         }
         // Activation offloading: torchtune's `enable_activation_offloading`, axolotl's
-        // `activation_offloading` and Unsloth's checkpointing mode carry it; nothing else does.
-        let offload_written = match framework {
-            Framework::Torchtune | Framework::Axolotl => true,
-            Framework::Unsloth => self.ckpt_on(),
-            _ => false,
-        };
+        // `activation_offloading` and Unsloth's checkpointing mode carry it, each only with
+        // activation checkpointing on (torchtune's recipes and axolotl's validation raise
+        // otherwise: axolotl utils/schemas/validation.py @067b021c8 "activation_offloading
+        // requires gradient_checkpointing"); nothing else does.
+        let offload_written =
+            matches!(framework, Framework::Torchtune | Framework::Axolotl | Framework::Unsloth) && self.ckpt_on();
         if self.res.act_offload && !offload_written {
             self.warn(Note::ActOffload { framework });
         }

@@ -258,7 +258,8 @@ pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
         ("loss".into(), Y::M(vec![("_component_".into(), s(loss))])),
         ("dtype".into(), s(dtype)),
         ("enable_activation_checkpointing".into(), Y::B(ctx.ckpt_on())),
-        ("enable_activation_offloading".into(), Y::B(ctx.res.act_offload)),
+        // Only with checkpointing: the recipes raise on offloading without it.
+        ("enable_activation_offloading".into(), Y::B(ctx.res.act_offload && ctx.ckpt_on())),
         ("optimizer_in_bwd".into(), Y::B(q.optim_in_bwd)),
         ("compile".into(), Y::B(ctx.res.compile)),
     ]);
