@@ -358,6 +358,19 @@ fn estimate_settings_are_written_or_named() {
         !py.contains("model = prepare_model_for_kbit_training(") && py.contains("gradient_checkpointing_enable("),
         "{py}"
     );
+    assert_eq!(py.matches("model.enable_input_require_grads()").count(), 1, "{py}");
+    // The encoders' scripts share the preparation: their inputs still need a gradient.
+    for qs in [
+        "v=2&model=whisper-small&method=qlora&precision=bf16-true&ckpt=full&seq=448",
+        "v=2&model=vit-b&method=qlora&precision=bf16-true&ckpt=full",
+    ] {
+        let py = get(&ex(Framework::Hf, qs), "train.py").content.clone();
+        assert!(
+            py.contains("model.enable_input_require_grads()")
+                && !py.contains("model = prepare_model_for_kbit_training("),
+            "?{qs}:\n{py}"
+        );
+    }
     let py = get(&ex(Framework::Hf, "v=2&method=qlora&precision=bf16-mixed"), "train.py").content.clone();
     assert!(py.contains("model = prepare_model_for_kbit_training("), "{py}");
 }

@@ -118,9 +118,16 @@ fn load_model(ctx: &Ctx, py: &mut String) {
     line(py, "tokenizer = AutoTokenizer.from_pretrained(MODEL_ID)");
     line(py, "tokenizer.pad_token = tokenizer.pad_token or tokenizer.eos_token");
     prepare(ctx, py);
-    if ctx.ckpt_on() {
+    // (QLoRA under `*-true` has it from `prepare`.)
+    if ctx.ckpt_on() && !qlora_without_kbit_preparation(ctx) {
         line(py, "model.enable_input_require_grads()");
     }
+}
+
+/// QLoRA under `*-true`: the script does what `prepare_model_for_kbit_training` does but its
+/// fp32 cast (`prepare`).
+fn qlora_without_kbit_preparation(ctx: &Ctx) -> bool {
+    ctx.q.method == Method::Qlora && ctx.q.precision.is_true16()
 }
 
 /// An encoder model's load (an image classifier, Whisper): `model = {class}.from_pretrained(...)`
@@ -188,9 +195,15 @@ pub(super) fn prepare(ctx: &Ctx, py: &mut String) {
     // prepare_model_for_kbit_training casts every 16-bit parameter that is not 4-bit (the token
     // table, the head, the norms) to fp32 (peft utils/other.py, 0.21.2); a `*-true` estimate
     // holds them in 16 bits, so that run freezes and checkpoints without it.
-    if ctx.q.method == Method::Qlora && ctx.q.precision.is_true16() {
+    if qlora_without_kbit_preparation(ctx) {
         line(py, "# No prepare_model_for_kbit_training: it casts the embeddings, head and norms to fp32, which a");
         line(py, &format!("# {} run keeps in 16 bits. get_peft_model freezes the base.", ctx.q.precision));
+        // Its other step under checkpointing: PEFT does not hook the input of a quantized
+        // model itself (peft_model.py `_prepare_model_for_gradient_checkpointing` skips
+        // models loaded in 4 or 8 bits).
+        if ctx.ckpt_on() {
+            line(py, "model.enable_input_require_grads()");
+        }
     } else if ctx.q.method == Method::Qlora {
         line(
             py,

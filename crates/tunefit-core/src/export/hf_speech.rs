@@ -71,9 +71,10 @@ fn load(ctx: &Ctx, py: &mut String) {
     load_encoder(ctx, py, "WhisperForConditionalGeneration", &[], &[]);
     line(py, "processor = WhisperProcessor.from_pretrained(MODEL_ID)");
     line(py, "model.generation_config.forced_decoder_ids = None");
-    // PEFT makes the input embeddings' output require grad under checkpointing
-    // (`prepare_model_for_kbit_training`, and PeftModel for an unquantized model:
-    // `enable_input_require_grads`), which in transformers 5 hooks the encoder's conv1 too; the
+    // The input embeddings' output requires grad under checkpointing
+    // (`prepare_model_for_kbit_training`, PeftModel for an unquantized model, and `prepare`'s
+    // own call for QLoRA under `*-true`: `enable_input_require_grads`), which in transformers 5
+    // hooks the encoder's conv1 too; the
     // estimate counts what the frozen convolutions then keep (memory/speech.rs).
     prepare(ctx, py);
 }
