@@ -282,7 +282,8 @@ pub fn rank_with(
         }
         // Smallest number of instances on which the configuration fits, with the offer's GPU's
         // cuBLAS workspaces in place of the query's (memory/workspace.rs: 32 MiB a thread on
-        // Hopper, 8.1 MiB elsewhere).
+        // Hopper and Blackwell, 8.1 MiB on other NVIDIA GPUs; the replay's cache is the
+        // query's, where the GPU table estimates each workspace size anew).
         let ws = crate::memory::step_workspaces(Some(g)) - own_ws;
         let on_g = |d: u64| (d as f64 + ws) as u64 <= g.vram_bytes;
         let mut k = 1;

@@ -228,7 +228,7 @@ pub fn fit_on(s: &Settings, est: &Estimate, gpu: &crate::dataset::Gpu) -> Fit {
 
 /// The fit of `q` on every GPU of the dataset, in dataset order. A fit depends on the GPU
 /// through its memory size and its cuBLAS workspace (memory/workspace.rs: 32 MiB a thread on
-/// Hopper, 8.1 MiB on other NVIDIA GPUs), and many GPUs share both (80, 48, 24 GiB ...), so
+/// Hopper and Blackwell, 8.1 MiB on other NVIDIA GPUs), and many GPUs share both (80, 48, 24 GiB ...), so
 /// the solvers run once per distinct pair and the result is reused under each GPU's id; the
 /// run is estimated (and replayed) once per distinct workspace, as with that GPU chosen.
 ///

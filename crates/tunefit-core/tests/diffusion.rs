@@ -689,3 +689,20 @@ fn hidream_routes_each_token_through_two_of_four_experts_and_pads_a_non_square_l
     let e = parse("model=hidream-i1-full&text_enc=train").unwrap_err();
     assert_eq!(e.0.iter().map(|e| e.key.as_str()).collect::<Vec<_>>(), ["text_enc"]);
 }
+
+/// Every GPU's verdict is the job's memory with that GPU's cuBLAS workspaces (two a step: 32 MiB
+/// each on Hopper and Blackwell, 8.1 MiB on other NVIDIA GPUs): the row of the job's own GPU is
+/// its fit, and the same job named on another GPU gives that row.
+#[test]
+fn every_gpu_carries_its_own_workspaces() {
+    for own in ["a100-80gb", "h100-sxm"] {
+        let r = diffusion::evaluate(&format!("model=flux.1-dev&method=lora&gpu={own}")).unwrap();
+        for other in ["h100-sxm", "a100-80gb", "rtx-4090"] {
+            let row = r.every_gpu.iter().find(|f| f.gpu == other).unwrap();
+            let theirs = diffusion::evaluate(&format!("model=flux.1-dev&method=lora&gpu={other}")).unwrap();
+            let fit = theirs.fit.unwrap();
+            assert_eq!((row.band_low, row.band_high), (fit.band_low, fit.band_high), "{other} from {own}");
+            assert_eq!(row.verdict, fit.verdict, "{other} from {own}");
+        }
+    }
+}

@@ -81,9 +81,25 @@ pub fn report_in(j: &Job, lang: Lang) -> DiffusionReport {
     let memory = memory::estimate(j);
     let gpu = j.gpu.as_deref().and_then(crate::dataset::gpu);
     let fit = gpu.map(|g| DiffusionFit::on(memory.device, g, j.gpus));
-    // The memory does not depend on the GPU: one estimate, every GPU's verdict.
-    let mut every_gpu: Vec<DiffusionFit> =
-        crate::dataset::gpus().iter().map(|g| DiffusionFit::on(memory.device, g, j.gpus)).collect();
+    // The memory depends on the GPU only through cuBLAS's workspaces (memory/workspace.rs):
+    // one estimate per workspace size, as with such a GPU chosen, and each GPU's verdict.
+    let own = crate::memory::step_workspaces(gpu);
+    let mut devices: Vec<(f64, u64)> = vec![(own, memory.device)];
+    let mut every_gpu: Vec<DiffusionFit> = crate::dataset::gpus()
+        .iter()
+        .map(|g| {
+            let ws = crate::memory::step_workspaces(Some(g));
+            let device = match devices.iter().find(|(w, _)| *w == ws) {
+                Some((_, d)) => *d,
+                None => {
+                    let d = memory::estimate(&Job { gpu: Some(g.id.to_string()), ..j.clone() }).device;
+                    devices.push((ws, d));
+                    d
+                }
+            };
+            DiffusionFit::on(device, g, j.gpus)
+        })
+        .collect();
     every_gpu.sort_by_key(|f| f.vram);
     let time = gpu.map(|g| time::time(j, g));
     let fixes = fit.as_ref().map_or_else(Vec::new, |f| fix::fixes(j, &query(j), memory.device, f.vram, lang));
