@@ -67,7 +67,7 @@ pub(super) fn english(w: &Warning) -> String {
         }
         W::FrameworkPrecision { framework, precision } => framework_precision_en(*framework, *precision),
         W::QloraZero3Offload => "QLoRA with ZeRO-3 parameter offload: bitsandbytes 4-bit weights cannot be offloaded by DeepSpeed; expect failure or no saving".into(),
-        W::AxolotlFp32Modules => "axolotl trains the token table, LM head and norms in fp32 with attn=sdpa or eager (about 8 more bytes per parameter of them, and an fp32 residual stream), which the estimate does not count; attn=flash avoids it".into(),
+        W::AxolotlFp32Modules => "axolotl trains the token table, LM head and norms in fp32 with attn=sdpa or eager (up to 8 more bytes per parameter of them, and an fp32 residual stream), which the estimate does not count; attn=flash avoids it".into(),
         W::FrameworkImageEncoder { framework } => format!("{framework} trains language models: this image encoder is priced with its profile's kernels and defaults all the same, which its code may not apply to a ViT (transformers' Trainer: framework=hf)"),
         W::FrameworkQuant { quant } => {
             format!("torchtune's QLoRA uses torchao NF4 only; quant={quant} is not available")
@@ -163,7 +163,7 @@ pub(super) fn russian(w: &Warning) -> String {
         }
         W::FrameworkPrecision { framework, precision } => framework_precision_ru(*framework, *precision),
         W::QloraZero3Offload => "QLoRA с выгрузкой параметров ZeRO-3: DeepSpeed не умеет выгружать 4-битные веса bitsandbytes; ждите ошибки или отсутствия экономии".into(),
-        W::AxolotlFp32Modules => "axolotl при attn=sdpa или eager обучает таблицу токенов, выходной слой и нормализации в fp32 (примерно на 8 байт больше на каждый их параметр, и остаточный поток в fp32), чего оценка не учитывает; attn=flash этого избегает".into(),
+        W::AxolotlFp32Modules => "axolotl при attn=sdpa или eager обучает таблицу токенов, выходной слой и нормализации в fp32 (до 8 байт больше на каждый их параметр, и остаточный поток в fp32), чего оценка не учитывает; attn=flash этого избегает".into(),
         W::FrameworkImageEncoder { framework } => format!("{framework} обучает языковые модели: этот энкодер изображений всё равно оценён с ядрами и умолчаниями его профиля, которые его код к ViT может не применять (Trainer transformers: framework=hf)"),
         W::FrameworkQuant { quant } => {
             format!("QLoRA в torchtune использует только NF4 из torchao; quant={quant} недоступен")
@@ -410,7 +410,7 @@ pub(super) fn refusal_ru(r: &super::Refusal) -> String {
 fn framework_precision_en(framework: Framework, precision: crate::query::Precision) -> String {
     match framework {
         Framework::Axolotl => format!(
-            "axolotl loads the model in 16-bit and never upcasts what trains; precision={precision} assumes fp32 weights: choose bf16-true (fp16-true on GPUs without bf16) to match it"
+            "axolotl loads the model in 16-bit and never upcasts what trains (adapters aside); precision={precision} assumes fp32 weights: choose bf16-true (fp16-true on GPUs without bf16) to match it"
         ),
         Framework::LlamaFactory => format!(
             "llama-factory loads the model in 16-bit and upcasts only what trains; precision={precision} assumes an fp32 frozen base: choose bf16-true (fp16-true on GPUs without bf16) to match it"
@@ -425,7 +425,7 @@ fn framework_precision_en(framework: Framework, precision: crate::query::Precisi
 fn framework_precision_ru(framework: Framework, precision: crate::query::Precision) -> String {
     match framework {
         Framework::Axolotl => format!(
-            "axolotl загружает модель в 16 битах и не переводит обучаемое в fp32; precision={precision} предполагает веса в fp32: выберите bf16-true (fp16-true на GPU без bf16), чтобы совпадало"
+            "axolotl загружает модель в 16 битах и не переводит обучаемое в fp32 (кроме адаптеров); precision={precision} предполагает веса в fp32: выберите bf16-true (fp16-true на GPU без bf16), чтобы совпадало"
         ),
         Framework::LlamaFactory => format!(
             "llama-factory загружает модель в 16 битах и переводит в fp32 только обучаемое; precision={precision} предполагает замороженную основу в fp32: выберите bf16-true (fp16-true на GPU без bf16), чтобы совпадало"

@@ -469,7 +469,6 @@ mod tests {
             N::OptimFp8 => 6,
             N::OptimGalore { .. } => 7,
             N::LossFusedLinear => 8,
-
             N::TargetsFused { .. } => 9,
             N::TargetsBertOutput => 10,
             N::OffloadFsdp => 11,
