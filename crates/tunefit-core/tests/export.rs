@@ -305,8 +305,12 @@ fn estimate_settings_are_written_or_named() {
             .content
             .clone()
     };
-    assert!(lit("fused").contains("--optimizer.init_args.fused true"), "{}", lit("fused"));
-    assert!(lit("for-loop").contains("--optimizer.init_args.foreach false"));
+    assert!(
+        lit("fused").contains(r#"--optimizer '{"class_path": "torch.optim.AdamW", "init_args": {"fused": true}}'"#),
+        "{}",
+        lit("fused")
+    );
+    assert!(lit("for-loop").contains(r#""init_args": {"foreach": false}"#));
     assert!(lit("foreach").contains("--optimizer AdamW") && !lit("foreach").contains("init_args"));
     for fw in [Framework::Hf, Framework::Axolotl, Framework::LlamaFactory, Framework::Unsloth] {
         assert!(has_warning(&ex(fw, "v=2&method=lora&optim=adamw&optim_impl=for-loop"), "export-optim-impl"), "{fw}");
@@ -770,13 +774,11 @@ fn keys_checked_against_framework_source() {
     assert!(load.contains("full_finetuning=True") && load.contains("use_gradient_checkpointing=False"), "{py}");
     assert!(!py.contains("gradient_checkpointing_enable"), "{py}");
 
-    // litgpt: a string optimizer names the class only; arguments go through class_path/init_args.
+    // litgpt: a string optimizer names the class only; arguments go through class_path/init_args,
+    // as JSON (the dotted form parses to strings without `init_args`).
     let e = ex(Framework::Litgpt, "method=lora&optim=sgd-momentum");
     let sh = &get(&e, "finetune.sh").content;
-    assert!(
-        sh.contains("--optimizer.class_path torch.optim.SGD") && sh.contains("--optimizer.init_args.momentum 0.9"),
-        "{sh}"
-    );
+    assert!(sh.contains(r#"--optimizer '{"class_path": "torch.optim.SGD", "init_args": {"momentum": 0.9}}'"#), "{sh}");
     assert!(!sh.contains("--optimizer.momentum"), "{sh}");
     // With --quantize litgpt builds bitsandbytes PagedAdamW and rejects other names.
     let e = ex(Framework::Litgpt, "method=qlora&optim=adamw-8bit");

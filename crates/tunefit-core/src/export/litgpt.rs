@@ -193,15 +193,15 @@ fn optimizer_flags(ctx: &mut Ctx, flags: &mut Flags) {
     } else if q.optim == Optimizer::AdamW && ctx.res.optimizer_impl != OptimizerImpl::Foreach {
         // litgpt builds `torch.optim.AdamW` with the init_args given (instantiate_torch_optimizer,
         // litgpt/utils.py): torch's default on CUDA is foreach, so fused and for-loop are said.
-        flags.add("--optimizer.class_path", "torch.optim.AdamW".into());
-        let (key, value) =
-            if ctx.res.optimizer_impl == OptimizerImpl::Fused { ("fused", "true") } else { ("foreach", "false") };
-        flags.add(&format!("--optimizer.init_args.{key}"), value.into());
+        let arg = if ctx.res.optimizer_impl == OptimizerImpl::Fused { "\"fused\": true" } else { "\"foreach\": false" };
+        flags.add("--optimizer", format!("{{\"class_path\": \"torch.optim.AdamW\", \"init_args\": {{{arg}}}}}"));
     } else if q.optim == Optimizer::SgdMomentum {
-        // A string names the class only; arguments need the class_path/init_args form that
-        // instantiate_torch_optimizer (litgpt/utils.py) reads.
-        flags.add("--optimizer.class_path", "torch.optim.SGD".into());
-        flags.add("--optimizer.init_args.momentum", "0.9".into());
+        // A string names the class only; arguments need the class_path/init_args dict that
+        // instantiate_torch_optimizer (litgpt/utils.py, 0.5.13) reads as `optimizer["init_args"]`.
+        // Given as JSON: the dotted `--optimizer.init_args.momentum 0.9` form parses (jsonargparse
+        // 4.37–4.41, litgpt's pin) into `{class_path, momentum: '0.9'}`, a string and no
+        // `init_args`, and the optimizer fails to build.
+        flags.add("--optimizer", "{\"class_path\": \"torch.optim.SGD\", \"init_args\": {\"momentum\": 0.9}}".into());
     } else {
         flags.add("--optimizer", optim.into());
     }
