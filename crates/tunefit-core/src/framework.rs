@@ -306,11 +306,6 @@ pub fn resolve(q: &Query) -> Resolved {
     }
 }
 
-/// The framework's default attention kernel.
-fn p_attn(fw: Framework) -> crate::query::Attention {
-    profile(fw).attn_default
-}
-
 /// Combinations a framework cannot run.
 pub fn unsupported(q: &Query) -> Vec<Warning> {
     use crate::query::{Offload, ShardingStrategy as S};
@@ -350,12 +345,11 @@ pub fn unsupported(q: &Query) -> Vec<Warning> {
     // casts them back only with an adapter, FSDP, or an attention other than sdpa/eager
     // (`attn_needs_dtype_cast`, utils/schemas/enums.py ATTN_IMPLS_WITHOUT_DTYPE_CAST);
     // DeepSpeed's engine casts the module to 16 bits itself.
-    let axolotl_attn = q.attn.unwrap_or(p_attn(fw));
     if fw == Framework::Axolotl
         && matches!(q.method, Method::Full | Method::Freeze)
         && q.shard == S::None
         && q.precision.is_true16()
-        && matches!(axolotl_attn, crate::query::Attention::Sdpa | crate::query::Attention::Eager)
+        && matches!(resolve(q).attn, crate::query::Attention::Sdpa | crate::query::Attention::Eager)
     {
         out.push(Warning::AxolotlFp32Modules);
     }

@@ -106,12 +106,10 @@ impl Ctx {
         if self.q.images > 0 || self.q.tower != TowerTraining::Frozen {
             self.warn(Note::Vision { images: self.q.images, tower: self.q.tower, framework });
         }
-        if self.q.optim == Optimizer::AdamWFp8Ao
-            && matches!(framework, Framework::Hf | Framework::Axolotl | Framework::LlamaFactory)
-        {
+        let trainer = framework.runs_hf_trainer();
+        if self.q.optim == Optimizer::AdamWFp8Ao && trainer {
             self.warn(Note::OptimFp8);
         }
-        let trainer = matches!(framework, Framework::Hf | Framework::Axolotl | Framework::LlamaFactory);
         // transformers has no chunked loss: the Trainer-based exports turn on Liger's fused one.
         if trainer && self.res.loss == Loss::Chunked {
             self.warn(Note::LossChunked { framework });
