@@ -142,7 +142,9 @@ FRAMEWORK = {"hf": "framework=hf&loss=standard", "tune": "framework=torchtune&lo
 
 def query(place, c, dtype):
     fw = FRAMEWORK[place]
-    return fw and f"{fw}&precision={'bf16-true' if dtype == 'bf16' else 'fp32'}&compile={c}"
+    # A bf16 model's forward here runs no autocast (autocast=0 for the Trainer-based place).
+    p = 'bf16-true' + ('&autocast=0' if fw and 'framework=hf' in fw else '') if dtype == 'bf16' else 'fp32'
+    return fw and f"{fw}&precision={p}&compile={c}"
 
 
 def main():

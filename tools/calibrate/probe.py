@@ -49,6 +49,7 @@ from torch.utils._pytree import tree_flatten
 
 import transformers
 import peft
+import records  # noqa: F401  (keeps peft's LoRA dispatch off torchao 0.10: records.py)
 
 warnings.filterwarnings("ignore")
 transformers.logging.set_verbosity_error()
@@ -336,6 +337,10 @@ def query_string(preset, case):
     if case["method"] in ("prompt", "prefix"):
         q += [("virtual_tokens", str(VIRTUAL_TOKENS))]
     q += [("precision", case["precision"])]
+    if case["precision"].endswith("-true"):
+        # autocast=1: the forward under torch.autocast(bfloat16), as the Trainer's bf16=True
+        # runs a model loaded in bf16; autocast=0: no autocast (a bare loop, litgpt, torchtune).
+        q += [("autocast", "1" if case.get("autocast") else "0")]
     if case["method"] in ("lora", "dora", "qlora"):
         # PEFT's autocast_adapter_dtype=True default keeps adapter weights fp32 on a bf16 base
         q += [("adapter_dtype", "fp32")]
@@ -349,9 +354,11 @@ def query_string(preset, case):
 
 def run_case(preset, case):
     family, _, _, real_L, built_L, _ = PRESETS[preset]
-    # bf16-mixed: fp32 weights, forward under autocast to bf16 (HF Trainer bf16=True)
+    # bf16-mixed: fp32 weights, forward under autocast to bf16 (HF Trainer bf16=True);
+    # bf16-true with autocast: a bf16 model under the same autocast (the Trainer's bf16=True
+    # over a model loaded in bf16)
     dtype = torch.float32 if case["precision"] in ("fp32", "bf16-mixed") else torch.bfloat16
-    autocast = case["precision"] == "bf16-mixed"
+    autocast = case["precision"] == "bf16-mixed" or bool(case.get("autocast"))
     # GPT-2 and BERT train with dropout on the attention probabilities. CUDA's flash and
     # memory-efficient SDPA kernels apply it inside the kernel and save only an RNG state; the
     # CPU flash kernel has no dropout, so SDPA would fall back to the math path and save s^2
@@ -476,9 +483,10 @@ POINTS = [(1, 128), (2, 128), (1, 256)]
 
 
 def case(method="lora", precision="bf16-true", attn="sdpa", ckpt="none", padded=False,
-         batch=2, seq=128, rank=16, targets="q,v", lora_dropout=0.0):
+         batch=2, seq=128, rank=16, targets="q,v", lora_dropout=0.0, autocast=False):
     return dict(method=method, precision=precision, attn=attn, ckpt=ckpt, padded=padded,
-                batch=batch, seq=seq, rank=rank, targets=targets, lora_dropout=lora_dropout)
+                batch=batch, seq=seq, rank=rank, targets=targets, lora_dropout=lora_dropout,
+                autocast=autocast)
 
 
 def matrix(quick):
@@ -524,6 +532,23 @@ def matrix(quick):
         for b, s in pts:
             for m in ("full", "lora"):
                 out.append((preset, case(m, precision="bf16-mixed", batch=b, seq=s)))
+    # E. the adapters over a bf16 model under autocast (the Trainer's bf16=True): PEFT's fp32
+    # adapters then keep 16-bit copies of their inputs (and its 4-bit layers none)
+    adapter_variations = [
+        dict(method="lora"),
+        dict(method="lora", lora_dropout=0.05),
+        dict(method="lora", targets="all"),
+        dict(method="dora"),
+        dict(method="lora", ckpt="full"),
+        dict(method="lora", attn="eager"),
+    ]
+    for preset in PRESETS:
+        for v in adapter_variations:
+            out.append((preset, case(**v, autocast=True)))
+    for preset in llama_like:
+        out.append((preset, case("qlora", autocast=True)))
+    for b, s in POINTS:
+        out.append(("llama-3.2-1b", case("lora", batch=b, seq=s, autocast=True)))
     # Gemma 2 has no SDPA path in transformers 5.x (attention soft-capping): eager only, as
     # HF trains it; its sdpa cases are measured with eager instead (once each).
     seen, uniq = set(), []

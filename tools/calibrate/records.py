@@ -11,8 +11,13 @@ import subprocess
 import sys
 
 import peft
+import peft.tuners.lora.torchao as _peft_torchao
 import torch
 import transformers
+
+# setup.sh installs torchao 0.10 for torchtune_probe.py; peft 0.21.2 raises on any torchao
+# below 0.16 while it dispatches a LoRA layer. No probe quantizes through PEFT's torchao path.
+_peft_torchao.is_torchao_available = lambda: False
 
 
 def in_child(script, *args):

@@ -167,7 +167,8 @@ def main():
     records = []
     for d, training, images, ckpt, attn in GRID:
         precision = {"fp32": "fp32", "bf16": "bf16-true"}[d]
-        query = (f"framework=hf&model=sam-vit-base&{QUERY[training]}&precision={precision}&batch={images}"
+        ac = "&autocast=0" if precision.endswith("-true") else ""  # no autocast over a 16-bit model
+        query = (f"framework=hf&model=sam-vit-base&{QUERY[training]}&precision={precision}{ac}&batch={images}"
                  f"&ckpt={'full' if ckpt else 'none'}&attn={attn}&optim=adamw")
         fwd, bwd = records_io.in_child(__file__, d, training, images, int(ckpt), attn)[-2:]
         rec = dict(query=query, forward_peak_bytes=int(fwd), backward_peak_bytes=int(bwd))

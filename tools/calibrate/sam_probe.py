@@ -152,7 +152,8 @@ def main():
         return
     records = []
     for d, training, attn, images in GRID:
-        query = (f"framework=hf&model=sam-vit-base&{QUERY[training]}&precision={PRECISION[d]}"
+        ac = "&autocast=0" if PRECISION[d].endswith("-true") else ""  # no autocast over a 16-bit model
+        query = (f"framework=hf&model=sam-vit-base&{QUERY[training]}&precision={PRECISION[d]}{ac}"
                  f"&batch={images}&ckpt=none&attn={attn}")
         rec = dict(query=query, saved_bytes=int(records_io.in_child(__file__, d, training, attn, images)[-1]))
         print(json.dumps(rec), flush=True)

@@ -43,6 +43,8 @@ from torch.profiler import ProfilerActivity, profile
 import peft
 import transformers
 
+import records  # noqa: F401  (keeps peft's LoRA dispatch off torchao 0.10: records.py)
+
 warnings.filterwarnings("ignore")
 transformers.logging.set_verbosity_error()
 
@@ -82,10 +84,11 @@ MODELS = {
 
 
 def case(model, method="full", precision="bf16-true", batch=2, seq=256, ckpt="none",
-         optim_impl="fused", gpus=1, shard="none", rank=16, targets="q,v", state_dict="host"):
+         optim_impl="fused", gpus=1, shard="none", rank=16, targets="q,v", state_dict="host",
+         autocast=False):
     return dict(model=model, method=method, precision=precision, batch=batch, seq=seq,
                 ckpt=ckpt, optim_impl=optim_impl, gpus=gpus, shard=shard, rank=rank,
-                targets=targets, state_dict=state_dict)
+                targets=targets, state_dict=state_dict, autocast=autocast)
 
 
 def grid():
@@ -106,6 +109,10 @@ def grid():
         case(L, precision="bf16-mixed", ckpt="full"),
         case(L, method="lora", precision="bf16-mixed"),
         case(L, method="lora", precision="bf16-mixed", ckpt="full"),
+        # A bf16 model under autocast (the Trainer's bf16=True): the adapters' weight casts,
+        # saved by an unchecked block and cached for the forward when checkpointed.
+        case(L, method="lora", autocast=True),
+        case(L, method="lora", targets="all", ckpt="full", autocast=True),
         case(T),
         case(T, method="lora"),
         case(G),
@@ -126,7 +133,11 @@ def query_string(c):
         # PEFT keeps adapters in fp32 on a 16-bit base (autocast_adapter_dtype=True)
         q += [f"rank={c['rank']}", f"targets={c['targets']}", "adapter_dtype=fp32",
               "lora_dropout=0"]
-    q += [f"precision={c['precision']}", f"batch={c['batch']}", f"seq={c['seq']}",
+    q += [f"precision={c['precision']}"]
+    if c["precision"].endswith("-true"):
+        # 0: a bf16 model's forward without autocast; 1: under it (the Trainer's bf16=True)
+        q += ["autocast=1" if c.get("autocast") else "autocast=0"]
+    q += [f"batch={c['batch']}", f"seq={c['seq']}",
           "attn=sdpa", f"ckpt={c['ckpt']}", "loss=standard", "packing=1", "framework=hf",
           "optim=adamw", f"optim_impl={c['optim_impl']}", "ga=1", "set_to_none=1"]
     if c["gpus"] > 1:
@@ -290,7 +301,7 @@ def train(c, marks, rank=0):
     else:
         model = wrap_parallel(materialize(model), c)
     opt = make_optimizer(model, c)
-    autocast = c["precision"] == "bf16-mixed"
+    autocast = c["precision"] == "bf16-mixed" or bool(c.get("autocast"))
     vocab = MODELS[c["model"]]()[0].vocab_size
     g = torch.Generator().manual_seed(1 + rank)
     ids = torch.randint(5, min(vocab, 30000), (c["batch"], c["seq"]), generator=g)

@@ -62,7 +62,8 @@ for layers, batch, precision in GRID:
                          check=True, capture_output=True, text=True).stdout.split()[-1]
     records.append({
         "query": f"framework=hf&model=vit-l&vocab=10&layers={layers}&method=full&precision={precision}"
-                 f"&batch={batch}&ckpt=none&attn=sdpa&optim=adamw&optim_impl=foreach&compile=0",
+                 + ("&autocast=0" if precision.endswith("-true") else "")
+                 + f"&batch={batch}&ckpt=none&attn=sdpa&optim=adamw&optim_impl=foreach&compile=0",
         "allocated_bytes": int(one),
     })
 json.dump({

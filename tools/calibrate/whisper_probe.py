@@ -131,7 +131,9 @@ def main():
                 grid = grid[:1]
             for labels, clips in grid:
                 precision = "bf16-mixed" if training.endswith("-mixed") else "bf16-true"
-                query = (f"framework=hf&model={width}&{QUERY[training]}&precision={precision}&batch={clips}"
+                # A 16-bit forward here runs no autocast (autocast=0); only its loss is fp32.
+                ac = "&autocast=0" if precision.endswith("-true") else ""
+                query = (f"framework=hf&model={width}&{QUERY[training]}&precision={precision}{ac}&batch={clips}"
                          f"&seq={labels}&ckpt=none&attn=sdpa")
                 one = records_io.in_child(__file__, width, labels, training, clips)[-1]
                 rec = dict(query=query, saved_bytes=int(one))

@@ -10,6 +10,7 @@ use crate::activation::NormImpl;
 use crate::diag::Warning;
 use crate::query::{
     AdapterDtype, AllocatorMode, Attention, Checkpointing, Format, Framework, Loss, Method, OptimizerImpl, Query,
+    ShardingStrategy,
 };
 
 /// How the loss turns hidden states into a scalar, and what it keeps.
@@ -273,6 +274,8 @@ pub struct Resolved {
     pub alloc: AllocatorMode,
     /// Under QLoRA, the vision tower's linears are 4-bit (`tower_quant`, else the profile's).
     pub tower_quant: bool,
+    /// `torch.autocast` wraps the forward of a 16-bit (`*-true`) model (`autocast`).
+    pub autocast_16bit: bool,
 }
 
 pub fn resolve(q: &Query) -> Resolved {
@@ -298,6 +301,21 @@ pub fn resolve(q: &Query) -> Resolved {
         act_offload: q.act_offload.unwrap_or(p.act_offload_default && ckpt == Checkpointing::Full),
         optimizer_impl: q.optim_impl.unwrap_or(p.optimizer_impl),
         tower_quant: q.tower_quant.unwrap_or(p.quantizes_tower),
+        // The Trainer's `bf16`/`fp16` flag makes accelerate wrap `model.forward` in autocast
+        // whatever dtype the model was loaded in (src/accelerate/accelerator.py @16cb6eb8
+        // `prepare_model`: `native_amp`), and the exports of a bf16 run set `bf16=True`. DeepSpeed
+        // runs none (`native_amp` is off under it); under FSDP the exports clear the flag, since
+        // accelerate would upcast the trained weights to fp32 (export/context.rs `trainer_amp`).
+        // A Trainer's fp16 flag over an fp16 model fails to unscale fp16 gradients (GradScaler),
+        // so the exports leave it off there; Unsloth sets it (fp16 on GPUs without bf16), its
+        // adapters 16-bit.
+        autocast_16bit: q.precision.is_true16()
+            && q.autocast.unwrap_or(
+                q.framework.uses_transformers()
+                    && !q.shard.is_deepspeed()
+                    && q.shard != ShardingStrategy::Fsdp
+                    && (q.precision.is_bf16() || q.framework == Framework::Unsloth),
+            ),
         alloc: q.alloc.unwrap_or(if p.expandable_segments {
             AllocatorMode::Expandable
         } else {

@@ -105,3 +105,51 @@ fn the_why_sentences_claim_only_what_the_settings_do() {
         assert!(!fp32_copy && !standard_loss);
     }
 }
+
+fn autocast(s: &str) -> bool {
+    Settings::resolve(&Query::parse(s).unwrap()).unwrap().resolved.autocast_16bit
+}
+
+#[test]
+fn the_trainers_bf16_flag_runs_autocast_over_a_bf16_model_where_its_exports_set_it() {
+    // The Trainer's bf16=True wraps the forward in autocast (accelerate's native_amp).
+    for fw in ["hf", "axolotl", "llama-factory", "unsloth"] {
+        assert!(autocast(&format!("v=2&method=lora&framework={fw}")), "{fw}");
+    }
+    // Not in torchtune or litgpt, not under DeepSpeed (no native_amp) or FSDP (the exports
+    // clear the flag), not for the Trainer's fp16-true, and never outside `*-true`.
+    for q in [
+        "v=2&method=lora&framework=torchtune",
+        "v=2&method=lora&framework=litgpt",
+        "v=2&method=lora&gpus=2&shard=zero3",
+        "v=2&method=lora&gpus=2&shard=fsdp",
+        "v=2&method=lora&precision=fp16-true",
+        "v=2&method=lora&precision=bf16-mixed&autocast=1",
+        "v=2&method=lora&precision=fp32&autocast=1",
+        "v=2&method=lora&autocast=0",
+    ] {
+        assert!(!autocast(q), "{q}");
+    }
+    assert!(autocast("v=2&method=lora&precision=fp16-true&framework=unsloth"));
+    assert!(autocast("v=2&method=lora&framework=litgpt&autocast=1"));
+    assert!(autocast("v=2&method=lora&gpus=2&shard=fsdp&autocast=1"));
+}
+
+#[test]
+fn autocast_over_a_bf16_model_shrinks_what_peft_adapters_keep_and_nothing_else() {
+    let saved = |s: &str| report(s).memory.saved_for_backward as f64;
+    // Llama 3.1 8B, LoRA on every linear, no checkpointing: each adapted linear keeps a 16-bit
+    // cast of its input instead of PEFT's fp32 copy, plus its adapters' 16-bit weights.
+    let base = "v=2&model=llama-3.1-8b&method=lora&batch=4&seq=2048&ckpt=none";
+    let (on, off) = (saved(&format!("{base}&autocast=1")), saved(&format!("{base}&autocast=0")));
+    assert!(off - on > 15.0 * GIB && off - on < 22.0 * GIB, "{} GiB", (off - on) / GIB);
+    // Nothing to cast in a full fine-tune of a bf16 model, nor under bf16-mixed, where
+    // autocast always runs, nor for torchtune's bf16 adapters.
+    for q in [
+        "v=2&model=llama-3.1-8b&method=full&batch=4&seq=2048&ckpt=none",
+        "v=2&model=llama-3.1-8b&method=lora&precision=bf16-mixed&batch=4&seq=2048&ckpt=none",
+        "v=2&model=llama-3.1-8b&method=lora&framework=torchtune&batch=4&seq=2048&ckpt=none",
+    ] {
+        assert_eq!(saved(&format!("{q}&autocast=1")), saved(&format!("{q}&autocast=0")), "{q}");
+    }
+}

@@ -269,6 +269,7 @@ fn valid_query() -> impl Strategy<Value = Query> {
             opt((1u32..=16_384, 1u32..=16_384)),
             choice(tunefit_core::query::TowerTraining::ALL),
             opt(any::<bool>()),
+            opt(any::<bool>()),
         ),
     )
         .prop_map(
@@ -329,7 +330,7 @@ fn valid_query() -> impl Strategy<Value = Query> {
                     galore_rank,
                     need_bits,
                 ),
-                (images, image_res, tower, tower_quant),
+                (images, image_res, tower, tower_quant, autocast),
             )| {
                 // "custom" is the encoder's spelling of "no preset", so it is never a preset id.
                 let model = model.filter(|m| m != "custom");
@@ -374,6 +375,7 @@ fn valid_query() -> impl Strategy<Value = Query> {
                     image_res: image_res.map(|(w, h)| tunefit_core::query::ImageSize { w, h }),
                     tower,
                     tower_quant,
+                    autocast,
                     ckpt,
                     attn,
                     loss,

@@ -67,6 +67,7 @@ fn v1_defaults() -> Query {
         alloc: None,
         state_dict: StateDictPlacement::Host,
         act_offload: None,
+        autocast: None,
         ckpt_every: 1,
         optim_in_bwd: false,
         expert_format: tunefit_core::query::ExpertFormat::Native,
@@ -221,6 +222,8 @@ const CASES: &[Case] = &[
     Case { link: "v=1&images=1&image_res=448", canonical: true, expect: |q| {
         q.images = 1; q.image_res = Some(ImageSize { w: 448, h: 448 }); } },
     Case { link: "v=1&act_offload=1", canonical: true, expect: |q| { q.act_offload = Some(true); } },
+    Case { link: "v=1&autocast=0", canonical: true, expect: |q| { q.autocast = Some(false); } },
+    Case { link: "v=1&autocast=1", canonical: true, expect: |q| { q.autocast = Some(true); } },
     Case { link: "v=1&act_offload=0", canonical: true, expect: |q| { q.act_offload = Some(false); } },
     Case { link: "v=1&optim_impl=foreach", canonical: true, expect: |q| { q.optim_impl = Some(OptimizerImpl::Foreach); } },
     Case { link: "v=1&optim_impl=for-loop", canonical: true, expect: |q| { q.optim_impl = Some(OptimizerImpl::ForLoop); } },

@@ -44,10 +44,10 @@ fn a_trained_towers_saved_activations_match_the_probe_within_2_percent() {
             + rec["outside"].as_f64().unwrap()
             + deepstack;
         // The probe's PEFT adapters are fp32 (PEFT's default `autocast_adapter_dtype`), its
-        // model bf16 without autocast: the hf profile's defaults under bf16-true.
+        // model bf16 without autocast (`autocast=0`).
         let q = |tower: &str| {
             format!(
-                "model={model}&method=lora&precision=bf16-true&images=1&image_res={side}&tower={tower}&ckpt=none&batch=1&seq=2048&framework=hf"
+                "model={model}&method=lora&precision=bf16-true&autocast=0&images=1&image_res={side}&tower={tower}&ckpt=none&batch=1&seq=2048&framework=hf"
             )
         };
         let saved = |q: &str| report(q).memory.saved_for_backward as f64;

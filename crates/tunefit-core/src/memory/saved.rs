@@ -69,10 +69,15 @@ pub(super) fn block(r: &Run) -> Block {
         rank: q.rank as f64,
         // PEFT casts the adapter input to the adapter dtype; under autocast the fp32 adapter's
         // matmul then casts it back to 16 bits, and that cast is the copy lora_A keeps (its
-        // rank-r output is 16-bit too: the probe's bf16-mixed LoRA records).
+        // rank-r output is 16-bit too: the probe's bf16-mixed LoRA records and, over a 16-bit
+        // model, its `autocast=1` ones). PEFT's 4-bit layers cast nothing under autocast
+        // (peft 0.21.2 tuners/lora/bnb.py `requires_conversion = not torch.is_autocast_enabled()`):
+        // over a 16-bit model lora_A reads the 16-bit input itself.
         // DeepSpeed casts the adapters to 16 bits with the rest: no cast of their input.
         lora_input_cast_bytes: if res.profile.lora_casts_input && adapter_bytes > act_bytes && !r.sixteen_bit_engine {
-            if autocast {
+            if res.autocast_16bit && q.method == Method::Qlora && res.profile.nf4_bnb {
+                0.0
+            } else if autocast || res.autocast_16bit {
                 act_bytes
             } else {
                 adapter_bytes
@@ -191,7 +196,8 @@ pub(super) fn saved(r: &Run, autocast_copies: f64, autocast_head: f64) -> Saved 
             _ => {}
         }
     }
-    let autocast = autocast_kept(r, autocast_copies, autocast_head, layers_with_grad, checkpointed);
+    let autocast = autocast_kept(r, autocast_copies, autocast_head, layers_with_grad, checkpointed)
+        .plus(adapter_copies(r, layers_with_grad, checkpointed));
     // Activation offloading (torchtune OffloadActivations, Unsloth's offloaded checkpointing):
     // each block's saved tensors are copied to pinned host memory on a side stream as the
     // forward moves on, and prefetched one block ahead in backward, so about two blocks' worth
@@ -291,6 +297,37 @@ pub(super) fn saved(r: &Run, autocast_copies: f64, autocast_head: f64) -> Saved 
         head_trains,
         tower,
         autocast,
+    }
+}
+
+impl AutocastCopies {
+    fn plus(self, o: AutocastCopies) -> AutocastCopies {
+        AutocastCopies {
+            saved: self.saved + o.saved,
+            cached: self.cached + o.cached,
+            rebuilt: self.rebuilt + o.rebuilt,
+            head: self.head + o.head,
+        }
+    }
+}
+
+/// Autocast's 16-bit copies of fp32 adapter weights over a 16-bit model (`autocast`; under
+/// `*-mixed` the base's copies are the ones counted): lora_A and lora_B each save their
+/// weight's cast for backward (op `_to_copy(weight)` in the probe's `autocast=1` records:
+/// 2·r·(in + out) bytes per adapted linear), and autocast caches the casts of these trained
+/// leaves until the forward returns (aten/src/ATen/autocast_mode.cpp `cached_cast`), so a
+/// checkpointed block's copies live through the forward as well.
+fn adapter_copies(r: &Run, layers_with_grad: f64, checkpointed: f64) -> AutocastCopies {
+    let casts = r.res.autocast_16bit && r.q.method.is_lora() && r.adapter_bytes > r.act_bytes;
+    if !casts || layers_with_grad <= 0.0 {
+        return AutocastCopies::default();
+    }
+    let per_block = r.tr.adapter as f64 * r.act_bytes / r.a.layers.max(1) as f64 / r.tp;
+    AutocastCopies {
+        saved: (layers_with_grad - checkpointed) * per_block / layers_with_grad,
+        cached: checkpointed * per_block / layers_with_grad,
+        rebuilt: if checkpointed > 0.0 { per_block } else { 0.0 },
+        head: 0.0,
     }
 }
 
