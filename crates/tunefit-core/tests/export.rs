@@ -433,6 +433,10 @@ fn true_16_bit_under_fsdp_turns_accelerates_mixed_precision_off() {
     assert_eq!(mixed(Framework::Hf, qs), "bf16");
     assert_eq!(mixed(Framework::LlamaFactory, qs), "bf16");
     assert!(get(&ex(Framework::Hf, qs), "train.py").content.contains("bf16=True"));
+    // autocast=0: the 16-bit model runs without the Trainer's flag, and says why.
+    let qs = "method=lora&precision=bf16-true&autocast=0";
+    let py = get(&ex(Framework::Hf, qs), "train.py").content.clone();
+    assert!(py.contains("bf16=False") && py.contains("# bf16=False (autocast=0)"), "?{qs}:\n{py}");
     // Without FSDP nothing is upcast: a bf16-true run keeps the Trainer's bf16 flag.
     for qs in ["method=full&precision=bf16-true", "method=full&precision=bf16-true&gpus=2&shard=zero2"] {
         assert!(get(&ex(Framework::Hf, qs), "train.py").content.contains("bf16=True"), "?{qs}");

@@ -68,9 +68,12 @@ impl Ctx {
     /// src/accelerate/utils/fsdp_utils.py @16cb6eb8 `fsdp2_prepare_model` for FSDP2, unless
     /// the model holds 4-bit weights), so the run would keep fp32 weights, gradients and
     /// optimizer states: a `*-mixed` run's memory, where the estimate counts 16-bit ones.
-    /// Without it the model computes in the dtype it was loaded in, as `*-true` means.
+    /// Without it the model computes in the dtype it was loaded in, as `*-true` means. A
+    /// `*-true` run sets it where the estimate counts autocast over the 16-bit model
+    /// (`autocast`, off by default under FSDP), and always under DeepSpeed, whose config
+    /// reads it for its own 16-bit engine.
     pub(super) fn trainer_amp(&self) -> bool {
-        !(self.q.precision.is_true16() && self.q.shard == ShardingStrategy::Fsdp)
+        !self.q.precision.is_true16() || self.q.shard.is_deepspeed() || self.res.autocast_16bit
     }
     pub(super) fn ckpt_on(&self) -> bool {
         self.res.ckpt != Checkpointing::None

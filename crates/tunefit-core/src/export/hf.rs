@@ -359,7 +359,7 @@ fn train(ctx: &Ctx, py: &mut String) {
     // are the only spelling that runs on both 4.5x and 5.x.
     line(py, "# gradient_checkpointing: transformers 5 calls it activation_checkpointing and accepts this name as a");
     line(py, "# deprecated alias (FutureWarning); 4.x knows only this name, so it runs on both.");
-    if !ctx.trainer_amp() {
+    if !ctx.trainer_amp() && ctx.q.shard == ShardingStrategy::Fsdp && ctx.q.autocast != Some(false) {
         line(
             py,
             "# bf16=False: under FSDP, accelerate's mixed precision would upcast the trained weights to fp32 (fp32",
@@ -368,6 +368,9 @@ fn train(ctx: &Ctx, py: &mut String) {
             py,
             "# weights, gradients and optimizer states); without it the model trains in the 16-bit dtype it loads in.",
         );
+    } else if !ctx.trainer_amp() && ctx.q.precision.is_bf16() {
+        line(py, "# bf16=False (autocast=0): the 16-bit model runs without autocast; bf16=True would wrap its");
+        line(py, "# forward in torch.autocast, where PEFT's fp32 adapters keep 16-bit copies of their inputs.");
     }
     line(py, &format!("args = TrainingArguments(\n    {},\n)", ta.join(",\n    ")));
     line(py, "trainer = Trainer(model=model, args=args, train_dataset=train_dataset, data_collator=data_collator)");
