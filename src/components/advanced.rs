@@ -3,7 +3,9 @@
 //! closed by default, its summary counting the settings a link changes.
 
 use super::controls::Scale;
-use super::fields::{field, galore, lora, only, qlora, section, slider, tower, tower_qlora, Field, FieldGroup, Kind};
+use super::fields::{
+    field, galore, lora, only, qlora, section, slider, tower, tower_qlora, true16, Field, FieldGroup, Kind,
+};
 use super::settings::ranges;
 use crate::state::use_state;
 use leptos::prelude::*;
@@ -26,6 +28,7 @@ const FIELDS: &[Field] = &[
     only(field("tower-quant", "tower_quant", |s| s.tower_quant, Kind::Switch), tower_qlora),
     section("training-section", |s| s.sec_training),
     field("precision", "precision", |s| s.precision, Kind::Choice(false)),
+    only(field("autocast", "autocast", |s| s.autocast, Kind::Switch), true16),
     field("optim", "optim", |s| s.optimizer, Kind::Choice(false)),
     only(slider("galore-rank", "galore_rank", |s| s.galore_rank, |s| s.u_count, GALORE_RANK), galore),
     slider("ga", "ga", |s| s.ga, |s| s.u_steps, ranges::GA),

@@ -92,6 +92,10 @@ pub(super) fn lora(q: &Query) -> bool {
 pub(super) fn qlora(q: &Query) -> bool {
     q.method.quantized_base()
 }
+/// A 16-bit model (`*-true`), the one precision `autocast` applies to.
+pub(super) fn true16(q: &Query) -> bool {
+    q.precision.is_true16()
+}
 pub(super) fn galore(q: &Query) -> bool {
     q.optim == Optimizer::GaloreAdamW
 }

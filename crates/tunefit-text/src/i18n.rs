@@ -160,6 +160,8 @@ pub struct Strings {
     pub packing: &'static str,
     pub compile: &'static str,
     pub act_offload: &'static str,
+    /// Switch: `torch.autocast` over a 16-bit model (the Trainer's bf16=True).
+    pub autocast: &'static str,
     /// Checkbox: `zero_grad(set_to_none=True)`, gradients freed after each step.
     pub set_to_none: &'static str,
     pub optim_in_bwd: &'static str,
@@ -504,6 +506,7 @@ pub static EN: Strings = Strings {
     packing: "Sequence packing",
     compile: "torch.compile",
     act_offload: "Activation offloading to CPU",
+    autocast: "Autocast over the 16-bit model (Trainer bf16=True)",
     set_to_none: "Free gradients after each step (zero_grad set_to_none)",
     optim_in_bwd: "Optimizer step in backward, one gradient at a time (torchtune optimizer_in_bwd)",
     galore_rank: "GaLore projection rank",
@@ -724,6 +727,7 @@ pub static RU: Strings = Strings {
     packing: "Упаковка последовательностей (packing)",
     compile: "torch.compile",
     act_offload: "Выгрузка активаций в ОЗУ",
+    autocast: "Autocast поверх 16-битной модели (bf16=True в Trainer)",
     set_to_none: "Освобождать градиенты после шага (zero_grad set_to_none)",
     optim_in_bwd: "Шаг оптимизатора в обратном проходе, по одному градиенту (optimizer_in_bwd в torchtune)",
     galore_rank: "Ранг проекции GaLore",
