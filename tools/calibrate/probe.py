@@ -532,6 +532,9 @@ def matrix(quick):
         for b, s in pts:
             for m in ("full", "lora"):
                 out.append((preset, case(m, precision="bf16-mixed", batch=b, seq=s)))
+        # checkpointed: each block keeps its input, the fp32 residual stream
+        for m in ("full", "lora"):
+            out.append((preset, case(m, precision="bf16-mixed", ckpt="full")))
     # E. the adapters over a bf16 model under autocast (the Trainer's bf16=True): PEFT's fp32
     # adapters then keep 16-bit copies of their inputs (and its 4-bit layers none)
     adapter_variations = [

@@ -82,6 +82,10 @@ pub struct Block {
     /// matmul that reads it (only weights, as leaves, are cached), so each trainable linear
     /// keeps its own 16-bit copy of the norm output.
     pub autocast: bool,
+    /// The residual stream between blocks is fp32: an fp32 model under autocast whose
+    /// parameters stay fp32 as it computes (not FSDP's or ZeRO's 16-bit compute copies), so
+    /// the embedding's output is fp32 and each block adds its 16-bit outputs to fp32.
+    pub residual_fp32: bool,
 }
 
 /// Saved bytes of one block, by part, for a given number of tokens.
@@ -427,11 +431,13 @@ impl Block {
         let fe = a.active_ffn() / t;
         match ckpt {
             Checkpointing::Full => {
-                // Only the block input survives the forward pass (16-bit hidden state).
+                // Only the block input survives the forward pass: the residual stream, fp32
+                // under autocast over fp32 weights (the probe's bf16-mixed ckpt=full records:
+                // 2 bytes more per element than a 16-bit hidden state, block for block).
                 BlockSaved {
                     norms: 0.0,
                     norm_stats: 0.0,
-                    attention: e * h * tokens,
+                    attention: if self.residual_fp32 { 4.0 } else { e } * h * tokens,
                     attention_scores: 0.0,
                     mlp: 0.0,
                     adapters: 0.0,

@@ -112,6 +112,10 @@ pub(super) fn block(r: &Run) -> Block {
         prefix_tokens: if q.method == Method::Prefix { q.virtual_tokens as f64 } else { 0.0 },
         native_gelu: !q.framework.uses_transformers(),
         autocast,
+        // FSDP's and ZeRO's mixed precision computes with 16-bit copies of the parameters
+        // (accelerate's MixedPrecision `param_dtype`, src/accelerate/utils/dataclasses.py
+        // @16cb6eb8 `set_mixed_precision`): the embedding's output, and the stream, are 16-bit.
+        residual_fp32: autocast && !r.zero_mixed && act_bytes < 4.0,
     };
     // LayerNorm (GPT-2/BERT) runs PyTorch's native kernel: input + stats, no fp32 copy
     // unless autocast runs it in fp32 on a 16-bit input.
@@ -254,7 +258,9 @@ pub(super) fn saved(r: &Run, autocast_copies: f64, autocast_head: f64) -> Saved 
         && res.ckpt == Checkpointing::Full
         && a.positions > 0
         && !q.targets.contains(TargetModule::Embed);
-    let head_saved = head_saved + if embed_leaf { tokens * h * act_bytes } else { 0.0 };
+    // An fp32 table's output is fp32 (the stream's type under `residual_fp32`).
+    let leaf_bytes = if block.residual_fp32 { 4.0 } else { act_bytes };
+    let head_saved = head_saved + if embed_leaf { tokens * h * leaf_bytes } else { 0.0 };
     // SAM has no final norm or classifier: its neck and mask decoder instead.
     let head_saved = if sam { super::sam::outside(r) } else { head_saved };
     act += head_saved;

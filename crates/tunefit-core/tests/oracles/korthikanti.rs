@@ -28,6 +28,7 @@ pub fn gpt_block(tp: f64) -> Block {
         prefix_tokens: 0.0,
         native_gelu: true,
         autocast: false,
+        residual_fp32: false,
     }
 }
 
