@@ -306,15 +306,16 @@ pub fn resolve(q: &Query) -> Resolved {
         // `prepare_model`: `native_amp`), and the exports of a bf16 run set `bf16=True`. DeepSpeed
         // runs none (`native_amp` is off under it); under FSDP the exports clear the flag, since
         // accelerate would upcast the trained weights to fp32 (export/context.rs `trainer_amp`).
-        // A Trainer's fp16 flag over an fp16 model fails to unscale fp16 gradients (GradScaler),
-        // so the exports leave it off there; Unsloth sets it (fp16 on GPUs without bf16), its
-        // adapters 16-bit.
+        // The fp16 flag over an fp16 model fails to unscale fp16 gradients (GradScaler), so the
+        // exports leave it off where the base trains; over a frozen base with fp32 adapters (the
+        // T4 LoRA recipe) only the adapters' gradients are unscaled, and Unsloth sets it always
+        // (its adapters are 16-bit).
         autocast_16bit: q.precision.is_true16()
+            && !q.shard.is_deepspeed()
             && q.autocast.unwrap_or(
                 q.framework.uses_transformers()
-                    && !q.shard.is_deepspeed()
                     && q.shard != ShardingStrategy::Fsdp
-                    && (q.precision.is_bf16() || q.framework == Framework::Unsloth),
+                    && (q.precision.is_bf16() || q.framework == Framework::Unsloth || fp16_amp_trains(q, &p)),
             ),
         alloc: q.alloc.unwrap_or(if p.expandable_segments {
             AllocatorMode::Expandable
@@ -322,6 +323,17 @@ pub fn resolve(q: &Query) -> Resolved {
             AllocatorMode::Default
         }),
     }
+}
+
+/// The Trainer's fp16 flag over an fp16 model trains: only fp32 LoRA adapters over a frozen
+/// base, whose fp32 gradients the gradient scaler unscales (torch/amp/grad_scaler.py
+/// `_unscale_grads_` refuses fp16 ones); a trained token table or head is fp16.
+fn fp16_amp_trains(q: &Query, p: &Profile) -> bool {
+    use crate::query::TargetModule as T;
+    q.method.is_lora()
+        && q.adapter_dtype.unwrap_or(p.adapter_dtype) == AdapterDtype::Fp32
+        && !q.targets.contains(T::Embed)
+        && !q.targets.contains(T::LmHead)
 }
 
 /// Combinations a framework cannot run.

@@ -116,14 +116,21 @@ fn the_trainers_bf16_flag_runs_autocast_over_a_bf16_model_where_its_exports_set_
     for fw in ["hf", "axolotl", "llama-factory", "unsloth"] {
         assert!(autocast(&format!("v=2&method=lora&framework={fw}")), "{fw}");
     }
-    // Not in torchtune or litgpt, not under DeepSpeed (no native_amp) or FSDP (the exports
-    // clear the flag), not for the Trainer's fp16-true, and never outside `*-true`.
+    // fp16: the T4 recipe, fp32 adapters over a frozen fp16 base, whose gradients the scaler
+    // unscales.
+    assert!(autocast("v=2&method=lora&precision=fp16-true"));
+    // Not in torchtune or litgpt, not under DeepSpeed (no native_amp, even when asked) or FSDP
+    // (the exports clear the flag), not where the Trainer's fp16 scaler would meet fp16
+    // gradients, and never outside `*-true`.
     for q in [
         "v=2&method=lora&framework=torchtune",
         "v=2&method=lora&framework=litgpt",
         "v=2&method=lora&gpus=2&shard=zero3",
+        "v=2&method=lora&gpus=2&shard=zero3&autocast=1",
         "v=2&method=lora&gpus=2&shard=fsdp",
-        "v=2&method=lora&precision=fp16-true",
+        "v=2&method=full&precision=fp16-true",
+        "v=2&method=lora&precision=fp16-true&adapter_dtype=bf16",
+        "v=2&method=lora&precision=fp16-true&targets=all,embed",
         "v=2&method=lora&precision=bf16-mixed&autocast=1",
         "v=2&method=lora&precision=fp32&autocast=1",
         "v=2&method=lora&autocast=0",
@@ -145,6 +152,11 @@ fn autocast_over_a_bf16_model_shrinks_what_peft_adapters_keep_and_nothing_else()
     assert!(off - on > 15.0 * GIB && off - on < 22.0 * GIB, "{} GiB", (off - on) / GIB);
     // Nothing to cast in a full fine-tune of a bf16 model, nor under bf16-mixed, where
     // autocast always runs, nor for torchtune's bf16 adapters.
+    // Under FSDP the flag makes the units compute with 16-bit copies of every parameter, the
+    // adapters' too: their activations are 16-bit adapters' (no cast, no weight copies).
+    let fsdp = "v=2&model=llama-3.1-8b&method=lora&gpus=2&shard=fsdp&batch=4&seq=2048&ckpt=none";
+    assert_eq!(saved(&format!("{fsdp}&autocast=1")), saved(&format!("{fsdp}&adapter_dtype=bf16")));
+    assert!(saved(&format!("{fsdp}&autocast=1")) < saved(&format!("{base}&autocast=1")));
     for q in [
         "v=2&model=llama-3.1-8b&method=full&batch=4&seq=2048&ckpt=none",
         "v=2&model=llama-3.1-8b&method=lora&precision=bf16-mixed&batch=4&seq=2048&ckpt=none",

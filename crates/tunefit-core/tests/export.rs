@@ -436,7 +436,14 @@ fn true_16_bit_under_fsdp_turns_accelerates_mixed_precision_off() {
     // autocast=0: the 16-bit model runs without the Trainer's flag, and says why.
     let qs = "method=lora&precision=bf16-true&autocast=0";
     let py = get(&ex(Framework::Hf, qs), "train.py").content.clone();
-    assert!(py.contains("bf16=False") && py.contains("# bf16=False (autocast=0)"), "?{qs}:\n{py}");
+    assert!(py.contains("bf16=False") && py.contains("# bf16/fp16=False (autocast=0)"), "?{qs}:\n{py}");
+    // fp16: the T4 recipe (fp32 adapters over a frozen fp16 base) runs the scaler; a trained
+    // fp16 base cannot; DeepSpeed's "auto" fp16 reads the flag.
+    let fp16 = |qs: &str| get(&ex(Framework::Hf, qs), "train.py").content.contains("fp16=True");
+    assert!(fp16("method=lora&precision=fp16-true"));
+    assert!(!fp16("method=full&precision=fp16-true"));
+    assert!(!fp16("method=lora&precision=fp16-true&autocast=0"));
+    assert!(fp16("method=full&precision=fp16-true&gpus=2&shard=zero2"));
     // Without FSDP nothing is upcast: a bf16-true run keeps the Trainer's bf16 flag.
     for qs in ["method=full&precision=bf16-true", "method=full&precision=bf16-true&gpus=2&shard=zero2"] {
         assert!(get(&ex(Framework::Hf, qs), "train.py").content.contains("bf16=True"), "?{qs}");

@@ -312,8 +312,13 @@ pub(super) fn training_args(ctx: &Ctx) -> Vec<String> {
         format!("num_train_epochs={}", fmt_float(q.epochs)),
         // Off for a `*-true` run under FSDP (`Ctx::trainer_amp`): accelerate would upcast.
         format!("bf16={}", py_bool(q.precision.is_bf16() && ctx.trainer_amp())),
-        // fp16 AMP needs fp32 master weights; pure fp16 ("fp16-true") runs without the scaler.
-        format!("fp16={}", py_bool(q.precision == Precision::Fp16Mixed)),
+        // fp16-true sets it where the estimate counts autocast over the fp16 model (fp32
+        // adapters over a frozen base, whose gradients the scaler unscales) and under DeepSpeed,
+        // whose "auto" fp16 reads it; a trained fp16 base runs without the scaler.
+        format!(
+            "fp16={}",
+            py_bool(q.precision == Precision::Fp16Mixed || q.precision == Precision::Fp16True && ctx.trainer_amp())
+        ),
         format!("gradient_checkpointing={}", py_bool(ctx.ckpt_on())),
         format!("optim={}", json_str(hf_optim(ctx))),
     ];
@@ -368,8 +373,8 @@ fn train(ctx: &Ctx, py: &mut String) {
             py,
             "# weights, gradients and optimizer states); without it the model trains in the 16-bit dtype it loads in.",
         );
-    } else if !ctx.trainer_amp() && ctx.q.precision.is_bf16() {
-        line(py, "# bf16=False (autocast=0): the 16-bit model runs without autocast; bf16=True would wrap its");
+    } else if !ctx.trainer_amp() && ctx.q.autocast == Some(false) {
+        line(py, "# bf16/fp16=False (autocast=0): the 16-bit model runs without autocast; the flag would wrap its");
         line(py, "# forward in torch.autocast, where PEFT's fp32 adapters keep 16-bit copies of their inputs.");
     }
     line(py, &format!("args = TrainingArguments(\n    {},\n)", ta.join(",\n    ")));

@@ -55,12 +55,36 @@ pub struct AutocastCopies {
     pub head: f64,
 }
 
+/// What PEFT's cast of an adapted linear's input leaves lora_A to keep per element: the adapter
+/// dtype's copy, or under autocast its 16-bit cast back; nothing where the adapters compute in
+/// the activations' dtype, or for PEFT's 4-bit layers (`quantized`) under autocast over a
+/// 16-bit model (peft 0.21.2 tuners/lora/bnb.py `requires_conversion = not
+/// torch.is_autocast_enabled()`: they cast only outside autocast).
+pub(super) fn lora_input_cast(r: &Run, quantized: bool) -> f64 {
+    let res = r.res;
+    let casts = res.profile.lora_casts_input && r.adapter_bytes > r.act_bytes && !r.sixteen_bit_engine;
+    if !casts || fsdp_computes_16bit(r) || (res.autocast_16bit && quantized && res.profile.nf4_bnb) {
+        0.0
+    } else if r.autocast || res.autocast_16bit {
+        r.act_bytes
+    } else {
+        r.adapter_bytes
+    }
+}
+
+/// FSDP under the Trainer's 16-bit flag computes every unit with 16-bit copies of its
+/// parameters, adapters included (accelerate's MixedPrecision `param_dtype`,
+/// src/accelerate/utils/dataclasses.py @16cb6eb8 `set_mixed_precision`).
+fn fsdp_computes_16bit(r: &Run) -> bool {
+    r.res.autocast_16bit && r.q.shard == crate::query::ShardingStrategy::Fsdp
+}
+
 /// One block as this run executes it: what its ops save follows from the method, the
 /// precision and the framework's kernels (crate::activation counts the bytes).
 pub(super) fn block(r: &Run) -> Block {
     let (q, a, res, tp) = (r.q, &r.a, r.res, r.tp);
     // Autocast decides what the ops keep: under DeepSpeed a mixed run is a 16-bit model.
-    let (act_bytes, autocast, fp32, adapter_bytes) = (r.act_bytes, r.autocast, r.fp32, r.adapter_bytes);
+    let (act_bytes, autocast, fp32) = (r.act_bytes, r.autocast, r.fp32);
     let quant_saves = q.method == Method::Qlora && res.profile.nf4_bnb && res.profile.quant_saves_input;
     let block = Block {
         act_bytes,
@@ -73,18 +97,9 @@ pub(super) fn block(r: &Run) -> Block {
         // model, its `autocast=1` ones). PEFT's 4-bit layers cast nothing under autocast
         // (peft 0.21.2 tuners/lora/bnb.py `requires_conversion = not torch.is_autocast_enabled()`):
         // over a 16-bit model lora_A reads the 16-bit input itself.
-        // DeepSpeed casts the adapters to 16 bits with the rest: no cast of their input.
-        lora_input_cast_bytes: if res.profile.lora_casts_input && adapter_bytes > act_bytes && !r.sixteen_bit_engine {
-            if res.autocast_16bit && q.method == Method::Qlora && res.profile.nf4_bnb {
-                0.0
-            } else if autocast || res.autocast_16bit {
-                act_bytes
-            } else {
-                adapter_bytes
-            }
-        } else {
-            0.0
-        },
+        // DeepSpeed casts the adapters to 16 bits with the rest, and so does FSDP's mixed
+        // precision (`param_dtype`) under autocast: no cast of their input.
+        lora_input_cast_bytes: lora_input_cast(r, q.method == Method::Qlora),
         lora_dropout: res.lora_dropout > 0.0 && q.method.is_lora(),
         quant_saves_input: quant_saves,
         norm: if autocast && res.profile.norm == NormImpl::Fused && a.norm == crate::arch::NormKind::Layer {
@@ -324,7 +339,8 @@ impl AutocastCopies {
 /// leaves until the forward returns (aten/src/ATen/autocast_mode.cpp `cached_cast`), so a
 /// checkpointed block's copies live through the forward as well.
 fn adapter_copies(r: &Run, layers_with_grad: f64, checkpointed: f64) -> AutocastCopies {
-    let casts = r.res.autocast_16bit && r.q.method.is_lora() && r.adapter_bytes > r.act_bytes;
+    let casts =
+        r.res.autocast_16bit && r.q.method.is_lora() && r.adapter_bytes > r.act_bytes && !fsdp_computes_16bit(r);
     if !casts || layers_with_grad <= 0.0 {
         return AutocastCopies::default();
     }
