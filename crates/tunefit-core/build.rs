@@ -3,8 +3,9 @@
 //! `source`, `note`, the offers' `url` and their derivable `id` without the `provenance` feature; the GPUs'
 //! `int8_tops`, `tdp_w`, `memory_type` and `interconnect`, the GPUs' and providers' `confidence`
 //! and `date`, and the offers' per-instance facts (`gpu_link`, `internode_network`,
-//! `internode_gbit_s`, `local_disk_gb`) without `datasheet`. The CLI turns both on; the page
-//! builds the core with neither. `currency.csv` keeps its short `source` (the page names the
+//! `internode_gbit_s`, `local_disk_gb`) without `datasheet`; the offers' `region` without
+//! `places`. The CLI turns all three on; the page's lazily loaded module `places` alone (its
+//! cost table shows where each offer is), its first load none. `currency.csv` keeps its short `source` (the page names the
 //! rate's source beside the figures) and drops its `note` and `url` without `provenance`.
 use std::{env, fs, path::PathBuf};
 
@@ -21,6 +22,11 @@ fn main() {
             if name == "offers.csv" {
                 drop.push("id");
             }
+        }
+        // Where an offer is (`region`): the lazily loaded cost table shows it, the first load
+        // does not.
+        if env::var_os("CARGO_FEATURE_PLACES").is_none() && name == "offers.csv" {
+            drop.push("region");
         }
         if env::var_os("CARGO_FEATURE_DATASHEET").is_none() {
             drop.extend([

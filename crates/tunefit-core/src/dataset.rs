@@ -175,6 +175,8 @@ pub struct Offer {
     pub on_demand_usd_h: Option<f64>,
     /// USD per instance-hour on a real spot/preemptible market; None when not captured.
     pub spot_usd_h: Option<f64>,
+    /// Where the instance runs; empty without the `places` feature (build.rs: the page's first
+    /// load shows no offer's region, its lazily loaded cost table does).
     pub region: &'static str,
     pub instance: &'static str,
     /// Provider tier ("secure", "community") or aggregator sub-source.
