@@ -608,6 +608,8 @@ test('each offer row says its price per GPU-hour, region, date and confidence, a
   const perGpu = (first.usd_per_hour / (first.gpus * first.instances));
   assert.ok(facts.includes(perGpu.toFixed(2)) && facts.includes('/GPU-h'), facts);
   assert.ok(facts.includes(first.snapshot_date) && facts.includes(first.confidence), facts);
+  // The region comes from the lazily loaded module's own data (the first load has none).
+  assert.ok(first.region && facts.includes(first.region), facts);
   // A price is marked old when its date (exact, or "~YYYY-MM" read as the month's first day) is more than 60 days before today.
   const ageDays = (Date.now() - Date.parse(first.snapshot_date.replace('~', '').padEnd(10, '-01').slice(0, 10))) / 864e5;
   assert.equal(facts.includes('older than 60 days'), ageDays > 60, facts);

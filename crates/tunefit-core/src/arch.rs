@@ -348,6 +348,10 @@ pub struct Tower {
     /// 2-D rotary positions (Qwen: fp32 cos and sin tables per patch, and two frames per patch,
     /// `temporal_patch_size`); SigLIP learns its positions and sees one frame.
     pub rotary: bool,
+    /// A learned position table is added to the patches (SigLIP; Qwen3-VL's `pos_embed`,
+    /// interpolated to the image, beside its rotary positions): fp32 under `*-mixed`, so the
+    /// tower's stream is fp32 there.
+    pub learned_positions: bool,
     /// Mergers besides the main one that take intermediate blocks' outputs to the language
     /// model (Qwen3-VL's DeepStack: 3).
     pub deepstack: u64,
@@ -440,6 +444,7 @@ impl QwenVision {
             ffn: self.ffn,
             fused_qkv: true,
             rotary: true,
+            learned_positions: matches!(g, QwenGeneration::Qwen3),
             deepstack: self.deepstack,
             gated: matches!(g, QwenGeneration::Qwen25),
             act_extra_saves: if matches!(g, QwenGeneration::Qwen2) { 1 } else { 0 },
@@ -469,6 +474,7 @@ impl Tower {
             ffn,
             fused_qkv: false,
             rotary: false,
+            learned_positions: true,
             deepstack: 0,
             gated: false,
             act_extra_saves: 0,
@@ -492,6 +498,7 @@ impl Tower {
         ffn: 0,
         fused_qkv: false,
         rotary: false,
+        learned_positions: false,
         deepstack: 0,
         gated: false,
         act_extra_saves: 0,

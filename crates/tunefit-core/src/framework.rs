@@ -325,15 +325,20 @@ pub fn resolve(q: &Query) -> Resolved {
     }
 }
 
-/// The Trainer's fp16 flag over an fp16 model trains: only fp32 LoRA adapters over a frozen
+/// The hf export's fp16 flag over an fp16 model trains: only fp32 LoRA adapters over a frozen
 /// base, whose fp32 gradients the gradient scaler unscales (torch/amp/grad_scaler.py
-/// `_unscale_grads_` refuses fp16 ones); a trained token table or head is fp16.
-fn fp16_amp_trains(q: &Query, p: &Profile) -> bool {
+/// `_unscale_grads_` refuses fp16 ones). A trained token table or head, an image
+/// classifier's head, SAM's mask decoder or a fully trained vision tower is fp16; axolotl's
+/// and LLaMA-Factory's exports leave their fp16 flag off over an fp16 model.
+pub(crate) fn fp16_amp_trains(q: &Query, p: &Profile) -> bool {
     use crate::query::TargetModule as T;
-    q.method.is_lora()
+    q.framework == Framework::Hf
+        && q.method.is_lora()
         && q.adapter_dtype.unwrap_or(p.adapter_dtype) == AdapterDtype::Fp32
         && !q.targets.contains(T::Embed)
         && !q.targets.contains(T::LmHead)
+        && !crate::catalog::is_image_encoder(q)
+        && q.tower != crate::query::TowerTraining::Full
 }
 
 /// Combinations a framework cannot run.

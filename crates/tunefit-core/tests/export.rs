@@ -444,6 +444,12 @@ fn true_16_bit_under_fsdp_turns_accelerates_mixed_precision_off() {
     assert!(!fp16("method=full&precision=fp16-true"));
     assert!(!fp16("method=lora&precision=fp16-true&autocast=0"));
     assert!(fp16("method=full&precision=fp16-true&gpus=2&shard=zero2"));
+    // An image classifier's head and SAM's mask decoder train in fp16: no scaler.
+    assert!(!fp16("model=vit-l&method=lora&precision=fp16-true"));
+    assert!(!fp16("method=full&precision=fp16-true&autocast=1"));
+    // The note on a run without a loss scaler fires only where none runs.
+    let noted = |qs: &str| ex(Framework::Hf, qs).warnings.iter().any(|n| n.code == "export-fp16-true");
+    assert!(noted("method=full&precision=fp16-true") && !noted("method=lora&precision=fp16-true"));
     // Without FSDP nothing is upcast: a bf16-true run keeps the Trainer's bf16 flag.
     for qs in ["method=full&precision=bf16-true", "method=full&precision=bf16-true&gpus=2&shard=zero2"] {
         assert!(get(&ex(Framework::Hf, qs), "train.py").content.contains("bf16=True"), "?{qs}");

@@ -19,7 +19,7 @@ const QUERIES: &[&str] = &[
     "v=1&model=llama-3.1-8b&method=full&gpus=4&shard=zero3&offload=all&precision=bf16-true",
     "v=1&model=llama-3.1-8b&method=full&gpus=4&shard=fsdp&offload=optimizer&precision=fp32",
     "v=1&model=llama-3.1-8b&method=full&gpus=4&shard=zero1&offload=all",
-    "v=1&model=llama-3.1-8b&method=lora&offload=optimizer&precision=fp16-true&epochs=1.5",
+    "v=1&model=llama-3.1-8b&method=lora&offload=optimizer&precision=fp16-true&autocast=0&epochs=1.5",
     "v=1&model=llama-3.1-8b&method=lora&gpus=2&ckpt=none&precision=bf16-mixed",
     "v=1&model=llama-3.1-8b&method=qlora&quant=fp4&dq=0&optim=adamw-8bit&precision=bf16-mixed",
     "v=1&model=llama-3.1-8b&method=qlora&gpus=2&optim=adamw-8bit",

@@ -75,6 +75,15 @@ impl Ctx {
     pub(super) fn trainer_amp(&self) -> bool {
         !self.q.precision.is_true16() || self.q.shard.is_deepspeed() || self.res.autocast_16bit
     }
+    /// An `fp16-true` run sets the Trainer's fp16 flag, whose gradient scaler then unscales
+    /// the trained weights' gradients: only fp32 adapters over a frozen base can
+    /// (`framework::fp16_amp_trains`), where the estimate counts autocast; DeepSpeed's
+    /// `"auto"` fp16 reads the flag for its own engine and scaler.
+    pub(super) fn fp16_scaled(&self) -> bool {
+        self.q.precision == crate::query::Precision::Fp16True
+            && (self.q.shard.is_deepspeed()
+                || self.res.autocast_16bit && crate::framework::fp16_amp_trains(&self.q, &self.res.profile))
+    }
     pub(super) fn ckpt_on(&self) -> bool {
         self.res.ckpt != Checkpointing::None
     }

@@ -30,7 +30,7 @@ pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
     data(ctx, &mut py);
     line(&mut py, "");
     train(ctx, &mut py);
-    if ctx.q.precision == Precision::Fp16True {
+    if ctx.q.precision == Precision::Fp16True && !ctx.fp16_scaled() {
         ctx.warn(Note::Fp16True);
     }
     trainer_files(ctx, py)
@@ -315,10 +315,7 @@ pub(super) fn training_args(ctx: &Ctx) -> Vec<String> {
         // fp16-true sets it where the estimate counts autocast over the fp16 model (fp32
         // adapters over a frozen base, whose gradients the scaler unscales) and under DeepSpeed,
         // whose "auto" fp16 reads it; a trained fp16 base runs without the scaler.
-        format!(
-            "fp16={}",
-            py_bool(q.precision == Precision::Fp16Mixed || q.precision == Precision::Fp16True && ctx.trainer_amp())
-        ),
+        format!("fp16={}", py_bool(q.precision == Precision::Fp16Mixed || ctx.fp16_scaled())),
         format!("gradient_checkpointing={}", py_bool(ctx.ckpt_on())),
         format!("optim={}", json_str(hf_optim(ctx))),
     ];
@@ -367,7 +364,7 @@ fn train(ctx: &Ctx, py: &mut String) {
     if !ctx.trainer_amp() && ctx.q.shard == ShardingStrategy::Fsdp && ctx.q.autocast != Some(false) {
         line(
             py,
-            "# bf16=False: under FSDP, accelerate's mixed precision would upcast the trained weights to fp32 (fp32",
+            "# bf16/fp16=False: under FSDP, accelerate's mixed precision would upcast the trained weights to fp32 (fp32",
         );
         line(
             py,

@@ -55,7 +55,7 @@ pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
         "trainer = Trainer(model=model, args=args, train_dataset=train_dataset, data_collator=collate, compute_loss_func=sam_loss)",
     );
     line(&mut py, "trainer.train()");
-    if q.precision == Precision::Fp16True {
+    if q.precision == Precision::Fp16True && !ctx.fp16_scaled() {
         ctx.warn(super::Note::Fp16True);
     }
     trainer_files(ctx, py)

@@ -59,7 +59,7 @@ pub(super) fn files(ctx: &mut Ctx) -> Vec<ExportFile> {
         "trainer = Seq2SeqTrainer(model=model, args=args, train_dataset=train_dataset, data_collator=collate)",
     );
     line(&mut py, "trainer.train()");
-    if q.precision == crate::query::Precision::Fp16True {
+    if q.precision == crate::query::Precision::Fp16True && !ctx.fp16_scaled() {
         ctx.warn(super::Note::Fp16True);
     }
     trainer_files(ctx, py)

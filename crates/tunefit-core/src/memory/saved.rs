@@ -72,11 +72,12 @@ pub(super) fn lora_input_cast(r: &Run, quantized: bool) -> f64 {
     }
 }
 
-/// FSDP under the Trainer's 16-bit flag computes every unit with 16-bit copies of its
-/// parameters, adapters included (accelerate's MixedPrecision `param_dtype`,
-/// src/accelerate/utils/dataclasses.py @16cb6eb8 `set_mixed_precision`).
+/// FSDP with mixed precision on (`*-mixed`, or the Trainer's 16-bit flag over a 16-bit model)
+/// computes every unit with 16-bit copies of its parameters, adapters included (accelerate's
+/// MixedPrecision `param_dtype`, src/accelerate/utils/dataclasses.py @16cb6eb8
+/// `set_mixed_precision`; states.rs counts no autocast copies there either).
 fn fsdp_computes_16bit(r: &Run) -> bool {
-    r.res.autocast_16bit && r.q.shard == crate::query::ShardingStrategy::Fsdp
+    (r.autocast || r.res.autocast_16bit) && r.q.shard == crate::query::ShardingStrategy::Fsdp
 }
 
 /// One block as this run executes it: what its ops save follows from the method, the

@@ -46,8 +46,8 @@ pub(super) fn tower(r: &Run, block: &Block) -> TowerPass {
         // An unquantized tower's LoRA layers are plain ones, which cast their input.
         lora_input_cast_bytes: super::saved::lora_input_cast(r, q.method == Method::Qlora && r.res.tower_quant),
         // A learned position table (fp32 under bf16-mixed) added to the patches makes the
-        // stream fp32; a rotary tower's stream is the 16-bit patch convolution's output.
-        residual_fp32: block.residual_fp32 && !tw.rotary,
+        // stream fp32; without one the stream is the 16-bit patch convolution's output.
+        residual_fp32: block.residual_fp32 && tw.learned_positions,
         // nn.LayerNorm is PyTorch's native kernel (input and statistics); Qwen2.5-VL's
         // RMSNorm is transformers' upcasting one, as the language model's.
         norm: if tw.norm == crate::arch::NormKind::Layer && !r.autocast { NormImpl::Fused } else { block.norm },
