@@ -8,15 +8,18 @@ decoder blocks of 1280, 20 heads, 5120, 128 mel bins) with random bf16 weights o
 download). One training forward runs over `clips` 30-second clips (3000 mel frames, 1500 encoder
 positions) and `labels` decoder tokens, with SDPA; `torch.autograd.graph.saved_tensors_hooks`
 collects every tensor autograd saves, storages deduplicated by identity, parameters left out
-(as probe.py and vision_probe.py do); dropout keeps a 1-byte mask, as on a GPU; the loss's
-log-softmax runs in fp32, as under the Trainer's autocast. Trainings: every parameter (`full`; the encoder's
+(as probe.py and vision_probe.py do); dropout keeps a 1-byte mask, as on a GPU. Each 16-bit
+training runs twice: without autocast (`autocast=0`), its loss the model's own cross-entropy of
+the 16-bit logits, and under bf16 autocast (`autocast=1`, the Trainer's bf16=True over a bf16
+load), its log-softmax in fp32 as CUDA's autocast runs it (the CPU's does not: the probe upcasts
+the logits itself, as under `*-mixed`). Trainings: every parameter (`full`; the encoder's
 sinusoidal positions stay frozen, as `WhisperEncoder.__init__` sets them) and PEFT LoRA r 32
 on q_proj and v_proj, without dropout and with PEFT's Whisper example's 0.05 (its fp32
 adapters cast their input: each adapted linear keeps an fp32 copy); and whisper-small's fp32
 weights under bf16 autocast (`bf16-mixed`: the Trainer's bf16=True over an fp32 load), full and
 LoRA on every attention linear.
 
-Usage:  .venv/bin/python whisper_probe.py --out data/calibration/whisper-saved.json   (~5 min)
+Usage:  .venv/bin/python whisper_probe.py --out data/calibration/whisper-saved.json   (~15 min)
 """
 from __future__ import annotations
 
@@ -78,7 +81,9 @@ def saved_bytes(width, labels, training, clips):
     cfg._attn_implementation = "sdpa"
     # `*-mixed`: fp32 weights under bf16 autocast (the Trainer's bf16=True over an fp32 load).
     mixed = training.endswith("-mixed")
-    training = training.removesuffix("-mixed")
+    # `-ac`: the bf16 model under bf16 autocast (the Trainer's bf16=True over a bf16 load).
+    ac = training.endswith("-ac")
+    training = training.removesuffix("-mixed").removesuffix("-ac")
     model = transformers.WhisperForConditionalGeneration._from_config(
         cfg, dtype=torch.float32 if mixed else DT).train()
     if training.startswith("lora"):
@@ -88,13 +93,16 @@ def saved_bytes(width, labels, training, clips):
         model = peft.get_peft_model(model, lcfg)
     feats = torch.randn(clips, cfg.num_mel_bins, 3000, dtype=torch.float32 if mixed else DT)
     ids = torch.randint(0, cfg.vocab_size, (clips, labels))
-    # The loss as a 16-bit Trainer run computes it: accelerate wraps the forward in autocast
-    # (its bf16/fp16 flag), where log_softmax runs in fp32 (autocast's fp32 list), so the saved
-    # log-probabilities are fp32 whatever the weights; the logits themselves stay 16-bit.
+    # The loss: under autocast (accelerate wraps the forward in it for the Trainer's bf16/fp16
+    # flag) CUDA runs log_softmax in fp32 (autocast's fp32 list), so the saved log-probabilities
+    # are fp32 whatever the weights and the logits stay 16-bit; without autocast the model's own
+    # CrossEntropyLoss takes the 16-bit logits as they come.
     start = torch.full((clips, 1), cfg.decoder_start_token_id)
-    with records_io.SavedBytes(model) as saved, torch.autocast("cpu", dtype=torch.bfloat16, enabled=mixed):
+    autocast = mixed or ac
+    with records_io.SavedBytes(model) as saved, torch.autocast("cpu", dtype=torch.bfloat16, enabled=autocast):
         out = model(input_features=feats, decoder_input_ids=torch.cat([start, ids[:, :-1]], dim=1))
-        loss = torch.nn.functional.cross_entropy(out.logits.float().view(-1, cfg.vocab_size), ids.view(-1))
+        logits = out.logits.float() if autocast else out.logits
+        loss = torch.nn.functional.cross_entropy(logits.view(-1, cfg.vocab_size), ids.view(-1))
     del out, loss
     return saved.bytes
 
@@ -103,6 +111,9 @@ QUERY = {
     "full": "method=full",
     "lora": "method=lora&targets=q,v&rank=32&lora_dropout=0",
     "lora-dropout": "method=lora&targets=q,v&rank=32&lora_dropout=0.05",
+    "full-ac": "method=full",
+    "lora-ac": "method=lora&targets=q,v&rank=32&lora_dropout=0",
+    "lora-dropout-ac": "method=lora&targets=q,v&rank=32&lora_dropout=0.05",
     "full-mixed": "method=full",
     "lora-attn-mixed": "method=lora&targets=q,k,v,o&rank=32&lora_dropout=0",
 }
@@ -131,8 +142,7 @@ def main():
                 grid = grid[:1]
             for labels, clips in grid:
                 precision = "bf16-mixed" if training.endswith("-mixed") else "bf16-true"
-                # A 16-bit forward here runs no autocast (autocast=0); only its loss is fp32.
-                ac = "&autocast=0" if precision.endswith("-true") else ""
+                ac = ("&autocast=1" if training.endswith("-ac") else "&autocast=0") if precision.endswith("-true") else ""
                 query = (f"framework=hf&model={width}&{QUERY[training]}&precision={precision}{ac}&batch={clips}"
                          f"&seq={labels}&ckpt=none&attn=sdpa")
                 one = records_io.in_child(__file__, width, labels, training, clips)[-1]

@@ -139,16 +139,14 @@ pub fn logits_impl(res: &crate::framework::Resolved) -> LogitsImpl {
     }
 }
 
-/// A model computing its own loss in 16 bits: no autocast upcasts its log-softmax. A 16-bit
-/// run of the Trainer (or of Unsloth's) sets its bf16/fp16 flag, and accelerate then wraps the
-/// model's forward, the loss inside it, in autocast (accelerator.py `prepare_model`:
-/// `get_mixed_precision_context_manager` around `model.forward`), where `log_softmax` runs in
-/// fp32; DeepSpeed's 16-bit engine runs none (`native_amp` is off under it).
+/// A model computing its own loss in 16 bits: no autocast upcasts its log-softmax. Where the
+/// Trainer's (or Unsloth's) bf16/fp16 flag is set over the 16-bit model (`autocast`),
+/// accelerate wraps the model's forward, the loss inside it, in autocast (accelerator.py
+/// `prepare_model`: `get_mixed_precision_context_manager` around `model.forward`), where
+/// `log_softmax` runs in fp32; DeepSpeed's 16-bit engine runs none (`native_amp` is off under
+/// it), nor does a run with the flag off (`autocast=0`, FSDP's default).
 fn own_16bit(r: &Run) -> bool {
-    r.a.layout.own_loss
-        && !r.autocast
-        && r.act_bytes < 4.0
-        && (r.sixteen_bit_engine || !r.q.framework.uses_transformers())
+    r.a.layout.own_loss && !r.autocast && !r.res.autocast_16bit && r.act_bytes < 4.0
 }
 
 /// How this run's loss runs: the framework's (`logits_impl`), or the model's own.
