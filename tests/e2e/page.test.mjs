@@ -460,6 +460,25 @@ test('framework switches (packing, compile, activation offloading, set_to_none, 
   assert.deepEqual(page.problems, []);
 });
 
+test('the autocast switch shows for 16-bit precisions and reaches the link and the figures', async () => {
+  // Llama 3.1 8B, LoRA without checkpointing: under the Trainer's bf16 flag (hf's default)
+  // PEFT's fp32 adapters keep 16-bit casts of their inputs; without it, fp32 copies.
+  const page = await open('?v=2&model=llama-3.1-8b&method=lora&batch=4&seq=2048&ckpt=none&units=gib');
+  const on = await total(page);
+  assert.equal(await page.getByTestId('autocast').inputValue(), '');
+  assert.doesNotMatch(page.url(), /autocast/);
+  await page.getByTestId('autocast').selectOption('off');
+  await page.waitForURL(/autocast=0/);
+  await page.waitForFunction((b) => Number(document.querySelector('[data-testid=total-device]').textContent.replace(/[^0-9.]/g, '')) > b + 10, on);
+  const r = cli(coreQuery(page));
+  assert.ok(Math.abs(await total(page) - r.memory.device / GIB) <= 0.005 + 1e-9);
+  // `*-mixed` is an fp32 model under autocast by definition: no switch to show.
+  await page.getByTestId('precision').selectOption('bf16-mixed');
+  await page.waitForURL(/precision=bf16-mixed/);
+  await page.waitForFunction(() => !document.querySelector('[data-testid=autocast]'));
+  assert.deepEqual(page.problems, []);
+});
+
 test('out-of-range and non-numeric typed values are clamped or refused, visibly', async () => {
   const page = await open();
   await page.getByTestId('seq-input').fill('99999999');
