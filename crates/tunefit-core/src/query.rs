@@ -693,9 +693,9 @@ query_keys! {
             /// `bf16-mixed` (fp32 weights, transformers 4's default).
             "precision" precision: Precision = Precision::Bf16True, Pick;
             /// `torch.autocast` around the forward of a 16-bit model (`*-true`): what the
-            /// Trainer's `bf16`/`fp16` flag does over a model loaded in 16 bits. `None`: the
-            /// framework's (on for the Trainer-based ones and Unsloth outside DeepSpeed and FSDP;
-            /// off for torchtune and litgpt). `*-mixed` is always under autocast, fp32 never.
+            /// Trainer's `bf16`/`fp16` flag does over a model loaded in 16 bits. `None`: where the
+            /// framework's export sets that flag (framework.rs `resolve`; docs/query.md).
+            /// `*-mixed` is always under autocast, fp32 never.
             "autocast" autocast: Option<bool> = None, Flag;
             /// Storage type of trainable adapter weights; `None`: the framework profile's.
             "adapter_dtype" adapter_dtype: Option<AdapterDtype> = None, Pick;

@@ -62,8 +62,7 @@ pub struct AutocastCopies {
 /// torch.is_autocast_enabled()`: they cast only outside autocast).
 pub(super) fn lora_input_cast(r: &Run, quantized: bool) -> f64 {
     let res = r.res;
-    let casts = res.profile.lora_casts_input && r.adapter_bytes > r.act_bytes && !r.sixteen_bit_engine;
-    if !casts || fsdp_computes_16bit(r) || (res.autocast_16bit && quantized && res.profile.nf4_bnb) {
+    if !res.profile.lora_casts_input || !fp32_adapters(r) || (res.autocast_16bit && quantized && res.profile.nf4_bnb) {
         0.0
     } else if r.autocast || res.autocast_16bit {
         r.act_bytes
@@ -78,6 +77,12 @@ pub(super) fn lora_input_cast(r: &Run, quantized: bool) -> f64 {
 /// `set_mixed_precision`; states.rs counts no autocast copies there either).
 fn fsdp_computes_16bit(r: &Run) -> bool {
     (r.autocast || r.res.autocast_16bit) && r.q.shard == crate::query::ShardingStrategy::Fsdp
+}
+
+/// The adapters compute in fp32 over 16-bit activations: stored so, and neither DeepSpeed's
+/// 16-bit engine nor FSDP's mixed precision hands them a 16-bit copy.
+fn fp32_adapters(r: &Run) -> bool {
+    r.adapter_bytes > r.act_bytes && !r.sixteen_bit_engine && !fsdp_computes_16bit(r)
 }
 
 /// One block as this run executes it: what its ops save follows from the method, the
@@ -97,9 +102,7 @@ pub(super) fn block(r: &Run) -> Block {
         // rank-r output is 16-bit too: the probe's bf16-mixed LoRA records and, over a 16-bit
         // model, its `autocast=1` ones). PEFT's 4-bit layers cast nothing under autocast
         // (peft 0.21.2 tuners/lora/bnb.py `requires_conversion = not torch.is_autocast_enabled()`):
-        // over a 16-bit model lora_A reads the 16-bit input itself.
-        // DeepSpeed casts the adapters to 16 bits with the rest, and so does FSDP's mixed
-        // precision (`param_dtype`) under autocast: no cast of their input.
+        // over a 16-bit model lora_A reads the 16-bit input itself (`lora_input_cast`).
         lora_input_cast_bytes: lora_input_cast(r, q.method == Method::Qlora),
         lora_dropout: res.lora_dropout > 0.0 && q.method.is_lora(),
         quant_saves_input: quant_saves,
@@ -128,10 +131,10 @@ pub(super) fn block(r: &Run) -> Block {
         prefix_tokens: if q.method == Method::Prefix { q.virtual_tokens as f64 } else { 0.0 },
         native_gelu: !q.framework.uses_transformers(),
         autocast,
-        // FSDP's and ZeRO's mixed precision computes with 16-bit copies of the parameters
-        // (accelerate's MixedPrecision `param_dtype`, src/accelerate/utils/dataclasses.py
-        // @16cb6eb8 `set_mixed_precision`): the embedding's output, and the stream, are 16-bit.
-        residual_fp32: autocast && !r.zero_mixed && act_bytes < 4.0,
+        // FSDP's mixed precision computes with 16-bit copies of the parameters
+        // (`fsdp_computes_16bit`): the embedding's output, and the stream, are 16-bit there;
+        // DeepSpeed runs no autocast.
+        residual_fp32: autocast && !fsdp_computes_16bit(r),
     };
     // LayerNorm (GPT-2/BERT) runs PyTorch's native kernel: input + stats, no fp32 copy
     // unless autocast runs it in fp32 on a 16-bit input.
@@ -340,9 +343,7 @@ impl AutocastCopies {
 /// leaves until the forward returns (aten/src/ATen/autocast_mode.cpp `cached_cast`), so a
 /// checkpointed block's copies live through the forward as well.
 fn adapter_copies(r: &Run, layers_with_grad: f64, checkpointed: f64) -> AutocastCopies {
-    let casts =
-        r.res.autocast_16bit && r.q.method.is_lora() && r.adapter_bytes > r.act_bytes && !fsdp_computes_16bit(r);
-    if !casts || layers_with_grad <= 0.0 {
+    if !(r.res.autocast_16bit && r.q.method.is_lora() && fp32_adapters(r)) || layers_with_grad <= 0.0 {
         return AutocastCopies::default();
     }
     let per_block = r.tr.adapter as f64 * r.act_bytes / r.a.layers.max(1) as f64 / r.tp;
