@@ -329,6 +329,12 @@ fn deepspeed_holds_a_mixed_run_in_16_bits_and_fsdp_keeps_fp32_shards() {
     // FSDP's mixed precision computes each unit with 16-bit copies of its fp32 shards, the
     // adapters' too (accelerate's MixedPrecision `param_dtype`): no input of theirs is cast.
     assert_eq!(fsdp.activations, ds.activations);
+    // A full fine-tune too: FSDP's 16-bit copies of the norms' weights give 16-bit norm
+    // outputs, which q, k and v (and gate and up) share, as under DeepSpeed; autocast has no
+    // fp32 weight to cast.
+    let full_ft = "v=2&model=llama-3.1-8b&method=full&precision=bf16-mixed&gpus=8&framework=hf&ckpt=none";
+    let act = |shard: &str| mem(&format!("{full_ft}&shard={shard}")).activations;
+    assert_eq!(act("fsdp"), act("zero3"));
     // DeepSpeed keeps the fp32 master of what trains whatever the model was loaded in: a full
     // fine-tune's optimizer holds the same under bf16-true as under bf16-mixed.
     let full = "v=2&model=llama-3.1-8b&method=full&gpus=8&shard=zero3&framework=hf";

@@ -89,8 +89,9 @@ fn fp32_adapters(r: &Run) -> bool {
 /// precision and the framework's kernels (crate::activation counts the bytes).
 pub(super) fn block(r: &Run) -> Block {
     let (q, a, res, tp) = (r.q, &r.a, r.res, r.tp);
-    // Autocast decides what the ops keep: under DeepSpeed a mixed run is a 16-bit model.
-    let (act_bytes, autocast, fp32) = (r.act_bytes, r.autocast, r.fp32);
+    // Autocast decides what the ops keep where it finds fp32 weights to cast: under DeepSpeed a
+    // mixed run is a 16-bit model, and FSDP's mixed precision computes with 16-bit copies.
+    let (act_bytes, autocast, fp32) = (r.act_bytes, r.autocast && !fsdp_computes_16bit(r), r.fp32);
     let quant_saves = q.method == Method::Qlora && res.profile.nf4_bnb && res.profile.quant_saves_input;
     let block = Block {
         act_bytes,
@@ -131,10 +132,9 @@ pub(super) fn block(r: &Run) -> Block {
         prefix_tokens: if q.method == Method::Prefix { q.virtual_tokens as f64 } else { 0.0 },
         native_gelu: !q.framework.uses_transformers(),
         autocast,
-        // FSDP's mixed precision computes with 16-bit copies of the parameters
-        // (`fsdp_computes_16bit`): the embedding's output, and the stream, are 16-bit there;
-        // DeepSpeed runs no autocast.
-        residual_fp32: autocast && !fsdp_computes_16bit(r),
+        // Only over fp32 weights: FSDP's 16-bit compute copies (`fsdp_computes_16bit`, folded
+        // into `autocast` above) make the embedding's output, and the stream, 16-bit.
+        residual_fp32: autocast,
     };
     // LayerNorm (GPT-2/BERT) runs PyTorch's native kernel: input + stats, no fp32 copy
     // unless autocast runs it in fp32 on a 16-bit input.

@@ -50,7 +50,7 @@ pub(super) fn tower(r: &Run, block: &Block) -> TowerPass {
         residual_fp32: block.residual_fp32 && tw.learned_positions,
         // nn.LayerNorm is PyTorch's native kernel (input and statistics); Qwen2.5-VL's
         // RMSNorm is transformers' upcasting one, as the language model's.
-        norm: if tw.norm == crate::arch::NormKind::Layer && !r.autocast { NormImpl::Fused } else { block.norm },
+        norm: if tw.norm == crate::arch::NormKind::Layer && !block.autocast { NormImpl::Fused } else { block.norm },
         ..*block
     };
     let ta = tw.blocks();
