@@ -122,6 +122,10 @@ def grid():
         case(L, gpus=2, shard="fsdp"),
         case(L, method="lora", gpus=2, shard="fsdp"),
         case(L, gpus=2, shard="fsdp", state_dict="device"),
+        # accelerate's FSDP mixed precision: fp32 shards, 16-bit compute copies and reductions,
+        # and autocast around the forward (`native_amp` outside DeepSpeed).
+        case(L, precision="bf16-mixed", gpus=2, shard="fsdp"),
+        case(L, method="lora", precision="bf16-mixed", gpus=2, shard="fsdp"),
     ]
     return out
 
@@ -240,15 +244,21 @@ def wrap_parallel(model, c):
         from torch.nn.parallel import DistributedDataParallel as DDP
         return DDP(model)
     from torch.distributed.device_mesh import init_device_mesh
-    from torch.distributed.fsdp import fully_shard
+    from torch.distributed.fsdp import MixedPrecisionPolicy, fully_shard
     mesh = init_device_mesh("cpu", (c["gpus"],))
+    # bf16-mixed: accelerate's FSDP2 policy, every dtype the 16-bit one
+    # (src/accelerate/utils/dataclasses.py @16cb6eb8 FullyShardedDataParallelPlugin
+    # .set_mixed_precision: param_dtype, reduce_dtype and output_dtype).
+    bf16 = torch.bfloat16
+    mp = MixedPrecisionPolicy(param_dtype=bf16, reduce_dtype=bf16, output_dtype=bf16) \
+        if c["precision"] == "bf16-mixed" else MixedPrecisionPolicy()
     # one unit per decoder block, the root holding embeddings, final norm and head (the
     # Trainer's transformer_based_wrap on the decoder layer class)
     blocks = [m for n, m in model.named_modules() if type(m).__name__ in
               ("LlamaDecoderLayer", "GPT2Block")]
     for b in blocks:
-        fully_shard(b, mesh=mesh)
-    fully_shard(model, mesh=mesh)
+        fully_shard(b, mesh=mesh, mp_policy=mp)
+    fully_shard(model, mesh=mesh, mp_policy=mp)
     return model
 
 
@@ -487,6 +497,10 @@ def write(out, records, failures):
             "(get_model_state_dict's cpu_offload on a GPU); with state_dict=device the whole "
             "full state dict is gathered by torch's allocator and kept until it is written "
             "(get_model_state_dict(full_state_dict=True) without cpu_offload), as on a GPU.",
+            "bf16-mixed under FSDP is accelerate's FSDP2 policy (MixedPrecisionPolicy with param_dtype, "
+            "reduce_dtype and output_dtype bf16, src/accelerate/utils/dataclasses.py @16cb6eb8 "
+            "set_mixed_precision) with torch.autocast around the forward, as accelerate runs it "
+            "(added 2026-12-08, same versions).",
             "GPT-2's attention-probability dropout is 0 so the CPU flash SDPA kernel runs (a "
             "GPU kernel applies it inside, saving only its RNG state).",
         ],

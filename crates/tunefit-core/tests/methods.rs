@@ -340,6 +340,20 @@ fn deepspeed_holds_a_mixed_run_in_16_bits_and_fsdp_keeps_fp32_shards() {
     let full = "v=2&model=llama-3.1-8b&method=full&gpus=8&shard=zero3&framework=hf";
     let opt = |p: &str| mem(&format!("{full}&precision={p}")).optimizer;
     assert_eq!(opt("bf16-true"), opt("bf16-mixed"));
+    // FSDP's shards are the fp32 parameters themselves, and each reduce-scattered gradient is
+    // cast back to fp32 (tools/calibrate/timeline.py's bf16-mixed FSDP records: 4 bytes a
+    // parameter at load, 4 more after the backward): no 16-bit shard beside an fp32 master.
+    let mixed = |shard: &str| {
+        mem(&format!("v=2&model=llama-3.1-8b&method=full&precision=bf16-mixed&gpus=8&framework=hf&shard={shard}"))
+    };
+    let (f, z) = (mixed("fsdp"), mixed("zero3"));
+    let per_rank = |bytes_per_param: f64| 8.03e9 * bytes_per_param / 8.0;
+    let near = |got: u64, want: f64| (got as f64 / want - 1.0).abs() < 0.01;
+    assert!(near(f.weights, per_rank(4.0)) && near(f.gradients, per_rank(4.0)), "{} {}", f.weights, f.gradients);
+    assert!(near(f.optimizer, per_rank(8.0)), "{}", f.optimizer);
+    // DeepSpeed: 16-bit partitions and an fp32 master inside the optimizer; the same 16 bytes.
+    assert!(near(z.weights, per_rank(2.0)) && near(z.optimizer, per_rank(12.0)), "{} {}", z.weights, z.optimizer);
+    assert_eq!(f.weights + f.gradients + f.optimizer, z.weights + z.gradients + z.optimizer);
 }
 
 #[test]

@@ -104,8 +104,9 @@ fn why_large(
     let stacked = m.terms().iter().map(|(_, b)| b).sum::<u64>() as f64;
     let share = |bytes: u64| stacked > 0.0 && bytes as f64 >= LARGE_SHARE * stacked;
     match term {
-        // Only where the weights term holds 4-byte weights: not QLoRA's packed base, not ZeRO's
-        // or FSDP's 16-bit parameters of a mixed precision (their fp32 master is the optimizer's).
+        // Only where the weights term holds 4-byte weights: not QLoRA's packed base, not
+        // DeepSpeed's 16-bit parameters of a mixed precision (their fp32 master is the
+        // optimizer's); FSDP's shards are the fp32 parameters themselves.
         "weights" if share(m.weights) && holds_fp32_weights(run) => {
             Some(Phrase::WhyFp32Weights { precision: q.precision, params: run.p_total })
         }
@@ -160,15 +161,15 @@ fn why_large(
 }
 
 /// Whether the weights term holds 4-byte weights under a mixed precision: the frozen base in
-/// fp32, or a trained base whose fp32 copy is its own (not ZeRO's 16-bit one). `precision=fp32`
-/// is a choice of fp32 compute, not a default to explain.
+/// fp32, or a trained base whose fp32 copy is its own (FSDP's shards, not DeepSpeed's 16-bit
+/// partitions). `precision=fp32` is a choice of fp32 compute, not a default to explain.
 fn holds_fp32_weights(run: &Run) -> bool {
     let q = run.q;
     if !run.mixed || q.method.quantized_base() {
         return false;
     }
     if q.method.trains_base() {
-        !run.zero_mixed && run.base_train_bytes == 4.0
+        (!run.zero_mixed || q.shard == crate::query::ShardingStrategy::Fsdp) && run.base_train_bytes == 4.0
     } else {
         run.frozen_bytes == 4.0
     }

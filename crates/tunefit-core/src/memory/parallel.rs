@@ -42,16 +42,18 @@ pub(super) fn per_gpu(r: &Run, st: &States, warn: &mut Vec<Warning>) -> PerGpu {
             g /= dp;
             w /= dp;
             // The block being computed and the prefetched next one are gathered in their
-            // storage dtype: 16-bit, or under QLoRA the packed 4-bit storage of the block
+            // compute dtype: 16-bit (FSDP's mixed precision casts each fp32 shard first), or under QLoRA the packed 4-bit storage of the block
             // linears (FSDP/ZeRO-3 QLoRA stores NF4 in a 16-bit `quant_storage` tensor and
             // dequantizes one linear at a time, counted in the buffers below). The embedding
             // and LM head are gathered alone at the ends.
+            // An fp32 run (no mixed precision) gathers its fp32 parameters.
+            let compute_bytes = if r.fp32 { 4.0 } else { 2.0 };
             let layer = a.layer_params() as f64;
             let layer_bytes = if q.method == Method::Qlora {
                 let lin = a.block_linear_params() as f64 / a.layers.max(1) as f64;
-                lin * quant_bits(q.quant, q.double_quant, a.hidden) / 8.0 + (layer - lin).max(0.0) * 2.0
+                lin * quant_bits(q.quant, q.double_quant, a.hidden) / 8.0 + (layer - lin).max(0.0) * compute_bytes
             } else {
-                layer * 2.0
+                layer * compute_bytes
             };
             block_unit = layer_bytes / tp;
             gathered = (2.0 * layer_bytes).max(a.modules().largest_module as f64 * 2.0) / tp;
@@ -66,14 +68,14 @@ pub(super) fn per_gpu(r: &Run, st: &States, warn: &mut Vec<Warning>) -> PerGpu {
             // FSDP does not reshard the root unit after forward (FSDP2 `fully_shard`: "the root
             // FSDP state has its value specially set to False"; FSDP1 `_post_forward_reshard`
             // skips the root): what no block unit holds (embedding, final norm, head) stays
-            // gathered in 16 bits from the forward through the backward. torchtune's full
+            // gathered in its compute dtype from the forward through the backward. torchtune's full
             // fine-tuning configs shard the embedding and output as units of their own
             // (`custom_sharded_layers`, recipes/configs/llama3_1/8B_full.yaml @bd2a0fc7; commented
             // out in its LoRA configs), which leaves the root the final norm.
             if q.shard == ShardingStrategy::Fsdp && dp > 1.0 {
                 let m = a.modules();
                 let apart = r.res.profile.framework == Framework::Torchtune && q.method == Method::Full;
-                root = if apart { 0.0 } else { (m.embedding + m.lm_head + m.head_extra) as f64 * 2.0 / tp };
+                root = if apart { 0.0 } else { (m.embedding + m.lm_head + m.head_extra) as f64 * compute_bytes / tp };
             }
         }
     }

@@ -4,7 +4,7 @@
 use super::run::Run;
 use super::trainable::{galore, quant_skipped, Galore};
 use crate::diag::{Error, Warning};
-use crate::query::{ExpertFormat, Method, Optimizer, Quant, TargetModule, TowerTraining};
+use crate::query::{ExpertFormat, Method, Optimizer, Quant, ShardingStrategy, TargetModule, TowerTraining};
 
 /// Storage bits per parameter of a quantized linear (QLoRA §3; LLM.int8 for int8).
 pub fn quant_bits(quant: Quant, double_quant: bool, in_features: u64) -> f64 {
@@ -94,7 +94,15 @@ pub(super) fn states(r: &Run, warn: &mut Vec<Warning>) -> Result<States, Error> 
         frozen_weight -= mxfp4_experts * (was - 4.25 / 8.0);
     }
     let adapter_weight = tr.adapter as f64 * adapter_bytes;
-    let (base_w, base_g, base_master) = if zero_mixed {
+    let (base_w, base_g, base_master) = if zero_mixed && q.shard == ShardingStrategy::Fsdp {
+        // FSDP's sharded parameters are the fp32 ones the model was loaded in, and each
+        // reduce-scattered 16-bit gradient is cast back to their dtype (FSDP2 `foreach_reduce`:
+        // `new_sharded_grad.to(orig_dtype)`, torch/distributed/fsdp/_fully_shard/
+        // _fsdp_collectives.py @d0f2af8b; FSDP1 `_cast_grad_to_param_dtype`): 4 bytes each, no
+        // separate master. The 16-bit copies it computes with are gathered unit by unit
+        // (parallel.rs).
+        (tr.base as f64 * 4.0, tr.base as f64 * 4.0, 0.0)
+    } else if zero_mixed {
         (tr.base as f64 * 2.0, tr.base as f64 * 2.0, tr.base as f64 * 4.0)
     } else {
         (tr.base as f64 * base_train_bytes, tr.base as f64 * base_train_bytes, 0.0)
