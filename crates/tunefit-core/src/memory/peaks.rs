@@ -241,9 +241,9 @@ fn save_peak(r: &Run, st: &States, held: f64) -> (f64, f64) {
 /// `offload_to_cpu` (torch/distributed/fsdp/_state_dict_utils.py @00c0db4e), which
 /// `FullStateDictConfig()` leaves False (torch/distributed/fsdp/api.py @0aafd810), and the
 /// clones live until the dict is written. Every parameter in its stored dtype: the frozen ones
-/// as loaded, the trained ones in the fp32 master where there is one (FSDP's sharded fp32
-/// parameters under mixed precision: the 16-bit copy counted in the weights is half its
-/// bytes). The whole model on each rank, tensor-parallel shards gathered too (`full_tensor()`),
+/// as loaded, the trained ones in fp32 under mixed precision (FSDP's shards are the fp32
+/// parameters, counted in the weights; DeepSpeed's fp32 master is twice the 16-bit copy
+/// counted there). The whole model on each rank, tensor-parallel shards gathered too (`full_tensor()`),
 /// before any parameter offload; a pipeline stage saves its own layers.
 fn device_state_dict(r: &Run, st: &States) -> f64 {
     if r.q.gathers_state_dict_on_device() {
