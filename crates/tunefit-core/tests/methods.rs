@@ -354,6 +354,45 @@ fn deepspeed_holds_a_mixed_run_in_16_bits_and_fsdp_keeps_fp32_shards() {
     // DeepSpeed: 16-bit partitions and an fp32 master inside the optimizer; the same 16 bytes.
     assert!(near(z.weights, per_rank(2.0)) && near(z.optimizer, per_rank(12.0)), "{} {}", z.weights, z.optimizer);
     assert_eq!(f.weights + f.gradients + f.optimizer, z.weights + z.gradients + z.optimizer);
+    // Offloaded, FSDP moves those same fp32 shards, gradients and states to the host (16 B a
+    // parameter); ZeRO-Offload holds its 16-bit partitions, fp32 gradients and master with the
+    // states (18 B). Host RAM counts them with the 1.5x pinned staging factor, per node.
+    let offloaded = |shard: &str| {
+        let host = |o: &str| {
+            mem(&format!(
+                "v=2&model=llama-3.1-8b&method=full&precision=bf16-mixed&gpus=8&framework=hf&shard={shard}&offload={o}"
+            ))
+            .host_ram as f64
+        };
+        host("all") - host("none")
+    };
+    assert!((offloaded("fsdp") / (1.5 * 16.0 * 8.03e9) - 1.0).abs() < 0.01, "{}", offloaded("fsdp"));
+    assert!((offloaded("zero3") / (1.5 * 18.0 * 8.03e9) - 1.0).abs() < 0.01, "{}", offloaded("zero3"));
+}
+
+#[test]
+fn fsdp_mixed_precision_computes_as_its_framework_configures_it() {
+    let act = |q: &str| mem(q).activations;
+    // LayerNorm is on autocast's fp32 list whatever its weight's dtype: under accelerate's
+    // FSDP mixed precision GPT-2 still keeps fp32 norm inputs and outputs that each linear
+    // casts, which DeepSpeed (no autocast) does not; the 16-bit stream keeps it below a
+    // single GPU's fp32 model under autocast.
+    let gpt2 = |shard: &str, gpus: u32| {
+        act(&format!(
+            "v=2&model=gpt2-xl&method=full&precision=bf16-mixed&framework=hf&ckpt=none&batch=8&seq=1024&gpus={gpus}&shard={shard}"
+        ))
+    };
+    let (fsdp, ds, single) = (gpt2("fsdp", 8), gpt2("zero3", 8), gpt2("none", 1));
+    assert!(ds < fsdp && fsdp < single, "{ds} {fsdp} {single}");
+    // Lightning's FSDP mixed precision keeps param_dtype fp32 beside autocast (litgpt): its
+    // blocks compute as one GPU's fp32 model under autocast does, unlike accelerate's.
+    let llama = |fw: &str, gpus: u32, shard: &str| {
+        act(&format!(
+            "v=2&model=llama-3.1-8b&method=full&precision=bf16-mixed&ckpt=none&batch=4&seq=2048&framework={fw}&gpus={gpus}&shard={shard}"
+        ))
+    };
+    assert_eq!(llama("litgpt", 8, "fsdp"), llama("litgpt", 1, "none"));
+    assert!(llama("hf", 8, "fsdp") < llama("hf", 1, "none"));
 }
 
 #[test]

@@ -46,8 +46,7 @@ pub(super) fn per_gpu(r: &Run, st: &States, warn: &mut Vec<Warning>) -> PerGpu {
             // linears (FSDP/ZeRO-3 QLoRA stores NF4 in a 16-bit `quant_storage` tensor and
             // dequantizes one linear at a time, counted in the buffers below). The embedding
             // and LM head are gathered alone at the ends.
-            // An fp32 run (no mixed precision) gathers its fp32 parameters.
-            let compute_bytes = if r.fp32 { 4.0 } else { 2.0 };
+            let compute_bytes = r.gather_bytes();
             let layer = a.layer_params() as f64;
             let layer_bytes = if q.method == Method::Qlora {
                 let lin = a.block_linear_params() as f64 / a.layers.max(1) as f64;
@@ -56,7 +55,7 @@ pub(super) fn per_gpu(r: &Run, st: &States, warn: &mut Vec<Warning>) -> PerGpu {
                 layer * compute_bytes
             };
             block_unit = layer_bytes / tp;
-            gathered = (2.0 * layer_bytes).max(a.modules().largest_module as f64 * 2.0) / tp;
+            gathered = (2.0 * layer_bytes).max(a.modules().largest_module as f64 * compute_bytes) / tp;
             // Under pipeline parallelism FSDP keeps each stage's blocks unsharded from their
             // forward to their backward, so that every micro-batch does not gather them again
             // (torchtitan `apply_fsdp`: `reshard_after_forward = not pp_enabled`,
@@ -83,20 +82,23 @@ pub(super) fn per_gpu(r: &Run, st: &States, warn: &mut Vec<Warning>) -> PerGpu {
         warn.push(Warning::ShardOneGpu);
     }
     let mut host = 0.0;
+    // ZeRO-Offload keeps fp32 gradients on the host beside the optimizer (twice the 16-bit
+    // ones); FSDP's sharded gradients are already the fp32 ones its offload moves (below).
+    let ds_fp32_grads = zero_mixed && q.shard.is_deepspeed();
     match q.offload {
         Offload::None => {}
         Offload::Optimizer => {
             if !sharded {
                 warn.push(Warning::OffloadNeedsSharding);
             }
-            host += o + if zero_mixed { g * 2.0 } else { 0.0 };
+            host += o + if ds_fp32_grads { g * 2.0 } else { 0.0 };
             o = 0.0;
         }
         Offload::All => {
             if !q.shard.shards_params() {
                 warn.push(Warning::OffloadNeedsZero3);
             }
-            host += o + w + if zero_mixed { g * 2.0 } else { 0.0 };
+            host += o + w + if ds_fp32_grads { g * 2.0 } else { 0.0 };
             o = 0.0;
             w = 0.0;
             // FSDP's parameter offload moves the sharded gradients to the host too, where the

@@ -39,7 +39,8 @@ pub(super) struct Run<'a> {
     pub base_train_bytes: f64,
     /// ZeRO or FSDP shards something.
     pub sharded: bool,
-    /// ZeRO bookkeeping: 16-bit params and grads, fp32 master in K.
+    /// A sharded `*-mixed` run: DeepSpeed's 16-bit params and grads with an fp32 master in K,
+    /// or FSDP's fp32 shards and gradients (memory/states.rs).
     pub zero_mixed: bool,
     pub tp: f64,
     /// Pipeline stages hold 1/pp of the blocks each (balanced stages assumed).
@@ -114,7 +115,8 @@ impl<'a> Run<'a> {
             q.shard,
             ShardingStrategy::Zero1 | ShardingStrategy::Zero2 | ShardingStrategy::Zero3 | ShardingStrategy::Fsdp
         );
-        // ZeRO bookkeeping: 16-bit params and grads, fp32 master in K. DeepSpeed keeps the fp32
+        // A sharded mixed run. DeepSpeed's bookkeeping: 16-bit params and grads, fp32 master in K
+        // (FSDP's fp32 shards instead: states.rs). DeepSpeed keeps the fp32
         // master whatever the model was loaded in, `*-true` too (`master_weights_and_grads_dtype`
         // is fp32 unless fp16/bf16 master weights are asked for: deepspeed/runtime/base_optimizer.py
         // @edaa72212 `_configure_master_weights`, called by ZeRO-1/2 and ZeRO-3).
@@ -144,6 +146,33 @@ impl<'a> Run<'a> {
             cache_excess: s.cache_excess,
             a,
         })
+    }
+}
+
+impl Run<'_> {
+    /// FSDP computes every unit with 16-bit copies of its parameters, adapters included: under
+    /// accelerate's mixed precision (`*-mixed`, or the Trainer's 16-bit flag over a 16-bit
+    /// model), whose MixedPrecision `param_dtype` is the 16-bit type
+    /// (src/accelerate/utils/dataclasses.py @16cb6eb8 `set_mixed_precision`). Not under
+    /// Lightning's (litgpt), whose `bf16-mixed`/`16-mixed` keep `param_dtype=torch.float32`
+    /// and reduce in 16 bits beside autocast (Lightning-AI/pytorch-lightning
+    /// src/lightning/fabric/plugins/precision/fsdp.py `FSDPPrecision.mixed_precision_config`):
+    /// its units compute as fp32 weights under autocast.
+    pub fn fsdp_computes_16bit(&self) -> bool {
+        (self.autocast || self.res.autocast_16bit)
+            && self.q.shard == ShardingStrategy::Fsdp
+            && self.q.framework != crate::query::Framework::Litgpt
+    }
+
+    /// Bytes per parameter of a unit FSDP or ZeRO-3 gathers: the dtype it computes in, fp32
+    /// for an fp32 run and for Lightning's mixed precision, 16-bit otherwise (FSDP's mixed
+    /// precision casts each fp32 shard before the all-gather; DeepSpeed holds 16-bit ones).
+    pub fn gather_bytes(&self) -> f64 {
+        if self.fp32 || (self.autocast && !self.fsdp_computes_16bit()) {
+            4.0
+        } else {
+            2.0
+        }
     }
 }
 

@@ -71,27 +71,25 @@ pub(super) fn lora_input_cast(r: &Run, quantized: bool) -> f64 {
     }
 }
 
-/// FSDP with mixed precision on (`*-mixed`, or the Trainer's 16-bit flag over a 16-bit model)
-/// computes every unit with 16-bit copies of its parameters, adapters included (accelerate's
-/// MixedPrecision `param_dtype`, src/accelerate/utils/dataclasses.py @16cb6eb8
-/// `set_mixed_precision`; states.rs counts no autocast copies there either).
-fn fsdp_computes_16bit(r: &Run) -> bool {
-    (r.autocast || r.res.autocast_16bit) && r.q.shard == crate::query::ShardingStrategy::Fsdp
-}
-
 /// The adapters compute in fp32 over 16-bit activations: stored so, and neither DeepSpeed's
 /// 16-bit engine nor FSDP's mixed precision hands them a 16-bit copy.
 fn fp32_adapters(r: &Run) -> bool {
-    r.adapter_bytes > r.act_bytes && !r.sixteen_bit_engine && !fsdp_computes_16bit(r)
+    r.adapter_bytes > r.act_bytes && !r.sixteen_bit_engine && !r.fsdp_computes_16bit()
 }
 
 /// One block as this run executes it: what its ops save follows from the method, the
 /// precision and the framework's kernels (crate::activation counts the bytes).
 pub(super) fn block(r: &Run) -> Block {
     let (q, a, res, tp) = (r.q, &r.a, r.res, r.tp);
-    // Autocast decides what the ops keep where it finds fp32 weights to cast: under DeepSpeed a
-    // mixed run is a 16-bit model, and FSDP's mixed precision computes with 16-bit copies.
-    let (act_bytes, autocast, fp32) = (r.act_bytes, r.autocast && !fsdp_computes_16bit(r), r.fp32);
+    // Autocast decides what the ops keep: under DeepSpeed a mixed run is a 16-bit model.
+    // Under FSDP's 16-bit compute copies (`Run::fsdp_computes_16bit`) transformers' RMSNorm
+    // scales by its 16-bit weight (`weight * x.to(input_dtype)`, no autocast op), so q, k and v
+    // share one 16-bit output as a 16-bit model's do; LayerNorm is on autocast's fp32 list
+    // (`layer_norm`, aten/src/ATen/autocast_mode.h `AT_FORALL_FP32`) whatever its weight's
+    // dtype, so it still keeps an fp32 input and output that each linear casts.
+    let fsdp16 = r.fsdp_computes_16bit();
+    let casts = r.autocast && !(fsdp16 && a.norm != crate::arch::NormKind::Layer);
+    let (act_bytes, autocast, fp32) = (r.act_bytes, casts, r.fp32);
     let quant_saves = q.method == Method::Qlora && res.profile.nf4_bnb && res.profile.quant_saves_input;
     let block = Block {
         act_bytes,
@@ -113,8 +111,9 @@ pub(super) fn block(r: &Run) -> Block {
             res.profile.norm
         },
         attn: res.attn,
-        // Autocast runs softmax in fp32; transformers' shared eager path upcasts too.
-        eager_softmax_fp32: autocast || (!fp32 && a.quirks.softmax_fp32),
+        // Autocast runs softmax in fp32 (whatever the weights); transformers' shared eager
+        // path upcasts too.
+        eager_softmax_fp32: r.autocast || (!fp32 && a.quirks.softmax_fp32),
         expand_kv: res.profile.expand_kv,
         dropout: a.dropout,
         bottleneck: if q.method == Method::Adapter { q.bottleneck as f64 } else { 0.0 },
@@ -132,9 +131,9 @@ pub(super) fn block(r: &Run) -> Block {
         prefix_tokens: if q.method == Method::Prefix { q.virtual_tokens as f64 } else { 0.0 },
         native_gelu: !q.framework.uses_transformers(),
         autocast,
-        // Only over fp32 weights: FSDP's 16-bit compute copies (`fsdp_computes_16bit`, folded
-        // into `autocast` above) make the embedding's output, and the stream, 16-bit.
-        residual_fp32: autocast,
+        // Only over fp32 weights: FSDP's 16-bit compute copies make the embedding's output, and
+        // the stream, 16-bit; DeepSpeed runs no autocast.
+        residual_fp32: autocast && !fsdp16,
     };
     // LayerNorm (GPT-2/BERT) runs PyTorch's native kernel: input + stats, no fp32 copy
     // unless autocast runs it in fp32 on a 16-bit input.

@@ -39,9 +39,9 @@ pub(super) struct States {
     pub state_bytes_ad: f64,
     /// What GaLore projects, once for its states and its step temporaries.
     pub galore: Option<Galore>,
-    /// The fp32 master copy inside `opt_full` (ZeRO's and FSDP's sharded fp32 parameters under
-    /// mixed precision), which exists from initialisation, unlike the states the optimizer
-    /// creates at its first step.
+    /// The fp32 master copy inside `opt_full` (DeepSpeed's fp32 partitions under mixed
+    /// precision; FSDP's shards are the fp32 parameters themselves, in the weights), which
+    /// exists from initialisation, unlike the states the optimizer creates at its first step.
     pub master_full: f64,
 }
 
@@ -97,7 +97,7 @@ pub(super) fn states(r: &Run, warn: &mut Vec<Warning>) -> Result<States, Error> 
     let (base_w, base_g, base_master) = if zero_mixed && q.shard == ShardingStrategy::Fsdp {
         // FSDP's sharded parameters are the fp32 ones the model was loaded in, and each
         // reduce-scattered 16-bit gradient is cast back to their dtype (FSDP2 `foreach_reduce`:
-        // `new_sharded_grad.to(orig_dtype)`, torch/distributed/fsdp/_fully_shard/
+        // `_to_dtype_if_needed(reduce_output, orig_dtype)`, torch/distributed/fsdp/_fully_shard/
         // _fsdp_collectives.py @d0f2af8b; FSDP1 `_cast_grad_to_param_dtype`): 4 bytes each, no
         // separate master. The 16-bit copies it computes with are gathered unit by unit
         // (parallel.rs).
@@ -122,7 +122,10 @@ pub(super) fn states(r: &Run, warn: &mut Vec<Warning>) -> Result<States, Error> 
         let _ = m;
         lin - quantized - mx + head
     };
-    let autocast_copies = if r.autocast && !zero_mixed { matmul_params * 2.0 } else { 0.0 };
+    // None where the weights a matmul reads are 16-bit already: DeepSpeed runs no autocast, and
+    // FSDP's mixed precision computes with 16-bit copies (`Run::fsdp_computes_16bit`; not
+    // Lightning's, whose units compute in fp32 under autocast).
+    let autocast_copies = if r.autocast && !r.fsdp_computes_16bit() { matmul_params * 2.0 } else { 0.0 };
     let autocast_head = if autocast_copies > 0.0 && !a.encoder_only && !head_quantized {
         (a.vocab * a.hidden) as f64 * 2.0
     } else {

@@ -50,7 +50,10 @@ pub(super) fn tower(r: &Run, block: &Block) -> TowerPass {
         residual_fp32: block.residual_fp32 && tw.learned_positions,
         // nn.LayerNorm is PyTorch's native kernel (input and statistics); Qwen2.5-VL's
         // RMSNorm is transformers' upcasting one, as the language model's.
-        norm: if tw.norm == crate::arch::NormKind::Layer && !block.autocast { NormImpl::Fused } else { block.norm },
+        norm: if tw.norm == crate::arch::NormKind::Layer && !r.autocast { NormImpl::Fused } else { block.norm },
+        // A LayerNorm tower runs its norms in fp32 wherever autocast runs (saved.rs `block`),
+        // also beside an RMSNorm language model under FSDP's 16-bit compute copies.
+        autocast: block.autocast || (r.autocast && tw.norm == crate::arch::NormKind::Layer),
         ..*block
     };
     let ta = tw.blocks();
