@@ -254,11 +254,14 @@ fn data_parallel_s(
 
 /// The optimizer update on one GPU: memory-bound, on this GPU's shard. With optimizer offload
 /// the gradients cross PCIe to the host, the update runs at host memory bandwidth, and the
-/// updated 16-bit weights come back (DeepSpeed ZeRO-Offload, FSDP CPU offload).
+/// updated weights come back (DeepSpeed ZeRO-Offload: 16-bit; FSDP CPU offload: the shards,
+/// fp32 under mixed precision, as its gradients).
 fn optimizer_step_s(q: &Query, s: &FlopShape, g: &Gpu, lay: &Layout) -> f64 {
     let n = (lay.dp * lay.cp) as f64;
     let split = (lay.tp * lay.pp) as f64;
-    let grad_bytes = q.precision.compute_bytes();
+    // FSDP's sharded gradients and parameters are fp32 under mixed precision (memory/states.rs).
+    let fsdp_fp32 = q.shard == crate::query::ShardingStrategy::Fsdp && q.precision.keeps_fp32_master();
+    let (grad_bytes, weight_bytes) = if fsdp_fp32 { (4.0, 4.0) } else { (q.precision.compute_bytes(), 2.0) };
     let shard_div = if q.shard.is_sharded() { n } else { 1.0 };
     let shard_params = s.trainable / split / shard_div;
     match q.offload {
@@ -267,7 +270,7 @@ fn optimizer_step_s(q: &Query, s: &FlopShape, g: &Gpu, lay: &Layout) -> f64 {
             let pcie = g.pcie_gb_s / 2.0 * 1e9 * comm::LINK_EFFICIENCY;
             let gpus_per_node = lay.per_instance as f64;
             // Every GPU of a node updates its shard on the same host: they share its memory.
-            shard_params * (grad_bytes + 2.0) / pcie
+            shard_params * (grad_bytes + weight_bytes) / pcie
                 + shard_params * gpus_per_node * optimizer_bytes(q) / HOST_MEMORY_BYTES_S
         }
     }
@@ -325,13 +328,21 @@ fn model_parallel_s(
     (tp_s, cp_s, pp_s)
 }
 
-/// Bytes the optimizer step reads and writes per trainable parameter: the weight (fp32 master
-/// under mixed precision), its gradient, and the states (AdamW: m and v; 8-bit: one byte each
-/// plus block scales; Adafactor: factored rows and columns; SGD: none).
+/// Bytes the optimizer step reads and writes per trainable parameter: the weight (fp32 under
+/// mixed precision; DeepSpeed's fp32 master and the 16-bit copy it writes back, whatever the
+/// load dtype, memory/run.rs), its gradient, and the states (AdamW: m and v; 8-bit: one byte
+/// each plus block scales; Adafactor: factored rows and columns; SGD: none).
 fn optimizer_bytes(q: &Query) -> f64 {
-    let true16 = q.precision.is_true16();
+    let ds_master = q.shard.is_deepspeed() && q.precision != Precision::Fp32;
+    let true16 = q.precision.is_true16() && !ds_master;
     let state = if true16 { 2.0 } else { 4.0 };
-    let param = if true16 { 2.0 } else { 4.0 + 2.0 };
+    let param = if ds_master {
+        4.0 + 2.0
+    } else if true16 {
+        2.0
+    } else {
+        4.0
+    };
     let grad = if q.precision == Precision::Fp32 || !true16 { 4.0 } else { 2.0 };
     let states = q.optim.state_bytes_per_param(state);
     // Each state and the weight are read and written; the gradient is read.

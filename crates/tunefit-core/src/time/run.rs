@@ -10,14 +10,23 @@ pub fn startup_s(q: &Query, params: f64) -> f64 {
     q.startup_min * 60.0 + params * 2.0 / (q.download_gb_s * 1e9)
 }
 
-/// Bytes one training checkpoint writes: the trained weights in 16 bits and the optimizer
-/// states (with fp32 master weights under mixed precision).
+/// Bytes one training checkpoint writes: the trained weights as the model holds them (16-bit
+/// under `*-true`, fp32 under mixed precision and fp32) and the optimizer states in their
+/// dtype; DeepSpeed writes its 16-bit module and, beside the states, its fp32 master, whatever
+/// the load dtype (memory/run.rs).
 pub fn checkpoint_bytes(q: &Query, trainable: f64) -> f64 {
-    let mixed = q.precision.keeps_fp32_master();
-    let state_bytes = if q.precision.is_true16() { 2.0 } else { 4.0 };
+    let ds_master = q.shard.is_deepspeed() && q.precision != crate::query::Precision::Fp32;
+    let true16 = q.precision.is_true16();
+    let state_bytes = if true16 && !ds_master { 2.0 } else { 4.0 };
     let states = q.optim.state_bytes_per_param(state_bytes);
-    let master = if mixed && q.method.trains_base() { 4.0 } else { 0.0 };
-    trainable * (2.0 + states + master)
+    let weights = if ds_master {
+        2.0 + 4.0
+    } else if true16 {
+        2.0
+    } else {
+        4.0
+    };
+    trainable * (weights + states)
 }
 
 /// Saves in one run of `train_s` seconds: one every `ckpt_interval_min`, and the final one.
