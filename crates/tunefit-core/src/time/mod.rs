@@ -451,3 +451,21 @@ impl TimeEstimate {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::optimizer_bytes;
+    use crate::query::Query;
+
+    #[test]
+    fn the_optimizer_step_streams_the_fp32_weight_where_it_lives() {
+        let bytes = |q: &str| optimizer_bytes(&Query::parse(&format!("v=2&method=full&optim=adamw&{q}")).unwrap());
+        // m, v and the weight read and written, the gradient read.
+        assert_eq!(bytes("precision=bf16-true"), 2.0 * (4.0 + 2.0) + 2.0);
+        assert_eq!(bytes("precision=bf16-mixed"), 2.0 * (8.0 + 4.0) + 4.0);
+        assert_eq!(bytes("precision=bf16-mixed&gpus=8&shard=fsdp"), 2.0 * (8.0 + 4.0) + 4.0);
+        // DeepSpeed also writes the 16-bit copy of its fp32 master, whatever the load dtype.
+        assert_eq!(bytes("precision=bf16-mixed&gpus=8&shard=zero2"), 2.0 * (8.0 + 6.0) + 4.0);
+        assert_eq!(bytes("precision=bf16-true&gpus=8&shard=zero2"), 2.0 * (8.0 + 6.0) + 4.0);
+    }
+}

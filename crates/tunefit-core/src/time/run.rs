@@ -38,3 +38,21 @@ pub fn saves(q: &Query, trainable: f64, train_s: f64, nodes: u32) -> (u32, f64) 
     let writers = if q.shard == ShardingStrategy::None { 1.0 } else { nodes.max(1) as f64 };
     (n, n as f64 * checkpoint_bytes(q, trainable) / (q.save_gb_s * 1e9 * writers))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::checkpoint_bytes;
+    use crate::query::Query;
+
+    #[test]
+    fn a_checkpoint_holds_the_trained_weights_as_held_and_deepspeed_its_master_beside() {
+        let bytes = |q: &str| checkpoint_bytes(&Query::parse(&format!("v=2&method=full&{q}")).unwrap(), 1e9) / 1e9;
+        // fp32 weights and AdamW's two fp32 states; no separate master outside DeepSpeed.
+        assert_eq!(bytes("precision=bf16-mixed"), 12.0);
+        assert_eq!(bytes("precision=bf16-mixed&gpus=8&shard=fsdp"), 12.0);
+        // DeepSpeed: its 16-bit module, the fp32 master and fp32 states, loaded in bf16 too.
+        assert_eq!(bytes("precision=bf16-mixed&gpus=8&shard=zero3"), 14.0);
+        assert_eq!(bytes("precision=bf16-true&gpus=8&shard=zero3"), 14.0);
+        assert_eq!(bytes("precision=bf16-true"), 6.0);
+    }
+}
