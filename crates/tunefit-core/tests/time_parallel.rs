@@ -276,3 +276,22 @@ fn the_network_between_instances_is_the_instance_types() {
         on_p4d.hours
     );
 }
+
+#[test]
+fn fsdp_gathers_what_its_framework_computes_with() {
+    // Lightning's FSDP mixed precision keeps param_dtype fp32 (litgpt): twice the bytes of
+    // accelerate's 16-bit gathers, as an fp32 run's; the reduce-scatter is 16-bit in both.
+    let comm = |fw: &str, p: &str| {
+        time_of(
+            &format!("model=llama-3.1-8b&method=full&gpus=8&shard=fsdp&batch=2&seq=2048&framework={fw}&precision={p}"),
+            "h100-sxm",
+            8,
+            1,
+        )
+        .comm_s
+    };
+    let (lightning, accelerate) = (comm("litgpt", "bf16-mixed"), comm("hf", "bf16-mixed"));
+    // Two gathers of the weights and one reduce-scatter of 16-bit gradients: 2·4 + 2 against 2·2 + 2.
+    assert!((lightning / accelerate - 10.0 / 6.0).abs() < 0.02, "{lightning} {accelerate}");
+    assert_eq!(comm("litgpt", "bf16-true"), comm("hf", "bf16-true"));
+}

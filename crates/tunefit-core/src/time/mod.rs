@@ -220,9 +220,14 @@ fn data_parallel_s(
     let n = (lay.dp * lay.cp) as f64;
     let split = (lay.tp * lay.pp) as f64;
     let grad_bytes = q.precision.compute_bytes();
+    // What FSDP/ZeRO gather: fp32 for an fp32 run and under Lightning's FSDP mixed precision,
+    // whose `param_dtype` stays fp32 (memory/run.rs `Run::gather_bytes`); 16-bit otherwise.
+    let lightning_fp32 = q.framework == crate::query::Framework::Litgpt
+        && q.shard == ShardingStrategy::Fsdp
+        && q.precision.keeps_fp32_master();
     let stored_bytes = match q.method {
         Method::Qlora => 0.5,
-        _ if q.precision == Precision::Fp32 => 4.0,
+        _ if q.precision == Precision::Fp32 || lightning_fp32 => 4.0,
         _ => 2.0,
     };
     let grads = s.trainable * grad_bytes / split;
