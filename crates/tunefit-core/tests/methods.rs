@@ -393,6 +393,14 @@ fn fsdp_mixed_precision_computes_as_its_framework_configures_it() {
     };
     assert_eq!(llama("litgpt", 8, "fsdp"), llama("litgpt", 1, "none"));
     assert!(llama("hf", 8, "fsdp") < llama("hf", 1, "none"));
+    // The Trainer's bf16 flag over a bf16 load under FSDP (Liger-Kernel's examples): accelerate
+    // upcasts what trains to fp32, so the states are bf16-mixed's, not a 16-bit model's.
+    let states = |p: &str| {
+        let m = mem(&format!("v=2&model=llama-3.1-8b&method=full&framework=hf&gpus=8&shard=fsdp&precision={p}"));
+        (m.weights, m.gradients, m.optimizer)
+    };
+    assert_eq!(states("bf16-true&autocast=1"), states("bf16-mixed"));
+    assert!(states("bf16-true&autocast=0").0 * 2 == states("bf16-mixed").0);
 }
 
 #[test]

@@ -159,3 +159,20 @@ fn choosing_whisper_after_a_language_model_keeps_the_datasets_samples() {
     tunefit_core::catalog::adapt_to_model(&w, &mut medium);
     assert_eq!(medium.tokens, 4882);
 }
+
+#[test]
+fn whisper_under_fsdp_mixed_precision_keeps_fp32_layernorms_over_a_16_bit_stream() {
+    let act = |p: &str, shard: &str| {
+        let q = q(&format!(
+            "v=2&model=whisper-small&method=full&precision={p}&gpus=2&shard={shard}&batch=8&seq=448&ckpt=none"
+        ));
+        evaluate(&q).unwrap().memory.activations as f64
+    };
+    // FSDP's 16-bit compute copies make the stream fp16 under fp16-mixed, as DeepSpeed's engine
+    // does: the encoder's clamp keeps its input in both, by the same bytes.
+    let fsdp_fp16 = act("fp16-mixed", "fsdp") - act("bf16-mixed", "fsdp");
+    let ds_fp16 = act("fp16-mixed", "zero3") - act("bf16-mixed", "zero3");
+    assert!(fsdp_fp16 > 0.0 && (fsdp_fp16 - ds_fp16).abs() < 1e6, "{fsdp_fp16} {ds_fp16}");
+    // Autocast still runs the LayerNorms in fp32 under FSDP (DeepSpeed runs none).
+    assert!(act("bf16-mixed", "fsdp") > act("bf16-mixed", "zero3"));
+}

@@ -79,9 +79,10 @@ pub(super) fn buffers(r: &Run, st: &States, pg: &PerGpu) -> Buffers {
         ShardingStrategy::Fsdp if multi && q.method.is_peft() => {
             tr.adapter as f64 / a.layers.max(1) as f64 * adapter_bytes / tp
         }
-        // The unit's unsharded gradients in the reduce dtype: 16-bit under either mixed
-        // precision (accelerate's and Lightning's reduce in 16 bits), fp32 in an fp32 run.
-        ShardingStrategy::Fsdp if multi => a.layer_params() as f64 * if r.fp32 { 4.0 } else { 2.0 } / tp,
+        // The unit's unsharded gradients in the dtype its units compute in (`Run::gather_bytes`):
+        // 16-bit under accelerate's mixed precision, fp32 in an fp32 run and under Lightning's,
+        // whose fp32 gradients are cast to 16 bits for the reduce.
+        ShardingStrategy::Fsdp if multi => a.layer_params() as f64 * r.gather_bytes() / tp,
         ShardingStrategy::None | ShardingStrategy::Fsdp => 0.0,
     };
     buffers += bucket_buf;

@@ -283,7 +283,7 @@ impl Phrase {
             P::ParamsTrainable { params, trainable } => format!("{params} params, {trainable} trainable"),
             P::AdapterDtype { dtype, framework } => format!("adapter dtype {dtype} ({framework} profile unless set)"),
             P::OptimizerFormula { optim } => format!("{optim} states per trainable parameter"),
-            P::StatePrecision => "true-16-bit precision keeps states in the parameter dtype; mixed keeps them in fp32 (DeepSpeed adds its fp32 master weights here)".into(),
+            P::StatePrecision => "true-16-bit precision keeps states in the parameter dtype; mixed keeps them in fp32 (DeepSpeed adds its fp32 master weights here, and keeps fp32 states, at any 16-bit precision)".into(),
             P::ActivationsFormula => "Σ layers of the tensors each op saves for backward (activation.rs)".into(),
             P::ActivationSettings { attn, ckpt, compile, packing } => {
                 format!("attention {attn}, checkpointing {ckpt}, compile {compile}, packing {packing}")
@@ -343,7 +343,7 @@ impl Phrase {
             P::ParamsTrainable { params, trainable } => format!("параметров: {params}, обучаемых: {trainable}"),
             P::AdapterDtype { dtype, framework } => format!("тип адаптеров {dtype} (профиль {framework}, если не задан)"),
             P::OptimizerFormula { optim } => format!("состояния {optim} на каждый обучаемый параметр"),
-            P::StatePrecision => "в чистой 16-битной точности состояния хранятся в типе параметров; смешанная держит их в fp32 (DeepSpeed добавляет сюда свои fp32 мастер-веса)".into(),
+            P::StatePrecision => "в чистой 16-битной точности состояния хранятся в типе параметров; смешанная держит их в fp32 (DeepSpeed добавляет сюда свои fp32 мастер-веса и держит состояния в fp32 при любой 16-битной точности)".into(),
             P::ActivationsFormula => "Σ по слоям тензоров, которые каждая операция сохраняет для обратного прохода (activation.rs)".into(),
             P::ActivationSettings { attn, ckpt, compile, packing } => {
                 let ckpt = match ckpt {

@@ -97,10 +97,15 @@ impl<'a> Run<'a> {
         // Frozen base: 16-bit under `*-true`, fp32 otherwise. Mixed precision means an fp32 model under autocast (the Trainer's `bf16=True` on a
         // model loaded in fp32): frozen weights are fp32 too; DeepSpeed's are 16-bit. A 16-bit-loaded model is `*-true`.
         let frozen_bytes = if fp32 || autocast { 4.0 } else { 2.0 };
+        // accelerate under FSDP with its mixed precision on (the Trainer's 16-bit flag over a
+        // 16-bit load, `autocast=1`) upcasts every trainable flat parameter that is not fp32 to
+        // fp32 (src/accelerate/accelerator.py @16cb6eb8 `prepare_model`, `upcasted_log`; from
+        // v0.30.0, 9557598c): what trains is held as `*-mixed` holds it, fp32 shards.
+        let fsdp_upcast = res.autocast_16bit && q.shard == ShardingStrategy::Fsdp && q.framework.runs_hf_trainer();
         let adapter_bytes = match res.adapter_dtype {
             AdapterDtype::Fp32 => 4.0,
             AdapterDtype::Bf16 => {
-                if fp32 {
+                if fp32 || fsdp_upcast {
                     4.0
                 } else {
                     2.0
@@ -110,7 +115,7 @@ impl<'a> Run<'a> {
         // Under PEFT the base parameters that train are a fully trained embedding or LM head.
         let fp32_full =
             res.profile.full_modules_fp32_under_fp16 && q.method.is_peft() && q.precision == Precision::Fp16True;
-        let base_train_bytes = if true16 && !fp32_full { 2.0 } else { 4.0 };
+        let base_train_bytes = if true16 && !fp32_full && !fsdp_upcast { 2.0 } else { 4.0 };
         let sharded = matches!(
             q.shard,
             ShardingStrategy::Zero1 | ShardingStrategy::Zero2 | ShardingStrategy::Zero3 | ShardingStrategy::Fsdp
@@ -120,7 +125,7 @@ impl<'a> Run<'a> {
         // master whatever the model was loaded in, `*-true` too (`master_weights_and_grads_dtype`
         // is fp32 unless fp16/bf16 master weights are asked for: deepspeed/runtime/base_optimizer.py
         // @edaa72212 `_configure_master_weights`, called by ZeRO-1/2 and ZeRO-3).
-        let zero_mixed = sharded && (mixed || sixteen_bit_engine);
+        let zero_mixed = sharded && (mixed || sixteen_bit_engine || fsdp_upcast);
         Ok(Run {
             q,
             res,

@@ -117,13 +117,14 @@ pub(super) fn encoder(r: &Run, block: &Block) -> TowerPass {
     // Autocast's 16-bit copies of the encoder's weights, saved by each matmul whose input needs
     // a gradient (memory/saved.rs `AutocastCopies`; a 4-bit or 8-bit load dequantizes instead);
     // an fp16 residual stream's clamp keeps its input (`WhisperEncoderLayer`: `torch.clamp`
-    // when the hidden states are float16).
-    let copies = if block.autocast && r.q.method != Method::Qlora {
+    // when the hidden states are float16). FSDP's 16-bit compute copies leave autocast nothing
+    // to cast, though its LayerNorms still run in fp32 (`block.autocast`).
+    let copies = if block.autocast && !r.fsdp_computes_16bit() && r.q.method != Method::Qlora {
         2.0 * sp.linear_params(r.a.hidden, r.a.ffn) as f64 / sp.layers.max(1) as f64
     } else {
         0.0
     };
-    let fp16_stream = !block.autocast && e < 4.0 && r.q.precision.is_fp16();
+    let fp16_stream = !block.residual_fp32 && e < 4.0 && r.q.precision.is_fp16();
     let per_block = |ckpt: Checkpointing| {
         let b = eb.saved(&ea, frames, positions, ckpt);
         b.total()

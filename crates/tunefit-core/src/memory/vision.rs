@@ -51,9 +51,14 @@ pub(super) fn tower(r: &Run, block: &Block) -> TowerPass {
         // nn.LayerNorm is PyTorch's native kernel (input and statistics); Qwen2.5-VL's
         // RMSNorm is transformers' upcasting one, as the language model's.
         norm: if tw.norm == crate::arch::NormKind::Layer && !r.autocast { NormImpl::Fused } else { block.norm },
-        // A LayerNorm tower runs its norms in fp32 wherever autocast runs (saved.rs `block`),
-        // also beside an RMSNorm language model under FSDP's 16-bit compute copies.
-        autocast: block.autocast || (r.autocast && tw.norm == crate::arch::NormKind::Layer),
+        // The tower's own norm decides, as saved.rs `block` does for the language model: a
+        // LayerNorm runs in fp32 wherever autocast runs; an RMSNorm scales by FSDP's 16-bit
+        // copy of its weight.
+        autocast: if tw.norm == crate::arch::NormKind::Layer {
+            r.autocast
+        } else {
+            r.autocast && !r.fsdp_computes_16bit()
+        },
         ..*block
     };
     let ta = tw.blocks();

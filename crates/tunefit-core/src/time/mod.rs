@@ -219,7 +219,13 @@ fn data_parallel_s(
     // Data parallelism over dp × cp ranks (the context-parallel ranks hold the same weights).
     let n = (lay.dp * lay.cp) as f64;
     let split = (lay.tp * lay.pp) as f64;
-    let grad_bytes = q.precision.compute_bytes();
+    // DDP all-reduces the gradients in the parameters' dtype: fp32 under mixed precision (an
+    // fp32 model under autocast); FSDP and DeepSpeed reduce in 16 bits.
+    let grad_bytes = if q.shard == ShardingStrategy::None && q.precision.keeps_fp32_master() {
+        4.0
+    } else {
+        q.precision.compute_bytes()
+    };
     // What FSDP/ZeRO gather: fp32 for an fp32 run and under Lightning's FSDP mixed precision,
     // whose `param_dtype` stays fp32 (memory/run.rs `Run::gather_bytes`); 16-bit otherwise.
     let lightning_fp32 = q.framework == crate::query::Framework::Litgpt
@@ -266,7 +272,8 @@ fn optimizer_step_s(q: &Query, s: &FlopShape, g: &Gpu, lay: &Layout) -> f64 {
     let split = (lay.tp * lay.pp) as f64;
     // FSDP's sharded gradients and parameters are fp32 under mixed precision (memory/states.rs).
     let fsdp_fp32 = q.shard == crate::query::ShardingStrategy::Fsdp && q.precision.keeps_fp32_master();
-    let (grad_bytes, weight_bytes) = if fsdp_fp32 { (4.0, 4.0) } else { (q.precision.compute_bytes(), 2.0) };
+    let (grad_bytes, weight_bytes) =
+        if fsdp_fp32 || q.precision == Precision::Fp32 { (4.0, 4.0) } else { (q.precision.compute_bytes(), 2.0) };
     let shard_div = if q.shard.is_sharded() { n } else { 1.0 };
     let shard_params = s.trainable / split / shard_div;
     match q.offload {
