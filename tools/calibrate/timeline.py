@@ -126,6 +126,8 @@ def grid():
         # and autocast around the forward (`native_amp` outside DeepSpeed).
         case(L, precision="bf16-mixed", gpus=2, shard="fsdp"),
         case(L, method="lora", precision="bf16-mixed", gpus=2, shard="fsdp"),
+        case(L, precision="bf16-mixed", gpus=2, shard="fsdp", ckpt="full"),
+        case(L, method="lora", precision="bf16-mixed", gpus=2, shard="fsdp", ckpt="full"),
     ]
     return out
 
