@@ -325,6 +325,19 @@ pub fn resolve(q: &Query) -> Resolved {
     }
 }
 
+/// FSDP's units compute with fp32 parameters: an fp32 run, or Lightning's mixed precision
+/// (litgpt), whose `bf16-mixed`/`16-mixed` keep `param_dtype=torch.float32` and reduce in 16
+/// bits beside autocast (Lightning-AI/pytorch-lightning
+/// src/lightning/fabric/plugins/precision/fsdp.py `FSDPPrecision.mixed_precision_config`).
+/// accelerate's mixed precision sets `param_dtype` to the 16-bit type
+/// (src/accelerate/utils/dataclasses.py @16cb6eb8 `set_mixed_precision`). The memory replay's
+/// gathers and the time model's all-gather traffic both follow it.
+pub fn fsdp_param_dtype_fp32(q: &Query) -> bool {
+    q.shard == ShardingStrategy::Fsdp
+        && (q.precision == crate::query::Precision::Fp32
+            || (q.framework == Framework::Litgpt && q.precision.keeps_fp32_master()))
+}
+
 /// The hf export's fp16 flag over an fp16 model trains: only fp32 LoRA adapters over a frozen
 /// base, whose fp32 gradients the gradient scaler unscales (torch/amp/grad_scaler.py
 /// `_unscale_grads_` refuses fp16 ones). A trained token table or head, an image

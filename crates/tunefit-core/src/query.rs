@@ -1356,6 +1356,14 @@ impl<T: ListValue> Codec<T> for List {
 }
 
 impl Query {
+    /// DeepSpeed holds the model in 16 bits with an fp32 master of what trains, whatever the
+    /// load dtype, at any precision but fp32 (its engine casts every floating parameter;
+    /// `master_weights_and_grads_dtype` is fp32 unless asked otherwise: memory/run.rs). The
+    /// memory and time models both ask this.
+    pub fn deepspeed_16bit_engine(&self) -> bool {
+        self.shard.is_deepspeed() && self.precision != Precision::Fp32
+    }
+
     /// The checkpoint save gathers a full state dict on every GPU: `state_dict=device` under
     /// FSDP with more than one rank to shard over (the memory model, the fixes and the exports
     /// all ask this).

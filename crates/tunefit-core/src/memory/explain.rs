@@ -169,7 +169,7 @@ fn holds_fp32_weights(run: &Run) -> bool {
         return false;
     }
     if q.method.trains_base() {
-        (!run.zero_mixed || q.shard == crate::query::ShardingStrategy::Fsdp) && run.base_train_bytes == 4.0
+        !run.sixteen_bit_engine && run.base_train_bytes == 4.0
     } else {
         run.frozen_bytes == 4.0
     }

@@ -23,7 +23,7 @@ pub(super) struct PerGpu {
 
 pub(super) fn per_gpu(r: &Run, st: &States, warn: &mut Vec<Warning>) -> PerGpu {
     let (q, a, tp, pp, dp) = (r.q, &r.a, r.tp, r.pp, r.dp);
-    let (sharded, zero_mixed) = (r.sharded, r.zero_mixed);
+    let sharded = r.sharded;
     let (weights_full, grads_full, opt_full) = (st.weights_full, st.grads_full, st.opt_full);
     // ---------- parallelism ----------
     let (mut w, mut g, mut o) = (weights_full / tp / pp, grads_full / tp / pp, opt_full / tp / pp);
@@ -84,7 +84,7 @@ pub(super) fn per_gpu(r: &Run, st: &States, warn: &mut Vec<Warning>) -> PerGpu {
     let mut host = 0.0;
     // ZeRO-Offload keeps fp32 gradients on the host beside the optimizer (twice the 16-bit
     // ones); FSDP's sharded gradients are already the fp32 ones its offload moves (below).
-    let ds_fp32_grads = zero_mixed && q.shard.is_deepspeed();
+    let ds_fp32_grads = r.sixteen_bit_engine;
     match q.offload {
         Offload::None => {}
         Offload::Optimizer => {

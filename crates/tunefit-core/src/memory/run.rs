@@ -93,7 +93,7 @@ impl<'a> Run<'a> {
         // (src/accelerate/accelerator.py @16cb6eb8: `native_amp` only outside DEEPSPEED).
         let deepspeed = q.shard.is_deepspeed();
         let autocast = mixed && !deepspeed;
-        let sixteen_bit_engine = deepspeed && !fp32;
+        let sixteen_bit_engine = q.deepspeed_16bit_engine();
         // Frozen base: 16-bit under `*-true`, fp32 otherwise. Mixed precision means an fp32 model under autocast (the Trainer's `bf16=True` on a
         // model loaded in fp32): frozen weights are fp32 too; DeepSpeed's are 16-bit. A 16-bit-loaded model is `*-true`.
         let frozen_bytes = if fp32 || autocast { 4.0 } else { 2.0 };
@@ -155,29 +155,36 @@ impl<'a> Run<'a> {
 }
 
 impl Run<'_> {
-    /// FSDP computes every unit with 16-bit copies of its parameters, adapters included: under
-    /// accelerate's mixed precision (`*-mixed`, or the Trainer's 16-bit flag over a 16-bit
-    /// model), whose MixedPrecision `param_dtype` is the 16-bit type
-    /// (src/accelerate/utils/dataclasses.py @16cb6eb8 `set_mixed_precision`). Not under
-    /// Lightning's (litgpt), whose `bf16-mixed`/`16-mixed` keep `param_dtype=torch.float32`
-    /// and reduce in 16 bits beside autocast (Lightning-AI/pytorch-lightning
-    /// src/lightning/fabric/plugins/precision/fsdp.py `FSDPPrecision.mixed_precision_config`):
-    /// its units compute as fp32 weights under autocast.
+    /// FSDP computes every unit with 16-bit copies of its parameters, adapters included, where
+    /// its mixed precision is on (`*-mixed`, or the Trainer's 16-bit flag over a 16-bit model)
+    /// with a 16-bit `param_dtype`: accelerate's, not Lightning's
+    /// (`framework::fsdp_param_dtype_fp32`), whose units compute as fp32 weights under autocast.
     pub fn fsdp_computes_16bit(&self) -> bool {
         (self.autocast || self.res.autocast_16bit)
             && self.q.shard == ShardingStrategy::Fsdp
-            && self.q.framework != crate::query::Framework::Litgpt
+            && !framework::fsdp_param_dtype_fp32(self.q)
     }
 
     /// Bytes per parameter of a unit FSDP or ZeRO-3 gathers: the dtype it computes in, fp32
-    /// for an fp32 run and for Lightning's mixed precision, 16-bit otherwise (FSDP's mixed
+    /// for an fp32 run and under Lightning's mixed precision, 16-bit otherwise (FSDP's mixed
     /// precision casts each fp32 shard before the all-gather; DeepSpeed holds 16-bit ones).
     pub fn gather_bytes(&self) -> f64 {
-        if self.fp32 || (self.autocast && !self.fsdp_computes_16bit()) {
+        if self.fp32 || framework::fsdp_param_dtype_fp32(self.q) {
             4.0
         } else {
             2.0
         }
+    }
+
+    /// Autocast finds fp32 tensors to cast in a block with this norm: fp32 weights (`*-mixed`
+    /// outside DeepSpeed) that FSDP's 16-bit compute copies do not replace, or a LayerNorm,
+    /// which autocast runs in fp32 whatever its weight's dtype (`layer_norm`,
+    /// aten/src/ATen/autocast_mode.h `AT_FORALL_FP32`): it keeps an fp32 input and output
+    /// that each linear casts. transformers' RMSNorm scales by FSDP's 16-bit copy of its
+    /// weight (`weight * x.to(input_dtype)`, no autocast op), so q, k and v share its 16-bit
+    /// output as a 16-bit model's do.
+    pub fn autocast_casts(&self, norm: crate::arch::NormKind) -> bool {
+        self.autocast && (norm == crate::arch::NormKind::Layer || !self.fsdp_computes_16bit())
     }
 }
 

@@ -81,15 +81,10 @@ fn fp32_adapters(r: &Run) -> bool {
 /// precision and the framework's kernels (crate::activation counts the bytes).
 pub(super) fn block(r: &Run) -> Block {
     let (q, a, res, tp) = (r.q, &r.a, r.res, r.tp);
-    // Autocast decides what the ops keep: under DeepSpeed a mixed run is a 16-bit model.
-    // Under FSDP's 16-bit compute copies (`Run::fsdp_computes_16bit`) transformers' RMSNorm
-    // scales by its 16-bit weight (`weight * x.to(input_dtype)`, no autocast op), so q, k and v
-    // share one 16-bit output as a 16-bit model's do; LayerNorm is on autocast's fp32 list
-    // (`layer_norm`, aten/src/ATen/autocast_mode.h `AT_FORALL_FP32`) whatever its weight's
-    // dtype, so it still keeps an fp32 input and output that each linear casts.
+    // Autocast decides what the ops keep where it has fp32 tensors to cast (`Run::autocast_casts`):
+    // under DeepSpeed a mixed run is a 16-bit model.
     let fsdp16 = r.fsdp_computes_16bit();
-    let casts = r.autocast && !(fsdp16 && a.norm != crate::arch::NormKind::Layer);
-    let (act_bytes, autocast, fp32) = (r.act_bytes, casts, r.fp32);
+    let (act_bytes, autocast, fp32) = (r.act_bytes, r.autocast_casts(a.norm), r.fp32);
     let quant_saves = q.method == Method::Qlora && res.profile.nf4_bnb && res.profile.quant_saves_input;
     let block = Block {
         act_bytes,

@@ -51,14 +51,8 @@ pub(super) fn tower(r: &Run, block: &Block) -> TowerPass {
         // nn.LayerNorm is PyTorch's native kernel (input and statistics); Qwen2.5-VL's
         // RMSNorm is transformers' upcasting one, as the language model's.
         norm: if tw.norm == crate::arch::NormKind::Layer && !r.autocast { NormImpl::Fused } else { block.norm },
-        // The tower's own norm decides, as saved.rs `block` does for the language model: a
-        // LayerNorm runs in fp32 wherever autocast runs; an RMSNorm scales by FSDP's 16-bit
-        // copy of its weight.
-        autocast: if tw.norm == crate::arch::NormKind::Layer {
-            r.autocast
-        } else {
-            r.autocast && !r.fsdp_computes_16bit()
-        },
+        // The tower's own norm decides, as the language model's does (`Run::autocast_casts`).
+        autocast: r.autocast_casts(tw.norm),
         ..*block
     };
     let ta = tw.blocks();

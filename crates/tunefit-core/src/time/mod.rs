@@ -226,14 +226,11 @@ fn data_parallel_s(
     } else {
         q.precision.compute_bytes()
     };
-    // What FSDP/ZeRO gather: fp32 for an fp32 run and under Lightning's FSDP mixed precision,
-    // whose `param_dtype` stays fp32 (memory/run.rs `Run::gather_bytes`); 16-bit otherwise.
-    let lightning_fp32 = q.framework == crate::query::Framework::Litgpt
-        && q.shard == ShardingStrategy::Fsdp
-        && q.precision.keeps_fp32_master();
+    // What FSDP/ZeRO gather: fp32 for an fp32 run and under Lightning's FSDP mixed precision
+    // (`framework::fsdp_param_dtype_fp32`, as the memory replay's gathers); 16-bit otherwise.
     let stored_bytes = match q.method {
         Method::Qlora => 0.5,
-        _ if q.precision == Precision::Fp32 || lightning_fp32 => 4.0,
+        _ if q.precision == Precision::Fp32 || crate::framework::fsdp_param_dtype_fp32(q) => 4.0,
         _ => 2.0,
     };
     let grads = s.trainable * grad_bytes / split;
@@ -345,7 +342,7 @@ fn model_parallel_s(
 /// load dtype, memory/run.rs), its gradient, and the states (AdamW: m and v; 8-bit: one byte
 /// each plus block scales; Adafactor: factored rows and columns; SGD: none).
 fn optimizer_bytes(q: &Query) -> f64 {
-    let ds_master = q.shard.is_deepspeed() && q.precision != Precision::Fp32;
+    let ds_master = q.deepspeed_16bit_engine();
     let true16 = q.precision.is_true16() && !ds_master;
     let state = if true16 { 2.0 } else { 4.0 };
     let param = if ds_master {

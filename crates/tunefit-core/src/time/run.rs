@@ -15,7 +15,7 @@ pub fn startup_s(q: &Query, params: f64) -> f64 {
 /// dtype; DeepSpeed writes its 16-bit module and, beside the states, its fp32 master, whatever
 /// the load dtype (memory/run.rs).
 pub fn checkpoint_bytes(q: &Query, trainable: f64) -> f64 {
-    let ds_master = q.shard.is_deepspeed() && q.precision != crate::query::Precision::Fp32;
+    let ds_master = q.deepspeed_16bit_engine();
     let true16 = q.precision.is_true16();
     let state_bytes = if true16 && !ds_master { 2.0 } else { 4.0 };
     let states = q.optim.state_bytes_per_param(state_bytes);
